@@ -1,0 +1,43 @@
+/** Which grammar a parsed call came from. */
+export type CallSource =
+  | 'native'
+  | 'tagged_json'
+  | 'invoke_xml'
+  | 'sentinel'
+  | 'harmony'
+  | 'mistral'
+  | 'glm'
+  | 'bare_json'
+  | 'pformat'
+  | 'code'
+  | 'xml_element'
+  | 'ptype';
+
+/** A call read out of text. It has no id: the harness mints ids. */
+export interface ParsedCall {
+  readonly name: string;
+  readonly arguments: Record<string, unknown>;
+  readonly source: CallSource;
+}
+
+/**
+ * Something the parser noticed. Diagnostics never contain model output beyond tool names.
+ * - `malformed_block`: a call block was found but nothing decodable was in it (removed from text).
+ * - `unterminated_block`: an opener without its closer (kept as text).
+ * - `name_repaired`: a call's name was repaired to a known tool.
+ * - `unknown_tool`: a call names no known tool (the call is still returned).
+ * - `arguments_repaired`: a call's arguments needed relaxed-JSON repair.
+ */
+export type ParseDiagnostic =
+  | { readonly kind: 'malformed_block'; readonly source: CallSource; readonly bodyChars: number }
+  | { readonly kind: 'unterminated_block'; readonly source: CallSource }
+  | { readonly kind: 'name_repaired'; readonly from: string; readonly to: string }
+  | { readonly kind: 'unknown_tool'; readonly name: string }
+  | { readonly kind: 'arguments_repaired'; readonly tool: string };
+
+/** What the parser returns: the narrative text left after removing call blocks, the calls, and diagnostics. */
+export interface ParsedText {
+  readonly text: string;
+  readonly calls: ParsedCall[];
+  readonly diagnostics: ParseDiagnostic[];
+}

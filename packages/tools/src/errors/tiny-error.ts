@@ -1,0 +1,31 @@
+const marker = Symbol.for('tiny.error');
+
+/**
+ * Reports whether `value` carries the global marker `marker`.
+ * Markers are `Symbol.for` keys, so the check survives two copies of a package in one app.
+ *
+ * @internal
+ */
+export function isMarked(value: unknown, marker: symbol): boolean {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true;
+}
+
+/**
+ * Root of every error thrown by `@tiny/*` packages.
+ * `name` is the concrete class name; facts live in readonly fields of the subclasses.
+ * Use `TinyError.isInstance(error)` (or a subclass's `isInstance`) rather than `instanceof`,
+ * which fails when an app ends up with two copies of a package.
+ */
+export class TinyError extends Error {
+  readonly [marker] = true;
+
+  constructor(name: string, message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = name;
+  }
+
+  /** True for any `@tiny/*` error, from any copy of the package. */
+  static isInstance(value: unknown): value is TinyError {
+    return isMarked(value, marker);
+  }
+}

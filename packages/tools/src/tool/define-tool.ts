@@ -1,0 +1,84 @@
+import type { Static, TSchema } from 'typebox';
+import { ToolDefinitionError } from '../errors/tool-definition-error.js';
+import { createValidator, SchemaCompileFailure } from '../validation/create-validator.js';
+import type { JsonSchema } from '../validation/json-schema.js';
+import { projectInjectedArguments } from './injected-arguments.js';
+import type { Tool } from './tool.js';
+import { checkToolName, describeToolNameProblem } from './tool-name.js';
+
+/**
+ * The arguments `execute` receives for a parameters schema: the TypeBox static type, or
+ * `Record<string, unknown>` for a raw JSON Schema whose type TypeScript cannot know.
+ */
+export type InferToolArguments<TParams> = TParams extends TSchema
+  ? unknown extends Static<TParams>
+    ? Record<string, unknown>
+    : Static<TParams> extends Record<string, unknown>
+      ? Static<TParams>
+      : Record<string, unknown>
+  : Record<string, unknown>;
+
+/** What {@link defineTool} takes: a {@link Tool} whose `parameters` is a TypeBox (or raw JSON) schema. */
+export type ToolDefinition<TParams extends TSchema | JsonSchema> = Omit<
+  Tool<InferToolArguments<TParams>>,
+  'parameters'
+> & {
+  readonly parameters: TParams;
+};
+
+const modelSchemas = new WeakMap<object, JsonSchema>();
+
+/**
+ * Defines a tool with statically typed arguments. `parameters` is a TypeBox schema (or a raw JSON
+ * Schema object, giving `Record<string, unknown>` arguments) whose root must be an object.
+ * The definition is checked now, not on the first call: the name, the schema (compiled with ajv),
+ * and the injected arguments (each declared once and present in `parameters.properties`).
+ *
+ * @throws {ToolDefinitionError} naming the tool and what is wrong with it.
+ */
+export function defineTool<const TParams extends TSchema | JsonSchema>(
+  definition: ToolDefinition<TParams>,
+): Tool<InferToolArguments<TParams>> {
+  const name = definition.name;
+  const fail = (reason: string, cause?: unknown): never => {
+    throw new ToolDefinitionError({ toolName: name, reason, cause });
+  };
+  const problem = checkToolName(name);
+  if (problem) fail(describeToolNameProblem(problem));
+  if (typeof definition.description !== 'string') fail('the description must be a string');
+  if (typeof definition.execute !== 'function') fail('`execute` must be a function');
+  const schema = definition.parameters as JsonSchema;
+  if (typeof schema !== 'object' || schema === null || schema.type !== 'object') {
+    fail('`parameters` must be a JSON Schema with `type: "object"` at its root');
+  }
+  try {
+    createValidator(schema);
+  } catch (error) {
+    fail(
+      `its parameters schema does not compile: ${error instanceof SchemaCompileFailure ? error.message : String(error)}`,
+      error,
+    );
+  }
+  const declared = (schema.properties ?? {}) as Record<string, unknown>;
+  const seen = new Set<string>();
+  for (const argument of definition.injected ?? []) {
+    if (seen.has(argument.name)) fail(`injected argument \`${argument.name}\` is declared twice`);
+    seen.add(argument.name);
+    if (!Object.hasOwn(declared, argument.name)) {
+      fail(`injected argument \`${argument.name}\` is not a property of its parameters schema`);
+    }
+  }
+  return { ...definition } as Tool<InferToolArguments<TParams>>;
+}
+
+/**
+ * The schema the model sees for `tool`: its declared parameters with injected arguments removed.
+ * Cached per tool object.
+ */
+export function modelFacingParameters(tool: Pick<Tool<never>, 'parameters' | 'injected'>): JsonSchema {
+  const cached = modelSchemas.get(tool);
+  if (cached) return cached;
+  const projected = projectInjectedArguments(tool.parameters, tool.injected ?? []);
+  modelSchemas.set(tool, projected);
+  return projected;
+}

@@ -1,0 +1,80 @@
+import { ModelRetry } from '../errors/model-retry.js';
+import { ToolFailedError } from '../errors/tool-failed-error.js';
+import { ToolInputError } from '../errors/tool-input-error.js';
+import { ToolTimeoutError } from '../errors/tool-timeout-error.js';
+import { ToolResult } from '../result/tool-result.js';
+import { createToolTimeoutSettings, resolveToolTimeout, type ToolTimeoutSettings } from '../timeout/tool-timeout.js';
+import { createValidator } from '../validation/create-validator.js';
+import { completeTool } from './complete-tool.js';
+import { prepareToolArguments } from './injected-arguments.js';
+import { type Tool, toToolResult } from './tool.js';
+import { createToolExecutionContext, type ToolExecutionContext } from './tool-execution-context.js';
+
+/** Options for {@link executeTool}. */
+export interface ExecuteToolOptions {
+  /** Values for the tool's `host` injected arguments. Never shown to the model. */
+  readonly hostValues?: Readonly<Record<string, unknown>>;
+  /** Context fields (call id, signal, ...); the rest take the defaults of `createToolExecutionContext`. */
+  readonly context?: Partial<Omit<ToolExecutionContext, 'emit' | 'reportProgress'>>;
+  /** Host timeout settings; default `createToolTimeoutSettings()` (120 s inherited budget). */
+  readonly timeouts?: ToolTimeoutSettings;
+}
+
+/**
+ * Runs one tool call outside the agent loop, with the loop's argument rules: injected arguments
+ * are stripped from the model's arguments and set from `hostValues`, the result is validated against
+ * the declared schema, then `execute` runs under the resolved timeout.
+ * A thrown `ModelRetry` becomes `ToolResult.retry`, a `ToolFailedError` becomes `ToolResult.failed`.
+ *
+ * @throws {InjectedArgumentError} when injected arguments cannot be prepared.
+ * @throws {ToolInputError} when the arguments do not match the declared schema.
+ * @throws {ToolTimeoutError} when the tool runs past its deadline (its signal is aborted).
+ */
+export async function executeTool<TArgs>(
+  tool: Tool<TArgs>,
+  args: unknown,
+  options: ExecuteToolOptions = {},
+): Promise<ToolResult> {
+  const complete = completeTool(tool);
+  const base = createToolExecutionContext(options.context);
+  const prepared = prepareToolArguments(
+    { id: base.callId, arguments: args },
+    complete.injected,
+    options.hostValues ?? {},
+    tool.name,
+  );
+  const checked = createValidator<TArgs>(tool.parameters).validate(prepared);
+  if (!checked.ok) throw new ToolInputError({ toolName: tool.name, issues: checked.issues });
+
+  const timeout = resolveToolTimeout(
+    complete.timeoutPolicy(checked.value),
+    options.timeouts ?? createToolTimeoutSettings(),
+  );
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(base.signal.reason);
+  base.signal.addEventListener('abort', onAbort, { once: true });
+  const context: ToolExecutionContext = { ...base, signal: controller.signal };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const run = Promise.resolve(complete.execute(checked.value, context));
+    if (timeout.deadlineMs === undefined) return toToolResult(await run);
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new ToolTimeoutError({
+          toolName: tool.name,
+          timeoutMs: timeout.budgetMs ?? timeout.deadlineMs ?? 0,
+        });
+        controller.abort(error);
+        reject(error);
+      }, timeout.deadlineMs);
+    });
+    return toToolResult(await Promise.race([run, deadline]));
+  } catch (error) {
+    if (ModelRetry.isInstance(error)) return ToolResult.retry(error.advice);
+    if (ToolFailedError.isInstance(error)) return ToolResult.failed(error.reason);
+    throw error;
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    base.signal.removeEventListener('abort', onAbort);
+  }
+}

@@ -1,0 +1,77 @@
+import type { ToolExposure } from '../policy/tool-exposure.js';
+import type { ToolPolicy } from '../policy/tool-policy.js';
+import { ToolResult } from '../result/tool-result.js';
+import type { ToolTimeout } from '../timeout/tool-timeout.js';
+import type { JsonSchema, JsonValue } from '../validation/json-schema.js';
+import type { InjectedArgument } from './injected-arguments.js';
+import type { ToolExecutionContext } from './tool-execution-context.js';
+
+/** How much a call may change: used by permission checks. */
+export type PermissionLevel = 'none' | 'read_only' | 'write' | 'execute' | 'dangerous';
+
+/** Where a tool may be used: by the model and hosts (`all`), only by agents, or only by the host. */
+export type ToolScope = 'all' | 'agent' | 'host';
+
+/** A coarse grouping for display and selection. */
+export type ToolCategory = 'system' | 'skill' | 'integration';
+
+/** What `execute` may return: a {@link ToolResult}, a string (a text result) or JSON data (a JSON result). */
+export type ToolOutput = ToolResult | string | JsonValue | undefined;
+
+/**
+ * A capability the model can call. Only `name`, `description`, `parameters` and `execute` are
+ * required; every other member is optional and {@link completeTool} supplies its default:
+ * policy unclassified, exposure `direct`, no injected arguments, not concurrency-safe, no external
+ * effect (fails open: effectful tools must say so), `permissionLevel` read-only, scope `all`,
+ * category `system`, timeout from the policy, no markdown, no `returnDirect`.
+ *
+ * `parameters` is the **declared** schema, injected arguments included; the model sees it with
+ * the injected names projected out. Throwing from `execute` means "could not run"; returning
+ * `ToolResult.error(...)` means "ran and refused".
+ */
+export interface Tool<TArgs = Record<string, unknown>> {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: JsonSchema;
+  readonly injected?: readonly InjectedArgument[];
+  readonly policy?: ToolPolicy;
+  readonly exposure?: ToolExposure;
+  /** A group name (an MCP server, an integration) used by discovery rankers. */
+  readonly family?: string;
+  readonly tags?: readonly string[];
+  readonly category?: ToolCategory;
+  readonly scope?: ToolScope;
+  /** Whether results carry a markdown rendering worth preferring. */
+  readonly supportsMarkdown?: boolean;
+  /** Whether this tool's output ends the run by default (a result's explicit `returnDirect` wins). */
+  readonly returnDirect?: boolean;
+  /** Longest output (in characters) the host should pass to the model. */
+  readonly maxResultSizeChars?: number;
+  /** Opaque data for the host. */
+  readonly hostExtension?: unknown;
+  permissionLevel?(args: TArgs): PermissionLevel;
+  /** Whether this call may run alongside others in the same batch. Default false. */
+  isConcurrencySafe?(args: TArgs): boolean;
+  /** Whether this call has an effect outside the process. Default false (fails open). */
+  externalEffect?(args: TArgs): boolean;
+  /** For dispatcher tools: the name of the real target, so rules can check it. */
+  indirectTarget?(args: TArgs): string | undefined;
+  /** Overrides the timeout derived from `policy.runtime`. */
+  timeoutPolicy?(args: TArgs): ToolTimeout;
+  /** Opaque per-call data for the host. */
+  hostCallExtension?(args: TArgs): unknown;
+  displayLabel?(args: TArgs): string;
+  displayDetail?(args: TArgs): string | undefined;
+  execute(args: TArgs, context: ToolExecutionContext): ToolOutput | Promise<ToolOutput>;
+}
+
+/**
+ * Turns what `execute` returned into a {@link ToolResult}: results pass through, strings become
+ * text results, `undefined` an empty text result, and any other JSON value a JSON result.
+ */
+export function toToolResult(output: ToolOutput): ToolResult {
+  if (ToolResult.isInstance(output)) return output;
+  if (typeof output === 'string') return ToolResult.success(output);
+  if (output === undefined) return ToolResult.success('');
+  return ToolResult.json(output);
+}
