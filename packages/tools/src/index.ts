@@ -1,85 +1,98 @@
-export { TinyError } from './errors/tiny-error.js';
-export { ToolInputError } from './errors/tool-input-error.js';
-export { ToolNotFoundError } from './errors/tool-not-found-error.js';
-export { ModelRetry } from './errors/model-retry.js';
-export { ToolFailedError } from './errors/tool-failed-error.js';
+export { CONTEXT_DETAIL_MAX_CHARS, contextDetailFromArgs } from './display/context-detail-from-args.js';
+export { humanizeToolName } from './display/humanize-tool-name.js';
 export { ApprovalRequiredError } from './errors/approval-required-error.js';
 export { CallDeferredError } from './errors/call-deferred-error.js';
-export { ToolTimeoutError } from './errors/tool-timeout-error.js';
-export { ToolDefinitionError } from './errors/tool-definition-error.js';
 export { InjectedArgumentError } from './errors/injected-argument-error.js';
+export { InvalidRankingIntentError } from './errors/invalid-ranking-intent-error.js';
 export { InvalidToolPolicyError } from './errors/invalid-tool-policy-error.js';
-
-export type { JsonSchema, JsonValue } from './validation/json-schema.js';
-export { type ValidationIssue, formatValidationIssues } from './validation/validation-issue.js';
+export { ModelRetry } from './errors/model-retry.js';
+export { TinyError } from './errors/tiny-error.js';
+export { ToolDefinitionError } from './errors/tool-definition-error.js';
+export { ToolFailedError } from './errors/tool-failed-error.js';
+export { ToolInputError } from './errors/tool-input-error.js';
+export { ToolNotFoundError } from './errors/tool-not-found-error.js';
+export { ToolTimeoutError } from './errors/tool-timeout-error.js';
+export { TOOL_EXPOSURES, type ToolExposure } from './policy/tool-exposure.js';
 export {
-  type ValidationResult,
-  type Validator,
-  SchemaCompileFailure,
-  createValidator,
-} from './validation/create-validator.js';
-
-export type {
-  ToolContent,
-  TextContent,
-  JsonContent,
-  ImageContent,
-  FileContent,
-  ImageData,
-  FileData,
-} from './result/tool-content.js';
-export { renderToolContent, isToolContent } from './result/tool-content.js';
-export { type ToolControl, resolveReturnDirect } from './result/tool-control.js';
-export { ToolResult, type ToolResultJson, type ToolErrorKind } from './result/tool-result.js';
-
-export {
-  ToolPolicy,
-  type ToolPolicyJson,
-  type ToolSideEffects,
-  type ToolRuntimePolicy,
+  type SandboxMode,
   type ToolAccess,
   type ToolDisplay,
-  type SandboxMode,
+  ToolPolicy,
+  type ToolPolicyJson,
+  type ToolRuntimePolicy,
+  type ToolSideEffects,
 } from './policy/tool-policy.js';
-export { type ToolExposure, TOOL_EXPOSURES } from './policy/tool-exposure.js';
 export {
+  createBm25Ranker,
+  type RankCandidate,
+  type RankedCandidate,
+  type ToolRanker,
+  tokenize,
+} from './ranking/bm25-ranker.js';
+export type {
+  FileContent,
+  FileData,
+  ImageContent,
+  ImageData,
+  JsonContent,
+  TextContent,
+  ToolContent,
+} from './result/tool-content.js';
+export { isToolContent, renderToolContent } from './result/tool-content.js';
+export { resolveReturnDirect, type ToolControl } from './result/tool-control.js';
+export { type ToolErrorKind, ToolResult, type ToolResultJson } from './result/tool-result.js';
+export {
+  type SanitizeToolMetadataOptions,
+  sanitizeToolMetadata,
+  stripControlCharacters,
+  stripInstructionFences,
+  truncateUtf8,
+} from './sanitize/sanitize-metadata.js';
+export {
+  createToolTimeoutSettings,
+  type ResolvedToolTimeout,
+  resolveToolTimeout,
   type ToolTimeout,
   type ToolTimeoutSettings,
-  type ResolvedToolTimeout,
-  createToolTimeoutSettings,
-  resolveToolTimeout,
 } from './timeout/tool-timeout.js';
-
-export {
-  type Tool,
-  type ToolOutput,
-  type PermissionLevel,
-  type ToolScope,
-  type ToolCategory,
-  toToolResult,
-} from './tool/tool.js';
-export {
-  type ToolExecutionContext,
-  type ToolProgress,
-  type WorkspaceDescriptor,
-  createToolExecutionContext,
-} from './tool/tool-execution-context.js';
 export { type CompleteTool, completeTool } from './tool/complete-tool.js';
 export {
-  type InferToolArguments,
-  type ToolDefinition,
   defineTool,
+  type InferToolArguments,
   modelFacingParameters,
+  type ToolDefinition,
 } from './tool/define-tool.js';
 export { type ExecuteToolOptions, executeTool } from './tool/execute-tool.js';
 export {
   type InjectedArgument,
-  projectInjectedArguments,
   prepareToolArguments,
+  projectInjectedArguments,
 } from './tool/injected-arguments.js';
 export {
-  TOOL_NAME_MAX_LENGTH,
-  type ToolNameProblem,
+  type PermissionLevel,
+  type Tool,
+  type ToolCategory,
+  type ToolOutput,
+  type ToolScope,
+  toToolResult,
+} from './tool/tool.js';
+export {
+  createToolExecutionContext,
+  type ToolExecutionContext,
+  type ToolProgress,
+  type WorkspaceDescriptor,
+} from './tool/tool-execution-context.js';
+export {
   checkToolName,
   describeToolNameProblem,
+  TOOL_NAME_MAX_LENGTH,
+  type ToolNameProblem,
 } from './tool/tool-name.js';
+export {
+  createValidator,
+  SchemaCompileFailure,
+  type ValidationResult,
+  type Validator,
+} from './validation/create-validator.js';
+export type { JsonSchema, JsonValue } from './validation/json-schema.js';
+export { formatValidationIssues, type ValidationIssue } from './validation/validation-issue.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRankingIntentError } from '../errors/invalid-ranking-intent-error.js';
 import { TinyError } from '../errors/tiny-error.js';
-import { type RankCandidate, type RankedCandidate, createBm25Ranker, tokenize } from './bm25-ranker.js';
+import { createBm25Ranker, type RankCandidate, type RankedCandidate, tokenize } from './bm25-ranker.js';
 
 const tools: ReadonlyArray<readonly [key: string, description: string, family: string | undefined]> = [
   ['github_create_issue', 'Create a new issue in a GitHub repository with a title and body', 'github'],

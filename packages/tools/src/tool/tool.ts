@@ -16,7 +16,8 @@ export type ToolScope = 'all' | 'agent' | 'host';
 export type ToolCategory = 'system' | 'skill' | 'integration';
 
 /** What `execute` may return: a {@link ToolResult}, a string (a text result) or JSON data (a JSON result). */
-export type ToolOutput = ToolResult | string | JsonValue | undefined;
+// biome-ignore lint/suspicious/noConfusingVoidType: `execute` may return nothing (an empty text result).
+export type ToolOutput = ToolResult | string | JsonValue | undefined | void;
 
 /**
  * A capability the model can call. Only `name`, `description`, `parameters` and `execute` are

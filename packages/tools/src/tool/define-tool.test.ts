@@ -1,0 +1,75 @@
+import { Type } from 'typebox';
+import { describe, expect, it } from 'vitest';
+import { ToolDefinitionError } from '../errors/tool-definition-error.js';
+import { defineTool, modelFacingParameters } from './define-tool.js';
+
+const execute = () => 'ok';
+
+describe('defineTool', () => {
+  it('keeps every member of the definition', () => {
+    const tool = defineTool({
+      name: 'search',
+      description: 'Search documents.',
+      parameters: Type.Object({ query: Type.String() }),
+      exposure: 'deferred',
+      tags: ['docs'],
+      execute,
+    });
+    expect(tool.name).toBe('search');
+    expect(tool.exposure).toBe('deferred');
+    expect(tool.tags).toEqual(['docs']);
+    expect(JSON.parse(JSON.stringify(tool.parameters))).toEqual({
+      type: 'object',
+      required: ['query'],
+      properties: { query: { type: 'string' } },
+    });
+  });
+
+  it.each([
+    ['bad name', { name: 'read file' }, /whitespace/],
+    ['empty name', { name: '' }, /empty/],
+    ['non-object root', { parameters: Type.String() }, /type: "object"/],
+    [
+      'uncompilable schema',
+      { parameters: { type: 'object', properties: { a: { $ref: '#/nowhere' } } } },
+      /does not compile/,
+    ],
+    ['unknown injected', { injected: [{ name: 'token', source: 'host' }] }, /`token` is not a property/],
+    [
+      'injected twice',
+      {
+        parameters: Type.Object({ q: Type.String(), token: Type.String() }),
+        injected: [
+          { name: 'token', source: 'host' },
+          { name: 'token', source: 'host' },
+        ],
+      },
+      /declared twice/,
+    ],
+  ])('refuses a definition with %s when it is defined', (_label, patch, message) => {
+    const definition = {
+      name: 'probe',
+      description: 'Probe.',
+      parameters: Type.Object({ q: Type.String() }),
+      execute,
+      ...patch,
+    };
+    expect(() => defineTool(definition as never)).toThrow(ToolDefinitionError);
+    expect(() => defineTool(definition as never)).toThrow(message);
+  });
+
+  it('projects injected arguments out of the model-facing schema, once per tool', () => {
+    const tool = defineTool({
+      name: 'send',
+      description: 'Send.',
+      parameters: Type.Object({ to: Type.String(), token: Type.String() }),
+      injected: [{ name: 'token', source: 'host' }],
+      execute,
+    });
+    const facing = modelFacingParameters(tool);
+    expect(facing.required).toEqual(['to']);
+    expect(Object.keys(facing.properties as object)).toEqual(['to']);
+    expect(modelFacingParameters(tool)).toBe(facing);
+    expect((tool.parameters.required as string[]).includes('token')).toBe(true);
+  });
+});

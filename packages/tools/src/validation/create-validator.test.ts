@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { createValidator, SchemaCompileFailure } from './create-validator.js';
+import { formatValidationIssues } from './validation-issue.js';
+
+const weather = {
+  type: 'object',
+  required: ['city'],
+  additionalProperties: false,
+  properties: {
+    city: { type: 'string' },
+    days: { type: 'integer', minimum: 1 },
+    unit: { enum: ['c', 'f'] },
+    tags: { type: 'array', items: { type: 'string' } },
+  },
+} as const;
+
+describe('createValidator', () => {
+  it('accepts valid values and returns them unchanged', () => {
+    const value = { city: 'Oslo', days: 3 };
+    const result = createValidator(weather).validate(value);
+    expect(result).toEqual({ ok: true, value });
+    expect(result.ok && result.value).toBe(value);
+  });
+
+  it('compiles once per schema object', () => {
+    expect(createValidator(weather)).toBe(createValidator(weather));
+    expect(createValidator({ ...weather })).not.toBe(createValidator(weather));
+  });
+
+  it('reports every issue with JSON-pointer paths and readable messages', () => {
+    const result = createValidator(weather).validate({ days: 'x', unit: 'k', tags: ['a', 2], extra: 1 });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    const byPath = Object.fromEntries(result.issues.map((issue) => [issue.path, issue]));
+    expect(byPath['/city']).toMatchObject({ keyword: 'required', message: 'is required' });
+    expect(byPath['/extra']).toMatchObject({ keyword: 'additionalProperties', message: 'is not allowed' });
+    expect(byPath['/days']).toMatchObject({ keyword: 'type', message: 'must be integer' });
+    expect(byPath['/unit']).toMatchObject({ keyword: 'enum', message: 'must be one of "c", "f"' });
+    expect(byPath['/tags/1']).toMatchObject({ keyword: 'type', message: 'must be string' });
+    expect(formatValidationIssues(result.issues)).toContain('/city is required');
+  });
+
+  it('escapes property names in pointers', () => {
+    const schema = { type: 'object', required: ['a/b', 'c~d'] };
+    const result = createValidator(schema).validate({});
+    expect(result.ok ? [] : result.issues.map((issue) => issue.path)).toEqual(['/a~1b', '/c~0d']);
+  });
+
+  it('names the root as <root> when formatting', () => {
+    const result = createValidator({ type: 'object' }).validate(3);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(formatValidationIssues(result.issues)).toBe('<root> must be object');
+  });
+
+  describe('integer rule', () => {
+    const schema = { type: 'object', properties: { n: { type: 'integer' } } };
+    it.each([
+      ['{"n":1}', true],
+      ['{"n":1.0}', true],
+      ['{"n":1e3}', true],
+      ['{"n":-0}', true],
+      ['{"n":1.5}', false],
+      ['{"n":"1"}', false],
+    ])('%s -> %s', (text, ok) => {
+      expect(createValidator(schema).validate(JSON.parse(text)).ok).toBe(ok);
+    });
+  });
+
+  it('enforces formats', () => {
+    const schema = { type: 'object', properties: { to: { type: 'string', format: 'email' } } };
+    expect(createValidator(schema).validate({ to: 'a@b.co' }).ok).toBe(true);
+    expect(createValidator(schema).validate({ to: 'nope' }).ok).toBe(false);
+  });
+
+  it('uses draft 2020-12 by default and draft-07 when declared', () => {
+    const tuple2020 = { type: 'array', prefixItems: [{ type: 'string' }], items: false };
+    expect(createValidator(tuple2020).validate(['a']).ok).toBe(true);
+    expect(createValidator(tuple2020).validate(['a', 1]).ok).toBe(false);
+    const tuple07 = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'array',
+      items: [{ type: 'string' }],
+      additionalItems: false,
+    };
+    expect(createValidator(tuple07).validate(['a']).ok).toBe(true);
+    expect(createValidator(tuple07).validate(['a', 1]).ok).toBe(false);
+  });
+
+  it('compiles two different schemas that share an $id', () => {
+    const first = createValidator({ $id: 'https://example.com/args', type: 'string' });
+    const second = createValidator({ $id: 'https://example.com/args', type: 'number' });
+    expect(first.validate('x').ok).toBe(true);
+    expect(second.validate(1).ok).toBe(true);
+    expect(second.validate('x').ok).toBe(false);
+  });
+
+  it('refuses schemas ajv cannot compile with a typed failure', () => {
+    expect(() => createValidator({ $ref: '#/$defs/missing' })).toThrow(SchemaCompileFailure);
+    expect(() => createValidator({ type: 'object', properties: { a: { type: 'strung' } } })).toThrow(
+      SchemaCompileFailure,
+    );
+  });
+
+  it('passes unknown keywords through without enforcing them', () => {
+    expect(createValidator({ type: 'string', 'x-provider-hint': true }).validate('a').ok).toBe(true);
+  });
+});
