@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
 import { describe, expectTypeOf, it } from 'vitest';
 import { defineTool } from './define-tool.js';
+import { executeTool } from './execute-tool.js';
+import type { AnyTool } from './tool.js';
 import type { ToolExecutionContext } from './tool-execution-context.js';
 
 describe('defineTool inference', () => {
@@ -61,5 +63,25 @@ describe('defineTool inference', () => {
       // @ts-expect-error: a function is not a ToolOutput
       execute: () => () => 1,
     });
+  });
+});
+
+describe('AnyTool', () => {
+  it('accepts tools of different argument types in one list', () => {
+    const a = defineTool({
+      name: 'a',
+      description: '',
+      parameters: Type.Object({ x: Type.String() }),
+      execute: () => '',
+    });
+    const b = defineTool({
+      name: 'b',
+      description: '',
+      parameters: Type.Object({ y: Type.Number() }),
+      execute: () => '',
+    });
+    const tools: AnyTool[] = [a, b];
+    for (const tool of tools) void executeTool(tool, {});
+    expectTypeOf(tools).toEqualTypeOf<AnyTool[]>();
   });
 });

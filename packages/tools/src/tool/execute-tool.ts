@@ -7,7 +7,7 @@ import { createToolTimeoutSettings, resolveToolTimeout, type ToolTimeoutSettings
 import { createValidator } from '../validation/create-validator.js';
 import { completeTool } from './complete-tool.js';
 import { prepareToolArguments } from './injected-arguments.js';
-import { type Tool, toToolResult } from './tool.js';
+import { type AnyTool, toToolResult } from './tool.js';
 import { createToolExecutionContext, type ToolExecutionContext } from './tool-execution-context.js';
 
 /** Options for {@link executeTool}. */
@@ -30,11 +30,7 @@ export interface ExecuteToolOptions {
  * @throws {ToolInputError} when the arguments do not match the declared schema.
  * @throws {ToolTimeoutError} when the tool runs past its deadline (its signal is aborted).
  */
-export async function executeTool<TArgs>(
-  tool: Tool<TArgs>,
-  args: unknown,
-  options: ExecuteToolOptions = {},
-): Promise<ToolResult> {
+export async function executeTool(tool: AnyTool, args: unknown, options: ExecuteToolOptions = {}): Promise<ToolResult> {
   const complete = completeTool(tool);
   const base = createToolExecutionContext(options.context);
   const prepared = prepareToolArguments(
@@ -43,7 +39,7 @@ export async function executeTool<TArgs>(
     options.hostValues ?? {},
     tool.name,
   );
-  const checked = createValidator<TArgs>(tool.parameters).validate(prepared);
+  const checked = createValidator<never>(tool.parameters).validate(prepared);
   if (!checked.ok) throw new ToolInputError({ toolName: tool.name, issues: checked.issues });
 
   const timeout = resolveToolTimeout(

@@ -67,6 +67,12 @@ export interface Tool<TArgs = Record<string, unknown>> {
 }
 
 /**
+ * Any tool, whatever its argument type: what registries and runners accept. (Tool methods are
+ * declared as methods, so a `Tool<{ city: string }>` is assignable to it.)
+ */
+export type AnyTool = Tool<never>;
+
+/**
  * Turns what `execute` returned into a {@link ToolResult}: results pass through, strings become
  * text results, `undefined` an empty text result, and any other JSON value a JSON result.
  */
