@@ -1,4 +1,4 @@
-import { TinyError, executeTool, modelFacingParameters } from '@tiny/tools';
+import { executeTool, modelFacingParameters, TinyError } from '@tiny/tools';
 import { sendEmail, weather } from './tools.js';
 
 const hostValues = { apiKey: 'sk-host-secret-123' };

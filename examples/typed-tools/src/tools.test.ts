@@ -1,4 +1,4 @@
-import { ToolInputError, executeTool, modelFacingParameters } from '@tiny/tools';
+import { executeTool, modelFacingParameters, ToolInputError } from '@tiny/tools';
 import { describe, expect, it } from 'vitest';
 import { sendEmail, weather } from './tools.js';
 
@@ -17,8 +17,8 @@ describe('example tools', () => {
       { hostValues: { apiKey: 'sk-real' } },
     );
     expect(result.metadata).toMatchObject({ keyUsed: 'sk-' });
-    await expect(executeTool(sendEmail, { to: 'bad', subject: 's', body: 'b' }, { hostValues: { apiKey: 'k' } })).rejects.toSatisfy(
-      ToolInputError.isInstance,
-    );
+    await expect(
+      executeTool(sendEmail, { to: 'bad', subject: 's', body: 'b' }, { hostValues: { apiKey: 'k' } }),
+    ).rejects.toSatisfy(ToolInputError.isInstance);
   });
 });

@@ -1,4 +1,4 @@
-import { ModelRetry, ToolPolicy, ToolResult, defineTool } from '@tiny/tools';
+import { defineTool, ModelRetry, ToolPolicy, ToolResult } from '@tiny/tools';
 import { Type } from 'typebox';
 
 const forecasts: Record<string, string> = { oslo: 'light snow, -3 °C', lisbon: 'sunny, 17 °C', tokyo: 'rain, 9 °C' };

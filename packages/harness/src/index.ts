@@ -1,16 +1,42 @@
-// The agent loop arrives with the LOOP issue. Until then this package offers what its users
-// already need from one import: the error classes of the layers below (STYLE.md: each layer
-// re-exports the errors beneath it).
+export { ModelCallError } from '@tiny/llm';
+// Each layer re-exports the error classes beneath it (STYLE.md).
 export {
-  TinyError,
-  ToolInputError,
-  ToolNotFoundError,
-  ModelRetry,
-  ToolFailedError,
   ApprovalRequiredError,
   CallDeferredError,
-  ToolTimeoutError,
-  ToolDefinitionError,
   InjectedArgumentError,
   InvalidToolPolicyError,
+  ModelRetry,
+  TinyError,
+  ToolDefinitionError,
+  ToolFailedError,
+  ToolInputError,
+  ToolNotFoundError,
+  ToolTimeoutError,
 } from '@tiny/tools';
+export { AgentHarness, type AgentHarnessOptions, type InvokeOptions } from './agent/agent-harness.js';
+export { AgentRunStream } from './agent/agent-run-stream.js';
+export type { BeforeToolHook, PendingCall } from './agent/loop-state.js';
+export { DROPPED_TOOL_CALL_NUDGE } from './agent/run-loop.js';
+export { LimitExceededError } from './errors/limit-exceeded-error.js';
+export { RunCancelledError } from './errors/run-cancelled-error.js';
+export { ToolExecutionError } from './errors/tool-execution-error.js';
+export type { AgentEvent, AgentEventOf, AgentEventType, LimitKind, RunOutcome } from './events/agent-event.js';
+export type { AgentEventListener } from './events/event-sink.js';
+export { type RegisteredTool, type RegisterToolOptions, ToolRegistry } from './registry/tool-registry.js';
+export type {
+  AgentRun,
+  DeferredCall,
+  DeferredToolRequests,
+  ToolMetadataRecord,
+} from './run/agent-run.js';
+export { allowedToolNames, type HostToolAccess, type RunContext } from './run/run-context.js';
+export { type RunLimits, resolveRunLimits } from './run/run-limits.js';
+export {
+  DEFAULT_RUN_POLICY,
+  type InvalidArgsPolicy,
+  type RunPolicy,
+  resolveRunPolicy,
+  type ToolDialectChoice,
+  type ToolErrorPolicy,
+  type UnknownToolPolicy,
+} from './run/run-policy.js';

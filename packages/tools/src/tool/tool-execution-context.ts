@@ -1,3 +1,4 @@
+import type { ToolResult } from '../result/tool-result.js';
 import type { JsonValue } from '../validation/json-schema.js';
 
 /** The workspace a run operates in, as the host describes it. */
@@ -40,6 +41,13 @@ export interface ToolExecutionContext {
   readonly workspace?: WorkspaceDescriptor | undefined;
   /** Host state shared with tools (opaque to this package). */
   readonly state?: unknown;
+  /** A host store handle shared with tools (opaque to this package); inherited by nested calls. */
+  readonly store?: unknown;
+  /**
+   * Calls another registered tool from inside this one, through the same admission rules.
+   * The nested call's id is `<this call id>/<n>`. Absent outside the harness.
+   */
+  readonly callTool?: ((name: string, args: unknown) => Promise<ToolResult>) | undefined;
   /** Emits a `custom` event carrying `payload` and this call's id. */
   emit(payload: JsonValue): void;
   /** Reports progress between the call's start and its end. */
@@ -58,7 +66,7 @@ export function createToolExecutionContext(
 ): ToolExecutionContext {
   const { onEvent, onProgress, ...fields } = options;
   return {
-    callId: globalThis.crypto.randomUUID(),
+    callId: fields.callId ?? globalThis.crypto.randomUUID(),
     runId: 'standalone',
     depth: 0,
     signal: new AbortController().signal,

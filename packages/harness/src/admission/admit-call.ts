@@ -1,0 +1,207 @@
+import { recoverToolArguments } from '@tiny/llm';
+import {
+  createValidator,
+  formatValidationIssues,
+  prepareToolArguments,
+  ToolInputError,
+  ToolNotFoundError,
+  ToolResult,
+  type ValidationIssue,
+} from '@tiny/tools';
+import type { LoopState, PendingCall } from '../agent/loop-state.js';
+import { LimitExceededError } from '../errors/limit-exceeded-error.js';
+import { RunCancelledError } from '../errors/run-cancelled-error.js';
+import type { RegisteredTool } from '../registry/tool-registry.js';
+import type { Admission } from './admission.js';
+import { normalizeArguments } from './normalize-arguments.js';
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Throws when the run was cancelled or ran out of wall-clock time. @internal */
+export function checkRunAlive(state: LoopState): void {
+  if (state.signal.aborted) throw new RunCancelledError({ reason: state.signal.reason, messages: state.history });
+  if (state.deadlineAt !== undefined && Date.now() >= state.deadlineAt) {
+    const limit = state.limits.wallClockMs ?? 0;
+    if (state.sink.active) state.sink.emit({ type: 'limit_reached', limitKind: 'wall_clock', limit });
+    throw new LimitExceededError({ limitKind: 'wall_clock', limit, messages: state.history });
+  }
+}
+
+/**
+ * Admits one provider call, in order: cancellation → deadline → tool-call budget → `beforeTool`
+ * hooks (a refusal releases the slot and propagates) → unparseable arguments (relaxed repair, else a
+ * tool error; never `{}`) → name lookup against this turn's offered tools (unknown-tool policy) →
+ * injected arguments → validation against the **declared** schema (invalid-args policy) →
+ * approval / external deferral. Emits no `tool_started`: that waits until the whole batch is admitted.
+ * @internal
+ */
+export async function admitCall(state: LoopState, original: PendingCall): Promise<Admission> {
+  checkRunAlive(state);
+  const limit = state.limits.maxToolCalls;
+  if (state.toolCalls >= limit) {
+    if (state.sink.active) state.sink.emit({ type: 'limit_reached', limitKind: 'tool_calls', limit });
+    throw new LimitExceededError({ limitKind: 'tool_calls', limit, messages: state.history });
+  }
+  state.toolCalls += 1;
+  let call = original;
+  try {
+    for (const hook of state.beforeTool) call = (await hook(call, state.context)) ?? call;
+  } catch (error) {
+    state.toolCalls -= 1;
+    throw error;
+  }
+
+  if (call.invalid !== undefined) {
+    const raw = typeof call.arguments === 'string' ? call.arguments : '';
+    const repaired = recoverToolArguments(raw);
+    if (repaired === undefined) {
+      const message = `could not parse the arguments of tool \`${call.name}\` (${call.invalid}); send them again as one JSON object`;
+      if (state.sink.active) {
+        state.sink.emit({
+          type: 'invalid_tool_args',
+          callId: call.id,
+          toolName: call.name,
+          arguments: call.arguments,
+          error: call.invalid,
+          recovery: 'tool_error',
+        });
+      }
+      return { kind: 'answer', call, toolName: call.name, result: ToolResult.error(message) };
+    }
+    if (state.sink.active) {
+      state.sink.emit({
+        type: 'invalid_tool_args',
+        callId: call.id,
+        toolName: call.name,
+        arguments: call.arguments,
+        error: call.invalid,
+        recovery: 'repaired',
+      });
+    }
+    call = { id: call.id, name: call.name, arguments: repaired };
+  }
+
+  let entry = state.offered.get(call.name);
+  if (entry === undefined) {
+    const unknown = resolveUnknown(state, call);
+    if (unknown.kind === 'answer') return unknown;
+    entry = unknown.entry;
+  }
+  return admitArguments(state, call, entry);
+}
+
+function resolveUnknown(
+  state: LoopState,
+  call: PendingCall,
+): Extract<Admission, { kind: 'answer' }> | { readonly kind: 'rewrite'; readonly entry: RegisteredTool } {
+  const policy = state.policy.unknownTool;
+  const available = [...state.offered.keys()];
+  if (policy.kind === 'fail') {
+    throw new ToolNotFoundError({ toolName: call.name, availableTools: available });
+  }
+  if (policy.kind === 'rewrite') {
+    const target = state.offered.get(policy.toolName);
+    if (target !== undefined) {
+      if (state.sink.active) {
+        state.sink.emit({
+          type: 'unknown_tool_call',
+          callId: call.id,
+          requestedName: call.name,
+          arguments: call.arguments,
+          recovery: `rewrite:${target.name}`,
+        });
+      }
+      return { kind: 'rewrite', entry: target };
+    }
+  }
+  if (state.sink.active) {
+    state.sink.emit({
+      type: 'unknown_tool_call',
+      callId: call.id,
+      requestedName: call.name,
+      arguments: call.arguments,
+      recovery: 'tool_error',
+    });
+  }
+  const message = `unknown tool \`${call.name}\` (arguments: ${safeJson(call.arguments)}); valid tools: [${available.join(', ')}]`;
+  return { kind: 'answer', call, toolName: call.name, result: ToolResult.error(message) };
+}
+
+function admitArguments(state: LoopState, call: PendingCall, entry: RegisteredTool): Admission {
+  const tool = entry.tool;
+  let checked = prepareAndValidate(state, call, entry, call.arguments);
+  let input = call.arguments;
+  if (!checked.ok && state.policy.invalidArgs === 'normalize_then_return_tool_error') {
+    const normalized = normalizeArguments(call.arguments, entry.schema.parameters);
+    const original = checked.issues;
+    if (normalized !== undefined) {
+      input = normalized;
+      checked = prepareAndValidate(state, call, entry, normalized);
+      if (checked.ok && state.sink.active) {
+        state.sink.emit({
+          type: 'invalid_tool_args',
+          callId: call.id,
+          toolName: entry.name,
+          arguments: call.arguments,
+          error: formatValidationIssues(original),
+          recovery: 'normalized',
+        });
+      }
+    }
+  }
+  if (!checked.ok) {
+    if (state.policy.invalidArgs === 'fail') throw new ToolInputError({ toolName: entry.name, issues: checked.issues });
+    const detail = formatValidationIssues(checked.issues);
+    if (state.sink.active) {
+      state.sink.emit({
+        type: 'invalid_tool_args',
+        callId: call.id,
+        toolName: entry.name,
+        arguments: call.arguments,
+        error: detail,
+        recovery: 'tool_error',
+      });
+    }
+    const message = `invalid arguments for tool \`${entry.name}\`: ${detail}; expected schema: ${JSON.stringify(entry.schema.parameters)}`;
+    return { kind: 'answer', call, toolName: entry.name, result: ToolResult.error(message) };
+  }
+  const admitted = { ...call, name: entry.name };
+  if (entry.external) {
+    return { kind: 'defer', call: admitted, toolName: entry.name, approval: false, reason: 'external' };
+  }
+  if (tool.policy.access.approvalRequired && !state.approvedCalls.has(call.id)) {
+    return { kind: 'defer', call: admitted, toolName: entry.name, approval: true, reason: 'approval_required' };
+  }
+  return { kind: 'execute', call: admitted, entry, args: checked.value, input };
+}
+
+type Checked = { ok: true; value: Record<string, unknown> } | { ok: false; issues: readonly ValidationIssue[] };
+
+/**
+ * Strips model values under injected names, inserts the host's, and validates against the declared
+ * schema. Issues under injected names are the host's fault (the model cannot fix them) and fail the
+ * run instead of being shown to the model.
+ */
+function prepareAndValidate(state: LoopState, call: PendingCall, entry: RegisteredTool, args: unknown): Checked {
+  const injected = entry.tool.injected;
+  const prepared = isObject(args)
+    ? prepareToolArguments({ id: call.id, arguments: args }, injected, state.context.hostValues ?? {}, entry.name)
+    : args;
+  const result = createValidator<Record<string, unknown>>(entry.tool.parameters).validate(prepared);
+  if (result.ok) return { ok: true, value: result.value };
+  const hidden = injected.map((argument) => `/${argument.name}`);
+  const hostFault = result.issues.filter((issue) =>
+    hidden.some((path) => issue.path === path || issue.path.startsWith(`${path}/`)),
+  );
+  if (hostFault.length > 0) throw new ToolInputError({ toolName: entry.name, issues: hostFault });
+  return { ok: false, issues: result.issues };
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch {
+    return String(value);
+  }
+}

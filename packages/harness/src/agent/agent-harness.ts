@@ -1,0 +1,163 @@
+import {
+  createToolDialect,
+  type LanguageModelV1,
+  type LanguageModelV1Request,
+  type Message,
+  pairToolCycles,
+  type ToolChoice,
+  type ToolDialectKind,
+} from '@tiny/llm';
+import type { AnyTool } from '@tiny/tools';
+import type { AgentEvent } from '../events/agent-event.js';
+import { type AgentEventListener, EventSink } from '../events/event-sink.js';
+import { ToolRegistry } from '../registry/tool-registry.js';
+import type { AgentRun } from '../run/agent-run.js';
+import type { RunContext } from '../run/run-context.js';
+import { type RunLimits, resolveRunLimits } from '../run/run-limits.js';
+import { type RunPolicy, resolveRunPolicy } from '../run/run-policy.js';
+import { AgentRunStream } from './agent-run-stream.js';
+import type { BeforeToolHook, LoopState } from './loop-state.js';
+import { runLoop } from './run-loop.js';
+
+/** Options for {@link AgentHarness}. */
+export interface AgentHarnessOptions {
+  readonly model: LanguageModelV1;
+  /** Tools to register, or a registry to use as is. */
+  readonly tools?: readonly AnyTool[] | ToolRegistry | undefined;
+  readonly policy?: Partial<RunPolicy> | undefined;
+  readonly limits?: Partial<RunLimits> | undefined;
+  /** Hooks run before each call is admitted, in order (see {@link BeforeToolHook}). */
+  readonly beforeTool?: readonly BeforeToolHook[] | undefined;
+}
+
+/** Per-run options for `invoke` and `stream`. */
+export interface InvokeOptions {
+  /** Overrides of the harness policy for this run. */
+  readonly policy?: Partial<RunPolicy> | undefined;
+  readonly limits?: Partial<RunLimits> | undefined;
+  /** Receives every event as it happens. */
+  readonly onEvent?: AgentEventListener | undefined;
+  /** Keep events on `AgentRun.events`. Default true; off (with no listener) means events cost nothing. */
+  readonly recordEvents?: boolean | undefined;
+  /** Tool choice sent on every model call of the run; `auto` when absent. */
+  readonly toolChoice?: ToolChoice | undefined;
+  /** Model settings passed through on every request (max tokens, temperature, provider options, ...). */
+  readonly modelSettings?: Partial<Omit<LanguageModelV1Request, 'messages' | 'tools' | 'toolChoice' | 'abortSignal'>>;
+  /** Call ids a human approved: they run without being deferred again. */
+  readonly approvedCalls?: readonly string[] | undefined;
+}
+
+function shortId(): string {
+  return globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 12);
+}
+
+/**
+ * Runs agents: calls the model, admits the tool calls it returns against the tools offered this
+ * turn (fail-closed), executes them, folds results back, and repeats. See `RunPolicy` and
+ * `RunLimits` for the defaults.
+ */
+export class AgentHarness {
+  readonly registry: ToolRegistry;
+  readonly model: LanguageModelV1;
+  private readonly policy: Partial<RunPolicy>;
+  private readonly limits: Partial<RunLimits>;
+  private readonly beforeTool: readonly BeforeToolHook[];
+
+  constructor(options: AgentHarnessOptions) {
+    this.model = options.model;
+    if (options.tools instanceof ToolRegistry) {
+      this.registry = options.tools;
+    } else {
+      this.registry = new ToolRegistry();
+      for (const tool of options.tools ?? []) this.registry.register(tool);
+    }
+    this.policy = options.policy ?? {};
+    this.limits = options.limits ?? {};
+    this.beforeTool = options.beforeTool ?? [];
+  }
+
+  /**
+   * Runs the loop to the end and returns the run.
+   * @throws {LimitExceededError} when a budget runs out (after a `limit_reached` event).
+   * @throws {RunCancelledError} when `context.signal` fires.
+   * @throws {ToolNotFoundError} / {ToolInputError} when the policy is `fail` for unknown tools / invalid arguments.
+   * @throws {ToolExecutionError} when a tool throws and the tool-error policy is `fail` (the default).
+   */
+  invoke(context: RunContext, messages: readonly Message[], options: InvokeOptions = {}): Promise<AgentRun> {
+    return this.run(context, messages, options, [], false);
+  }
+
+  /**
+   * Runs the loop and yields its events live (`model_delta` carries scrubbed text: no partial call
+   * openers). `result` resolves to the same `AgentRun` as `invoke`, or rejects with its error
+   * (iteration then ends after `run_failed`).
+   */
+  stream(context: RunContext, messages: readonly Message[], options: InvokeOptions = {}): AgentRunStream {
+    const stream = new AgentRunStream();
+    stream.attach(this.run(context, messages, options, [stream.push], true));
+    return stream;
+  }
+
+  private async run(
+    context: RunContext,
+    messages: readonly Message[],
+    options: InvokeOptions,
+    extraListeners: readonly AgentEventListener[],
+    streaming: boolean,
+  ): Promise<AgentRun> {
+    const policy = resolveRunPolicy({ ...this.policy, ...options.policy });
+    const limits = resolveRunLimits({ ...this.limits, ...options.limits });
+    const listeners = options.onEvent ? [options.onEvent, ...extraListeners] : extraListeners;
+    const sink = new EventSink(listeners, options.recordEvents ?? true);
+    const runId = context.runId ?? shortId();
+    const dialectKind: ToolDialectKind =
+      policy.toolDialect === 'auto' ? (this.model.profile.toolCalling ? 'native' : 'xml') : policy.toolDialect;
+    const history = messages.some(
+      (message) => message.role === 'tool' || (message.role === 'assistant' && message.toolCalls),
+    )
+      ? pairToolCycles(messages)
+      : [...messages];
+    const state: LoopState = {
+      runId,
+      model: this.model,
+      registry: this.registry,
+      policy,
+      limits,
+      context,
+      sink,
+      dialect: createToolDialect(dialectKind),
+      beforeTool: this.beforeTool,
+      signal: context.signal ?? new AbortController().signal,
+      deadlineAt: limits.wallClockMs === undefined ? undefined : Date.now() + limits.wallClockMs,
+      history,
+      approvedCalls: new Set(options.approvedCalls ?? []),
+      offered: new Map(),
+      offeredSchemas: [],
+      offeredFrom: undefined,
+      modelCalls: 0,
+      toolCalls: 0,
+      usage: {},
+      executedTools: [],
+      toolMetadata: [],
+      stateUpdates: [],
+      nestedCalls: new Map(),
+      seenCallIds: new Set(),
+    };
+    for (const message of history) {
+      if (message.role === 'assistant') for (const call of message.toolCalls ?? []) state.seenCallIds.add(call.id);
+    }
+    try {
+      return await runLoop(state, { streaming, toolChoice: options.toolChoice, request: options.modelSettings ?? {} });
+    } catch (error) {
+      if (sink.active) {
+        const event: AgentEvent = {
+          type: 'run_failed',
+          runId,
+          error: error instanceof Error ? error.message : String(error),
+        };
+        sink.emit(event);
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import {
+  collectStream,
+  createStreamScrubber,
+  type LanguageModelV1Request,
+  type LanguageModelV1Response,
+  type LanguageModelV1StreamPart,
+  ModelCallError,
+} from '@tiny/llm';
+import { RunCancelledError } from '../errors/run-cancelled-error.js';
+import type { LoopState } from './loop-state.js';
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Calls the model once, retrying retryable provider errors (`ModelCallError.isRetryable`) up to
+ * `maxRetriesPerCall` times with exponential backoff (each retry emits `model_retried`; retries do
+ * not count as model calls). When `streaming`, visible text deltas go through the stream scrubber
+ * (partial call openers are held back, call blocks removed) and are emitted as `model_delta`.
+ * @internal
+ */
+export async function callModel(
+  state: LoopState,
+  request: LanguageModelV1Request,
+  modelCallId: string,
+  streaming: boolean,
+): Promise<LanguageModelV1Response> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      if (!streaming) return await state.model.doGenerate(request);
+      const result = await state.model.doStream(request);
+      return await collectStream(tapTextDeltas(state, result.stream, modelCallId));
+    } catch (error) {
+      if (state.signal.aborted) throw new RunCancelledError({ reason: state.signal.reason, messages: state.history });
+      const retryable = ModelCallError.isInstance(error) && error.isRetryable;
+      if (!retryable || attempt >= state.limits.maxRetriesPerCall) throw error;
+      if (state.sink.active) {
+        state.sink.emit({ type: 'model_retried', modelCallId, attempt: attempt + 1, error: (error as Error).message });
+      }
+      await sleep(state.limits.retryDelayMs * 2 ** attempt, state.signal).catch(() => {
+        throw new RunCancelledError({ reason: state.signal.reason, messages: state.history });
+      });
+    }
+  }
+}
+
+async function* tapTextDeltas(
+  state: LoopState,
+  stream: AsyncIterable<LanguageModelV1StreamPart>,
+  modelCallId: string,
+): AsyncGenerator<LanguageModelV1StreamPart> {
+  const scrubber = state.offeredSchemas.length > 0 ? createStreamScrubber({ tools: state.offeredSchemas }) : undefined;
+  const emit = (delta: string) => {
+    if (delta !== '' && state.sink.active) state.sink.emit({ type: 'model_delta', modelCallId, delta });
+  };
+  for await (const part of stream) {
+    if (part.type === 'text_delta') emit(scrubber ? scrubber.feed(part.delta).text : part.delta);
+    yield part;
+  }
+  if (scrubber) emit(scrubber.flush().text);
+}

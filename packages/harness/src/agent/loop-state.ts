@@ -1,0 +1,65 @@
+import type { LanguageModelV1, LanguageModelV1Usage, Message, ToolDialect, ToolSchema } from '@tiny/llm';
+import type { JsonValue } from '@tiny/tools';
+import type { EventSink } from '../events/event-sink.js';
+import type { RegisteredTool, ToolRegistry } from '../registry/tool-registry.js';
+import type { ToolMetadataRecord } from '../run/agent-run.js';
+import type { RunContext } from '../run/run-context.js';
+import type { RunLimits } from '../run/run-limits.js';
+import type { RunPolicy } from '../run/run-policy.js';
+
+/** A call on its way through admission: the model's id, name and arguments. */
+export interface PendingCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: unknown;
+  /** Set when the provider could not decode the arguments (then `arguments` is the raw string). */
+  readonly invalid?: string | undefined;
+}
+
+/**
+ * Runs before each call is admitted, in registration order. Return a changed call to rewrite it,
+ * `undefined` to keep it; throw to refuse it: the refusal fails the run (it is never turned into a
+ * tool result) and its tool-call budget slot is released.
+ */
+export type BeforeToolHook = (
+  call: PendingCall,
+  context: RunContext,
+) => PendingCall | undefined | Promise<PendingCall | undefined>;
+
+/**
+ * The mutable state of one run. Everything per-turn is derived from it; the transcript is one
+ * array that only grows.
+ * @internal
+ */
+export interface LoopState {
+  readonly runId: string;
+  readonly model: LanguageModelV1;
+  readonly registry: ToolRegistry;
+  readonly policy: RunPolicy;
+  readonly limits: RunLimits;
+  readonly context: RunContext;
+  readonly sink: EventSink;
+  readonly dialect: ToolDialect;
+  readonly beforeTool: readonly BeforeToolHook[];
+  readonly signal: AbortSignal;
+  /** Absolute time (ms since epoch) the run must end by. */
+  readonly deadlineAt: number | undefined;
+  readonly history: Message[];
+  /** Call ids a human approved (resume after an approval). */
+  readonly approvedCalls: ReadonlySet<string>;
+  /** This turn's callable tools, by name (advertised and allowed). */
+  offered: ReadonlyMap<string, RegisteredTool>;
+  offeredSchemas: readonly ToolSchema[];
+  /** The registry schema list `offered` was computed from. */
+  offeredFrom: readonly ToolSchema[] | undefined;
+  modelCalls: number;
+  toolCalls: number;
+  usage: LanguageModelV1Usage;
+  readonly executedTools: string[];
+  readonly toolMetadata: ToolMetadataRecord[];
+  readonly stateUpdates: JsonValue[];
+  /** Counters for nested call ids (`<parent>/<n>`), by parent id. */
+  readonly nestedCalls: Map<string, number>;
+  /** Call ids already used in this run, so a provider that repeats one gets a fresh id. */
+  readonly seenCallIds: Set<string>;
+}

@@ -1,0 +1,24 @@
+import { isMarked, TinyError } from '@tiny/tools';
+
+const marker = Symbol.for('tiny.error.ToolExecutionError');
+
+/**
+ * A tool threw and the run's tool-error policy is `fail`: the run stops. `cause` is what the tool
+ * threw; `callId` and `toolName` say which call.
+ */
+export class ToolExecutionError extends TinyError {
+  readonly [marker] = true;
+  readonly toolName: string;
+  readonly callId: string;
+
+  constructor(options: { toolName: string; callId: string; cause: unknown }) {
+    const detail = options.cause instanceof Error ? options.cause.message : String(options.cause);
+    super('ToolExecutionError', `tool \`${options.toolName}\` (call ${options.callId}) threw: ${detail}`, options);
+    this.toolName = options.toolName;
+    this.callId = options.callId;
+  }
+
+  static override isInstance(value: unknown): value is ToolExecutionError {
+    return isMarked(value, marker);
+  }
+}

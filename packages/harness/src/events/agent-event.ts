@@ -1,0 +1,108 @@
+import type { JsonValue } from '@tiny/tools';
+
+/** Which budget ran out. */
+export type LimitKind = 'model_calls' | 'tool_calls' | 'wall_clock';
+
+/** How a run ended. */
+export type RunOutcome = 'final' | 'return_direct' | 'terminated' | 'deferred' | 'stopped';
+
+/**
+ * Everything a run reports, as a discriminated union on `type` (noun first, then the verb).
+ * Tool inputs and outputs (`input`, `output`) are present only when `capture.toolIo` is on;
+ * `metadata` (host-only) and sizes are always present. Secrets never appear: injected arguments
+ * are added after `input` is captured.
+ */
+export type AgentEvent =
+  | { readonly type: 'run_started'; readonly runId: string }
+  | {
+      readonly type: 'tools_advertised';
+      /** Names of the tools on the first request, sorted. */
+      readonly direct: readonly string[];
+      /** Byte length of the compact JSON of those schemas. */
+      readonly schemaBytes: number;
+      readonly dialect: string;
+    }
+  | { readonly type: 'turn_started'; readonly turn: number }
+  | { readonly type: 'model_started'; readonly modelCallId: string; readonly turn: number }
+  | { readonly type: 'model_delta'; readonly modelCallId: string; readonly delta: string }
+  | {
+      readonly type: 'model_completed';
+      readonly modelCallId: string;
+      readonly finishReason: string;
+      readonly toolCallCount: number;
+      readonly inputTokens?: number | undefined;
+      readonly outputTokens?: number | undefined;
+    }
+  | { readonly type: 'model_retried'; readonly modelCallId: string; readonly attempt: number; readonly error: string }
+  | { readonly type: 'tool_call_dropped'; readonly modelCallId: string; readonly nudge: number }
+  | {
+      readonly type: 'tool_started';
+      readonly callId: string;
+      readonly toolName: string;
+      readonly input?: unknown;
+      readonly parentCallId?: string | undefined;
+    }
+  | {
+      readonly type: 'tool_completed';
+      readonly callId: string;
+      readonly toolName: string;
+      readonly startedAtMs: number;
+      readonly durationMs: number;
+      readonly outputBytes: number;
+      readonly output?: string | undefined;
+      /** The error text fed to the model, when the result is an error. */
+      readonly error?: string | undefined;
+      readonly metadata?: JsonValue | undefined;
+      readonly parentCallId?: string | undefined;
+    }
+  | {
+      readonly type: 'tool_failed';
+      readonly callId: string;
+      readonly toolName: string;
+      readonly startedAtMs: number;
+      readonly durationMs: number;
+      readonly error: string;
+      readonly parentCallId?: string | undefined;
+    }
+  | {
+      readonly type: 'tool_progress';
+      readonly callId: string;
+      readonly message: string;
+      readonly fraction?: number | undefined;
+      readonly partial?: JsonValue | undefined;
+    }
+  | { readonly type: 'custom'; readonly callId?: string | undefined; readonly payload: JsonValue }
+  | {
+      readonly type: 'unknown_tool_call';
+      readonly callId: string;
+      readonly requestedName: string;
+      /** The model's arguments, verbatim. */
+      readonly arguments: unknown;
+      /** `tool_error`, or `rewrite:<tool>`. */
+      readonly recovery: string;
+    }
+  | {
+      readonly type: 'invalid_tool_args';
+      readonly callId: string;
+      readonly toolName: string;
+      /** The model's arguments, verbatim (the raw string for unparseable ones). */
+      readonly arguments: unknown;
+      readonly error: string;
+      readonly recovery: 'tool_error' | 'repaired' | 'normalized';
+    }
+  | { readonly type: 'tool_deferred'; readonly callId: string; readonly toolName: string; readonly reason: string }
+  | { readonly type: 'limit_reached'; readonly limitKind: LimitKind; readonly limit: number }
+  | {
+      readonly type: 'turn_completed';
+      readonly turn: number;
+      readonly toolResultCount: number;
+      readonly toolCallIds: readonly string[];
+    }
+  | { readonly type: 'run_completed'; readonly runId: string; readonly outcome: RunOutcome }
+  | { readonly type: 'run_failed'; readonly runId: string; readonly error: string };
+
+/** The `type` of an {@link AgentEvent}. */
+export type AgentEventType = AgentEvent['type'];
+
+/** The event of one type. */
+export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;

@@ -1,0 +1,74 @@
+import type { Admission } from '../admission/admission.js';
+import type { LoopState } from '../agent/loop-state.js';
+import { type CallOutcome, executeCall, type NestedCallRunner } from './execute-call.js';
+
+type Executable = Extract<Admission, { kind: 'execute' }>;
+
+/**
+ * Whether a batch runs concurrently: two or more calls to execute, `maxConcurrency` above 1, and
+ * every call reporting `isConcurrencySafe(args)`. Otherwise calls run one at a time in call order.
+ * @internal
+ */
+export function runsConcurrently(state: LoopState, executables: readonly Executable[]): boolean {
+  return (
+    executables.length >= 2 &&
+    state.policy.maxConcurrency > 1 &&
+    executables.every((admission) => admission.entry.tool.isConcurrencySafe(admission.args as never))
+  );
+}
+
+function emitStarted(state: LoopState, admission: Executable, parentCallId?: string): void {
+  if (!state.sink.active) return;
+  state.sink.emit({
+    type: 'tool_started',
+    callId: admission.call.id,
+    toolName: admission.entry.name,
+    ...(state.policy.captureToolIo ? { input: admission.input } : {}),
+    ...(parentCallId === undefined ? {} : { parentCallId }),
+  });
+}
+
+/**
+ * Executes the admitted calls of a batch and returns their outcomes by admission index.
+ * `tool_started` is emitted only now, after the whole batch was admitted: all at once before a
+ * concurrent batch, or just before each call of a serial one. A serial batch stops at the first
+ * fatal outcome (later calls never start); a concurrent one lets running siblings finish.
+ * @internal
+ */
+export async function executeBatch(
+  state: LoopState,
+  admissions: readonly Admission[],
+  callTool: NestedCallRunner,
+): Promise<Map<number, CallOutcome>> {
+  const outcomes = new Map<number, CallOutcome>();
+  const indexes: number[] = [];
+  for (const [index, admission] of admissions.entries()) if (admission.kind === 'execute') indexes.push(index);
+  const executables = indexes.map((index) => admissions[index] as Executable);
+  const run = (index: number) => {
+    const admission = admissions[index] as Executable;
+    return executeCall(state, admission.call, admission.entry, admission.args, 0, callTool);
+  };
+
+  if (!runsConcurrently(state, executables)) {
+    for (const index of indexes) {
+      emitStarted(state, admissions[index] as Executable);
+      const outcome = await run(index);
+      outcomes.set(index, outcome);
+      if (outcome.kind === 'fatal') break;
+    }
+    return outcomes;
+  }
+
+  for (const admission of executables) emitStarted(state, admission);
+  let next = 0;
+  const worker = async () => {
+    while (next < indexes.length) {
+      const index = indexes[next] as number;
+      next += 1;
+      outcomes.set(index, await run(index));
+    }
+  };
+  const workers = Math.min(state.policy.maxConcurrency, indexes.length);
+  await Promise.all(Array.from({ length: workers }, worker));
+  return outcomes;
+}

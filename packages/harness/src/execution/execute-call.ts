@@ -1,0 +1,139 @@
+import {
+  ApprovalRequiredError,
+  CallDeferredError,
+  ModelRetry,
+  type ToolOutput,
+  ToolFailedError,
+  ToolResult,
+  ToolTimeoutError,
+  resolveToolTimeout,
+  toToolResult,
+} from '@tiny/tools';
+import type { LoopState, PendingCall } from '../agent/loop-state.js';
+import { RunCancelledError } from '../errors/run-cancelled-error.js';
+import type { RegisteredTool } from '../registry/tool-registry.js';
+import { LazyCallSignal, createCallContext } from './tool-context.js';
+
+/** How one executed call ended. @internal */
+export type CallOutcome =
+  | { readonly kind: 'result'; readonly result: ToolResult; readonly startedAt: number; readonly durationMs: number }
+  | {
+      readonly kind: 'defer';
+      readonly approval: boolean;
+      readonly reason: string;
+      readonly metadata: unknown;
+      readonly startedAt: number;
+      readonly durationMs: number;
+    }
+  | { readonly kind: 'fatal'; readonly error: unknown; readonly startedAt: number; readonly durationMs: number };
+
+/** Signature of the nested-call runner handed to tool contexts. @internal */
+export type NestedCallRunner = (parentId: string, depth: number, name: string, args: unknown) => Promise<ToolResult>;
+
+const isPromiseLike = (value: unknown): value is PromiseLike<ToolOutput> =>
+  typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+
+/**
+ * Waits for an asynchronous tool under its deadline and the run's signal: the first to fire aborts
+ * the call's signal and rejects (`ToolTimeoutError` / `RunCancelledError`).
+ */
+function settleWithin(
+  state: LoopState,
+  pending: PromiseLike<ToolOutput>,
+  signal: LazyCallSignal,
+  deadlineMs: number | undefined,
+  timeoutError: () => ToolTimeoutError,
+): Promise<ToolOutput> {
+  const runSignal = state.signal;
+  return new Promise<ToolOutput>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const cleanup = () => {
+      if (timer !== undefined) clearTimeout(timer);
+      runSignal.removeEventListener('abort', onAbort);
+    };
+    const onAbort = () => {
+      cleanup();
+      signal.abort(runSignal.reason);
+      reject(new RunCancelledError({ reason: runSignal.reason, messages: state.history }));
+    };
+    runSignal.addEventListener('abort', onAbort, { once: true });
+    if (deadlineMs !== undefined) {
+      timer = setTimeout(() => {
+        cleanup();
+        const error = timeoutError();
+        signal.abort(error);
+        reject(error);
+      }, deadlineMs);
+    }
+    pending.then(
+      (value) => {
+        cleanup();
+        resolve(value);
+      },
+      (error: unknown) => {
+        cleanup();
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * Runs one admitted call under its resolved timeout and the run's signal, and classifies the end:
+ * `ModelRetry` → retry result, `ToolFailedError` → failed result, approval/deferral errors →
+ * deferral, cancellation → fatal (always propagates), anything else through the tool-error policy.
+ * A synchronous `execute` is not raced against anything (it cannot be interrupted).
+ * @internal
+ */
+export async function executeCall(
+  state: LoopState,
+  call: PendingCall,
+  entry: RegisteredTool,
+  args: Record<string, unknown>,
+  depth: number,
+  callTool: NestedCallRunner,
+): Promise<CallOutcome> {
+  const tool = entry.tool;
+  const startedAt = Date.now();
+  const signal = new LazyCallSignal();
+  let running = true;
+  const context = createCallContext(state, {
+    callId: call.id,
+    signal,
+    depth,
+    preferMarkdown: state.policy.preferMarkdown && tool.supportsMarkdown,
+    isRunning: () => running,
+    callTool,
+  });
+  try {
+    if (state.signal.aborted) throw new RunCancelledError({ reason: state.signal.reason, messages: state.history });
+    let output = tool.execute(args as never, context);
+    if (isPromiseLike(output)) {
+      const timeout = resolveToolTimeout(tool.timeoutPolicy(args as never), state.limits.toolTimeouts);
+      const budget = timeout.budgetMs ?? timeout.deadlineMs ?? 0;
+      output = await settleWithin(state, output, signal, timeout.deadlineMs, () => new ToolTimeoutError({ toolName: entry.name, timeoutMs: budget }));
+    }
+    return { kind: 'result', result: toToolResult(output), startedAt, durationMs: Date.now() - startedAt };
+  } catch (error) {
+    const durationMs = Date.now() - startedAt;
+    if (RunCancelledError.isInstance(error) || state.signal.aborted) {
+      const cancelled = RunCancelledError.isInstance(error)
+        ? error
+        : new RunCancelledError({ reason: state.signal.reason, messages: state.history });
+      return { kind: 'fatal', error: cancelled, startedAt, durationMs };
+    }
+    const result = (value: ToolResult): CallOutcome => ({ kind: 'result', result: value, startedAt, durationMs });
+    if (ModelRetry.isInstance(error)) return result(ToolResult.retry(error.advice));
+    if (ToolFailedError.isInstance(error)) return result(ToolResult.failed(error.reason));
+    if (ApprovalRequiredError.isInstance(error) || CallDeferredError.isInstance(error)) {
+      const approval = ApprovalRequiredError.isInstance(error);
+      return { kind: 'defer', approval, reason: error.reason, metadata: error.metadata, startedAt, durationMs };
+    }
+    const policy = state.policy.toolErrors;
+    if (policy.kind === 'return_error') return result(ToolResult.error(error instanceof Error ? error.message : String(error)));
+    if (policy.kind === 'message') return result(ToolResult.error(policy.message));
+    return { kind: 'fatal', error, startedAt, durationMs };
+  } finally {
+    running = false;
+  }
+}

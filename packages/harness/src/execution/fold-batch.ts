@@ -1,0 +1,145 @@
+import type { Message, ToolMessage, UserMessage } from '@tiny/llm';
+import { renderToolContent, resolveReturnDirect, type ToolContent, type ToolResult } from '@tiny/tools';
+import type { Admission } from '../admission/admission.js';
+import type { LoopState } from '../agent/loop-state.js';
+import { RunCancelledError } from '../errors/run-cancelled-error.js';
+import { ToolExecutionError } from '../errors/tool-execution-error.js';
+import type { DeferredCall, DeferredToolRequests } from '../run/agent-run.js';
+import type { CallOutcome } from './execute-call.js';
+
+/** What folding a batch decided. @internal */
+export interface FoldedBatch {
+  readonly deferred: Omit<DeferredToolRequests, 'followUps'> | undefined;
+  /** Follow-up user messages, to append after the batch's last tool row. */
+  readonly followUps: readonly Message[];
+  /** Set when a result ends the run. */
+  readonly stop: { readonly outcome: 'return_direct' | 'terminated' | 'stopped'; readonly text: string } | undefined;
+}
+
+function followUpMessage(blocks: readonly ToolContent[]): UserMessage {
+  return {
+    role: 'user',
+    content: blocks.map((block) => {
+      if (block.type === 'image') {
+        const url = block.data.kind === 'url' ? block.data.value : `data:${block.mediaType};base64,${block.data.value}`;
+        return { type: 'image', mediaType: block.mediaType, data: { kind: 'url', value: url } };
+      }
+      return { type: 'text', text: renderToolContent(block) };
+    }),
+  };
+}
+
+function modelText(
+  state: LoopState,
+  result: ToolResult,
+  preferMarkdown: boolean,
+  maxChars: number | undefined,
+): string {
+  const text = result.outputForLlm(state.policy.preferMarkdown && preferMarkdown);
+  if (maxChars === undefined || text.length <= maxChars) return text;
+  return `${text.slice(0, maxChars)}\n[output truncated: ${maxChars} of ${text.length} characters]`;
+}
+
+/**
+ * Folds a batch into the transcript in the original call order: one tool message per answered or
+ * executed call (the admitted call id, never one a tool made up), `tool_completed` events
+ * (recoveries get their `tool_started` here), host-only metadata to `toolMetadata`, follow-ups
+ * collected for after the last tool row, and `ToolControl` applied. A fatal outcome stops the run:
+ * the first one in call order is thrown after `tool_failed` events for it and for any concurrent
+ * siblings whose results are discarded.
+ * @internal
+ */
+export function foldBatch(
+  state: LoopState,
+  admissions: readonly Admission[],
+  outcomes: ReadonlyMap<number, CallOutcome>,
+): FoldedBatch {
+  const { sink } = state;
+  const fatalIndex = admissions.findIndex((_, index) => outcomes.get(index)?.kind === 'fatal');
+  if (fatalIndex >= 0) {
+    const fatal = outcomes.get(fatalIndex) as Extract<CallOutcome, { kind: 'fatal' }>;
+    const failing = admissions[fatalIndex] as Extract<Admission, { kind: 'execute' }>;
+    const error = RunCancelledError.isInstance(fatal.error)
+      ? fatal.error
+      : new ToolExecutionError({ toolName: failing.entry.name, callId: failing.call.id, cause: fatal.error });
+    if (sink.active) {
+      for (const [index, outcome] of outcomes) {
+        const admission = admissions[index] as Extract<Admission, { kind: 'execute' }>;
+        if (RunCancelledError.isInstance(error) && index !== fatalIndex && outcome.kind !== 'fatal') continue;
+        sink.emit({
+          type: 'tool_failed',
+          callId: admission.call.id,
+          toolName: admission.entry.name,
+          startedAtMs: outcome.startedAt,
+          durationMs: outcome.durationMs,
+          error: index === fatalIndex ? error.message : 'discarded: another call in the batch failed',
+        });
+      }
+    }
+    throw error;
+  }
+
+  const followUps: Message[] = [];
+  const calls: DeferredCall[] = [];
+  const approvals: DeferredCall[] = [];
+  const metadata: Record<string, unknown> = {};
+  let stop: FoldedBatch['stop'];
+  for (const [index, admission] of admissions.entries()) {
+    const outcome = outcomes.get(index);
+    if (admission.kind === 'defer' || (admission.kind === 'execute' && outcome?.kind === 'defer')) {
+      const toolName = admission.kind === 'execute' ? admission.entry.name : admission.toolName;
+      const deferral = admission.kind === 'defer' ? admission : (outcome as Extract<CallOutcome, { kind: 'defer' }>);
+      const deferred = {
+        callId: admission.call.id,
+        toolName,
+        arguments: admission.call.arguments,
+        reason: deferral.reason,
+      };
+      (deferral.approval ? approvals : calls).push(deferred);
+      if (deferral.metadata !== undefined) metadata[admission.call.id] = deferral.metadata;
+      if (sink.active)
+        sink.emit({ type: 'tool_deferred', callId: admission.call.id, toolName, reason: deferral.reason });
+      continue;
+    }
+    const isAnswer = admission.kind === 'answer';
+    const toolName = isAnswer ? admission.toolName : (admission as Extract<Admission, { kind: 'execute' }>).entry.name;
+    const tool = isAnswer ? undefined : (admission as Extract<Admission, { kind: 'execute' }>).entry.tool;
+    const done = isAnswer ? undefined : (outcome as Extract<CallOutcome, { kind: 'result' }>);
+    const result = isAnswer ? admission.result : (done as Extract<CallOutcome, { kind: 'result' }>).result;
+    const startedAt = done?.startedAt ?? Date.now();
+    const content = modelText(state, result, tool?.supportsMarkdown ?? false, tool?.maxResultSizeChars);
+    if (sink.active) {
+      if (isAnswer) sink.emit({ type: 'tool_started', callId: admission.call.id, toolName });
+      sink.emit({
+        type: 'tool_completed',
+        callId: admission.call.id,
+        toolName,
+        startedAtMs: startedAt,
+        durationMs: done?.durationMs ?? 0,
+        outputBytes: Buffer.byteLength(content),
+        ...(state.policy.captureToolIo ? { output: content } : {}),
+        ...(result.isError ? { error: content } : {}),
+        ...(result.metadata === undefined ? {} : { metadata: result.metadata }),
+      });
+    }
+    const message: ToolMessage = result.isError
+      ? { role: 'tool', toolCallId: admission.call.id, toolName, content, isError: true }
+      : { role: 'tool', toolCallId: admission.call.id, toolName, content };
+    state.history.push(message);
+    if (!isAnswer) state.executedTools.push(toolName);
+    if (result.metadata !== undefined) {
+      state.toolMetadata.push({ callId: admission.call.id, toolName, metadata: result.metadata });
+    }
+    if (result.followUp.length > 0) followUps.push(followUpMessage(result.followUp));
+    const control = result.control;
+    if (control?.stateUpdate !== undefined) state.stateUpdates.push(control.stateUpdate);
+    if (stop === undefined && !isAnswer) {
+      if (control?.terminate === true) stop = { outcome: 'terminated', text: content };
+      else if (resolveReturnDirect(control, tool?.returnDirect ?? false))
+        stop = { outcome: 'return_direct', text: content };
+      else if (control?.goto === 'end') stop = { outcome: 'stopped', text: content };
+    }
+  }
+  const deferred = calls.length + approvals.length > 0 ? { calls, approvals, metadata } : undefined;
+  return { deferred, followUps, stop };
+}

@@ -1,0 +1,147 @@
+import type { ToolFormat, ToolSchema } from '@tiny/llm';
+import {
+  type AnyTool,
+  CallDeferredError,
+  type CompleteTool,
+  checkToolName,
+  completeTool,
+  createValidator,
+  describeToolNameProblem,
+  modelFacingParameters,
+  ToolDefinitionError,
+  type ToolExposure,
+  ToolPolicy,
+} from '@tiny/tools';
+
+/** A tool as the registry holds it: every member completed, plus its model-facing schema. */
+export interface RegisteredTool {
+  readonly name: string;
+  readonly tool: CompleteTool<never>;
+  /** Schema-only tool the harness never runs: calls to it are deferred to the host. */
+  readonly external: boolean;
+  /** What the model sees: injected arguments projected out. */
+  readonly schema: ToolSchema;
+}
+
+/** Options for {@link ToolRegistry.register}. */
+export interface RegisterToolOptions {
+  /** How the tool is shown to the model; `json` by default. */
+  readonly format?: ToolFormat | undefined;
+}
+
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/**
+ * The tools a harness can run, by canonical name. Names follow the provider-safe rules of
+ * `checkToolName` and must be unique: both are checked at registration, never silently replaced.
+ * Schema lists are sorted by name so request prefixes stay stable for prompt caching.
+ */
+export class ToolRegistry {
+  private readonly entries = new Map<string, RegisteredTool>();
+  private sorted: { direct: ToolSchema[]; deferred: ToolSchema[] } | undefined;
+
+  /**
+   * Adds a tool.
+   * @throws {ToolDefinitionError} for a bad or duplicate name, or a schema that does not compile.
+   */
+  register(tool: AnyTool, options: RegisterToolOptions = {}): this {
+    this.assertNewName(tool.name);
+    try {
+      createValidator(tool.parameters);
+    } catch (error) {
+      throw new ToolDefinitionError({
+        toolName: tool.name,
+        reason: 'its parameters schema does not compile',
+        cause: error,
+      });
+    }
+    const complete = completeTool(tool);
+    const schema: ToolSchema = {
+      name: tool.name,
+      description: tool.description,
+      parameters: modelFacingParameters(tool),
+      ...(options.format === undefined ? {} : { format: options.format }),
+    };
+    this.entries.set(tool.name, { name: tool.name, tool: complete, external: false, schema });
+    this.sorted = undefined;
+    return this;
+  }
+
+  /**
+   * Adds a schema-only tool the host executes elsewhere (an MCP server, a client app). The model
+   * sees it like any tool; every call to it is deferred (`AgentRun.deferred.calls`).
+   * @throws {ToolDefinitionError} for a bad or duplicate name.
+   */
+  registerExternal(schema: ToolSchema, options: { exposure?: ToolExposure; policy?: ToolPolicy } = {}): this {
+    this.assertNewName(schema.name);
+    const tool: AnyTool = {
+      name: schema.name,
+      description: schema.description,
+      parameters: schema.parameters,
+      exposure: options.exposure ?? 'direct',
+      policy: options.policy ?? ToolPolicy.unclassified(),
+      execute: () => {
+        throw new CallDeferredError({ reason: 'external' });
+      },
+    };
+    this.entries.set(schema.name, { name: schema.name, tool: completeTool(tool), external: true, schema });
+    this.sorted = undefined;
+    return this;
+  }
+
+  /** The registered tool, or `undefined`. */
+  get(name: string): RegisteredTool | undefined {
+    return this.entries.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.entries.has(name);
+  }
+
+  /** Every registered name, sorted. */
+  names(): string[] {
+    return [...this.entries.keys()].sort();
+  }
+
+  /** Model-facing schemas of `direct` tools, sorted by name. The same array until the next registration. */
+  schemas(): readonly ToolSchema[] {
+    return this.sortedSchemas().direct;
+  }
+
+  /** Model-facing schemas of `deferred` tools (reached through discovery), sorted by name. */
+  deferredSchemas(): readonly ToolSchema[] {
+    return this.sortedSchemas().deferred;
+  }
+
+  /** Declared schemas (injected arguments included) of every tool, for introspection; never send these to a model. */
+  declaredSpecs(): ToolSchema[] {
+    return [...this.entries.values()]
+      .map((entry) => ({ ...entry.schema, parameters: entry.tool.parameters }))
+      .sort(byName);
+  }
+
+  /** A snapshot of every tool's policy, by name. */
+  policies(): ReadonlyMap<string, ToolPolicy> {
+    return new Map([...this.entries.values()].map((entry) => [entry.name, entry.tool.policy]));
+  }
+
+  private sortedSchemas(): { direct: ToolSchema[]; deferred: ToolSchema[] } {
+    if (this.sorted) return this.sorted;
+    const direct: ToolSchema[] = [];
+    const deferred: ToolSchema[] = [];
+    for (const entry of [...this.entries.values()].sort(byName)) {
+      if (entry.tool.exposure === 'direct') direct.push(entry.schema);
+      else if (entry.tool.exposure === 'deferred') deferred.push(entry.schema);
+    }
+    this.sorted = { direct, deferred };
+    return this.sorted;
+  }
+
+  private assertNewName(name: string): void {
+    const problem = checkToolName(name);
+    if (problem) throw new ToolDefinitionError({ toolName: name, reason: describeToolNameProblem(problem) });
+    if (this.entries.has(name)) {
+      throw new ToolDefinitionError({ toolName: name, reason: 'a tool with this name is already registered' });
+    }
+  }
+}

@@ -1,0 +1,51 @@
+import type { LanguageModelV1Usage, Message } from '@tiny/llm';
+import type { JsonValue } from '@tiny/tools';
+import type { AgentEvent, RunOutcome } from '../events/agent-event.js';
+
+/** A call that left the loop without a result, waiting for the host. */
+export interface DeferredCall {
+  readonly callId: string;
+  readonly toolName: string;
+  readonly arguments: unknown;
+  /** `approval_required`, `call_deferred`, `external`, or a reason given by the tool. */
+  readonly reason: string;
+}
+
+/** Calls waiting on the host: approvals and externally executed calls; `metadata` by call id. */
+export interface DeferredToolRequests {
+  readonly calls: readonly DeferredCall[];
+  readonly approvals: readonly DeferredCall[];
+  readonly metadata: Readonly<Record<string, unknown>>;
+  /** Follow-up messages from the batch's finished calls, appended once the deferred calls are answered. */
+  readonly followUps: readonly Message[];
+}
+
+/** Host-only metadata a tool attached to its result. */
+export interface ToolMetadataRecord {
+  readonly callId: string;
+  readonly toolName: string;
+  readonly metadata: JsonValue;
+}
+
+/** What a run produced. */
+export interface AgentRun {
+  readonly runId: string;
+  readonly outcome: RunOutcome;
+  /** The whole transcript: the input messages, then everything the run appended. */
+  readonly messages: readonly Message[];
+  /** The final answer: the model's last narrative, or a return-direct tool output. */
+  readonly text: string;
+  /** Recorded events (empty when recording was turned off). */
+  readonly events: readonly AgentEvent[];
+  /** Summed token usage across model calls. */
+  readonly usage: LanguageModelV1Usage;
+  readonly modelCalls: number;
+  readonly toolCalls: number;
+  /** Names of tools that actually executed, in execution order (recoveries excluded). */
+  readonly executedTools: readonly string[];
+  readonly toolMetadata: readonly ToolMetadataRecord[];
+  /** State updates queued by tools, in call order. */
+  readonly stateUpdates: readonly JsonValue[];
+  /** Present when the run paused on deferred calls. */
+  readonly deferred?: DeferredToolRequests | undefined;
+}

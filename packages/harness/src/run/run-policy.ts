@@ -1,0 +1,65 @@
+/** What to do when the model calls a tool that is not offered this turn. */
+export type UnknownToolPolicy =
+  /** Answer with a tool error naming the tool, echoing its arguments and listing callable tools (default). */
+  | { readonly kind: 'return_tool_error' }
+  /** Retarget the call to `toolName` once; if that is not offered either, answer with a tool error. */
+  | { readonly kind: 'rewrite'; readonly toolName: string }
+  /** Abort the run with `ToolNotFoundError`. */
+  | { readonly kind: 'fail' };
+
+/** What to do with well-formed arguments that fail the tool's declared schema. */
+export type InvalidArgsPolicy =
+  /** Answer with the validation detail and the expected schema (default). */
+  | 'return_tool_error'
+  /** First repair common transport shapes (JSON in a string, one envelope level, scalar types), then answer with any remaining error. */
+  | 'normalize_then_return_tool_error'
+  /** Abort the run with `ToolInputError`. */
+  | 'fail';
+
+/** What to do when a tool throws something other than `ModelRetry`, `ToolFailedError` or a deferral. */
+export type ToolErrorPolicy =
+  /** Abort the run (default): a throw means the tool could not run. */
+  | { readonly kind: 'fail' }
+  /** Answer the model with the error's message. */
+  | { readonly kind: 'return_error' }
+  /** Answer the model with a fixed text, hiding the error. */
+  | { readonly kind: 'message'; readonly message: string };
+
+/** How tools reach the model: `auto` picks `native` when the model profile has tool calling, else `xml`. */
+export type ToolDialectChoice = 'auto' | 'native' | 'xml' | 'pformat' | 'python' | 'typescript';
+
+/** How a run treats model mistakes and tool failures. Every field has a default; see {@link resolveRunPolicy}. */
+export interface RunPolicy {
+  readonly unknownTool: UnknownToolPolicy;
+  readonly invalidArgs: InvalidArgsPolicy;
+  readonly toolErrors: ToolErrorPolicy;
+  readonly toolDialect: ToolDialectChoice;
+  /**
+   * Most calls of one batch that run at once. Calls run concurrently only when the batch has two or
+   * more of them and every one reports `isConcurrencySafe(args)`; otherwise serially. Default 4.
+   */
+  readonly maxConcurrency: number;
+  /** Replies to `finish_reason: tool_calls` with no recoverable call, in a row, before giving up. Default 3. */
+  readonly droppedToolCallNudges: number;
+  /** Prefer a tool's markdown rendering when it has one. Default true. */
+  readonly preferMarkdown: boolean;
+  /** Capture tool inputs/outputs in events. Default false (sizes and metadata are always there). */
+  readonly captureToolIo: boolean;
+}
+
+/** The defaults: tool errors answered, tool throws fail the run, dialect `auto`, concurrency 4, 3 nudges. */
+export const DEFAULT_RUN_POLICY: RunPolicy = {
+  unknownTool: { kind: 'return_tool_error' },
+  invalidArgs: 'return_tool_error',
+  toolErrors: { kind: 'fail' },
+  toolDialect: 'auto',
+  maxConcurrency: 4,
+  droppedToolCallNudges: 3,
+  preferMarkdown: true,
+  captureToolIo: false,
+};
+
+/** Fills a partial policy with {@link DEFAULT_RUN_POLICY}. */
+export function resolveRunPolicy(policy: Partial<RunPolicy> = {}): RunPolicy {
+  return { ...DEFAULT_RUN_POLICY, ...policy };
+}

@@ -1,0 +1,86 @@
+import { foldToolResults } from '../envelope/fold-tool-results.js';
+import { toolResultEntryFrom } from '../envelope/tool-result-entry-from.js';
+import { parseToolCalls } from '../parse/parse-tool-calls.js';
+import { coalesceToolResults } from '../prompt/coalesce-tool-results.js';
+import { ensureResolvableUserTurn } from '../prompt/ensure-resolvable-user-turn.js';
+import { toolChoiceInstruction } from '../prompt/tool-instructions.js';
+import { appendSystemInstructions } from '../prompt/with-tool-instructions.js';
+import type { ToolChoice } from '../spec/tool-choice.js';
+import type { ToolSchema } from '../spec/tool-schema.js';
+import { pairToolCycles } from '../transcript/pair-tool-cycles.js';
+import { structuredDialectCall } from './structured-dialect-call.js';
+import type { ToolDialect, ToolDialectKind, ToolPromptOptions } from './tool-dialect.js';
+
+/**
+ * What sets one text dialect apart from another.
+ *
+ * @internal
+ */
+export interface TextDialectSpecification {
+  readonly kind: Exclude<ToolDialectKind, 'native'>;
+  readonly embedsToolCatalogue: boolean;
+  /** The full tool prompt: protocol block and catalogue. */
+  renderProtocol(tools: readonly ToolSchema[]): string;
+  /** The catalogue alone, for tools listed although the host renders its own. */
+  renderCatalogue(tools: readonly ToolSchema[]): string;
+  /** One call, tags included, the way the model is taught to write it. */
+  renderCall(name: string, args: unknown, tools: readonly ToolSchema[]): string;
+}
+
+/**
+ * Joins the instruction pieces of a text dialect: the protocol block and catalogue (or, when
+ * the host renders its own catalogue, only the catalogue of the always-listed tools), then the
+ * forced-choice sentence, separated by blank lines.
+ *
+ * @internal
+ */
+export function textDialectInstructions(
+  specification: TextDialectSpecification,
+  tools: readonly ToolSchema[],
+  choice: ToolChoice,
+  options: ToolPromptOptions,
+): string {
+  if (choice.type === 'none' || tools.length === 0) return '';
+  let block: string;
+  if (options.hostRendersCatalogue === true) {
+    const listed = new Set(options.alwaysListed ?? []);
+    const shown = tools.filter((tool) => listed.has(tool.name));
+    block = shown.length === 0 ? '' : specification.renderCatalogue(shown);
+  } else {
+    block = specification.renderProtocol(tools);
+  }
+  return [block, toolChoiceInstruction(choice)].filter((piece) => piece !== '').join('\n\n');
+}
+
+/**
+ * Builds a dialect whose tools live in the prompt and whose calls are read back from text.
+ *
+ * @internal
+ */
+export function createTextDialect(specification: TextDialectSpecification): ToolDialect {
+  const dialect: ToolDialect = {
+    kind: specification.kind,
+    shouldSendToolSpecs: false,
+    embedsToolCatalogue: specification.embedsToolCatalogue,
+    promptInstructions: (tools, choice = { type: 'auto' }, options = {}) =>
+      textDialectInstructions(specification, tools, choice, options),
+    renderCall: (call, tools) => specification.renderCall(call.name, call.arguments, tools),
+    parseResponse(response, tools) {
+      const structured = response.toolCalls ?? [];
+      if (structured.length > 0) {
+        const calls = structured.map(structuredDialectCall);
+        return { text: response.content, replayText: response.content, calls, diagnostics: [] };
+      }
+      const parsed = parseToolCalls(response.content, { tools });
+      return { text: parsed.text, replayText: response.content, calls: parsed.calls, diagnostics: parsed.diagnostics };
+    },
+    formatResults: (results) => foldToolResults(results.map(toolResultEntryFrom)),
+    toProviderMessages(history, tools, choice = { type: 'auto' }, options = {}) {
+      const renderCall = (name: string, args: unknown): string => specification.renderCall(name, args, tools);
+      const coalesced = coalesceToolResults(pairToolCycles(history), { renderCall, tools });
+      const instructions = textDialectInstructions(specification, tools, choice, options);
+      return appendSystemInstructions(ensureResolvableUserTurn(coalesced), instructions);
+    },
+  };
+  return dialect;
+}

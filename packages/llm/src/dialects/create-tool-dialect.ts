@@ -1,0 +1,23 @@
+import { createCodeDialect } from './create-code-dialect.js';
+import { createNativeDialect } from './create-native-dialect.js';
+import { createPformatDialect } from './create-pformat-dialect.js';
+import { createXmlDialect } from './create-xml-dialect.js';
+import type { ToolDialect, ToolDialectKind } from './tool-dialect.js';
+
+/**
+ * The dialect of the given kind. `native` sends schemas on the wire; `xml`, `pformat`, `python`
+ * and `typescript` put the tools in the system prompt and read calls back from text.
+ */
+export function createToolDialect(kind: ToolDialectKind): ToolDialect {
+  switch (kind) {
+    case 'native':
+      return createNativeDialect();
+    case 'xml':
+      return createXmlDialect();
+    case 'pformat':
+      return createPformatDialect();
+    case 'python':
+    case 'typescript':
+      return createCodeDialect(kind);
+  }
+}

@@ -1,0 +1,37 @@
+import type { AssistantMessage, AssistantToolCall } from '../messages/message.js';
+import type { DialectCall, DialectParse, DialectResponse } from './tool-dialect.js';
+
+/** The argument text to record: the provider's raw text, the raw string of an invalid call, else JSON. */
+function recordedArguments(call: DialectCall): string {
+  if (call.rawArguments !== undefined) return call.rawArguments;
+  if (call.invalid !== undefined && typeof call.arguments === 'string') return call.arguments;
+  return JSON.stringify(call.arguments ?? {});
+}
+
+/**
+ * The assistant message to record for a response, so the next request replays what the model
+ * actually wrote: `parsed.replayText` as the content (for text dialects the raw text with its call
+ * tags, not the narrative), each call with the id the harness settled on, its argument text
+ * (the provider's raw text when known, never re-serialised) and its `extraContent`; reasoning as
+ * `reasoningContent`, or as a leading reasoning part when it carries a signature.
+ */
+export function recordAssistantTurn(
+  response: DialectResponse,
+  parsed: Pick<DialectParse, 'replayText'>,
+  calls: readonly (DialectCall & { readonly id: string })[],
+): AssistantMessage {
+  const toolCalls: AssistantToolCall[] = calls.map((call) => ({
+    id: call.id,
+    name: call.name,
+    arguments: recordedArguments(call),
+    ...(call.extraContent === undefined ? {} : { extraContent: call.extraContent }),
+  }));
+  const withCalls = toolCalls.length === 0 ? {} : { toolCalls };
+  if (response.reasoning === undefined) return { role: 'assistant', content: parsed.replayText, ...withCalls };
+  if (response.reasoningSignature === undefined) {
+    return { role: 'assistant', content: parsed.replayText, reasoningContent: response.reasoning, ...withCalls };
+  }
+  const reasoning = { type: 'reasoning', text: response.reasoning, signature: response.reasoningSignature } as const;
+  const text = parsed.replayText === '' ? [] : [{ type: 'text', text: parsed.replayText } as const];
+  return { role: 'assistant', content: [reasoning, ...text], ...withCalls };
+}

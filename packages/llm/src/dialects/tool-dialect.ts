@@ -1,0 +1,105 @@
+import type { JsonValue } from '@tiny/tools';
+import type { Message, ToolMessage } from '../messages/message.js';
+import type { CallSource, ParseDiagnostic } from '../parse/parse-types.js';
+import type { LanguageModelV1ToolCall } from '../spec/language-model-v1.js';
+import type { ToolChoice } from '../spec/tool-choice.js';
+import type { ToolSchema } from '../spec/tool-schema.js';
+
+/**
+ * How tools reach a model and how its calls come back: `native` (schemas on the wire, structured
+ * calls), `xml` (JSON inside `<tool_call>` tags, full schemas in the prompt), `pformat`
+ * (`name[0|a|1|b]` in tags) or `python` / `typescript` (call syntax in tags).
+ */
+export type ToolDialectKind = 'native' | 'xml' | 'pformat' | 'python' | 'typescript';
+
+/** The part of a model response a dialect reads; a `LanguageModelV1Response` fits as is. */
+export interface DialectResponse {
+  /** The model's text exactly as it arrived, call tags included. */
+  readonly content: string;
+  /** Structured calls from the provider; absent or empty when there were none. */
+  readonly toolCalls?: readonly LanguageModelV1ToolCall[] | undefined;
+  readonly reasoning?: string | undefined;
+  readonly reasoningSignature?: string | undefined;
+}
+
+/**
+ * A call a dialect found. Structured calls keep the provider's `id`, `rawArguments`,
+ * `extraContent` and `invalid` marker; calls read from text have no id (the harness mints
+ * `{modelCallId}-tool-{n}`) and decoded object arguments.
+ */
+export interface DialectCall {
+  readonly id?: string | undefined;
+  readonly name: string;
+  /** Decoded arguments; the raw string when `invalid` is set. */
+  readonly arguments: unknown;
+  readonly invalid?: string | undefined;
+  readonly rawArguments?: string | undefined;
+  readonly extraContent?: JsonValue | undefined;
+  readonly source: CallSource;
+}
+
+/** What a dialect read out of a response. */
+export interface DialectParse {
+  /** The narrative to show the user: the text without call blocks. */
+  readonly text: string;
+  /** The text to record on the assistant turn for replay (for text dialects the raw text with its tags). */
+  readonly replayText: string;
+  readonly calls: readonly DialectCall[];
+  readonly diagnostics: readonly ParseDiagnostic[];
+}
+
+/** How much of the tool prompt the loop writes. */
+export interface ToolPromptOptions {
+  /**
+   * The host's own system prompt already describes the tools and how to call them, so the
+   * protocol block and catalogue are left out. A forced tool choice is still spelled out, and so
+   * are the tools named in `alwaysListed`. Default `false`.
+   */
+  readonly hostRendersCatalogue?: boolean | undefined;
+  /** Tools listed even when the host renders the catalogue (structured-output fallback tools). */
+  readonly alwaysListed?: readonly string[] | undefined;
+}
+
+/**
+ * One way of talking tools with a model: the catalogue it reads, the call syntax it writes, the
+ * result envelope it gets back and the shape a history is replayed in. Create one with
+ * `createToolDialect`. Every method is pure; none throws on model text.
+ */
+export interface ToolDialect {
+  readonly kind: ToolDialectKind;
+  /** Send tool schemas on the wire (native only); text dialects put them in the prompt instead. */
+  readonly shouldSendToolSpecs: boolean;
+  /** The protocol block itself holds the full-schema catalogue (`xml`); otherwise it is a separate section or absent. */
+  readonly embedsToolCatalogue: boolean;
+  /**
+   * The system-prompt text for these tools: protocol block, catalogue, then the forced-choice
+   * sentence. Empty for choice `none` or no tools. For `native`, behavioural guidance only.
+   */
+  promptInstructions(tools: readonly ToolSchema[], choice?: ToolChoice, options?: ToolPromptOptions): string;
+  /** One call written the way this dialect teaches the model to write it (`native`: the JSON form). */
+  renderCall(call: { readonly name: string; readonly arguments: unknown }, tools: readonly ToolSchema[]): string;
+  /**
+   * Reads a response: structured calls when the provider sent any, else calls recovered from the
+   * text with every grammar and the offered tool names (refusing rather than guessing).
+   */
+  parseResponse(response: DialectResponse, tools: readonly ToolSchema[]): DialectParse;
+  /**
+   * How a batch of results looks to the model: text dialects fold them into `[Tool results]` user
+   * turns (trusted-verbatim results in turns of their own); `native` keeps one tool message per
+   * call, an empty call id becoming `unknown`. Record the tool messages themselves in the
+   * transcript; `toProviderMessages` folds them the same way.
+   */
+  formatResults(results: readonly ToolMessage[]): Message[];
+  /**
+   * The history as this model must receive it. Always drops broken tool cycles
+   * (`pairToolCycles`). Text dialects then write calls into assistant text, fold results, make
+   * sure there is a user turn to resolve and add the tool instructions to the system prompt;
+   * `native` sends the paired history as is.
+   */
+  toProviderMessages(
+    history: readonly Message[],
+    tools: readonly ToolSchema[],
+    choice?: ToolChoice,
+    options?: ToolPromptOptions,
+  ): Message[];
+}

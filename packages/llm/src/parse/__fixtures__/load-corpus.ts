@@ -1,0 +1,35 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import type { ToolSchema } from '../../spec/tool-schema.js';
+import type { CallSource } from '../parse-types.js';
+
+/** One recorded model output and what the parser must make of it. */
+export interface CorpusCase {
+  readonly id: string;
+  readonly family: string;
+  readonly input: string;
+  /** Offered tools: a bare name stands for a tool with an open object schema. */
+  readonly tools?: ReadonlyArray<string | ToolSchema>;
+  readonly note?: string;
+  readonly expected: {
+    readonly calls: ReadonlyArray<{ name: string; arguments: Record<string, unknown>; source?: CallSource }>;
+    readonly text?: string;
+    readonly diagnostics?: readonly string[];
+  };
+}
+
+const directory = new URL('./corpus/', import.meta.url);
+
+/** Every corpus case, family files in name order. */
+export function loadCorpus(): CorpusCase[] {
+  const files = readdirSync(directory)
+    .filter((file) => file.endsWith('.json'))
+    .sort();
+  return files.flatMap((file) => JSON.parse(readFileSync(new URL(file, directory), 'utf8')) as CorpusCase[]);
+}
+
+/** The `ToolSchema`s a case offers. */
+export function toolsOf(entry: CorpusCase): ToolSchema[] | undefined {
+  return entry.tools?.map((tool) =>
+    typeof tool === 'string' ? { name: tool, description: '', parameters: { type: 'object' } } : tool,
+  );
+}

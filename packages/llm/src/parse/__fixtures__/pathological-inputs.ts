@@ -1,0 +1,60 @@
+import type { ToolSchema } from '../../spec/tool-schema.js';
+
+/** Repeats `unit` until the result is at least `size` characters, then cuts it to `size`. */
+export function repeatTo(unit: string, size: number): string {
+  return unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+}
+
+/** Tools that switch on every grammar, including the seed `xml` and `ptype` forms. */
+export const pathologicalTools: ToolSchema[] = [
+  {
+    name: 'search',
+    description: 'Search.',
+    parameters: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer' } } },
+    format: { type: 'ptype', parameters: ['query', 'limit'] },
+  },
+  {
+    name: 'weather',
+    description: 'Weather.',
+    parameters: { type: 'object', properties: { city: { type: 'string' } } },
+    format: { type: 'xml' },
+  },
+  { name: 'lookup', description: 'Lookup.', parameters: { type: 'object', properties: { id: { type: 'integer' } } } },
+];
+
+/**
+ * Inputs built to make a careless parser go quadratic or backtrack: repeated openers without
+ * closers, unclosed nesting and quotes, long attribute lists. Each maps a size to a text.
+ */
+export const pathologicalInputs: ReadonlyArray<readonly [string, (size: number) => string]> = [
+  ['<tool_call> repeated', (size) => repeatTo('<tool_call>', size)],
+  ['<tool_call>\\n repeated (doubled openers)', (size) => repeatTo('<tool_call>\n', size)],
+  ['<tool_call>x repeated (positional pairs)', (size) => repeatTo('<tool_call>x', size)],
+  ['{"a": repeated', (size) => repeatTo('{"a":', size)],
+  ['<tool_call>{"a": repeated', (size) => `<tool_call>${repeatTo('{"a":', size - 11)}`],
+  ['[[[ repeated inside a tag', (size) => `<tool_call>${repeatTo('[', size - 24)}</tool_call>`],
+  ['unclosed quote in a tag', (size) => `<tool_call>{"name":"x","arguments":{"a":"${repeatTo('abc ', size - 50)}`],
+  ['" repeated', (size) => repeatTo('"', size)],
+  ['<tool_call>{"a":" repeated', (size) => repeatTo('<tool_call>{"a":"', size)],
+  ['<tool_call + attribute spaces', (size) => repeatTo(`<tool_call ${' '.repeat(300)}`, size)],
+  ['< repeated', (size) => repeatTo('<', size)],
+  ['</ repeated', (size) => repeatTo('</', size)],
+  ['<| repeated', (size) => repeatTo('<|', size)],
+  ['<invoke name="x"> repeated (unclosed)', (size) => repeatTo('<invoke name="x">', size)],
+  ['<function= repeated', (size) => repeatTo('<function=', size)],
+  ['<tool_calls> wrapper repeated', (size) => repeatTo('<tool_calls> ', size)],
+  ['<｜tool▁call▁begin｜> repeated', (size) => repeatTo('<｜tool▁call▁begin｜>', size)],
+  ['<|channel|> without message', (size) => repeatTo('<|channel|>commentary to=functions.x ', size)],
+  ['<|channel|>…<|message|> without terminator', (size) => repeatTo('<|channel|>commentary to=functions.x<|message|>{', size)],
+  ['[TOOL_CALLS] repeated', (size) => repeatTo('[TOOL_CALLS]', size)],
+  ['[TOOL_CALLS]a[ARGS]{ repeated', (size) => repeatTo('[TOOL_CALLS]a[ARGS]{', size)],
+  ['a[ARGS]{x: repeated after one marker', (size) => `[TOOL_CALLS]${repeatTo('a[ARGS]{x:1}', size - 12)}`],
+  ['```json fences repeated', (size) => repeatTo('```json\n', size)],
+  ['``` repeated', (size) => repeatTo('`', size)],
+  ['```tool_call without close', (size) => repeatTo('```tool_call\n{', size)],
+  ['search( repeated (ptype)', (size) => repeatTo(' search(', size)],
+  ["search(' repeated (ptype quotes)", (size) => repeatTo(" search('", size)],
+  ['<weather> repeated (seed xml)', (size) => repeatTo('<weather>', size)],
+  ['GLM lines', (size) => repeatTo('shell/command>ls\n', size)],
+  ['JSON-looking prose', (size) => repeatTo('{"name": "x", "input": 1} ', size)],
+];

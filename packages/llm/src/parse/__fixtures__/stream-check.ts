@@ -1,0 +1,48 @@
+import type { ToolSchema } from '../../spec/tool-schema.js';
+import { createStreamScrubber } from '../create-stream-scrubber.js';
+import { parseCompleteText } from '../parse-complete-text.js';
+import type { ParsedCall, ParseDiagnostic } from '../parse-types.js';
+import { createToolKnowledge } from '../scan-context.js';
+
+/** What a stream released, fragment by fragment, and what a complete parse of the same text gives. */
+export interface StreamComparison {
+  readonly streamedText: string;
+  readonly streamedCalls: ParsedCall[];
+  readonly streamedDiagnostics: ParseDiagnostic[];
+  /** For every fragment: the visible text so far was a prefix of the final narrative. */
+  readonly alwaysPrefix: boolean;
+  readonly batchText: string;
+  readonly batchCalls: ParsedCall[];
+  readonly batchDiagnostics: ParseDiagnostic[];
+}
+
+/** Feeds `fragments` to a scrubber and parses their concatenation with the streamable grammars only. */
+export function compareStream(fragments: readonly string[], tools?: readonly ToolSchema[]): StreamComparison {
+  const text = fragments.join('');
+  const batch = parseCompleteText(text, createToolKnowledge(tools), { allowBareJson: false, allowGlmLines: false });
+  const scrubber = createStreamScrubber({ tools });
+  let streamedText = '';
+  const streamedCalls: ParsedCall[] = [];
+  const streamedDiagnostics: ParseDiagnostic[] = [];
+  let alwaysPrefix = true;
+  for (const fragment of fragments) {
+    const step = scrubber.feed(fragment);
+    streamedText += step.text;
+    streamedCalls.push(...step.calls);
+    streamedDiagnostics.push(...step.diagnostics);
+    if (!batch.text.startsWith(streamedText)) alwaysPrefix = false;
+  }
+  const last = scrubber.flush();
+  streamedText += last.text;
+  streamedCalls.push(...last.calls);
+  streamedDiagnostics.push(...last.diagnostics);
+  return {
+    streamedText,
+    streamedCalls,
+    streamedDiagnostics,
+    alwaysPrefix,
+    batchText: batch.text,
+    batchCalls: batch.calls,
+    batchDiagnostics: batch.diagnostics,
+  };
+}

@@ -1,0 +1,128 @@
+import type { ToolSchema } from '../spec/tool-schema.js';
+import { feedFence, initialFenceState } from './fence-tracker.js';
+import { finalizeCalls } from './finalize-calls.js';
+import { createGrammars } from './grammars/create-grammars.js';
+import { createNarrativeEmitter } from './narrative-emitter.js';
+import type { ParsedText } from './parse-types.js';
+import { findProtectedRegions } from './protected-regions.js';
+import { createScanContext, createToolKnowledge } from './scan-context.js';
+import { scanText } from './scan-text.js';
+
+/** Options for {@link createStreamScrubber}. */
+export interface StreamScrubberOptions {
+  /** The tools offered this turn (name repair, P-Format / code bodies, seed formats). Default: none. */
+  readonly tools?: readonly ToolSchema[] | undefined;
+}
+
+/** Strips tool-call markup from a stream of visible text as it arrives. */
+export interface StreamScrubber {
+  /**
+   * Adds the next fragment. Returns the text that is now safe to show and the calls whose blocks
+   * completed in it (each released exactly once).
+   */
+  feed(fragment: string): ParsedText;
+  /**
+   * Ends the stream: completes what is buffered as a full parse would, releases a dangling opener as
+   * text, and resets the scrubber for a new stream.
+   */
+  flush(): ParsedText;
+}
+
+const EAGER_LIMIT = 4096;
+
+/**
+ * Creates a scrubber for streamed visible text (L12). It reads the same scan grammars as
+ * `parseToolCalls` (bare JSON and GLM lines, which need the whole response, are never streamed)
+ * and never shows a partial opener such as `<tool_ca`, `<｜tool▁`, `[TOOL_CALLS` or `<|channel|>`:
+ * a tail that could still become an opener, and a block that has not closed, are held back.
+ *
+ * For any text and any split into fragments, the concatenated `text` of every `feed` and the final
+ * `flush` equals `parseToolCalls(text, {allowBareJson: false}).text` when that parse found no GLM
+ * lines, and the released calls are the same, in the same order. Whitespace at the end of a
+ * fragment is held until more text of the same paragraph arrives, because a call block may follow.
+ *
+ * Each feed rescans only the held tail. While more than 4 KB is held (one huge unfinished block),
+ * the tail is rescanned only after it grows by an eighth, so total work stays linear.
+ */
+export function createStreamScrubber(options: StreamScrubberOptions = {}): StreamScrubber {
+  const knowledge = createToolKnowledge(options.tools);
+  const narrative = createNarrativeEmitter();
+  let fence = initialFenceState();
+  let buffer = '';
+  let previousCode = -1;
+  let heldAfterLastScan = 0;
+
+  function step(final: boolean): ParsedText {
+    const context = createScanContext(buffer, final ? 'batch' : 'stream', knowledge, previousCode);
+    const grammars = createGrammars(context);
+    const scan = scanText(buffer, grammars, findProtectedRegions(buffer, fence, final));
+    const { parts } = scan;
+    for (let index = 0; index < parts.length - 1; index++) {
+      const part = parts[index];
+      if (part !== undefined) narrative.append(buffer.slice(part[0], part[1]));
+      narrative.endPart();
+    }
+    const last = parts[parts.length - 1] ?? [0, buffer.length];
+    let releaseEnd = last[1];
+    if (!final) {
+      for (const grammar of grammars) {
+        const hold = safeHold(() => grammar.holdFrom(last[0]));
+        if (hold >= last[0] && hold < releaseEnd) releaseEnd = hold;
+      }
+    }
+    narrative.append(buffer.slice(last[0], releaseEnd));
+    const consumed = final ? buffer.length : releaseEnd;
+    const finished = finalizeCalls(scan.calls, knowledge);
+    const released: ParsedText = {
+      text: narrative.take(),
+      calls: finished.calls,
+      diagnostics: [...scan.diagnostics, ...finished.diagnostics],
+    };
+    if (final) {
+      narrative.reset();
+      fence = initialFenceState();
+      buffer = '';
+      previousCode = -1;
+      heldAfterLastScan = 0;
+      return released;
+    }
+    if (consumed > 0) {
+      feedFence(fence, buffer.slice(0, consumed), () => {});
+      previousCode = buffer.charCodeAt(consumed - 1);
+      buffer = buffer.slice(consumed);
+    }
+    heldAfterLastScan = buffer.length;
+    return released;
+  }
+
+  return {
+    feed(fragment) {
+      buffer += fragment;
+      if (buffer.length > EAGER_LIMIT && buffer.length < heldAfterLastScan + heldAfterLastScan / 8) {
+        return { text: '', calls: [], diagnostics: [] };
+      }
+      try {
+        return step(false);
+      } catch {
+        return { text: '', calls: [], diagnostics: [] };
+      }
+    },
+    flush() {
+      try {
+        return step(true);
+      } catch {
+        const text = buffer;
+        buffer = '';
+        return { text, calls: [], diagnostics: [] };
+      }
+    },
+  };
+}
+
+function safeHold(run: () => number): number {
+  try {
+    return run();
+  } catch {
+    return -1;
+  }
+}

@@ -1,0 +1,102 @@
+import { recoverLeadingObject } from '../../repair/recover-leading-object.js';
+import { parseJsonStrict } from '../extract-json-values.js';
+import { isRecord, setOwn } from '../own-properties.js';
+import { matchInvokeTag } from './invoke-xml-tags.js';
+
+/** @internal Arguments read from an invoke body, and whether damaged JSON had to be repaired. */
+export interface InvokeArguments {
+  readonly arguments: Record<string, unknown>;
+  readonly repaired: boolean;
+}
+
+/**
+ * @internal Reads the arguments of an invoke block from `text[start..end)`. Parameter children
+ * (`<parameter name="k">v</parameter>`, `<parameter=k>v</parameter>`, any prefix) win: each value is
+ * JSON when it is a number, boolean, null, array or object, else its trimmed text; a lone
+ * `arguments` parameter holding an object is unwrapped. Without parameters the body is JSON
+ * (orphan `</parameter>` closers removed): empty gives `{}`, an unrecoverable text `{input: text}`.
+ */
+export function readInvokeArguments(text: string, lower: string, start: number, end: number): InvokeArguments {
+  const parameters: Record<string, unknown> = {};
+  let found = false;
+  const orphans: Array<readonly [number, number]> = [];
+  let position = text.indexOf('<', start);
+  while (position >= 0 && position < end) {
+    const tag = matchInvokeTag(text, lower, position);
+    if (typeof tag === 'object' && tag.end <= end && tag.kind === 'parameter') {
+      const close = nextParameterClose(text, lower, tag.end, end);
+      if (close === undefined) break;
+      if (tag.name !== '') {
+        setOwn(parameters, tag.name, parameterValue(text.slice(tag.end, close.start)));
+        found = true;
+      }
+      position = text.indexOf('<', close.end);
+      continue;
+    }
+    if (typeof tag === 'object' && tag.end <= end && tag.kind === 'parameter-close') orphans.push([position, tag.end]);
+    position = text.indexOf('<', position + 1);
+  }
+  if (found) {
+    const keys = Object.keys(parameters);
+    const only = keys.length === 1 && keys[0] === 'arguments' ? parameters.arguments : undefined;
+    return { arguments: isRecord(only) ? only : parameters, repaired: false };
+  }
+  return jsonBody(removeRanges(text, start, end, orphans).trim());
+}
+
+function jsonBody(body: string): InvokeArguments {
+  if (body === '') return { arguments: {}, repaired: false };
+  const strict = parseJsonStrict(body);
+  if (strict !== undefined && isRecord(strict.value)) return { arguments: strict.value, repaired: false };
+  const recovered = recoverLeadingObject(body);
+  if (recovered !== undefined) return { arguments: recovered.value, repaired: true };
+  return { arguments: { input: body }, repaired: false };
+}
+
+function nextParameterClose(
+  text: string,
+  lower: string,
+  from: number,
+  end: number,
+): { start: number; end: number } | undefined {
+  let position = text.indexOf('<', from);
+  while (position >= 0 && position < end) {
+    const tag = matchInvokeTag(text, lower, position);
+    if (typeof tag === 'object' && tag.kind === 'parameter-close' && tag.end <= end) {
+      return { start: position, end: tag.end };
+    }
+    position = text.indexOf('<', position + 1);
+  }
+  return undefined;
+}
+
+/** A parameter value: JSON for numbers, booleans, null, arrays and objects; otherwise trimmed text. */
+export function parameterValue(raw: string): unknown {
+  const trimmed = raw.trim();
+  const first = trimmed.charCodeAt(0);
+  const jsonish =
+    first === 123 ||
+    first === 91 ||
+    first === 45 ||
+    (first >= 48 && first <= 57) ||
+    trimmed === 'true' ||
+    trimmed === 'false' ||
+    trimmed === 'null';
+  if (jsonish) {
+    const parsed = parseJsonStrict(trimmed);
+    if (parsed !== undefined && typeof parsed.value !== 'string') return parsed.value;
+  }
+  return trimmed;
+}
+
+function removeRanges(text: string, start: number, end: number, ranges: ReadonlyArray<readonly [number, number]>): string {
+  if (ranges.length === 0) return text.slice(start, end);
+  const pieces: string[] = [];
+  let cursor = start;
+  for (const [rangeStart, rangeEnd] of ranges) {
+    pieces.push(text.slice(cursor, rangeStart));
+    cursor = rangeEnd;
+  }
+  pieces.push(text.slice(cursor, end));
+  return pieces.join('');
+}

@@ -1,0 +1,114 @@
+import { memoizeForward } from '../forward-finder.js';
+import type { ScanContext } from '../scan-context.js';
+import { type Block, countCharacters, type Grammar } from '../scan-types.js';
+import { skipWhitespace } from '../text-scanning.js';
+import { readInvokeArguments } from './invoke-xml-arguments.js';
+import { type InvokeTag, matchInvokeTag, PARTIAL_TAG } from './invoke-xml-tags.js';
+
+/** The longest `</ | DSML | ` or `ns:` prefix between `<` and the keyword. */
+const MAX_TAG_PREFIX = 72;
+
+/**
+ * @internal Invoke-XML (source `invoke_xml`): Claude `<invoke name="x"><parameter name="k">v</parameter></invoke>`,
+ * DeepSeek DSML `<｜DSML｜invoke name="x">`, namespaced `<ns:invoke name="x">`, Gemma
+ * `<function name="x">` and Llama/Qwen `<function=x><parameter=k>v</parameter></function>`. An invoke
+ * closes at its own closer, `</function>` or a stray `</tool_call>`. Wrapper tags (`<tool_calls>`,
+ * `<function_calls>`, `<calls>`) are furniture when they close, carry a prefix, or are directly
+ * followed by an invoke; a bare opening wrapper followed by anything else stays as prose. An empty
+ * name is a malformed block.
+ */
+export function createInvokeXmlGrammar(context: ScanContext): Grammar {
+  const { text, lower, mode } = context;
+  const closers = context.finder('</');
+  const words = ['invoke', 'function', 'calls'].map((word) => context.finder(word, true));
+
+  /**
+   * The next `<` at or after `from` that may open an invoke tag or wrapper: the `<` before the next
+   * `invoke`, `function` or `calls` (at most {@link MAX_TAG_PREFIX} characters before the word).
+   */
+  const nextCandidate = memoizeForward((from) => {
+    let best = -1;
+    for (const finder of words) {
+      for (let word = finder.next(from); word >= 0; word = finder.next(word + 1)) {
+        const angle = angleBefore(word);
+        if (angle >= from) {
+          if (best < 0 || angle < best) best = angle;
+          break;
+        }
+        if (best >= 0 && word > best) break;
+      }
+    }
+    return best;
+  });
+
+  const nextCloser = memoizeForward((from) => {
+    for (let index = closers.next(from); index >= 0; index = closers.next(index + 1)) {
+      const tag = matchInvokeTag(text, lower, index);
+      if (typeof tag === 'object' && tag.kind === 'close') return index;
+    }
+    return -1;
+  });
+
+  /** The last `<` at most {@link MAX_TAG_PREFIX} characters before `word`, or -1. */
+  function angleBefore(word: number): number {
+    const floor = Math.max(0, word - MAX_TAG_PREFIX);
+    for (let index = word - 1; index >= floor; index--) {
+      if (text.charCodeAt(index) === 60) return index;
+    }
+    return -1;
+  }
+
+  function findNext(from: number): Block | undefined {
+    for (let index = nextCandidate.next(from); index >= 0; index = nextCandidate.next(index + 1)) {
+      const tag = matchInvokeTag(text, lower, index);
+      if (tag === PARTIAL_TAG) {
+        if (mode === 'stream') return { kind: 'pending', start: index, end: text.length };
+        continue;
+      }
+      if (tag === undefined) continue;
+      if (tag.kind === 'wrapper') {
+        const block = wrapperBlock(index, tag);
+        if (block !== undefined) return block;
+        continue;
+      }
+      if (tag.kind === 'open') return invokeBlock(index, tag);
+    }
+    return undefined;
+  }
+
+  function wrapperBlock(start: number, tag: InvokeTag & { kind: 'wrapper' }): Block | undefined {
+    if (tag.closing || tag.prefixed) return { kind: 'furniture', start, end: tag.end };
+    const next = skipWhitespace(text, tag.end);
+    if (next >= text.length) return mode === 'stream' ? { kind: 'pending', start, end: text.length } : undefined;
+    if (text.charCodeAt(next) !== 60) return undefined;
+    const following = matchInvokeTag(text, lower, next);
+    if (following === PARTIAL_TAG) return mode === 'stream' ? { kind: 'pending', start, end: text.length } : undefined;
+    return following?.kind === 'open' ? { kind: 'furniture', start, end: tag.end } : undefined;
+  }
+
+  function invokeBlock(start: number, tag: InvokeTag & { kind: 'open' }): Block {
+    const close = nextCloser.next(tag.end);
+    if (close < 0) {
+      if (mode === 'stream') return { kind: 'pending', start, end: text.length };
+      return { kind: 'unterminated', start, end: tag.end };
+    }
+    const closeTag = matchInvokeTag(text, lower, close);
+    const end = typeof closeTag === 'object' ? closeTag.end : close + 2;
+    if (tag.name === '') return { kind: 'malformed', start, end, bodyChars: countCharacters(text, tag.end, close) };
+    const decoded = readInvokeArguments(text, lower, tag.end, close);
+    return {
+      kind: 'calls',
+      start,
+      end,
+      calls: [{ name: tag.name, arguments: decoded.arguments, source: 'invoke_xml', repaired: decoded.repaired }],
+    };
+  }
+
+  function holdFrom(floor: number): number {
+    const last = text.lastIndexOf('<');
+    if (last < floor) return -1;
+    return matchInvokeTag(text, lower, last) === PARTIAL_TAG ? last : -1;
+  }
+
+  return { source: 'invoke_xml', findNext, holdFrom };
+}

@@ -1,0 +1,71 @@
+import { parseXmlCall } from '../../formats/xml-format.js';
+import type { ToolSchema } from '../../spec/tool-schema.js';
+import type { ForwardFinder } from '../forward-finder.js';
+import type { ScanContext } from '../scan-context.js';
+import { type Block, countCharacters, type Grammar } from '../scan-types.js';
+import { endsInsidePrefix } from '../text-scanning.js';
+
+interface XmlTool {
+  readonly tool: ToolSchema;
+  readonly open: string;
+  readonly close: string;
+  readonly opens: ForwardFinder;
+  readonly closes: ForwardFinder;
+}
+
+/**
+ * @internal The seed's element-per-field XML form (source `xml_element`), only for tools whose
+ * `format` is `{type: 'xml'}`: `<weather><city>Oslo</city></weather>`, from `<name>` to the first
+ * `</name>` (exact, case-sensitive name). The element is decoded by `parseXmlCall`; a failed decode is
+ * a malformed block, never a guessed call.
+ */
+export function createSeedXmlGrammar(context: ScanContext, tools: readonly ToolSchema[]): Grammar {
+  const { text, mode } = context;
+  const entries: XmlTool[] = tools.map((tool) => {
+    const open = `<${tool.name}>`;
+    const close = `</${tool.name}>`;
+    return { tool, open, close, opens: context.finder(open), closes: context.finder(close) };
+  });
+
+  function findNext(from: number): Block | undefined {
+    let best: XmlTool | undefined;
+    let bestStart = -1;
+    for (const entry of entries) {
+      const start = entry.opens.next(from);
+      if (start >= 0 && (bestStart < 0 || start < bestStart)) {
+        best = entry;
+        bestStart = start;
+      }
+    }
+    if (best === undefined) return undefined;
+    const bodyStart = bestStart + best.open.length;
+    const close = best.closes.next(bodyStart);
+    if (close < 0) {
+      if (mode === 'stream') return { kind: 'pending', start: bestStart, end: text.length };
+      return { kind: 'unterminated', start: bestStart, end: bodyStart };
+    }
+    const end = close + best.close.length;
+    const result = safeParse(text.slice(bestStart, end), best.tool);
+    if (result !== undefined) {
+      return { kind: 'calls', start: bestStart, end, calls: [{ ...result, source: 'xml_element' }] };
+    }
+    return { kind: 'malformed', start: bestStart, end, bodyChars: countCharacters(text, bodyStart, close) };
+  }
+
+  function holdFrom(floor: number): number {
+    const last = text.lastIndexOf('<');
+    if (last < floor) return -1;
+    return entries.some((entry) => endsInsidePrefix(text, last, entry.open)) ? last : -1;
+  }
+
+  return { source: 'xml_element', findNext, holdFrom };
+}
+
+function safeParse(element: string, tool: ToolSchema): { name: string; arguments: Record<string, unknown> } | undefined {
+  try {
+    const result = parseXmlCall(element, tool);
+    return result.ok ? { name: tool.name, arguments: result.call.arguments } : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,71 @@
+import { parseCodeCallBody } from '../../code-call/parse-code-call-body.js';
+import { parsePformatBody } from '../../pformat/parse-pformat-body.js';
+import { recoverLeadingObject } from '../../repair/recover-leading-object.js';
+import { extractJsonValues, parseJsonStrict } from '../extract-json-values.js';
+import { readCalls } from '../read-call-object.js';
+import type { ToolKnowledge } from '../scan-context.js';
+import type { RawCall } from '../scan-types.js';
+import { stripOuterFence } from '../strip-outer-fence.js';
+import { readGlmArgumentBody } from './glm-argument-body.js';
+import { parseGlmLines } from './glm-lines.js';
+import { readInvokeXmlBody } from './invoke-xml-body.js';
+import { readKimiBody } from './kimi-body.js';
+
+/**
+ * @internal Decodes the body of a `<tool_call>`-family block, trying in order: P-Format and
+ * code calls (only when tools were offered), a Kimi `NAME{...}` body, an invoke-XML body
+ * (Qwen3-Coder's `<function=…>` inside the tag), a GLM-4.5 `NAME<arg_key>…` body, every JSON value
+ * in the body (one ```` ```json ```` fence removed), relaxed object recovery, and GLM lines. The two
+ * added forms sit before the JSON steps because their values may themselves hold JSON. A leading
+ * `call:` is ignored. Returns no calls when nothing decodes.
+ */
+export function decodeTaggedBody(rawBody: string, knowledge: ToolKnowledge): RawCall[] {
+  let body = rawBody.trim();
+  if ((body.charCodeAt(0) | 32) === 99 && body.slice(0, 5).toLowerCase() === 'call:') body = body.slice(5).trim();
+  if (body === '') return [];
+  const first = body.charCodeAt(0);
+  if (first === 123 || first === 91) return decodeJsonBody(body, body, knowledge);
+  const registry = knowledge.registry;
+  if (registry !== undefined) {
+    const pformat = parsePformatBody(body, registry);
+    if (pformat !== undefined) return [{ name: pformat.name, arguments: pformat.arguments, source: 'pformat' }];
+    const code = parseCodeCallBody(stripOuterFence(body), registry);
+    if (code !== undefined && code.length > 0) {
+      return code.map((call) => ({ name: call.name, arguments: call.arguments, source: 'code' as const }));
+    }
+  }
+  const kimi = readKimiBody(body);
+  if (kimi !== undefined) return [kimi];
+  const invoke = readInvokeXmlBody(body, knowledge);
+  if (invoke.length > 0) return invoke;
+  const glm = readGlmArgumentBody(body, knowledge);
+  if (glm !== undefined) return [glm];
+
+  return decodeJsonBody(body, stripOuterFence(body), knowledge);
+}
+
+/**
+ * The JSON steps, then GLM lines. A body that starts with `{` or `[` comes straight here: no
+ * earlier step can read it (they all need a name or a tag first).
+ */
+function decodeJsonBody(body: string, unfenced: string, knowledge: ToolKnowledge): RawCall[] {
+  const first = unfenced.charCodeAt(0);
+  const whole = first === 123 || first === 91 ? parseJsonStrict(unfenced) : undefined;
+  if (whole !== undefined) {
+    const calls = readCalls(whole.value, true, knowledge.isKnown, 'tagged_json');
+    if (calls.length > 0) return calls;
+  } else {
+    const calls: RawCall[] = [];
+    for (const span of extractJsonValues(unfenced)) {
+      for (const call of readCalls(span.value, true, knowledge.isKnown, 'tagged_json')) calls.push(call);
+    }
+    if (calls.length > 0) return calls;
+  }
+
+  const recovered = recoverLeadingObject(unfenced);
+  if (recovered !== undefined) {
+    const repaired = readCalls(recovered.value, true, knowledge.isKnown, 'tagged_json');
+    if (repaired.length > 0) return repaired.map((call) => ({ ...call, repaired: true }));
+  }
+  return parseGlmLines(body);
+}

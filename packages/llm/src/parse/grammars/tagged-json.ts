@@ -1,0 +1,190 @@
+import { extractJsonValues } from '../extract-json-values.js';
+import { memoizeForward } from '../forward-finder.js';
+import { readCalls } from '../read-call-object.js';
+import type { ScanContext } from '../scan-context.js';
+import { type Block, countCharacters, type Grammar } from '../scan-types.js';
+import { endsInsidePrefix, isBlank, skipWhitespace } from '../text-scanning.js';
+import { decodeTaggedBody } from './tagged-body.js';
+import { isClosingMarker, matchCallFence, matchTagMarker, NO_MATCH, PARTIAL } from './tag-markers.js';
+
+type OpenerKind = 'tag' | 'invoke' | 'fence';
+
+interface Opener {
+  readonly start: number;
+  readonly bodyStart: number;
+  readonly kind: OpenerKind;
+}
+
+/**
+ * @internal The `<tool_call>` family (source `tagged_json`): JSON, P-Format, code, Kimi or GLM
+ * bodies inside `<tool_call>`, `<toolcall>`, `<tool-call>`, pipe-garbled markers, the attribute form,
+ * bare `<invoke>…</invoke>` and fenced ```` ```tool_call ```` blocks. Markers pair positionally: the
+ * next marker of the family closes the block. An opener followed only by whitespace and another
+ * opener is a doubled opener: it is skipped and as many extra closers after the block are
+ * swallowed (never an unrelated tag such as `</div>`).
+ */
+export function createTaggedGrammar(context: ScanContext): Grammar {
+  const { text, lower, mode } = context;
+  const angle = context.finder('<');
+  const fences = context.finder('```');
+  const invokeOpen = context.finder('<invoke>', true);
+  const invokeClose = context.finder('</invoke>', true);
+
+  let cachedMarker = -1;
+  let cachedMarkerEnd = -1;
+  const nextMarker = memoizeForward((from) => {
+    for (let index = angle.next(from); index >= 0; index = angle.next(index + 1)) {
+      if (markerEnd(index) >= 0) return index;
+    }
+    return -1;
+  });
+  const nextOpenerMarker = memoizeForward((from) => {
+    for (let index = nextMarker.next(from); index >= 0; index = nextMarker.next(markerEnd(index))) {
+      if (!isClosingMarker(lower, index)) return index;
+    }
+    return -1;
+  });
+  const nextFence = memoizeForward((from) => {
+    for (let index = fences.next(from); index >= 0; index = fences.next(index + 1)) {
+      if (matchCallFence(lower, index) >= 0) return index;
+    }
+    return -1;
+  });
+
+  /** `matchTagMarker` at `index`, remembering the last answer (each marker is asked about often). */
+  function markerEnd(index: number): number {
+    if (index !== cachedMarker) {
+      cachedMarker = index;
+      cachedMarkerEnd = matchTagMarker(lower, index);
+    }
+    return cachedMarkerEnd;
+  }
+
+  function nextOpener(from: number): Opener | undefined {
+    let best: Opener | undefined;
+    const tag = nextOpenerMarker.next(from);
+    if (tag >= 0) best = { start: tag, bodyStart: markerEnd(tag), kind: 'tag' };
+    const invoke = invokeOpen.next(from);
+    if (invoke >= 0 && (best === undefined || invoke < best.start)) {
+      best = { start: invoke, bodyStart: invoke + 8, kind: 'invoke' };
+    }
+    const fence = nextFence.next(from);
+    if (fence >= 0 && (best === undefined || fence < best.start)) {
+      best = { start: fence, bodyStart: matchCallFence(lower, fence), kind: 'fence' };
+    }
+    return best;
+  }
+
+  function closeOf(opener: Opener): { bodyStart: number; closeStart: number; closeEnd: number; skipped: number } {
+    let bodyStart = opener.bodyStart;
+    if (opener.kind === 'invoke') {
+      const close = invokeClose.next(bodyStart);
+      return { bodyStart, closeStart: close, closeEnd: close < 0 ? -1 : close + 9, skipped: 0 };
+    }
+    if (opener.kind === 'fence') {
+      let best = fences.next(bodyStart);
+      let bestEnd = best < 0 ? -1 : best + 3;
+      const marker = nextMarker.next(bodyStart);
+      if (marker >= 0 && isClosingMarker(lower, marker) && (best < 0 || marker < best)) {
+        best = marker;
+        bestEnd = markerEnd(marker);
+      }
+      const invoke = invokeClose.next(bodyStart);
+      if (invoke >= 0 && (best < 0 || invoke < best)) {
+        best = invoke;
+        bestEnd = invoke + 9;
+      }
+      return { bodyStart, closeStart: best, closeEnd: bestEnd, skipped: 0 };
+    }
+    let skipped = 0;
+    for (;;) {
+      const marker = nextMarker.next(bodyStart);
+      if (marker < 0) return { bodyStart, closeStart: -1, closeEnd: -1, skipped };
+      if (!isClosingMarker(lower, marker) && isBlank(text, bodyStart, marker)) {
+        bodyStart = markerEnd(marker);
+        skipped++;
+        continue;
+      }
+      return { bodyStart, closeStart: marker, closeEnd: markerEnd(marker), skipped };
+    }
+  }
+
+  /** Swallows up to `count` closers after `end`; -1 when a stream must wait to know. */
+  function swallowClosers(end: number, count: number): number {
+    let position = end;
+    for (let index = 0; index < count; index++) {
+      const next = skipWhitespace(text, position);
+      if (next >= text.length) return mode === 'stream' ? -1 : position;
+      if (text.charCodeAt(next) !== 60) return position;
+      const matched = matchTagMarker(lower, next);
+      if (matched === PARTIAL) return mode === 'stream' ? -1 : position;
+      if (matched === NO_MATCH || !isClosingMarker(lower, next)) return position;
+      position = matched;
+    }
+    return position;
+  }
+
+  function findNext(from: number): Block | undefined {
+    const opener = nextOpener(from);
+    if (opener === undefined) return undefined;
+    const { bodyStart, closeStart, closeEnd, skipped } = closeOf(opener);
+    if (closeStart >= 0) {
+      const end = skipped > 0 ? swallowClosers(closeEnd, skipped) : closeEnd;
+      if (end < 0) return { kind: 'pending', start: opener.start, end: text.length };
+      const calls = decodeTaggedBody(text.slice(bodyStart, closeStart), context.knowledge);
+      if (calls.length > 0) return { kind: 'calls', start: opener.start, end, calls };
+      return { kind: 'malformed', start: opener.start, end, bodyChars: countCharacters(text, bodyStart, closeStart) };
+    }
+    if (mode === 'stream') return { kind: 'pending', start: opener.start, end: text.length };
+    if (isBlank(text, bodyStart, text.length)) {
+      return { kind: 'malformed', start: opener.start, end: text.length, bodyChars: 0 };
+    }
+    return recoverUnclosed(opener.start, bodyStart);
+  }
+
+  /**
+   * Batch only: an opener with no closer still yields the first complete JSON call after it;
+   * otherwise the opener (with any doubled openers after it) stays as text.
+   */
+  function recoverUnclosed(start: number, bodyStart: number): Block {
+    const [first] = extractJsonValues(text, bodyStart, text.length, 1);
+    if (first !== undefined) {
+      const calls = readCalls(first.value, true, context.knowledge.isKnown, 'tagged_json');
+      if (calls.length > 0) return { kind: 'calls', start, end: skipTrailingClosers(first.end), calls };
+    }
+    return { kind: 'unterminated', start, end: bodyStart };
+  }
+
+  /** Skips whitespace and closing tags (`</...>`, or a cut-off `</...` at the very end). */
+  function skipTrailingClosers(end: number): number {
+    let position = end;
+    for (;;) {
+      const next = skipWhitespace(text, position);
+      if (next + 1 >= text.length || text.charCodeAt(next) !== 60 || text.charCodeAt(next + 1) !== 47) return position;
+      const close = text.indexOf('>', next);
+      const stop = Math.min(next + 66, text.length);
+      const open = text.indexOf('<', next + 1);
+      if (close < 0 || close >= stop) return stop >= text.length && (open < 0 || open >= stop) ? text.length : position;
+      if (open >= 0 && open < close) return position;
+      position = close + 1;
+    }
+  }
+
+  function holdFrom(floor: number): number {
+    let hold = -1;
+    const last = text.lastIndexOf('<');
+    if (last >= floor && (matchTagMarker(lower, last) === PARTIAL || endsInsidePrefix(lower, last, '<invoke>'))) {
+      hold = last;
+    }
+    const tick = text.lastIndexOf('`');
+    for (let index = Math.max(floor, tick - 2); tick >= 0 && index <= tick; index++) {
+      if (matchCallFence(lower, index) === PARTIAL) {
+        if (hold < 0 || index < hold) hold = index;
+        break;
+      }
+    }
+    return hold;
+  }
+
+  return { source: 'tagged_json', findNext, holdFrom };
+}

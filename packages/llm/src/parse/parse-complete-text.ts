@@ -1,0 +1,61 @@
+import { resolveToolNameDetailed } from '../names/resolve-tool-name.js';
+import { finalizeCalls } from './finalize-calls.js';
+import { readBareJson } from './grammars/bare-json.js';
+import { createGrammars } from './grammars/create-grammars.js';
+import { stripGlmLines } from './grammars/glm-lines.js';
+import { joinNarrative } from './normalize-narrative.js';
+import type { ParsedText } from './parse-types.js';
+import { findProtectedRegions } from './protected-regions.js';
+import { createScanContext, type ToolKnowledge } from './scan-context.js';
+import type { RawCall } from './scan-types.js';
+import { scanText } from './scan-text.js';
+
+/** @internal Which whole-response paths a complete parse may take. */
+export interface CompleteTextOptions {
+  /** The whole response may be one bare JSON value (default path of `parseToolCalls`). */
+  readonly allowBareJson: boolean;
+  /** GLM lines are tried on the narrative when nothing else was found. */
+  readonly allowGlmLines: boolean;
+}
+
+/**
+ * @internal The parse engine for a complete response: bare JSON when the whole response is one
+ * value; else one scan with every grammar; then GLM lines on the narrative if no call was found;
+ * then name resolution.
+ */
+export function parseCompleteText(text: string, knowledge: ToolKnowledge, options: CompleteTextOptions): ParsedText {
+  if (options.allowBareJson) {
+    const bare = safely(() => readBareJson(text, knowledge));
+    if (bare !== undefined) {
+      const finished = finalizeCalls(bare.calls, knowledge);
+      return { text: bare.text, calls: finished.calls, diagnostics: finished.diagnostics };
+    }
+  }
+  const context = createScanContext(text, 'batch', knowledge);
+  const scan = scanText(text, createGrammars(context), findProtectedRegions(text));
+  let narrative = joinNarrative(scan.parts.map(([start, end]) => text.slice(start, end)));
+  let calls: RawCall[] = scan.calls;
+  if (calls.length === 0 && options.allowGlmLines) {
+    const glm = stripGlmLines(narrative, (call) => acceptsGlmCall(call, knowledge));
+    if (glm.calls.length > 0) {
+      narrative = glm.text;
+      calls = glm.calls;
+    }
+  }
+  const finished = finalizeCalls(calls, knowledge);
+  return { text: narrative, calls: finished.calls, diagnostics: [...scan.diagnostics, ...finished.diagnostics] };
+}
+
+/** With offered tools, a GLM line on free text must name one of them (or repair to one). */
+function acceptsGlmCall(call: RawCall, knowledge: ToolKnowledge): boolean {
+  if (knowledge.names.length === 0) return true;
+  return safely(() => resolveToolNameDetailed(call.name, knowledge.names).status !== 'unknown') ?? false;
+}
+
+function safely<T>(run: () => T): T | undefined {
+  try {
+    return run();
+  } catch {
+    return undefined;
+  }
+}

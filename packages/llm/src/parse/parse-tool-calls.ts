@@ -1,0 +1,42 @@
+import type { ToolSchema } from '../spec/tool-schema.js';
+import { parseCompleteText } from './parse-complete-text.js';
+import type { ParsedText } from './parse-types.js';
+import { createToolKnowledge } from './scan-context.js';
+
+/** Options for {@link parseToolCalls}. */
+export interface ParseToolCallsOptions {
+  /**
+   * The tools offered this turn. They enable name repair, the alias rule for bare objects naming a
+   * known tool, P-Format and code-call bodies, and the seed `xml` / `ptype` forms of tools that
+   * declare those formats. Default: none.
+   */
+  readonly tools?: readonly ToolSchema[] | undefined;
+  /**
+   * Whether a response that is entirely one JSON value may be read as calls. Default `true`; turn
+   * it off for a model that legitimately answers in JSON.
+   */
+  readonly allowBareJson?: boolean | undefined;
+}
+
+/**
+ * Reads every tool call written as text in a complete model response, in any grammar models are
+ * known to use: tagged JSON (`<tool_call>` and its spellings, fenced ```` ```tool_call ```` blocks,
+ * P-Format, Python/TypeScript code calls and Kimi bodies inside a tag), invoke-XML (Claude, DeepSeek
+ * DSML, `<function=…>`), DeepSeek / Kimi sentinel tokens, Harmony (gpt-oss), Mistral `[TOOL_CALLS]`
+ * (v3 and v11), GLM lines (only when nothing else matched), bare JSON (only when the whole response
+ * is one value), and the seed element-per-field XML and p-type forms for tools declaring them.
+ *
+ * `text` is the narrative left after removing call blocks: the pieces between blocks, each
+ * trimmed, empty ones dropped, joined with `\n`. Blocks inside a fenced code block with a language
+ * (an example) are left alone. Calls carry no id (the harness mints them) and come in text order;
+ * names are resolved against `options.tools`. Diagnostics never contain model output beyond tool
+ * names. Never throws; runs in time linear in `text`.
+ */
+export function parseToolCalls(text: string, options: ParseToolCallsOptions = {}): ParsedText {
+  const knowledge = createToolKnowledge(options.tools);
+  try {
+    return parseCompleteText(text, knowledge, { allowBareJson: options.allowBareJson ?? true, allowGlmLines: true });
+  } catch {
+    return { text: text.trim(), calls: [], diagnostics: [] };
+  }
+}

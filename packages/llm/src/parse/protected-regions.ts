@@ -1,0 +1,58 @@
+import { type FenceState, feedFence, finishFence, initialFenceState, undecidedFenceLine } from './fence-tracker.js';
+
+/**
+ * The spans of a text in which nothing is a tool call: fenced code blocks (``` or ~~~, three or
+ * more, at most three spaces of indent) whose info-string language is set and is not a call
+ * language (`tool_call`, `toolcall`, `tool-call`, `invoke`, `tool_calls`). A fence without a
+ * language is not protected (small models wrap real calls in bare fences). An unclosed fence
+ * protects to the end; a closing fence may carry trailing text and its span ends at the run.
+ */
+export interface ProtectedRegions {
+  /** `[start, end)` pairs, ordered and disjoint. */
+  readonly ranges: ReadonlyArray<readonly [number, number]>;
+  /** The end of the protected span containing `position`, or -1 when it is not protected. */
+  endAt(position: number): number;
+  /**
+   * In an incomplete text, where a last line starts that may still become a protected fence opener
+   * (its language is not complete yet); blocks from there cannot be decided. -1 otherwise.
+   */
+  readonly undecidedFrom: number;
+}
+
+/**
+ * Finds the protected regions of `text`. Offsets are relative to `text`; `state` (a copy is used)
+ * continues a text that began earlier, as the stream scrubber needs, and `complete` says whether
+ * `text` runs to the end of the response.
+ */
+export function findProtectedRegions(text: string, state?: FenceState, complete = true): ProtectedRegions {
+  const working: FenceState = state === undefined ? initialFenceState() : { ...state };
+  const base = working.offset;
+  const ranges: Array<readonly [number, number]> = [];
+  const onRange = (start: number, end: number): void => {
+    const relativeStart = Math.max(0, start - base);
+    const relativeEnd = end - base;
+    if (relativeEnd > relativeStart) ranges.push([relativeStart, relativeEnd]);
+  };
+  feedFence(working, text, onRange);
+  const undecided = complete ? -1 : undecidedFenceLine(working);
+  finishFence(working, complete, onRange);
+  return {
+    ranges,
+    endAt: (position) => protectedEnd(ranges, position),
+    undecidedFrom: undecided < 0 ? -1 : Math.max(0, undecided - base),
+  };
+}
+
+function protectedEnd(ranges: ReadonlyArray<readonly [number, number]>, position: number): number {
+  let low = 0;
+  let high = ranges.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const range = ranges[middle];
+    if (range === undefined) return -1;
+    if (position < range[0]) high = middle - 1;
+    else if (position >= range[1]) low = middle + 1;
+    else return range[1];
+  }
+  return -1;
+}

@@ -1,0 +1,73 @@
+import { decodeArguments } from '../repair/decode-arguments.js';
+import { isRecord } from './own-properties.js';
+import type { CallSource } from './parse-types.js';
+import type { RawCall } from './scan-types.js';
+
+/** Argument keys, in priority order. Only `arguments` counts on a bare object (see {@link readCalls}). */
+export const argumentKeys: readonly string[] = ['arguments', 'args', 'parameters', 'params', 'input'];
+
+/**
+ * @internal Reads every call in a parsed JSON value: a `{tool_calls: [...]}` envelope (its entries
+ * always read as marked), an array of call objects, or one call object (`{name, arguments}` or the
+ * OpenAI entry `{function: {name, arguments}}`).
+ *
+ * `marked` says the value sat behind a call marker (a tag, a sentinel, `[TOOL_CALLS]`), where any
+ * argument-key alias is honoured. A bare object needs the canonical `arguments` key unless its
+ * `name` is a known tool, so `{"name":"Alice","input":"hi"}` is an answer, never a call.
+ * Missing arguments become `{}`; string arguments are decoded (fence stripped, repaired).
+ */
+export function readCalls(
+  value: unknown,
+  marked: boolean,
+  isKnown: (name: string) => boolean,
+  source: CallSource,
+): RawCall[] {
+  const calls: RawCall[] = [];
+  if (isRecord(value) && Array.isArray(value.tool_calls)) {
+    for (const entry of value.tool_calls) {
+      const call = readCall(entry, true, isKnown, source);
+      if (call !== undefined) calls.push(call);
+    }
+    if (calls.length > 0) return calls;
+  }
+  if (Array.isArray(value)) {
+    for (const entry of value) {
+      const call = readCall(entry, marked, isKnown, source);
+      if (call !== undefined) calls.push(call);
+    }
+    return calls;
+  }
+  const call = readCall(value, marked, isKnown, source);
+  if (call !== undefined) calls.push(call);
+  return calls;
+}
+
+function readCall(
+  value: unknown,
+  marked: boolean,
+  isKnown: (name: string) => boolean,
+  source: CallSource,
+): RawCall | undefined {
+  if (!isRecord(value)) return undefined;
+  const wrapped = value.function;
+  if (isRecord(wrapped)) {
+    const name = nameOf(wrapped.name);
+    if (name !== '') return { name, arguments: argumentsOf(wrapped), source };
+  }
+  const name = nameOf(value.name);
+  if (name === '') return undefined;
+  if (marked || isKnown(name)) return { name, arguments: argumentsOf(value), source };
+  if (!Object.hasOwn(value, 'arguments')) return undefined;
+  return { name, arguments: decodeArguments(value.arguments), source };
+}
+
+function nameOf(value: unknown): string {
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+function argumentsOf(object: Record<string, unknown>): Record<string, unknown> {
+  for (const key of argumentKeys) {
+    if (Object.hasOwn(object, key)) return decodeArguments(object[key]);
+  }
+  return {};
+}

@@ -1,0 +1,81 @@
+import { createPformatRegistry, type PformatRegistry } from '../pformat/create-pformat-registry.js';
+import type { ToolSchema } from '../spec/tool-schema.js';
+import { createForwardFinder, type ForwardFinder } from './forward-finder.js';
+import type { ScanMode } from './scan-types.js';
+
+/** @internal What the parser knows about the offered tools, built once per parse or scrubber. */
+export interface ToolKnowledge {
+  readonly tools: readonly ToolSchema[];
+  readonly names: readonly string[];
+  /** P-Format / code-call registry; only when tools were offered. */
+  readonly registry: PformatRegistry | undefined;
+  isKnown(name: string): boolean;
+}
+
+/** @internal Builds {@link ToolKnowledge} from `options.tools`. */
+export function createToolKnowledge(tools: readonly ToolSchema[] | undefined): ToolKnowledge {
+  if (tools === undefined || tools.length === 0) return noTools;
+  const list = tools;
+  const names = list.map((tool) => tool.name);
+  const known = new Set(names);
+  return {
+    tools: list,
+    names,
+    registry: createPformatRegistry(list),
+    isKnown: (name) => known.has(name),
+  };
+}
+
+const noTools: ToolKnowledge = { tools: [], names: [], registry: undefined, isKnown: () => false };
+
+/** @internal Everything a grammar reads while scanning one text. */
+export interface ScanContext {
+  readonly text: string;
+  /** `text` with ASCII letters lowered; same length, so indexes line up. */
+  readonly lower: string;
+  readonly mode: ScanMode;
+  readonly knowledge: ToolKnowledge;
+  /** The code unit just before `text` in a longer stream, or -1 at the very start. */
+  readonly previousCode: number;
+  /** A shared memoised finder for `needle` in `text` (or in `lower` when `folded`). */
+  finder(needle: string, folded?: boolean): ForwardFinder;
+}
+
+/** @internal Creates the context for one scan. */
+export function createScanContext(
+  text: string,
+  mode: ScanMode,
+  knowledge: ToolKnowledge,
+  previousCode = -1,
+): ScanContext {
+  const lower = lowerAscii(text);
+  const exact = new Map<string, ForwardFinder>();
+  const folded = new Map<string, ForwardFinder>();
+  return {
+    text,
+    lower,
+    mode,
+    knowledge,
+    previousCode,
+    finder(needle, fold = false) {
+      const finders = fold ? folded : exact;
+      let found = finders.get(needle);
+      if (found === undefined) {
+        found = createForwardFinder(fold ? lower : text, needle);
+        finders.set(needle, found);
+      }
+      return found;
+    },
+  };
+}
+
+const upperRun = /[A-Z]+/g;
+
+/**
+ * @internal Lowers letters for case-insensitive search of ASCII needles, keeping every index in
+ * place: the fast native lowering when it keeps the length, else ASCII letters only.
+ */
+export function lowerAscii(text: string): string {
+  const lowered = text.toLowerCase();
+  return lowered.length === text.length ? lowered : text.replace(upperRun, (run) => run.toLowerCase());
+}

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { ModelCallError } from '../errors/model-call-error.js';
+import { collectStream } from './collect-stream.js';
+import type { LanguageModelV1StreamPart } from './stream-part.js';
+
+async function* parts(...list: LanguageModelV1StreamPart[]): AsyncIterable<LanguageModelV1StreamPart> {
+  for (const part of list) yield part;
+}
+
+describe('collectStream', () => {
+  it('concatenates text, reasoning and per-id argument pieces, keeping call order', async () => {
+    const response = await collectStream(
+      parts(
+        { type: 'response_metadata', id: 'resp-1', modelId: 'm-2024' },
+        { type: 'reasoning_delta', delta: 'think ' },
+        { type: 'reasoning_delta', delta: 'hard', signature: 'sig' },
+        { type: 'text_delta', delta: 'Hel' },
+        { type: 'tool_call_start', id: 'a', name: 'weather' },
+        { type: 'tool_call_start', id: 'b', name: 'search', extraContent: { thought: 'x' } },
+        { type: 'tool_call_delta', id: 'a', argumentsDelta: '{"city":' },
+        { type: 'tool_call_delta', id: 'b', argumentsDelta: '{"q":"x"}' },
+        { type: 'text_delta', delta: 'lo' },
+        { type: 'tool_call_delta', id: 'a', argumentsDelta: '"Oslo"}' },
+        { type: 'tool_call_end', id: 'b' },
+        { type: 'tool_call_end', id: 'a' },
+        {
+          type: 'finish',
+          finishReason: 'tool_calls',
+          rawFinishReason: 'tool_calls',
+          usage: { inputTokens: 3, outputTokens: 4 },
+        },
+      ),
+    );
+    expect(response).toEqual({
+      id: 'resp-1',
+      modelId: 'm-2024',
+      content: 'Hello',
+      reasoning: 'think hard',
+      reasoningSignature: 'sig',
+      toolCalls: [
+        { id: 'a', name: 'weather', arguments: { city: 'Oslo' }, rawArguments: '{"city":"Oslo"}' },
+        { id: 'b', name: 'search', arguments: { q: 'x' }, rawArguments: '{"q":"x"}', extraContent: { thought: 'x' } },
+      ],
+      finishReason: 'tool_calls',
+      rawFinishReason: 'tool_calls',
+      usage: { inputTokens: 3, outputTokens: 4 },
+      warnings: [],
+    });
+  });
+
+  it('turns unparseable or non-object arguments into invalid calls with the raw text and a reason', async () => {
+    const response = await collectStream(
+      parts(
+        { type: 'tool_call_start', id: 'x', name: 'write' },
+        { type: 'tool_call_delta', id: 'x', argumentsDelta: '{"path": "a", ' },
+        { type: 'tool_call_end', id: 'x' },
+        { type: 'tool_call_start', id: 'y', name: 'list' },
+        { type: 'tool_call_delta', id: 'y', argumentsDelta: '[1]' },
+        { type: 'tool_call_end', id: 'y' },
+        { type: 'finish', finishReason: 'tool_calls', usage: {} },
+      ),
+    );
+    const [first, second] = response.toolCalls;
+    expect(first).toMatchObject({
+      id: 'x',
+      name: 'write',
+      arguments: '{"path": "a", ',
+      rawArguments: '{"path": "a", ',
+    });
+    expect(first?.invalid).toMatch(
+      /^stream contained invalid JSON arguments for tool call `x` \(`write`\): .+; raw arguments: \{"path": "a", $/,
+    );
+    expect(second).toMatchObject({ arguments: '[1]' });
+    expect(second?.invalid).toContain('not a JSON object');
+  });
+
+  it('reads blank arguments as no arguments and finalizes calls that never ended', async () => {
+    const response = await collectStream(
+      parts(
+        { type: 'tool_call_start', id: 'x', name: 'now' },
+        { type: 'tool_call_delta', id: 'x', argumentsDelta: '  ' },
+        { type: 'tool_call_start', id: 'y', name: 'echo' },
+        { type: 'tool_call_delta', id: 'y', argumentsDelta: '{"a":1}' },
+      ),
+    );
+    expect(response.toolCalls).toEqual([
+      { id: 'x', name: 'now', arguments: {}, rawArguments: '  ' },
+      { id: 'y', name: 'echo', arguments: { a: 1 }, rawArguments: '{"a":1}' },
+    ]);
+    expect(response.finishReason).toBe('other');
+    expect(response.usage).toEqual({});
+  });
+
+  it('uses a call carried by tool_call_end as is', async () => {
+    const repaired = { id: 'x', name: 'echo', arguments: { a: 1 }, rawArguments: "{'a': 1}" };
+    const response = await collectStream(
+      parts(
+        { type: 'tool_call_start', id: 'x', name: 'echo' },
+        { type: 'tool_call_delta', id: 'x', argumentsDelta: "{'a': 1}" },
+        { type: 'tool_call_end', id: 'x', call: repaired },
+      ),
+    );
+    expect(response.toolCalls).toEqual([repaired]);
+  });
+
+  it('keeps warnings, request and response details of a stream result', async () => {
+    const response = await collectStream({
+      stream: parts(
+        { type: 'text_delta', delta: 'hi' },
+        { type: 'finish', finishReason: 'stop', usage: {}, body: { done: true } },
+      ),
+      warnings: [{ type: 'unsupported_setting', setting: 'seed' }],
+      request: { body: { model: 'm' } },
+      response: { statusCode: 200 },
+    });
+    expect(response).toMatchObject({
+      content: 'hi',
+      warnings: [{ type: 'unsupported_setting', setting: 'seed' }],
+      request: { body: { model: 'm' } },
+      response: { statusCode: 200, body: { done: true } },
+    });
+  });
+
+  it('throws a ModelCallError at an error part', async () => {
+    const stream = parts({ type: 'text_delta', delta: 'a' }, { type: 'error', error: new Error('connection reset') });
+    const error = await collectStream(stream).catch((caught: unknown) => caught);
+    expect(ModelCallError.isInstance(error)).toBe(true);
+    expect((error as ModelCallError).message).toContain('connection reset');
+    expect((error as ModelCallError).isRetryable).toBe(false);
+
+    const typed = new ModelCallError({ message: 'overloaded', statusCode: 529 });
+    await expect(collectStream(parts({ type: 'error', error: typed }))).rejects.toBe(typed);
+  });
+
+  it('lets errors thrown by the iteration itself through', async () => {
+    const abort = new DOMException('aborted', 'AbortError');
+    async function* failing(): AsyncIterable<LanguageModelV1StreamPart> {
+      yield { type: 'text_delta', delta: 'a' };
+      throw abort;
+    }
+    await expect(collectStream(failing())).rejects.toBe(abort);
+  });
+});

@@ -1,0 +1,136 @@
+import type { JsonValue } from '@tiny/tools';
+import { ModelCallError } from '../errors/model-call-error.js';
+import type { LanguageModelV1FinishReason } from './finish-reason.js';
+import type {
+  LanguageModelV1Response,
+  LanguageModelV1StreamResult,
+  LanguageModelV1ToolCall,
+} from './language-model-v1.js';
+import type { LanguageModelV1StreamPart } from './stream-part.js';
+import { createInvalidToolCall } from './tool-call.js';
+import type { LanguageModelV1Usage } from './usage.js';
+
+interface PendingCall {
+  readonly id: string;
+  name: string;
+  extraContent: JsonValue | undefined;
+  pieces: string[];
+  done: LanguageModelV1ToolCall | undefined;
+}
+
+/**
+ * Folds a stream into the response `doGenerate` would have returned.
+ * - Text and reasoning deltas concatenate in order.
+ * - Tool calls keep the order of their first part; argument pieces concatenate per call id. At
+ *   `tool_call_end` (or at the end of the stream for a call never ended) the text is decoded: blank
+ *   text means no arguments (`{}`), a JSON object is the arguments, anything else gives an invalid
+ *   call keeping the raw text and the reason. A `call` carried by `tool_call_end` is used as is.
+ * - The last `finish` part sets the finish reason and usage; a stream without one ends as `other`
+ *   with empty usage.
+ *
+ * @throws {ModelCallError} at the first `error` part (the part's error itself when it already is
+ *   one). Errors thrown by the iteration itself, such as an abort, pass through unchanged.
+ */
+export async function collectStream(
+  source: LanguageModelV1StreamResult | AsyncIterable<LanguageModelV1StreamPart>,
+): Promise<LanguageModelV1Response> {
+  const result = 'stream' in source ? source : undefined;
+  const stream = result ? result.stream : (source as AsyncIterable<LanguageModelV1StreamPart>);
+  const text: string[] = [];
+  const reasoning: string[] = [];
+  const signature: string[] = [];
+  const calls = new Map<string, PendingCall>();
+  let id: string | undefined;
+  let modelId: string | undefined;
+  let finishReason: LanguageModelV1FinishReason = 'other';
+  let rawFinishReason: string | undefined;
+  let usage: LanguageModelV1Usage = {};
+  let body: unknown;
+
+  const pending = (callId: string): PendingCall => {
+    let call = calls.get(callId);
+    if (!call) {
+      call = { id: callId, name: '', extraContent: undefined, pieces: [], done: undefined };
+      calls.set(callId, call);
+    }
+    return call;
+  };
+
+  for await (const part of stream) {
+    switch (part.type) {
+      case 'response_metadata':
+        id = part.id ?? id;
+        modelId = part.modelId ?? modelId;
+        break;
+      case 'text_delta':
+        text.push(part.delta);
+        break;
+      case 'reasoning_delta':
+        reasoning.push(part.delta);
+        if (part.signature !== undefined) signature.push(part.signature);
+        break;
+      case 'tool_call_start': {
+        const call = pending(part.id);
+        if (part.name !== '') call.name = part.name;
+        if (part.extraContent !== undefined) call.extraContent = part.extraContent;
+        break;
+      }
+      case 'tool_call_delta':
+        pending(part.id).pieces.push(part.argumentsDelta);
+        break;
+      case 'tool_call_end': {
+        const call = pending(part.id);
+        call.done = part.call ?? decodeCall(call);
+        break;
+      }
+      case 'finish':
+        finishReason = part.finishReason;
+        rawFinishReason = part.rawFinishReason;
+        usage = part.usage;
+        body = part.body;
+        break;
+      case 'error':
+        throw toModelCallError(part.error);
+    }
+  }
+
+  const toolCalls = [...calls.values()].map((call) => call.done ?? decodeCall(call));
+  return {
+    ...(id === undefined ? {} : { id }),
+    ...(modelId === undefined ? {} : { modelId }),
+    content: text.join(''),
+    ...(reasoning.length === 0 ? {} : { reasoning: reasoning.join('') }),
+    ...(signature.length === 0 ? {} : { reasoningSignature: signature.join('') }),
+    toolCalls,
+    finishReason,
+    ...(rawFinishReason === undefined ? {} : { rawFinishReason }),
+    usage,
+    warnings: result?.warnings ?? [],
+    ...(result?.request === undefined ? {} : { request: result.request }),
+    ...(result?.response === undefined && body === undefined ? {} : { response: { ...result?.response, body } }),
+  };
+}
+
+function decodeCall(call: PendingCall): LanguageModelV1ToolCall {
+  const raw = call.pieces.join('');
+  const extra = call.extraContent === undefined ? {} : { extraContent: call.extraContent };
+  if (raw.trim() === '') return { id: call.id, name: call.name, arguments: {}, rawArguments: raw, ...extra };
+  let detail: string;
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      return { id: call.id, name: call.name, arguments: value, rawArguments: raw, ...extra };
+    }
+    detail = 'the arguments are not a JSON object';
+  } catch (error) {
+    detail = error instanceof Error ? error.message : String(error);
+  }
+  const reason = `stream contained invalid JSON arguments for tool call \`${call.id}\` (\`${call.name}\`): ${detail}; raw arguments: ${raw}`;
+  return { ...createInvalidToolCall(call.id, call.name, raw, reason), rawArguments: raw, ...extra };
+}
+
+function toModelCallError(error: unknown): ModelCallError {
+  if (ModelCallError.isInstance(error)) return error;
+  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : 'unknown error';
+  return new ModelCallError({ message: `the model stream reported an error: ${message}`, cause: error });
+}

@@ -1,0 +1,58 @@
+import type { SchemaTransform } from '../schema/schema-transform.js';
+import type { ToolFormat } from './tool-format.js';
+
+/**
+ * What a model can do, as data. Callers pick the tool-call path and the structured-output
+ * strategy from it; adapters publish one per model.
+ */
+export interface ModelProfile {
+  /** The provider accepts tool declarations and returns structured tool calls. */
+  readonly toolCalling: boolean;
+  /** The model may return several tool calls in one response. */
+  readonly parallelToolCalls: boolean;
+  /**
+   * Native structured output: `json_schema` (the provider enforces a given schema), `json_object`
+   * (any JSON, no schema) or `none`.
+   */
+  readonly structuredOutput: 'json_schema' | 'json_object' | 'none';
+  /**
+   * Tool formats the provider takes natively as declarations. A tool whose format is not listed is
+   * rendered into the prompt and its calls are parsed back from text.
+   */
+  readonly toolFormats: readonly ToolFormat['type'][];
+  /**
+   * How structured output is obtained when the caller does not choose: `provider` (native response
+   * format, or plain text parsed as JSON), `tool` (a synthetic tool whose arguments are the answer)
+   * or `prompted` (the schema is put in the system prompt).
+   */
+  readonly defaultStructuredMode: 'provider' | 'tool' | 'prompted';
+  /** Applied to every tool and response schema before it is sent; absent means verbatim. */
+  readonly schemaTransform?: SchemaTransform | undefined;
+}
+
+/**
+ * Builds a complete profile from the fields given. Defaults for omitted fields:
+ * - `toolCalling`: `true`.
+ * - `parallelToolCalls`: equal to `toolCalling`.
+ * - `structuredOutput`: `'none'`.
+ * - `toolFormats`: `['json']` with tool calling, `[]` without.
+ * - `defaultStructuredMode`: `'provider'` when `structuredOutput` is `'json_schema'`; otherwise
+ *   `'tool'` when the model calls tools; otherwise `'provider'` (a model without tool calling is
+ *   never given the tool strategy by default).
+ * - `schemaTransform`: none.
+ *
+ * Given fields are kept as they are, even when they contradict each other.
+ */
+export function createModelProfile(partial: Partial<ModelProfile> = {}): ModelProfile {
+  const toolCalling = partial.toolCalling ?? true;
+  const structuredOutput = partial.structuredOutput ?? 'none';
+  const derivedMode = structuredOutput === 'json_schema' ? 'provider' : toolCalling ? 'tool' : 'provider';
+  const profile: ModelProfile = {
+    toolCalling,
+    parallelToolCalls: partial.parallelToolCalls ?? toolCalling,
+    structuredOutput,
+    toolFormats: partial.toolFormats ?? (toolCalling ? ['json'] : []),
+    defaultStructuredMode: partial.defaultStructuredMode ?? derivedMode,
+  };
+  return partial.schemaTransform === undefined ? profile : { ...profile, schemaTransform: partial.schemaTransform };
+}
