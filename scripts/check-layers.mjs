@@ -2,7 +2,7 @@
 // Fails when a package imports a @tiny layer above (or beside) its own, or imports a @tiny
 // package it does not declare. Layers: tools -> llm -> harness -> structured; provider
 // adapters plug into llm; integrations (mcp, ledger stores, otel, ...) sit on top.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const rank = (name) => {

@@ -2,15 +2,15 @@
 // already need from one import: the error classes of the layers below (STYLE.md: each layer
 // re-exports the errors beneath it).
 export {
-  TinyError,
-  ToolInputError,
-  ToolNotFoundError,
-  ModelRetry,
-  ToolFailedError,
   ApprovalRequiredError,
   CallDeferredError,
-  ToolTimeoutError,
-  ToolDefinitionError,
   InjectedArgumentError,
   InvalidToolPolicyError,
+  ModelRetry,
+  TinyError,
+  ToolDefinitionError,
+  ToolFailedError,
+  ToolInputError,
+  ToolNotFoundError,
+  ToolTimeoutError,
 } from '@tiny/tools';

@@ -6,7 +6,7 @@ export { InjectedArgumentError } from './errors/injected-argument-error.js';
 export { InvalidRankingIntentError } from './errors/invalid-ranking-intent-error.js';
 export { InvalidToolPolicyError } from './errors/invalid-tool-policy-error.js';
 export { ModelRetry } from './errors/model-retry.js';
-export { TinyError, isMarked } from './errors/tiny-error.js';
+export { isMarked, TinyError } from './errors/tiny-error.js';
 export { ToolDefinitionError } from './errors/tool-definition-error.js';
 export { ToolFailedError } from './errors/tool-failed-error.js';
 export { ToolInputError } from './errors/tool-input-error.js';
@@ -69,9 +69,9 @@ export {
   projectInjectedArguments,
 } from './tool/injected-arguments.js';
 export {
+  type AnyTool,
   type PermissionLevel,
   type Tool,
-  type AnyTool,
   type ToolCategory,
   type ToolOutput,
   type ToolScope,

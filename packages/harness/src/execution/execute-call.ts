@@ -2,17 +2,17 @@ import {
   ApprovalRequiredError,
   CallDeferredError,
   ModelRetry,
-  type ToolOutput,
+  resolveToolTimeout,
   ToolFailedError,
+  type ToolOutput,
   ToolResult,
   ToolTimeoutError,
-  resolveToolTimeout,
   toToolResult,
 } from '@tiny/tools';
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
 import { RunCancelledError } from '../errors/run-cancelled-error.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
-import { LazyCallSignal, createCallContext } from './tool-context.js';
+import { createCallContext, LazyCallSignal } from './tool-context.js';
 
 /** How one executed call ended. @internal */
 export type CallOutcome =
@@ -111,7 +111,13 @@ export async function executeCall(
     if (isPromiseLike(output)) {
       const timeout = resolveToolTimeout(tool.timeoutPolicy(args as never), state.limits.toolTimeouts);
       const budget = timeout.budgetMs ?? timeout.deadlineMs ?? 0;
-      output = await settleWithin(state, output, signal, timeout.deadlineMs, () => new ToolTimeoutError({ toolName: entry.name, timeoutMs: budget }));
+      output = await settleWithin(
+        state,
+        output,
+        signal,
+        timeout.deadlineMs,
+        () => new ToolTimeoutError({ toolName: entry.name, timeoutMs: budget }),
+      );
     }
     return { kind: 'result', result: toToolResult(output), startedAt, durationMs: Date.now() - startedAt };
   } catch (error) {
@@ -130,7 +136,8 @@ export async function executeCall(
       return { kind: 'defer', approval, reason: error.reason, metadata: error.metadata, startedAt, durationMs };
     }
     const policy = state.policy.toolErrors;
-    if (policy.kind === 'return_error') return result(ToolResult.error(error instanceof Error ? error.message : String(error)));
+    if (policy.kind === 'return_error')
+      return result(ToolResult.error(error instanceof Error ? error.message : String(error)));
     if (policy.kind === 'message') return result(ToolResult.error(policy.message));
     return { kind: 'fatal', error, startedAt, durationMs };
   } finally {

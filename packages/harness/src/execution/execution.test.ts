@@ -205,12 +205,22 @@ describe('tool context', () => {
         return 'ok';
       },
     });
-    const model = new ScriptedModel({ steps: [{ toolCalls: [scriptedToolCall('probe', {}, 'q1')] }, { content: 'ok' }] });
+    const model = new ScriptedModel({
+      steps: [{ toolCalls: [scriptedToolCall('probe', {}, 'q1')] }, { content: 'ok' }],
+    });
     await new AgentHarness({ model, tools: [probe] }).invoke(
       { runId: 'r9', threadId: 't3', state: { cart: 2 }, store: 'db-handle', hostValues: { secret: 'x' } },
       user('go'),
     );
-    expect(seen).toMatchObject({ state: { cart: 2 }, store: 'db-handle', runId: 'r9', threadId: 't3', callId: 'q1', depth: 0, aborted: false });
+    expect(seen).toMatchObject({
+      state: { cart: 2 },
+      store: 'db-handle',
+      runId: 'r9',
+      threadId: 't3',
+      callId: 'q1',
+      depth: 0,
+      aborted: false,
+    });
     expect(JSON.stringify(seen.keys)).not.toContain('secret');
     expect(seen.keys).not.toContain('history');
   });

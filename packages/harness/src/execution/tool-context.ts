@@ -91,7 +91,12 @@ class CallContext implements ToolExecutionContext {
     if (!sink.active || !this.#options.isRunning()) return;
     const { fraction, ...rest } = progress;
     const clamped = fraction === undefined || Number.isNaN(fraction) ? undefined : Math.min(1, Math.max(0, fraction));
-    sink.emit({ type: 'tool_progress', callId: this.callId, ...rest, ...(clamped === undefined ? {} : { fraction: clamped }) });
+    sink.emit({
+      type: 'tool_progress',
+      callId: this.callId,
+      ...rest,
+      ...(clamped === undefined ? {} : { fraction: clamped }),
+    });
   }
 
   readonly callTool = (name: string, args: unknown): Promise<ToolResult> =>

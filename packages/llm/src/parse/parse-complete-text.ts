@@ -3,12 +3,12 @@ import { finalizeCalls } from './finalize-calls.js';
 import { readBareJson } from './grammars/bare-json.js';
 import { createGrammars } from './grammars/create-grammars.js';
 import { stripGlmLines } from './grammars/glm-lines.js';
-import { joinNarrative } from './normalize-narrative.js';
+import { joinNarrative } from './join-narrative.js';
 import type { ParsedText } from './parse-types.js';
 import { findProtectedRegions } from './protected-regions.js';
 import { createScanContext, type ToolKnowledge } from './scan-context.js';
-import type { RawCall } from './scan-types.js';
 import { scanText } from './scan-text.js';
+import type { RawCall } from './scan-types.js';
 
 /** @internal Which whole-response paths a complete parse may take. */
 export interface CompleteTextOptions {

@@ -26,7 +26,17 @@ describe('the fixture corpus', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(200);
     expect(new Set(corpus.map((entry) => entry.id)).size).toBe(corpus.length);
     const families = new Set(corpus.map((entry) => entry.family));
-    for (const family of ['hermes', 'invoke-xml', 'sentinel', 'harmony', 'mistral', 'glm', 'bare-json', 'seed-formats', 'adversarial']) {
+    for (const family of [
+      'hermes',
+      'invoke-xml',
+      'sentinel',
+      'harmony',
+      'mistral',
+      'glm',
+      'bare-json',
+      'seed-formats',
+      'adversarial',
+    ]) {
       expect(families).toContain(family);
     }
   });

@@ -60,7 +60,8 @@ export function scanText(text: string, grammars: readonly Grammar[], regions: Pr
       parts.push([partStart, best.start]);
       partStart = best.end;
       if (best.kind === 'calls') calls.push(...best.calls);
-      else if (best.kind === 'malformed') diagnostics.push({ kind: 'malformed_block', source, bodyChars: best.bodyChars });
+      else if (best.kind === 'malformed')
+        diagnostics.push({ kind: 'malformed_block', source, bodyChars: best.bodyChars });
     }
     from = Math.max(best.end, best.start + 1);
     if (from > text.length) break;

@@ -1,7 +1,7 @@
+import { setOwn } from '../own-properties.js';
 import type { ToolKnowledge } from '../scan-context.js';
 import type { RawCall } from '../scan-types.js';
 import { parameterValue } from './invoke-xml-arguments.js';
-import { setOwn } from '../own-properties.js';
 
 const KEY_OPEN = '<arg_key>';
 const KEY_CLOSE = '</arg_key>';

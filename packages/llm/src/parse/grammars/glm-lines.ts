@@ -62,7 +62,8 @@ function argumentsFor(name: string, parameter: string, value: string): Record<st
       const command = buildCurlCommand(value);
       return command === undefined ? undefined : { command };
     }
-    if (value.startsWith('http://') || value.startsWith('https://')) return { command: buildCurlCommand(value) ?? value };
+    if (value.startsWith('http://') || value.startsWith('https://'))
+      return { command: buildCurlCommand(value) ?? value };
     return { command: value };
   }
   if (name === 'http_request') return { url: value, method: 'GET' };

@@ -35,8 +35,7 @@ export function createHarmonyGrammar(context: ScanContext): Grammar {
       const start = Math.max(from, roleStart(channel));
       const message = messages.next(channel + CHANNEL.length);
       if (message < 0) return mode === 'stream' ? { kind: 'pending', start, end: text.length } : undefined;
-      const name =
-        targetName(text.slice(channel + CHANNEL.length, message)) ?? targetName(text.slice(start, channel));
+      const name = targetName(text.slice(channel + CHANNEL.length, message)) ?? targetName(text.slice(start, channel));
       if (name === undefined) {
         cursor = message + MESSAGE.length;
         continue;

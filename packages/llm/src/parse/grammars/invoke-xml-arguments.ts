@@ -89,7 +89,12 @@ export function parameterValue(raw: string): unknown {
   return trimmed;
 }
 
-function removeRanges(text: string, start: number, end: number, ranges: ReadonlyArray<readonly [number, number]>): string {
+function removeRanges(
+  text: string,
+  start: number,
+  end: number,
+  ranges: ReadonlyArray<readonly [number, number]>,
+): string {
   if (ranges.length === 0) return text.slice(start, end);
   const pieces: string[] = [];
   let cursor = start;

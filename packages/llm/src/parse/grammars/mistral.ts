@@ -3,8 +3,8 @@ import { parseJsonStrict } from '../extract-json-values.js';
 import { isRecord } from '../own-properties.js';
 import { readCalls } from '../read-call-object.js';
 import type { ScanContext } from '../scan-context.js';
-import { type Block, countCharacters, type Grammar, type RawCall } from '../scan-types.js';
 import { scanJsonValue } from '../scan-json-value.js';
+import { type Block, countCharacters, type Grammar, type RawCall } from '../scan-types.js';
 import { endsInsidePrefix, skipWhitespace } from '../text-scanning.js';
 
 const MARKER = '[TOOL_CALLS]';
@@ -74,7 +74,10 @@ export function createMistralGrammar(context: ScanContext): Grammar {
         if (position >= text.length && mode === 'stream') return pending(start);
       }
       if (!text.startsWith(ARGS, position)) {
-        if (mode === 'stream' && (endsInsidePrefix(text, position, ARGS) || endsInsidePrefix(text, position, CALL_ID))) {
+        if (
+          mode === 'stream' &&
+          (endsInsidePrefix(text, position, ARGS) || endsInsidePrefix(text, position, CALL_ID))
+        ) {
           return pending(start);
         }
         break;
@@ -88,7 +91,8 @@ export function createMistralGrammar(context: ScanContext): Grammar {
         break;
       }
       const nextMarker = markers.next(argsStart);
-      const balanced = scan.kind === 'complete' ? scan.end : balancedEnd(text, argsStart, nextMarker < 0 ? text.length : nextMarker);
+      const balanced =
+        scan.kind === 'complete' ? scan.end : balancedEnd(text, argsStart, nextMarker < 0 ? text.length : nextMarker);
       if (balanced < 0 && mode === 'stream') return pending(start);
       const decoded = decodeArguments(scan.kind === 'complete', argsStart, balanced);
       if (decoded === undefined) break;
@@ -99,7 +103,12 @@ export function createMistralGrammar(context: ScanContext): Grammar {
     if (calls.length > 0) return { kind: 'calls', start, end, calls };
     const bodyStart = start + MARKER.length;
     const next = markers.next(bodyStart);
-    return { kind: 'malformed', start, end: bodyStart, bodyChars: countCharacters(text, bodyStart, next < 0 ? text.length : next) };
+    return {
+      kind: 'malformed',
+      start,
+      end: bodyStart,
+      bodyChars: countCharacters(text, bodyStart, next < 0 ? text.length : next),
+    };
   }
 
   /** Strict JSON when it parses, else the repaired object between `at` and its balanced end. */
@@ -110,7 +119,8 @@ export function createMistralGrammar(context: ScanContext): Grammar {
   ): { arguments: Record<string, unknown>; repaired: boolean; end: number } | undefined {
     if (strict) {
       const parsed = parseJsonStrict(text.slice(at, balanced));
-      if (parsed !== undefined && isRecord(parsed.value)) return { arguments: parsed.value, repaired: false, end: balanced };
+      if (parsed !== undefined && isRecord(parsed.value))
+        return { arguments: parsed.value, repaired: false, end: balanced };
     }
     const next = argsMarkers.next(at);
     const limit = balanced >= 0 ? balanced : next < 0 ? text.length : next;

@@ -100,7 +100,10 @@ export function createSeedPtypeGrammar(context: ScanContext, tools: readonly Too
   return { source: 'ptype', findNext, holdFrom };
 }
 
-function safeParse(callText: string, tool: ToolSchema): { name: string; arguments: Record<string, unknown> } | undefined {
+function safeParse(
+  callText: string,
+  tool: ToolSchema,
+): { name: string; arguments: Record<string, unknown> } | undefined {
   try {
     const result = parsePtypeCall(callText, tool);
     return result.ok ? { name: tool.name, arguments: result.call.arguments } : undefined;

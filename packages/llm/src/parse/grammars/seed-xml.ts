@@ -61,7 +61,10 @@ export function createSeedXmlGrammar(context: ScanContext, tools: readonly ToolS
   return { source: 'xml_element', findNext, holdFrom };
 }
 
-function safeParse(element: string, tool: ToolSchema): { name: string; arguments: Record<string, unknown> } | undefined {
+function safeParse(
+  element: string,
+  tool: ToolSchema,
+): { name: string; arguments: Record<string, unknown> } | undefined {
   try {
     const result = parseXmlCall(element, tool);
     return result.ok ? { name: tool.name, arguments: result.call.arguments } : undefined;

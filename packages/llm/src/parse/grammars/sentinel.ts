@@ -90,7 +90,8 @@ export function createSentinelGrammar(context: ScanContext): Grammar {
   function findToken(start: number, end: number, wanted: SentinelToken): { start: number; end: number } | undefined {
     for (let index = text.indexOf('<', start); index >= 0 && index < end; index = text.indexOf('<', index + 1)) {
       const token = matchSentinelToken(text, index);
-      if (typeof token === 'object' && token.token === wanted && token.end <= end) return { start: index, end: token.end };
+      if (typeof token === 'object' && token.token === wanted && token.end <= end)
+        return { start: index, end: token.end };
     }
     return undefined;
   }

@@ -78,7 +78,13 @@ export function isClosingMarker(lower: string, index: number): boolean {
 }
 
 /** @internal Languages of a fenced block that holds a call rather than an example. */
-export const callFenceOpeners: readonly string[] = ['```tool_calls', '```tool_call', '```toolcall', '```tool-call', '```invoke'];
+export const callFenceOpeners: readonly string[] = [
+  '```tool_calls',
+  '```tool_call',
+  '```toolcall',
+  '```tool-call',
+  '```invoke',
+];
 
 /**
  * @internal Matches a call fence opener (```` ```tool_call ```` and friends, any case) at `index`:

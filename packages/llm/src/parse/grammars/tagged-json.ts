@@ -4,8 +4,8 @@ import { readCalls } from '../read-call-object.js';
 import type { ScanContext } from '../scan-context.js';
 import { type Block, countCharacters, type Grammar } from '../scan-types.js';
 import { endsInsidePrefix, isBlank, skipWhitespace } from '../text-scanning.js';
-import { decodeTaggedBody } from './tagged-body.js';
 import { isClosingMarker, matchCallFence, matchTagMarker, NO_MATCH, PARTIAL } from './tag-markers.js';
+import { decodeTaggedBody } from './tagged-body.js';
 
 type OpenerKind = 'tag' | 'invoke' | 'fence';
 

@@ -1,0 +1,74 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { feedFence, initialFenceState } from './fence-tracker.js';
+import { findProtectedRegions } from './protected-regions.js';
+
+function spans(text: string): string[] {
+  return findProtectedRegions(text).ranges.map(([start, end]) => text.slice(start, end));
+}
+
+describe('findProtectedRegions', () => {
+  it('protects fences with a language and leaves bare and call fences alone', () => {
+    const text = 'a\n```rust\nx\n```\nb\n~~~js\ny\n';
+    expect(spans(text)).toEqual(['```rust\nx\n```', '~~~js\ny\n']);
+    expect(spans('```\nplain\n```')).toEqual([]);
+    for (const language of ['tool_call', 'TOOLCALL', 'tool-call', 'invoke', 'tool_calls']) {
+      expect(spans(`\`\`\`${language}\n{}\n\`\`\``)).toEqual([]);
+    }
+  });
+
+  it('needs three fence characters and at most three spaces of indent', () => {
+    expect(spans('``json\n{"a":1}\n``\n')).toEqual([]);
+    expect(spans('    ```rust\nfn main() {}\n    ```\n')).toEqual([]);
+    expect(spans('   ```rust\nfn main() {}\n   ```\n')).toEqual(['   ```rust\nfn main() {}\n   ```']);
+  });
+
+  it('ends a range at the closing run, which may carry trailing text, and protects an unclosed fence to the end', () => {
+    const text = '```json\n{"a":1}\n```<tool_call>';
+    expect(spans(text)).toEqual(['```json\n{"a":1}\n```']);
+    expect(spans('text\n```py\nprint(1)\n')).toEqual(['```py\nprint(1)\n']);
+    expect(spans('````md\n```\nstill inside\n````\nout')).toEqual(['````md\n```\nstill inside\n````']);
+    expect(spans('```md\n~~~\nstill inside\n```\nout')).toEqual(['```md\n~~~\nstill inside\n```']);
+  });
+
+  it('reports the end of the span containing a position', () => {
+    const text = 'before\n```json\n<tool_call>x</tool_call>\n```\nafter';
+    const regions = findProtectedRegions(text);
+    const inside = text.indexOf('<tool_call>');
+    expect(regions.endAt(inside)).toBe(text.indexOf('\nafter'));
+    expect(regions.endAt(0)).toBe(-1);
+    expect(regions.endAt(text.length - 1)).toBe(-1);
+  });
+
+  it('gives the same ranges when the text is fed in pieces', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('```', '~~~', 'json', 'tool_call', ' ', '\n', 'x', '`', '    ', 'py '), {
+          maxLength: 40,
+        }),
+        fc.nat(),
+        (pieces, cutSeed) => {
+          const text = pieces.join('');
+          const cut = text.length === 0 ? 0 : cutSeed % text.length;
+          const state = initialFenceState();
+          const ranges: Array<[number, number]> = [];
+          feedFence(state, text.slice(0, cut), (start, end) => ranges.push([start, end]));
+          const rest = findProtectedRegions(text.slice(cut), state, true).ranges.map(
+            ([start, end]) => [Math.max(0, start) + cut, end + cut] as [number, number],
+          );
+          const whole = findProtectedRegions(text).ranges;
+          const merged = [...ranges, ...rest];
+          // A range that straddles the cut shows up clipped to the cut in the second half.
+          expect(merged.map(([, end]) => end)).toEqual(whole.map(([, end]) => end));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('marks a last fence line whose language is still arriving as undecided in a stream', () => {
+    expect(findProtectedRegions('ok\n```pyt', undefined, false).undecidedFrom).toBe(3);
+    expect(findProtectedRegions('ok\n```python\n', undefined, false).undecidedFrom).toBe(-1);
+    expect(findProtectedRegions('ok\n```pyt', undefined, true).undecidedFrom).toBe(-1);
+  });
+});
