@@ -15,16 +15,32 @@ export {
 } from '@tiny/tools';
 export { AgentHarness, type AgentHarnessOptions, type InvokeOptions } from './agent/agent-harness.js';
 export { AgentRunStream } from './agent/agent-run-stream.js';
-export type { BeforeToolHook, PendingCall } from './agent/loop-state.js';
-export { DROPPED_TOOL_CALL_NUDGE } from './agent/run-loop.js';
+export type { PendingCall } from './agent/loop-state.js';
+export { type DeferredToolHandler, DROPPED_TOOL_CALL_NUDGE } from './agent/run-loop.js';
+export { type DeferredDecision, DeferredToolResults } from './deferral/deferred-tool-results.js';
+export { parseRunState, RUN_STATE_VERSION, type RunState, serializeRunState } from './deferral/run-state.js';
+export { DeferredResolutionError, type DeferredResolutionProblem } from './errors/deferred-resolution-error.js';
+export { InvalidRunStateError } from './errors/invalid-run-state-error.js';
 export { LimitExceededError } from './errors/limit-exceeded-error.js';
+export { MiddlewareError } from './errors/middleware-error.js';
 export { RunCancelledError } from './errors/run-cancelled-error.js';
 export { ToolExecutionError } from './errors/tool-execution-error.js';
 export type { AgentEvent, AgentEventOf, AgentEventType, LimitKind, RunOutcome } from './events/agent-event.js';
 export type { AgentEventListener } from './events/event-sink.js';
+export type {
+  AfterModelInput,
+  AgentMiddleware,
+  BeforeModelInput,
+  BeforeToolResult,
+  MiddlewareContext,
+  MiddlewareControl,
+  ModelRequestPatch,
+  NextTool,
+} from './middleware/agent-middleware.js';
 export { type RegisteredTool, type RegisterToolOptions, ToolRegistry } from './registry/tool-registry.js';
 export type {
   AgentRun,
+  DeferredBatchData,
   DeferredCall,
   DeferredToolRequests,
   ToolMetadataRecord,

@@ -1,5 +1,7 @@
 import { recoverToolArguments } from '@tiny/llm';
 import {
+  ApprovalRequiredError,
+  CallDeferredError,
   createValidator,
   formatValidationIssues,
   prepareToolArguments,
@@ -11,6 +13,7 @@ import {
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import { RunCancelledError } from '../errors/run-cancelled-error.js';
+import { middlewareContext, runBeforeTool } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import type { Admission } from './admission.js';
 import { normalizeArguments } from './normalize-arguments.js';
@@ -31,7 +34,7 @@ export function checkRunAlive(state: LoopState): void {
 /**
  * Admits one provider call, in order: cancellation → deadline → tool-call budget → `beforeTool`
  * hooks (a refusal releases the slot and propagates) → unparseable arguments (relaxed repair, else a
- * tool error; never `{}`) → name lookup against this turn's offered tools (unknown-tool policy) →
+ * tool error; never `{}`); a hook may also answer the call or defer it → name lookup against this turn's offered tools (unknown-tool policy) →
  * injected arguments → validation against the **declared** schema (invalid-args policy) →
  * approval / external deferral. Emits no `tool_started`: that waits until the whole batch is admitted.
  * @internal
@@ -45,11 +48,20 @@ export async function admitCall(state: LoopState, original: PendingCall): Promis
   }
   state.toolCalls += 1;
   let call = original;
-  try {
-    for (const hook of state.beforeTool) call = (await hook(call, state.context)) ?? call;
-  } catch (error) {
-    state.toolCalls -= 1;
-    throw error;
+  if (state.middleware.length > 0) {
+    let hooked: Awaited<ReturnType<typeof runBeforeTool>>;
+    try {
+      hooked = await runBeforeTool(state, call, middlewareContext(state, state.turn));
+    } catch (error) {
+      state.toolCalls -= 1;
+      if (ApprovalRequiredError.isInstance(error) || CallDeferredError.isInstance(error)) {
+        const approval = ApprovalRequiredError.isInstance(error);
+        return { kind: 'defer', call, toolName: call.name, approval, reason: error.reason, metadata: error.metadata };
+      }
+      throw error;
+    }
+    if ('respond' in hooked) return { kind: 'answer', call, toolName: call.name, result: hooked.respond };
+    call = hooked;
   }
 
   if (call.invalid !== undefined) {
@@ -168,9 +180,11 @@ function admitArguments(state: LoopState, call: PendingCall, entry: RegisteredTo
   }
   const admitted = { ...call, name: entry.name };
   if (entry.external) {
+    state.toolCalls -= 1;
     return { kind: 'defer', call: admitted, toolName: entry.name, approval: false, reason: 'external' };
   }
   if (tool.policy.access.approvalRequired && !state.approvedCalls.has(call.id)) {
+    state.toolCalls -= 1;
     return { kind: 'defer', call: admitted, toolName: entry.name, approval: true, reason: 'approval_required' };
   }
   return { kind: 'execute', call: admitted, entry, args: checked.value, input };

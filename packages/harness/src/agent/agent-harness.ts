@@ -8,16 +8,19 @@ import {
   type ToolDialectKind,
 } from '@tiny/llm';
 import type { AnyTool } from '@tiny/tools';
+import type { DeferredToolResults } from '../deferral/deferred-tool-results.js';
+import { parseRunState, type RunState } from '../deferral/run-state.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { type AgentEventListener, EventSink } from '../events/event-sink.js';
+import type { AgentMiddleware } from '../middleware/agent-middleware.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import type { AgentRun } from '../run/agent-run.js';
 import type { RunContext } from '../run/run-context.js';
 import { type RunLimits, resolveRunLimits } from '../run/run-limits.js';
 import { type RunPolicy, resolveRunPolicy } from '../run/run-policy.js';
 import { AgentRunStream } from './agent-run-stream.js';
-import type { BeforeToolHook, LoopState } from './loop-state.js';
-import { runLoop } from './run-loop.js';
+import type { LoopState } from './loop-state.js';
+import { type DeferredToolHandler, runLoop } from './run-loop.js';
 
 /** Options for {@link AgentHarness}. */
 export interface AgentHarnessOptions {
@@ -26,8 +29,10 @@ export interface AgentHarnessOptions {
   readonly tools?: readonly AnyTool[] | ToolRegistry | undefined;
   readonly policy?: Partial<RunPolicy> | undefined;
   readonly limits?: Partial<RunLimits> | undefined;
-  /** Hooks run before each call is admitted, in order (see {@link BeforeToolHook}). */
-  readonly beforeTool?: readonly BeforeToolHook[] | undefined;
+  /** Middleware for every run, in order (see {@link AgentMiddleware}). */
+  readonly middleware?: readonly AgentMiddleware[] | undefined;
+  /** Resolves deferred batches inline instead of pausing the run. */
+  readonly deferredToolHandler?: DeferredToolHandler | undefined;
 }
 
 /** Per-run options for `invoke` and `stream`. */
@@ -45,6 +50,10 @@ export interface InvokeOptions {
   readonly modelSettings?: Partial<Omit<LanguageModelV1Request, 'messages' | 'tools' | 'toolChoice' | 'abortSignal'>>;
   /** Call ids a human approved: they run without being deferred again. */
   readonly approvedCalls?: readonly string[] | undefined;
+  /** Middleware for this run only, after the harness's own. */
+  readonly middleware?: readonly AgentMiddleware[] | undefined;
+  /** Overrides the harness's inline deferred-call handler for this run. */
+  readonly deferredToolHandler?: DeferredToolHandler | undefined;
 }
 
 function shortId(): string {
@@ -61,7 +70,8 @@ export class AgentHarness {
   readonly model: LanguageModelV1;
   private readonly policy: Partial<RunPolicy>;
   private readonly limits: Partial<RunLimits>;
-  private readonly beforeTool: readonly BeforeToolHook[];
+  private readonly middleware: readonly AgentMiddleware[];
+  private readonly deferredToolHandler: DeferredToolHandler | undefined;
 
   constructor(options: AgentHarnessOptions) {
     this.model = options.model;
@@ -73,7 +83,8 @@ export class AgentHarness {
     }
     this.policy = options.policy ?? {};
     this.limits = options.limits ?? {};
-    this.beforeTool = options.beforeTool ?? [];
+    this.middleware = options.middleware ?? [];
+    this.deferredToolHandler = options.deferredToolHandler;
   }
 
   /**
@@ -85,6 +96,39 @@ export class AgentHarness {
    */
   invoke(context: RunContext, messages: readonly Message[], options: InvokeOptions = {}): Promise<AgentRun> {
     return this.run(context, messages, options, [], false);
+  }
+
+  /**
+   * Resumes a paused run (`run.state`, or a state read back with `parseRunState`) with the host's
+   * decisions. Every pending call must be decided; approved calls re-enter the full admission
+   * pipeline marked approved (edited arguments are validated), denials and host results are
+   * answered, then the loop continues. Budgets continue from the state.
+   * @throws {DeferredResolutionError} for unresolved, foreign or already answered ids (nothing changes).
+   * @throws {InvalidRunStateError} for a malformed or wrong-version state.
+   */
+  resumeDeferred(
+    context: RunContext,
+    state: RunState | string,
+    results: DeferredToolResults,
+    options: InvokeOptions = {},
+  ): Promise<AgentRun> {
+    return this.run(context, parseRunState(state), { ...options, resumeWith: results }, [], false);
+  }
+
+  /** {@link AgentHarness.resumeDeferred}, streaming its events like {@link AgentHarness.stream}. */
+  streamResumeDeferred(
+    context: RunContext,
+    state: RunState | string,
+    results: DeferredToolResults,
+    options: InvokeOptions = {},
+  ): AgentRunStream {
+    const stream = new AgentRunStream();
+    stream.attach(
+      Promise.resolve().then(() =>
+        this.run(context, parseRunState(state), { ...options, resumeWith: results }, [stream.push], true),
+      ),
+    );
+    return stream;
   }
 
   /**
@@ -100,8 +144,8 @@ export class AgentHarness {
 
   private async run(
     context: RunContext,
-    messages: readonly Message[],
-    options: InvokeOptions,
+    input: readonly Message[] | RunState,
+    options: InvokeOptions & { resumeWith?: DeferredToolResults },
     extraListeners: readonly AgentEventListener[],
     streaming: boolean,
   ): Promise<AgentRun> {
@@ -109,7 +153,10 @@ export class AgentHarness {
     const limits = resolveRunLimits({ ...this.limits, ...options.limits });
     const listeners = options.onEvent ? [options.onEvent, ...extraListeners] : extraListeners;
     const sink = new EventSink(listeners, options.recordEvents ?? true);
-    const runId = context.runId ?? shortId();
+    const resumed = Array.isArray(input) ? undefined : (input as RunState);
+    const messages: readonly Message[] = resumed ? resumed.messages : (input as readonly Message[]);
+    const runId = resumed?.runId ?? context.runId ?? shortId();
+    const middleware = [...this.middleware, ...(options.middleware ?? [])];
     const dialectKind: ToolDialectKind =
       policy.toolDialect === 'auto' ? (this.model.profile.toolCalling ? 'native' : 'xml') : policy.toolDialect;
     const history = messages.some(
@@ -126,17 +173,19 @@ export class AgentHarness {
       context,
       sink,
       dialect: createToolDialect(dialectKind),
-      beforeTool: this.beforeTool,
+      middleware,
+      wrapsTools: middleware.some((entry) => entry.wrapTool !== undefined),
       signal: context.signal ?? new AbortController().signal,
       deadlineAt: limits.wallClockMs === undefined ? undefined : Date.now() + limits.wallClockMs,
       history,
       approvedCalls: new Set(options.approvedCalls ?? []),
+      turn: 0,
       offered: new Map(),
       offeredSchemas: [],
       offeredFrom: undefined,
-      modelCalls: 0,
-      toolCalls: 0,
-      usage: {},
+      modelCalls: resumed?.budgets.modelCalls ?? 0,
+      toolCalls: resumed?.budgets.toolCalls ?? 0,
+      usage: resumed?.usage ?? {},
       executedTools: [],
       toolMetadata: [],
       stateUpdates: [],
@@ -147,7 +196,13 @@ export class AgentHarness {
       if (message.role === 'assistant') for (const call of message.toolCalls ?? []) state.seenCallIds.add(call.id);
     }
     try {
-      return await runLoop(state, { streaming, toolChoice: options.toolChoice, request: options.modelSettings ?? {} });
+      return await runLoop(state, {
+        streaming,
+        toolChoice: options.toolChoice,
+        request: options.modelSettings ?? {},
+        deferredToolHandler: options.deferredToolHandler ?? this.deferredToolHandler,
+        resume: resumed && options.resumeWith ? { pending: resumed.pending, results: options.resumeWith } : undefined,
+      });
     } catch (error) {
       if (sink.active) {
         const event: AgentEvent = {

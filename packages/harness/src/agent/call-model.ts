@@ -5,6 +5,7 @@ import {
   type LanguageModelV1Response,
   type LanguageModelV1StreamPart,
   ModelCallError,
+  type ToolSchema,
 } from '@tiny/llm';
 import { RunCancelledError } from '../errors/run-cancelled-error.js';
 import type { LoopState } from './loop-state.js';
@@ -36,12 +37,13 @@ export async function callModel(
   request: LanguageModelV1Request,
   modelCallId: string,
   streaming: boolean,
+  tools: readonly ToolSchema[],
 ): Promise<LanguageModelV1Response> {
   for (let attempt = 0; ; attempt += 1) {
     try {
       if (!streaming) return await state.model.doGenerate(request);
       const result = await state.model.doStream(request);
-      return await collectStream(tapTextDeltas(state, result.stream, modelCallId));
+      return await collectStream(tapTextDeltas(state, result.stream, modelCallId, tools));
     } catch (error) {
       if (state.signal.aborted) throw new RunCancelledError({ reason: state.signal.reason, messages: state.history });
       const retryable = ModelCallError.isInstance(error) && error.isRetryable;
@@ -60,8 +62,9 @@ async function* tapTextDeltas(
   state: LoopState,
   stream: AsyncIterable<LanguageModelV1StreamPart>,
   modelCallId: string,
+  tools: readonly ToolSchema[],
 ): AsyncGenerator<LanguageModelV1StreamPart> {
-  const scrubber = state.offeredSchemas.length > 0 ? createStreamScrubber({ tools: state.offeredSchemas }) : undefined;
+  const scrubber = tools.length > 0 ? createStreamScrubber({ tools }) : undefined;
   const emit = (delta: string) => {
     if (delta !== '' && state.sink.active) state.sink.emit({ type: 'model_delta', modelCallId, delta });
   };

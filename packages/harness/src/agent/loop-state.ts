@@ -1,6 +1,7 @@
 import type { LanguageModelV1, LanguageModelV1Usage, Message, ToolDialect, ToolSchema } from '@tiny/llm';
 import type { JsonValue } from '@tiny/tools';
 import type { EventSink } from '../events/event-sink.js';
+import type { AgentMiddleware } from '../middleware/agent-middleware.js';
 import type { RegisteredTool, ToolRegistry } from '../registry/tool-registry.js';
 import type { ToolMetadataRecord } from '../run/agent-run.js';
 import type { RunContext } from '../run/run-context.js';
@@ -40,13 +41,17 @@ export interface LoopState {
   readonly context: RunContext;
   readonly sink: EventSink;
   readonly dialect: ToolDialect;
-  readonly beforeTool: readonly BeforeToolHook[];
+  readonly middleware: readonly AgentMiddleware[];
+  /** Whether any middleware wraps tool execution (then batches run serially). */
+  readonly wrapsTools: boolean;
   readonly signal: AbortSignal;
   /** Absolute time (ms since epoch) the run must end by. */
   readonly deadlineAt: number | undefined;
   readonly history: Message[];
   /** Call ids a human approved (resume after an approval). */
-  readonly approvedCalls: ReadonlySet<string>;
+  readonly approvedCalls: Set<string>;
+  /** The current turn (1-based). */
+  turn: number;
   /** This turn's callable tools, by name (advertised and allowed). */
   offered: ReadonlyMap<string, RegisteredTool>;
   offeredSchemas: readonly ToolSchema[];

@@ -1,13 +1,30 @@
 import { addUsage, type LanguageModelV1Request, type Message, recordAssistantTurn, type ToolChoice } from '@tiny/llm';
 import type { Admission } from '../admission/admission.js';
 import { admitCall, checkRunAlive } from '../admission/admit-call.js';
+import type { DeferredToolResults } from '../deferral/deferred-tool-results.js';
+import { admitDecisions, checkDecisions } from '../deferral/resolve-deferred.js';
+import { RUN_STATE_VERSION } from '../deferral/run-state.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import type { RunOutcome } from '../events/agent-event.js';
 import { executeBatch } from '../execution/execute-batch.js';
-import { foldBatch } from '../execution/fold-batch.js';
+import type { NestedCallRunner } from '../execution/execute-call.js';
+import { closeUnansweredCalls, foldBatch } from '../execution/fold-batch.js';
 import { createNestedCallRunner } from '../execution/nested-call.js';
+import {
+  type AppliedControl,
+  filterOfferedTools,
+  middlewareContext,
+  runAfterHooks,
+  runBeforeModel,
+} from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
-import type { AgentRun, DeferredToolRequests } from '../run/agent-run.js';
+import {
+  type AgentRun,
+  createDeferredToolRequests,
+  type DeferredBatchData,
+  type DeferredToolRequests,
+} from '../run/agent-run.js';
+import type { RunContext } from '../run/run-context.js';
 import { allowedToolNames } from '../run/run-context.js';
 import { callModel } from './call-model.js';
 import type { LoopState, PendingCall } from './loop-state.js';
@@ -16,32 +33,38 @@ import type { LoopState, PendingCall } from './loop-state.js';
 export const DROPPED_TOOL_CALL_NUDGE =
   'Your last reply ended for a tool call, but no tool call could be read from it. Write the call again in the required format, or answer without tools.';
 
+/** Resolves a deferred batch without leaving the loop; must decide every pending call. */
+export type DeferredToolHandler = (
+  pending: DeferredToolRequests,
+  context: RunContext,
+) => DeferredToolResults | Promise<DeferredToolResults>;
+
 /** Settings for one loop run. @internal */
 export interface LoopSettings {
   readonly streaming: boolean;
   readonly toolChoice: ToolChoice | undefined;
   readonly request: Partial<Omit<LanguageModelV1Request, 'messages' | 'tools' | 'toolChoice' | 'abortSignal'>>;
+  readonly deferredToolHandler: DeferredToolHandler | undefined;
+  /** Resume: the pending batch and the host's decisions, processed before the first model call. */
+  readonly resume?: { readonly pending: DeferredBatchData; readonly results: DeferredToolResults } | undefined;
 }
 
 /**
- * Recomputes this turn's callable tools: the registry's direct tools that the host allows. The
- * registry returns the same array until a tool is registered, so an unchanged catalogue costs nothing.
+ * Recomputes this turn's callable tools: the registry's direct tools that the host allows, then
+ * each middleware's `filterTools`. Without filtering middleware an unchanged registry costs nothing.
  */
-function refreshOffered(state: LoopState): void {
+async function refreshOffered(state: LoopState): Promise<void> {
   const direct = state.registry.schemas();
-  if (direct === state.offeredFrom) return;
+  const filters = state.middleware.some((middleware) => middleware.filterTools !== undefined);
+  if (direct === state.offeredFrom && !filters) return;
   state.offeredFrom = direct;
   const allowed = allowedToolNames(state.context);
-  const offered = new Map<string, RegisteredTool>();
-  const schemas = [];
-  for (const schema of direct) {
-    if (allowed !== undefined && !allowed.has(schema.name)) continue;
-    const entry = state.registry.get(schema.name) as RegisteredTool;
-    offered.set(schema.name, entry);
-    schemas.push(schema);
-  }
-  state.offered = offered;
-  state.offeredSchemas = allowed === undefined ? direct : schemas;
+  let entries: readonly RegisteredTool[] = direct
+    .filter((schema) => allowed === undefined || allowed.has(schema.name))
+    .map((schema) => state.registry.get(schema.name) as RegisteredTool);
+  if (filters) entries = await filterOfferedTools(state, entries, middlewareContext(state, state.turn));
+  state.offered = new Map(entries.map((entry) => [entry.name, entry]));
+  state.offeredSchemas = entries.length === direct.length ? direct : entries.map((entry) => entry.schema);
 }
 
 /** Ids for calls: the provider's when present and new in this run, else `{modelCallId}-tool-{n}`. */
@@ -59,8 +82,14 @@ function settleCallIds<T extends { readonly id?: string | undefined }>(
   });
 }
 
-function finish(state: LoopState, outcome: RunOutcome, text: string, deferred?: DeferredToolRequests): AgentRun {
+function finish(
+  state: LoopState,
+  outcome: RunOutcome,
+  text: string,
+  extra: Partial<Pick<AgentRun, 'interrupt'>> & { deferred?: DeferredBatchData } = {},
+): AgentRun {
   if (state.sink.active) state.sink.emit({ type: 'run_completed', runId: state.runId, outcome });
+  const deferred = extra.deferred === undefined ? undefined : createDeferredToolRequests(extra.deferred);
   return {
     runId: state.runId,
     outcome,
@@ -73,20 +102,112 @@ function finish(state: LoopState, outcome: RunOutcome, text: string, deferred?: 
     executedTools: state.executedTools,
     toolMetadata: state.toolMetadata,
     stateUpdates: state.stateUpdates,
-    ...(deferred === undefined ? {} : { deferred }),
+    ...(deferred === undefined
+      ? {}
+      : {
+          deferred,
+          state: {
+            version: RUN_STATE_VERSION,
+            runId: state.runId,
+            ...(state.context.threadId === undefined ? {} : { threadId: state.context.threadId }),
+            messages: state.history,
+            pending: extra.deferred as DeferredBatchData,
+            budgets: { modelCalls: state.modelCalls, toolCalls: state.toolCalls },
+            usage: state.usage,
+          },
+        }),
+    ...(extra.interrupt === undefined ? {} : { interrupt: extra.interrupt }),
   };
+}
+
+/**
+ * Applies a middleware control at a checkpoint (emitting `control_applied`). Returns the finished
+ * run when the control ends it, `'model'` when the loop should ask the model again, else undefined.
+ */
+function applyControl(state: LoopState, applied: AppliedControl, lastText: string): AgentRun | 'model' | undefined {
+  const { control, by } = applied;
+  const emit = (label: string, detail: string) => {
+    if (state.sink.active) state.sink.emit({ type: 'control_applied', control: label, detail, by });
+  };
+  switch (control.type) {
+    case 'continue':
+      return undefined;
+    case 'update_state':
+      state.stateUpdates.push(control.update);
+      return undefined;
+    case 'jump_to':
+      emit(`jump_to:${control.target}`, '');
+      if (control.target === 'tools') return undefined;
+      if (control.target === 'end') {
+        closeUnansweredCalls(state);
+        return finish(state, 'stopped', lastText);
+      }
+      closeUnansweredCalls(state, 'skipped: the run went back to the model');
+      for (const message of control.messages ?? []) state.history.push(message);
+      return 'model';
+    case 'stop_with_final':
+      emit('stop_with_final', control.text);
+      closeUnansweredCalls(state);
+      return finish(state, 'stopped', control.text);
+    case 'interrupt':
+      emit('interrupt', control.message);
+      closeUnansweredCalls(state);
+      return finish(state, 'interrupted', control.message, {
+        interrupt: { node: control.node, message: control.message, by },
+      });
+  }
+}
+
+/**
+ * Executes and folds a batch, resolves deferrals inline when a handler is set, then applies
+ * `afterTools` controls. Returns the finished run, `'model'`, or undefined to continue.
+ */
+async function completeBatch(
+  state: LoopState,
+  settings: LoopSettings,
+  admissions: readonly Admission[],
+  nested: NestedCallRunner,
+  lastText: string,
+  heldFollowUps: readonly Message[],
+): Promise<AgentRun | 'model' | undefined> {
+  const outcomes = await executeBatch(state, admissions, nested);
+  const folded = await foldBatch(state, admissions, outcomes);
+  const followUps = [...heldFollowUps, ...folded.followUps];
+  if (state.sink.active) {
+    const deferredCount = folded.deferred ? folded.deferred.calls.length + folded.deferred.approvals.length : 0;
+    state.sink.emit({
+      type: 'turn_completed',
+      turn: state.turn,
+      toolResultCount: admissions.length - deferredCount,
+      toolCallIds: admissions.map((admission) => admission.call.id),
+    });
+  }
+  if (folded.deferred) {
+    const pending = { ...folded.deferred, followUps };
+    if (settings.deferredToolHandler === undefined) return finish(state, 'deferred', lastText, { deferred: pending });
+    const results = await settings.deferredToolHandler(createDeferredToolRequests(pending), state.context);
+    checkDecisions(pending, results, state.history);
+    const resolved = await admitDecisions(state, pending, results);
+    return completeBatch(state, settings, resolved, nested, lastText, followUps);
+  }
+  for (const message of followUps) state.history.push(message);
+  if (folded.stop) return finish(state, folded.stop.outcome, folded.stop.text);
+  const context = middlewareContext(state, state.turn);
+  const control = await runAfterHooks(state, 'afterTools', (middleware) => middleware.afterTools?.(context));
+  return control ? applyControl(state, control, lastText) : undefined;
 }
 
 /**
  * The agent loop: model call → read calls through the dialect → admit the whole batch → execute
  * (serial or bounded-concurrent) → fold results in call order → repeat, until the model answers
- * without calls, a result ends the run, calls are deferred, or a budget runs out.
+ * without calls, a result or a middleware ends the run, calls are deferred, or a budget runs out.
+ * On resume, the decided batch is processed first.
  * @internal
  */
 export async function runLoop(state: LoopState, settings: LoopSettings): Promise<AgentRun> {
   const { sink, dialect, policy, limits } = state;
   if (sink.active) sink.emit({ type: 'run_started', runId: state.runId });
-  refreshOffered(state);
+  await refreshOffered(state);
   if (sink.active) {
     sink.emit({
       type: 'tools_advertised',
@@ -96,31 +217,57 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     });
   }
   const nested = createNestedCallRunner(state);
+  if (settings.resume) {
+    const { pending, results } = settings.resume;
+    checkDecisions(pending, results, state.history);
+    const admissions = await admitDecisions(state, pending, results);
+    const ended = await completeBatch(state, settings, admissions, nested, '', pending.followUps);
+    if (ended !== undefined && ended !== 'model') return ended;
+  }
   let nudges = 0;
-  for (let turn = 1; ; turn += 1) {
+  for (;;) {
     checkRunAlive(state);
     if (state.modelCalls >= limits.maxModelCalls) {
       if (sink.active) sink.emit({ type: 'limit_reached', limitKind: 'model_calls', limit: limits.maxModelCalls });
       throw new LimitExceededError({ limitKind: 'model_calls', limit: limits.maxModelCalls, messages: state.history });
     }
+    state.turn += 1;
+    const turn = state.turn;
     if (sink.active) sink.emit({ type: 'turn_started', turn });
-    if (turn > 1) refreshOffered(state);
+    await refreshOffered(state);
+    const context = middlewareContext(state, turn);
+    const before = await runBeforeModel(
+      state,
+      { tools: state.offeredSchemas, toolChoice: settings.toolChoice, responseFormat: settings.request.responseFormat },
+      context,
+    );
+    if (before.control) {
+      const applied = applyControl(state, before.control, '');
+      if (applied !== undefined && applied !== 'model') return applied;
+    }
+    const patch = before.patch;
+    const tools = patch.tools ?? state.offeredSchemas;
+    const toolChoice = patch.toolChoice ?? settings.toolChoice;
+    const responseFormat = patch.responseFormat ?? settings.request.responseFormat;
     const modelCallId = `${state.runId}-m${state.modelCalls}`;
     state.modelCalls += 1;
-    const tools = state.offeredSchemas;
-    const messages: readonly Message[] = dialect.shouldSendToolSpecs
+    let messages: readonly Message[] = dialect.shouldSendToolSpecs
       ? state.history
-      : dialect.toProviderMessages(state.history, tools, settings.toolChoice);
+      : dialect.toProviderMessages(state.history, tools, toolChoice);
+    if (patch.systemMessages !== undefined && patch.systemMessages.length > 0) {
+      messages = [...patch.systemMessages.map((text): Message => ({ role: 'system', content: text })), ...messages];
+    }
     const request: LanguageModelV1Request = {
       ...settings.request,
       messages,
       abortSignal: state.signal,
+      ...(responseFormat === undefined ? {} : { responseFormat }),
       ...(dialect.shouldSendToolSpecs && tools.length > 0
-        ? { tools, ...(settings.toolChoice === undefined ? {} : { toolChoice: settings.toolChoice }) }
+        ? { tools, ...(toolChoice === undefined ? {} : { toolChoice }) }
         : {}),
     };
     if (sink.active) sink.emit({ type: 'model_started', modelCallId, turn });
-    const response = await callModel(state, request, modelCallId, settings.streaming);
+    const response = await callModel(state, request, modelCallId, settings.streaming, tools);
     state.usage = addUsage(state.usage, response.usage);
     const parsed = dialect.parseResponse(response, tools);
     const calls = settleCallIds(state, parsed.calls, modelCallId);
@@ -135,6 +282,21 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
         outputTokens: response.usage.outputTokens,
       });
     }
+    const pendingCalls: PendingCall[] = calls.map((call) => ({
+      id: call.id,
+      name: call.name,
+      arguments: call.arguments,
+      invalid: call.invalid,
+    }));
+    if (state.middleware.length > 0) {
+      const input = { response, calls: pendingCalls, text: parsed.text };
+      const control = await runAfterHooks(state, 'afterModel', (middleware) => middleware.afterModel?.(input, context));
+      if (control) {
+        const applied = applyControl(state, control, parsed.text);
+        if (applied === 'model') continue;
+        if (applied !== undefined) return applied;
+      }
+    }
     if (calls.length === 0) {
       if (response.finishReason === 'tool_calls' && tools.length > 0 && nudges < policy.droppedToolCallNudges) {
         nudges += 1;
@@ -146,24 +308,8 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     }
     nudges = 0;
     const admissions: Admission[] = [];
-    for (const call of calls) {
-      const pending: PendingCall = { id: call.id, name: call.name, arguments: call.arguments, invalid: call.invalid };
-      admissions.push(await admitCall(state, pending));
-    }
-    const outcomes = await executeBatch(state, admissions, nested);
-    const folded = foldBatch(state, admissions, outcomes);
-    if (sink.active) {
-      sink.emit({
-        type: 'turn_completed',
-        turn,
-        toolResultCount:
-          admissions.length - (folded.deferred ? folded.deferred.calls.length + folded.deferred.approvals.length : 0),
-        toolCallIds: calls.map((call) => call.id),
-      });
-    }
-    if (folded.deferred)
-      return finish(state, 'deferred', parsed.text, { ...folded.deferred, followUps: folded.followUps });
-    for (const message of folded.followUps) state.history.push(message);
-    if (folded.stop) return finish(state, folded.stop.outcome, folded.stop.text);
+    for (const call of pendingCalls) admissions.push(await admitCall(state, call));
+    const ended = await completeBatch(state, settings, admissions, nested, parsed.text, []);
+    if (ended !== undefined && ended !== 'model') return ended;
   }
 }

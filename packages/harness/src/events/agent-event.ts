@@ -4,7 +4,7 @@ import type { JsonValue } from '@tiny/tools';
 export type LimitKind = 'model_calls' | 'tool_calls' | 'wall_clock';
 
 /** How a run ended. */
-export type RunOutcome = 'final' | 'return_direct' | 'terminated' | 'deferred' | 'stopped';
+export type RunOutcome = 'final' | 'return_direct' | 'terminated' | 'deferred' | 'stopped' | 'interrupted';
 
 /**
  * Everything a run reports, as a discriminated union on `type` (noun first, then the verb).
@@ -97,6 +97,32 @@ export type AgentEvent =
       readonly turn: number;
       readonly toolResultCount: number;
       readonly toolCallIds: readonly string[];
+    }
+  | { readonly type: 'control_applied'; readonly control: string; readonly detail: string; readonly by: string }
+  | {
+      readonly type: 'tools_filtered';
+      readonly by: string;
+      /** Names withheld from the model this turn, in catalogue order. */
+      readonly excluded: readonly string[];
+      readonly remaining: number;
+      readonly reasons?: Readonly<Record<string, string>> | undefined;
+    }
+  | { readonly type: 'tool_approved'; readonly callId: string; readonly toolName: string }
+  | { readonly type: 'tool_denied'; readonly callId: string; readonly toolName: string; readonly message: string }
+  | {
+      readonly type: 'output_retry';
+      readonly schemaName: string;
+      /** 1-based. */
+      readonly attempt: number;
+      readonly errorKind: 'parse' | 'validation' | 'missing' | 'multiple' | 'validator';
+      readonly error: string;
+    }
+  | {
+      readonly type: 'output_fallback';
+      readonly schemaName: string;
+      readonly from: string;
+      readonly to: string;
+      readonly reason: string;
     }
   | { readonly type: 'run_completed'; readonly runId: string; readonly outcome: RunOutcome }
   | { readonly type: 'run_failed'; readonly runId: string; readonly error: string };

@@ -5,14 +5,15 @@ import { type CallOutcome, executeCall, type NestedCallRunner } from './execute-
 type Executable = Extract<Admission, { kind: 'execute' }>;
 
 /**
- * Whether a batch runs concurrently: two or more calls to execute, `maxConcurrency` above 1, and
- * every call reporting `isConcurrencySafe(args)`. Otherwise calls run one at a time in call order.
+ * Whether a batch runs concurrently: two or more calls to execute, `maxConcurrency` above 1, no
+ * wrap-tool middleware, and every call reporting `isConcurrencySafe(args)`. Otherwise calls run one at a time in call order.
  * @internal
  */
 export function runsConcurrently(state: LoopState, executables: readonly Executable[]): boolean {
   return (
     executables.length >= 2 &&
     state.policy.maxConcurrency > 1 &&
+    !state.wrapsTools &&
     executables.every((admission) => admission.entry.tool.isConcurrencySafe(admission.args as never))
   );
 }

@@ -1,16 +1,21 @@
 import {
   ApprovalRequiredError,
   CallDeferredError,
+  createValidator,
   ModelRetry,
+  prepareToolArguments,
   resolveToolTimeout,
   ToolFailedError,
+  ToolInputError,
   type ToolOutput,
   ToolResult,
   ToolTimeoutError,
   toToolResult,
 } from '@tiny/tools';
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
+import { MiddlewareError } from '../errors/middleware-error.js';
 import { RunCancelledError } from '../errors/run-cancelled-error.js';
+import { markToolError, middlewareContext, wrapToolOnion } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { createCallContext, LazyCallSignal } from './tool-context.js';
 
@@ -78,6 +83,14 @@ function settleWithin(
   });
 }
 
+/** Arguments a wrap layer changed go through injection and validation again. */
+function revalidate(state: LoopState, entry: RegisteredTool, call: PendingCall): Record<string, unknown> {
+  const prepared = prepareToolArguments(call, entry.tool.injected, state.context.hostValues ?? {}, entry.name);
+  const checked = createValidator<Record<string, unknown>>(entry.tool.parameters).validate(prepared);
+  if (!checked.ok) throw new ToolInputError({ toolName: entry.name, issues: checked.issues });
+  return checked.value;
+}
+
 /**
  * Runs one admitted call under its resolved timeout and the run's signal, and classifies the end:
  * `ModelRetry` → retry result, `ToolFailedError` → failed result, approval/deferral errors →
@@ -107,21 +120,31 @@ export async function executeCall(
   });
   try {
     if (state.signal.aborted) throw new RunCancelledError({ reason: state.signal.reason, messages: state.history });
-    let output = tool.execute(args as never, context);
-    if (isPromiseLike(output)) {
-      const timeout = resolveToolTimeout(tool.timeoutPolicy(args as never), state.limits.toolTimeouts);
+    const settle = (output: ToolOutput | PromiseLike<ToolOutput>, callArgs: Record<string, unknown>) => {
+      if (!isPromiseLike(output)) return output;
+      const timeout = resolveToolTimeout(tool.timeoutPolicy(callArgs as never), state.limits.toolTimeouts);
       const budget = timeout.budgetMs ?? timeout.deadlineMs ?? 0;
-      output = await settleWithin(
-        state,
-        output,
-        signal,
-        timeout.deadlineMs,
-        () => new ToolTimeoutError({ toolName: entry.name, timeoutMs: budget }),
-      );
+      const timeoutError = () => new ToolTimeoutError({ toolName: entry.name, timeoutMs: budget });
+      return settleWithin(state, output, signal, timeout.deadlineMs, timeoutError);
+    };
+    if (!state.wrapsTools) {
+      const output = await settle(tool.execute(args as never, context), args);
+      return { kind: 'result', result: toToolResult(output), startedAt, durationMs: Date.now() - startedAt };
     }
-    return { kind: 'result', result: toToolResult(output), startedAt, durationMs: Date.now() - startedAt };
+    const innermost = async (wrapped: PendingCall): Promise<ToolResult> => {
+      const callArgs = wrapped.arguments === call.arguments ? args : revalidate(state, entry, wrapped);
+      try {
+        return toToolResult(await settle(tool.execute(callArgs as never, context), callArgs));
+      } catch (error) {
+        markToolError(error);
+        throw error;
+      }
+    };
+    const result = await wrapToolOnion(state, innermost, middlewareContext(state, state.turn))(call);
+    return { kind: 'result', result, startedAt, durationMs: Date.now() - startedAt };
   } catch (error) {
     const durationMs = Date.now() - startedAt;
+    if (MiddlewareError.isInstance(error)) return { kind: 'fatal', error, startedAt, durationMs };
     if (RunCancelledError.isInstance(error) || state.signal.aborted) {
       const cancelled = RunCancelledError.isInstance(error)
         ? error

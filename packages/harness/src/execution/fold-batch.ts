@@ -4,12 +4,13 @@ import type { Admission } from '../admission/admission.js';
 import type { LoopState } from '../agent/loop-state.js';
 import { RunCancelledError } from '../errors/run-cancelled-error.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
-import type { DeferredCall, DeferredToolRequests } from '../run/agent-run.js';
+import { middlewareContext, runAfterTool } from '../middleware/middleware-runner.js';
+import type { DeferredBatchData, DeferredCall } from '../run/agent-run.js';
 import type { CallOutcome } from './execute-call.js';
 
 /** What folding a batch decided. @internal */
 export interface FoldedBatch {
-  readonly deferred: Omit<DeferredToolRequests, 'followUps'> | undefined;
+  readonly deferred: Omit<DeferredBatchData, 'followUps'> | undefined;
   /** Follow-up user messages, to append after the batch's last tool row. */
   readonly followUps: readonly Message[];
   /** Set when a result ends the run. */
@@ -43,17 +44,17 @@ function modelText(
 /**
  * Folds a batch into the transcript in the original call order: one tool message per answered or
  * executed call (the admitted call id, never one a tool made up), `tool_completed` events
- * (recoveries get their `tool_started` here), host-only metadata to `toolMetadata`, follow-ups
+ * (recoveries get their `tool_started` here), `afterTool` middleware (recoveries included), host-only metadata to `toolMetadata`, follow-ups
  * collected for after the last tool row, and `ToolControl` applied. A fatal outcome stops the run:
  * the first one in call order is thrown after `tool_failed` events for it and for any concurrent
  * siblings whose results are discarded.
  * @internal
  */
-export function foldBatch(
+export async function foldBatch(
   state: LoopState,
   admissions: readonly Admission[],
   outcomes: ReadonlyMap<number, CallOutcome>,
-): FoldedBatch {
+): Promise<FoldedBatch> {
   const { sink } = state;
   const fatalIndex = admissions.findIndex((_, index) => outcomes.get(index)?.kind === 'fatal');
   if (fatalIndex >= 0) {
@@ -105,7 +106,11 @@ export function foldBatch(
     const toolName = isAnswer ? admission.toolName : (admission as Extract<Admission, { kind: 'execute' }>).entry.name;
     const tool = isAnswer ? undefined : (admission as Extract<Admission, { kind: 'execute' }>).entry.tool;
     const done = isAnswer ? undefined : (outcome as Extract<CallOutcome, { kind: 'result' }>);
-    const result = isAnswer ? admission.result : (done as Extract<CallOutcome, { kind: 'result' }>).result;
+    const produced = isAnswer ? admission.result : (done as Extract<CallOutcome, { kind: 'result' }>).result;
+    const result =
+      state.middleware.length === 0
+        ? produced
+        : await runAfterTool(state, { ...admission.call, toolName }, produced, middlewareContext(state, state.turn));
     const startedAt = done?.startedAt ?? Date.now();
     const content = modelText(state, result, tool?.supportsMarkdown ?? false, tool?.maxResultSizeChars);
     if (sink.active) {
@@ -142,4 +147,29 @@ export function foldBatch(
   }
   const deferred = calls.length + approvals.length > 0 ? { calls, approvals, metadata } : undefined;
   return { deferred, followUps, stop };
+}
+
+/** The answer given to calls the run ends without executing. */
+export const CALL_NOT_EXECUTED = 'run stopped before this tool call was executed';
+
+/**
+ * Answers every call of the last assistant turn that has no tool message yet, so the transcript
+ * stays paired when a control ends the run or sends it back to the model mid-batch.
+ * @internal
+ */
+export function closeUnansweredCalls(state: LoopState, message: string = CALL_NOT_EXECUTED): void {
+  const history = state.history;
+  let index = history.length - 1;
+  while (index >= 0 && history[index]?.role !== 'assistant') index -= 1;
+  const assistant = history[index];
+  if (assistant?.role !== 'assistant' || !assistant.toolCalls) return;
+  const answered = new Set<string>();
+  for (let at = index + 1; at < history.length; at += 1) {
+    const row = history[at];
+    if (row?.role === 'tool') answered.add(row.toolCallId);
+  }
+  for (const call of assistant.toolCalls) {
+    if (answered.has(call.id)) continue;
+    history.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: message, isError: true });
+  }
 }

@@ -1,5 +1,7 @@
 import type { LanguageModelV1Usage, Message } from '@tiny/llm';
 import type { JsonValue } from '@tiny/tools';
+import type { DeferredToolResults } from '../deferral/deferred-tool-results.js';
+import type { RunState } from '../deferral/run-state.js';
 import type { AgentEvent, RunOutcome } from '../events/agent-event.js';
 
 /** A call that left the loop without a result, waiting for the host. */
@@ -11,13 +13,30 @@ export interface DeferredCall {
   readonly reason: string;
 }
 
-/** Calls waiting on the host: approvals and externally executed calls; `metadata` by call id. */
-export interface DeferredToolRequests {
+/** The data of a deferred batch (what a run state stores). */
+export interface DeferredBatchData {
   readonly calls: readonly DeferredCall[];
   readonly approvals: readonly DeferredCall[];
   readonly metadata: Readonly<Record<string, unknown>>;
   /** Follow-up messages from the batch's finished calls, appended once the deferred calls are answered. */
   readonly followUps: readonly Message[];
+}
+
+/** Calls waiting on the host: approvals and externally executed calls; `metadata` by call id. */
+export interface DeferredToolRequests extends DeferredBatchData {
+  /** The pending calls that `results` does not decide yet; resume only when this is empty. */
+  remaining(results: DeferredToolResults): DeferredCall[];
+}
+
+/** Wraps batch data with `remaining` (not enumerable, so the object still serialises as plain data). */
+export function createDeferredToolRequests(data: DeferredBatchData): DeferredToolRequests {
+  const requests = { ...data } as DeferredToolRequests;
+  Object.defineProperty(requests, 'remaining', {
+    enumerable: false,
+    value: (results: DeferredToolResults) =>
+      [...data.approvals, ...data.calls].filter((call) => results.get(call.callId) === undefined),
+  });
+  return requests;
 }
 
 /** Host-only metadata a tool attached to its result. */
@@ -48,4 +67,8 @@ export interface AgentRun {
   readonly stateUpdates: readonly JsonValue[];
   /** Present when the run paused on deferred calls. */
   readonly deferred?: DeferredToolRequests | undefined;
+  /** Present when the run paused: everything needed to resume it, as plain JSON (see `serializeRunState`). */
+  readonly state?: RunState | undefined;
+  /** Present when a middleware interrupted the run. */
+  readonly interrupt?: { readonly node: string; readonly message: string; readonly by: string } | undefined;
 }

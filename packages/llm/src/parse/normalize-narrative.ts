@@ -1,11 +1,14 @@
 import { isWhitespace } from './text-scanning.js';
 
 /**
- * Normalises narrative text for comparison "up to whitespace where call blocks were removed": the
- * text is trimmed and every whitespace run that contains a line break becomes a single `\n`; runs
- * without a line break are kept as they are. Text with blocks removed and re-joined by
- * `joinNarrative`, and the same text streamed with the removed blocks' surrounding spaces and
- * a line break left in, normalise to the same string.
+ * Normalises narrative text so that two texts differing only in whitespace where call blocks were
+ * removed compare equal: the ends are trimmed and every whitespace run that contains a line break
+ * becomes one `\n` (runs without a line break are kept as they are).
+ *
+ * `parseToolCalls` joins the pieces around a removed block with `\n`; a stream consumer that shows
+ * the pieces as they arrived, with a line break where a block was removed, normalises to the same
+ * string. (The scrubber from `createStreamScrubber` is stricter: its concatenated output already
+ * equals `parseToolCalls(text).text` character for character.)
  */
 export function normalizeNarrative(text: string): string {
   const pieces: string[] = [];

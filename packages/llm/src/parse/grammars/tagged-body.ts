@@ -62,7 +62,8 @@ function decodeJsonBody(body: string, unfenced: string, knowledge: ToolKnowledge
     if (calls.length > 0) return calls;
   }
 
-  const recovered = recoverLeadingObject(unfenced);
+  // The object ladder only ever yields an object; an array-shaped body cannot become one.
+  const recovered = first === 91 ? undefined : recoverLeadingObject(unfenced);
   if (recovered !== undefined) {
     const repaired = readCalls(recovered.value, true, knowledge.isKnown, 'tagged_json');
     if (repaired.length > 0) return repaired.map((call) => ({ ...call, repaired: true }));

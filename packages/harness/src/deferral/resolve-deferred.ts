@@ -1,0 +1,102 @@
+import { ToolResult } from '@tiny/tools';
+import type { Admission } from '../admission/admission.js';
+import { admitCall } from '../admission/admit-call.js';
+import type { LoopState } from '../agent/loop-state.js';
+import { DeferredResolutionError } from '../errors/deferred-resolution-error.js';
+import type { DeferredBatchData, DeferredCall } from '../run/agent-run.js';
+import type { DeferredToolResults } from './deferred-tool-results.js';
+import { unansweredCalls } from './run-state.js';
+
+/**
+ * Checks decisions against a pending batch before anything changes: every pending call decided,
+ * no decision for a call outside the batch or already answered, approvals only for approvals.
+ * @throws {DeferredResolutionError}
+ * @internal
+ */
+export function checkDecisions(
+  pending: DeferredBatchData,
+  results: DeferredToolResults,
+  messages: LoopState['history'],
+): void {
+  const approvals = new Set(pending.approvals.map((call) => call.callId));
+  const all = new Set([...approvals, ...pending.calls.map((call) => call.callId)]);
+  const open = new Set(unansweredCalls(messages).map((call) => call.id));
+  const decided = results.callIds();
+  const answered = decided.filter((id) => all.has(id) && !open.has(id));
+  if (answered.length > 0) throw new DeferredResolutionError({ problem: 'already_answered', callIds: answered });
+  const foreign = decided.filter((id) => !all.has(id));
+  if (foreign.length > 0) throw new DeferredResolutionError({ problem: 'foreign', callIds: foreign });
+  const unresolved = [...all].filter((id) => results.get(id) === undefined);
+  if (unresolved.length > 0) throw new DeferredResolutionError({ problem: 'unresolved', callIds: unresolved });
+  const wrongKind = decided.filter((id) => {
+    const kind = results.get(id)?.kind;
+    return (kind === 'approve' || kind === 'approve_with_args') && !approvals.has(id);
+  });
+  if (wrongKind.length > 0) throw new DeferredResolutionError({ problem: 'not_approvable', callIds: wrongKind });
+}
+
+/**
+ * Turns decisions into admissions, in the order the model made the calls. Approvals go through the
+ * full admission pipeline with the call marked approved (edited arguments validated like the
+ * model's; the budget slot is taken now, when the call actually runs); denials and host answers
+ * become answers, with `tool_approved` / `tool_denied` events.
+ * @internal
+ */
+export async function admitDecisions(
+  state: LoopState,
+  pending: DeferredBatchData,
+  results: DeferredToolResults,
+): Promise<Admission[]> {
+  const byId = new Map<string, DeferredCall>(
+    [...pending.approvals, ...pending.calls].map((call) => [call.callId, call]),
+  );
+  const order = unansweredCalls(state.history).map((call) => call.id);
+  const admissions: Admission[] = [];
+  for (const callId of order) {
+    const deferred = byId.get(callId);
+    const decision = results.get(callId);
+    if (deferred === undefined || decision === undefined) continue;
+    const call = { id: callId, name: deferred.toolName, arguments: deferred.arguments };
+    const { sink } = state;
+    switch (decision.kind) {
+      case 'approve':
+      case 'approve_with_args': {
+        state.approvedCalls.add(callId);
+        if (sink.active) sink.emit({ type: 'tool_approved', callId, toolName: deferred.toolName });
+        const args = decision.kind === 'approve' ? deferred.arguments : decision.arguments;
+        admissions.push(await admitCall(state, { ...call, arguments: args }));
+        break;
+      }
+      case 'deny':
+        if (sink.active)
+          sink.emit({ type: 'tool_denied', callId, toolName: deferred.toolName, message: decision.message });
+        admissions.push({
+          kind: 'answer',
+          call,
+          toolName: deferred.toolName,
+          result: ToolResult.error(decision.message),
+        });
+        break;
+      case 'respond':
+        admissions.push({ kind: 'answer', call, toolName: deferred.toolName, result: decision.result });
+        break;
+      case 'retry':
+        admissions.push({
+          kind: 'answer',
+          call,
+          toolName: deferred.toolName,
+          result: ToolResult.retry(decision.message),
+        });
+        break;
+      case 'fail':
+        admissions.push({
+          kind: 'answer',
+          call,
+          toolName: deferred.toolName,
+          result: ToolResult.failed(decision.message),
+        });
+        break;
+    }
+  }
+  return admissions;
+}

@@ -1,0 +1,120 @@
+import type { LanguageModelV1Usage, Message } from '@tiny/llm';
+import { createValidator, formatValidationIssues, type JsonSchema } from '@tiny/tools';
+import { InvalidRunStateError } from '../errors/invalid-run-state-error.js';
+import type { DeferredBatchData } from '../run/agent-run.js';
+
+/** The schema version this build writes and reads. */
+export const RUN_STATE_VERSION = 1;
+
+/**
+ * A paused run as plain JSON: the transcript (the assistant's tool-call turn last, with only the
+ * deferred ids unanswered), the pending batch, the budgets spent and the ids. Resume it with
+ * `harness.resumeDeferred`, in this process or another one.
+ */
+export interface RunState {
+  readonly version: typeof RUN_STATE_VERSION;
+  readonly runId: string;
+  readonly threadId?: string | undefined;
+  readonly messages: readonly Message[];
+  readonly pending: DeferredBatchData;
+  readonly budgets: { readonly modelCalls: number; readonly toolCalls: number };
+  readonly usage: LanguageModelV1Usage;
+}
+
+const deferredCall = {
+  type: 'object',
+  required: ['callId', 'toolName', 'reason'],
+  properties: { callId: { type: 'string' }, toolName: { type: 'string' }, reason: { type: 'string' } },
+};
+const count = { type: 'integer', minimum: 0 };
+const runStateSchema: JsonSchema = {
+  type: 'object',
+  required: ['version', 'runId', 'messages', 'pending', 'budgets', 'usage'],
+  properties: {
+    version: { type: 'integer' },
+    runId: { type: 'string', minLength: 1 },
+    threadId: { type: 'string' },
+    messages: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['role', 'content'],
+        properties: { role: { enum: ['system', 'user', 'assistant', 'tool'] } },
+      },
+    },
+    pending: {
+      type: 'object',
+      required: ['calls', 'approvals', 'metadata', 'followUps'],
+      properties: {
+        calls: { type: 'array', items: deferredCall },
+        approvals: { type: 'array', items: deferredCall },
+        metadata: { type: 'object' },
+        followUps: { type: 'array' },
+      },
+    },
+    budgets: {
+      type: 'object',
+      required: ['modelCalls', 'toolCalls'],
+      properties: { modelCalls: count, toolCalls: count },
+    },
+    usage: { type: 'object' },
+  },
+};
+
+/** Serialises a paused run to a JSON string. */
+export function serializeRunState(state: RunState): string {
+  return JSON.stringify(state);
+}
+
+/**
+ * The calls of the last assistant turn that have no tool answer after it, in call order.
+ * @internal
+ */
+export function unansweredCalls(messages: readonly Message[]): { id: string; name: string }[] {
+  let index = messages.length - 1;
+  while (index >= 0 && messages[index]?.role !== 'assistant') index -= 1;
+  const assistant = messages[index];
+  if (assistant?.role !== 'assistant') return [];
+  const answered = new Set<string>();
+  for (let at = index + 1; at < messages.length; at += 1) {
+    const row = messages[at];
+    if (row?.role === 'tool') answered.add(row.toolCallId);
+  }
+  return (assistant.toolCalls ?? []).filter((call) => !answered.has(call.id)).map(({ id, name }) => ({ id, name }));
+}
+
+/**
+ * Reads a run state (a JSON string or the parsed object) and checks it: the shape, the schema
+ * version, and that the pending batch is exactly the unanswered calls of the last assistant turn.
+ * @throws {InvalidRunStateError} naming what is wrong; nothing is resumed from a bad state.
+ */
+export function parseRunState(input: string | unknown): RunState {
+  let value: unknown = input;
+  if (typeof input === 'string') {
+    try {
+      value = JSON.parse(input);
+    } catch (error) {
+      throw new InvalidRunStateError({ reason: 'not valid JSON', cause: error });
+    }
+  }
+  const version = (value as { version?: unknown } | null)?.version;
+  if (typeof value === 'object' && value !== null && version !== RUN_STATE_VERSION) {
+    throw new InvalidRunStateError({
+      reason: `schema version ${String(version)}; this build reads version ${RUN_STATE_VERSION}`,
+    });
+  }
+  const checked = createValidator(runStateSchema).validate(value);
+  if (!checked.ok) throw new InvalidRunStateError({ reason: formatValidationIssues(checked.issues) });
+  const state = value as RunState;
+  const pending = [...state.pending.approvals, ...state.pending.calls].map((call) => call.callId);
+  if (new Set(pending).size !== pending.length)
+    throw new InvalidRunStateError({ reason: 'a call id is pending twice' });
+  const open = unansweredCalls(state.messages).map((call) => call.id);
+  const sorted = (ids: string[]) => [...ids].sort().join('\u0000');
+  if (sorted(open) !== sorted(pending)) {
+    throw new InvalidRunStateError({
+      reason: `the pending calls (${pending.join(', ') || 'none'}) are not the unanswered calls of the last assistant turn (${open.join(', ') || 'none'})`,
+    });
+  }
+  return state;
+}

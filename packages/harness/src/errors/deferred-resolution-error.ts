@@ -1,0 +1,40 @@
+import { isMarked, TinyError } from '@tiny/tools';
+
+const marker = Symbol.for('tiny.error.DeferredResolutionError');
+
+/** Why a set of deferred decisions was refused. */
+export type DeferredResolutionProblem =
+  /** Pending calls without a decision. */
+  | 'unresolved'
+  /** Decisions for ids that are not in the pending batch (stale ids from an earlier pause, or made up). */
+  | 'foreign'
+  /** Decisions for calls the transcript already answers. */
+  | 'already_answered'
+  /** `approve` / `approveWithArgs` for a call that did not ask for approval (an external call). */
+  | 'not_approvable';
+
+/**
+ * Deferred calls could not be resumed with the given decisions. Nothing was changed: the run can be
+ * resumed again with corrected decisions.
+ */
+export class DeferredResolutionError extends TinyError {
+  readonly [marker] = true;
+  readonly problem: DeferredResolutionProblem;
+  readonly callIds: readonly string[];
+
+  constructor(options: { problem: DeferredResolutionProblem; callIds: readonly string[] }) {
+    const what = {
+      unresolved: 'pending calls have no decision',
+      foreign: 'decisions name calls that are not pending',
+      already_answered: 'decisions name calls that were already answered',
+      not_approvable: 'approvals were given for calls that did not ask for approval',
+    };
+    super('DeferredResolutionError', `cannot resume: ${what[options.problem]}: ${options.callIds.join(', ')}`);
+    this.problem = options.problem;
+    this.callIds = options.callIds;
+  }
+
+  static override isInstance(value: unknown): value is DeferredResolutionError {
+    return isMarked(value, marker);
+  }
+}

@@ -1,0 +1,199 @@
+import { ApprovalRequiredError, CallDeferredError, type ToolResult } from '@tiny/tools';
+import type { LoopState, PendingCall } from '../agent/loop-state.js';
+import { MiddlewareError } from '../errors/middleware-error.js';
+import { RunCancelledError } from '../errors/run-cancelled-error.js';
+import type { RegisteredTool } from '../registry/tool-registry.js';
+import type {
+  AgentMiddleware,
+  BeforeModelInput,
+  BeforeToolResult,
+  MiddlewareContext,
+  MiddlewareControl,
+  ModelRequestPatch,
+  NextTool,
+} from './agent-middleware.js';
+
+/** Runs one hook; anything it throws (other than deferrals and cancellation) becomes a `MiddlewareError`. */
+async function guarded<T>(middleware: AgentMiddleware, hook: string, run: () => T | Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (
+      MiddlewareError.isInstance(error) ||
+      RunCancelledError.isInstance(error) ||
+      ApprovalRequiredError.isInstance(error) ||
+      CallDeferredError.isInstance(error)
+    ) {
+      throw error;
+    }
+    throw new MiddlewareError({ middleware: middleware.name, hook, cause: error });
+  }
+}
+
+const isControl = (value: unknown): value is MiddlewareControl =>
+  typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+
+/** A control and the middleware that asked for it. @internal */
+export interface AppliedControl {
+  readonly control: MiddlewareControl;
+  readonly by: string;
+}
+
+/** The hook context for the current turn. @internal */
+export function middlewareContext(state: LoopState, turn: number): MiddlewareContext {
+  return {
+    runId: state.runId,
+    turn,
+    run: state.context,
+    messages: state.history,
+    isCallApproved: (callId) => state.approvedCalls.has(callId),
+    emit: (event) => {
+      if (state.sink.active) state.sink.emit(event);
+    },
+  };
+}
+
+/** `filterTools` of every middleware, in order; each withholding emits `tools_filtered`. @internal */
+export async function filterOfferedTools(
+  state: LoopState,
+  tools: readonly RegisteredTool[],
+  context: MiddlewareContext,
+): Promise<readonly RegisteredTool[]> {
+  let current = tools;
+  for (const middleware of state.middleware) {
+    if (!middleware.filterTools) continue;
+    const before = current;
+    const kept = await guarded(middleware, 'filterTools', () => middleware.filterTools?.(before, context) ?? before);
+    if (kept.length !== before.length && state.sink.active) {
+      const names = new Set(kept.map((tool) => tool.name));
+      state.sink.emit({
+        type: 'tools_filtered',
+        by: middleware.name,
+        excluded: before.filter((tool) => !names.has(tool.name)).map((tool) => tool.name),
+        remaining: kept.length,
+      });
+    }
+    current = kept;
+  }
+  return current;
+}
+
+/**
+ * `beforeModel` of every middleware, in registration order: patches merge (later fields win); the
+ * first control stops the phase. @internal
+ */
+export async function runBeforeModel(
+  state: LoopState,
+  input: BeforeModelInput,
+  context: MiddlewareContext,
+): Promise<{ patch: ModelRequestPatch; control?: AppliedControl }> {
+  let patch: ModelRequestPatch = {};
+  for (const middleware of state.middleware) {
+    if (!middleware.beforeModel) continue;
+    const current: BeforeModelInput = {
+      tools: patch.tools ?? input.tools,
+      toolChoice: patch.toolChoice ?? input.toolChoice,
+      responseFormat: patch.responseFormat ?? input.responseFormat,
+    };
+    const result = await guarded(middleware, 'beforeModel', () => middleware.beforeModel?.(current, context));
+    if (result === undefined) continue;
+    if (isControl(result)) {
+      if (result.type === 'continue') continue;
+      return { patch, control: { control: result, by: middleware.name } };
+    }
+    patch = {
+      ...patch,
+      ...result,
+      systemMessages: [...(patch.systemMessages ?? []), ...(result.systemMessages ?? [])],
+    };
+  }
+  return { patch };
+}
+
+/** Runs a control-returning hook of every middleware in reverse order; the first control wins. @internal */
+export async function runAfterHooks(
+  state: LoopState,
+  hook: 'afterModel' | 'afterTools',
+  call: (middleware: AgentMiddleware) => MiddlewareControl | undefined | Promise<MiddlewareControl | undefined>,
+): Promise<AppliedControl | undefined> {
+  for (let index = state.middleware.length - 1; index >= 0; index -= 1) {
+    const middleware = state.middleware[index] as AgentMiddleware;
+    if (!middleware[hook]) continue;
+    const control = await guarded(middleware, hook, () => call(middleware));
+    if (control !== undefined && control.type !== 'continue') return { control, by: middleware.name };
+  }
+  return undefined;
+}
+
+/** `beforeTool` of every middleware, in order. Returns the (possibly changed) call or an answer. @internal */
+export async function runBeforeTool(
+  state: LoopState,
+  call: PendingCall,
+  context: MiddlewareContext,
+): Promise<PendingCall | { respond: ToolResult; by: string }> {
+  let current = call;
+  for (const middleware of state.middleware) {
+    if (!middleware.beforeTool) continue;
+    const pending = current;
+    const result: BeforeToolResult = await guarded(middleware, 'beforeTool', () =>
+      middleware.beforeTool?.(pending, context),
+    );
+    if (result === undefined) continue;
+    if ('respond' in result) return { respond: result.respond, by: middleware.name };
+    current = result;
+  }
+  return current;
+}
+
+/** `afterTool` of every middleware, in reverse order. @internal */
+export async function runAfterTool(
+  state: LoopState,
+  call: PendingCall & { readonly toolName: string },
+  result: ToolResult,
+  context: MiddlewareContext,
+): Promise<ToolResult> {
+  let current = result;
+  for (let index = state.middleware.length - 1; index >= 0; index -= 1) {
+    const middleware = state.middleware[index] as AgentMiddleware;
+    if (!middleware.afterTool) continue;
+    const seen = current;
+    current = (await guarded(middleware, 'afterTool', () => middleware.afterTool?.(call, seen, context))) ?? seen;
+  }
+  return current;
+}
+
+const toolErrors = new WeakSet<object>();
+
+/** Marks an error as thrown by the tool itself, so a wrap layer that rethrows it is not blamed. @internal */
+export function markToolError(error: unknown): void {
+  if (typeof error === 'object' && error !== null) toolErrors.add(error);
+}
+
+/** Whether `error` came from a tool (through `next`) rather than from a wrap layer. @internal */
+export function isToolError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && toolErrors.has(error);
+}
+
+/**
+ * Builds the wrap-tool onion around `innermost`: the first registered middleware is outermost.
+ * A layer that throws something other than what `next` threw fails the run (`MiddlewareError`).
+ * @internal
+ */
+export function wrapToolOnion(state: LoopState, innermost: NextTool, context: MiddlewareContext): NextTool {
+  let next = innermost;
+  for (let index = state.middleware.length - 1; index >= 0; index -= 1) {
+    const middleware = state.middleware[index] as AgentMiddleware;
+    const wrap = middleware.wrapTool;
+    if (!wrap) continue;
+    const inner = next;
+    next = async (call) => {
+      try {
+        return await wrap.call(middleware, call, inner, context);
+      } catch (error) {
+        if (isToolError(error) || RunCancelledError.isInstance(error) || MiddlewareError.isInstance(error)) throw error;
+        throw new MiddlewareError({ middleware: middleware.name, hook: 'wrapTool', cause: error });
+      }
+    };
+  }
+  return next;
+}
