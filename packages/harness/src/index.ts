@@ -37,6 +37,16 @@ export type {
   ModelRequestPatch,
   NextTool,
 } from './middleware/agent-middleware.js';
+export {
+  ContextualToolSelectionMiddleware,
+  type ToolSelectionLists,
+} from './middleware/contextual-tool-selection-middleware.js';
+export {
+  type ApprovalOutcome,
+  HumanApprovalMiddleware,
+  type HumanApprovalOptions,
+} from './middleware/human-approval-middleware.js';
+export { ToolPolicyMiddleware, type ToolPolicyRules } from './middleware/tool-policy-middleware.js';
 export { type RegisteredTool, type RegisterToolOptions, ToolRegistry } from './registry/tool-registry.js';
 export type {
   AgentRun,

@@ -159,11 +159,11 @@ export class AgentHarness {
     const middleware = [...this.middleware, ...(options.middleware ?? [])];
     const dialectKind: ToolDialectKind =
       policy.toolDialect === 'auto' ? (this.model.profile.toolCalling ? 'native' : 'xml') : policy.toolDialect;
-    const history = messages.some(
-      (message) => message.role === 'tool' || (message.role === 'assistant' && message.toolCalls),
-    )
-      ? pairToolCycles(messages)
-      : [...messages];
+    // A fresh run drops broken tool cycles once; a resumed run keeps its open batch.
+    const needsPairing =
+      resumed === undefined &&
+      messages.some((message) => message.role === 'tool' || (message.role === 'assistant' && message.toolCalls));
+    const history = needsPairing ? pairToolCycles(messages) : [...messages];
     const state: LoopState = {
       runId,
       model: this.model,

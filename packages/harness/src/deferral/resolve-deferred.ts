@@ -22,7 +22,8 @@ export function checkDecisions(
   const all = new Set([...approvals, ...pending.calls.map((call) => call.callId)]);
   const open = new Set(unansweredCalls(messages).map((call) => call.id));
   const decided = results.callIds();
-  const answered = decided.filter((id) => all.has(id) && !open.has(id));
+  const answeredEver = new Set(messages.flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
+  const answered = decided.filter((id) => (all.has(id) && !open.has(id)) || (!all.has(id) && answeredEver.has(id)));
   if (answered.length > 0) throw new DeferredResolutionError({ problem: 'already_answered', callIds: answered });
   const foreign = decided.filter((id) => !all.has(id));
   if (foreign.length > 0) throw new DeferredResolutionError({ problem: 'foreign', callIds: foreign });

@@ -46,6 +46,8 @@ export interface MiddlewareContext {
   isCallApproved(callId: string): boolean;
   /** Emits an event on the run's stream (for middleware-specific events such as `output_retry`). */
   emit(event: AgentEvent): void;
+  /** The registered tool of that name (any exposure), for policy decisions. */
+  lookupTool(name: string): RegisteredTool | undefined;
 }
 
 /** Input of `beforeModel`: what the next request will carry, before the dialect shapes it. */

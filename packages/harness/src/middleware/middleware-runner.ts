@@ -50,6 +50,7 @@ export function middlewareContext(state: LoopState, turn: number): MiddlewareCon
     emit: (event) => {
       if (state.sink.active) state.sink.emit(event);
     },
+    lookupTool: (name) => state.registry.get(name),
   };
 }
 

@@ -1,0 +1,7 @@
+import type { AgentHarness } from '@tiny/harness';
+export declare function createScenario(options?: { resumed?: boolean }): {
+  harness: AgentHarness;
+  ledger: string[];
+  // biome-ignore lint/suspicious/noExplicitAny: fixture typing
+  model: any;
+};
