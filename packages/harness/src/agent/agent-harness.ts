@@ -10,8 +10,10 @@ import {
 import type { AnyTool } from '@tiny/tools';
 import type { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import { parseRunState, type RunState } from '../deferral/run-state.js';
+import { DeferredResolutionError } from '../errors/deferred-resolution-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { type AgentEventListener, EventSink } from '../events/event-sink.js';
+import type { LedgerFailureMode, ToolEffectLedger } from '../ledger/tool-effect-ledger.js';
 import type { AgentMiddleware } from '../middleware/agent-middleware.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import type { AgentRun } from '../run/agent-run.js';
@@ -33,6 +35,10 @@ export interface AgentHarnessOptions {
   readonly middleware?: readonly AgentMiddleware[] | undefined;
   /** Resolves deferred batches inline instead of pausing the run. */
   readonly deferredToolHandler?: DeferredToolHandler | undefined;
+  /** Records every executed call's effect before it runs (see `ToolEffectLedger`). None by default. */
+  readonly ledger?: ToolEffectLedger | undefined;
+  /** When the `started` write fails: `abort` (default, the call is answered with an error) or `continue` unrecorded. */
+  readonly ledgerFailure?: LedgerFailureMode | undefined;
 }
 
 /** Per-run options for `invoke` and `stream`. */
@@ -54,6 +60,11 @@ export interface InvokeOptions {
   readonly middleware?: readonly AgentMiddleware[] | undefined;
   /** Overrides the harness's inline deferred-call handler for this run. */
   readonly deferredToolHandler?: DeferredToolHandler | undefined;
+  /**
+   * Receives the run state after each assistant turn with tool calls is recorded and before any
+   * of them runs. Persist it (`serializeRunState`) to resume after a crash with `resume`.
+   */
+  readonly onCheckpoint?: ((state: RunState) => void | Promise<void>) | undefined;
 }
 
 function shortId(): string {
@@ -72,6 +83,8 @@ export class AgentHarness {
   private readonly limits: Partial<RunLimits>;
   private readonly middleware: readonly AgentMiddleware[];
   private readonly deferredToolHandler: DeferredToolHandler | undefined;
+  private readonly ledger: ToolEffectLedger | undefined;
+  private readonly ledgerFailure: LedgerFailureMode;
 
   constructor(options: AgentHarnessOptions) {
     this.model = options.model;
@@ -85,6 +98,8 @@ export class AgentHarness {
     this.limits = options.limits ?? {};
     this.middleware = options.middleware ?? [];
     this.deferredToolHandler = options.deferredToolHandler;
+    this.ledger = options.ledger;
+    this.ledgerFailure = options.ledgerFailure ?? 'abort';
   }
 
   /**
@@ -113,6 +128,24 @@ export class AgentHarness {
     options: InvokeOptions = {},
   ): Promise<AgentRun> {
     return this.run(context, parseRunState(state), { ...options, resumeWith: results }, [], false);
+  }
+
+  /**
+   * Resumes a run from a checkpoint (see `InvokeOptions.onCheckpoint`), for example after the
+   * process crashed mid-batch. The ledger is reconciled first: calls whose effect may have happened
+   * are re-run only when their tool declares `runtime.replay: 'safe'`, otherwise answered
+   * "interrupted before settlement"; calls that never started run now; then the loop continues.
+   * A paused run with deferred calls needs `resumeDeferred` instead.
+   * @throws {DeferredResolutionError} when the state has undecided deferred calls.
+   * @throws {InvalidRunStateError} for a malformed or wrong-version state.
+   */
+  resume(context: RunContext, state: RunState | string, options: InvokeOptions = {}): Promise<AgentRun> {
+    const parsed = parseRunState(state);
+    if (parsed.pending !== undefined) {
+      const ids = [...parsed.pending.approvals, ...parsed.pending.calls].map((call) => call.callId);
+      return Promise.reject(new DeferredResolutionError({ problem: 'unresolved', callIds: ids }));
+    }
+    return this.run(context, parsed, { ...options, resumeWith: undefined, resuming: true }, [], false);
   }
 
   /** {@link AgentHarness.resumeDeferred}, streaming its events like {@link AgentHarness.stream}. */
@@ -145,7 +178,7 @@ export class AgentHarness {
   private async run(
     context: RunContext,
     input: readonly Message[] | RunState,
-    options: InvokeOptions & { resumeWith?: DeferredToolResults },
+    options: InvokeOptions & { resumeWith?: DeferredToolResults | undefined; resuming?: boolean },
     extraListeners: readonly AgentEventListener[],
     streaming: boolean,
   ): Promise<AgentRun> {
@@ -180,6 +213,8 @@ export class AgentHarness {
       history,
       approvedCalls: new Set(options.approvedCalls ?? []),
       turn: 0,
+      ledger: this.ledger,
+      ledgerFailure: this.ledgerFailure,
       offered: new Map(),
       offeredSchemas: [],
       offeredFrom: undefined,
@@ -201,7 +236,8 @@ export class AgentHarness {
         toolChoice: options.toolChoice,
         request: options.modelSettings ?? {},
         deferredToolHandler: options.deferredToolHandler ?? this.deferredToolHandler,
-        resume: resumed && options.resumeWith ? { pending: resumed.pending, results: options.resumeWith } : undefined,
+        onCheckpoint: options.onCheckpoint,
+        resume: resumed ? { pending: resumed.pending, results: options.resumeWith } : undefined,
       });
     } catch (error) {
       if (sink.active) {

@@ -1,6 +1,7 @@
 import type { LanguageModelV1, LanguageModelV1Usage, Message, ToolDialect, ToolSchema } from '@tiny/llm';
 import type { JsonValue } from '@tiny/tools';
 import type { EventSink } from '../events/event-sink.js';
+import type { LedgerFailureMode, ToolEffectLedger } from '../ledger/tool-effect-ledger.js';
 import type { AgentMiddleware } from '../middleware/agent-middleware.js';
 import type { RegisteredTool, ToolRegistry } from '../registry/tool-registry.js';
 import type { ToolMetadataRecord } from '../run/agent-run.js';
@@ -52,6 +53,9 @@ export interface LoopState {
   readonly approvedCalls: Set<string>;
   /** The current turn (1-based). */
   turn: number;
+  /** Where started/settled effect rows go; absent means no ledger I/O at all. */
+  readonly ledger: ToolEffectLedger | undefined;
+  readonly ledgerFailure: LedgerFailureMode;
   /** This turn's callable tools, by name (advertised and allowed). */
   offered: ReadonlyMap<string, RegisteredTool>;
   offeredSchemas: readonly ToolSchema[];

@@ -1,15 +1,16 @@
 import { addUsage, type LanguageModelV1Request, type Message, recordAssistantTurn, type ToolChoice } from '@tiny/llm';
 import type { Admission } from '../admission/admission.js';
 import { admitCall, checkRunAlive } from '../admission/admit-call.js';
-import type { DeferredToolResults } from '../deferral/deferred-tool-results.js';
+import { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import { admitDecisions, checkDecisions } from '../deferral/resolve-deferred.js';
-import { RUN_STATE_VERSION } from '../deferral/run-state.js';
+import { RUN_STATE_VERSION, type RunState, unansweredCalls } from '../deferral/run-state.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import type { RunOutcome } from '../events/agent-event.js';
 import { executeBatch } from '../execution/execute-batch.js';
 import type { NestedCallRunner } from '../execution/execute-call.js';
 import { closeUnansweredCalls, foldBatch } from '../execution/fold-batch.js';
 import { createNestedCallRunner } from '../execution/nested-call.js';
+import { reconcileToolEffects } from '../ledger/reconcile-tool-effects.js';
 import {
   type AppliedControl,
   filterOfferedTools,
@@ -45,8 +46,45 @@ export interface LoopSettings {
   readonly toolChoice: ToolChoice | undefined;
   readonly request: Partial<Omit<LanguageModelV1Request, 'messages' | 'tools' | 'toolChoice' | 'abortSignal'>>;
   readonly deferredToolHandler: DeferredToolHandler | undefined;
-  /** Resume: the pending batch and the host's decisions, processed before the first model call. */
-  readonly resume?: { readonly pending: DeferredBatchData; readonly results: DeferredToolResults } | undefined;
+  /**
+   * Resume: the ledger is reconciled first; then the pending batch is decided with the host's
+   * results (a paused run), or the checkpoint's open calls are run (a crashed run).
+   */
+  readonly resume?:
+    | { readonly pending?: DeferredBatchData | undefined; readonly results?: DeferredToolResults | undefined }
+    | undefined;
+  /** Receives the run state after each assistant turn with tool calls is recorded, before any of them runs. */
+  readonly onCheckpoint?: ((state: RunState) => void | Promise<void>) | undefined;
+}
+
+/** The run as plain JSON; `pending` for a paused run, absent for a checkpoint. */
+function snapshot(state: LoopState, pending?: DeferredBatchData): RunState {
+  return {
+    version: RUN_STATE_VERSION,
+    runId: state.runId,
+    ...(state.context.threadId === undefined ? {} : { threadId: state.context.threadId }),
+    messages: state.history,
+    ...(pending === undefined ? {} : { pending }),
+    budgets: { modelCalls: state.modelCalls, toolCalls: state.toolCalls },
+    usage: state.usage,
+  };
+}
+
+/** The open calls of the last assistant turn, decoded for admission (as the provider sent them). */
+function openCalls(state: LoopState): PendingCall[] {
+  const open = new Set(unansweredCalls(state.history).map((call) => call.id));
+  const assistant = [...state.history].reverse().find((message) => message.role === 'assistant');
+  if (assistant?.role !== 'assistant') return [];
+  return (assistant.toolCalls ?? [])
+    .filter((call) => open.has(call.id))
+    .map((call) => {
+      if (call.arguments.trim() === '') return { id: call.id, name: call.name, arguments: {} };
+      try {
+        return { id: call.id, name: call.name, arguments: JSON.parse(call.arguments) as unknown };
+      } catch (error) {
+        return { id: call.id, name: call.name, arguments: call.arguments, invalid: (error as Error).message };
+      }
+    });
 }
 
 /**
@@ -102,20 +140,7 @@ function finish(
     executedTools: state.executedTools,
     toolMetadata: state.toolMetadata,
     stateUpdates: state.stateUpdates,
-    ...(deferred === undefined
-      ? {}
-      : {
-          deferred,
-          state: {
-            version: RUN_STATE_VERSION,
-            runId: state.runId,
-            ...(state.context.threadId === undefined ? {} : { threadId: state.context.threadId }),
-            messages: state.history,
-            pending: extra.deferred as DeferredBatchData,
-            budgets: { modelCalls: state.modelCalls, toolCalls: state.toolCalls },
-            usage: state.usage,
-          },
-        }),
+    ...(deferred === undefined ? {} : { deferred, state: snapshot(state, extra.deferred) }),
     ...(extra.interrupt === undefined ? {} : { interrupt: extra.interrupt }),
   };
 }
@@ -219,10 +244,18 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
   const nested = createNestedCallRunner(state);
   if (settings.resume) {
     const { pending, results } = settings.resume;
-    checkDecisions(pending, results, state.history);
-    const admissions = await admitDecisions(state, pending, results);
-    const ended = await completeBatch(state, settings, admissions, nested, '', pending.followUps);
-    if (ended !== undefined && ended !== 'model') return ended;
+    if (pending !== undefined) checkDecisions(pending, results ?? new DeferredToolResults(), state.history);
+    await reconcileToolEffects(state);
+    const admissions: Admission[] = [];
+    if (pending !== undefined) {
+      admissions.push(...(await admitDecisions(state, pending, results ?? new DeferredToolResults())));
+    } else {
+      for (const call of openCalls(state)) admissions.push(await admitCall(state, call));
+    }
+    if (admissions.length > 0) {
+      const ended = await completeBatch(state, settings, admissions, nested, '', pending?.followUps ?? []);
+      if (ended !== undefined && ended !== 'model') return ended;
+    }
   }
   let nudges = 0;
   for (;;) {
@@ -307,6 +340,7 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
       return finish(state, 'final', parsed.text);
     }
     nudges = 0;
+    if (settings.onCheckpoint) await settings.onCheckpoint(snapshot(state));
     const admissions: Admission[] = [];
     for (const call of pendingCalls) admissions.push(await admitCall(state, call));
     const ended = await completeBatch(state, settings, admissions, nested, parsed.text, []);

@@ -16,7 +16,11 @@ export interface RunState {
   readonly runId: string;
   readonly threadId?: string | undefined;
   readonly messages: readonly Message[];
-  readonly pending: DeferredBatchData;
+  /**
+   * The deferred batch of a paused run. Absent in a checkpoint (written just before a batch
+   * runs): then the last assistant turn's unanswered calls are the batch in flight.
+   */
+  readonly pending?: DeferredBatchData | undefined;
   readonly budgets: { readonly modelCalls: number; readonly toolCalls: number };
   readonly usage: LanguageModelV1Usage;
 }
@@ -29,7 +33,7 @@ const deferredCall = {
 const count = { type: 'integer', minimum: 0 };
 const runStateSchema: JsonSchema = {
   type: 'object',
-  required: ['version', 'runId', 'messages', 'pending', 'budgets', 'usage'],
+  required: ['version', 'runId', 'messages', 'budgets', 'usage'],
   properties: {
     version: { type: 'integer' },
     runId: { type: 'string', minLength: 1 },
@@ -85,7 +89,8 @@ export function unansweredCalls(messages: readonly Message[]): { id: string; nam
 
 /**
  * Reads a run state (a JSON string or the parsed object) and checks it: the shape, the schema
- * version, and that the pending batch is exactly the unanswered calls of the last assistant turn.
+ * version, and (for a paused run) that the pending batch is exactly the unanswered calls of the
+ * last assistant turn.
  * @throws {InvalidRunStateError} naming what is wrong; nothing is resumed from a bad state.
  */
 export function parseRunState(input: string | unknown): RunState {
@@ -106,6 +111,7 @@ export function parseRunState(input: string | unknown): RunState {
   const checked = createValidator(runStateSchema).validate(value);
   if (!checked.ok) throw new InvalidRunStateError({ reason: formatValidationIssues(checked.issues) });
   const state = value as RunState;
+  if (state.pending === undefined) return state;
   const pending = [...state.pending.approvals, ...state.pending.calls].map((call) => call.callId);
   if (new Set(pending).size !== pending.length)
     throw new InvalidRunStateError({ reason: 'a call id is pending twice' });

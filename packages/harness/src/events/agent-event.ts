@@ -124,6 +124,20 @@ export type AgentEvent =
       readonly to: string;
       readonly reason: string;
     }
+  | {
+      readonly type: 'tool_effect_reconciled';
+      readonly callId: string;
+      readonly toolName: string;
+      readonly action: 're_execute' | 'interrupted';
+    }
+  | {
+      readonly type: 'ledger_write_failed';
+      readonly callId: string;
+      readonly phase: 'started' | 'settled';
+      /** `aborted`: the call was not run; `continued`: it ran unrecorded; `ignored`: a settle write failed. */
+      readonly action: 'aborted' | 'continued' | 'ignored';
+      readonly error: string;
+    }
   | { readonly type: 'run_completed'; readonly runId: string; readonly outcome: RunOutcome }
   | { readonly type: 'run_failed'; readonly runId: string; readonly error: string };
 

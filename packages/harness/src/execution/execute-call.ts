@@ -15,13 +15,21 @@ import {
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
 import { MiddlewareError } from '../errors/middleware-error.js';
 import { RunCancelledError } from '../errors/run-cancelled-error.js';
+import { idempotencyKeyOf, recordSettled, recordStarted } from '../ledger/record-effect.js';
 import { markToolError, middlewareContext, wrapToolOnion } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { createCallContext, LazyCallSignal } from './tool-context.js';
 
 /** How one executed call ended. @internal */
 export type CallOutcome =
-  | { readonly kind: 'result'; readonly result: ToolResult; readonly startedAt: number; readonly durationMs: number }
+  | {
+      readonly kind: 'result';
+      readonly result: ToolResult;
+      readonly startedAt: number;
+      readonly durationMs: number;
+      /** The result stands for something `execute` threw (ModelRetry, ToolFailedError, the error policy). */
+      readonly threw?: boolean;
+    }
   | {
       readonly kind: 'defer';
       readonly approval: boolean;
@@ -95,7 +103,9 @@ function revalidate(state: LoopState, entry: RegisteredTool, call: PendingCall):
  * Runs one admitted call under its resolved timeout and the run's signal, and classifies the end:
  * `ModelRetry` → retry result, `ToolFailedError` → failed result, approval/deferral errors →
  * deferral, cancellation → fatal (always propagates), anything else through the tool-error policy.
- * A synchronous `execute` is not raced against anything (it cannot be interrupted).
+ * A synchronous `execute` is not raced against anything (it cannot be interrupted). With a ledger,
+ * the `started` row is written before `execute` and settled after (`completed` for any returned
+ * result, error results included; `failed` for a throw).
  * @internal
  */
 export async function executeCall(
@@ -106,12 +116,38 @@ export async function executeCall(
   depth: number,
   callTool: NestedCallRunner,
 ): Promise<CallOutcome> {
-  const tool = entry.tool;
   const startedAt = Date.now();
+  if (state.ledger !== undefined) {
+    const key = idempotencyKeyOf(entry, args);
+    const idempotencyKey = () => key;
+    const refused = await recordStarted(state, call, entry, key);
+    if (refused !== undefined) return { kind: 'result', result: refused, startedAt, durationMs: 0 };
+    const outcome = await runCall(state, call, entry, args, depth, callTool, startedAt, idempotencyKey);
+    // Cancellation leaves the row `started`: whether the effect happened is unknown until a resume reconciles it.
+    if (!(outcome.kind === 'fatal' && RunCancelledError.isInstance(outcome.error))) {
+      await recordSettled(state, call.id, outcome.kind === 'result' && outcome.threw !== true ? 'completed' : 'failed');
+    }
+    return outcome;
+  }
+  return runCall(state, call, entry, args, depth, callTool, startedAt, () => idempotencyKeyOf(entry, args));
+}
+
+async function runCall(
+  state: LoopState,
+  call: PendingCall,
+  entry: RegisteredTool,
+  args: Record<string, unknown>,
+  depth: number,
+  callTool: NestedCallRunner,
+  startedAt: number,
+  idempotencyKey: () => string,
+): Promise<CallOutcome> {
+  const tool = entry.tool;
   const signal = new LazyCallSignal();
   let running = true;
   const context = createCallContext(state, {
     callId: call.id,
+    idempotencyKey,
     signal,
     depth,
     preferMarkdown: state.policy.preferMarkdown && tool.supportsMarkdown,
@@ -151,7 +187,13 @@ export async function executeCall(
         : new RunCancelledError({ reason: state.signal.reason, messages: state.history });
       return { kind: 'fatal', error: cancelled, startedAt, durationMs };
     }
-    const result = (value: ToolResult): CallOutcome => ({ kind: 'result', result: value, startedAt, durationMs });
+    const result = (value: ToolResult): CallOutcome => ({
+      kind: 'result',
+      result: value,
+      startedAt,
+      durationMs,
+      threw: true,
+    });
     if (ModelRetry.isInstance(error)) return result(ToolResult.retry(error.advice));
     if (ToolFailedError.isInstance(error)) return result(ToolResult.failed(error.reason));
     if (ApprovalRequiredError.isInstance(error) || CallDeferredError.isInstance(error)) {

@@ -30,6 +30,8 @@ export class LazyCallSignal {
 
 interface CallContextOptions {
   readonly callId: string;
+  /** Computes the call's idempotency key on first read (hashing costs more than most calls). */
+  readonly idempotencyKey: () => string;
   readonly signal: LazyCallSignal;
   readonly depth: number;
   readonly preferMarkdown: boolean;
@@ -50,6 +52,7 @@ class CallContext implements ToolExecutionContext {
   readonly preferMarkdown: boolean;
   readonly streaming = false;
   readonly approved: boolean;
+  #idempotencyKey: string | undefined;
   readonly #loop: LoopState;
   readonly #options: CallContextOptions;
 
@@ -60,6 +63,11 @@ class CallContext implements ToolExecutionContext {
     this.depth = options.depth;
     this.preferMarkdown = options.preferMarkdown;
     this.approved = state.approvedCalls.has(options.callId);
+  }
+
+  get idempotencyKey(): string {
+    this.#idempotencyKey ??= this.#options.idempotencyKey();
+    return this.#idempotencyKey;
   }
 
   get runId(): string {

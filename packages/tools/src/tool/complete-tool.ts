@@ -55,6 +55,7 @@ export function completeTool<TArgs>(tool: Tool<TArgs>): CompleteTool<TArgs> {
     indirectTarget: (bind('indirectTarget') as (args: TArgs) => string | undefined) ?? (() => undefined),
     timeoutPolicy: (bind('timeoutPolicy') as (args: TArgs) => ToolTimeout) ?? (() => policy.timeout()),
     hostCallExtension: (bind('hostCallExtension') as (args: TArgs) => unknown) ?? (() => undefined),
+    idempotencyKey: (bind('idempotencyKey') as (args: TArgs) => string | undefined) ?? (() => undefined),
     displayLabel:
       (bind('displayLabel') as (args: TArgs) => string) ?? (() => policy.display.label ?? humanizeToolName(tool.name)),
     displayDetail:

@@ -61,6 +61,12 @@ export interface Tool<TArgs = Record<string, unknown>> {
   timeoutPolicy?(args: TArgs): ToolTimeout;
   /** Opaque per-call data for the host. */
   hostCallExtension?(args: TArgs): unknown;
+  /**
+   * The key that identifies this call's effect for deduplication (recorded in the tool-effect
+   * ledger and handed to the tool as `context.idempotencyKey`). Default: a SHA-256 of the tool name
+   * and its canonical arguments.
+   */
+  idempotencyKey?(args: TArgs): string | undefined;
   displayLabel?(args: TArgs): string;
   displayDetail?(args: TArgs): string | undefined;
   execute(args: TArgs, context: ToolExecutionContext): ToolOutput | Promise<ToolOutput>;

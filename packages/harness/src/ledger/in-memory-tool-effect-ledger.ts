@@ -1,0 +1,38 @@
+import type { EffectRecord, EffectSettled, EffectStarted, ToolEffectLedger } from './tool-effect-ledger.js';
+
+/**
+ * A ledger in process memory: for tests and single-process hosts that only need the bookkeeping,
+ * not crash safety. Rows are kept per run id; `rows(runId)` exposes them for assertions.
+ */
+export class InMemoryToolEffectLedger implements ToolEffectLedger {
+  private readonly byRun = new Map<string, Map<string, EffectRecord>>();
+
+  async started(row: EffectStarted): Promise<void> {
+    let rows = this.byRun.get(row.runId);
+    if (rows === undefined) {
+      rows = new Map();
+      this.byRun.set(row.runId, rows);
+    }
+    if (!rows.has(row.callId)) rows.set(row.callId, { ...row, status: 'started', startedAt: Date.now() });
+  }
+
+  async settled(row: EffectSettled): Promise<void> {
+    const existing = this.byRun.get(row.runId)?.get(row.callId);
+    if (existing === undefined) return;
+    this.byRun.get(row.runId)?.set(row.callId, {
+      ...existing,
+      status: row.status,
+      settledAt: Date.now(),
+      ...(row.effectSummary === undefined ? {} : { effectSummary: row.effectSummary }),
+    });
+  }
+
+  async unresolved(runId: string): Promise<EffectRecord[]> {
+    return [...(this.byRun.get(runId)?.values() ?? [])].filter((row) => row.status === 'started');
+  }
+
+  /** Every row of a run, in the order calls started. */
+  rows(runId: string): EffectRecord[] {
+    return [...(this.byRun.get(runId)?.values() ?? [])];
+  }
+}

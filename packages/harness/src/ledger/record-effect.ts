@@ -1,0 +1,64 @@
+import { ToolResult } from '@tiny/tools';
+import type { LoopState, PendingCall } from '../agent/loop-state.js';
+import type { RegisteredTool } from '../registry/tool-registry.js';
+import { defaultIdempotencyKey } from './idempotency-key.js';
+import type { EffectSettled } from './tool-effect-ledger.js';
+
+/** The idempotency key of a call: the tool's own, else the default hash. @internal */
+export function idempotencyKeyOf(entry: RegisteredTool, args: Record<string, unknown>): string {
+  return entry.tool.idempotencyKey(args as never) ?? defaultIdempotencyKey(entry.name, args);
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Writes the `started` row before a call executes. When the write fails, `abort` (the default)
+ * answers the call with an error result instead of running it; `continue` runs it unrecorded.
+ * Both emit `ledger_write_failed`. Returns the answer when the call must not run.
+ * @internal
+ */
+export async function recordStarted(
+  state: LoopState,
+  call: PendingCall,
+  entry: RegisteredTool,
+  idempotencyKey: string,
+): Promise<ToolResult | undefined> {
+  const ledger = state.ledger;
+  if (ledger === undefined) return undefined;
+  try {
+    await ledger.started({ runId: state.runId, callId: call.id, tool: entry.name, idempotencyKey });
+    return undefined;
+  } catch (error) {
+    const action = state.ledgerFailure === 'continue' ? 'continued' : 'aborted';
+    if (state.sink.active) {
+      state.sink.emit({
+        type: 'ledger_write_failed',
+        callId: call.id,
+        phase: 'started',
+        action,
+        error: message(error),
+      });
+    }
+    if (action === 'continued') return undefined;
+    return ToolResult.error(`tool \`${entry.name}\` was not run: its effect could not be recorded (${message(error)})`);
+  }
+}
+
+/** Settles a row; a failed write never fails the run (the row stays `started`; an event says so). @internal */
+export async function recordSettled(state: LoopState, callId: string, status: EffectSettled['status']): Promise<void> {
+  const ledger = state.ledger;
+  if (ledger === undefined) return;
+  try {
+    await ledger.settled({ runId: state.runId, callId, status });
+  } catch (error) {
+    if (state.sink.active) {
+      state.sink.emit({
+        type: 'ledger_write_failed',
+        callId,
+        phase: 'settled',
+        action: 'ignored',
+        error: message(error),
+      });
+    }
+  }
+}

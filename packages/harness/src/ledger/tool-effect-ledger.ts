@@ -1,0 +1,48 @@
+/** How a recorded call ended. */
+export type EffectStatus = 'started' | 'completed' | 'failed' | 'interrupted';
+
+/** The row written before a tool executes. */
+export interface EffectStarted {
+  readonly runId: string;
+  readonly callId: string;
+  /** The canonical tool name. */
+  readonly tool: string;
+  /** The tool's declared key, or a SHA-256 of the tool name and its canonical (key-sorted) arguments. */
+  readonly idempotencyKey: string;
+  /** A short, secret-free description of the intended effect, when the host provides one. */
+  readonly effectSummary?: string | undefined;
+}
+
+/** The update written after a tool returned (`completed`, error results included), threw (`failed`), or was reconciled (`interrupted`). */
+export interface EffectSettled {
+  readonly runId: string;
+  readonly callId: string;
+  readonly status: Exclude<EffectStatus, 'started'>;
+  readonly effectSummary?: string | undefined;
+}
+
+/** One ledger row. */
+export interface EffectRecord extends EffectStarted {
+  readonly status: EffectStatus;
+  /** Milliseconds since the epoch. */
+  readonly startedAt: number;
+  readonly settledAt?: number | undefined;
+}
+
+/**
+ * Durable bookkeeping of tool side effects: a `started` row is written (and durable) **before** a
+ * tool executes and settled after, so a run resumed after a crash knows which effects may have
+ * happened. Implementations must make `started` idempotent per `(runId, callId)` (a second write for
+ * the same call must not create a second row) and keep rows from several processes apart.
+ */
+export interface ToolEffectLedger {
+  /** Records an intended effect. Must be durable when the promise resolves. */
+  started(row: EffectStarted): Promise<void>;
+  /** Settles a started row. */
+  settled(row: EffectSettled): Promise<void>;
+  /** Rows of `runId` still `started`, oldest first. */
+  unresolved(runId: string): Promise<EffectRecord[]>;
+}
+
+/** What to do when the `started` write fails: fail the call (default, nothing runs unrecorded) or run it unrecorded with an event. */
+export type LedgerFailureMode = 'abort' | 'continue';

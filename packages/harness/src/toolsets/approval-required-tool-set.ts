@@ -1,0 +1,51 @@
+import { completeTool, type ToolResult } from '@tiny/tools';
+import type { ToolPredicate } from './filtered-tool-set.js';
+import {
+  listToolSet,
+  type ToolSet,
+  type ToolSetCallContext,
+  type ToolSetContext,
+  type ToolSetListing,
+} from './tool-set.js';
+import { wrapTool } from './wrap-tool.js';
+
+/**
+ * Another toolset whose tools matching `predicate` need a human's approval: their policy gets
+ * `access.approvalRequired` (which classifies it), so the loop defers each call to them as an
+ * approval after validation. Reported as `approval_required`. Everything else is delegated;
+ * `call` itself does not ask for approval (the loop does, from the policy).
+ */
+export class ApprovalRequiredToolSet implements ToolSet {
+  readonly label: string;
+
+  constructor(
+    readonly inner: ToolSet,
+    readonly predicate: ToolPredicate = () => true,
+    options: { label?: string } = {},
+  ) {
+    this.label = options.label ?? 'approval_required';
+  }
+
+  async tools(context: ToolSetContext): Promise<ToolSetListing> {
+    const listing = await listToolSet(this.inner, context);
+    const explanations = [...listing.explanations];
+    const tools = listing.tools.map((tool) => {
+      if (!this.predicate(tool, context)) return tool;
+      explanations.push({ name: tool.name, kind: 'approval_required', by: this.label });
+      return wrapTool(tool, { policy: completeTool(tool).policy.requiringApproval() });
+    });
+    return { tools, explanations };
+  }
+
+  call(name: string, args: unknown, context: ToolSetCallContext): Promise<ToolResult> {
+    return this.inner.call(name, args, context);
+  }
+
+  instructions(): string | undefined {
+    return this.inner.instructions?.();
+  }
+
+  async forRun(context: ToolSetContext): Promise<void> {
+    await this.inner.forRun?.(context);
+  }
+}

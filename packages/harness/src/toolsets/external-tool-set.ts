@@ -1,0 +1,70 @@
+import type { ToolSchema } from '@tiny/llm';
+import {
+  type AnyTool,
+  CallDeferredError,
+  type ToolExposure,
+  ToolNotFoundError,
+  ToolPolicy,
+  type ToolResult,
+} from '@tiny/tools';
+import type { ToolExposureExplanation, ToolSet, ToolSetListing } from './tool-set.js';
+
+/** A schema-only tool for an {@link ExternalToolSet}. */
+export interface ExternalToolSpec extends ToolSchema {
+  /** Default `direct`. */
+  readonly exposure?: ToolExposure | undefined;
+  /** Default unclassified. */
+  readonly policy?: ToolPolicy | undefined;
+  readonly family?: string | undefined;
+}
+
+/** What a deferred external call carries in `CallDeferredError.metadata`. */
+export interface ExternalCallMetadata {
+  readonly name: string;
+  readonly arguments: unknown;
+}
+
+/**
+ * Tools the host runs elsewhere (a client app, a remote service): advertised from schemas alone,
+ * never executed here. Running one (its `execute`, or `call`) throws `CallDeferredError` with reason
+ * `external` and `{ name, arguments }` as metadata, so the loop defers it to the host; an unknown
+ * name throws `ToolNotFoundError`. Every tool is reported as `deferred`.
+ */
+export class ExternalToolSet implements ToolSet {
+  readonly label: string;
+  private readonly list: readonly AnyTool[];
+
+  constructor(specs: readonly ExternalToolSpec[], options: { label?: string } = {}) {
+    this.label = options.label ?? 'external';
+    this.list = specs.map((spec) => ({
+      name: spec.name,
+      description: spec.description,
+      parameters: spec.parameters,
+      exposure: spec.exposure ?? 'direct',
+      policy: spec.policy ?? ToolPolicy.unclassified(),
+      ...(spec.family === undefined ? {} : { family: spec.family }),
+      execute: (args: unknown) => {
+        throw deferral(spec.name, args);
+      },
+    }));
+  }
+
+  tools(): ToolSetListing {
+    const explanations: ToolExposureExplanation[] = this.list.map((tool) => ({
+      name: tool.name,
+      kind: 'deferred',
+      by: this.label,
+    }));
+    return { tools: this.list, explanations };
+  }
+
+  call(name: string, args: unknown): Promise<ToolResult> {
+    if (!this.list.some((tool) => tool.name === name)) return Promise.reject(new ToolNotFoundError({ toolName: name }));
+    return Promise.reject(deferral(name, args));
+  }
+}
+
+function deferral(name: string, args: unknown): CallDeferredError {
+  const metadata: ExternalCallMetadata = { name, arguments: args };
+  return new CallDeferredError({ reason: 'external', metadata });
+}

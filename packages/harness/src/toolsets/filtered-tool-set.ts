@@ -1,0 +1,58 @@
+import { type AnyTool, ToolNotFoundError, type ToolResult } from '@tiny/tools';
+import {
+  listToolSet,
+  type ToolSet,
+  type ToolSetCallContext,
+  type ToolSetContext,
+  type ToolSetListing,
+} from './tool-set.js';
+
+/** Decides whether a tool stays visible this turn. */
+export type ToolPredicate = (tool: AnyTool, context: ToolSetContext) => boolean;
+
+/**
+ * Another toolset minus the tools failing `predicate` (each reported as `filtered_out`). Calls to a
+ * filtered-out name throw `ToolNotFoundError`, so withholding a tool also makes it uncallable.
+ */
+export class FilteredToolSet implements ToolSet {
+  readonly label: string;
+
+  constructor(
+    readonly inner: ToolSet,
+    readonly predicate: ToolPredicate,
+    options: { label?: string } = {},
+  ) {
+    this.label = options.label ?? 'filtered';
+  }
+
+  /** Keeps only the tools named in `names` (an allow-list). */
+  static allowing(inner: ToolSet, names: Iterable<string>, options: { label?: string } = {}): FilteredToolSet {
+    const allowed = new Set(names);
+    return new FilteredToolSet(inner, (tool) => allowed.has(tool.name), { label: options.label ?? 'allow_list' });
+  }
+
+  async tools(context: ToolSetContext): Promise<ToolSetListing> {
+    const listing = await listToolSet(this.inner, context);
+    const kept: AnyTool[] = [];
+    const explanations = [...listing.explanations];
+    for (const tool of listing.tools) {
+      if (this.predicate(tool, context)) kept.push(tool);
+      else explanations.push({ name: tool.name, kind: 'filtered_out', by: this.label });
+    }
+    return { tools: kept, explanations };
+  }
+
+  async call(name: string, args: unknown, context: ToolSetCallContext): Promise<ToolResult> {
+    const listing = await this.tools(context);
+    if (!listing.tools.some((tool) => tool.name === name)) throw new ToolNotFoundError({ toolName: name });
+    return this.inner.call(name, args, context);
+  }
+
+  instructions(): string | undefined {
+    return this.inner.instructions?.();
+  }
+
+  async forRun(context: ToolSetContext): Promise<void> {
+    await this.inner.forRun?.(context);
+  }
+}

@@ -1,0 +1,54 @@
+import { ToolNotFoundError, type ToolResult } from '@tiny/tools';
+import {
+  listToolSet,
+  type ToolSet,
+  type ToolSetCallContext,
+  type ToolSetContext,
+  type ToolSetListing,
+} from './tool-set.js';
+import { wrapTool } from './wrap-tool.js';
+
+/**
+ * Another toolset with every name prefixed: advertised name = `prefix + name`, concatenated
+ * verbatim (include your own separator: `'github_'`). `call` requires the prefix, strips it and
+ * delegates; an un-prefixed name throws `ToolNotFoundError`. Each tool is reported as `prefixed`.
+ */
+export class PrefixedToolSet implements ToolSet {
+  readonly label: string;
+
+  constructor(
+    readonly inner: ToolSet,
+    readonly prefix: string,
+    options: { label?: string } = {},
+  ) {
+    this.label = options.label ?? `prefixed:${prefix}`;
+  }
+
+  async tools(context: ToolSetContext): Promise<ToolSetListing> {
+    const listing = await listToolSet(this.inner, context);
+    const explanations = [...listing.explanations];
+    const tools = listing.tools.map((tool) => {
+      const to = this.prefix + tool.name;
+      explanations.push({ name: tool.name, kind: 'prefixed', by: this.label, from: tool.name, to });
+      return wrapTool(tool, { name: to });
+    });
+    return { tools, explanations };
+  }
+
+  call(name: string, args: unknown, context: ToolSetCallContext): Promise<ToolResult> {
+    if (!name.startsWith(this.prefix) || name.length === this.prefix.length) {
+      return Promise.reject(new ToolNotFoundError({ toolName: name }));
+    }
+    return this.inner.call(name.slice(this.prefix.length), args, context).catch((error: unknown) => {
+      throw ToolNotFoundError.isInstance(error) ? new ToolNotFoundError({ toolName: name, cause: error }) : error;
+    });
+  }
+
+  instructions(): string | undefined {
+    return this.inner.instructions?.();
+  }
+
+  async forRun(context: ToolSetContext): Promise<void> {
+    await this.inner.forRun?.(context);
+  }
+}

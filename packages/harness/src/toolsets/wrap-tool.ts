@@ -1,0 +1,27 @@
+import { type AnyTool, type CompleteTool, completeTool, type JsonSchema, type ToolPolicy } from '@tiny/tools';
+
+/** The members a toolset adaptor may change on a tool; everything else is delegated. */
+export interface ToolOverrides {
+  readonly name?: string;
+  readonly description?: string;
+  readonly parameters?: JsonSchema;
+  readonly policy?: ToolPolicy;
+}
+
+/**
+ * A copy of `tool` with only `overrides` changed. Starts from {@link completeTool}, so every other
+ * member (exposure, injected arguments, concurrency, timeouts, display, `returnDirect`, `execute`…)
+ * is the original's, bound to it: nothing silently resets to a default.
+ * @internal
+ */
+export function wrapTool(tool: AnyTool, overrides: ToolOverrides): CompleteTool<never> {
+  const complete = completeTool(tool);
+  const wrapped: CompleteTool<never> = {
+    ...complete,
+    ...(overrides.name === undefined ? {} : { name: overrides.name }),
+    ...(overrides.description === undefined ? {} : { description: overrides.description }),
+    ...(overrides.parameters === undefined ? {} : { parameters: overrides.parameters }),
+    ...(overrides.policy === undefined ? {} : { policy: overrides.policy }),
+  };
+  return wrapped;
+}
