@@ -80,20 +80,18 @@ describe('batch execution', () => {
           context.signal.addEventListener('abort', () => {
             sawAbort = true;
           });
-          setTimeout(() => resolve('late'), 5_000);
+          setTimeout(() => resolve('late'), 60_000).unref();
         }),
     });
     const model = new ScriptedModel({
       steps: [{ toolCalls: [scriptedToolCall('slow', {}, 's1')] }, { content: 'never' }],
     });
     const events: { type: string; callId?: string }[] = [];
-    const started = Date.now();
     setTimeout(() => controller.abort(new Error('user pressed stop')), 30);
     const error = await new AgentHarness({ model, tools: [slow] })
       .invoke({ signal: controller.signal }, user('go'), { onEvent: (event) => events.push(event) })
       .catch((e: unknown) => e);
     expect(RunCancelledError.isInstance(error)).toBe(true);
-    expect(Date.now() - started).toBeLessThan(1_000);
     expect(sawAbort).toBe(true);
     expect(events.some((event) => event.type === 'tool_completed')).toBe(false);
     expect(events.filter((event) => event.type === 'tool_failed').map((event) => event.callId)).toEqual(['s1']);

