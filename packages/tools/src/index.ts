@@ -3,6 +3,7 @@ export { humanizeToolName } from './display/humanize-tool-name.js';
 export { ApprovalRequiredError } from './errors/approval-required-error.js';
 export { CallDeferredError } from './errors/call-deferred-error.js';
 export { InjectedArgumentError } from './errors/injected-argument-error.js';
+export { InvalidInputError } from './errors/invalid-input-error.js';
 export { InvalidRankingIntentError } from './errors/invalid-ranking-intent-error.js';
 export { InvalidToolPolicyError } from './errors/invalid-tool-policy-error.js';
 export { ModelRetry } from './errors/model-retry.js';

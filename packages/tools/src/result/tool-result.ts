@@ -1,3 +1,4 @@
+import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { isMarked } from '../errors/tiny-error.js';
 import type { JsonValue } from '../validation/json-schema.js';
 import { type ImageData, isToolContent, renderToolContent, type ToolContent } from './tool-content.js';
@@ -99,30 +100,46 @@ export class ToolResult implements ToolResultFields {
 
   /**
    * Reads a result back from its JSON shape (for example from a stored run).
-   * @throws {TypeError} naming the first malformed field.
+   * @throws {InvalidInputError} naming the first malformed field.
    */
   static fromJSON(json: unknown): ToolResult {
-    if (typeof json !== 'object' || json === null) throw new TypeError('tool result must be an object');
+    if (typeof json !== 'object' || json === null)
+      throw new InvalidInputError({ entryPoint: 'ToolResult.fromJSON', reason: 'tool result must be an object' });
     const value = json as Record<string, unknown>;
     const blocks = (field: string, required: boolean): ToolContent[] => {
       const list = value[field];
       if (list === undefined && !required) return [];
       if (!Array.isArray(list) || !list.every(isToolContent)) {
-        throw new TypeError(`tool result \`${field}\` must be an array of content blocks`);
+        throw new InvalidInputError({
+          entryPoint: 'ToolResult.fromJSON',
+          reason: `tool result \`${field}\` must be an array of content blocks`,
+        });
       }
       return list;
     };
     if (value.isError !== undefined && typeof value.isError !== 'boolean') {
-      throw new TypeError('tool result `isError` must be a boolean');
+      throw new InvalidInputError({
+        entryPoint: 'ToolResult.fromJSON',
+        reason: 'tool result `isError` must be a boolean',
+      });
     }
     if (value.errorKind !== undefined && value.errorKind !== 'retry' && value.errorKind !== 'failed') {
-      throw new TypeError('tool result `errorKind` must be "retry" or "failed"');
+      throw new InvalidInputError({
+        entryPoint: 'ToolResult.fromJSON',
+        reason: 'tool result `errorKind` must be "retry" or "failed"',
+      });
     }
     if (value.markdownFormatted !== undefined && typeof value.markdownFormatted !== 'string') {
-      throw new TypeError('tool result `markdownFormatted` must be a string');
+      throw new InvalidInputError({
+        entryPoint: 'ToolResult.fromJSON',
+        reason: 'tool result `markdownFormatted` must be a string',
+      });
     }
     if (value.control !== undefined && (typeof value.control !== 'object' || value.control === null)) {
-      throw new TypeError('tool result `control` must be an object');
+      throw new InvalidInputError({
+        entryPoint: 'ToolResult.fromJSON',
+        reason: 'tool result `control` must be an object',
+      });
     }
     return new ToolResult({
       content: blocks('content', true),

@@ -1,4 +1,5 @@
 import type { Static, TSchema } from 'typebox';
+import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import { createValidator, SchemaCompileFailure } from '../validation/create-validator.js';
 import type { JsonSchema } from '../validation/json-schema.js';
@@ -39,6 +40,12 @@ const modelSchemas = new WeakMap<object, JsonSchema>();
 export function defineTool<const TParams extends TSchema | JsonSchema>(
   definition: ToolDefinition<TParams>,
 ): Tool<InferToolArguments<TParams>> {
+  if (typeof definition !== 'object' || definition === null) {
+    throw new InvalidInputError({ entryPoint: 'defineTool', reason: 'the definition must be an object' });
+  }
+  if (typeof definition.name !== 'string') {
+    throw new InvalidInputError({ entryPoint: 'defineTool', reason: 'the tool name must be a string' });
+  }
   const name = definition.name;
   const fail = (reason: string, cause?: unknown): never => {
     throw new ToolDefinitionError({ toolName: name, reason, cause });
@@ -59,6 +66,7 @@ export function defineTool<const TParams extends TSchema | JsonSchema>(
       error,
     );
   }
+  if (definition.injected !== undefined && !Array.isArray(definition.injected)) fail('`injected` must be an array');
   const declared = (schema.properties ?? {}) as Record<string, unknown>;
   const seen = new Set<string>();
   for (const argument of definition.injected ?? []) {

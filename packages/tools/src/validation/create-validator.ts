@@ -74,6 +74,9 @@ function compile(schema: JsonSchema): ValidateFunction {
  * @throws {SchemaCompileFailure} when ajv cannot compile the schema (unknown `$ref`, bad keyword value).
  */
 export function createValidator<T = unknown>(schema: JsonSchema): Validator<T> {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw new SchemaCompileFailure('a JSON Schema must be an object');
+  }
   const cached = cache.get(schema);
   if (cached) return cached as Validator<T>;
   const check = compile(schema);
