@@ -130,3 +130,19 @@ export { serializeToolSchema, type ToolSchema, toolFormatOf } from './spec/tool-
 export { addUsage, type LanguageModelV1Usage } from './spec/usage.js';
 export { pairToolCycles } from './transcript/pair-tool-cycles.js';
 export { fromTranscriptEntries, type TranscriptEntry, toTranscriptEntries } from './transcript/transcript-entry.js';
+
+// Each layer re-exports the error classes beneath it (STYLE.md).
+export {
+  TinyError,
+  InvalidInputError,
+  ToolInputError,
+  ToolNotFoundError,
+  ModelRetry,
+  ToolFailedError,
+  ApprovalRequiredError,
+  CallDeferredError,
+  ToolTimeoutError,
+  ToolDefinitionError,
+  InjectedArgumentError,
+  InvalidToolPolicyError,
+} from '@tiny/tools';

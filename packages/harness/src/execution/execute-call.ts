@@ -69,6 +69,12 @@ function settleWithin(
       signal.abort(runSignal.reason);
       reject(new RunCancelledError({ reason: runSignal.reason, messages: state.history }));
     };
+    // The tool may have triggered the abort itself before handing back its promise.
+    if (runSignal.aborted) {
+      Promise.resolve(pending).catch(() => undefined);
+      onAbort();
+      return;
+    }
     runSignal.addEventListener('abort', onAbort, { once: true });
     if (deadlineMs !== undefined) {
       timer = setTimeout(() => {

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { AgentHarness } from '../agent/agent-harness.js';
 import { RunCancelledError } from '../errors/run-cancelled-error.js';
+import type { AgentEvent } from '../events/agent-event.js';
 import { eventsOfType, ScriptedModel, scriptedToolCall, toolEventViolations } from '../testkit/index.js';
 
 const user = (text: string): Message[] => [{ role: 'user', content: text }];
@@ -221,5 +222,36 @@ describe('tool context', () => {
     });
     expect(JSON.stringify(seen.keys)).not.toContain('secret');
     expect(seen.keys).not.toContain('history');
+  });
+});
+
+describe('cancellation mid-batch (regression)', () => {
+  it('gives every started call a terminal event when a later call of a serial batch is cancelled', async () => {
+    const controller = new AbortController();
+    const quick = defineTool({
+      name: 'quick',
+      description: '',
+      parameters: Type.Object({}),
+      execute: async () => 'fast',
+    });
+    const stuck = defineTool({
+      name: 'stuck',
+      description: '',
+      parameters: Type.Object({}),
+      execute: async () => {
+        controller.abort(new Error('stop'));
+        return new Promise<string>(() => {});
+      },
+    });
+    const model = new ScriptedModel({
+      steps: [{ toolCalls: [scriptedToolCall('quick', {}, 'q'), scriptedToolCall('stuck', {}, 's')] }],
+    });
+    const events: AgentEvent[] = [];
+    const error = await new AgentHarness({ model, tools: [quick, stuck] })
+      .invoke({ signal: controller.signal }, user('go'), { onEvent: (event) => events.push(event) })
+      .catch((caught: unknown) => caught);
+    expect(RunCancelledError.isInstance(error)).toBe(true);
+    expect(toolEventViolations(events)).toEqual([]);
+    expect(eventsOfType(events, 'tool_failed').map((event) => event.callId)).toEqual(['q', 's']);
   });
 });

@@ -66,7 +66,6 @@ export async function foldBatch(
     if (sink.active) {
       for (const [index, outcome] of outcomes) {
         const admission = admissions[index] as Extract<Admission, { kind: 'execute' }>;
-        if (RunCancelledError.isInstance(error) && index !== fatalIndex && outcome.kind !== 'fatal') continue;
         sink.emit({
           type: 'tool_failed',
           callId: admission.call.id,
