@@ -33,8 +33,8 @@ for (const dir of readdirSync('packages')) {
       const target = match[1];
       if (target === manifest.name) {
         if (!file.includes('.test')) problems.push(`${file}: imports its own package by name`);
-      }
-      else if (!declared.has(target)) problems.push(`${file}: imports ${target}, which package.json does not declare`);
+      } else if (!declared.has(target))
+        problems.push(`${file}: imports ${target}, which package.json does not declare`);
       else if (rank(target) >= own && !file.includes('.test')) {
         problems.push(`${file}: ${manifest.name} (layer ${own}) imports ${target} (layer ${rank(target)})`);
       }

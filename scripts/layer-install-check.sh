@@ -69,3 +69,85 @@ if (result?.content !== '42' || run.text !== 'It is 42.') throw new Error(JSON.s
 console.log(`@tiny/harness: agent ran add -> ${result.content}; final: ${run.text}`);
 JS
 node check.mjs
+
+# @tiny/provider-openai on @tiny/llm: no harness installed; a lenient call over a stub fetch.
+mkdir "$work/provider" && cd "$work/provider"
+npm init -y >/dev/null
+npm pkg set type=module >/dev/null
+npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-provider-openai-*.tgz >/dev/null
+cat > check.mjs <<'JS'
+import { createOpenAICompatible } from '@tiny/provider-openai';
+const fetch = async () => Response.json({ choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{city: "Oslo",}' } }] } }] });
+const model = createOpenAICompatible({ baseURL: 'http://127.0.0.1:1/v1', fetch })('m');
+const tools = [{ name: 'weather', description: 'Weather.', parameters: { type: 'object', properties: { city: { type: 'string' } } } }];
+const response = await model.doGenerate({ messages: [{ role: 'user', content: 'Oslo?' }], tools });
+if (response.toolCalls[0]?.arguments.city !== 'Oslo') throw new Error(JSON.stringify(response));
+console.log(`@tiny/provider-openai: repaired ${response.toolCalls[0].rawArguments} -> ${JSON.stringify(response.toolCalls[0].arguments)}`);
+JS
+node check.mjs
+test ! -e node_modules/@tiny/harness || { echo "@tiny/harness was installed but not asked for"; exit 1; }
+
+# @tiny/structured with its layers: a typed answer from the scripted model.
+mkdir "$work/structured" && cd "$work/structured"
+npm init -y >/dev/null
+npm pkg set type=module >/dev/null
+npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-harness-*.tgz "$work"/tarballs/tiny-structured-*.tgz >/dev/null
+cat > check.mjs <<'JS'
+import { AgentHarness } from '@tiny/harness';
+import { ScriptedModel } from '@tiny/harness/testkit';
+import { ResponseFormat, invokeStructured } from '@tiny/structured';
+const model = new ScriptedModel({ profile: { structuredOutput: 'json_schema' }, steps: [{ content: '```json\n{"city": "Oslo", "celsius": -3}\n```' }] });
+const schema = { type: 'object', required: ['city', 'celsius'], properties: { city: { type: 'string' }, celsius: { type: 'number' } } };
+const result = await invokeStructured(new AgentHarness({ model }), {}, [{ role: 'user', content: 'Weather?' }], ResponseFormat.auto({ name: 'weather', schema }));
+if (result.parsed.city !== 'Oslo') throw new Error(JSON.stringify(result));
+console.log(`@tiny/structured: ${JSON.stringify(result.parsed)} via ${result.validation.strategy} (${result.validation.repair})`);
+JS
+node check.mjs
+
+# @tiny/ledger-sqlite with its peers: record a run's tool effects in a SQLite file.
+mkdir "$work/ledger-sqlite" && cd "$work/ledger-sqlite"
+npm init -y >/dev/null
+npm pkg set type=module >/dev/null
+npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-harness-*.tgz "$work"/tarballs/tiny-ledger-sqlite-*.tgz >/dev/null 2>&1
+cat > check.mjs <<'JS'
+import { AgentHarness } from '@tiny/harness';
+import { ScriptedModel, scriptedToolCall } from '@tiny/harness/testkit';
+import { LedgerClosedError, SqliteToolEffectLedger } from '@tiny/ledger-sqlite';
+import { defineTool } from '@tiny/tools';
+const ledger = new SqliteToolEffectLedger({ path: 'ledger.db' });
+const add = defineTool({
+  name: 'add',
+  description: 'Add.',
+  parameters: { type: 'object', required: ['a', 'b'], properties: { a: { type: 'integer' }, b: { type: 'integer' } } },
+  execute: ({ a, b }) => String(a + b),
+});
+const model = new ScriptedModel({ steps: [{ toolCalls: [scriptedToolCall('add', { a: 2, b: 40 })] }, { content: 'It is 42.' }] });
+const run = await new AgentHarness({ model, tools: [add], ledger }).invoke({}, [{ role: 'user', content: '2 + 40?' }]);
+const rows = await ledger.rows(run.runId);
+if (rows.length !== 1 || rows[0].status !== 'completed') throw new Error(JSON.stringify(rows));
+await ledger.close();
+const closed = await ledger.unresolved(run.runId).catch((error) => error);
+if (!LedgerClosedError.isInstance(closed)) throw new Error('no LedgerClosedError after close');
+console.log(`@tiny/ledger-sqlite: ${run.text} ledger row ${rows[0].tool}: ${rows[0].status}`);
+JS
+node check.mjs
+
+# @tiny/mcp on the harness: an MCP server's tools as a toolset, against a real server from npm.
+mkdir "$work/mcp" && cd "$work/mcp"
+npm init -y >/dev/null
+npm pkg set type=module >/dev/null
+npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-harness-*.tgz "$work"/tarballs/tiny-mcp-*.tgz @modelcontextprotocol/server-everything@2026.8.31 >/dev/null
+cat > check.mjs <<'JS'
+import { createMcpToolSet, McpConnectionError } from '@tiny/mcp';
+import { createRequire } from 'node:module';
+const server = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const toolSet = await createMcpToolSet({ command: process.execPath, args: [server, 'stdio'], prefix: 'ev_' });
+const tools = await toolSet.tools({ runId: 'check', turn: 0 });
+const echo = await toolSet.call('ev_echo', { message: 'hi' }, { runId: 'check', turn: 1 });
+if (echo.output() !== 'Echo: hi') throw new Error(echo.output());
+await toolSet.close();
+const closed = await toolSet.call('ev_echo', { message: 'x' }, { runId: 'check', turn: 2 }).catch((error) => error);
+if (!McpConnectionError.isInstance(closed)) throw new Error('a closed toolset did not refuse');
+console.log(`@tiny/mcp: ${tools.length} tools from ${toolSet.serverName}; ev_echo -> ${echo.output()}`);
+JS
+node check.mjs

@@ -1,17 +1,57 @@
 import { AgentHarness } from '@tiny/harness';
 import { ScriptedModel } from '@tiny/harness/testkit';
+import type { LanguageModelV1 } from '@tiny/llm';
+import {
+  createOpenAICompatible,
+  llamacpp,
+  lmstudio,
+  type OpenAICompatibleProvider,
+  ollama,
+  openai,
+  vllm,
+} from '@tiny/provider-openai';
 import { formatEvent } from './format-event.js';
 import { demoScript } from './script.js';
 import { createNoteTool, sendSms, weather } from './tools.js';
 
-if (process.env.OPENAI_BASE_URL || process.env.OPENAI_API_KEY) {
-  console.log(
-    '(OPENAI_* is set, but the OpenAI-compatible provider is not part of this build yet: using the embedded model.)\n',
-  );
+/** Every request body sent to a real endpoint, to prove the host secret never leaves. */
+const sentBodies: string[] = [];
+const recordingFetch: typeof fetch = (input, init) => {
+  sentBodies.push(String(init?.body ?? ''));
+  return fetch(input, init);
+};
+
+/** The preset for a base URL: by host for OpenAI, by the default port of each local server, else generic. */
+function providerFor(baseURL: string, apiKey: string | undefined): OpenAICompatibleProvider {
+  const options = { baseURL, apiKey, fetch: recordingFetch };
+  const url = new URL(baseURL);
+  if (url.hostname === 'api.openai.com') return openai(options);
+  const byPort: Record<string, (given: typeof options) => OpenAICompatibleProvider> = {
+    '11434': ollama,
+    '1234': lmstudio,
+    '8080': llamacpp,
+    '8000': vllm,
+  };
+  return (byPort[url.port] ?? ((given) => createOpenAICompatible(given)))(options);
+}
+
+const baseURL = process.env.OPENAI_BASE_URL;
+let model: LanguageModelV1;
+let scripted: ScriptedModel | undefined;
+if (baseURL) {
+  const modelId = process.env.OPENAI_MODEL ?? 'gpt-4o-mini';
+  model = providerFor(baseURL, process.env.OPENAI_API_KEY)(modelId);
+  console.log(`model: ${modelId} at ${baseURL} (${model.provider} preset)\n`);
+} else {
+  if (process.env.OPENAI_API_KEY) {
+    console.log('(OPENAI_API_KEY is set: add OPENAI_BASE_URL=https://api.openai.com/v1 to use OpenAI.)');
+  }
+  scripted = new ScriptedModel({ steps: demoScript });
+  model = scripted;
+  console.log('model: the embedded scripted model (set OPENAI_BASE_URL to use a real endpoint)\n');
 }
 
 const outbox: string[] = [];
-const model = new ScriptedModel({ steps: demoScript });
 const harness = new AgentHarness({
   model,
   tools: [weather, createNoteTool(outbox), sendSms],
@@ -19,23 +59,34 @@ const harness = new AgentHarness({
 });
 
 const secret = 'sk-demo-0123456789';
-const run = await harness.invoke(
-  { hostValues: { apiKey: secret } },
-  [
-    { role: 'system', content: 'You are a concise travel assistant.' },
-    { role: 'user', content: 'What will the weather be in Oslo for two days? Save a note and text me at +4712345678.' },
-  ],
-  {
-    onEvent: (event) => {
-      const line = formatEvent(event);
-      if (line !== undefined) console.log(line);
+try {
+  const run = await harness.invoke(
+    { hostValues: { apiKey: secret } },
+    [
+      { role: 'system', content: 'You are a concise travel assistant.' },
+      {
+        role: 'user',
+        content: 'What will the weather be in Oslo for two days? Save a note and text me at +4712345678.',
+      },
+    ],
+    {
+      onEvent: (event) => {
+        const line = formatEvent(event);
+        if (line !== undefined) console.log(line);
+      },
     },
-  },
-);
+  );
+  console.log(`\nfinal answer: ${run.text}`);
+  console.log(
+    `model calls: ${run.modelCalls}, tool calls: ${run.toolCalls}, executed: ${run.executedTools.join(', ')}`,
+  );
+  console.log(`notes saved: ${JSON.stringify(outbox)}`);
+} catch (error) {
+  console.error(`\nthe run failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+}
 
-console.log(`\nfinal answer: ${run.text}`);
-console.log(`model calls: ${run.modelCalls}, tool calls: ${run.toolCalls}, executed: ${run.executedTools.join(', ')}`);
-console.log(`notes saved: ${JSON.stringify(outbox)}`);
-const leaked = JSON.stringify(model.requests).includes(secret);
+const sent = scripted === undefined ? sentBodies.join('\n') : JSON.stringify(scripted.requests);
+const leaked = sent.includes(secret);
 console.log(`secret sent to the model: ${leaked ? 'YES (bug!)' : 'never'}`);
 if (leaked) process.exitCode = 1;

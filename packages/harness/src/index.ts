@@ -19,6 +19,58 @@ export type { PendingCall } from './agent/loop-state.js';
 export { type DeferredToolHandler, DROPPED_TOOL_CALL_NUDGE } from './agent/run-loop.js';
 export { type DeferredDecision, DeferredToolResults } from './deferral/deferred-tool-results.js';
 export { parseRunState, RUN_STATE_VERSION, type RunState, serializeRunState } from './deferral/run-state.js';
+export {
+  resolveSearchLimits,
+  type SearchLimits,
+  TOOL_CALL_NAME,
+  TOOL_CALL_PARAMETERS,
+  TOOL_SEARCH_NAME,
+  TOOL_SEARCH_USAGE,
+  type ToolSearchSchemaOptions,
+  toolCallSchema,
+  toolSearchSchema,
+} from './discovery/bridge-schemas.js';
+export {
+  COLLAPSE_DEPTH,
+  type CompactedParameters,
+  type CompactionStep,
+  clipDescription,
+  compactParameters,
+  compactToolSchema,
+  jsonBytes,
+  OPEN_OBJECT_SCHEMA,
+  type SchemaCompaction,
+  THIRD_PARTY_SCHEMA_COMPACTION,
+} from './discovery/compact-schema.js';
+export {
+  createDeferredCatalogue,
+  type DeferredCatalogue,
+  type DeferredCatalogueEntry,
+  type DeferredToolSpec,
+  deferredToolSpec,
+} from './discovery/deferred-catalogue.js';
+export {
+  type AdvertisedTools,
+  createDiscoverySession,
+  type DiscoveryOptions,
+  type DiscoverySession,
+  type DiscoverySessionInit,
+} from './discovery/discovery-session.js';
+export {
+  type RankMode,
+  SEARCH_DESCRIPTION_MAX_CHARS,
+  searchDeferredTools,
+  type ToolSearchMatch,
+  type ToolSearchOptions,
+  type ToolSearchOutcome,
+} from './discovery/search-deferred-tools.js';
+export {
+  DEFAULT_MANIFEST_TOKEN_BUDGET,
+  firstSentence,
+  MANIFEST_SUMMARY_MAX_CHARS,
+  renderSearchManifest,
+} from './discovery/search-manifest.js';
+export { type BridgeableCall, type BridgeUnwrap, unwrapBridgeCall } from './discovery/unwrap-bridge-call.js';
 export { DeferredResolutionError, type DeferredResolutionProblem } from './errors/deferred-resolution-error.js';
 export { InvalidRunStateError } from './errors/invalid-run-state-error.js';
 export { LimitExceededError } from './errors/limit-exceeded-error.js';
@@ -77,3 +129,22 @@ export {
   type ToolErrorPolicy,
   type UnknownToolPolicy,
 } from './run/run-policy.js';
+export { ApprovalRequiredToolSet } from './toolsets/approval-required-tool-set.js';
+export { CombinedToolSet } from './toolsets/combined-tool-set.js';
+export { type ExternalCallMetadata, ExternalToolSet, type ExternalToolSpec } from './toolsets/external-tool-set.js';
+export { FilteredToolSet, type ToolPredicate } from './toolsets/filtered-tool-set.js';
+export { PrefixedToolSet } from './toolsets/prefixed-tool-set.js';
+export { PreparedToolSet, type PrepareTools, type ToolDeclaration } from './toolsets/prepared-tool-set.js';
+export { registryToolSet, type ToolRegistryView } from './toolsets/registry-tool-set.js';
+export { RenamedToolSet } from './toolsets/renamed-tool-set.js';
+export {
+  listToolSet,
+  type ToolExposureExplanation,
+  type ToolExposureExplanationKind,
+  type ToolSet,
+  type ToolSetCallContext,
+  type ToolSetContext,
+  type ToolSetListing,
+} from './toolsets/tool-set.js';
+export { toolSetFromTools } from './toolsets/tool-set-from-tools.js';
+export { type ToolsFilteredDetail, toolsFilteredDetails } from './toolsets/tools-filtered-details.js';

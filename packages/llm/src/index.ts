@@ -1,3 +1,18 @@
+// Each layer re-exports the error classes beneath it (STYLE.md).
+export {
+  ApprovalRequiredError,
+  CallDeferredError,
+  InjectedArgumentError,
+  InvalidInputError,
+  InvalidToolPolicyError,
+  ModelRetry,
+  TinyError,
+  ToolDefinitionError,
+  ToolFailedError,
+  ToolInputError,
+  ToolNotFoundError,
+  ToolTimeoutError,
+} from '@tiny/tools';
 export { type CodeCall, type ParseCodeCallOptions, parseCodeCallBody } from './code-call/parse-code-call-body.js';
 export { renderPythonCall, renderTypeScriptCall } from './code-call/render-code-call.js';
 export { type CodeLanguage, renderCodeCatalogue } from './code-call/render-code-catalogue.js';
@@ -130,19 +145,3 @@ export { serializeToolSchema, type ToolSchema, toolFormatOf } from './spec/tool-
 export { addUsage, type LanguageModelV1Usage } from './spec/usage.js';
 export { pairToolCycles } from './transcript/pair-tool-cycles.js';
 export { fromTranscriptEntries, type TranscriptEntry, toTranscriptEntries } from './transcript/transcript-entry.js';
-
-// Each layer re-exports the error classes beneath it (STYLE.md).
-export {
-  TinyError,
-  InvalidInputError,
-  ToolInputError,
-  ToolNotFoundError,
-  ModelRetry,
-  ToolFailedError,
-  ApprovalRequiredError,
-  CallDeferredError,
-  ToolTimeoutError,
-  ToolDefinitionError,
-  InjectedArgumentError,
-  InvalidToolPolicyError,
-} from '@tiny/tools';

@@ -7,7 +7,7 @@ import {
   type ToolChoice,
   type ToolDialectKind,
 } from '@tiny/llm';
-import type { AnyTool } from '@tiny/tools';
+import { type AnyTool, InvalidInputError } from '@tiny/tools';
 import type { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import { parseRunState, type RunState } from '../deferral/run-state.js';
 import { DeferredResolutionError } from '../errors/deferred-resolution-error.js';
@@ -17,6 +17,7 @@ import type { LedgerFailureMode, ToolEffectLedger } from '../ledger/tool-effect-
 import type { AgentMiddleware } from '../middleware/agent-middleware.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import type { AgentRun } from '../run/agent-run.js';
+import { assertMessages } from '../run/assert-messages.js';
 import type { RunContext } from '../run/run-context.js';
 import { type RunLimits, resolveRunLimits } from '../run/run-limits.js';
 import { type RunPolicy, resolveRunPolicy } from '../run/run-policy.js';
@@ -87,6 +88,17 @@ export class AgentHarness {
   private readonly ledgerFailure: LedgerFailureMode;
 
   constructor(options: AgentHarnessOptions) {
+    const model = options?.model as Partial<LanguageModelV1> | undefined;
+    if (
+      model?.specificationVersion !== 'v1' ||
+      typeof model.doGenerate !== 'function' ||
+      typeof model.doStream !== 'function'
+    ) {
+      throw new InvalidInputError({
+        entryPoint: 'AgentHarness',
+        reason: '`model` must be a LanguageModelV1 (specificationVersion "v1")',
+      });
+    }
     this.model = options.model;
     if (options.tools instanceof ToolRegistry) {
       this.registry = options.tools;
@@ -186,8 +198,10 @@ export class AgentHarness {
     const limits = resolveRunLimits({ ...this.limits, ...options.limits });
     const listeners = options.onEvent ? [options.onEvent, ...extraListeners] : extraListeners;
     const sink = new EventSink(listeners, options.recordEvents ?? true);
-    const resumed = Array.isArray(input) ? undefined : (input as RunState);
-    const messages: readonly Message[] = resumed ? resumed.messages : (input as readonly Message[]);
+    const resumed =
+      Array.isArray(input) || (options.resumeWith === undefined && !options.resuming) ? undefined : (input as RunState);
+    const messages: unknown = resumed ? resumed.messages : input;
+    assertMessages(resumed ? 'AgentHarness.resume' : 'AgentHarness.invoke', messages);
     const runId = resumed?.runId ?? context.runId ?? shortId();
     const middleware = [...this.middleware, ...(options.middleware ?? [])];
     const dialectKind: ToolDialectKind =

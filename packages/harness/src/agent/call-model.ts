@@ -25,9 +25,15 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** The wait before a retry: exponential backoff, or the provider's `retry-after` when longer (capped at a minute). */
+function retryDelay(state: LoopState, error: ModelCallError, attempt: number): number {
+  const backoff = state.limits.retryDelayMs * 2 ** attempt;
+  return Math.max(backoff, Math.min(error.retryAfterMs ?? 0, 60_000));
+}
+
 /**
  * Calls the model once, retrying retryable provider errors (`ModelCallError.isRetryable`) up to
- * `maxRetriesPerCall` times with exponential backoff (each retry emits `model_retried`; retries do
+ * `maxRetriesPerCall` times with exponential backoff (or the provider's `retry-after`, when longer) (each retry emits `model_retried`; retries do
  * not count as model calls). When `streaming`, visible text deltas go through the stream scrubber
  * (partial call openers are held back, call blocks removed) and are emitted as `model_delta`.
  * @internal
@@ -51,7 +57,7 @@ export async function callModel(
       if (state.sink.active) {
         state.sink.emit({ type: 'model_retried', modelCallId, attempt: attempt + 1, error: (error as Error).message });
       }
-      await sleep(state.limits.retryDelayMs * 2 ** attempt, state.signal).catch(() => {
+      await sleep(retryDelay(state, error as ModelCallError, attempt), state.signal).catch(() => {
         throw new RunCancelledError({ reason: state.signal.reason, messages: state.history });
       });
     }

@@ -1,4 +1,4 @@
-import { ToolResult } from '@tiny/tools';
+import { InvalidInputError, ToolResult } from '@tiny/tools';
 import type { DeferredCall } from '../run/agent-run.js';
 
 /** One decision about a deferred call. */
@@ -77,9 +77,13 @@ export class DeferredToolResults {
     );
   }
 
-  /** Reads decisions written by {@link DeferredToolResults.toJSON}. @throws {TypeError} on malformed data. */
+  /** Reads decisions written by {@link DeferredToolResults.toJSON}. @throws {InvalidInputError} on malformed data. */
   static fromJSON(json: unknown): DeferredToolResults {
-    if (typeof json !== 'object' || json === null) throw new TypeError('deferred decisions must be an object');
+    if (typeof json !== 'object' || json === null)
+      throw new InvalidInputError({
+        entryPoint: 'DeferredToolResults.fromJSON',
+        reason: 'deferred decisions must be an object',
+      });
     const results = new DeferredToolResults();
     for (const [id, raw] of Object.entries(json)) {
       const decision = raw as Record<string, unknown>;
@@ -97,11 +101,18 @@ export class DeferredToolResults {
         case 'deny':
         case 'retry':
         case 'fail':
-          if (message === undefined) throw new TypeError(`decision for \`${id}\` needs a message`);
+          if (message === undefined)
+            throw new InvalidInputError({
+              entryPoint: 'DeferredToolResults.fromJSON',
+              reason: `decision for \`${id}\` needs a message`,
+            });
           results.set(id, { kind: decision.kind, message });
           break;
         default:
-          throw new TypeError(`decision for \`${id}\` has an unknown kind`);
+          throw new InvalidInputError({
+            entryPoint: 'DeferredToolResults.fromJSON',
+            reason: `decision for \`${id}\` has an unknown kind`,
+          });
       }
     }
     return results;

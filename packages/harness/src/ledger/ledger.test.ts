@@ -199,3 +199,41 @@ describe('resume after a crash', () => {
     expect(toolEventViolations(run.events)).toEqual([]);
   });
 });
+
+describe('resume after a crash: finished but unrecorded calls', () => {
+  it('does not run a completed replay-never call again when its result was lost', async () => {
+    const ledger = new InMemoryToolEffectLedger();
+    const log: string[] = [];
+    const email = defineTool({
+      name: 'send_email',
+      description: '',
+      parameters: Type.Object({ to: Type.String() }),
+      policy: ToolPolicy.classified().withRuntime({ replay: 'never' }),
+      execute: ({ to }) => {
+        log.push(`email:${to}`);
+        return 'sent';
+      },
+    });
+    const checkpoint: RunState = {
+      version: 1,
+      runId: 'crash-2',
+      messages: [
+        { role: 'user', content: 'mail ada' },
+        { role: 'assistant', content: '', toolCalls: [{ id: 'm1', name: 'send_email', arguments: '{"to":"ada"}' }] },
+      ],
+      budgets: { modelCalls: 1, toolCalls: 0 },
+      usage: {},
+    };
+    // The process finished the call and settled its row, then died before the transcript was saved.
+    await ledger.started({ runId: 'crash-2', callId: 'm1', tool: 'send_email', idempotencyKey: 'k' });
+    await ledger.settled({ runId: 'crash-2', callId: 'm1', status: 'completed' });
+    const model = new ScriptedModel({ steps: [{ content: 'ok' }] });
+    const run = await new AgentHarness({ model, tools: [email], ledger }).resume({}, checkpoint);
+    expect(log).toEqual([]);
+    expect(toolText(run.messages, 'm1')).toMatch(/completed before the run was interrupted, but its result was lost/);
+    expect(eventsOfType(run.events, 'tool_effect_reconciled')[0]).toMatchObject({
+      callId: 'm1',
+      action: 'interrupted',
+    });
+  });
+});

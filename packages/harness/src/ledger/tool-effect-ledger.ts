@@ -42,6 +42,12 @@ export interface ToolEffectLedger {
   settled(row: EffectSettled): Promise<void>;
   /** Rows of `runId` still `started`, oldest first. */
   unresolved(runId: string): Promise<EffectRecord[]>;
+  /**
+   * Every row of `runId`. Optional: with it, reconciliation also catches calls that finished
+   * before a crash but whose result never reached the transcript (they are not run again unless
+   * replay-safe).
+   */
+  rows?(runId: string): EffectRecord[] | Promise<EffectRecord[]>;
 }
 
 /** What to do when the `started` write fails: fail the call (default, nothing runs unrecorded) or run it unrecorded with an event. */

@@ -7,6 +7,7 @@ import {
   completeTool,
   createValidator,
   describeToolNameProblem,
+  InvalidInputError,
   modelFacingParameters,
   ToolDefinitionError,
   type ToolExposure,
@@ -45,6 +46,17 @@ export class ToolRegistry {
    * @throws {ToolDefinitionError} for a bad or duplicate name, or a schema that does not compile.
    */
   register(tool: AnyTool, options: RegisterToolOptions = {}): this {
+    if (
+      typeof tool !== 'object' ||
+      tool === null ||
+      typeof tool.execute !== 'function' ||
+      typeof tool.parameters !== 'object'
+    ) {
+      throw new InvalidInputError({
+        entryPoint: 'ToolRegistry.register',
+        reason: 'expected a tool with `name`, `parameters` and `execute`',
+      });
+    }
     this.assertNewName(tool.name);
     try {
       createValidator(tool.parameters);
@@ -73,6 +85,17 @@ export class ToolRegistry {
    * @throws {ToolDefinitionError} for a bad or duplicate name.
    */
   registerExternal(schema: ToolSchema, options: { exposure?: ToolExposure; policy?: ToolPolicy } = {}): this {
+    if (
+      typeof schema !== 'object' ||
+      schema === null ||
+      typeof schema.parameters !== 'object' ||
+      schema.parameters === null
+    ) {
+      throw new InvalidInputError({
+        entryPoint: 'ToolRegistry.registerExternal',
+        reason: 'expected a tool schema with `name` and `parameters`',
+      });
+    }
     this.assertNewName(schema.name);
     const tool: AnyTool = {
       name: schema.name,
@@ -138,6 +161,8 @@ export class ToolRegistry {
   }
 
   private assertNewName(name: string): void {
+    if (typeof name !== 'string')
+      throw new InvalidInputError({ entryPoint: 'ToolRegistry', reason: 'a tool name must be a string' });
     const problem = checkToolName(name);
     if (problem) throw new ToolDefinitionError({ toolName: name, reason: describeToolNameProblem(problem) });
     if (this.entries.has(name)) {

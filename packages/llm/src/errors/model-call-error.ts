@@ -26,6 +26,8 @@ export class ModelCallError extends TinyError {
   readonly responseBody: string | undefined;
   /** The provider that failed (`openai`, `anthropic`, ...), when known. */
   readonly provider: string | undefined;
+  /** How long the provider asked callers to wait before retrying (`retry-after`), when it said. */
+  readonly retryAfterMs: number | undefined;
 
   constructor(options: {
     message: string;
@@ -33,12 +35,14 @@ export class ModelCallError extends TinyError {
     responseBody?: string | undefined;
     provider?: string | undefined;
     isRetryable?: boolean | undefined;
+    retryAfterMs?: number | undefined;
     cause?: unknown;
   }) {
     super('ModelCallError', options.message, options);
     this.statusCode = options.statusCode;
     this.responseBody = options.responseBody;
     this.provider = options.provider;
+    this.retryAfterMs = options.retryAfterMs;
     this.isRetryable =
       options.isRetryable ?? (options.statusCode === undefined ? false : isRetryableStatus(options.statusCode));
   }

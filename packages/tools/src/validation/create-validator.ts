@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { isMarked, TinyError } from '../errors/tiny-error.js';
 import type { JsonSchema } from './json-schema.js';
 import type { ValidationIssue } from './validation-issue.js';
 
@@ -21,8 +22,20 @@ export interface Validator<T = unknown> {
   validate(value: unknown): ValidationResult<T>;
 }
 
-/** Thrown by {@link createValidator} when ajv cannot compile a schema. */
-export class SchemaCompileFailure extends Error {}
+const failureMarker = Symbol.for('tiny.error.SchemaCompileFailure');
+
+/** Thrown by {@link createValidator} when ajv cannot compile a schema (or it is not an object). */
+export class SchemaCompileFailure extends TinyError {
+  readonly [failureMarker] = true;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('SchemaCompileFailure', message, options);
+  }
+
+  static override isInstance(value: unknown): value is SchemaCompileFailure {
+    return isMarked(value, failureMarker);
+  }
+}
 
 const draft07 = /json-schema\.org\/draft-0[67]\/schema/;
 let ajv2020: Ajv | undefined;

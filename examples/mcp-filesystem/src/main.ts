@@ -1,0 +1,3 @@
+import { runMcpFilesystemExample } from './run-example.js';
+
+await runMcpFilesystemExample();

@@ -1,0 +1,168 @@
+import type { EffectRecord, EffectSettled, EffectStarted, EffectStatus, ToolEffectLedger } from '@tiny/harness';
+import Database from 'better-sqlite3';
+import { LedgerClosedError } from '../errors/ledger-closed-error.js';
+import { LEDGER_TABLE, migrateSchema } from '../schema/migrate-schema.js';
+
+/** Options for {@link SqliteToolEffectLedger}. */
+export interface SqliteToolEffectLedgerOptions {
+  /** The database file, created when missing. `':memory:'` works but is private to this connection (no sharing, no durability). */
+  readonly path: string;
+  /**
+   * How long a write waits for another process holding the write lock before failing with
+   * `SQLITE_BUSY`, in milliseconds. Default 5000.
+   */
+  readonly busyTimeoutMs?: number | undefined;
+  /**
+   * Also fsync `settled` writes. Default false: `started` rows are always fsynced; a settle lost to
+   * a power cut leaves its row `started`, which resume treats conservatively (see README).
+   */
+  readonly durableSettled?: boolean | undefined;
+}
+
+interface Row {
+  run_id: string;
+  call_id: string;
+  tool: string;
+  idempotency_key: string;
+  effect_summary: string | null;
+  status: EffectStatus;
+  started_at: number;
+  settled_at: number | null;
+}
+
+const COLUMNS = 'run_id, call_id, tool, idempotency_key, effect_summary, status, started_at, settled_at';
+
+/**
+ * A durable {@link ToolEffectLedger} in one SQLite file (better-sqlite3), shared safely by several
+ * processes: WAL journal, a busy timeout for writers waiting on each other, and one row per
+ * `(runId, callId)` enforced by a unique key, so a repeated `started` never adds a row.
+ *
+ * - `started` commits with `synchronous=FULL` (the WAL is fsynced) before its promise resolves.
+ * - `settled` moves a `started` row to its final status. `completed` and `failed` are final;
+ *   `interrupted` (written by resume) can still be replaced by a late `completed`/`failed` from a
+ *   process that was presumed dead, never the other way round. A settle for an unknown row is ignored.
+ * - `unresolved(runId)` returns rows still `started`, by start time, then insertion order.
+ *
+ * Opening creates or migrates the schema (`PRAGMA user_version`). better-sqlite3 is synchronous:
+ * each method does its work before returning a settled promise, blocking the event loop for the
+ * duration of one small statement (plus an fsync for `started`).
+ *
+ * @throws {LedgerSchemaVersionError} from the constructor when the file has a newer schema.
+ * @throws {LedgerClosedError} (as a rejection) from any method called after {@link close}.
+ */
+export class SqliteToolEffectLedger implements ToolEffectLedger {
+  /** The database file this ledger writes to. */
+  readonly path: string;
+  private readonly db: Database.Database;
+  private readonly durableSettled: boolean;
+  private synchronous: 'FULL' | 'NORMAL' = 'FULL';
+  private closed = false;
+  private readonly statements: {
+    insert: Database.Statement;
+    settle: Database.Statement;
+    unresolved: Database.Statement<[string], Row>;
+    rows: Database.Statement<[string], Row>;
+  };
+
+  constructor(options: SqliteToolEffectLedgerOptions) {
+    this.path = options.path;
+    this.durableSettled = options.durableSettled ?? false;
+    this.db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 5000 });
+    try {
+      this.db.pragma('journal_mode = WAL');
+      migrateSchema(this.db, options.path);
+      this.statements = {
+        insert: this.db.prepare(
+          `INSERT INTO ${LEDGER_TABLE} (run_id, call_id, tool, idempotency_key, effect_summary, status, started_at)
+           VALUES (?, ?, ?, ?, ?, 'started', ?)
+           ON CONFLICT (run_id, call_id) DO NOTHING`,
+        ),
+        settle: this.db.prepare(
+          `UPDATE ${LEDGER_TABLE}
+           SET status = @status, settled_at = @now, effect_summary = COALESCE(@summary, effect_summary)
+           WHERE run_id = @runId AND call_id = @callId
+             AND (status = 'started' OR (status = 'interrupted' AND @status IN ('completed', 'failed')))`,
+        ),
+        unresolved: this.db.prepare(
+          `SELECT ${COLUMNS} FROM ${LEDGER_TABLE} WHERE run_id = ? AND status = 'started' ORDER BY started_at, seq`,
+        ),
+        rows: this.db.prepare(`SELECT ${COLUMNS} FROM ${LEDGER_TABLE} WHERE run_id = ? ORDER BY seq`),
+      };
+      // After preparing: the level is set when a PRAGMA is compiled, so it is never prepared ahead.
+      this.db.exec('PRAGMA synchronous = FULL');
+    } catch (error) {
+      this.db.close();
+      throw error;
+    }
+  }
+
+  /** Records an intended effect; durable (fsynced) when the promise resolves. A second call for the same `(runId, callId)` changes nothing. */
+  async started(row: EffectStarted): Promise<void> {
+    this.open('started');
+    this.setSynchronous('FULL');
+    this.statements.insert.run(
+      row.runId,
+      row.callId,
+      row.tool,
+      row.idempotencyKey,
+      row.effectSummary ?? null,
+      Date.now(),
+    );
+  }
+
+  /** Settles a `started` (or `interrupted`, see the class notes) row; otherwise does nothing. */
+  async settled(row: EffectSettled): Promise<void> {
+    this.open('settled');
+    this.setSynchronous(this.durableSettled ? 'FULL' : 'NORMAL');
+    this.statements.settle.run({
+      runId: row.runId,
+      callId: row.callId,
+      status: row.status,
+      summary: row.effectSummary ?? null,
+      now: Date.now(),
+    });
+  }
+
+  /** Rows of `runId` still `started`, oldest first (start time, then insertion order). */
+  async unresolved(runId: string): Promise<EffectRecord[]> {
+    this.open('unresolved');
+    return this.statements.unresolved.all(runId).map(toRecord);
+  }
+
+  /** Every row of a run, in insertion order: for inspection and tests. */
+  async rows(runId: string): Promise<EffectRecord[]> {
+    this.open('rows');
+    return this.statements.rows.all(runId).map(toRecord);
+  }
+
+  /** Closes the database connection. Idempotent; later calls to the other methods reject with {@link LedgerClosedError}. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+
+  private open(operation: string): void {
+    if (this.closed) throw new LedgerClosedError({ operation });
+  }
+
+  private setSynchronous(level: 'FULL' | 'NORMAL'): void {
+    if (this.synchronous === level) return;
+    // SQLite applies `synchronous` when the PRAGMA is compiled, so a prepared statement cannot be reused.
+    this.db.exec(`PRAGMA synchronous = ${level}`);
+    this.synchronous = level;
+  }
+}
+
+function toRecord(row: Row): EffectRecord {
+  return {
+    runId: row.run_id,
+    callId: row.call_id,
+    tool: row.tool,
+    idempotencyKey: row.idempotency_key,
+    status: row.status,
+    startedAt: row.started_at,
+    ...(row.effect_summary === null ? {} : { effectSummary: row.effect_summary }),
+    ...(row.settled_at === null ? {} : { settledAt: row.settled_at }),
+  };
+}

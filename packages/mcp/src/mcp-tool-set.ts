@@ -1,0 +1,317 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ToolSet } from '@tiny/harness';
+import {
+  ErrorCode,
+  McpError,
+  type Tool as McpTool,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  type AnyTool,
+  createValidator,
+  type JsonSchema,
+  type JsonValue,
+  sanitizeToolMetadata,
+  type ToolExposure,
+  ToolNotFoundError,
+  ToolResult,
+} from '@tiny/tools';
+import { McpConnectionError } from './errors/mcp-connection-error.js';
+import { resultFromMcp } from './map-call-result.js';
+import { policyFromAnnotations } from './map-tool-policy.js';
+import { normalizeInputSchema, sanitizeSchemaText } from './mcp-input-schema.js';
+import { advertisedToolNames } from './mcp-tool-name.js';
+
+/** How to reach the server: an MCP `Client` (connected or not), a transport, or a command over stdio. */
+export type McpConnection =
+  | { readonly client: Client }
+  | { readonly transport: Transport }
+  | {
+      /** Executable to start (`process.execPath` for a Node script). */
+      readonly command: string;
+      readonly args?: readonly string[] | undefined;
+      /** Extra environment variables; the SDK's safe default environment is kept. */
+      readonly env?: Readonly<Record<string, string>> | undefined;
+      readonly cwd?: string | undefined;
+    };
+
+/** Options for {@link createMcpToolSet}. */
+export type McpToolSetOptions = McpConnection & {
+  /** Prepended verbatim to every tool name (`'fs_'`); none by default. */
+  readonly prefix?: string | undefined;
+  /** `auto` (default): `deferred` when the server lists more than `deferThreshold` tools, else `direct`. */
+  readonly exposure?: ToolExposure | 'auto' | undefined;
+  /** Default 15. */
+  readonly deferThreshold?: number | undefined;
+  /** Tool family for discovery rankers; default the server's reported name. */
+  readonly family?: string | undefined;
+  /** Names the toolset in events and errors; default `mcp:<server name>`. */
+  readonly label?: string | undefined;
+  /** Largest description kept per tool, in UTF-8 bytes (after sanitising); default 4,096. */
+  readonly maxDescriptionBytes?: number | undefined;
+  /** Per-request timeout in ms; default the SDK's 60 s. */
+  readonly requestTimeoutMs?: number | undefined;
+  /** Roots offered to the server (`file:///…` URIs); none by default. */
+  readonly roots?: ReadonlyArray<{ readonly uri: string; readonly name?: string }> | undefined;
+  /** Called after a `tools/list_changed` notification refreshed the catalogue. */
+  readonly onToolsChanged?: ((names: readonly string[]) => void) | undefined;
+};
+
+/** The per-turn context an {@link McpToolSet} is given (compatible with the harness `ToolSetContext`). */
+export interface McpToolSetContext {
+  readonly runId: string;
+  readonly turn: number;
+  readonly run?: unknown;
+}
+
+/** What {@link McpToolSet.call} reads from a call context: the cancellation signal. */
+export interface McpToolSetCallContext extends McpToolSetContext {
+  readonly execution?: { readonly context?: { readonly signal?: AbortSignal | undefined } | undefined } | undefined;
+}
+
+interface Entry {
+  readonly tool: AnyTool;
+  readonly mcpName: string;
+}
+
+const DEFAULT_DEFER_THRESHOLD = 15;
+const DEFAULT_DESCRIPTION_BYTES = 4096;
+
+/**
+ * An MCP server's tools as a harness `ToolSet`. Each MCP tool becomes a `@tiny/tools` tool: the
+ * input schema as its parameters (validated by admission), sanitised description, policy from the
+ * server's annotations, family = server name, exposure `deferred` for large catalogues. Running a
+ * tool calls the server; content blocks map to result blocks, `isError` and server (JSON-RPC)
+ * errors to error results. A `tools/list_changed` notification refreshes the catalogue.
+ * If the connection drops, calls in flight and every later call reject with
+ * {@link McpConnectionError}, as does `tools()`.
+ */
+export class McpToolSet implements ToolSet {
+  /** Tools the server listed that could not be offered (bad name or uncompilable schema), with why. */
+  skipped: ReadonlyArray<{ readonly name: string; readonly reason: string }> = [];
+  private entries = new Map<string, Entry>();
+  private refreshing: Promise<void> | undefined;
+  private failure: McpConnectionError | undefined;
+  private closing = false;
+
+  /** @internal Use {@link createMcpToolSet}. */
+  constructor(
+    readonly client: Client,
+    private readonly options: McpToolSetOptions,
+    private readonly stderrTail: () => string | undefined,
+  ) {}
+
+  /** Names the toolset in events and errors: the `label` option, else `mcp:<server name>`. */
+  get label(): string {
+    return this.options.label ?? `mcp:${this.serverName}`;
+  }
+
+  /** The server's reported name (`serverInfo.name`), or `mcp` before the handshake. */
+  get serverName(): string {
+    return this.client.getServerVersion()?.name ?? 'mcp';
+  }
+
+  /** Whether the connection is gone (closed or lost). */
+  get closed(): boolean {
+    return this.failure !== undefined;
+  }
+
+  /** The current tools (refreshed after list-changed notifications). */
+  async tools(_context?: McpToolSetContext): Promise<readonly AnyTool[]> {
+    if (this.refreshing) await this.refreshing;
+    this.assertOpen();
+    return [...this.entries.values()].map((entry) => entry.tool);
+  }
+
+  /**
+   * Calls the tool advertised as `name`.
+   * @throws {ToolNotFoundError} when the server does not offer that name now.
+   * @throws {McpConnectionError} when the connection is gone (also for a call in flight).
+   */
+  async call(name: string, args: unknown, context?: McpToolSetCallContext): Promise<ToolResult> {
+    if (this.refreshing) await this.refreshing;
+    this.assertOpen();
+    const entry = this.entries.get(name);
+    if (entry === undefined) throw new ToolNotFoundError({ toolName: name });
+    return this.callServer(entry.mcpName, args, context?.execution?.context?.signal);
+  }
+
+  /** The server's instructions (sanitised), if it sent any. */
+  instructions(): string | undefined {
+    const text = this.client.getInstructions();
+    if (text === undefined) return undefined;
+    const clean = sanitizeToolMetadata(text, { maxBytes: 16_384 }).trim();
+    return clean === '' ? undefined : clean;
+  }
+
+  /** Waits for a pending catalogue refresh; fails fast when the connection is gone. */
+  async forRun(_context?: McpToolSetContext): Promise<void> {
+    if (this.refreshing) await this.refreshing;
+    this.assertOpen();
+  }
+
+  /** Re-reads the server's tool list (all pages). */
+  refresh(): Promise<void> {
+    const run = this.loadTools().finally(() => {
+      if (this.refreshing === run) this.refreshing = undefined;
+    });
+    this.refreshing = run;
+    return run;
+  }
+
+  /** Closes the connection (and stops a server this toolset started). Later calls throw. */
+  async close(): Promise<void> {
+    this.closing = true;
+    this.failure ??= new McpConnectionError({ server: this.serverName, reason: 'closed' });
+    await this.client.close();
+  }
+
+  /** @internal Wires connection and notification handlers; called once after connecting. */
+  attach(): void {
+    const previousClose = this.client.onclose;
+    this.client.onclose = () => {
+      previousClose?.();
+      this.failure ??= new McpConnectionError({
+        server: this.serverName,
+        reason: this.closing ? 'closed' : 'lost',
+        stderr: this.stderrTail(),
+      });
+    };
+    this.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      await this.refresh().catch(() => undefined);
+      this.options.onToolsChanged?.([...this.entries.keys()]);
+    });
+  }
+
+  private assertOpen(): void {
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  private async loadTools(): Promise<void> {
+    const listed: McpTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.request(() =>
+        this.client.listTools(cursor === undefined ? {} : { cursor }, this.requestOptions()),
+      );
+      listed.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    this.entries = this.buildEntries(listed);
+  }
+
+  private buildEntries(listed: readonly McpTool[]): Map<string, Entry> {
+    const exposure = this.resolveExposure(listed.length);
+    const family = this.options.family ?? sanitizeToolMetadata(this.serverName, { maxBytes: 64 });
+    const names = advertisedToolNames(
+      listed.map((tool) => tool.name),
+      this.options.prefix ?? '',
+    );
+    const byMcpName = new Map(listed.map((tool) => [tool.name, tool]));
+    const skipped: Array<{ name: string; reason: string }> = [];
+    const advertised = new Set(names.values());
+    for (const tool of listed)
+      if (!advertised.has(tool.name)) skipped.push({ name: tool.name, reason: 'invalid name' });
+    const entries = new Map<string, Entry>();
+    for (const [name, mcpName] of names) {
+      const tool = byMcpName.get(mcpName);
+      if (tool === undefined) continue;
+      const parameters = sanitizeSchemaText(normalizeInputSchema(tool.inputSchema)) as JsonSchema;
+      try {
+        createValidator(parameters);
+      } catch (error) {
+        skipped.push({ name: mcpName, reason: `input schema does not compile: ${String(error)}` });
+        continue;
+      }
+      const description = sanitizeToolMetadata(tool.description ?? tool.title ?? '', {
+        maxBytes: this.options.maxDescriptionBytes ?? DEFAULT_DESCRIPTION_BYTES,
+      });
+      const annotations = tool.annotations;
+      const readOnly = annotations?.readOnlyHint === true;
+      entries.set(name, {
+        mcpName,
+        tool: {
+          name,
+          description,
+          parameters,
+          exposure,
+          family,
+          category: 'integration',
+          policy: policyFromAnnotations(
+            annotations === undefined ? undefined : { ...annotations, title: annotations.title ?? tool.title },
+          ),
+          isConcurrencySafe: () => readOnly,
+          externalEffect: () => !readOnly,
+          execute: (args, context) => this.callEntry(name, args, context.signal),
+        },
+      });
+    }
+    this.skipped = skipped;
+    return entries;
+  }
+
+  private async callEntry(name: string, args: unknown, signal: AbortSignal | undefined): Promise<ToolResult> {
+    this.assertOpen();
+    const entry = this.entries.get(name);
+    if (entry === undefined) throw new ToolNotFoundError({ toolName: name });
+    return this.callServer(entry.mcpName, args, signal);
+  }
+
+  private resolveExposure(count: number): ToolExposure {
+    const exposure = this.options.exposure ?? 'auto';
+    if (exposure !== 'auto') return exposure;
+    return count > (this.options.deferThreshold ?? DEFAULT_DEFER_THRESHOLD) ? 'deferred' : 'direct';
+  }
+
+  private async callServer(mcpName: string, args: unknown, signal: AbortSignal | undefined): Promise<ToolResult> {
+    const argumentsObject =
+      typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+    try {
+      const result = await this.request(() =>
+        this.client.callTool({ name: mcpName, arguments: argumentsObject }, undefined, this.requestOptions(signal)),
+      );
+      const structured = result.structuredContent as JsonValue | undefined;
+      return resultFromMcp(result, {
+        mcpServer: this.serverName,
+        mcpTool: mcpName,
+        ...(structured === undefined ? {} : { structuredContent: structured }),
+      });
+    } catch (error) {
+      if (McpConnectionError.isInstance(error) || signal?.aborted) throw error;
+      if (error instanceof McpError) return ToolResult.error(`MCP server "${this.serverName}": ${error.message}`);
+      throw error;
+    }
+  }
+
+  private requestOptions(signal?: AbortSignal): { signal?: AbortSignal; timeout?: number } {
+    return {
+      ...(signal === undefined ? {} : { signal }),
+      ...(this.options.requestTimeoutMs === undefined ? {} : { timeout: this.options.requestTimeoutMs }),
+    };
+  }
+
+  /** Runs a request, turning a lost or closed connection into {@link McpConnectionError}. */
+  private async request<T>(send: () => Promise<T>): Promise<T> {
+    this.assertOpen();
+    try {
+      return await send();
+    } catch (error) {
+      const lost =
+        (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) ||
+        (error instanceof Error && error.message === 'Not connected');
+      if (lost || this.failure !== undefined) {
+        throw (
+          this.failure ??
+          new McpConnectionError({
+            server: this.serverName,
+            reason: 'lost',
+            stderr: this.stderrTail(),
+            cause: error,
+          })
+        );
+      }
+      throw error;
+    }
+  }
+}

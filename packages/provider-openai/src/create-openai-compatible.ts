@@ -1,0 +1,78 @@
+import { createModelProfile } from '@tiny/llm';
+import { type ModelMemory, OpenAICompatibleChatModel } from './model/openai-compatible-chat-model.js';
+import { type OpenAICompatibleSettings, resolveSettings } from './model/openai-compatible-settings.js';
+
+/** Options of {@link createOpenAICompatible}. */
+export interface OpenAICompatibleOptions extends OpenAICompatibleSettings {
+  /**
+   * The API root, up to and including the version (`https://api.openai.com/v1`,
+   * `http://127.0.0.1:11434/v1`); `/chat/completions` is appended.
+   */
+  readonly baseURL: string;
+  /** Sent as `Authorization: Bearer <apiKey>`; never put in errors, warnings or raw bodies. */
+  readonly apiKey?: string | undefined;
+  /** Extra headers on every request; a request's own `headers` win. */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * The provider id models report (`LanguageModelV1.provider`), and the key of their
+   * `providerOptions`. Default `openai-compatible`.
+   */
+  readonly name?: string | undefined;
+  /** The `fetch` to use (a proxy agent, a test double). Default `globalThis.fetch`. */
+  readonly fetch?: typeof globalThis.fetch | undefined;
+}
+
+/** Makes chat models on one OpenAI-compatible endpoint: call it with a model id. */
+export interface OpenAICompatibleProvider {
+  /** A chat model; `settings` override the provider's for this model only. */
+  (modelId: string, settings?: OpenAICompatibleSettings): OpenAICompatibleChatModel;
+  /** The same as calling the provider. */
+  chatModel(modelId: string, settings?: OpenAICompatibleSettings): OpenAICompatibleChatModel;
+  /** The provider id its models report. */
+  readonly provider: string;
+  /** The API root, without a trailing slash. */
+  readonly baseURL: string;
+}
+
+/**
+ * Creates a provider for any server that speaks OpenAI chat completions over HTTP, with `fetch`
+ * and no vendor SDK. Models share what the adapter learns about their id (a server that rejected
+ * native tools, a field sent in its fallback form), so a second instance does not repeat the
+ * failed request. The profile defaults to native tool calling, parallel calls and
+ * `json_schema` structured output; presets (`openai`, `vllm`, `ollama`, `lmstudio`, `llamacpp`)
+ * set profiles and quirks per server.
+ *
+ * @throws {TypeError} when `baseURL` is not an absolute URL.
+ */
+export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAICompatibleProvider {
+  let parsed: URL;
+  try {
+    parsed = new URL(options.baseURL);
+  } catch {
+    throw new TypeError(`createOpenAICompatible: baseURL must be an absolute URL, got "${options.baseURL}"`);
+  }
+  const baseURL = parsed.href.replace(/\/+$/, '');
+  const provider = options.name ?? 'openai-compatible';
+  const memories = new Map<string, ModelMemory>();
+  const memoryOf = (modelId: string): ModelMemory => {
+    let memory = memories.get(modelId);
+    if (memory === undefined) {
+      memory = { promptGuided: false, degraded: new Set(), textSequence: 0 };
+      memories.set(modelId, memory);
+    }
+    return memory;
+  };
+  const chatModel = (modelId: string, settings?: OpenAICompatibleSettings): OpenAICompatibleChatModel =>
+    new OpenAICompatibleChatModel({
+      provider,
+      modelId,
+      url: `${baseURL}/chat/completions`,
+      apiKey: options.apiKey,
+      headers: options.headers ?? {},
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      profile: createModelProfile({ structuredOutput: 'json_schema', ...options.profile, ...settings?.profile }),
+      settings: resolveSettings(baseURL, options, settings),
+      memory: memoryOf(modelId),
+    });
+  return Object.assign(chatModel, { chatModel, provider, baseURL });
+}

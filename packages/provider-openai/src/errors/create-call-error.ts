@@ -1,0 +1,123 @@
+import { isRetryableStatus } from '@tiny/llm';
+import { OpenAICompatibleCallError } from './openai-compatible-call-error.js';
+import { parseRetryAfter } from './parse-retry-after.js';
+import { readErrorBody } from './read-error-body.js';
+import { redactSecret } from './redact-secret.js';
+
+/** Who failed, and the secret to keep out of the error. @internal */
+export interface ErrorContext {
+  readonly provider: string;
+  readonly secret?: string | undefined;
+}
+
+/** Bodies are kept for logs up to this many characters. */
+const MAX_BODY_CHARS = 8192;
+
+function requestIdOf(headers: Headers | undefined): string | undefined {
+  return headers?.get('x-request-id') ?? headers?.get('request-id') ?? undefined;
+}
+
+function tryParse(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Builds the error for an HTTP error status: the provider's message, type, code and param from
+ * the body (any shape `readErrorBody` knows; a non-JSON body is used as the message, cut to 500
+ * characters), the request id and `retry-after`. Retryable per `isRetryableStatus`.
+ * @internal
+ */
+export async function errorFromResponse(response: Response, context: ErrorContext): Promise<OpenAICompatibleCallError> {
+  let text = '';
+  try {
+    text = await response.text();
+  } catch {
+    // the body could not be read; the status still says enough
+  }
+  const facts = readErrorBody(tryParse(text));
+  const fallback = text.trim() === '' ? undefined : text.trim().slice(0, 500);
+  const providerMessage = redactSecret(facts?.message ?? fallback, context.secret);
+  const requestId = requestIdOf(response.headers);
+  const status = `${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}`;
+  const message = `${context.provider} answered ${status}${providerMessage === undefined ? '' : `: ${providerMessage}`}${requestId === undefined ? '' : ` (request ${requestId})`}`;
+  return new OpenAICompatibleCallError({
+    message: redactSecret(message, context.secret),
+    statusCode: response.status,
+    responseBody: redactSecret(text.slice(0, MAX_BODY_CHARS), context.secret),
+    provider: context.provider,
+    providerMessage,
+    errorType: facts?.type,
+    errorCode: facts?.code,
+    param: facts?.param,
+    requestId,
+    retryAfterMs: parseRetryAfter(response.headers),
+  });
+}
+
+/**
+ * Builds the error for an error object inside a 200 body or a stream event. A numeric `code` that
+ * is an HTTP status sets `statusCode` (and so retryability); without one, a `server_error` type is
+ * retryable and anything else is not.
+ * @internal
+ */
+export function errorFromBody(
+  body: unknown,
+  raw: string,
+  context: ErrorContext & { readonly where: 'response' | 'stream'; readonly headers?: Headers | undefined },
+): OpenAICompatibleCallError {
+  const facts = readErrorBody(body);
+  const providerMessage = redactSecret(facts?.message, context.secret);
+  const requestId = requestIdOf(context.headers);
+  const status = facts?.status;
+  const retryable = status !== undefined ? isRetryableStatus(status) : facts?.type === 'server_error';
+  const where = context.where === 'stream' ? 'reported an error mid-stream' : 'returned an error';
+  return new OpenAICompatibleCallError({
+    message: redactSecret(
+      `${context.provider} ${where}: ${providerMessage ?? 'no message'}${requestId === undefined ? '' : ` (request ${requestId})`}`,
+      context.secret,
+    ),
+    statusCode: status,
+    isRetryable: retryable,
+    responseBody: redactSecret(raw.slice(0, MAX_BODY_CHARS), context.secret),
+    provider: context.provider,
+    providerMessage,
+    errorType: facts?.type,
+    errorCode: facts?.code,
+    param: facts?.param,
+    requestId,
+  });
+}
+
+/**
+ * Builds the error for a failure without an HTTP status: the connection failed, dropped mid-stream,
+ * or the body could not be read. Retryable unless `retryable` says otherwise.
+ * @internal
+ */
+export function transportError(
+  what: string,
+  cause: unknown,
+  context: ErrorContext & { readonly retryable?: boolean | undefined; readonly headers?: Headers | undefined },
+): OpenAICompatibleCallError {
+  const detail = describeCause(cause);
+  const requestId = requestIdOf(context.headers);
+  return new OpenAICompatibleCallError({
+    message: redactSecret(
+      `${context.provider} ${what}${detail === '' ? '' : `: ${detail}`}${requestId === undefined ? '' : ` (request ${requestId})`}`,
+      context.secret,
+    ),
+    isRetryable: context.retryable ?? true,
+    provider: context.provider,
+    requestId,
+    cause,
+  });
+}
+
+function describeCause(cause: unknown): string {
+  if (!(cause instanceof Error)) return cause === undefined ? '' : String(cause);
+  const inner = cause.cause instanceof Error ? ` (${cause.cause.message})` : '';
+  return `${cause.message}${inner}`;
+}

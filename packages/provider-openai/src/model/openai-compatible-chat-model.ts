@@ -1,0 +1,207 @@
+import type {
+  LanguageModelV1,
+  LanguageModelV1CallWarning,
+  LanguageModelV1Request,
+  LanguageModelV1Response,
+  LanguageModelV1StreamResult,
+  ModelProfile,
+} from '@tiny/llm';
+import { type DegradableField, implicatedField, rejectsTools } from '../errors/classify-rejection.js';
+import { type ErrorContext, errorFromResponse, transportError } from '../errors/create-call-error.js';
+import { mergeHeaders, postJson } from '../http/post-json.js';
+import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
+import { parseCompletion } from '../response/parse-completion.js';
+import type { ReadContext } from '../response/read-context.js';
+import { completionToParts } from '../stream/completion-to-parts.js';
+import { streamCompletion } from '../stream/stream-completion.js';
+import type { ResolvedSettings } from './openai-compatible-settings.js';
+
+/** What the adapter learnt about one model id, shared by every instance a provider makes for it. @internal */
+export interface ModelMemory {
+  /** The server rejected native tools: tools go in the prompt from now on. */
+  promptGuided: boolean;
+  /** Fields the server rejected in their first form. */
+  readonly degraded: Set<DegradableField>;
+  /** The last `seq` of `text-{seq}-{slot}` call ids. */
+  textSequence: number;
+}
+
+/** Everything a chat model needs; built by `createOpenAICompatible`. @internal */
+export interface ChatModelConfig {
+  readonly provider: string;
+  readonly modelId: string;
+  readonly url: string;
+  readonly apiKey: string | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly fetch: typeof globalThis.fetch;
+  readonly profile: ModelProfile;
+  readonly settings: ResolvedSettings;
+  readonly memory: ModelMemory;
+}
+
+interface Sent {
+  readonly response: Response;
+  readonly plan: RequestPlan;
+  readonly warnings: LanguageModelV1CallWarning[];
+}
+
+/**
+ * A chat model on an OpenAI-compatible `/chat/completions` endpoint. Create one with a provider
+ * from `createOpenAICompatible` or a preset (`openai('gpt-4o-mini')`, `ollama()('qwen3:4b')`).
+ *
+ * Native mode sends tools on the wire. Prompt-guided mode (a profile with `toolCalling: false`,
+ * or after the server rejected tools once) writes them into the system prompt and reads calls back
+ * from the text. After such a rejection `profile` reports `toolCalling: false`, so a harness that
+ * starts a new run picks its own text dialect.
+ */
+export class OpenAICompatibleChatModel implements LanguageModelV1 {
+  readonly specificationVersion = 'v1' as const;
+  readonly provider: string;
+  readonly modelId: string;
+  private readonly config: ChatModelConfig;
+
+  /** @internal Use a provider (`createOpenAICompatible(...)('model')`) instead. */
+  constructor(config: ChatModelConfig) {
+    this.config = config;
+    this.provider = config.provider;
+    this.modelId = config.modelId;
+  }
+
+  /** The model's capabilities; without tool calling once the server has rejected native tools. */
+  get profile(): ModelProfile {
+    const base = this.config.profile;
+    if (!this.config.memory.promptGuided || !base.toolCalling) return base;
+    const mode = base.defaultStructuredMode === 'tool' ? 'provider' : base.defaultStructuredMode;
+    return { ...base, toolCalling: false, parallelToolCalls: false, toolFormats: [], defaultStructuredMode: mode };
+  }
+
+  /** True when tools are driven through the prompt for this model. */
+  get promptGuided(): boolean {
+    return !this.config.profile.toolCalling || this.config.memory.promptGuided;
+  }
+
+  /**
+   * Runs the model to completion (`stream` off). Tool calls carry P1 leniency; in prompt-guided
+   * mode they are read from the text with ids `text-{seq}-{slot}` and the narrative is the content.
+   *
+   * @throws {OpenAICompatibleCallError} for an HTTP error, a transport failure or an error body.
+   * @throws the signal's reason when `abortSignal` fires.
+   */
+  async doGenerate(request: LanguageModelV1Request): Promise<LanguageModelV1Response> {
+    const { response, plan, warnings } = await this.send(request, false);
+    const context = this.readContext(plan, response.headers);
+    let raw: string;
+    try {
+      raw = await response.text();
+    } catch (error) {
+      if (request.abortSignal?.aborted) throw request.abortSignal.reason;
+      throw transportError('lost the connection while sending the body', error, context);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw) as unknown;
+    } catch (error) {
+      throw transportError('sent a body that is not JSON', error, { ...context, retryable: false });
+    }
+    return {
+      ...parseCompletion(body, raw, context),
+      warnings,
+      request: { body: plan.body },
+      response: { body, headers: Object.fromEntries(response.headers), statusCode: response.status },
+    };
+  }
+
+  /**
+   * Runs the model with `stream: true` and yields parts as the SSE events arrive (a server that
+   * answers with one JSON body is read too). Failures after the headers arrive as an `error` part.
+   *
+   * @throws {OpenAICompatibleCallError} when the call fails before the stream starts.
+   * @throws the signal's reason when `abortSignal` fires (also from the iteration).
+   */
+  async doStream(request: LanguageModelV1Request): Promise<LanguageModelV1StreamResult> {
+    const { response, plan, warnings } = await this.send(request, true);
+    const context = { ...this.readContext(plan, response.headers), signal: request.abortSignal };
+    const contentType = response.headers.get('content-type') ?? '';
+    const stream =
+      response.body === null
+        ? completionToParts(response, context)
+        : contentType.includes('application/json')
+          ? completionToParts(response, context)
+          : streamCompletion(response.body, context);
+    return {
+      stream,
+      warnings,
+      request: { body: plan.body },
+      response: { headers: Object.fromEntries(response.headers), statusCode: response.status },
+    };
+  }
+
+  private get errorContext(): ErrorContext {
+    return { provider: this.provider, secret: this.config.apiKey };
+  }
+
+  private readContext(plan: RequestPlan, headers: Headers): ReadContext {
+    const memory = this.config.memory;
+    return {
+      ...this.errorContext,
+      extractThinking: this.config.settings.extractThinking,
+      textTools: plan.textTools,
+      nextTextSequence: () => ++memory.textSequence,
+      headers,
+    };
+  }
+
+  /**
+   * Sends the request, recovering at most once per cause: a rejection of native tools switches the
+   * model to prompt-guided mode, and a 400 that blames a field with a fallback form switches that
+   * field; both are remembered for the model and reported as warnings.
+   */
+  private async send(request: LanguageModelV1Request, stream: boolean): Promise<Sent> {
+    const { config } = this;
+    const { memory } = config;
+    const warnings: LanguageModelV1CallWarning[] = [];
+    for (;;) {
+      const plan = buildRequestBody(request, {
+        modelId: config.modelId,
+        provider: config.provider,
+        profile: config.profile,
+        settings: config.settings,
+        promptGuided: this.promptGuided,
+        degraded: memory.degraded,
+        stream,
+      });
+      const headers = mergeHeaders(
+        {
+          'content-type': 'application/json',
+          accept: stream ? 'text/event-stream' : 'application/json',
+          ...(config.apiKey === undefined || config.apiKey === '' ? {} : { authorization: `Bearer ${config.apiKey}` }),
+        },
+        config.headers,
+        request.headers,
+      );
+      const response = await postJson(
+        { url: config.url, headers, body: plan.body, signal: request.abortSignal, fetch: config.fetch },
+        this.errorContext,
+      );
+      if (response.ok) return { response, plan, warnings: [...warnings, ...plan.warnings] };
+      const error = await errorFromResponse(response, this.errorContext);
+      if (request.abortSignal?.aborted) throw request.abortSignal.reason;
+      if (plan.nativeTools && rejectsTools(error)) {
+        memory.promptGuided = true;
+        warnings.push({
+          type: 'other',
+          message: `${config.provider} rejected native tools for ${config.modelId} (${error.providerMessage ?? error.statusCode}); tools now go in the prompt and calls are read from the text`,
+        });
+        continue;
+      }
+      const field = implicatedField(error, plan.degradable);
+      if (field === undefined) throw error;
+      memory.degraded.add(field);
+      warnings.push({
+        type: 'unsupported_setting',
+        setting: field,
+        details: `${config.provider} rejected it (${error.providerMessage ?? error.statusCode}); sent in its fallback form from now on`,
+      });
+    }
+  }
+}

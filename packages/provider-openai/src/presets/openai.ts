@@ -1,0 +1,29 @@
+import { createOpenAICompatible, type OpenAICompatibleProvider } from '../create-openai-compatible.js';
+import { type PresetOptions, withPreset } from './preset-options.js';
+
+/**
+ * The OpenAI API: `https://api.openai.com/v1`, the key from `apiKey` or else the `OPENAI_API_KEY`
+ * environment variable (read when the preset is called). Native tools, parallel calls, strict
+ * `json_schema` output; `maxTokens` goes out as `max_completion_tokens` (reasoning models reject
+ * `max_tokens`); no inline `<think>` extraction.
+ *
+ * ```ts
+ * const model = openai()('gpt-4o-mini');
+ * ```
+ */
+export function openai(options?: PresetOptions): OpenAICompatibleProvider {
+  const apiKey = options?.apiKey ?? (typeof process === 'undefined' ? undefined : process.env.OPENAI_API_KEY);
+  return createOpenAICompatible(
+    withPreset(
+      {
+        name: 'openai',
+        baseURL: 'https://api.openai.com/v1',
+        apiKey,
+        maxTokensField: 'max_completion_tokens',
+        extractThinking: false,
+        profile: { toolCalling: true, parallelToolCalls: true, structuredOutput: 'json_schema', toolFormats: ['json'] },
+      },
+      { ...options, apiKey },
+    ),
+  );
+}

@@ -1,0 +1,29 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { useReplayServer } from './replay.test-helper.js';
+
+const demo = fileURLToPath(new URL('../../../examples/quickstart/dist/main.js', import.meta.url));
+const replay = useReplayServer();
+
+describe.skipIf(!existsSync(demo))('the quickstart demo (built) against an OpenAI-compatible endpoint', () => {
+  it('runs the agent over HTTP with OPENAI_BASE_URL set, and never sends the host secret', async () => {
+    const baseURL = replay.load('quickstart/agent-run.json');
+    const { stdout } = await promisify(execFile)(process.execPath, [demo], {
+      env: {
+        PATH: process.env.PATH,
+        OPENAI_BASE_URL: baseURL,
+        OPENAI_API_KEY: 'sk-quickstart-test',
+        OPENAI_MODEL: 'gpt-4o-mini',
+      },
+      timeout: 20_000,
+    });
+    expect(stdout).toContain(`model: gpt-4o-mini at ${baseURL} (openai-compatible preset)`);
+    expect(stdout).toContain('> weather [call_w1] {"city":"Oslo","days":2}');
+    expect(stdout).toContain('final answer: Oslo will have light snow for two days. I saved a note and texted you.');
+    expect(stdout).toContain('executed: weather, save_note, send_sms');
+    expect(stdout).toContain('secret sent to the model: never');
+  });
+});

@@ -1,0 +1,55 @@
+import type { LanguageModelV1StreamPart } from '@tiny/llm';
+import { transportError } from '../errors/create-call-error.js';
+import { parseCompletion } from '../response/parse-completion.js';
+import type { StreamContext } from './stream-completion.js';
+
+/**
+ * The parts for a server that answered a streaming request with one JSON body (some proxies and
+ * older local servers ignore `stream: true`): the parsed completion replayed as metadata,
+ * reasoning, text, tool calls (each ended with its decoded call) and a finish.
+ * @internal
+ */
+export async function* completionToParts(
+  response: Response,
+  context: StreamContext,
+): AsyncGenerator<LanguageModelV1StreamPart> {
+  let raw: string;
+  try {
+    raw = await response.text();
+  } catch (error) {
+    if (context.signal?.aborted) throw context.signal.reason;
+    yield { type: 'error', error: transportError('lost the connection while sending the body', error, context) };
+    return;
+  }
+  let completion: ReturnType<typeof parseCompletion>;
+  try {
+    completion = parseCompletion(JSON.parse(raw) as unknown, raw, context);
+  } catch (error) {
+    yield {
+      type: 'error',
+      error:
+        error instanceof SyntaxError
+          ? transportError('sent a body that is not JSON', error, { ...context, retryable: false })
+          : error,
+    };
+    return;
+  }
+  if (completion.id !== undefined || completion.modelId !== undefined) {
+    yield { type: 'response_metadata', id: completion.id, modelId: completion.modelId };
+  }
+  if (completion.reasoning !== undefined) yield { type: 'reasoning_delta', delta: completion.reasoning };
+  if (completion.content !== '') yield { type: 'text_delta', delta: completion.content };
+  for (const call of completion.toolCalls) {
+    yield { type: 'tool_call_start', id: call.id, name: call.name };
+    const text =
+      call.rawArguments ?? (typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments));
+    if (text !== '') yield { type: 'tool_call_delta', id: call.id, argumentsDelta: text };
+    yield { type: 'tool_call_end', id: call.id, call };
+  }
+  yield {
+    type: 'finish',
+    finishReason: completion.finishReason,
+    ...(completion.rawFinishReason === undefined ? {} : { rawFinishReason: completion.rawFinishReason }),
+    usage: completion.usage,
+  };
+}

@@ -1,0 +1,146 @@
+import type { LanguageModelV1StreamPart, LanguageModelV1ToolCall } from '@tiny/llm';
+import { decodeToolCall } from '../response/decode-tool-call.js';
+import { asNonEmptyString, asNumber, asRecord } from '../wire/read-wire.js';
+
+interface Slot {
+  readonly position: number;
+  readonly index: number | undefined;
+  wireId: string | undefined;
+  streamId: string | undefined;
+  name: string;
+  readonly pieces: string[];
+  objectArguments: Record<string, unknown> | undefined;
+  extraContent: LanguageModelV1ToolCall['extraContent'];
+}
+
+/**
+ * Assembles streamed `delta.tool_calls` fragments into calls (P2), emitting stream parts as they
+ * become known.
+ * - A fragment with an id joins the slot with that id; else one with an index joins the slot with
+ *   that index, unless it carries an id different from the slot's (Ollama reuses index 0 for each
+ *   new call): then it opens a new slot. A fragment with neither continues the latest slot.
+ * - A non-empty `function.name` sets the name; an empty one never overwrites it.
+ * - `tool_call_start` is emitted once the name is known (with the argument text held so far as the
+ *   first `tool_call_delta`); later argument pieces follow as `tool_call_delta`s.
+ * - Missing ids are minted `tool-{index}` (the wire index, else the slot's position); an id already
+ *   used in this response gets `-{position}` appended, so stream ids are unique.
+ * - {@link ToolCallAssembler.finish} starts any call still unnamed and ends every call in order,
+ *   with the arguments decoded (and repaired) by `decodeToolCall` carried on `tool_call_end`.
+ * @internal
+ */
+export class ToolCallAssembler {
+  private readonly slots: Slot[] = [];
+  private readonly byIndex = new Map<number, Slot>();
+  private readonly byId = new Map<string, Slot>();
+  private readonly usedIds = new Set<string>();
+
+  /** How many calls have been seen so far. */
+  get count(): number {
+    return this.slots.length;
+  }
+
+  /** Reads one element of `delta.tool_calls`; returns the parts it completes. */
+  push(fragment: unknown): LanguageModelV1StreamPart[] {
+    const record = asRecord(fragment);
+    if (record === undefined) return [];
+    const index = asNumber(record.index);
+    const id = asNonEmptyString(record.id);
+    const slot = this.slotFor(index, id);
+    const fn = asRecord(record.function);
+    const name = asNonEmptyString(fn?.name);
+    if (name !== undefined) slot.name = name;
+    if (record.extra_content !== undefined && record.extra_content !== null) {
+      slot.extraContent = record.extra_content as LanguageModelV1ToolCall['extraContent'];
+    }
+    const parts: LanguageModelV1StreamPart[] = [];
+    let piece = '';
+    const args = fn?.arguments;
+    if (typeof args === 'string') piece = args;
+    else if (asRecord(args) !== undefined) {
+      slot.objectArguments = args as Record<string, unknown>;
+      piece = JSON.stringify(args);
+    }
+    if (slot.streamId === undefined) {
+      slot.pieces.push(piece);
+      if (slot.name !== '') parts.push(...this.start(slot));
+      return parts;
+    }
+    if (typeof args === 'string') slot.pieces.push(piece);
+    if (piece !== '') parts.push({ type: 'tool_call_delta', id: slot.streamId, argumentsDelta: piece });
+    return parts;
+  }
+
+  /** Ends every call, in order of first appearance. */
+  finish(): LanguageModelV1StreamPart[] {
+    const parts: LanguageModelV1StreamPart[] = [];
+    for (const slot of this.slots) {
+      if (slot.streamId === undefined) parts.push(...this.start(slot));
+      const id = slot.streamId as string;
+      const call = decodeToolCall(
+        {
+          id,
+          name: slot.name,
+          arguments: slot.objectArguments ?? slot.pieces.join(''),
+          extraContent: slot.extraContent,
+        },
+        'stream',
+      );
+      parts.push({ type: 'tool_call_end', id, call });
+    }
+    return parts;
+  }
+
+  private slotFor(index: number | undefined, id: string | undefined): Slot {
+    if (id !== undefined) {
+      const known = this.byId.get(id);
+      if (known !== undefined) return known;
+    }
+    if (index !== undefined) {
+      const known = this.byIndex.get(index);
+      if (known !== undefined && (id === undefined || known.wireId === undefined)) {
+        if (id !== undefined) this.claimId(known, id);
+        return known;
+      }
+    } else if (id === undefined) {
+      const latest = this.slots[this.slots.length - 1];
+      if (latest !== undefined) return latest;
+    }
+    const slot: Slot = {
+      position: this.slots.length,
+      index,
+      wireId: undefined,
+      streamId: undefined,
+      name: '',
+      pieces: [],
+      objectArguments: undefined,
+      extraContent: undefined,
+    };
+    this.slots.push(slot);
+    if (index !== undefined) this.byIndex.set(index, slot);
+    if (id !== undefined) this.claimId(slot, id);
+    return slot;
+  }
+
+  private claimId(slot: Slot, id: string): void {
+    slot.wireId = id;
+    this.byId.set(id, slot);
+  }
+
+  private start(slot: Slot): LanguageModelV1StreamPart[] {
+    let id = slot.wireId ?? `tool-${slot.index ?? slot.position}`;
+    if (this.usedIds.has(id)) id = `${id}-${slot.position}`;
+    this.usedIds.add(id);
+    slot.streamId = id;
+    const parts: LanguageModelV1StreamPart[] = [
+      {
+        type: 'tool_call_start',
+        id,
+        name: slot.name,
+        ...(slot.extraContent === undefined ? {} : { extraContent: slot.extraContent }),
+      },
+    ];
+    const held = slot.objectArguments === undefined ? slot.pieces.join('') : JSON.stringify(slot.objectArguments);
+    if (held !== '') parts.push({ type: 'tool_call_delta', id, argumentsDelta: held });
+    return parts;
+  }
+}

@@ -1,0 +1,130 @@
+import type { LanguageModelV1Request, Message, ToolSchema } from '@tiny/llm';
+
+/**
+ * The conformance cases. Fixture-only cases need scripted traffic (a live model cannot be made to
+ * send broken arguments or a 429 on demand) and are skipped against a live endpoint.
+ * - `text`: plain generation.
+ * - `stream_order`: the same request streamed; parts in the documented order.
+ * - `tool_call`: one native call, generated then streamed.
+ * - `parallel_tool_calls`: two calls in one reply, generated then streamed.
+ * - `repaired_arguments` (fixture only): a relaxed-JSON call repaired, an unrepairable one returned
+ *   invalid with its raw text and reason, generated then streamed.
+ * - `zero_argument_tool`: a tool without parameters called with no arguments, generated then streamed.
+ * - `tool_choice`: a named tool choice obeyed.
+ * - `structured_output`: a strict JSON-schema answer.
+ * - `prompt_guided`: a model without native tools (by profile or after the server rejected them)
+ *   calls a tool written in its prompt, generated then streamed.
+ * - `abort`: a stream aborted mid-way, then a call aborted while waiting for the headers.
+ * - `error_mapping` (fixture only): HTTP errors and a mid-stream error mapped to typed errors.
+ */
+export type ConformanceCase =
+  | 'text'
+  | 'stream_order'
+  | 'tool_call'
+  | 'parallel_tool_calls'
+  | 'repaired_arguments'
+  | 'zero_argument_tool'
+  | 'tool_choice'
+  | 'structured_output'
+  | 'prompt_guided'
+  | 'abort'
+  | 'error_mapping';
+
+/** Every case, in the order the suite runs them. */
+export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
+  'text',
+  'stream_order',
+  'tool_call',
+  'parallel_tool_calls',
+  'repaired_arguments',
+  'zero_argument_tool',
+  'tool_choice',
+  'structured_output',
+  'prompt_guided',
+  'abort',
+  'error_mapping',
+];
+
+/** Cases that need recorded traffic and are skipped in live mode. */
+export const FIXTURE_ONLY_CASES: readonly ConformanceCase[] = ['repaired_arguments', 'error_mapping'];
+
+/** `get_weather(city, unit?)`, the tool most cases offer. */
+export const weatherTool: ToolSchema = {
+  name: 'get_weather',
+  description: 'Get the current weather for a city.',
+  parameters: {
+    type: 'object',
+    properties: { city: { type: 'string', description: 'City name' }, unit: { type: 'string', enum: ['c', 'f'] } },
+    required: ['city'],
+  },
+};
+
+/** `get_time()`, a tool without parameters. */
+export const timeTool: ToolSchema = {
+  name: 'get_time',
+  description: 'Get the current time in UTC.',
+  parameters: { type: 'object', properties: {} },
+};
+
+const system: Message = { role: 'system', content: 'You are a test assistant. Follow the instructions exactly.' };
+const user = (content: string): Message => ({ role: 'user', content });
+
+/** The schema of the `structured_output` case: `summary` is optional, so strict mode makes it nullable. */
+export const weatherReportSchema = {
+  type: 'object',
+  properties: {
+    city: { type: 'string' },
+    temperature_c: { type: 'number' },
+    summary: { type: 'string' },
+  },
+  required: ['city', 'temperature_c'],
+} as const;
+
+/**
+ * The requests the suite sends, per case (without `abortSignal`). A fixture for an adapter records
+ * what its server answers to exactly these.
+ */
+export const conformanceRequests = {
+  text: { messages: [system, user('Reply with exactly the word: pong')], temperature: 0 },
+  tool_call: {
+    messages: [system, user('What is the weather in Paris? Call the get_weather tool.')],
+    tools: [weatherTool],
+    temperature: 0,
+  },
+  parallel_tool_calls: {
+    messages: [
+      system,
+      user('Get the weather for Paris and for Oslo: call get_weather once per city, both in this reply.'),
+    ],
+    tools: [weatherTool],
+    temperature: 0,
+  },
+  zero_argument_tool: {
+    messages: [system, user('What time is it? Call the get_time tool.')],
+    tools: [timeTool],
+    temperature: 0,
+  },
+  tool_choice: {
+    messages: [system, user('What is the weather in Paris?')],
+    tools: [weatherTool, timeTool],
+    toolChoice: { type: 'tool', toolName: 'get_time' },
+    temperature: 0,
+  },
+  structured_output: {
+    messages: [system, user('Report the weather in Paris as JSON with city, temperature_c and an optional summary.')],
+    responseFormat: { type: 'json_schema', name: 'weather_report', schema: weatherReportSchema, strict: true },
+    temperature: 0,
+  },
+  abort: { messages: [system, user('Count from 1 to 50, one number per line.')], temperature: 0 },
+} as const satisfies Record<string, LanguageModelV1Request>;
+
+/** What the `error_mapping` fixture answers, in order, and what the suite expects of each error. */
+export const ERROR_MAPPING_SCRIPT = [
+  { status: 429, message: 'Rate limit reached for requests', retryable: true, retryAfterMs: 2000 },
+  { status: 400, message: "Invalid value for 'temperature'", retryable: false },
+  { status: 500, message: 'The server had an error while processing your request', retryable: true },
+  { status: 401, message: 'Incorrect API key provided', retryable: false },
+] as const;
+
+/** The message of the mid-stream error the `error_mapping` fixture sends after the HTTP errors. */
+export const MID_STREAM_ERROR_MESSAGE = 'The model crashed while generating';

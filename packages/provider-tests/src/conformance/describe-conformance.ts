@@ -1,0 +1,258 @@
+import {
+  collectStream,
+  type LanguageModelV1,
+  type LanguageModelV1Request,
+  type LanguageModelV1Response,
+  type LanguageModelV1StreamPart,
+  ModelCallError,
+} from '@tiny/llm';
+import { describe, expect, it } from 'vitest';
+import {
+  CONFORMANCE_CASES,
+  type ConformanceCase,
+  conformanceRequests,
+  ERROR_MAPPING_SCRIPT,
+  FIXTURE_ONLY_CASES,
+  MID_STREAM_ERROR_MESSAGE,
+} from './conformance-requests.js';
+import { streamOrderViolations } from './stream-order-violations.js';
+
+/** How the suite reaches the adapter under test. */
+export interface ConformanceOptions {
+  /** Names the `describe` block. */
+  readonly name: string;
+  /**
+   * `fixture`: each case's model talks to a server replaying recorded traffic for that case;
+   * `live`: a real endpoint (fixture-only cases are skipped, and parallel calls need only one call).
+   */
+  readonly mode: 'fixture' | 'live';
+  /**
+   * The model for one case, with the endpoint ready to answer it (a fixture harness loads the
+   * case's recording here). For `prompt_guided`, a model whose tools go in the prompt: a profile
+   * without tool calling, or a server that rejects native tools.
+   */
+  model(testCase: ConformanceCase): LanguageModelV1 | Promise<LanguageModelV1>;
+  /** Runs after each case's test, passed or not; a fixture harness checks every exchange was used. */
+  afterCase?(testCase: ConformanceCase): void | Promise<void>;
+  /** Cases to leave out, each with the reason (shown in the test name). */
+  readonly skip?: Partial<Record<ConformanceCase, string>> | undefined;
+  /** The API key the model was given; no error may contain it. */
+  readonly secret?: string | undefined;
+  /** Per-test timeout in milliseconds. Default 20 s for fixtures, 180 s live. */
+  readonly timeoutMs?: number | undefined;
+}
+
+async function collectParts(stream: AsyncIterable<LanguageModelV1StreamPart>): Promise<LanguageModelV1StreamPart[]> {
+  const parts: LanguageModelV1StreamPart[] = [];
+  for await (const part of stream) parts.push(part);
+  return parts;
+}
+
+async function streamed(model: LanguageModelV1, request: LanguageModelV1Request) {
+  const result = await model.doStream(request);
+  const parts = await collectParts(result.stream);
+  expect(streamOrderViolations(parts)).toEqual([]);
+  const response = await collectStream({
+    ...result,
+    stream: (async function* () {
+      yield* parts;
+    })(),
+  });
+  return { parts, response };
+}
+
+function expectWeatherCall(response: LanguageModelV1Response, cities?: readonly string[]): void {
+  expect(response.toolCalls.length).toBeGreaterThanOrEqual(1);
+  for (const call of response.toolCalls) {
+    expect(call.invalid).toBeUndefined();
+    expect(call.name).toBe('get_weather');
+    expect(typeof (call.arguments as { city?: unknown }).city).toBe('string');
+  }
+  if (cities !== undefined) {
+    const seen = response.toolCalls.map((call) => String((call.arguments as { city: string }).city).toLowerCase());
+    for (const city of cities) expect(seen).toContain(city.toLowerCase());
+  }
+  const ids = response.toolCalls.map((call) => call.id);
+  expect(ids.every((id) => id !== '')).toBe(true);
+  expect(new Set(ids).size).toBe(ids.length);
+  expect(response.finishReason).toBe('tool_calls');
+}
+
+async function caught(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+function expectSecretKept(error: unknown, secret: string | undefined): void {
+  if (secret === undefined) return;
+  const record = error as Record<string, unknown>;
+  const text = [String(record.message), String(record.responseBody ?? ''), JSON.stringify(record)].join('\n');
+  expect(text).not.toContain(secret);
+}
+
+type Check = (model: LanguageModelV1, options: ConformanceOptions) => Promise<void>;
+
+const checks: Readonly<Record<ConformanceCase, Check>> = {
+  async text(model) {
+    const response = await model.doGenerate(conformanceRequests.text);
+    expect(response.content.trim()).not.toBe('');
+    expect(response.toolCalls).toEqual([]);
+    expect(['stop', 'length']).toContain(response.finishReason);
+    for (const count of [response.usage.inputTokens, response.usage.outputTokens]) {
+      if (count !== undefined) expect(count).toBeGreaterThanOrEqual(0);
+    }
+  },
+
+  async stream_order(model) {
+    const { parts, response } = await streamed(model, conformanceRequests.text);
+    expect(parts.some((part) => part.type === 'text_delta')).toBe(true);
+    expect(parts.filter((part) => part.type === 'finish')).toHaveLength(1);
+    expect(parts[parts.length - 1]?.type).toBe('finish');
+    expect(response.content.trim()).not.toBe('');
+  },
+
+  async tool_call(model) {
+    expectWeatherCall(await model.doGenerate(conformanceRequests.tool_call), ['Paris']);
+    expectWeatherCall((await streamed(model, conformanceRequests.tool_call)).response, ['Paris']);
+  },
+
+  async parallel_tool_calls(model, options) {
+    const cities = options.mode === 'fixture' ? ['Paris', 'Oslo'] : undefined;
+    const generated = await model.doGenerate(conformanceRequests.parallel_tool_calls);
+    expectWeatherCall(generated, cities);
+    const { response } = await streamed(model, conformanceRequests.parallel_tool_calls);
+    expectWeatherCall(response, cities);
+  },
+
+  async repaired_arguments(model) {
+    const check = (response: LanguageModelV1Response, context: string) => {
+      const [repaired, broken] = response.toolCalls;
+      expect(repaired?.invalid).toBeUndefined();
+      expect(repaired?.arguments).toEqual({ city: 'Paris', unit: 'c' });
+      expect(broken?.invalid).toMatch(
+        new RegExp(
+          `^${context} contained invalid JSON arguments for tool call \`[^\`]+\` \\(\`get_weather\`\\): .+; raw arguments: \\{"city": "Os$`,
+        ),
+      );
+      expect(broken?.arguments).toBe('{"city": "Os');
+    };
+    check(await model.doGenerate(conformanceRequests.tool_call), 'response');
+    check((await streamed(model, conformanceRequests.tool_call)).response, 'stream');
+  },
+
+  async zero_argument_tool(model) {
+    for (const response of [
+      await model.doGenerate(conformanceRequests.zero_argument_tool),
+      (await streamed(model, conformanceRequests.zero_argument_tool)).response,
+    ]) {
+      expect(response.toolCalls).toHaveLength(1);
+      expect(response.toolCalls[0]).toMatchObject({ name: 'get_time', arguments: {} });
+      expect(response.toolCalls[0]?.invalid).toBeUndefined();
+    }
+  },
+
+  async tool_choice(model) {
+    const response = await model.doGenerate(conformanceRequests.tool_choice);
+    expect(response.toolCalls.length).toBeGreaterThanOrEqual(1);
+    expect(response.toolCalls.map((call) => call.name)).toEqual(response.toolCalls.map(() => 'get_time'));
+  },
+
+  async structured_output(model) {
+    const response = await model.doGenerate(conformanceRequests.structured_output);
+    const value = JSON.parse(response.content) as Record<string, unknown>;
+    expect(typeof value.city).toBe('string');
+    expect(typeof value.temperature_c).toBe('number');
+    expect(value.summary === undefined || value.summary === null || typeof value.summary === 'string').toBe(true);
+  },
+
+  async prompt_guided(model) {
+    const generated = await model.doGenerate(conformanceRequests.tool_call);
+    expectWeatherCall(generated, ['Paris']);
+    expect(generated.content).not.toContain('<tool_call');
+    const { parts, response } = await streamed(model, conformanceRequests.tool_call);
+    expectWeatherCall(response, ['Paris']);
+    for (const part of parts) if (part.type === 'text_delta') expect(part.delta).not.toContain('<tool_call');
+  },
+
+  async abort(model) {
+    const controller = new AbortController();
+    const reason = new Error('conformance: stop');
+    const result = await model.doStream({ ...conformanceRequests.abort, abortSignal: controller.signal });
+    const seen: LanguageModelV1StreamPart[] = [];
+    const iteration = (async () => {
+      for await (const part of result.stream) {
+        seen.push(part);
+        if (part.type === 'text_delta') controller.abort(reason);
+      }
+    })();
+    expect(await caught(iteration)).toBe(reason);
+    expect(seen.some((part) => part.type === 'finish')).toBe(false);
+
+    const waiting = new AbortController();
+    const pending = model.doGenerate({ ...conformanceRequests.text, abortSignal: waiting.signal });
+    setTimeout(() => waiting.abort(reason), 50);
+    expect(await caught(pending)).toBe(reason);
+
+    const early = new AbortController();
+    early.abort(reason);
+    expect(await caught(model.doGenerate({ ...conformanceRequests.text, abortSignal: early.signal }))).toBe(reason);
+  },
+
+  async error_mapping(model, options) {
+    for (const expected of ERROR_MAPPING_SCRIPT) {
+      const error = await caught(model.doGenerate(conformanceRequests.text));
+      expect(ModelCallError.isInstance(error), String(error)).toBe(true);
+      const typed = error as ModelCallError & { retryAfterMs?: number };
+      expect(typed.statusCode).toBe(expected.status);
+      expect(typed.isRetryable).toBe(expected.retryable);
+      expect(typed.message).toContain(expected.message);
+      if ('retryAfterMs' in expected && 'retryAfterMs' in typed) expect(typed.retryAfterMs).toBe(expected.retryAfterMs);
+      expectSecretKept(error, options.secret);
+    }
+    const result = await model.doStream(conformanceRequests.text);
+    const parts = await collectParts(result.stream);
+    expect(streamOrderViolations(parts)).toEqual([]);
+    const last = parts[parts.length - 1];
+    expect(last?.type).toBe('error');
+    const error = last?.type === 'error' ? last.error : undefined;
+    expect(ModelCallError.isInstance(error)).toBe(true);
+    expect((error as ModelCallError).message).toContain(MID_STREAM_ERROR_MESSAGE);
+    expectSecretKept(error, options.secret);
+  },
+};
+
+/**
+ * Declares the standard conformance tests for a `LanguageModelV1` adapter, one vitest test per
+ * case (see `ConformanceCase`), in the spirit of LangChain's standard tests. Call it at the top
+ * level of a test file. Skipped cases show their reason; fixture-only cases are skipped in live
+ * mode.
+ */
+export function describeConformance(options: ConformanceOptions): void {
+  const timeout = options.timeoutMs ?? (options.mode === 'live' ? 180_000 : 20_000);
+  describe(`${options.name} conformance`, () => {
+    for (const testCase of CONFORMANCE_CASES) {
+      const reason =
+        options.skip?.[testCase] ??
+        (options.mode === 'live' && FIXTURE_ONLY_CASES.includes(testCase) ? 'needs recorded traffic' : undefined);
+      if (reason !== undefined) {
+        it.skip(`${testCase} (skipped: ${reason})`, () => {});
+        continue;
+      }
+      it(
+        testCase,
+        async () => {
+          try {
+            await checks[testCase](await options.model(testCase), options);
+          } finally {
+            await options.afterCase?.(testCase);
+          }
+        },
+        timeout,
+      );
+    }
+  });
+}

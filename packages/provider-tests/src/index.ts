@@ -1,0 +1,23 @@
+export {
+  CONFORMANCE_CASES,
+  type ConformanceCase,
+  conformanceRequests,
+  ERROR_MAPPING_SCRIPT,
+  FIXTURE_ONLY_CASES,
+  MID_STREAM_ERROR_MESSAGE,
+  timeTool,
+  weatherReportSchema,
+  weatherTool,
+} from './conformance/conformance-requests.js';
+export { type ConformanceOptions, describeConformance } from './conformance/describe-conformance.js';
+export { streamOrderViolations } from './conformance/stream-order-violations.js';
+export { subsetMismatches } from './replay/match-subset.js';
+export {
+  type LoadedReplayFixture,
+  loadReplayFixture,
+  type ReplayExchange,
+  type ReplayFixture,
+  type ReplayRequestExpectation,
+  type ReplayResponse,
+} from './replay/replay-fixture.js';
+export { type RecordedRequest, type ReplayServer, startReplayServer } from './replay/replay-server.js';

@@ -1,0 +1,123 @@
+import type { AgentHarness, AgentMiddleware, AgentRun, InvokeOptions } from '@tiny/harness';
+import { OutputLimitError } from '../errors/output-limit-error.js';
+import { SchemaNameCollisionError } from '../errors/schema-name-collision-error.js';
+import { StructuredOutputError } from '../errors/structured-output-error.js';
+import type { ResponseFormat } from '../format/response-format.js';
+import { type EndStrategy, StructuredOutputErrorPolicy } from '../policy/error-policy.js';
+import { createTextOutputMiddleware } from '../strategy/create-text-output-middleware.js';
+import { createToolOutputMiddleware } from '../strategy/create-tool-output-middleware.js';
+import type { FallbackNotice } from '../strategy/fallback-notice.js';
+import { createOutputPlan, type OutputPlan } from '../strategy/output-plan.js';
+import { OutputSession, type OutputValidator } from '../strategy/output-session.js';
+import { strategyChain } from '../strategy/select-strategy.js';
+import { isResponseFormatRejection } from './is-response-format-rejection.js';
+import type { StructuredFallback, StructuredRun } from './structured-attempt.js';
+
+/** Options of `invokeStructured` and `streamStructured`: the harness's run options plus the output policy. */
+export interface StructuredOptions<TOutput> extends InvokeOptions {
+  /** What a failed attempt does; default `retryWithDefaultMessage()`. */
+  readonly errorPolicy?: StructuredOutputErrorPolicy | undefined;
+  /** Retries after the first attempt (each one a model call counted against `maxModelCalls`); default 1. */
+  readonly maxRetries?: number | undefined;
+  /** Tool strategy: the output tool and real tools called in one turn; default `graceful`. */
+  readonly endStrategy?: EndStrategy | undefined;
+  /** Tool strategy: `first` (default) takes the first output call; `error` makes several a `multiple` failure. */
+  readonly multipleOutputs?: 'first' | 'error' | undefined;
+  /** Checks the parsed value beyond its schema; throw `ModelRetry` to ask for another attempt. */
+  readonly validate?: OutputValidator<TOutput> | undefined;
+  /** Return the raw assistant message on the result; default true. */
+  readonly includeRaw?: boolean | undefined;
+}
+
+/** Runs one strategy's attempt: `invoke` or a streamed run. @internal */
+export type RunOnce = (options: InvokeOptions, plan: OutputPlan) => Promise<AgentRun>;
+
+/**
+ * The driver shared by `invokeStructured` and `streamStructured`: picks the strategy chain, runs
+ * the harness with the strategy's middleware, falls back on a rejected response format (auto
+ * only, once per step, with an `output_fallback` event on the next run), and turns the session
+ * into a `StructuredRun` or a typed error.
+ * @internal
+ */
+export async function runStructured<TOutput>(
+  harness: AgentHarness,
+  format: ResponseFormat<TOutput>,
+  options: StructuredOptions<TOutput>,
+  runOnce: RunOnce,
+): Promise<StructuredRun<TOutput>> {
+  const { errorPolicy, maxRetries, endStrategy, multipleOutputs, validate, includeRaw, ...invokeOptions } = options;
+  const profile = harness.model.profile;
+  const chain = strategyChain(format.kind, profile);
+  const fallbacks: StructuredFallback[] = [];
+  const notices: FallbackNotice[] = [];
+  for (let index = 0; ; index += 1) {
+    const strategy = chain[index] as OutputPlan['strategy'];
+    const plan = createOutputPlan(format as ResponseFormat<unknown>, strategy, profile);
+    if (strategy === 'tool') {
+      for (const target of plan.targets) {
+        if (harness.registry.has(target.toolName)) {
+          throw new SchemaNameCollisionError({ schemaName: plan.schemaName, toolName: target.toolName });
+        }
+      }
+    }
+    const session = new OutputSession(plan, {
+      policy: errorPolicy ?? StructuredOutputErrorPolicy.retryWithDefaultMessage(),
+      maxRetries: Math.max(0, maxRetries ?? 1),
+      validate: validate as OutputValidator<unknown> | undefined,
+    });
+    const middleware: AgentMiddleware =
+      strategy === 'tool'
+        ? createToolOutputMiddleware(
+            session,
+            { endStrategy: endStrategy ?? 'graceful', multipleOutputs: multipleOutputs ?? 'first' },
+            notices,
+          )
+        : createTextOutputMiddleware(session, notices);
+    let run: AgentRun;
+    try {
+      run = await runOnce({ ...invokeOptions, middleware: [...(invokeOptions.middleware ?? []), middleware] }, plan);
+    } catch (error) {
+      const next = chain[index + 1];
+      if (next === undefined || !isResponseFormatRejection(error)) throw error;
+      const fallback: StructuredFallback = { from: strategy, to: next, reason: error.message };
+      fallbacks.push(fallback);
+      notices.push({ type: 'output_fallback', schemaName: plan.schemaName, ...fallback });
+      continue;
+    }
+    return finishStructured(run, session, fallbacks, includeRaw ?? true) as StructuredRun<TOutput>;
+  }
+}
+
+function finishStructured(
+  run: AgentRun,
+  session: OutputSession,
+  fallbacks: readonly StructuredFallback[],
+  includeRaw: boolean,
+): StructuredRun<unknown> {
+  const { plan, result, terminal, attempts } = session;
+  if (result !== undefined) {
+    const validation = {
+      schemaName: plan.schemaName,
+      strategy: plan.strategy,
+      repair: result.repair,
+      attempts: attempts.length + 1,
+      failures: [...attempts],
+      ...(result.variant === undefined ? {} : { variant: result.variant }),
+      strict: plan.strict,
+      fallbacks,
+    };
+    return includeRaw
+      ? { parsed: result.value, raw: result.raw, validation, run }
+      : ({ parsed: result.value, validation, run } as unknown as StructuredRun<unknown>);
+  }
+  if (terminal?.kind === 'output_limit') throw new OutputLimitError({ schemaName: plan.schemaName, attempts, run });
+  if (terminal !== undefined) {
+    throw new StructuredOutputError({ schemaName: plan.schemaName, attempts, run, cause: terminal.cause });
+  }
+  throw new StructuredOutputError({
+    schemaName: plan.schemaName,
+    attempts,
+    run,
+    message: `the run ended (outcome \`${run.outcome}\`) before a structured output for \`${plan.schemaName}\` was recorded`,
+  });
+}

@@ -1,0 +1,121 @@
+import type { AgentHarness, RunContext } from '@tiny/harness';
+import type { Message } from '@tiny/llm';
+import type { ResponseFormat } from '../format/response-format.js';
+import { createPartialJsonParser, type PartialJsonParser } from '../partial/create-partial-json-parser.js';
+import type { OutputTarget } from '../strategy/output-plan.js';
+import { runStructured, type StructuredOptions } from './run-structured.js';
+import type { StructuredRun } from './structured-attempt.js';
+
+/** A value still being written: every property optional, recursively. */
+export type DeepPartial<T> = T extends readonly (infer TItem)[]
+  ? DeepPartial<TItem>[]
+  : T extends object
+    ? { [K in keyof T]?: DeepPartial<T[K]> }
+    : T;
+
+/**
+ * One part of a structured stream.
+ * - `partial`: the value read so far from the current model call's text (a live view: copy it to
+ *   keep it). A new `modelCallId` (a retry, or the turn after tools) starts over from nothing.
+ *   Values are as written on the wire: under strict mode, left-out optional fields show as `null`.
+ * - `final`: the validated value and the whole structured run.
+ */
+export type StructuredStreamPart<TOutput> =
+  | { readonly type: 'partial'; readonly value: DeepPartial<TOutput>; readonly modelCallId: string }
+  | { readonly type: 'final'; readonly value: TOutput; readonly run: StructuredRun<TOutput> };
+
+/**
+ * The parts of a structured run as an async iterable, plus `result`. Iterate it once; when the run
+ * fails, iteration throws the run's error after the parts received so far.
+ */
+export interface StructuredStream<TOutput> extends AsyncIterable<StructuredStreamPart<TOutput>> {
+  /** Resolves to the structured run; rejects like `invokeStructured`. */
+  readonly result: Promise<StructuredRun<TOutput>>;
+}
+
+/**
+ * Like `invokeStructured`, but streams the model calls and yields progressively more complete
+ * partial values, then the final validated value. Partials are read incrementally from the text
+ * of the provider and prompted strategies (each delta costs time proportional to its length);
+ * the tool strategy yields only the final value, since the harness streams text but not
+ * tool-call arguments.
+ */
+export function streamStructured<TOutput>(
+  harness: AgentHarness,
+  context: RunContext,
+  messages: readonly Message[],
+  format: ResponseFormat<TOutput>,
+  options: StructuredOptions<TOutput> = {},
+): StructuredStream<TOutput> {
+  const buffer: StructuredStreamPart<TOutput>[] = [];
+  let done = false;
+  let failure: { error: unknown } | undefined;
+  let wake: (() => void) | undefined;
+  const push = (part: StructuredStreamPart<TOutput>) => {
+    buffer.push(part);
+    wake?.();
+  };
+  const result = runStructured(harness, format, options, async (invokeOptions, plan) => {
+    const target = plan.targets[0] as OutputTarget;
+    const textual = plan.strategy !== 'tool';
+    let parser: PartialJsonParser | undefined;
+    let seeking = true;
+    let modelCallId = '';
+    const stream = harness.stream(context, messages, invokeOptions);
+    for await (const event of stream) {
+      if (!textual) continue;
+      if (event.type === 'model_started') {
+        parser = createPartialJsonParser();
+        seeking = true;
+        modelCallId = event.modelCallId;
+      } else if (event.type === 'model_delta' && parser !== undefined && parser.error === undefined) {
+        let delta = event.delta;
+        if (seeking) {
+          // Prose or a code fence may precede the value: start at the first `{` or `[`.
+          const start = delta.search(/[{[]/);
+          if (start < 0) continue;
+          seeking = false;
+          delta = delta.slice(start);
+        }
+        parser.push(delta);
+        let value = parser.value;
+        if (target.wrapped) value = (value as Record<string, unknown> | undefined)?.value;
+        if (value !== undefined) push({ type: 'partial', value: value as DeepPartial<TOutput>, modelCallId });
+      }
+    }
+    return stream.result;
+  });
+  result.then(
+    (run) => {
+      push({ type: 'final', value: run.parsed, run });
+      done = true;
+      wake?.();
+    },
+    (error: unknown) => {
+      failure = { error };
+      done = true;
+      wake?.();
+    },
+  );
+  result.catch(() => undefined);
+  return {
+    result,
+    async *[Symbol.asyncIterator]() {
+      let read = 0;
+      for (;;) {
+        while (read < buffer.length) {
+          yield buffer[read] as StructuredStreamPart<TOutput>;
+          read += 1;
+        }
+        if (done) {
+          if (failure) throw failure.error;
+          return;
+        }
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = undefined;
+      }
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import { fromStrictValue, type LenientJsonRepair, parseLenientJson } from '@tiny/llm';
+import { formatValidationIssues, type ValidationIssue } from '@tiny/tools';
+import type { StructuredErrorKind } from '../run/structured-attempt.js';
+import type { OutputPlan, OutputTarget } from './output-plan.js';
+
+/** What one answer yielded: a value, or why not. @internal */
+export type Extraction =
+  | {
+      readonly ok: true;
+      readonly value: unknown;
+      readonly repair: LenientJsonRepair;
+      readonly variant: string | undefined;
+    }
+  | {
+      readonly ok: false;
+      readonly kind: StructuredErrorKind;
+      readonly error: string;
+      readonly issues?: readonly ValidationIssue[] | undefined;
+    };
+
+/** Reads a value for `target` from text (lenient ladder) or from decoded arguments. @internal */
+export function decodeForTarget(
+  plan: OutputPlan,
+  target: OutputTarget,
+  source: { readonly text: string } | { readonly value: unknown },
+): Extraction {
+  let value: unknown;
+  let repair: LenientJsonRepair = 'strict';
+  if ('text' in source) {
+    const parsed = parseLenientJson(source.text);
+    if (parsed === undefined) {
+      return {
+        ok: false,
+        kind: 'parse',
+        error: `The output for \`${plan.schemaName}\` is not valid JSON and no conservative repair recovered it.`,
+      };
+    }
+    value = parsed.value;
+    repair = parsed.repair;
+  } else {
+    value = source.value;
+  }
+  if (target.strict) value = fromStrictValue(value, target.wireDeclared);
+  if (target.wrapped && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const record = value as Record<string, unknown>;
+    if (Object.hasOwn(record, 'value') && Object.keys(record).length === 1) value = record.value;
+  }
+  const result = target.validator.validate(value);
+  if (!result.ok) {
+    return {
+      ok: false,
+      kind: 'validation',
+      error: `The output for \`${plan.schemaName}\` does not match its schema: ${formatValidationIssues(result.issues)}`,
+      issues: result.issues,
+    };
+  }
+  const variant = target.variant ?? plan.variants.find((entry) => entry.validator.validate(value).ok)?.name;
+  return { ok: true, value, repair, variant };
+}
+
+/**
+ * Reads the answer of a text strategy (provider or prompted) from the response text. Empty text is
+ * `output_limit` when the model stopped at its token limit, else `missing`. @internal
+ */
+export function extractFromText(plan: OutputPlan, text: string, finishReason: string): Extraction {
+  if (text.trim() === '') {
+    if (finishReason === 'length') {
+      return {
+        ok: false,
+        kind: 'output_limit',
+        error: `The model hit its output limit before writing the \`${plan.schemaName}\` output (finish_reason=length); raise maxTokens or cap reasoning.`,
+      };
+    }
+    return {
+      ok: false,
+      kind: 'missing',
+      error: `The model returned no content for \`${plan.schemaName}\` (finish_reason=${finishReason}). Answer with the JSON value.`,
+    };
+  }
+  return decodeForTarget(plan, plan.targets[0] as OutputTarget, { text });
+}
+
+/** Reads an output-tool call's arguments: decoded ones as they are, a raw string through the ladder. @internal */
+export function extractFromCall(
+  plan: OutputPlan,
+  target: OutputTarget,
+  call: { readonly arguments: unknown; readonly invalid?: string | undefined },
+): Extraction {
+  if (call.invalid !== undefined || typeof call.arguments === 'string') {
+    const text = typeof call.arguments === 'string' ? call.arguments : '';
+    // An empty argument string means "no arguments".
+    if (text.trim() === '') return decodeForTarget(plan, target, { value: {} });
+    return decodeForTarget(plan, target, { text });
+  }
+  return decodeForTarget(plan, target, { value: call.arguments ?? {} });
+}
