@@ -1,12 +1,12 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ToolSet } from '@tiny/harness';
 import {
   ErrorCode,
   McpError,
   type Tool as McpTool,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolSet } from '@tiny/harness';
 import {
   type AnyTool,
   createValidator,

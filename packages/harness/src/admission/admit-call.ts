@@ -11,6 +11,7 @@ import {
   type ValidationIssue,
 } from '@tiny/tools';
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
+import { unwrapBridgeCall } from '../discovery/unwrap-bridge-call.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import { RunCancelledError } from '../errors/run-cancelled-error.js';
 import { middlewareContext, runBeforeTool } from '../middleware/middleware-runner.js';
@@ -32,6 +33,36 @@ export function checkRunAlive(state: LoopState): void {
 }
 
 /**
+ * Admits a call the model made. A discovery `tool_call` is unwrapped first, so hooks, allow-lists
+ * and policies see the real tool (a malformed one is answered with a tool error and spends its
+ * budget slot); everything else goes straight to {@link admitCall}.
+ * @internal
+ */
+export async function admitModelCall(state: LoopState, call: PendingCall): Promise<Admission> {
+  const discovery = state.discovery;
+  if (discovery === undefined || !discovery.isBridgeCall(call.name) || call.invalid !== undefined)
+    return admitCall(state, call);
+  const unwrapped = unwrapBridgeCall(call);
+  if (unwrapped.kind === 'not_bridge') return admitCall(state, call);
+  if (unwrapped.kind === 'invalid') {
+    checkRunAlive(state);
+    reserveSlot(state);
+    return { kind: 'answer', call, toolName: call.name, result: ToolResult.error(unwrapped.message) };
+  }
+  return admitCall(state, { ...unwrapped.call, id: call.id }, 'tool_call');
+}
+
+/** Takes one tool-call budget slot, or ends the run with `limit_reached`. */
+function reserveSlot(state: LoopState): void {
+  const limit = state.limits.maxToolCalls;
+  if (state.toolCalls >= limit) {
+    if (state.sink.active) state.sink.emit({ type: 'limit_reached', limitKind: 'tool_calls', limit });
+    throw new LimitExceededError({ limitKind: 'tool_calls', limit, messages: state.history });
+  }
+  state.toolCalls += 1;
+}
+
+/**
  * Admits one provider call, in order: cancellation → deadline → tool-call budget → `beforeTool`
  * hooks (a refusal releases the slot and propagates) → unparseable arguments (relaxed repair, else a
  * tool error; never `{}`); a hook may also answer the call or defer it → name lookup against this turn's offered tools (unknown-tool policy) →
@@ -39,14 +70,13 @@ export function checkRunAlive(state: LoopState): void {
  * approval / external deferral. Emits no `tool_started`: that waits until the whole batch is admitted.
  * @internal
  */
-export async function admitCall(state: LoopState, original: PendingCall): Promise<Admission> {
+export async function admitCall(
+  state: LoopState,
+  original: PendingCall,
+  via: 'name' | 'tool_call' = 'name',
+): Promise<Admission> {
   checkRunAlive(state);
-  const limit = state.limits.maxToolCalls;
-  if (state.toolCalls >= limit) {
-    if (state.sink.active) state.sink.emit({ type: 'limit_reached', limitKind: 'tool_calls', limit });
-    throw new LimitExceededError({ limitKind: 'tool_calls', limit, messages: state.history });
-  }
-  state.toolCalls += 1;
+  reserveSlot(state);
   let call = original;
   if (state.middleware.length > 0) {
     let hooked: Awaited<ReturnType<typeof runBeforeTool>>;
@@ -95,6 +125,10 @@ export async function admitCall(state: LoopState, original: PendingCall): Promis
   }
 
   let entry = state.offered.get(call.name);
+  if (entry === undefined && state.deferredTools.has(call.name)) {
+    entry = state.deferredTools.get(call.name);
+    if (state.sink.active) state.sink.emit({ type: 'deferred_tool_call', callId: call.id, toolName: call.name, via });
+  }
   if (entry === undefined) {
     const unknown = resolveUnknown(state, call);
     if (unknown.kind === 'answer') return unknown;

@@ -10,6 +10,7 @@ import {
 import { type AnyTool, InvalidInputError } from '@tiny/tools';
 import type { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import { parseRunState, type RunState } from '../deferral/run-state.js';
+import type { DiscoveryOptions } from '../discovery/discovery-session.js';
 import { DeferredResolutionError } from '../errors/deferred-resolution-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { type AgentEventListener, EventSink } from '../events/event-sink.js';
@@ -21,6 +22,7 @@ import { assertMessages } from '../run/assert-messages.js';
 import type { RunContext } from '../run/run-context.js';
 import { type RunLimits, resolveRunLimits } from '../run/run-limits.js';
 import { type RunPolicy, resolveRunPolicy } from '../run/run-policy.js';
+import type { ToolSet } from '../toolsets/tool-set.js';
 import { AgentRunStream } from './agent-run-stream.js';
 import type { LoopState } from './loop-state.js';
 import { type DeferredToolHandler, runLoop } from './run-loop.js';
@@ -36,6 +38,10 @@ export interface AgentHarnessOptions {
   readonly middleware?: readonly AgentMiddleware[] | undefined;
   /** Resolves deferred batches inline instead of pausing the run. */
   readonly deferredToolHandler?: DeferredToolHandler | undefined;
+  /** Toolsets resolved every turn after the registry (the first owner of a name wins). */
+  readonly toolSets?: readonly ToolSet[] | undefined;
+  /** Deferred-tool discovery: the `tool_search`/`tool_call` bridge, ranking, manifest and schema budgets. */
+  readonly discovery?: DiscoveryOptions | undefined;
   /** Records every executed call's effect before it runs (see `ToolEffectLedger`). None by default. */
   readonly ledger?: ToolEffectLedger | undefined;
   /** When the `started` write fails: `abort` (default, the call is answered with an error) or `continue` unrecorded. */
@@ -85,6 +91,8 @@ export class AgentHarness {
   private readonly middleware: readonly AgentMiddleware[];
   private readonly deferredToolHandler: DeferredToolHandler | undefined;
   private readonly ledger: ToolEffectLedger | undefined;
+  private readonly toolSets: ToolSet[];
+  private readonly discoveryOptions: DiscoveryOptions;
   private readonly ledgerFailure: LedgerFailureMode;
 
   constructor(options: AgentHarnessOptions) {
@@ -111,7 +119,18 @@ export class AgentHarness {
     this.middleware = options.middleware ?? [];
     this.deferredToolHandler = options.deferredToolHandler;
     this.ledger = options.ledger;
+    this.toolSets = [...(options.toolSets ?? [])];
+    this.discoveryOptions = options.discovery ?? {};
     this.ledgerFailure = options.ledgerFailure ?? 'abort';
+  }
+
+  /**
+   * Adds a toolset, resolved every turn after the registry and earlier toolsets (a name already
+   * taken stays with its first owner). Its `forRun` runs at the start of each run.
+   */
+  withToolSet(toolSet: ToolSet): this {
+    this.toolSets.push(toolSet);
+    return this;
   }
 
   /**
@@ -228,6 +247,10 @@ export class AgentHarness {
       approvedCalls: new Set(options.approvedCalls ?? []),
       turn: 0,
       ledger: this.ledger,
+      deferredTools: new Map(),
+      toolSets: this.toolSets,
+      discovery: undefined,
+      discoveryOptions: this.discoveryOptions,
       ledgerFailure: this.ledgerFailure,
       offered: new Map(),
       offeredSchemas: [],
@@ -245,6 +268,7 @@ export class AgentHarness {
       if (message.role === 'assistant') for (const call of message.toolCalls ?? []) state.seenCallIds.add(call.id);
     }
     try {
+      for (const toolSet of state.toolSets) await toolSet.forRun?.({ runId, turn: 0, run: context });
       return await runLoop(state, {
         streaming,
         toolChoice: options.toolChoice,

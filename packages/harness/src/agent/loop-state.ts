@@ -1,5 +1,6 @@
 import type { LanguageModelV1, LanguageModelV1Usage, Message, ToolDialect, ToolSchema } from '@tiny/llm';
 import type { JsonValue } from '@tiny/tools';
+import type { DiscoveryOptions, DiscoverySession } from '../discovery/discovery-session.js';
 import type { EventSink } from '../events/event-sink.js';
 import type { LedgerFailureMode, ToolEffectLedger } from '../ledger/tool-effect-ledger.js';
 import type { AgentMiddleware } from '../middleware/agent-middleware.js';
@@ -8,6 +9,7 @@ import type { ToolMetadataRecord } from '../run/agent-run.js';
 import type { RunContext } from '../run/run-context.js';
 import type { RunLimits } from '../run/run-limits.js';
 import type { RunPolicy } from '../run/run-policy.js';
+import type { ToolSet } from '../toolsets/tool-set.js';
 
 /** A call on its way through admission: the model's id, name and arguments. */
 export interface PendingCall {
@@ -58,6 +60,13 @@ export interface LoopState {
   readonly ledgerFailure: LedgerFailureMode;
   /** This turn's callable tools, by name (advertised and allowed). */
   offered: ReadonlyMap<string, RegisteredTool>;
+  /** Deferred tools: not on the wire, callable by name or through `tool_call` (after the allow-list). */
+  deferredTools: ReadonlyMap<string, RegisteredTool>;
+  /** Toolsets resolved every turn, after the registry. */
+  readonly toolSets: readonly ToolSet[];
+  /** The run's deferred-tool discovery (catalogue, bridge, promotions); built on the first turn. */
+  discovery: DiscoverySession | undefined;
+  readonly discoveryOptions: DiscoveryOptions;
   offeredSchemas: readonly ToolSchema[];
   /** The registry schema list `offered` was computed from. */
   offeredFrom: readonly ToolSchema[] | undefined;

@@ -1,6 +1,6 @@
 import { addUsage, type LanguageModelV1Request, type Message, recordAssistantTurn, type ToolChoice } from '@tiny/llm';
 import type { Admission } from '../admission/admission.js';
-import { admitCall, checkRunAlive } from '../admission/admit-call.js';
+import { admitModelCall, checkRunAlive } from '../admission/admit-call.js';
 import { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import { admitDecisions, checkDecisions } from '../deferral/resolve-deferred.js';
 import { RUN_STATE_VERSION, type RunState, unansweredCalls } from '../deferral/run-state.js';
@@ -18,7 +18,6 @@ import {
   runAfterHooks,
   runBeforeModel,
 } from '../middleware/middleware-runner.js';
-import type { RegisteredTool } from '../registry/tool-registry.js';
 import {
   type AgentRun,
   createDeferredToolRequests,
@@ -26,9 +25,9 @@ import {
   type DeferredToolRequests,
 } from '../run/agent-run.js';
 import type { RunContext } from '../run/run-context.js';
-import { allowedToolNames } from '../run/run-context.js';
 import { callModel } from './call-model.js';
 import type { LoopState, PendingCall } from './loop-state.js';
+import { resolveCatalogue } from './resolve-catalogue.js';
 
 /** The user turn sent when the model stopped for tool calls but none could be read. */
 export const DROPPED_TOOL_CALL_NUDGE =
@@ -85,24 +84,6 @@ function openCalls(state: LoopState): PendingCall[] {
         return { id: call.id, name: call.name, arguments: call.arguments, invalid: (error as Error).message };
       }
     });
-}
-
-/**
- * Recomputes this turn's callable tools: the registry's direct tools that the host allows, then
- * each middleware's `filterTools`. Without filtering middleware an unchanged registry costs nothing.
- */
-async function refreshOffered(state: LoopState): Promise<void> {
-  const direct = state.registry.schemas();
-  const filters = state.middleware.some((middleware) => middleware.filterTools !== undefined);
-  if (direct === state.offeredFrom && !filters) return;
-  state.offeredFrom = direct;
-  const allowed = allowedToolNames(state.context);
-  let entries: readonly RegisteredTool[] = direct
-    .filter((schema) => allowed === undefined || allowed.has(schema.name))
-    .map((schema) => state.registry.get(schema.name) as RegisteredTool);
-  if (filters) entries = await filterOfferedTools(state, entries, middlewareContext(state, state.turn));
-  state.offered = new Map(entries.map((entry) => [entry.name, entry]));
-  state.offeredSchemas = entries.length === direct.length ? direct : entries.map((entry) => entry.schema);
 }
 
 /** Ids for calls: the provider's when present and new in this run, else `{modelCallId}-tool-{n}`. */
@@ -232,12 +213,13 @@ async function completeBatch(
 export async function runLoop(state: LoopState, settings: LoopSettings): Promise<AgentRun> {
   const { sink, dialect, policy, limits } = state;
   if (sink.active) sink.emit({ type: 'run_started', runId: state.runId });
-  await refreshOffered(state);
+  await resolveCatalogue(state);
   if (sink.active) {
     sink.emit({
       type: 'tools_advertised',
-      direct: state.offeredSchemas.map((schema) => schema.name),
+      direct: [...state.offered.keys()].filter((name) => !state.discovery?.bridgeNames.includes(name)),
       schemaBytes: Buffer.byteLength(JSON.stringify(state.offeredSchemas)),
+      deferred: state.discovery?.catalogue.size ?? 0,
       dialect: dialect.kind,
     });
   }
@@ -250,7 +232,7 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     if (pending !== undefined) {
       admissions.push(...(await admitDecisions(state, pending, results ?? new DeferredToolResults())));
     } else {
-      for (const call of openCalls(state)) admissions.push(await admitCall(state, call));
+      for (const call of openCalls(state)) admissions.push(await admitModelCall(state, call));
     }
     if (admissions.length > 0) {
       const ended = await completeBatch(state, settings, admissions, nested, '', pending?.followUps ?? []);
@@ -267,7 +249,7 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     state.turn += 1;
     const turn = state.turn;
     if (sink.active) sink.emit({ type: 'turn_started', turn });
-    await refreshOffered(state);
+    await resolveCatalogue(state);
     const context = middlewareContext(state, turn);
     const before = await runBeforeModel(
       state,
@@ -342,7 +324,7 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     nudges = 0;
     if (settings.onCheckpoint) await settings.onCheckpoint(snapshot(state));
     const admissions: Admission[] = [];
-    for (const call of pendingCalls) admissions.push(await admitCall(state, call));
+    for (const call of pendingCalls) admissions.push(await admitModelCall(state, call));
     const ended = await completeBatch(state, settings, admissions, nested, parsed.text, []);
     if (ended !== undefined && ended !== 'model') return ended;
   }

@@ -18,8 +18,10 @@ export type AgentEvent =
       readonly type: 'tools_advertised';
       /** Names of the tools on the first request, sorted. */
       readonly direct: readonly string[];
-      /** Byte length of the compact JSON of those schemas. */
+      /** Byte length of the compact JSON of the first request's schemas (direct tools and the discovery bridge). */
       readonly schemaBytes: number;
+      /** How many deferred tools are searchable through `tool_search`. */
+      readonly deferred: number;
       readonly dialect: string;
     }
   | { readonly type: 'turn_started'; readonly turn: number }
@@ -106,6 +108,33 @@ export type AgentEvent =
       readonly excluded: readonly string[];
       readonly remaining: number;
       readonly reasons?: Readonly<Record<string, string>> | undefined;
+      /** What each withholding or renaming adaptor did (toolsets). */
+      readonly explanations?:
+        | readonly {
+            readonly name: string;
+            readonly kind: string;
+            readonly from?: string | undefined;
+            readonly to?: string | undefined;
+          }[]
+        | undefined;
+    }
+  | {
+      readonly type: 'tool_searched';
+      readonly callId: string;
+      /** Empty unless tool I/O capture is on. */
+      readonly query: string;
+      readonly matched: readonly string[];
+      readonly ranker: string;
+      readonly topConfidence?: number | undefined;
+      readonly fallback?: string | undefined;
+      readonly shadowMatched?: readonly string[] | undefined;
+      readonly latencyMs: number;
+    }
+  | {
+      readonly type: 'deferred_tool_call';
+      readonly callId: string;
+      readonly toolName: string;
+      readonly via: 'name' | 'tool_call';
     }
   | { readonly type: 'tool_approved'; readonly callId: string; readonly toolName: string }
   | { readonly type: 'tool_denied'; readonly callId: string; readonly toolName: string; readonly message: string }

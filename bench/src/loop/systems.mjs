@@ -1,0 +1,28 @@
+// The agent-loop systems under test, by id. Each `create(turns, callsPerTurn)` builds one run and
+// returns an async function that performs it and reports `{ result, toolCalls, ownUs }`.
+import { createAiSdkRun } from './system-ai-sdk.mjs';
+import { createLangChainAgentRun, createLangGraphRun } from './system-langchain.mjs';
+import { createOpenAiAgentsRun } from './system-openai-agents.mjs';
+import { createTinyRun } from './system-tiny.mjs';
+
+/** Ours first; `ours: true` marks the rows ratios are computed for. */
+export const loopSystems = [
+  { id: 'tiny', label: 'tiny harness (events recorded, default)', ours: true, create: createTinyRun },
+  {
+    id: 'tiny-events-off',
+    label: 'tiny harness (recordEvents: false)',
+    ours: true,
+    create: (turns, calls) => createTinyRun(turns, calls, { recordEvents: false }),
+  },
+  { id: 'ai-sdk', label: 'AI SDK 6 generateText + MockLanguageModelV3', create: createAiSdkRun },
+  { id: 'langchain-agent', label: 'LangChain 1.5 createAgent', create: createLangChainAgentRun },
+  { id: 'langgraph-toolnode', label: 'LangGraph 1.7 StateGraph + ToolNode', create: createLangGraphRun },
+  { id: 'openai-agents', label: 'OpenAI Agents core 0.14 Runner', create: createOpenAiAgentsRun },
+];
+
+/** The system with `id`, or a thrown error naming the known ids. */
+export function loopSystem(id) {
+  const system = loopSystems.find((candidate) => candidate.id === id);
+  if (!system) throw new Error(`unknown system ${id}; known: ${loopSystems.map((s) => s.id).join(', ')}`);
+  return system;
+}

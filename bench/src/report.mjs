@@ -1,0 +1,233 @@
+// Turns the raw figures into the stdout report (tables of ratios ours ÷ peer) and checks the
+// issue's targets.
+import { fmt, ratio, spread, table } from './format-table.mjs';
+
+const OURS_DEFAULT = 'tiny';
+
+function loopTables(loop) {
+  const turnCounts = [...new Set(loop.map((row) => row.turns))];
+  const main = turnCounts.includes(50) ? 50 : turnCounts.at(-1);
+  const at = (id, turns) => loop.find((row) => row.id === id && row.turns === turns);
+  const ids = [...new Set(loop.map((row) => row.id))];
+  const ours = at(OURS_DEFAULT, main);
+  const oursOff = at('tiny-events-off', main);
+  const overhead = ids.map((id) => {
+    const row = at(id, main);
+    return [
+      row.label,
+      spread(row.perCallUs),
+      spread(row.perTurnUs, 1),
+      row.ours ? '' : ratio(ours.perCallUs.median / row.perCallUs.median),
+      row.ours ? '' : ratio(oursOff.perCallUs.median / row.perCallUs.median),
+    ];
+  });
+  const growth = ids.map((id) => {
+    const cells = turnCounts.map((turns) => fmt(at(id, turns).perCallUs.median));
+    const first = at(id, turnCounts[0]).perCallUs.median;
+    const last = at(id, turnCounts.at(-1)).perCallUs.median;
+    return [at(id, main).label, ...cells, `${(last / first).toFixed(2)}×`];
+  });
+  return [
+    `1. Agent-loop overhead, T=${main} turns × K=4 calls of add(a, b) (µs, median [min–max]; ratio < 1 is better)`,
+    table(['system', 'µs per tool call', 'µs per turn', 'tiny ÷ peer', 'tiny (events off) ÷ peer'], overhead),
+    '',
+    `1a. Growth with history: µs per tool call at T=${turnCounts.join('/')} (flat = 1.00×)`,
+    table(
+      ['system', ...turnCounts.map((turns) => `T=${turns}`), `T=${turnCounts.at(-1)} ÷ T=${turnCounts[0]}`],
+      growth,
+    ),
+  ];
+}
+
+function memoryTable(memory) {
+  const ours = memory.rows.find((row) => row.id === OURS_DEFAULT);
+  const rows = memory.rows.map((row) => {
+    const bound = row.status === 'finished' ? '' : '≥ ';
+    const status =
+      row.status === 'finished'
+        ? `done in ${fmt(row.elapsedMs / 1000, 1)} s`
+        : `${row.status} at turn ${row.reachedTurn ?? '?'} (${fmt((row.elapsedMs ?? 0) / 1000, 1)} s)`;
+    return [
+      row.label,
+      status,
+      `${bound}${fmt(row.peakRssMiB, 1)}`,
+      `${bound}${fmt(row.peakRssGrowthMiB, 1)}`,
+      fmt(row.heapAfterMiB, 1),
+      row.heapRetainedMiB === undefined ? '–' : fmt(row.heapRetainedMiB, 1),
+      row.ours || !ours ? '' : `${bound === '' ? '' : '≤ '}${ratio(ours.peakRssGrowthMiB / row.peakRssGrowthMiB)}`,
+    ];
+  });
+  return [
+    `1b. Memory of one ${memory.turns}-turn run (K=4), fresh child process per system (MiB; capped runs give bounds at the turn reached)`,
+    table(
+      ['system', 'run', 'peak RSS', 'peak RSS growth', 'heap after', 'heap retained after gc', 'growth tiny ÷ peer'],
+      rows,
+    ),
+  ];
+}
+
+function validationTables(validation) {
+  const lines = [];
+  for (const kind of ['valid', 'invalid']) {
+    const rows = validation.rows.filter((row) => row.kind === kind);
+    const ours = rows.find((row) => row.ours);
+    lines.push(
+      `2${kind === 'valid' ? '' : 'a'}. Argument validation, ${kind} input${kind === 'invalid' ? ' with error messages' : ''} (validations/s, median [min–max]; ratio > 1 is better)`,
+      table(
+        ['system', 'validations/s', 'tiny ÷ system'],
+        rows.map((row) => [
+          row.label,
+          spread(row.opsPerSecond, 0),
+          row.ours ? '' : ratio(ours.opsPerSecond.median / row.opsPerSecond.median),
+        ]),
+      ),
+      '',
+    );
+  }
+  const ours = validation.registration.find((row) => row.ours);
+  lines.push(
+    '2b. Registering a tool (fresh schema object each time) vs compiling its schema (µs, median [min–max]; ratio < 1 is better)',
+    table(
+      ['system', 'µs each', 'tiny ÷ system'],
+      validation.registration.map((row) => [
+        row.label,
+        spread(row.microseconds, 1),
+        row.ours ? '' : ratio(ours.microseconds.median / row.microseconds.median),
+      ]),
+    ),
+  );
+  return lines;
+}
+
+function parsingTable(parsing) {
+  const rows = [];
+  const groups = [...new Set(parsing.rows.map((row) => `${row.workload}|${row.bytes}`))];
+  for (const group of groups) {
+    const members = parsing.rows.filter((row) => `${row.workload}|${row.bytes}` === group);
+    const ours = members.find((row) => row.ours);
+    for (const row of members) {
+      rows.push([
+        `${row.workload} ${fmtBytes(row.bytes)}: ${row.label}`,
+        `${spread(row.mbPerSecond)}${row.mbPerSecond.singleRun ? ' (1 run)' : ''}`,
+        row.ours ? '' : ratio(ours.mbPerSecond.median / row.mbPerSecond.median),
+      ]);
+    }
+  }
+  return [
+    '3. Tool-call parsing and repair (MB/s of each input, median [min–max]; ratio > 1 is better)',
+    table(['input: system', 'MB/s', 'tiny ÷ system'], rows),
+  ];
+}
+
+const fmtBytes = (bytes) => (bytes >= 1e6 ? `${bytes / 1e6} MB` : `${bytes / 1e3} KB`);
+
+/** The whole stdout report. */
+export function renderReport(results) {
+  const { meta } = results;
+  const lines = [
+    `tiny side-by-side benchmarks${meta.smoke ? ' (SMOKE: tiny iteration counts, figures are not meaningful, no targets)' : ''}`,
+    `node ${meta.node}, ${meta.platform}, ${meta.cpus} × ${meta.cpu}; ${Object.entries(meta.versions)
+      .map(([name, version]) => `${name}@${version}`)
+      .join(', ')}`,
+    '',
+  ];
+  if (results.loop) lines.push(...loopTables(results.loop), '');
+  if (results.memory) lines.push(...memoryTable(results.memory), '');
+  if (results.validation) lines.push(...validationTables(results.validation), '');
+  if (results.parsing) lines.push(...parsingTable(results.parsing), '');
+  if (results.structured) {
+    lines.push(
+      `4. Streaming partial structured output: ${results.structured.status} (${results.structured.reason})`,
+      '',
+    );
+  }
+  if (results.targets.length > 0) {
+    lines.push(
+      'Targets',
+      table(
+        ['target', 'figure', 'result'],
+        results.targets.map((target) => [target.name, target.figure, target.met ? 'met' : 'MISSED']),
+      ),
+      '',
+    );
+  }
+  lines.push(`elapsed ${meta.elapsedSeconds.toFixed(0)} s`);
+  return lines.join('\n');
+}
+
+/** Checks the issue's targets against a full run. */
+export function evaluateTargets(results) {
+  const targets = [];
+  const push = (name, value, limit, met, figure) => targets.push({ name, value, limit, met, figure });
+  if (results.loop) {
+    const at = (id, turns) => results.loop.find((row) => row.id === id && row.turns === turns);
+    const peers = results.loop.filter((row) => !row.ours && row.turns === 50);
+    const fastest = (key) => peers.reduce((best, row) => (row[key].median < best[key].median ? row : best));
+    for (const key of ['perCallUs', 'perTurnUs']) {
+      const peer = fastest(key);
+      const value = at(OURS_DEFAULT, 50)[key].median / peer[key].median;
+      const what = key === 'perCallUs' ? 'per tool call' : 'per turn';
+      push(
+        `overhead ${what} ≤ 1/10 of fastest peer`,
+        value,
+        0.1,
+        value <= 0.1,
+        `${ratio(value)} of ${peer.id}${value <= 0.05 ? ' (stretch 1/20 met)' : ''}`,
+      );
+    }
+    const growth = at(OURS_DEFAULT, 200).perCallUs.median / at(OURS_DEFAULT, 10).perCallUs.median;
+    push('per-call overhead T=200 within 1.25× of T=10', growth, 1.25, growth <= 1.25, `${growth.toFixed(2)}×`);
+  }
+  if (results.memory) {
+    const ours = results.memory.rows.find((row) => row.id === OURS_DEFAULT);
+    const peers = results.memory.rows.filter((row) => !row.ours && row.peakRssGrowthMiB !== undefined);
+    const best = peers.reduce((min, row) => (row.peakRssGrowthMiB < min.peakRssGrowthMiB ? row : min));
+    const value = ours.peakRssGrowthMiB / best.peakRssGrowthMiB;
+    push(
+      `${results.memory.turns}-turn peak RSS growth ≤ 1/3 of best peer`,
+      value,
+      1 / 3,
+      value <= 1 / 3,
+      `${ratio(value)} of ${best.id}`,
+    );
+  }
+  if (results.validation) {
+    const ops = (id, kind) =>
+      results.validation.rows.find((row) => row.id === id && row.kind === kind).opsPerSecond.median;
+    const valid = ops('tiny', 'valid') / ops('ajv', 'valid');
+    push('validation (valid) ≥ ajv throughput', valid, 1, valid >= 1, `${ratio(valid)} of ajv`);
+    const invalid = ops('tiny', 'invalid') / ops('ajv', 'invalid');
+    push('validation (invalid, messages) ≥ 0.25× ajv', invalid, 0.25, invalid >= 0.25, `${ratio(invalid)} of ajv`);
+    const us = (id) => results.validation.registration.find((row) => row.id === id).microseconds.median;
+    const register = us('tiny-register') / us('ajv-new-compile');
+    push(
+      'registering a tool ≤ 1/10 of an ajv compile',
+      register,
+      0.1,
+      register <= 0.1,
+      `${ratio(register)} of new Ajv().compile`,
+    );
+  }
+  if (results.parsing) {
+    const speed = (workload, bytes, id) =>
+      results.parsing.rows.find((row) => row.workload === workload && row.bytes === bytes && row.id === id).mbPerSecond
+        .median;
+    const sizes = [...new Set(results.parsing.rows.map((row) => row.bytes))];
+    for (const [workload, id, limit] of [
+      ['tool-call text', 'tiny-parse-tool-calls', 0.3],
+      ['malformed object', 'tiny-recover-relaxed', 0.3],
+      ['valid object', 'tiny-recover-relaxed', 0.9],
+    ]) {
+      const values = sizes.map((bytes) => speed(workload, bytes, id) / speed(workload, bytes, 'json-parse'));
+      const worst = Math.min(...values);
+      push(
+        `parsing ${workload} ≥ ${limit}× JSON.parse`,
+        worst,
+        limit,
+        worst >= limit,
+        sizes.map((bytes, index) => `${fmtBytes(bytes)} ${ratio(values[index])}`).join(', '),
+      );
+    }
+  }
+  return targets;
+}

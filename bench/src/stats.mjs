@@ -1,0 +1,39 @@
+// Timing helpers shared by every workload: hrtime in microseconds, medians with min/max, and
+// sampling of several systems in rotation.
+
+/** Microseconds since an arbitrary origin. */
+export const nowUs = () => Number(process.hrtime.bigint()) / 1000;
+
+/** Median, min and max of a list of numbers. */
+export function summarize(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  return { median, min: sorted[0], max: sorted[sorted.length - 1], samples: sorted.length };
+}
+
+/** Applies `map` to median, min and max (for example to turn a total into a per-call figure). */
+export function scale(stats, map) {
+  return { ...stats, median: map(stats.median), min: map(stats.min), max: map(stats.max) };
+}
+
+/**
+ * Samples several systems in rotation, so load that comes and goes on a shared machine falls on
+ * all of them alike. Each `sampler` returns one figure (or a promise of one); `perRound[i]` (default
+ * 1) is how many samples system `i` takes per round, so cheap systems get more samples. Stops
+ * after `rounds` rounds, or once `budgetMs` has passed and `minRounds` are done.
+ */
+export async function sampleInRotation(
+  samplers,
+  { rounds, budgetMs = Number.POSITIVE_INFINITY, minRounds = 3, perRound = [] },
+) {
+  const values = samplers.map(() => []);
+  const started = Date.now();
+  for (let round = 0; round < rounds; round++) {
+    for (let index = 0; index < samplers.length; index++) {
+      for (let k = 0; k < (perRound[index] ?? 1); k++) values[index].push(await samplers[index]());
+    }
+    if (round + 1 >= minRounds && Date.now() - started > budgetMs) break;
+  }
+  return values.map(summarize);
+}

@@ -1,0 +1,103 @@
+import type { ToolSchema } from '@tiny/llm';
+import { type AnyTool, completeTool, modelFacingParameters } from '@tiny/tools';
+import { deferredToolSpec } from '../discovery/deferred-catalogue.js';
+import { createDiscoverySession } from '../discovery/discovery-session.js';
+import { filterOfferedTools, middlewareContext } from '../middleware/middleware-runner.js';
+import type { RegisteredTool } from '../registry/tool-registry.js';
+import { allowedToolNames } from '../run/run-context.js';
+import { listToolSet } from '../toolsets/tool-set.js';
+import { toolsFilteredDetails } from '../toolsets/tools-filtered-details.js';
+import type { LoopState } from './loop-state.js';
+
+const entries = new WeakMap<object, RegisteredTool>();
+
+/** A toolset's (or the bridge's) tool as a registry-style entry, cached per tool object. */
+function entryOf(tool: AnyTool): RegisteredTool {
+  let entry = entries.get(tool);
+  if (entry === undefined) {
+    const schema: ToolSchema = {
+      name: tool.name,
+      description: tool.description,
+      parameters: modelFacingParameters(tool),
+    };
+    entry = { name: tool.name, tool: completeTool(tool), external: false, schema };
+    entries.set(tool, entry);
+  }
+  return entry;
+}
+
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/**
+ * Resolves this turn's catalogue: the registry's tools, then each toolset's (the first owner of a
+ * name wins), minus what the host allow-list denies; `direct` tools are offered, `deferred` ones go
+ * into the run's discovery catalogue (callable by name, found through `tool_search`), `hidden` ones
+ * are never offered. Middleware `filterTools` then narrows the offered set, and the discovery
+ * bridge is added when there are deferred tools. Without toolsets, filtering middleware or
+ * deferred tools, an unchanged registry costs nothing.
+ * @internal
+ */
+export async function resolveCatalogue(state: LoopState): Promise<void> {
+  const direct = state.registry.schemas();
+  const filters = state.middleware.some((middleware) => middleware.filterTools !== undefined);
+  const dynamic = filters || state.toolSets.length > 0 || state.discovery?.bridgeActive === true;
+  if (direct === state.offeredFrom && !dynamic) return;
+  state.offeredFrom = direct;
+  const allowed = allowedToolNames(state.context);
+  const permitted = (name: string) => allowed === undefined || allowed.has(name);
+  const offered: RegisteredTool[] = [];
+  const deferred = new Map<string, RegisteredTool>();
+  const taken = new Set(state.registry.names());
+  for (const schema of direct)
+    if (permitted(schema.name)) offered.push(state.registry.get(schema.name) as RegisteredTool);
+  for (const schema of state.registry.deferredSchemas()) {
+    if (permitted(schema.name)) deferred.set(schema.name, state.registry.get(schema.name) as RegisteredTool);
+  }
+  for (const toolSet of state.toolSets) {
+    const listing = await listToolSet(toolSet, { runId: state.runId, turn: state.turn, run: state.context });
+    if (state.sink.active) {
+      for (const detail of toolsFilteredDetails(listing)) {
+        state.sink.emit({ type: 'tools_filtered', ...detail });
+      }
+    }
+    for (const tool of listing.tools) {
+      if (taken.has(tool.name) || !permitted(tool.name)) continue;
+      taken.add(tool.name);
+      const exposure = tool.exposure ?? 'direct';
+      if (exposure === 'direct') offered.push(entryOf(tool));
+      else if (exposure === 'deferred') deferred.set(tool.name, entryOf(tool));
+    }
+  }
+  offered.sort(byName);
+  let kept: readonly RegisteredTool[] = offered;
+  if (filters) kept = await filterOfferedTools(state, offered, middlewareContext(state, state.turn));
+  if (state.discovery === undefined && deferred.size > 0 && state.discoveryOptions.enabled !== false) {
+    const { sink, policy } = state;
+    state.discovery = createDiscoverySession({
+      ...state.discoveryOptions,
+      deferred: [...deferred.values()].map((entry) => deferredToolSpec(entry.tool)),
+      hostToolNames: [...taken],
+      onSearch: (outcome, callId) => {
+        if (!sink.active) return;
+        sink.emit({
+          type: 'tool_searched',
+          callId,
+          query: policy.captureToolIo ? outcome.query : '',
+          matched: outcome.matched,
+          ranker: outcome.ranker,
+          topConfidence: outcome.topConfidence,
+          fallback: outcome.fallback,
+          shadowMatched: outcome.shadowMatched,
+          latencyMs: outcome.latencyMs,
+        });
+      },
+    });
+  }
+  const bridge = state.discovery?.bridgeActive ? state.discovery.bridgeTools().map(entryOf) : [];
+  const callable = [...kept, ...bridge];
+  state.offered = new Map(callable.map((entry) => [entry.name, entry]));
+  state.deferredTools = deferred;
+  const keptSchemas =
+    kept.length === direct.length && state.toolSets.length === 0 ? direct : kept.map((entry) => entry.schema);
+  state.offeredSchemas = state.discovery ? state.discovery.requestSchemas(keptSchemas) : keptSchemas;
+}
