@@ -151,3 +151,40 @@ if (!McpConnectionError.isInstance(closed)) throw new Error('a closed toolset di
 console.log(`@tiny/mcp: ${tools.length} tools from ${toolSet.serverName}; ev_echo -> ${echo.output()}`);
 JS
 node check.mjs
+
+# @tiny/otel and @tiny/trace on top of the harness: trace a run with the OTel SDK, then render it.
+mkdir "$work/observe" && cd "$work/observe"
+npm init -y >/dev/null
+npm pkg set type=module >/dev/null
+npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz \
+  "$work"/tarballs/tiny-harness-*.tgz "$work"/tarballs/tiny-otel-*.tgz "$work"/tarballs/tiny-trace-*.tgz \
+  @opentelemetry/api@1.9.1 @opentelemetry/sdk-trace-base@2.12.1 >/dev/null
+cat > check.mjs <<'JS'
+import { writeFileSync } from 'node:fs';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { AgentHarness } from '@tiny/harness';
+import { ScriptedModel, scriptedToolCall } from '@tiny/harness/testkit';
+import { createOtelListener } from '@tiny/otel';
+import { recordEvents } from '@tiny/trace';
+import { defineTool } from '@tiny/tools';
+const add = defineTool({
+  name: 'add',
+  description: 'Add.',
+  parameters: { type: 'object', required: ['a', 'b'], properties: { a: { type: 'integer' }, b: { type: 'integer' } } },
+  execute: ({ a, b }) => String(a + b),
+});
+const exporter = new InMemorySpanExporter();
+const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('check');
+const otel = createOtelListener({ tracer, modelName: 'scripted-model' });
+const recorder = recordEvents({ forward: otel });
+const model = new ScriptedModel({ steps: [{ toolCalls: [scriptedToolCall('add', { a: 2, b: 40 })] }, { content: 'It is 42.' }] });
+await new AgentHarness({ model, tools: [add] }).invoke({}, [{ role: 'user', content: '2 + 40?' }], { onEvent: recorder.onEvent });
+const names = exporter.getFinishedSpans().map((span) => span.name).sort();
+if (names.join() !== 'chat scripted-model,chat scripted-model,execute_tool add,invoke_agent') throw new Error(names.join());
+writeFileSync('run.json', JSON.stringify(recorder.recording));
+console.log(`@tiny/otel: ${names.length} spans (${names.join(', ')})`);
+JS
+node check.mjs
+npx --no-install tiny-trace run.json -o trace.html
+grep -q '<section class="turn" data-turn="2">' trace.html || { echo "tiny-trace did not render two turns"; exit 1; }
+echo "@tiny/trace: tiny-trace wrote trace.html ($(wc -c < trace.html) bytes)"

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { AgentHarness } from '@tiny/harness';
 import { ScriptedModel } from '@tiny/harness/testkit';
 import type { LanguageModelV1 } from '@tiny/llm';
@@ -10,6 +12,7 @@ import {
   openai,
   vllm,
 } from '@tiny/provider-openai';
+import { recordEvents, renderTraceHtml } from '@tiny/trace';
 import { formatEvent } from './format-event.js';
 import { demoScript } from './script.js';
 import { createNoteTool, sendSms, weather } from './tools.js';
@@ -59,6 +62,13 @@ const harness = new AgentHarness({
 });
 
 const secret = 'sk-demo-0123456789';
+// Timestamps every event for the trace viewer and passes it on to the console printer.
+const recorder = recordEvents({
+  forward: (event) => {
+    const line = formatEvent(event);
+    if (line !== undefined) console.log(line);
+  },
+});
 try {
   const run = await harness.invoke(
     { hostValues: { apiKey: secret } },
@@ -69,12 +79,7 @@ try {
         content: 'What will the weather be in Oslo for two days? Save a note and text me at +4712345678.',
       },
     ],
-    {
-      onEvent: (event) => {
-        const line = formatEvent(event);
-        if (line !== undefined) console.log(line);
-      },
-    },
+    { onEvent: recorder.onEvent },
   );
   console.log(`\nfinal answer: ${run.text}`);
   console.log(
@@ -86,7 +91,13 @@ try {
   process.exitCode = 1;
 }
 
+// The run as one self-contained HTML page next to the example's dist/ (written even when the run failed).
+const traceHtml = renderTraceHtml(recorder.recording, { title: 'tiny quickstart' });
+const tracePath = fileURLToPath(new URL('../trace.html', import.meta.url));
+writeFileSync(tracePath, traceHtml);
+console.log(`\ntrace: ${tracePath} (open it in a browser)`);
+
 const sent = scripted === undefined ? sentBodies.join('\n') : JSON.stringify(scripted.requests);
-const leaked = sent.includes(secret);
+const leaked = sent.includes(secret) || traceHtml.includes(secret);
 console.log(`secret sent to the model: ${leaked ? 'YES (bug!)' : 'never'}`);
 if (leaked) process.exitCode = 1;

@@ -91,6 +91,7 @@ export {
   type ToolNameProblem,
 } from './tool/tool-name.js';
 export {
+  checkSchema,
   createValidator,
   SchemaCompileFailure,
   type ValidationResult,

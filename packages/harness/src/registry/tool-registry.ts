@@ -3,9 +3,9 @@ import {
   type AnyTool,
   CallDeferredError,
   type CompleteTool,
+  checkSchema,
   checkToolName,
   completeTool,
-  createValidator,
   describeToolNameProblem,
   InvalidInputError,
   modelFacingParameters,
@@ -59,7 +59,7 @@ export class ToolRegistry {
     }
     this.assertNewName(tool.name);
     try {
-      createValidator(tool.parameters);
+      checkSchema(tool.parameters);
     } catch (error) {
       throw new ToolDefinitionError({
         toolName: tool.name,

@@ -1,7 +1,7 @@
 import type { Static, TSchema } from 'typebox';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
-import { createValidator, SchemaCompileFailure } from '../validation/create-validator.js';
+import { checkSchema, SchemaCompileFailure } from '../validation/create-validator.js';
 import type { JsonSchema } from '../validation/json-schema.js';
 import { projectInjectedArguments } from './injected-arguments.js';
 import type { Tool } from './tool.js';
@@ -59,7 +59,7 @@ export function defineTool<const TParams extends TSchema | JsonSchema>(
     fail('`parameters` must be a JSON Schema with `type: "object"` at its root');
   }
   try {
-    createValidator(schema);
+    checkSchema(schema);
   } catch (error) {
     fail(
       `its parameters schema does not compile: ${error instanceof SchemaCompileFailure ? error.message : String(error)}`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createValidator, SchemaCompileFailure } from './create-validator.js';
+import { checkSchema, createValidator, SchemaCompileFailure } from './create-validator.js';
 import { formatValidationIssues } from './validation-issue.js';
 
 const weather = {
@@ -103,5 +103,32 @@ describe('createValidator', () => {
 
   it('passes unknown keywords through without enforcing them', () => {
     expect(createValidator({ type: 'string', 'x-provider-hint': true }).validate('a').ok).toBe(true);
+  });
+});
+
+describe('checkSchema', () => {
+  it('accepts schemas ajv can compile, without compiling them', () => {
+    expect(() =>
+      checkSchema({ type: 'object', properties: { a: { $ref: '#/$defs/a' } }, $defs: { a: { type: 'string' } } }),
+    ).not.toThrow();
+    expect(() =>
+      checkSchema({
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        definitions: { b: { type: 'integer' } },
+        items: { $ref: '#/definitions/b' },
+      }),
+    ).not.toThrow();
+    expect(() => checkSchema({ $id: 'urn:x', type: 'object', properties: { self: { $ref: 'urn:x' } } })).not.toThrow();
+  });
+
+  it.each([
+    ['an unknown type', { type: 'strung' }, /type/],
+    ['a missing local reference', { $ref: '#/$defs/missing' }, /can't resolve reference #\/\$defs\/missing/],
+    ['a remote reference', { $ref: 'https://example.com/schema.json' }, /only local references/],
+    ['a bad keyword value', { type: 'object', required: 'a' }, /required/],
+    ['not an object', [] as never, /must be an object/],
+  ])('refuses %s with a typed failure', (_label, schema, message) => {
+    expect(() => checkSchema(schema)).toThrow(SchemaCompileFailure);
+    expect(() => checkSchema(schema)).toThrow(message);
   });
 });

@@ -64,8 +64,13 @@ function ajvFor(schema: JsonSchema, fresh: boolean): Ajv {
 }
 
 function compile(schema: JsonSchema): ValidateFunction {
+  const ajv = ajvFor(schema, false);
   try {
-    return ajvFor(schema, false).compile(schema);
+    const compiled = ajv.compile(schema);
+    // The compiled function is kept in our WeakMap; dropping it from ajv's own cache keeps the
+    // shared instance from growing with every schema object a long-lived process compiles.
+    ajv.removeSchema(schema);
+    return compiled;
   } catch (error) {
     // Two unrelated schemas may share an `$id`; the shared instance refuses the second one.
     if (error instanceof Error && /already exists/.test(error.message)) {
@@ -155,4 +160,63 @@ function toIssue(error: ErrorObject): ValidationIssue {
     default:
       return { path: error.instancePath, keyword: error.keyword, message: error.message ?? `fails ${error.keyword}` };
   }
+}
+
+function decodePointer(segment: string): string {
+  return decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** Every `$ref` in `schema` must resolve inside it: a local JSON pointer or an `$id` it declares. */
+function checkRefs(root: JsonSchema): void {
+  const ids = new Set<string>();
+  const refs: string[] = [];
+  const walk = (node: unknown, depth: number): void => {
+    if (depth > 256 || typeof node !== 'object' || node === null) return;
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item, depth + 1);
+      return;
+    }
+    const record = node as Record<string, unknown>;
+    if (typeof record.$id === 'string') ids.add(record.$id);
+    if (typeof record.$ref === 'string') refs.push(record.$ref);
+    for (const [key, value] of Object.entries(record)) if (key !== 'enum' && key !== 'const') walk(value, depth + 1);
+  };
+  walk(root, 0);
+  for (const ref of refs) {
+    if (ids.has(ref)) continue;
+    if (!ref.startsWith('#'))
+      throw new SchemaCompileFailure(`can't resolve reference ${ref} (only local references are supported)`);
+    if (ref === '#' || !ref.startsWith('#/')) continue;
+    let target: unknown = root;
+    for (const segment of ref.slice(2).split('/')) {
+      if (typeof target !== 'object' || target === null) break;
+      target = (target as Record<string, unknown>)[decodePointer(segment)];
+    }
+    if (typeof target !== 'object' && typeof target !== 'boolean') {
+      throw new SchemaCompileFailure(`can't resolve reference ${ref}`);
+    }
+  }
+}
+
+/**
+ * Checks that ajv will be able to compile `schema`, without compiling it: the schema must be valid
+ * against its draft's meta-schema and every `$ref` must resolve inside it. Much cheaper than a
+ * compile (which happens on the first validation), so tools can be defined and registered fast.
+ *
+ * @throws {SchemaCompileFailure} naming what is wrong.
+ */
+export function checkSchema(schema: JsonSchema): void {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw new SchemaCompileFailure('a JSON Schema must be an object');
+  }
+  if (cache.has(schema)) return;
+  const ajv = ajvFor(schema, false);
+  let valid: boolean;
+  try {
+    valid = ajv.validateSchema(schema) as boolean;
+  } catch (error) {
+    throw new SchemaCompileFailure(error instanceof Error ? error.message : String(error), { cause: error });
+  }
+  if (!valid) throw new SchemaCompileFailure(ajv.errorsText(ajv.errors, { dataVar: 'schema' }));
+  checkRefs(schema);
 }

@@ -1,0 +1,3 @@
+export { createOtelListener } from './listener/create-otel-listener.js';
+export type { OtelListenerOptions } from './listener/otel-listener-options.js';
+export { ATTRIBUTES, ERROR_TYPES, OPERATIONS } from './semconv/attributes.js';

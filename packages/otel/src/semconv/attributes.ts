@@ -1,0 +1,51 @@
+/**
+ * Attribute names from the OpenTelemetry GenAI semantic conventions (status: Development, checked
+ * against semantic-conventions v1.41) and the `tiny.*` names this package adds for harness facts
+ * the conventions do not cover.
+ */
+export const ATTRIBUTES = {
+  operationName: 'gen_ai.operation.name',
+  providerName: 'gen_ai.provider.name',
+  requestModel: 'gen_ai.request.model',
+  agentName: 'gen_ai.agent.name',
+  inputTokens: 'gen_ai.usage.input_tokens',
+  outputTokens: 'gen_ai.usage.output_tokens',
+  finishReasons: 'gen_ai.response.finish_reasons',
+  outputMessages: 'gen_ai.output.messages',
+  toolName: 'gen_ai.tool.name',
+  toolType: 'gen_ai.tool.type',
+  toolCallId: 'gen_ai.tool.call.id',
+  toolCallArguments: 'gen_ai.tool.call.arguments',
+  toolCallResult: 'gen_ai.tool.call.result',
+  errorType: 'error.type',
+  runId: 'tiny.run.id',
+  runOutcome: 'tiny.run.outcome',
+  runTurns: 'tiny.run.turns',
+  turn: 'tiny.turn',
+  modelCallId: 'tiny.model_call.id',
+  toolCallCount: 'tiny.model.tool_call_count',
+  toolsAdvertised: 'tiny.tools.advertised',
+  toolDialect: 'tiny.tool_dialect',
+  parentCallId: 'tiny.tool.parent_call.id',
+  outputBytes: 'tiny.tool.output_bytes',
+  errorMessage: 'tiny.error.message',
+} as const;
+
+/** `gen_ai.operation.name` values used here. */
+export const OPERATIONS = { invokeAgent: 'invoke_agent', chat: 'chat', executeTool: 'execute_tool' } as const;
+
+/** Low-cardinality `error.type` values this package reports. */
+export const ERROR_TYPES = {
+  /** A tool threw and the run stopped (`tool_failed`). */
+  toolFailed: 'tool_failed',
+  /** The tool answered the model with an error result (`tool_completed` with `error`). */
+  toolError: 'tool_error',
+  /** The model called a tool that was not offered; the harness answered with an error. */
+  unknownTool: 'unknown_tool',
+  /** The model's arguments failed the schema; the harness answered with an error. */
+  invalidArguments: 'invalid_arguments',
+  /** A budget ran out (`limit_reached`). */
+  limitExceeded: 'limit_exceeded',
+  /** The run ended with `run_failed` for another reason, or a span was left open by it. */
+  other: '_OTHER',
+} as const;

@@ -1,0 +1,9 @@
+export type { TraceInput } from './model/trace-input.js';
+export {
+  type EventRecorder,
+  type RecordEventsOptions,
+  type RecordedEvent,
+  recordEvents,
+  type TraceRecording,
+} from './record/record-events.js';
+export { type RenderTraceOptions, renderTraceHtml } from './render/render-trace-html.js';
