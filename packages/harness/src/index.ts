@@ -98,6 +98,7 @@ export type {
   MiddlewareContext,
   MiddlewareControl,
   ModelRequestPatch,
+  NextModel,
   NextTool,
 } from './middleware/agent-middleware.js';
 export {

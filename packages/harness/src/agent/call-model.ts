@@ -7,7 +7,9 @@ import {
   ModelCallError,
   type ToolSchema,
 } from '@tiny/llm';
+import { MiddlewareError } from '../errors/middleware-error.js';
 import { RunCancelledError } from '../errors/run-cancelled-error.js';
+import type { AgentMiddleware, MiddlewareContext, NextModel } from '../middleware/agent-middleware.js';
 import type { LoopState } from './loop-state.js';
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -79,4 +81,40 @@ async function* tapTextDeltas(
     yield part;
   }
   if (scrubber) emit(scrubber.flush().text);
+}
+
+/**
+ * {@link callModel} inside the `wrapModel` onion of the run's middleware (first registered is
+ * outermost). Without wrapping middleware it is a plain call.
+ * @internal
+ */
+export function callModelThroughMiddleware(
+  state: LoopState,
+  request: LanguageModelV1Request,
+  modelCallId: string,
+  streaming: boolean,
+  tools: readonly ToolSchema[],
+  context: MiddlewareContext,
+): Promise<LanguageModelV1Response> {
+  let next: NextModel = (current) => callModel(state, current, modelCallId, streaming, tools);
+  for (let index = state.middleware.length - 1; index >= 0; index -= 1) {
+    const middleware = state.middleware[index] as AgentMiddleware;
+    const wrap = middleware.wrapModel;
+    if (!wrap) continue;
+    const inner = next;
+    next = async (current) => {
+      try {
+        return await wrap.call(middleware, current, inner, context);
+      } catch (error) {
+        if (
+          RunCancelledError.isInstance(error) ||
+          MiddlewareError.isInstance(error) ||
+          ModelCallError.isInstance(error)
+        )
+          throw error;
+        throw new MiddlewareError({ middleware: middleware.name, hook: 'wrapModel', cause: error });
+      }
+    };
+  }
+  return next(request);
 }

@@ -25,7 +25,7 @@ import {
   type DeferredToolRequests,
 } from '../run/agent-run.js';
 import type { RunContext } from '../run/run-context.js';
-import { callModel } from './call-model.js';
+import { callModelThroughMiddleware } from './call-model.js';
 import type { LoopState, PendingCall } from './loop-state.js';
 import { resolveCatalogue } from './resolve-catalogue.js';
 
@@ -282,7 +282,7 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
         : {}),
     };
     if (sink.active) sink.emit({ type: 'model_started', modelCallId, turn });
-    const response = await callModel(state, request, modelCallId, settings.streaming, tools);
+    const response = await callModelThroughMiddleware(state, request, modelCallId, settings.streaming, tools, context);
     state.usage = addUsage(state.usage, response.usage);
     const parsed = dialect.parseResponse(response, tools);
     const calls = settleCallIds(state, parsed.calls, modelCallId);

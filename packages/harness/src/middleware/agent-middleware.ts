@@ -1,4 +1,5 @@
 import type {
+  LanguageModelV1Request,
   LanguageModelV1Response,
   LanguageModelV1ResponseFormat,
   Message,
@@ -90,6 +91,9 @@ export type BeforeToolResult = PendingCall | { readonly respond: ToolResult } | 
 /** Calls the rest of the onion (inner middleware, then the tool itself). */
 export type NextTool = (call: PendingCall) => Promise<ToolResult>;
 
+/** Calls the rest of the model onion (inner middleware, then the model, retries included). */
+export type NextModel = (request: LanguageModelV1Request) => Promise<LanguageModelV1Response>;
+
 /**
  * A hook set that shapes every turn. All members are optional; `name` appears in events and in
  * `MiddlewareError`. Before hooks run in registration order, after hooks in reverse; in the
@@ -114,6 +118,15 @@ export interface AgentMiddleware {
   ): MiddlewareControl | undefined | Promise<MiddlewareControl | undefined>;
   /** Runs before each call is admitted (after the budget check). */
   beforeTool?(call: PendingCall, context: MiddlewareContext): BeforeToolResult | Promise<BeforeToolResult>;
+  /**
+   * Wraps each model call (first registered outermost); may call `next` zero, one or many times,
+   * or answer from elsewhere (a cache, a durable journal). The response must be plain JSON data.
+   */
+  wrapModel?(
+    request: LanguageModelV1Request,
+    next: NextModel,
+    context: MiddlewareContext,
+  ): Promise<LanguageModelV1Response>;
   /** Wraps execution of an admitted call; may call `next` zero, one or many times. */
   wrapTool?(call: PendingCall, next: NextTool, context: MiddlewareContext): Promise<ToolResult>;
   /** Sees (and may replace) each result before it is folded, recoveries included. */

@@ -402,3 +402,36 @@ describe('ContextualToolSelectionMiddleware', () => {
     expect(eventsOfType(run.events, 'tools_filtered')[0]?.excluded).toEqual(['echo']);
   });
 });
+
+describe('wrapModel', () => {
+  it('wraps every model call, outermost first, and may answer without the model', async () => {
+    const log: string[] = [];
+    const journal = new Map<number, unknown>();
+    let index = 0;
+    const replay: AgentMiddleware = {
+      name: 'journal',
+      wrapModel: async (request, next) => {
+        const key = index++;
+        log.push(`journal:${key}`);
+        if (journal.has(key)) return journal.get(key) as Awaited<ReturnType<typeof next>>;
+        const response = await next(request);
+        journal.set(key, JSON.parse(JSON.stringify(response)));
+        return response;
+      },
+    };
+    const tagger: AgentMiddleware = {
+      name: 'tagger',
+      wrapModel: async (request, next) => {
+        log.push('tagger');
+        return next(request);
+      },
+    };
+    const model = new ScriptedModel({ steps: [{ content: 'first' }] });
+    const harness = new AgentHarness({ model, middleware: [replay, tagger] });
+    expect((await harness.invoke({}, user('go'))).text).toBe('first');
+    index = 0;
+    expect((await harness.invoke({}, user('go'))).text).toBe('first');
+    expect(model.calls).toBe(1);
+    expect(log).toEqual(['journal:0', 'tagger', 'journal:0']);
+  });
+});
