@@ -110,11 +110,25 @@ export function createValidator<T = unknown>(schema: JsonSchema): Validator<T> {
 }
 
 function escapePointer(segment: string): string {
+  if (!segment.includes('~') && !segment.includes('/')) return segment;
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+const enumMessages = new WeakMap<object, string>();
+
+/** `must be one of "a", "b"`, built once per enum array (schemas are long-lived). */
+function enumMessage(allowed: unknown[]): string {
+  let message = enumMessages.get(allowed);
+  if (message === undefined) {
+    message = `must be one of ${allowed.map((value) => JSON.stringify(value)).join(', ')}`;
+    enumMessages.set(allowed, message);
+  }
+  return message;
 }
 
 /** Maps ajv's errors to issues with JSON-pointer paths; drops the noise ajv adds for failed `if`/`anyOf` branches. */
 function toIssues(errors: readonly ErrorObject[]): ValidationIssue[] {
+  if (errors.length === 1 && errors[0]?.keyword !== 'if') return [toIssue(errors[0] as ErrorObject)];
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
@@ -153,7 +167,7 @@ function toIssue(error: ErrorObject): ValidationIssue {
       return {
         path: error.instancePath,
         keyword: 'enum',
-        message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+        message: enumMessage(params.allowedValues as unknown[]),
       };
     case 'const':
       return { path: error.instancePath, keyword: 'const', message: `must be ${JSON.stringify(params.allowedValue)}` };
