@@ -130,13 +130,11 @@ function enumMessage(allowed: unknown[]): string {
 function toIssues(errors: readonly ErrorObject[]): ValidationIssue[] {
   if (errors.length === 1 && errors[0]?.keyword !== 'if') return [toIssue(errors[0] as ErrorObject)];
   const issues: ValidationIssue[] = [];
-  const seen = new Set<string>();
   for (const error of errors) {
     if (error.keyword === 'if') continue;
     const issue = toIssue(error);
-    const key = `${issue.path}\u0000${issue.message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    // Error lists are short: a linear scan is cheaper than hashing a key per issue.
+    if (issues.some((seen) => seen.path === issue.path && seen.message === issue.message)) continue;
     issues.push(issue);
   }
   return issues;
