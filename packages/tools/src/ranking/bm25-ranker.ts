@@ -105,6 +105,12 @@ export function createBm25Ranker(): ToolRanker {
   };
 }
 
+/**
+ * Tokenised documents per candidate list. Catalogues pass the same (immutable) array on every
+ * search, so the corpus is indexed once instead of on every query.
+ */
+const indexed = new WeakMap<readonly RankCandidate[], ReturnType<typeof indexDocument>[]>();
+
 function rankBm25(intent: string, candidates: readonly RankCandidate[], limit: number): RankedCandidate[] {
   if (typeof intent !== 'string' || intent.trim().length === 0) {
     throw new InvalidRankingIntentError({ intent: String(intent), rankerKind: 'bm25' });
@@ -112,7 +118,11 @@ function rankBm25(intent: string, candidates: readonly RankCandidate[], limit: n
   if (!(limit > 0) || candidates.length === 0) {
     return [];
   }
-  const documents = candidates.map((candidate) => indexDocument(candidate));
+  let documents = indexed.get(candidates);
+  if (documents === undefined) {
+    documents = candidates.map((candidate) => indexDocument(candidate));
+    indexed.set(candidates, documents);
+  }
   const count = documents.length;
   const averageLength = documents.reduce((total, document) => total + document.length, 0) / count;
   if (averageLength === 0) {
