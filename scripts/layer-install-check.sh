@@ -188,3 +188,43 @@ node check.mjs
 npx --no-install tiny-trace run.json -o trace.html
 grep -q '<section class="turn" data-turn="2">' trace.html || { echo "tiny-trace did not render two turns"; exit 1; }
 echo "@tiny/trace: tiny-trace wrote trace.html ($(wc -c < trace.html) bytes)"
+
+# @tiny/restate on @tiny/harness: a real restate-server (npm binary package) on 127.0.0.1, the agent
+# served from this process, an approval decided through the ingress.
+mkdir "$work/restate" && cd "$work/restate"
+npm init -y >/dev/null
+npm pkg set type=module >/dev/null
+SCARF_ANALYTICS=false npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-harness-*.tgz "$work"/tarballs/tiny-restate-*.tgz @restatedev/restate-sdk@1.14.5 @restatedev/restate-server@1.7.12 >/dev/null
+cat > check.mjs <<'JS'
+import { createServer } from 'node:http2';
+import { createEndpointHandler } from '@restatedev/restate-sdk';
+import { AgentHarness } from '@tiny/harness';
+import { ScriptedModel, scriptedToolCall } from '@tiny/harness/testkit';
+import { createRestateAgentService, RestateAgentClient, registerDeployment, startLocalRestateServer } from '@tiny/restate';
+import { defineTool, ToolPolicy } from '@tiny/tools';
+const pay = defineTool({
+  name: 'pay', description: 'Pay.', parameters: { type: 'object', required: ['cents'], properties: { cents: { type: 'integer' } } },
+  policy: ToolPolicy.classified().withSideEffects({ payment: true }).requiringApproval(),
+  execute: ({ cents }) => `paid ${cents}`,
+});
+const model = new ScriptedModel({ repeatLast: true, steps: [(request) => request.messages.some((m) => m.role === 'tool')
+  ? { content: 'Paid.' } : { toolCalls: [scriptedToolCall('pay', { cents: 5 }, 'pay-1')] }] });
+const service = createRestateAgentService({ name: 'agent', harness: () => new AgentHarness({ model, tools: [pay] }) });
+const server = await startLocalRestateServer();
+const worker = createServer(createEndpointHandler({ services: [service] }));
+try {
+  await new Promise((resolve) => worker.listen(0, '127.0.0.1', resolve));
+  await registerDeployment(server.adminUrl, `http://127.0.0.1:${worker.address().port}`);
+  const client = new RestateAgentClient({ ingressUrl: server.ingressUrl, service: 'agent' });
+  await client.start('r1', { messages: [{ role: 'user', content: 'pay' }] });
+  const { calls } = await client.waitForPending('r1');
+  await client.decide('r1', calls[0].callId, { kind: 'approve' });
+  const result = await client.result('r1');
+  if (result.text !== 'Paid.' || result.executedTools.join() !== 'pay') throw new Error(JSON.stringify(result));
+  console.log(`@tiny/restate: approved ${calls[0].callId} through the ingress; final: ${result.text}`);
+} finally {
+  await server.stop();
+  worker.close();
+}
+JS
+RESTATE_LOGGING=WARN node check.mjs

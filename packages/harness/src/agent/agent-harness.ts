@@ -14,7 +14,7 @@ import type { DiscoveryOptions } from '../discovery/discovery-session.js';
 import { DeferredResolutionError } from '../errors/deferred-resolution-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { type AgentEventListener, EventSink } from '../events/event-sink.js';
-import type { LedgerFailureMode, ToolEffectLedger } from '../ledger/tool-effect-ledger.js';
+import type { IdempotencyKeyRule, LedgerFailureMode, ToolEffectLedger } from '../ledger/tool-effect-ledger.js';
 import type { AgentMiddleware } from '../middleware/agent-middleware.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import type { AgentRun } from '../run/agent-run.js';
@@ -46,6 +46,8 @@ export interface AgentHarnessOptions {
   readonly ledger?: ToolEffectLedger | undefined;
   /** When the `started` write fails: `abort` (default, the call is answered with an error) or `continue` unrecorded. */
   readonly ledgerFailure?: LedgerFailureMode | undefined;
+  /** Derives idempotency keys for tools that declare none; default: SHA-256 of the name and canonical arguments. */
+  readonly idempotencyKey?: IdempotencyKeyRule | undefined;
 }
 
 /** Per-run options for `invoke` and `stream`. */
@@ -94,6 +96,7 @@ export class AgentHarness {
   private readonly toolSets: ToolSet[];
   private readonly discoveryOptions: DiscoveryOptions;
   private readonly ledgerFailure: LedgerFailureMode;
+  private readonly idempotencyKey: IdempotencyKeyRule | undefined;
 
   constructor(options: AgentHarnessOptions) {
     const model = options?.model as Partial<LanguageModelV1> | undefined;
@@ -122,6 +125,7 @@ export class AgentHarness {
     this.toolSets = [...(options.toolSets ?? [])];
     this.discoveryOptions = options.discovery ?? {};
     this.ledgerFailure = options.ledgerFailure ?? 'abort';
+    this.idempotencyKey = options.idempotencyKey;
   }
 
   /**
@@ -252,6 +256,7 @@ export class AgentHarness {
       discovery: undefined,
       discoveryOptions: this.discoveryOptions,
       ledgerFailure: this.ledgerFailure,
+      idempotencyKey: this.idempotencyKey,
       offered: new Map(),
       offeredSchemas: [],
       offeredFrom: undefined,

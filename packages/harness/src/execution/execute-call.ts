@@ -124,7 +124,7 @@ export async function executeCall(
 ): Promise<CallOutcome> {
   const startedAt = Date.now();
   if (state.ledger !== undefined) {
-    const key = idempotencyKeyOf(entry, args);
+    const key = idempotencyKeyOf(state, call.id, entry, args);
     const idempotencyKey = () => key;
     const refused = await recordStarted(state, call, entry, key);
     if (refused !== undefined) return { kind: 'result', result: refused, startedAt, durationMs: 0 };
@@ -135,7 +135,9 @@ export async function executeCall(
     }
     return outcome;
   }
-  return runCall(state, call, entry, args, depth, callTool, startedAt, () => idempotencyKeyOf(entry, args));
+  return runCall(state, call, entry, args, depth, callTool, startedAt, () =>
+    idempotencyKeyOf(state, call.id, entry, args),
+  );
 }
 
 async function runCall(

@@ -237,3 +237,26 @@ describe('resume after a crash: finished but unrecorded calls', () => {
     });
   });
 });
+
+describe('idempotency key rule', () => {
+  it('uses the host rule for tools without their own key, and hands it to the tool', async () => {
+    const ledger = new InMemoryToolEffectLedger();
+    const echo = defineTool({
+      name: 'echo',
+      description: '',
+      parameters: Type.Object({}),
+      execute: (_args, context) => context.idempotencyKey,
+    });
+    const model = new ScriptedModel({
+      steps: [{ toolCalls: [scriptedToolCall('echo', {}, 'e1')] }, { content: 'ok' }],
+    });
+    const run = await new AgentHarness({
+      model,
+      tools: [echo],
+      ledger,
+      idempotencyKey: ({ runId, callId }) => `${runId}:${callId}`,
+    }).invoke({ runId: 'r7' }, user('go'));
+    expect(toolText(run.messages, 'e1')).toBe('r7:e1');
+    expect(ledger.rows('r7')[0]?.idempotencyKey).toBe('r7:e1');
+  });
+});

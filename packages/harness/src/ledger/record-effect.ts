@@ -4,9 +4,22 @@ import type { RegisteredTool } from '../registry/tool-registry.js';
 import { defaultIdempotencyKey } from './idempotency-key.js';
 import type { EffectSettled } from './tool-effect-ledger.js';
 
-/** The idempotency key of a call: the tool's own, else the default hash. @internal */
-export function idempotencyKeyOf(entry: RegisteredTool, args: Record<string, unknown>): string {
-  return entry.tool.idempotencyKey(args as never) ?? defaultIdempotencyKey(entry.name, args);
+/**
+ * The idempotency key of a call: the tool's own, else the host's `idempotencyKey` option (for
+ * example derived from run and call ids by a durable engine), else the default hash.
+ * @internal
+ */
+export function idempotencyKeyOf(
+  state: LoopState,
+  callId: string,
+  entry: RegisteredTool,
+  args: Record<string, unknown>,
+): string {
+  return (
+    entry.tool.idempotencyKey(args as never) ??
+    state.idempotencyKey?.({ runId: state.runId, callId, toolName: entry.name, arguments: args }) ??
+    defaultIdempotencyKey(entry.name, args)
+  );
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -52,3 +52,14 @@ export interface ToolEffectLedger {
 
 /** What to do when the `started` write fails: fail the call (default, nothing runs unrecorded) or run it unrecorded with an event. */
 export type LedgerFailureMode = 'abort' | 'continue';
+
+/**
+ * How a host derives idempotency keys for calls whose tool declares none, e.g. from the run and
+ * call ids so keys stay stable when a durable engine replays a run.
+ */
+export type IdempotencyKeyRule = (call: {
+  readonly runId: string;
+  readonly callId: string;
+  readonly toolName: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+}) => string;
