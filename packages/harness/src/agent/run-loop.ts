@@ -249,7 +249,7 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     state.turn += 1;
     const turn = state.turn;
     if (sink.active) sink.emit({ type: 'turn_started', turn });
-    await resolveCatalogue(state);
+    if (turn > 1 || settings.resume) await resolveCatalogue(state);
     const context = middlewareContext(state, turn);
     const before = await runBeforeModel(
       state,
