@@ -137,7 +137,25 @@ export function renderReport(results) {
   if (results.parsing) lines.push(...parsingTable(results.parsing), '');
   if (results.structured) {
     lines.push(
-      `4. Streaming partial structured output: ${results.structured.status} (${results.structured.reason})`,
+      `4. Streaming partial structured output (${results.structured.reason}; ms, median [min–max]; ratio < 1 is better)`,
+      table(
+        [
+          'document',
+          'tiny incremental',
+          'AI SDK parsePartialJson',
+          'JSON.parse once',
+          'tiny ÷ JSON.parse',
+          'tiny ÷ AI SDK',
+        ],
+        results.structured.rows.map((row) => [
+          `${(row.bytes / 1000).toFixed(0)} KB`,
+          `${row.ours.medianMs.toFixed(2)} [${row.ours.minMs.toFixed(2)}–${row.ours.maxMs.toFixed(2)}]`,
+          `${row.aiSdk.medianMs.toFixed(1)} [${row.aiSdk.minMs.toFixed(1)}–${row.aiSdk.maxMs.toFixed(1)}]`,
+          row.jsonParse.medianMs.toFixed(3),
+          `${row.oursVsJsonParse.toFixed(2)}×`,
+          `${row.oursVsAiSdk.toFixed(4)}×`,
+        ]),
+      ),
       '',
     );
   }

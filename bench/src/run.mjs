@@ -84,7 +84,10 @@ if (enabled('parsing')) {
   results.parsing = await runParsing({ smoke });
 }
 
-if (enabled('structured')) results.structured = runStructuredStreaming();
+if (enabled('structured')) {
+  log('workload 4: streaming partial structured output');
+  results.structured = await runStructuredStreaming({ smoke });
+}
 
 results.meta.elapsedSeconds = (Date.now() - started) / 1000;
 results.targets = smoke || only ? [] : evaluateTargets(results);

@@ -1,12 +1,89 @@
-// Workload 4: streaming partial structured output. @tiny/structured has no streaming parser yet,
-// so this slot reports itself as pending; fill it in once the STRUCTURED work lands (same shape as
-// the other workloads: rows with an id, `ours`, and medians with min/max).
+// Workload 4: streaming partial structured output. 1,000 deltas of a JSON document; after each
+// delta the consumer reads the partial value. Ours: @tiny/structured's incremental parser (each
+// delta costs time in proportion to its own length). AI SDK: `parsePartialJson` on everything
+// received so far, which is how its `streamObject` reads partial objects (re-parsing grows with the
+// text). Baseline: one `JSON.parse` of the final document.
+import { createPartialJsonParser } from '@tiny/structured';
+import { parsePartialJson } from 'ai';
 
-/** The pending slot: no figures, one status line for the table. */
-export function runStructuredStreaming() {
-  return {
-    status: 'pending STRUCTURED',
-    reason: 'the streaming partial structured-output API of @tiny/structured does not exist yet',
-    rows: [],
-  };
+/** A document of about `bytes` bytes shaped like a typical structured answer. */
+function fixture(bytes) {
+  const items = [];
+  const document = { title: 'Quarterly report', generatedAt: '2025-01-01T00:00:00Z', items };
+  for (let n = 0; JSON.stringify(document).length < bytes; n += 1) {
+    items.push({
+      id: n,
+      name: `Item number ${n}`,
+      description: `A short description of item ${n}, with "quotes" and unicode \u00e9.`,
+      price: Math.round(n * 137.31) / 100,
+      inStock: n % 3 !== 0,
+      tags: ['alpha', 'beta', n % 2 === 0 ? 'even' : 'odd'],
+      dimensions: { width: n % 17, height: (n * 7) % 23, unit: 'cm' },
+    });
+  }
+  return JSON.stringify(document);
+}
+
+function deltas(text, count) {
+  const size = Math.ceil(text.length / count);
+  const pieces = [];
+  for (let at = 0; at < text.length; at += size) pieces.push(text.slice(at, at + size));
+  return pieces;
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function time(run, rounds) {
+  await run();
+  const samples = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const started = performance.now();
+    await run();
+    samples.push(performance.now() - started);
+  }
+  return { medianMs: median(samples), minMs: Math.min(...samples), maxMs: Math.max(...samples) };
+}
+
+/** Runs workload 4 and returns rows per document size. */
+export async function runStructuredStreaming({ smoke = false } = {}) {
+  const sizes = smoke ? [5_000, 50_000] : [5_000, 50_000, 500_000];
+  const rows = [];
+  for (const bytes of sizes) {
+    const text = fixture(bytes);
+    const pieces = deltas(text, 1000);
+    const rounds = smoke ? 1 : bytes >= 500_000 ? 3 : 9;
+    const expected = JSON.stringify(JSON.parse(text));
+    const ours = await time(() => {
+      const parser = createPartialJsonParser();
+      let reads = 0;
+      for (const piece of pieces) {
+        parser.push(piece);
+        if (parser.value !== undefined) reads += 1;
+      }
+      if (JSON.stringify(parser.end()) !== expected || reads === 0) throw new Error('incremental parser disagrees');
+    }, rounds);
+    const aiSdk = await time(
+      async () => {
+        let received = '';
+        let last;
+        for (const piece of pieces) {
+          received += piece;
+          last = (await parsePartialJson(received)).value;
+        }
+        if (JSON.stringify(last) !== expected) throw new Error('parsePartialJson disagrees');
+      },
+      bytes >= 500_000 ? 1 : rounds,
+    );
+    const once = await time(() => JSON.parse(text), 21);
+    rows.push({
+      bytes: text.length,
+      deltas: pieces.length,
+      ours,
+      aiSdk,
+      jsonParse: once,
+      oursVsJsonParse: ours.medianMs / once.medianMs,
+      oursVsAiSdk: ours.medianMs / aiSdk.medianMs,
+    });
+  }
+  return { status: 'measured', reason: '1,000 deltas; partial value read after each', rows };
 }
