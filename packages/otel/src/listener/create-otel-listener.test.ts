@@ -340,3 +340,36 @@ describe('createOtelListener', () => {
     expect(parentOf(one('invoke_agent'))).toBe(parent.spanContext().spanId);
   });
 });
+
+describe('discovery events', () => {
+  it('puts tool_search results and deferred calls on the call spans, the query only with capture', async () => {
+    const archive = defineTool({
+      name: 'archive_ticket',
+      description: 'Archive a support ticket.',
+      parameters: Type.Object({ id: Type.String() }),
+      exposure: 'deferred',
+      policy: ToolPolicy.readOnly(),
+      execute: ({ id }) => `archived ${id}`,
+    });
+    const model = new ScriptedModel({
+      steps: [
+        { toolCalls: [scriptedToolCall('tool_search', { query: 'archive a ticket' }, 'q1')] },
+        { toolCalls: [scriptedToolCall('archive_ticket', { id: 't-1' }, 'a1')] },
+        { content: 'done' },
+      ],
+    });
+    const listener = createOtelListener({ tracer, modelName: 'scripted-model' });
+    await new AgentHarness({ model, tools: [archive] }).invoke({}, [{ role: 'user', content: 'archive t-1' }], {
+      onEvent: listener,
+    });
+    const spans = exporter.getFinishedSpans();
+    const search = spans.find((span) => span.attributes['gen_ai.tool.call.id'] === 'q1');
+    const searched = search?.events.find((event) => event.name === 'tiny.tool_searched');
+    expect(searched?.attributes?.['tiny.search.matched']).toEqual(['archive_ticket']);
+    expect(searched?.attributes?.['tiny.search.query']).toBeUndefined();
+    const call = spans.find((span) => span.attributes['gen_ai.tool.call.id'] === 'a1');
+    expect(
+      call?.events.find((event) => event.name === 'tiny.deferred_tool_call')?.attributes?.['tiny.deferred.via'],
+    ).toBe('name');
+  });
+});

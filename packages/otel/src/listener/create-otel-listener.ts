@@ -131,6 +131,22 @@ function handle(run: RunTracer, event: Exclude<AgentEvent, { type: 'run_started'
     case 'tool_approved':
       run.callEvent(event.callId, 'tiny.tool_approved', { [ATTRIBUTES.toolName]: event.toolName });
       return;
+    case 'tool_searched':
+      // The query is model text: only with content capture (the harness also blanks it without tool I/O capture).
+      run.callEvent(event.callId, 'tiny.tool_searched', {
+        'tiny.search.ranker': event.ranker,
+        'tiny.search.matched': [...event.matched],
+        'tiny.search.latency_ms': event.latencyMs,
+        ...(event.fallback === undefined ? {} : { 'tiny.search.fallback': event.fallback }),
+        ...run.content('tiny.search.query', event.query),
+      });
+      return;
+    case 'deferred_tool_call':
+      run.callEvent(event.callId, 'tiny.deferred_tool_call', {
+        [ATTRIBUTES.toolName]: event.toolName,
+        'tiny.deferred.via': event.via,
+      });
+      return;
     case 'tool_denied':
       run.callEvent(event.callId, 'tiny.tool_denied', {
         [ATTRIBUTES.toolName]: event.toolName,

@@ -195,6 +195,19 @@ export function buildTrace(input: NormalizedInput): TraceView {
       case 'tool_denied':
         callOf(event.callId, event.toolName, undefined, at).denied = event.message;
         break;
+      case 'tool_searched':
+        // Calls made through the discovery bridge: the search outcome, the query only when captured.
+        callOf(event.callId, 'tool_search', undefined, at).notes.push(
+          `searched${event.query === '' ? '' : ` "${event.query}"`} with ${event.ranker || 'no ranker'}: ${
+            event.matched.length === 0 ? 'no match' : event.matched.join(', ')
+          }`,
+        );
+        break;
+      case 'deferred_tool_call':
+        callOf(event.callId, event.toolName, undefined, at).notes.push(
+          `deferred tool, called ${event.via === 'tool_call' ? 'through tool_call' : 'by name'}`,
+        );
+        break;
       case 'tool_effect_reconciled':
         callOf(event.callId, event.toolName, undefined, at).notes.push(`ledger reconciled: ${event.action}`);
         break;

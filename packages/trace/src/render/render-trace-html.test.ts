@@ -113,3 +113,32 @@ describe('renderTraceHtml', () => {
     expect(renderTraceHtml([])).toContain('No turns in this trace.');
   });
 });
+
+describe('discovery events in the viewer', () => {
+  it('notes searches and deferred calls on their tool calls', async () => {
+    const { AgentHarness } = await import('@tiny/harness');
+    const { ScriptedModel, scriptedToolCall } = await import('@tiny/harness/testkit');
+    const { defineTool, ToolPolicy } = await import('@tiny/tools');
+    const archive = defineTool({
+      name: 'archive_ticket',
+      description: 'Archive a support ticket.',
+      parameters: { type: 'object', properties: { id: { type: 'string' } } },
+      exposure: 'deferred',
+      policy: ToolPolicy.readOnly(),
+      execute: () => 'archived',
+    });
+    const model = new ScriptedModel({
+      steps: [
+        { toolCalls: [scriptedToolCall('tool_search', { query: 'archive a ticket' }, 'q1')] },
+        { toolCalls: [scriptedToolCall('tool_call', { name: 'archive_ticket', arguments: '{"id":"t-1"}' }, 'a1')] },
+        { content: 'done' },
+      ],
+    });
+    const run = await new AgentHarness({ model, tools: [archive] }).invoke({}, [
+      { role: 'user', content: 'archive t-1' },
+    ]);
+    const html = renderTraceHtml(run);
+    expect(html).toContain('searched with bm25: archive_ticket');
+    expect(html).toContain('deferred tool, called through tool_call');
+  });
+});
