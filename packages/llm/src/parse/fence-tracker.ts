@@ -2,7 +2,14 @@
  * Info-string languages that mark a fence as a tool call rather than a code example
  * (compared case-insensitively).
  */
-export const callFenceLanguages: readonly string[] = ['tool_call', 'toolcall', 'tool-call', 'invoke', 'tool_calls'];
+export const callFenceLanguages: readonly string[] = [
+  'tool_call',
+  'toolcall',
+  'tool-call',
+  'invoke',
+  'tool_calls',
+  'tool_code',
+];
 
 const INDENT = 0;
 const RUN = 1;

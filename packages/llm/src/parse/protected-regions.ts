@@ -3,7 +3,7 @@ import { type FenceState, feedFence, finishFence, initialFenceState, undecidedFe
 /**
  * The spans of a text in which nothing is a tool call: fenced code blocks (``` or ~~~, three or
  * more, at most three spaces of indent) whose info-string language is set and is not a call
- * language (`tool_call`, `toolcall`, `tool-call`, `invoke`, `tool_calls`). A fence without a
+ * language (`tool_call`, `toolcall`, `tool-call`, `invoke`, `tool_calls`, `tool_code`). A fence without a
  * language is not protected (small models wrap real calls in bare fences). An unclosed fence
  * protects to the end; a closing fence may carry trailing text and its span ends at the run.
  */

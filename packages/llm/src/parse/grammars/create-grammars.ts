@@ -27,7 +27,8 @@ export function createGrammars(context: ScanContext): Grammar[] {
   if (all || has('<|tool') || has('<｜tool')) grammars.push(createSentinelGrammar(context));
   if (all || has('<|channel|>', true)) grammars.push(createHarmonyGrammar(context));
   if (all || has('[TOOL_CALLS]')) grammars.push(createMistralGrammar(context));
-  if (all || has('call', true) || has('invoke', true)) grammars.push(createTaggedGrammar(context));
+  if (all || has('call', true) || has('invoke', true) || has('tool_code', true))
+    grammars.push(createTaggedGrammar(context));
   const xmlTools = context.knowledge.tools.filter((tool) => tool.format?.type === 'xml');
   if (xmlTools.length > 0) grammars.push(createSeedXmlGrammar(context, xmlTools));
   const ptypeTools = context.knowledge.tools.filter((tool) => tool.format?.type === 'ptype');

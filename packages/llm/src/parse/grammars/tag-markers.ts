@@ -83,6 +83,7 @@ export const callFenceOpeners: readonly string[] = [
   '```tool_call',
   '```toolcall',
   '```tool-call',
+  '```tool_code',
   '```invoke',
 ];
 
