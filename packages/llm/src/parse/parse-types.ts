@@ -6,6 +6,7 @@ export type CallSource =
   | 'sentinel'
   | 'harmony'
   | 'mistral'
+  | 'command_action'
   | 'glm'
   | 'bare_json'
   | 'pformat'

@@ -1,5 +1,6 @@
 import type { ScanContext } from '../scan-context.js';
 import type { Grammar } from '../scan-types.js';
+import { createCommandActionGrammar } from './command-action.js';
 import { createHarmonyGrammar } from './harmony.js';
 import { createInvokeXmlGrammar } from './invoke-xml.js';
 import { createMistralGrammar } from './mistral.js';
@@ -27,6 +28,7 @@ export function createGrammars(context: ScanContext): Grammar[] {
   if (all || has('<|tool') || has('<｜tool')) grammars.push(createSentinelGrammar(context));
   if (all || has('<|channel|>', true)) grammars.push(createHarmonyGrammar(context));
   if (all || has('[TOOL_CALLS]')) grammars.push(createMistralGrammar(context));
+  if (all || has('<|START_ACTION|>')) grammars.push(createCommandActionGrammar(context));
   if (all || has('call', true) || has('invoke', true) || has('tool_code', true))
     grammars.push(createTaggedGrammar(context));
   const xmlTools = context.knowledge.tools.filter((tool) => tool.format?.type === 'xml');
