@@ -50,15 +50,69 @@ export function closeTruncatedJson(text: string): unknown {
   if (!advance(body, checkpoint, body.length, full)) return undefined;
   // Complete but invalid text (`{'a':'b'}`) is not truncated; cutting it down would only lose data.
   if (!full.inString && full.stack.length === 0) return undefined;
+  // Closers owed by the part before the checkpoint, innermost first, built once.
+  const baseClosers = base.stack
+    .map((code) => (code === 125 ? '}' : ']'))
+    .reverse()
+    .join('');
   for (let end = body.length; end >= checkpoint; end--) {
-    const state: ScanState = { ...base, stack: [...base.stack] };
-    advance(body, checkpoint, end, state);
-    const closers: string[] = state.inString ? ['"'] : [];
-    for (let depth = state.stack.length - 1; depth >= 0; depth--) {
-      closers.push(state.stack[depth] === 125 ? '}' : ']');
-    }
-    const value = parseJson(body.slice(0, end) + closers.join(''));
+    const tail = scanTail(body, checkpoint, end, base);
+    if (tail === undefined) continue;
+    // A prefix ending in `,` or `:` (outside a string) can never be closed into valid JSON.
+    if (!tail.inString && endsWithSeparator(body, checkpoint, end)) continue;
+    const closers = (tail.inString ? '"' : '') + tail.opened + baseClosers.slice(tail.basePopped);
+    const value = parseJson(body.slice(0, end) + closers);
     if (value !== undefined) return value;
   }
   return undefined;
+}
+
+/**
+ * Scans `text[from, to)` on top of `base` without copying its stack: containers opened in the
+ * tail (as their closers, innermost first) and how many of the base's containers the tail closed.
+ * `undefined` on a mismatched closer.
+ */
+function scanTail(
+  text: string,
+  from: number,
+  to: number,
+  base: ScanState,
+): { opened: string; basePopped: number; inString: boolean } | undefined {
+  const opened: number[] = [];
+  let basePopped = 0;
+  let inString = base.inString;
+  let escaped = base.escaped;
+  for (let index = from; index < to; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (code === 92) escaped = true;
+      else if (code === 34) inString = false;
+    } else if (code === 34) {
+      inString = true;
+    } else if (code === 123 || code === 91) {
+      opened.push(code === 123 ? 125 : 93);
+    } else if (code === 125 || code === 93) {
+      if (opened.length > 0) {
+        if (opened.pop() !== code) return undefined;
+      } else {
+        const owed = base.stack[base.stack.length - 1 - basePopped];
+        if (owed !== code) return undefined;
+        basePopped += 1;
+      }
+    }
+  }
+  let closers = '';
+  for (let depth = opened.length - 1; depth >= 0; depth--) closers += opened[depth] === 125 ? '}' : ']';
+  return { opened: closers, basePopped, inString };
+}
+
+/** Whether the last non-whitespace character of `text[from, to)` is `,` or `:`. */
+function endsWithSeparator(text: string, from: number, to: number): boolean {
+  for (let index = to - 1; index >= from; index--) {
+    const code = text.charCodeAt(index);
+    if (code === 32 || code === 10 || code === 13 || code === 9) continue;
+    return code === 44 || code === 58;
+  }
+  return false;
 }
