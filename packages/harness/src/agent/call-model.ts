@@ -37,7 +37,8 @@ function retryDelay(state: LoopState, error: ModelCallError, attempt: number): n
  * Calls the model once, retrying retryable provider errors (`ModelCallError.isRetryable`) up to
  * `maxRetriesPerCall` times with exponential backoff (or the provider's `retry-after`, when longer) (each retry emits `model_retried`; retries do
  * not count as model calls). When `streaming`, visible text deltas go through the stream scrubber
- * (partial call openers are held back, call blocks removed) and are emitted as `model_delta`.
+ * (partial call openers are held back, call blocks removed) and are emitted as `model_delta`, and
+ * native tool-call argument pieces as `tool_call_delta`.
  * @internal
  */
 export async function callModel(
@@ -76,8 +77,19 @@ async function* tapTextDeltas(
   const emit = (delta: string) => {
     if (delta !== '' && state.sink.active) state.sink.emit({ type: 'model_delta', modelCallId, delta });
   };
+  const names = new Map<string, string>();
   for await (const part of stream) {
     if (part.type === 'text_delta') emit(scrubber ? scrubber.feed(part.delta).text : part.delta);
+    else if (part.type === 'tool_call_start') names.set(part.id, part.name);
+    else if (part.type === 'tool_call_delta' && state.sink.active && part.argumentsDelta !== '') {
+      state.sink.emit({
+        type: 'tool_call_delta',
+        modelCallId,
+        callId: part.id,
+        toolName: names.get(part.id) ?? '',
+        argumentsDelta: part.argumentsDelta,
+      });
+    }
     yield part;
   }
   if (scrubber) emit(scrubber.flush().text);

@@ -166,3 +166,24 @@ describe('deferral', () => {
     expect(log).toEqual(['pay:1:true']);
   });
 });
+
+describe('streaming native tool calls', () => {
+  it('emits tool_call_delta pieces that add up to the call arguments', async () => {
+    const { all } = createTestTools();
+    const model = new ScriptedModel({
+      chunkSize: 5,
+      steps: [{ toolCalls: [scriptedToolCall('weather', { city: 'Oslo', days: 3 }, 'w1')] }, { content: 'done' }],
+    });
+    const stream = new AgentHarness({ model, tools: all }).stream({}, user('go'));
+    const pieces: string[] = [];
+    for await (const event of stream) {
+      if (event.type === 'tool_call_delta') {
+        expect(event).toMatchObject({ callId: 'w1', toolName: 'weather' });
+        pieces.push(event.argumentsDelta);
+      }
+    }
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(JSON.parse(pieces.join(''))).toEqual({ city: 'Oslo', days: 3 });
+    expect((await stream.result).text).toBe('done');
+  });
+});

@@ -35,6 +35,15 @@ export type AgentEvent =
       readonly inputTokens?: number | undefined;
       readonly outputTokens?: number | undefined;
     }
+  | {
+      /** Streaming only: the next piece of a native tool call's argument text, as the provider sent it. */
+      readonly type: 'tool_call_delta';
+      readonly modelCallId: string;
+      /** The provider's id for the call (the admitted id may differ when the provider repeats ids). */
+      readonly callId: string;
+      readonly toolName: string;
+      readonly argumentsDelta: string;
+    }
   | { readonly type: 'model_retried'; readonly modelCallId: string; readonly attempt: number; readonly error: string }
   | { readonly type: 'tool_call_dropped'; readonly modelCallId: string; readonly nudge: number }
   | {

@@ -24,7 +24,7 @@ export interface ScriptedModelOptions {
   readonly repeatLast?: boolean | undefined;
   /** Capabilities; defaults to `createModelProfile()` (native tool calling). */
   readonly profile?: Partial<ModelProfile> | undefined;
-  /** Characters per `text_delta` part when streaming. Default 7. */
+  /** Characters per `text_delta` and `tool_call_delta` part when streaming. Default 7. */
   readonly chunkSize?: number | undefined;
   /** Record every request (default true). Turn off for long benchmark runs. */
   readonly recordRequests?: boolean | undefined;
@@ -106,7 +106,9 @@ export class ScriptedModel implements LanguageModelV1 {
         yield { type: 'tool_call_start', id: call.id, name: call.name };
         const text =
           call.rawArguments ?? (typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments));
-        yield { type: 'tool_call_delta', id: call.id, argumentsDelta: text };
+        for (let at = 0; at < text.length; at += size) {
+          yield { type: 'tool_call_delta', id: call.id, argumentsDelta: text.slice(at, at + size) };
+        }
         yield { type: 'tool_call_end', id: call.id, ...(call.invalid === undefined ? { call } : {}) };
       }
       yield { type: 'finish', finishReason: response.finishReason, usage: response.usage };

@@ -49,10 +49,13 @@ describe('streamStructured', () => {
     expect(parts.at(-1)?.value).toEqual(ada);
   });
 
-  it('yields only the final value for the tool strategy', async () => {
+  it('streams partial values from the output tool call arguments for the tool strategy', async () => {
     const { harness } = setup([{ toolCalls: [scriptedToolCall('person', ada)] }], profiles.toolsOnly);
     const parts = await collect(streamStructured(harness, {}, ask, person));
-    expect(parts).toEqual([{ type: 'final', value: ada }]);
+    const partials = parts.filter((part) => part.type === 'partial').map((part) => part.value as { nickname?: string });
+    expect(partials.length).toBeGreaterThan(3);
+    expect(partials.some((partial) => partial.nickname !== undefined && partial.nickname !== ada.nickname)).toBe(true);
+    expect(parts.at(-1)).toEqual({ type: 'final', value: ada });
   });
 
   it('throws the run error from the iteration and rejects result', async () => {

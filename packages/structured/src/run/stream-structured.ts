@@ -35,10 +35,10 @@ export interface StructuredStream<TOutput> extends AsyncIterable<StructuredStrea
 
 /**
  * Like `invokeStructured`, but streams the model calls and yields progressively more complete
- * partial values, then the final validated value. Partials are read incrementally from the text
- * of the provider and prompted strategies (each delta costs time proportional to its length);
- * the tool strategy yields only the final value, since the harness streams text but not
- * tool-call arguments.
+ * partial values, then the final validated value. Partials are read incrementally (each delta
+ * costs time proportional to its length) from the text of the provider and prompted strategies,
+ * and from the streamed arguments of the output tool's call (`tool_call_delta`) for the tool
+ * strategy. Under strict mode, partials show the wire's `null`s for omitted optional fields.
  */
 export function streamStructured<TOutput>(
   harness: AgentHarness,
@@ -58,17 +58,36 @@ export function streamStructured<TOutput>(
   const result = runStructured(harness, format, options, async (invokeOptions, plan) => {
     const target = plan.targets[0] as OutputTarget;
     const textual = plan.strategy !== 'tool';
+    const byTool = new Map(plan.targets.map((entry) => [entry.toolName, entry]));
     let parser: PartialJsonParser | undefined;
     let seeking = true;
     let modelCallId = '';
+    // Tool strategy: one parser per output-tool call, fed from the streamed argument pieces.
+    const toolParsers = new Map<string, { parser: PartialJsonParser; target: OutputTarget }>();
+    const emitPartial = (source: PartialJsonParser, of: OutputTarget, callId: string) => {
+      let value = source.value;
+      if (of.wrapped) value = (value as Record<string, unknown> | undefined)?.value;
+      if (value !== undefined) push({ type: 'partial', value: value as DeepPartial<TOutput>, modelCallId: callId });
+    };
     const stream = harness.stream(context, messages, invokeOptions);
     for await (const event of stream) {
-      if (!textual) continue;
       if (event.type === 'model_started') {
         parser = createPartialJsonParser();
         seeking = true;
         modelCallId = event.modelCallId;
-      } else if (event.type === 'model_delta' && parser !== undefined && parser.error === undefined) {
+        toolParsers.clear();
+      } else if (!textual && event.type === 'tool_call_delta') {
+        const of = byTool.get(event.toolName);
+        if (of === undefined) continue;
+        let entry = toolParsers.get(event.callId);
+        if (entry === undefined) {
+          entry = { parser: createPartialJsonParser(), target: of };
+          toolParsers.set(event.callId, entry);
+        }
+        if (entry.parser.error !== undefined) continue;
+        entry.parser.push(event.argumentsDelta);
+        emitPartial(entry.parser, entry.target, event.modelCallId);
+      } else if (textual && event.type === 'model_delta' && parser !== undefined && parser.error === undefined) {
         let delta = event.delta;
         if (seeking) {
           // Prose or a code fence may precede the value: start at the first `{` or `[`.
@@ -78,9 +97,7 @@ export function streamStructured<TOutput>(
           delta = delta.slice(start);
         }
         parser.push(delta);
-        let value = parser.value;
-        if (target.wrapped) value = (value as Record<string, unknown> | undefined)?.value;
-        if (value !== undefined) push({ type: 'partial', value: value as DeepPartial<TOutput>, modelCallId });
+        emitPartial(parser, target, modelCallId);
       }
     }
     return stream.result;
