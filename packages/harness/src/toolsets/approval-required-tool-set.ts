@@ -8,6 +8,7 @@ import {
   type ToolSetListing,
 } from './tool-set.js';
 import { wrapTool } from './wrap-tool.js';
+import { WrappingToolSet } from './wrapping-tool-set.js';
 
 /**
  * Another toolset whose tools matching `predicate` need a human's approval: their policy gets
@@ -15,14 +16,15 @@ import { wrapTool } from './wrap-tool.js';
  * approval after validation. Reported as `approval_required`. Everything else is delegated;
  * `call` itself does not ask for approval (the loop does, from the policy).
  */
-export class ApprovalRequiredToolSet implements ToolSet {
+export class ApprovalRequiredToolSet extends WrappingToolSet {
   readonly label: string;
 
   constructor(
-    readonly inner: ToolSet,
+    inner: ToolSet,
     readonly predicate: ToolPredicate = () => true,
     options: { label?: string } = {},
   ) {
+    super(inner);
     this.label = options.label ?? 'approval_required';
   }
 
@@ -39,13 +41,5 @@ export class ApprovalRequiredToolSet implements ToolSet {
 
   call(name: string, args: unknown, context: ToolSetCallContext): Promise<ToolResult> {
     return this.inner.call(name, args, context);
-  }
-
-  instructions(): string | undefined {
-    return this.inner.instructions?.();
-  }
-
-  async forRun(context: ToolSetContext): Promise<void> {
-    await this.inner.forRun?.(context);
   }
 }

@@ -1,4 +1,4 @@
-import { type AnyTool, ToolNotFoundError, type ToolResult } from '@tiny/tools';
+import type { AnyTool, ToolResult } from '@tiny/tools';
 import {
   listToolSet,
   type ToolSet,
@@ -6,6 +6,7 @@ import {
   type ToolSetContext,
   type ToolSetListing,
 } from './tool-set.js';
+import { WrappingToolSet } from './wrapping-tool-set.js';
 
 /** Decides whether a tool stays visible this turn. */
 export type ToolPredicate = (tool: AnyTool, context: ToolSetContext) => boolean;
@@ -14,14 +15,15 @@ export type ToolPredicate = (tool: AnyTool, context: ToolSetContext) => boolean;
  * Another toolset minus the tools failing `predicate` (each reported as `filtered_out`). Calls to a
  * filtered-out name throw `ToolNotFoundError`, so withholding a tool also makes it uncallable.
  */
-export class FilteredToolSet implements ToolSet {
+export class FilteredToolSet extends WrappingToolSet {
   readonly label: string;
 
   constructor(
-    readonly inner: ToolSet,
+    inner: ToolSet,
     readonly predicate: ToolPredicate,
     options: { label?: string } = {},
   ) {
+    super(inner);
     this.label = options.label ?? 'filtered';
   }
 
@@ -43,16 +45,6 @@ export class FilteredToolSet implements ToolSet {
   }
 
   async call(name: string, args: unknown, context: ToolSetCallContext): Promise<ToolResult> {
-    const listing = await this.tools(context);
-    if (!listing.tools.some((tool) => tool.name === name)) throw new ToolNotFoundError({ toolName: name });
-    return this.inner.call(name, args, context);
-  }
-
-  instructions(): string | undefined {
-    return this.inner.instructions?.();
-  }
-
-  async forRun(context: ToolSetContext): Promise<void> {
-    await this.inner.forRun?.(context);
+    return this.callListed(name, args, context);
   }
 }

@@ -7,20 +7,22 @@ import {
   type ToolSetListing,
 } from './tool-set.js';
 import { wrapTool } from './wrap-tool.js';
+import { WrappingToolSet } from './wrapping-tool-set.js';
 
 /**
  * Another toolset with every name prefixed: advertised name = `prefix + name`, concatenated
  * verbatim (include your own separator: `'github_'`). `call` requires the prefix, strips it and
  * delegates; an un-prefixed name throws `ToolNotFoundError`. Each tool is reported as `prefixed`.
  */
-export class PrefixedToolSet implements ToolSet {
+export class PrefixedToolSet extends WrappingToolSet {
   readonly label: string;
 
   constructor(
-    readonly inner: ToolSet,
+    inner: ToolSet,
     readonly prefix: string,
     options: { label?: string } = {},
   ) {
+    super(inner);
     this.label = options.label ?? `prefixed:${prefix}`;
   }
 
@@ -42,13 +44,5 @@ export class PrefixedToolSet implements ToolSet {
     return this.inner.call(name.slice(this.prefix.length), args, context).catch((error: unknown) => {
       throw ToolNotFoundError.isInstance(error) ? new ToolNotFoundError({ toolName: name, cause: error }) : error;
     });
-  }
-
-  instructions(): string | undefined {
-    return this.inner.instructions?.();
-  }
-
-  async forRun(context: ToolSetContext): Promise<void> {
-    await this.inner.forRun?.(context);
   }
 }

@@ -1,4 +1,4 @@
-import { type AnyTool, type JsonSchema, ToolDefinitionError, ToolNotFoundError, type ToolResult } from '@tiny/tools';
+import { type AnyTool, type JsonSchema, ToolDefinitionError, type ToolResult } from '@tiny/tools';
 import {
   listToolSet,
   type ToolExposureExplanation,
@@ -8,6 +8,7 @@ import {
   type ToolSetListing,
 } from './tool-set.js';
 import { wrapTool } from './wrap-tool.js';
+import { WrappingToolSet } from './wrapping-tool-set.js';
 
 /** A tool's declaration as a {@link PreparedToolSet} callback sees and returns it. */
 export interface ToolDeclaration {
@@ -31,14 +32,15 @@ export type PrepareTools = (
  * @throws {ToolDefinitionError} from `tools` when the callback returns a name the inner set did not
  * list (use a `RenamedToolSet` to rename) or the same name twice.
  */
-export class PreparedToolSet implements ToolSet {
+export class PreparedToolSet extends WrappingToolSet {
   readonly label: string;
 
   constructor(
-    readonly inner: ToolSet,
+    inner: ToolSet,
     readonly prepare: PrepareTools,
     options: { label?: string } = {},
   ) {
+    super(inner);
     this.label = options.label ?? 'prepared';
   }
 
@@ -81,16 +83,6 @@ export class PreparedToolSet implements ToolSet {
   }
 
   async call(name: string, args: unknown, context: ToolSetCallContext): Promise<ToolResult> {
-    const listing = await this.tools(context);
-    if (!listing.tools.some((tool) => tool.name === name)) throw new ToolNotFoundError({ toolName: name });
-    return this.inner.call(name, args, context);
-  }
-
-  instructions(): string | undefined {
-    return this.inner.instructions?.();
-  }
-
-  async forRun(context: ToolSetContext): Promise<void> {
-    await this.inner.forRun?.(context);
+    return this.callListed(name, args, context);
   }
 }

@@ -7,6 +7,7 @@ import {
   type ToolSetListing,
 } from './tool-set.js';
 import { wrapTool } from './wrap-tool.js';
+import { WrappingToolSet } from './wrapping-tool-set.js';
 
 /**
  * Another toolset with some tools renamed (`map`: declared name → advertised name); unmapped names
@@ -14,15 +15,16 @@ import { wrapTool } from './wrap-tool.js';
  * tool throws `ToolNotFoundError`; it maps the name back and delegates. Each renamed tool is
  * reported as `renamed`.
  */
-export class RenamedToolSet implements ToolSet {
+export class RenamedToolSet extends WrappingToolSet {
   readonly label: string;
   private readonly map: ReadonlyMap<string, string>;
 
   constructor(
-    readonly inner: ToolSet,
+    inner: ToolSet,
     map: Readonly<Record<string, string>> | ReadonlyMap<string, string>,
     options: { label?: string } = {},
   ) {
+    super(inner);
     this.map = map instanceof Map ? new Map(map) : new Map(Object.entries(map));
     this.label = options.label ?? 'renamed';
   }
@@ -50,13 +52,5 @@ export class RenamedToolSet implements ToolSet {
       }
     }
     throw new ToolNotFoundError({ toolName: name });
-  }
-
-  instructions(): string | undefined {
-    return this.inner.instructions?.();
-  }
-
-  async forRun(context: ToolSetContext): Promise<void> {
-    await this.inner.forRun?.(context);
   }
 }
