@@ -1,4 +1,5 @@
 import type { JsonValue } from '@tiny/tools';
+import type { EffectStatus } from '../ledger/tool-effect-ledger.js';
 
 /** Which budget ran out. */
 export type LimitKind = 'model_calls' | 'tool_calls' | 'wall_clock';
@@ -167,6 +168,12 @@ export type AgentEvent =
       readonly callId: string;
       readonly toolName: string;
       readonly action: 're_execute' | 'interrupted';
+      /**
+       * The ledger row's status when the resume found it: `started` (the crash hit while the call
+       * ran), `interrupted` (an earlier resume already settled it and crashed too; the effect is still
+       * unknown), `completed` or `failed` (the call ended, its answer was lost).
+       */
+      readonly recorded: EffectStatus;
     }
   | {
       readonly type: 'ledger_write_failed';

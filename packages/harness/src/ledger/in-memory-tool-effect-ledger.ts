@@ -2,7 +2,8 @@ import type { EffectRecord, EffectSettled, EffectStarted, ToolEffectLedger } fro
 
 /**
  * A ledger in process memory: for tests and single-process hosts that only need the bookkeeping,
- * not crash safety. Rows are kept per run id; `rows(runId)` exposes them for assertions.
+ * not crash safety. Rows are kept per run id; `rows(runId)` exposes them for assertions. Settles
+ * follow the rules of {@link ToolEffectLedger} (a `completed` row never becomes `interrupted`).
  */
 export class InMemoryToolEffectLedger implements ToolEffectLedger {
   private readonly byRun = new Map<string, Map<string, EffectRecord>>();
@@ -19,6 +20,10 @@ export class InMemoryToolEffectLedger implements ToolEffectLedger {
   async settled(row: EffectSettled): Promise<void> {
     const existing = this.byRun.get(row.runId)?.get(row.callId);
     if (existing === undefined) return;
+    // The settle rules of `ToolEffectLedger`: final outcomes stay; `interrupted` yields only to one.
+    const replaceable =
+      existing.status === 'started' || (existing.status === 'interrupted' && row.status !== 'interrupted');
+    if (!replaceable) return;
     this.byRun.get(row.runId)?.set(row.callId, {
       ...existing,
       status: row.status,

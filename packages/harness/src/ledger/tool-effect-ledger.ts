@@ -1,4 +1,9 @@
-/** How a recorded call ended. */
+/**
+ * How a recorded call ended: `started` (written before the tool runs; still so after a crash),
+ * `completed` (the tool returned, error results included), `failed` (it threw), `interrupted`
+ * (settled by a resume that could not know the outcome: the effect may or may not have happened,
+ * never "done").
+ */
 export type EffectStatus = 'started' | 'completed' | 'failed' | 'interrupted';
 
 /** The row written before a tool executes. */
@@ -34,6 +39,10 @@ export interface EffectRecord extends EffectStarted {
  * tool executes and settled after, so a run resumed after a crash knows which effects may have
  * happened. Implementations must make `started` idempotent per `(runId, callId)` (a second write for
  * the same call must not create a second row) and keep rows from several processes apart.
+ *
+ * Settle rules: `started` may move to any final status; `completed` and `failed` are final;
+ * `interrupted` may only be replaced by a late `completed` or `failed` (the real outcome, from a
+ * process that was presumed dead), so an earlier resume's guess never hides or fakes an outcome.
  */
 export interface ToolEffectLedger {
   /** Records an intended effect. Must be durable when the promise resolves. */
