@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/testkit/index.ts'],
+  entry: ['src/index.ts', 'src/testkit/index.ts', 'src/node/index.ts'],
   format: ['esm'],
   dts: true,
   sourcemap: true,

@@ -71,6 +71,9 @@ export {
   renderSearchManifest,
 } from './discovery/search-manifest.js';
 export { type BridgeableCall, type BridgeUnwrap, unwrapBridgeCall } from './discovery/unwrap-bridge-call.js';
+export type { CheckpointStore } from './checkpoint/checkpoint-store.js';
+export { InMemoryCheckpointStore } from './checkpoint/in-memory-checkpoint-store.js';
+export { CheckpointUnreadableError } from './errors/checkpoint-unreadable-error.js';
 export { DeferredResolutionError, type DeferredResolutionProblem } from './errors/deferred-resolution-error.js';
 export { InvalidRunStateError } from './errors/invalid-run-state-error.js';
 export { LimitExceededError } from './errors/limit-exceeded-error.js';

@@ -1,0 +1,2 @@
+// Node.js-only helpers (`node:fs`), kept out of the runtime-neutral main entry.
+export { createFileCheckpointStore, type FileCheckpointStoreOptions } from './file-checkpoint-store.js';
