@@ -1,12 +1,25 @@
 import type { EffectRecord, EffectSettled, EffectStarted, EffectStatus, ToolEffectLedger } from '@tiny/harness';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { SqliteCheckpointStore } from '../checkpoint/sqlite-checkpoint-store.js';
 import { LedgerClosedError } from '../errors/ledger-closed-error.js';
-import { LEDGER_TABLE, migrateSchema } from '../schema/migrate-schema.js';
+import { LEDGER_TABLE } from '../schema/migrate-schema.js';
+import { databases } from '../schema/shared-connection.js';
+import { openDatabase, type SqliteOpenMode } from '../schema/open-database.js';
 
 /** Options for {@link SqliteToolEffectLedger}. */
 export interface SqliteToolEffectLedgerOptions {
-  /** The database file, created when missing. `':memory:'` works but is private to this connection (no sharing, no durability). */
+  /**
+   * The database file. Required: `undefined`, `null` and `''` throw, so an unset environment
+   * variable never yields a silently non-durable ledger. `':memory:'` written out works but is
+   * private to this connection (no sharing, no durability).
+   */
   readonly path: string;
+  /**
+   * `create` (default): create the file and schema when missing. `open`: for resume, refuse a
+   * missing file or one without the ledger schema (`LedgerOpenError`), so a wrong path never
+   * resumes against an empty ledger that would report no effects.
+   */
+  readonly mode?: SqliteOpenMode | undefined;
   /**
    * How long a write waits for another process holding the write lock before failing with
    * `SQLITE_BUSY`, in milliseconds. Default 5000.
@@ -43,10 +56,15 @@ const COLUMNS = 'run_id, call_id, tool, idempotency_key, effect_summary, status,
  *   process that was presumed dead, never the other way round. A settle for an unknown row is ignored.
  * - `unresolved(runId)` returns rows still `started`, by start time, then insertion order.
  *
- * Opening creates or migrates the schema (`PRAGMA user_version`). better-sqlite3 is synchronous:
+ * Opening creates or migrates the schema (`PRAGMA user_version`); `mode: 'open'` refuses a database
+ * without one. `checkpointStore()` keeps run checkpoints in the same file, on the same connection.
+ * better-sqlite3 is synchronous:
  * each method does its work before returning a settled promise, blocking the event loop for the
  * duration of one small statement (plus an fsync for `started`).
  *
+ * @throws {InvalidInputError} from the constructor when `path` is missing or empty, or an option is malformed.
+ * @throws {LedgerOpenError} from the constructor in `open` mode for a missing file or one without the
+ * ledger schema, and in any mode for a file that is not an SQLite database.
  * @throws {LedgerSchemaVersionError} from the constructor when the file has a newer schema.
  * @throws {LedgerClosedError} (as a rejection) from any method called after {@link close}.
  */
@@ -65,12 +83,12 @@ export class SqliteToolEffectLedger implements ToolEffectLedger {
   };
 
   constructor(options: SqliteToolEffectLedgerOptions) {
-    this.path = options.path;
-    this.durableSettled = options.durableSettled ?? false;
-    this.db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 5000 });
+    const { db, path } = openDatabase('SqliteToolEffectLedger', options);
+    this.path = path;
+    this.db = db;
+    this.durableSettled = options.durableSettled === true;
+    databases.set(this, db);
     try {
-      this.db.pragma('journal_mode = WAL');
-      migrateSchema(this.db, options.path);
       this.statements = {
         insert: this.db.prepare(
           `INSERT INTO ${LEDGER_TABLE} (run_id, call_id, tool, idempotency_key, effect_summary, status, started_at)
@@ -133,6 +151,16 @@ export class SqliteToolEffectLedger implements ToolEffectLedger {
   async rows(runId: string): Promise<EffectRecord[]> {
     this.open('rows');
     return this.statements.rows.all(runId).map(toRecord);
+  }
+
+  /**
+   * A {@link SqliteCheckpointStore} on this ledger's connection: checkpoints and ledger rows in one
+   * file, written in order through one WAL, so a durable `started` row always comes with the
+   * checkpoint saved before it. Closing the ledger closes it too.
+   */
+  checkpointStore(): SqliteCheckpointStore {
+    this.open('checkpointStore');
+    return new SqliteCheckpointStore({ ledger: this });
   }
 
   /** Closes the database connection. Idempotent; later calls to the other methods reject with {@link LedgerClosedError}. */

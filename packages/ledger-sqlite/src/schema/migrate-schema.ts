@@ -4,6 +4,9 @@ import { LedgerSchemaVersionError } from '../errors/ledger-schema-version-error.
 /** The table every ledger row lives in. */
 export const LEDGER_TABLE = 'tiny_tool_effects';
 
+/** The table of `SqliteCheckpointStore`: one serialised run state per run id. */
+export const CHECKPOINT_TABLE = 'tiny_run_checkpoints';
+
 /**
  * Migrations by the version they produce: `MIGRATIONS[n]` takes a database at version `n` to
  * `n + 1`. Append only; never edit a released step.
@@ -27,6 +30,16 @@ const MIGRATIONS: readonly ((db: Database) => void)[] = [
       );
       CREATE INDEX IF NOT EXISTS ${LEDGER_TABLE}_unresolved
         ON ${LEDGER_TABLE} (run_id, started_at, seq) WHERE status = 'started';
+    `);
+  },
+  // 1 -> 2: run checkpoints beside the ledger rows (`SqliteCheckpointStore`).
+  (db) => {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS ${CHECKPOINT_TABLE} (
+        run_id   TEXT    PRIMARY KEY,
+        state    TEXT    NOT NULL,
+        saved_at INTEGER NOT NULL
+      );
     `);
   },
 ];
