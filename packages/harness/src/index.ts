@@ -17,6 +17,8 @@ export { AgentHarness, type AgentHarnessOptions, type InvokeOptions } from './ag
 export { AgentRunStream } from './agent/agent-run-stream.js';
 export type { PendingCall } from './agent/loop-state.js';
 export { type DeferredToolHandler, DROPPED_TOOL_CALL_NUDGE } from './agent/run-loop.js';
+export type { CheckpointStore } from './checkpoint/checkpoint-store.js';
+export { InMemoryCheckpointStore } from './checkpoint/in-memory-checkpoint-store.js';
 export { type DeferredDecision, DeferredToolResults } from './deferral/deferred-tool-results.js';
 export { parseRunState, RUN_STATE_VERSION, type RunState, serializeRunState } from './deferral/run-state.js';
 export {
@@ -71,8 +73,6 @@ export {
   renderSearchManifest,
 } from './discovery/search-manifest.js';
 export { type BridgeableCall, type BridgeUnwrap, unwrapBridgeCall } from './discovery/unwrap-bridge-call.js';
-export type { CheckpointStore } from './checkpoint/checkpoint-store.js';
-export { InMemoryCheckpointStore } from './checkpoint/in-memory-checkpoint-store.js';
 export { CheckpointUnreadableError } from './errors/checkpoint-unreadable-error.js';
 export { DeferredResolutionError, type DeferredResolutionProblem } from './errors/deferred-resolution-error.js';
 export { InvalidRunStateError } from './errors/invalid-run-state-error.js';

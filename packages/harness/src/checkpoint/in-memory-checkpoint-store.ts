@@ -36,7 +36,10 @@ export class InMemoryCheckpointStore implements CheckpointStore {
  */
 export function checkedRunId(entryPoint: string, runId: unknown): string {
   if (typeof runId !== 'string' || runId.length === 0) {
-    throw new InvalidInputError({ entryPoint, reason: `the run id must be a non-empty string, got ${describe(runId)}` });
+    throw new InvalidInputError({
+      entryPoint,
+      reason: `the run id must be a non-empty string, got ${describe(runId)}`,
+    });
   }
   return runId;
 }

@@ -63,12 +63,10 @@ async function crashingResume(ledger: InMemoryToolEffectLedger, log: string[]) {
       },
     ],
   });
-  const error = await new AgentHarness({ model, tools: tools(log), ledger })
-    .resume({}, checkpoint)
-    .then(
-      () => undefined,
-      (reason: unknown) => reason,
-    );
+  const error = await new AgentHarness({ model, tools: tools(log), ledger }).resume({}, checkpoint).then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
   expect(error).toBeInstanceOf(Error);
 }
 

@@ -9,9 +9,12 @@ import { defineTool, ToolPolicy } from '@tiny/tools';
 export const RUN_ID = 'crash-run';
 export const CALL_ID = 'c1';
 
-/** `resumed`: the model starts after the tool-call turn, as in a fresh process. */
-export function createScenario({ path, replay, resumed, execute }) {
-  const ledger = new SqliteToolEffectLedger({ path });
+/**
+ * `resumed`: the model starts after the tool-call turn, as in a fresh process, and the database must
+ * exist (`mode: 'open'`). `hangAtModel`: the resumed model blocks (and tells the parent), to be killed.
+ */
+export function createScenario({ path, replay, resumed, execute, hangAtModel = false }) {
+  const ledger = new SqliteToolEffectLedger({ path, mode: resumed ? 'open' : 'create' });
   const name = replay === 'safe' ? 'refresh_cache' : 'charge_card';
   const tool = defineTool({
     name,
@@ -28,10 +31,21 @@ export function createScenario({ path, replay, resumed, execute }) {
   const steps = [
     { toolCalls: [scriptedToolCall(name, { amount: 5 }, CALL_ID)] },
     (request) => {
+      if (hangAtModel) {
+        process.send?.({ type: 'blocked' });
+        setInterval(() => {}, 60_000);
+        return new Promise(() => {});
+      }
       const answer = request.messages.filter((message) => message.role === 'tool').at(-1);
       return { content: `model saw: ${answer?.content}` };
     },
   ];
   const model = new ScriptedModel({ steps: resumed ? steps.slice(1) : steps });
-  return { harness: new AgentHarness({ model, tools: [tool], ledger }), ledger, model, toolName: name };
+  return {
+    harness: new AgentHarness({ model, tools: [tool], ledger }),
+    ledger,
+    checkpoints: ledger.checkpointStore(),
+    model,
+    toolName: name,
+  };
 }

@@ -1,4 +1,10 @@
-import { type CheckpointStore, CheckpointUnreadableError, parseRunState, type RunState, serializeRunState } from '@tiny/harness';
+import {
+  type CheckpointStore,
+  CheckpointUnreadableError,
+  parseRunState,
+  type RunState,
+  serializeRunState,
+} from '@tiny/harness';
 import { InvalidInputError } from '@tiny/tools';
 import type Database from 'better-sqlite3';
 import { LedgerClosedError } from '../errors/ledger-closed-error.js';
@@ -109,7 +115,11 @@ export class SqliteCheckpointStore implements CheckpointStore {
       throw new CheckpointUnreadableError({ runId: id, location, reason, cause: error });
     }
     if (state.runId !== id) {
-      throw new CheckpointUnreadableError({ runId: id, location, reason: `it holds the state of run "${state.runId}"` });
+      throw new CheckpointUnreadableError({
+        runId: id,
+        location,
+        reason: `it holds the state of run "${state.runId}"`,
+      });
     }
     return state;
   }

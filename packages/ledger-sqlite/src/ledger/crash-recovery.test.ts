@@ -1,11 +1,11 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LEDGER_TABLE } from '../schema/migrate-schema.js';
+import { CHECKPOINT_TABLE, LEDGER_TABLE } from '../schema/migrate-schema.js';
 
 // The children import the built packages by name: run `npx tsup` (or `pnpm build`) first.
 const fixture = (name: string) => fileURLToPath(new URL(`../__fixtures__/${name}`, import.meta.url));
@@ -53,19 +53,40 @@ function statusOf(path: string): unknown {
   }
 }
 
-/** Crashes a run mid-tool with SIGKILL, then resumes it in a new process; returns what the resume saw. */
-async function crashAndResume(replay: 'never' | 'safe') {
-  const path = join(dir, `${replay}.db`);
-  const stateFile = join(dir, `${replay}.state.json`);
-  const first = spawnFixture('crash-child.mjs', [path, stateFile, replay]);
+function checkpointedRuns(path: string): unknown {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.prepare(`SELECT run_id AS runId FROM ${CHECKPOINT_TABLE}`).all();
+  } finally {
+    db.close();
+  }
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  child.kill('SIGKILL');
+  expect(await waitForExit(child)).toEqual({ code: null, signal: 'SIGKILL' });
+}
+
+/**
+ * Crashes a run mid-tool with SIGKILL, then resumes it in a new process; with `crashedResumes`,
+ * that many resumes are killed too (after reconciling, at their model call) before the last one
+ * runs to the end. Returns what the last resume saw.
+ */
+async function crashAndResume(replay: 'never' | 'safe', crashedResumes = 0) {
+  const path = join(dir, `${replay}-${crashedResumes}.db`);
+  const first = spawnFixture('crash-child.mjs', [path, replay]);
   const blocked = await waitForMessage(first.child, 'blocked', first.output);
   // The tool is running, so its `started` row was committed before it: visible to another connection now.
   const beforeKill = statusOf(path);
-  first.child.kill('SIGKILL');
-  expect(await waitForExit(first.child)).toEqual({ code: null, signal: 'SIGKILL' });
-  expect(existsSync(stateFile)).toBe(true);
+  await kill(first.child);
+  expect(checkpointedRuns(path)).toEqual([{ runId: 'crash-run' }]);
+  for (let crash = 0; crash < crashedResumes; crash++) {
+    const crashing = spawnFixture('crash-resume.mjs', [path, replay, 'crash']);
+    await waitForMessage(crashing.child, 'blocked', crashing.output);
+    await kill(crashing.child);
+  }
 
-  const second = spawnFixture('crash-resume.mjs', [path, stateFile, replay]);
+  const second = spawnFixture('crash-resume.mjs', [path, replay]);
   const exit = await waitForExit(second.child);
   expect(exit, second.output()).toEqual({ code: 0, signal: null });
   const report = JSON.parse(second.output().trim().split('\n').at(-1) ?? '');
@@ -91,6 +112,27 @@ describe('crash mid-tool, resume in a new process', () => {
     expect(report.outcome).toBe('final');
     expect(afterResume).toEqual([{ callId: 'c1', status: 'interrupted', idempotencyKey: blocked.idempotencyKey }]);
   }, 30_000);
+
+  it.each([1, 2])(
+    "after %i more crash(es) while resuming, still says the replay: 'never' effect is unknown, never done",
+    async (crashedResumes) => {
+      const { blocked, report, afterResume } = await crashAndResume('never', crashedResumes);
+      expect(report.executions).toEqual([]);
+      expect(report.reconciled).toMatchObject([
+        { callId: 'c1', toolName: 'charge_card', action: 'interrupted', recorded: 'interrupted' },
+      ]);
+      expect(report.toolMessagesSeenByModel).toEqual([
+        expect.objectContaining({
+          toolCallId: 'c1',
+          isError: true,
+          content: expect.stringMatching(/interrupted before settlement: it may or may not have taken effect/),
+        }),
+      ]);
+      expect(report.text).not.toMatch(/completed|result was lost/);
+      expect(afterResume).toEqual([{ callId: 'c1', status: 'interrupted', idempotencyKey: blocked.idempotencyKey }]);
+    },
+    30_000,
+  );
 
   it("runs a replay: 'safe' tool exactly once more, with the same idempotency key", async () => {
     const { blocked, beforeKill, report, afterResume } = await crashAndResume('safe');

@@ -3,8 +3,8 @@ import type Database from 'better-sqlite3';
 import { SqliteCheckpointStore } from '../checkpoint/sqlite-checkpoint-store.js';
 import { LedgerClosedError } from '../errors/ledger-closed-error.js';
 import { LEDGER_TABLE } from '../schema/migrate-schema.js';
-import { databases } from '../schema/shared-connection.js';
 import { openDatabase, type SqliteOpenMode } from '../schema/open-database.js';
+import { databases } from '../schema/shared-connection.js';
 
 /** Options for {@link SqliteToolEffectLedger}. */
 export interface SqliteToolEffectLedgerOptions {

@@ -25,7 +25,10 @@ export interface OpenDatabaseOptions {
  * in any mode for a file that is not an SQLite database.
  * @internal
  */
-export function openDatabase(entryPoint: string, options: OpenDatabaseOptions): { db: Database.Database; path: string } {
+export function openDatabase(
+  entryPoint: string,
+  options: OpenDatabaseOptions,
+): { db: Database.Database; path: string } {
   const { path, mode = 'create', busyTimeoutMs = 5000 } = (options ?? {}) as OpenDatabaseOptions;
   if (typeof path !== 'string' || path.length === 0) {
     throw new InvalidInputError({
