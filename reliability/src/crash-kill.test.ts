@@ -68,7 +68,8 @@ async function runGroup(dir: string, store: string, runIds: string[], kills: num
     });
     const exit = exited(process);
     const remaining = Math.max(1, runIds.length * TURNS - checkpoints);
-    const target = Math.floor(Math.random() * remaining);
+    // Not in the last stretch: the runs might all finish before the kill lands.
+    const target = Math.floor(Math.random() * remaining * 0.85);
     let seen = 0;
     const killPoint = new Promise<void>((resolve) => {
       process.on('message', (message: { type?: string }) => {

@@ -6,7 +6,6 @@ import { AgentHarness } from '../agent/agent-harness.js';
 import type { RunState } from '../deferral/run-state.js';
 import { eventsOfType, ScriptedModel, toolEventViolations } from '../testkit/index.js';
 import { InMemoryToolEffectLedger } from './in-memory-tool-effect-ledger.js';
-import type { EffectStatus } from './tool-effect-ledger.js';
 
 const toolText = (messages: readonly Message[], id: string) =>
   messageText(messages.find((message) => message.role === 'tool' && message.toolCallId === id) as Message);
@@ -107,7 +106,7 @@ describe('resume after repeated crashes', () => {
     expect(toolEventViolations(run.events)).toEqual([]);
   });
 
-  it.each<[EffectStatus, RegExp]>([
+  it.each<['completed' | 'failed', RegExp]>([
     ['completed', /completed before the run was interrupted, but its result was lost/],
     ['failed', /failed before the run was interrupted, and its error was lost/],
   ])('reports a late %s outcome that replaced an earlier resume’s guess', async (late, answer) => {
