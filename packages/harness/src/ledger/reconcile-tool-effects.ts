@@ -34,7 +34,8 @@ function reconciledAnswer(toolName: string, recorded: EffectStatus): string {
  * A tool declaring `runtime.replay: 'safe'` is left unanswered so the loop runs it again
  * (`re_execute`); any other tool, and a tool no longer registered, gets a tool error saying what the
  * ledger knows (only a `completed` row is ever reported as done) and a `started` row is settled
- * `interrupted`. One `tool_effect_reconciled` event per call. Returns the number of calls answered.
+ * `interrupted` (when the ledger has `rows`; otherwise it stays `started`, so a resume after another
+ * crash still finds it instead of running the call again). One `tool_effect_reconciled` event per call. Returns the number of calls answered.
  * No ledger, or no open calls: no I/O.
  * @internal
  */
@@ -44,6 +45,7 @@ export async function reconcileToolEffects(state: LoopState): Promise<number> {
   const open = unansweredCalls(state.history);
   if (open.length === 0) return 0;
   const recorded = new Map<string, EffectStatus>();
+  const listsRows = typeof ledger.rows === 'function';
   for (const row of (await ledger.rows?.(state.runId)) ?? []) recorded.set(row.callId, row.status);
   // `unresolved` is authoritative for `started` (a ledger without `rows` still reports those).
   for (const row of await ledger.unresolved(state.runId)) recorded.set(row.callId, 'started');
@@ -70,7 +72,12 @@ export async function reconcileToolEffects(state: LoopState): Promise<number> {
       content: reconciledAnswer(call.name, status),
       isError: true,
     });
-    if (status === 'started') await ledger.settled({ runId: state.runId, callId: call.id, status: 'interrupted' });
+    // Only a ledger that lists rows can show a later resume an `interrupted` row; without `rows`, the
+    // row stays `started` so that resume still finds it (settled, it would look like no row at all and
+    // the call would run again).
+    if (status === 'started' && listsRows) {
+      await ledger.settled({ runId: state.runId, callId: call.id, status: 'interrupted' });
+    }
     answered += 1;
   }
   return answered;

@@ -106,6 +106,33 @@ describe('resume after repeated crashes', () => {
     expect(toolEventViolations(run.events)).toEqual([]);
   });
 
+  it('with a ledger that cannot list rows, leaves the row started so a second crash never reruns the call', async () => {
+    const inner = new InMemoryToolEffectLedger();
+    // Only the required methods: no `rows`.
+    const ledger = {
+      started: inner.started.bind(inner),
+      settled: inner.settled.bind(inner),
+      unresolved: inner.unresolved.bind(inner),
+    };
+    const log: string[] = [];
+    await ledger.started({ runId: 'twice', callId: 'a1', tool: 'append', idempotencyKey: 'k' });
+    for (let crash = 0; crash < 2; crash++) {
+      const model = new ScriptedModel({
+        steps: [
+          () => {
+            throw new Error('process killed');
+          },
+        ],
+      });
+      await new AgentHarness({ model, tools: tools(log), ledger }).resume({}, checkpoint).catch(() => undefined);
+    }
+    expect(inner.rows('twice').find((row) => row.callId === 'a1')?.status).toBe('started');
+    const model = new ScriptedModel({ steps: [{ content: 'done' }] });
+    const run = await new AgentHarness({ model, tools: tools(log), ledger }).resume({}, checkpoint);
+    expect(log.filter((entry) => entry.startsWith('append'))).toEqual([]);
+    expect(toolText(run.messages, 'a1')).toMatch(/may or may not have taken effect/);
+  });
+
   it.each<['completed' | 'failed', RegExp]>([
     ['completed', /completed before the run was interrupted, but its result was lost/],
     ['failed', /failed before the run was interrupted, and its error was lost/],

@@ -54,7 +54,8 @@ export interface ToolEffectLedger {
   /**
    * Every row of `runId`. Optional: with it, reconciliation also catches calls that finished
    * before a crash but whose result never reached the transcript (they are not run again unless
-   * replay-safe).
+   * replay-safe), and settles the rows it answers `interrupted`. Without it, those rows stay
+   * `started` (only `unresolved` can be asked), and a call that completed before the crash runs again.
    */
   rows?(runId: string): EffectRecord[] | Promise<EffectRecord[]>;
 }
