@@ -30,8 +30,7 @@ export interface FileCheckpointStoreOptions {
  * share `dir`; the last save of a run wins. Node.js only (`node:fs`).
  *
  * ```ts
- * import { createFileCheckpointStore } from '@tiny/harness/node';
- *
+ * // createFileCheckpointStore is exported by `@tiny/harness/node`
  * const store = createFileCheckpointStore('./checkpoints');
  * const run = await harness.invoke({ runId }, messages, { onCheckpoint: (state) => store.save(state) });
  * ```
