@@ -46,7 +46,11 @@ export interface AgentHarnessOptions {
   readonly ledger?: ToolEffectLedger | undefined;
   /** When the `started` write fails: `abort` (default, the call is answered with an error) or `continue` unrecorded. */
   readonly ledgerFailure?: LedgerFailureMode | undefined;
-  /** Derives idempotency keys for tools that declare none; default: SHA-256 of the name and canonical arguments. */
+  /**
+   * Derives idempotency keys for tools that declare none, from the model-visible call (injected
+   * values removed); default `defaultIdempotencyKey` (SHA-256 of run id, call id, tool name and
+   * canonical model-visible arguments).
+   */
   readonly idempotencyKey?: IdempotencyKeyRule | undefined;
 }
 
