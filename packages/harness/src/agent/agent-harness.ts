@@ -166,7 +166,9 @@ export class AgentHarness {
     results: DeferredToolResults,
     options: InvokeOptions = {},
   ): Promise<AgentRun> {
-    return this.run(context, parseRunState(state), { ...options, resumeWith: results }, [], false);
+    return Promise.resolve().then(() =>
+      this.run(context, parseRunState(state), { ...options, resumeWith: results }, [], false),
+    );
   }
 
   /**
@@ -179,12 +181,14 @@ export class AgentHarness {
    * @throws {InvalidRunStateError} for a malformed or wrong-version state.
    */
   resume(context: RunContext, state: RunState | string, options: InvokeOptions = {}): Promise<AgentRun> {
-    const parsed = parseRunState(state);
-    if (parsed.pending !== undefined) {
-      const ids = [...parsed.pending.approvals, ...parsed.pending.calls].map((call) => call.callId);
-      return Promise.reject(new DeferredResolutionError({ problem: 'unresolved', callIds: ids }));
-    }
-    return this.run(context, parsed, { ...options, resumeWith: undefined, resuming: true }, [], false);
+    return Promise.resolve().then(() => {
+      const parsed = parseRunState(state);
+      if (parsed.pending !== undefined) {
+        const ids = [...parsed.pending.approvals, ...parsed.pending.calls].map((call) => call.callId);
+        throw new DeferredResolutionError({ problem: 'unresolved', callIds: ids });
+      }
+      return this.run(context, parsed, { ...options, resumeWith: undefined, resuming: true }, [], false);
+    });
   }
 
   /** {@link AgentHarness.resumeDeferred}, streaming its events like {@link AgentHarness.stream}. */
