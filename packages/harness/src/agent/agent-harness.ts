@@ -17,11 +17,18 @@ import { type AgentEventListener, EventSink } from '../events/event-sink.js';
 import type { IdempotencyKeyRule, LedgerFailureMode, ToolEffectLedger } from '../ledger/tool-effect-ledger.js';
 import type { AgentMiddleware } from '../middleware/agent-middleware.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
+import { createRunStop } from '../run/run-stop.js';
 import type { AgentRun } from '../run/agent-run.js';
 import { assertMessages } from '../run/assert-messages.js';
 import type { RunContext } from '../run/run-context.js';
 import { type RunLimits, resolveRunLimits } from '../run/run-limits.js';
 import { type RunPolicy, resolveRunPolicy } from '../run/run-policy.js';
+import {
+  validateDiscoveryOptions,
+  validateRunArguments,
+  validateRunLimits,
+  validateRunPolicy,
+} from '../run/validate-run-options.js';
 import type { ToolSet } from '../toolsets/tool-set.js';
 import { AgentRunStream } from './agent-run-stream.js';
 import type { LoopState } from './loop-state.js';
@@ -114,6 +121,9 @@ export class AgentHarness {
         reason: '`model` must be a LanguageModelV1 (specificationVersion "v1")',
       });
     }
+    validateRunPolicy('AgentHarness', options.policy);
+    validateRunLimits('AgentHarness', options.limits);
+    validateDiscoveryOptions('AgentHarness', options.discovery);
     this.model = options.model;
     if (options.tools instanceof ToolRegistry) {
       this.registry = options.tools;
@@ -225,6 +235,9 @@ export class AgentHarness {
     extraListeners: readonly AgentEventListener[],
     streaming: boolean,
   ): Promise<AgentRun> {
+    const resuming = !Array.isArray(input) && (options?.resumeWith !== undefined || options?.resuming === true);
+    const entryPoint = resuming ? 'AgentHarness.resume' : streaming ? 'AgentHarness.stream' : 'AgentHarness.invoke';
+    validateRunArguments(entryPoint, context, options);
     const policy = resolveRunPolicy({ ...this.policy, ...options.policy });
     const limits = resolveRunLimits({ ...this.limits, ...options.limits });
     const listeners = options.onEvent ? [options.onEvent, ...extraListeners] : extraListeners;
@@ -242,6 +255,7 @@ export class AgentHarness {
       resumed === undefined &&
       messages.some((message) => message.role === 'tool' || (message.role === 'assistant' && message.toolCalls));
     const history = needsPairing ? pairToolCycles(messages) : [...messages];
+    const stop = createRunStop(context.signal, limits.wallClockMs);
     const state: LoopState = {
       runId,
       model: this.model,
@@ -253,8 +267,8 @@ export class AgentHarness {
       dialect: createToolDialect(dialectKind),
       middleware,
       wrapsTools: middleware.some((entry) => entry.wrapTool !== undefined),
-      signal: context.signal ?? new AbortController().signal,
-      deadlineAt: limits.wallClockMs === undefined ? undefined : Date.now() + limits.wallClockMs,
+      signal: stop.signal,
+      deadline: stop.deadline,
       history,
       approvedCalls: new Set(options.approvedCalls ?? []),
       turn: 0,
@@ -300,6 +314,8 @@ export class AgentHarness {
         sink.emit(event);
       }
       throw error;
+    } finally {
+      stop.dispose();
     }
   }
 }

@@ -14,7 +14,7 @@ import {
 } from '@tiny/tools';
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
 import { MiddlewareError } from '../errors/middleware-error.js';
-import { RunCancelledError } from '../errors/run-cancelled-error.js';
+import { isRunStop, runStopError } from '../run/run-stop.js';
 import { idempotencyKeyOf, recordSettled, recordStarted } from '../ledger/record-effect.js';
 import { markToolError, middlewareContext, wrapToolOnion } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
@@ -48,7 +48,7 @@ const isPromiseLike = (value: unknown): value is PromiseLike<ToolOutput> =>
 
 /**
  * Waits for an asynchronous tool under its deadline and the run's signal: the first to fire aborts
- * the call's signal and rejects (`ToolTimeoutError` / `RunCancelledError`).
+ * the call's signal and rejects (`ToolTimeoutError` / `RunCancelledError`, or `LimitExceededError` at the run deadline).
  */
 function settleWithin(
   state: LoopState,
@@ -67,7 +67,7 @@ function settleWithin(
     const onAbort = () => {
       cleanup();
       signal.abort(runSignal.reason);
-      reject(new RunCancelledError({ reason: runSignal.reason, messages: state.history }));
+      reject(runStopError(state));
     };
     // The tool may have triggered the abort itself before handing back its promise.
     if (runSignal.aborted) {
@@ -123,6 +123,8 @@ export async function executeCall(
   callTool: NestedCallRunner,
 ): Promise<CallOutcome> {
   const startedAt = Date.now();
+  // A call whose run already stopped never starts (and writes no `started` row).
+  if (state.signal.aborted) return { kind: 'fatal', error: runStopError(state), startedAt, durationMs: 0 };
   if (state.ledger !== undefined) {
     const key = idempotencyKeyOf(state, call.id, entry, args);
     const idempotencyKey = () => key;
@@ -130,7 +132,7 @@ export async function executeCall(
     if (refused !== undefined) return { kind: 'result', result: refused, startedAt, durationMs: 0 };
     const outcome = await runCall(state, call, entry, args, depth, callTool, startedAt, idempotencyKey);
     // Cancellation leaves the row `started`: whether the effect happened is unknown until a resume reconciles it.
-    if (!(outcome.kind === 'fatal' && RunCancelledError.isInstance(outcome.error))) {
+    if (!(outcome.kind === 'fatal' && isRunStop(outcome.error))) {
       await recordSettled(state, call.id, outcome.kind === 'result' && outcome.threw !== true ? 'completed' : 'failed');
     }
     return outcome;
@@ -163,7 +165,7 @@ async function runCall(
     callTool,
   });
   try {
-    if (state.signal.aborted) throw new RunCancelledError({ reason: state.signal.reason, messages: state.history });
+    if (state.signal.aborted) throw runStopError(state);
     const settle = (output: ToolOutput | PromiseLike<ToolOutput>, callArgs: Record<string, unknown>) => {
       if (!isPromiseLike(output)) return output;
       const timeout = resolveToolTimeout(tool.timeoutPolicy(callArgs as never), state.limits.toolTimeouts);
@@ -189,11 +191,8 @@ async function runCall(
   } catch (error) {
     const durationMs = Date.now() - startedAt;
     if (MiddlewareError.isInstance(error)) return { kind: 'fatal', error, startedAt, durationMs };
-    if (RunCancelledError.isInstance(error) || state.signal.aborted) {
-      const cancelled = RunCancelledError.isInstance(error)
-        ? error
-        : new RunCancelledError({ reason: state.signal.reason, messages: state.history });
-      return { kind: 'fatal', error: cancelled, startedAt, durationMs };
+    if (isRunStop(error) || state.signal.aborted) {
+      return { kind: 'fatal', error: isRunStop(error) ? error : runStopError(state), startedAt, durationMs };
     }
     const result = (value: ToolResult): CallOutcome => ({
       kind: 'result',

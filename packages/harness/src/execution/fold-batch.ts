@@ -2,7 +2,7 @@ import type { Message, ToolMessage, UserMessage } from '@tiny/llm';
 import { renderToolContent, resolveReturnDirect, type ToolContent, type ToolResult } from '@tiny/tools';
 import type { Admission } from '../admission/admission.js';
 import type { LoopState } from '../agent/loop-state.js';
-import { RunCancelledError } from '../errors/run-cancelled-error.js';
+import { isRunStop } from '../run/run-stop.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { middlewareContext, runAfterTool } from '../middleware/middleware-runner.js';
 import type { DeferredBatchData, DeferredCall } from '../run/agent-run.js';
@@ -60,7 +60,7 @@ export async function foldBatch(
   if (fatalIndex >= 0) {
     const fatal = outcomes.get(fatalIndex) as Extract<CallOutcome, { kind: 'fatal' }>;
     const failing = admissions[fatalIndex] as Extract<Admission, { kind: 'execute' }>;
-    const error = RunCancelledError.isInstance(fatal.error)
+    const error = isRunStop(fatal.error)
       ? fatal.error
       : new ToolExecutionError({ toolName: failing.entry.name, callId: failing.call.id, cause: fatal.error });
     if (sink.active) {
