@@ -74,6 +74,7 @@ export { type BridgeableCall, type BridgeUnwrap, unwrapBridgeCall } from './disc
 export { DeferredResolutionError, type DeferredResolutionProblem } from './errors/deferred-resolution-error.js';
 export { InvalidRunStateError } from './errors/invalid-run-state-error.js';
 export { LimitExceededError } from './errors/limit-exceeded-error.js';
+export { ListenerError } from './errors/listener-error.js';
 export { MiddlewareError } from './errors/middleware-error.js';
 export { RunCancelledError } from './errors/run-cancelled-error.js';
 export { ToolExecutionError } from './errors/tool-execution-error.js';

@@ -23,10 +23,11 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Throws when the run was cancelled (`RunCancelledError`) or ran out of wall-clock time
- * (`LimitExceededError`, after `limit_reached`). @internal
+ * Throws when an `onEvent` listener failed (`ListenerError`), the run was cancelled
+ * (`RunCancelledError`) or ran out of wall-clock time (`LimitExceededError`, after `limit_reached`). @internal
  */
 export function checkRunAlive(state: LoopState): void {
+  state.sink.throwIfFailed();
   if (state.deadline !== undefined && !state.signal.aborted && Date.now() >= state.deadline.at) state.deadline.expire();
   if (state.signal.aborted) throw runStopError(state);
 }

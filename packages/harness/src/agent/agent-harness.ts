@@ -12,6 +12,7 @@ import type { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import { parseRunState, type RunState } from '../deferral/run-state.js';
 import type { DiscoveryOptions } from '../discovery/discovery-session.js';
 import { DeferredResolutionError } from '../errors/deferred-resolution-error.js';
+import { ListenerError } from '../errors/listener-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { type AgentEventListener, EventSink } from '../events/event-sink.js';
 import type { IdempotencyKeyRule, LedgerFailureMode, ToolEffectLedger } from '../ledger/tool-effect-ledger.js';
@@ -66,7 +67,13 @@ export interface InvokeOptions {
   /** Overrides of the harness policy for this run. */
   readonly policy?: Partial<RunPolicy> | undefined;
   readonly limits?: Partial<RunLimits> | undefined;
-  /** Receives every event as it happens. */
+  /**
+   * Receives every event as it happens. If it throws, the step that emitted the event still
+   * completes (tools already started finish and get their terminal events), the listener gets no
+   * further events, and the run rejects with `ListenerError` (the cause kept) at the next safe point:
+   * before the next model call or call admission, or instead of completing. A throw on
+   * `run_completed` itself rejects the run too (no `run_failed` follows); one on `run_failed` is ignored.
+   */
   readonly onEvent?: AgentEventListener | undefined;
   /** Keep events on `AgentRun.events`. Default true; off (with no listener) means events cost nothing. */
   readonly recordEvents?: boolean | undefined;
@@ -82,9 +89,18 @@ export interface InvokeOptions {
   readonly deferredToolHandler?: DeferredToolHandler | undefined;
   /**
    * Receives the run state after each assistant turn with tool calls is recorded and before any
-   * of them runs. Persist it (`serializeRunState`) to resume after a crash with `resume`.
+   * of them runs. Persist it (`serializeRunState`) to resume after a crash with `resume`. If it
+   * throws (or rejects), none of the batch runs and the run rejects with `ListenerError`.
    */
   readonly onCheckpoint?: ((state: RunState) => void | Promise<void>) | undefined;
+}
+
+function describeThrown(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return 'a thrown value that cannot be printed';
+  }
 }
 
 function shortId(): string {
@@ -157,6 +173,8 @@ export class AgentHarness {
    * @throws {RunCancelledError} when `context.signal` fires.
    * @throws {ToolNotFoundError} / {ToolInputError} when the policy is `fail` for unknown tools / invalid arguments.
    * @throws {ToolExecutionError} when a tool throws and the tool-error policy is `fail` (the default).
+   * @throws {InvalidInputError} for a bad `context`, `messages` or option (named in the message).
+   * @throws {ListenerError} when `onEvent` or `onCheckpoint` throws.
    */
   invoke(context: RunContext, messages: readonly Message[], options: InvokeOptions = {}): Promise<AgentRun> {
     return this.run(context, messages, options, [], false);
@@ -296,7 +314,7 @@ export class AgentHarness {
     }
     try {
       for (const toolSet of state.toolSets) await toolSet.forRun?.({ runId, turn: 0, run: context });
-      return await runLoop(state, {
+      const run = await runLoop(state, {
         streaming,
         toolChoice: options.toolChoice,
         request: options.modelSettings ?? {},
@@ -304,12 +322,16 @@ export class AgentHarness {
         onCheckpoint: options.onCheckpoint,
         resume: resumed ? { pending: resumed.pending, results: options.resumeWith } : undefined,
       });
+      // A listener that threw on `run_completed` itself: the run ended, but the host must hear of it.
+      sink.throwIfFailed();
+      return run;
     } catch (error) {
-      if (sink.active) {
+      const completed = ListenerError.isInstance(error) && error.eventType === 'run_completed';
+      if (sink.active && !completed) {
         const event: AgentEvent = {
           type: 'run_failed',
           runId,
-          error: error instanceof Error ? error.message : String(error),
+          error: error instanceof Error ? error.message : describeThrown(error),
         };
         sink.emit(event);
       }

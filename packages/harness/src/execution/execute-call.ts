@@ -18,6 +18,7 @@ import { isRunStop, runStopError } from '../run/run-stop.js';
 import { idempotencyKeyOf, recordSettled, recordStarted } from '../ledger/record-effect.js';
 import { markToolError, middlewareContext, wrapToolOnion } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
+import { unserializableReason, unserializableResult } from './serializable-result.js';
 import { createCallContext, LazyCallSignal } from './tool-context.js';
 
 /** How one executed call ended. @internal */
@@ -27,7 +28,7 @@ export type CallOutcome =
       readonly result: ToolResult;
       readonly startedAt: number;
       readonly durationMs: number;
-      /** The result stands for something `execute` threw (ModelRetry, ToolFailedError, the error policy). */
+      /** The result stands for something `execute` threw (ModelRetry, ToolFailedError, the error policy), or for a result that cannot be serialised. */
       readonly threw?: boolean;
     }
   | {
@@ -111,7 +112,8 @@ function revalidate(state: LoopState, entry: RegisteredTool, call: PendingCall):
  * deferral, cancellation → fatal (always propagates), anything else through the tool-error policy.
  * A synchronous `execute` is not raced against anything (it cannot be interrupted). With a ledger,
  * the `started` row is written before `execute` and settled after (`completed` for any returned
- * result, error results included; `failed` for a throw).
+ * result, error results included; `failed` for a throw, and for a result that cannot be serialised,
+ * which is answered with a tool error whatever the tool-error policy).
  * @internal
  */
 export async function executeCall(
@@ -173,9 +175,15 @@ async function runCall(
       const timeoutError = () => new ToolTimeoutError({ toolName: entry.name, timeoutMs: budget });
       return settleWithin(state, output, signal, timeout.deadlineMs, timeoutError);
     };
+    const returned = (result: ToolResult): CallOutcome => {
+      const durationMs = Date.now() - startedAt;
+      const unserializable = unserializableReason(result);
+      if (unserializable === undefined) return { kind: 'result', result, startedAt, durationMs };
+      return { kind: 'result', result: unserializableResult(entry.name, unserializable), startedAt, durationMs, threw: true };
+    };
     if (!state.wrapsTools) {
       const output = await settle(tool.execute(args as never, context), args);
-      return { kind: 'result', result: toToolResult(output), startedAt, durationMs: Date.now() - startedAt };
+      return returned(toToolResult(output));
     }
     const innermost = async (wrapped: PendingCall): Promise<ToolResult> => {
       const callArgs = wrapped.arguments === call.arguments ? args : revalidate(state, entry, wrapped);
@@ -186,8 +194,7 @@ async function runCall(
         throw error;
       }
     };
-    const result = await wrapToolOnion(state, innermost, middlewareContext(state, state.turn))(call);
-    return { kind: 'result', result, startedAt, durationMs: Date.now() - startedAt };
+    return returned(await wrapToolOnion(state, innermost, middlewareContext(state, state.turn))(call));
   } catch (error) {
     const durationMs = Date.now() - startedAt;
     if (MiddlewareError.isInstance(error)) return { kind: 'fatal', error, startedAt, durationMs };
