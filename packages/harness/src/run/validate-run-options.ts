@@ -142,8 +142,8 @@ export function validateRunPolicy(entryPoint: string, policy: unknown, prefix = 
 }
 
 /**
- * Checks the discovery options' numbers: `defaultLimit` and `maxLimit` integers ≥ 1,
- * `manifestTokenBudget` an integer ≥ 0.
+ * Checks the discovery options' numbers: `defaultLimit`, `maxLimit` and the schema-compaction
+ * byte ceilings integers ≥ 1, `manifestTokenBudget` an integer ≥ 0.
  * @throws {InvalidInputError} naming the first bad option.
  * @internal
  */
@@ -155,6 +155,13 @@ export function validateDiscoveryOptions(entryPoint: string, discovery: unknown)
   }
   if (discovery.manifestTokenBudget !== undefined)
     checkNumberOption(entryPoint, 'discovery.manifestTokenBudget', discovery.manifestTokenBudget, count);
+  const compaction = discovery.schemaCompaction;
+  if (compaction === undefined) return;
+  checkObject(entryPoint, 'discovery.schemaCompaction', compaction);
+  for (const key of ['maxDescriptionBytes', 'maxSchemaBytes'] as const) {
+    if (compaction[key] !== undefined)
+      checkNumberOption(entryPoint, `discovery.schemaCompaction.${key}`, compaction[key], { ...count, min: 1 });
+  }
 }
 
 /**
