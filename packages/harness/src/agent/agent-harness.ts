@@ -22,7 +22,7 @@ import { createRunStop } from '../run/run-stop.js';
 import type { AgentRun } from '../run/agent-run.js';
 import { assertMessages } from '../run/assert-messages.js';
 import type { RunContext } from '../run/run-context.js';
-import { type RunLimits, resolveRunLimits } from '../run/run-limits.js';
+import { definedEntries, type RunLimits, resolveRunLimits } from '../run/run-limits.js';
 import { type RunPolicy, resolveRunPolicy } from '../run/run-policy.js';
 import {
   validateDiscoveryOptions,
@@ -256,8 +256,8 @@ export class AgentHarness {
     const resuming = !Array.isArray(input) && (options?.resumeWith !== undefined || options?.resuming === true);
     const entryPoint = resuming ? 'AgentHarness.resume' : streaming ? 'AgentHarness.stream' : 'AgentHarness.invoke';
     validateRunArguments(entryPoint, context, options);
-    const policy = resolveRunPolicy({ ...this.policy, ...options.policy });
-    const limits = resolveRunLimits({ ...this.limits, ...options.limits });
+    const policy = resolveRunPolicy({ ...definedEntries(this.policy), ...definedEntries(options.policy ?? {}) });
+    const limits = resolveRunLimits({ ...definedEntries(this.limits), ...definedEntries(options.limits ?? {}) });
     const listeners = options.onEvent ? [options.onEvent, ...extraListeners] : extraListeners;
     const sink = new EventSink(listeners, options.recordEvents ?? true);
     const resumed =

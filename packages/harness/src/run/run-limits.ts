@@ -28,7 +28,12 @@ export interface RunLimits {
   readonly retryDelayMs: number;
 }
 
-/** Fills partial limits with the defaults listed on {@link RunLimits}. */
+/** The entries of `values` that are set: an explicit `undefined` keeps the default. @internal */
+export function definedEntries<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/** Fills partial limits with the defaults listed on {@link RunLimits}; a key set to `undefined` keeps its default. */
 export function resolveRunLimits(limits: Partial<RunLimits> = {}): RunLimits {
   return {
     maxModelCalls: 25,
@@ -36,6 +41,6 @@ export function resolveRunLimits(limits: Partial<RunLimits> = {}): RunLimits {
     maxRetriesPerCall: 3,
     toolTimeouts: createToolTimeoutSettings(),
     retryDelayMs: 250,
-    ...limits,
+    ...definedEntries(limits),
   };
 }

@@ -63,7 +63,8 @@ export const DEFAULT_RUN_POLICY: RunPolicy = {
   captureToolIo: false,
 };
 
-/** Fills a partial policy with {@link DEFAULT_RUN_POLICY}. */
+/** Fills a partial policy with {@link DEFAULT_RUN_POLICY}; a key set to `undefined` keeps its default. */
 export function resolveRunPolicy(policy: Partial<RunPolicy> = {}): RunPolicy {
-  return { ...DEFAULT_RUN_POLICY, ...policy };
+  const set = Object.fromEntries(Object.entries(policy).filter(([, value]) => value !== undefined));
+  return { ...DEFAULT_RUN_POLICY, ...set };
 }

@@ -82,6 +82,16 @@ describe('numeric and choice options', () => {
     expect((await harness.invoke({}, user)).text).toBe('done');
   });
 
+  it('keeps the default for a limit set to undefined (an unset env var never lifts a budget)', async () => {
+    const scripted = new ScriptedModel({ repeatLast: true, steps: [{ toolCalls: [scriptedToolCall('missing', {})] }] });
+    const harness = new AgentHarness({ model: scripted, limits: { maxModelCalls: undefined, maxToolCalls: 3 } });
+    await expect(harness.invoke({}, user, { limits: { maxToolCalls: undefined } })).rejects.toMatchObject({
+      name: 'LimitExceededError',
+      limitKind: 'tool_calls',
+      limit: 3,
+    });
+  });
+
   it.each([
     ['a null context', null, undefined, '`context`'],
     ['a string context', 'ctx', undefined, '`context`'],
