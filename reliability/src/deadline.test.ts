@@ -37,7 +37,11 @@ function world(stall: Stall) {
   const calls = {
     tool_ignores_signal: [scriptedToolCall('ignores', {})],
     tool_honours_signal: [scriptedToolCall('honours', {})],
-    concurrent_tools: [scriptedToolCall('ignores', {}), scriptedToolCall('honours', {}), scriptedToolCall('ignores', {})],
+    concurrent_tools: [
+      scriptedToolCall('ignores', {}),
+      scriptedToolCall('honours', {}),
+      scriptedToolCall('ignores', {}),
+    ],
   } as Record<string, ReturnType<typeof scriptedToolCall>[]>;
   const step = async (request: LanguageModelV1Request) => {
     if (stall === 'model_ignores_signal') return never();

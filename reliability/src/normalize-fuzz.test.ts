@@ -36,7 +36,10 @@ const valueArb: fc.Arbitrary<{ kind: Kind; value: unknown }> = fc.oneof(
       fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
       noBrace,
       fc.constantFrom('oops', '5', 'null', 'true', '[]', '[{"note":"a"}]', '"text"', 'rm -rf /'),
-      fc.jsonValue({ maxDepth: 2 }).filter((value) => !isPlainObject(value)).map((value) => JSON.stringify(value)),
+      fc
+        .jsonValue({ maxDepth: 2 })
+        .filter((value) => !isPlainObject(value))
+        .map((value) => JSON.stringify(value)),
     )
     .map((value) => ({ kind: 'other' as const, value })),
 );

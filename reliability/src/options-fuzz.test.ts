@@ -17,7 +17,11 @@ const numberArb = fc.oneof(
 /** Mostly valid values (so runs happen), sometimes anything from {@link numberArb}. */
 const option = (valid: fc.Arbitrary<unknown>) =>
   fc.oneof({ weight: 6, arbitrary: valid }, { weight: 1, arbitrary: numberArb });
-const countOrInfinity = fc.oneof(fc.integer({ min: 0, max: 30 }), fc.constant(Number.POSITIVE_INFINITY), fc.constant(1e15));
+const countOrInfinity = fc.oneof(
+  fc.integer({ min: 0, max: 30 }),
+  fc.constant(Number.POSITIVE_INFINITY),
+  fc.constant(1e15),
+);
 const limitsArb = fc.record(
   {
     maxModelCalls: option(countOrInfinity),
@@ -55,7 +59,12 @@ describe(`random numeric options (${RUNS} runs)`, () => {
             },
           ],
         });
-        const ping = defineTool({ name: 'ping', description: '', parameters: { type: 'object' }, execute: () => 'pong' });
+        const ping = defineTool({
+          name: 'ping',
+          description: '',
+          parameters: { type: 'object' },
+          execute: () => 'pong',
+        });
         let outcome: unknown;
         try {
           const harness = new AgentHarness({

@@ -67,7 +67,8 @@ describe(`tool results that cannot be serialised (${RUNS} runs)`, () => {
           }
           const output = (): ToolOutput => {
             if (wrap === 'json') return ToolResult.json(value as JsonValue);
-            if (wrap === 'followUp') return ToolResult.success('ok').withFollowUp({ type: 'json', data: value as JsonValue });
+            if (wrap === 'followUp')
+              return ToolResult.success('ok').withFollowUp({ type: 'json', data: value as JsonValue });
             if (wrap === 'array') return [value] as unknown as ToolOutput;
             return value as ToolOutput;
           };

@@ -24,7 +24,11 @@ const t = defineTool({ name: 't', description: '', parameters: { type: 'object' 
 
 describe('the untyped errors of the adversarial probe are typed, naming the bad value', () => {
   it.each([
-    ['invoke(null, messages)', () => new AgentHarness({ model: toolCalling() }).invoke(null as never, user), /`context`/],
+    [
+      'invoke(null, messages)',
+      () => new AgentHarness({ model: toolCalling() }).invoke(null as never, user),
+      /`context`/,
+    ],
     [
       "toolDialect: 'klingon'",
       () => new AgentHarness({ model: toolCalling(), policy: { toolDialect: 'klingon' as never } }),
@@ -32,11 +36,16 @@ describe('the untyped errors of the adversarial probe are typed, naming the bad 
     ],
     [
       "per-run toolDialect: 'klingon'",
-      () => new AgentHarness({ model: toolCalling() }).invoke({}, user, { policy: { toolDialect: 'klingon' as never } }),
+      () =>
+        new AgentHarness({ model: toolCalling() }).invoke({}, user, { policy: { toolDialect: 'klingon' as never } }),
       /`options\.policy\.toolDialect`/,
     ],
     ['respond(id, null)', () => new DeferredToolResults().respond('c1', null as never), /respond: `result`/],
-    ['deny(id, {toString: null})', () => new DeferredToolResults().deny('c1', { toString: null } as never), /deny: `message`/],
+    [
+      'deny(id, {toString: null})',
+      () => new DeferredToolResults().deny('c1', { toString: null } as never),
+      /deny: `message`/,
+    ],
     [
       'a throwing onEvent listener',
       () =>
@@ -82,7 +91,9 @@ describe('the untyped errors of the adversarial probe are typed, naming the bad 
       },
     });
     const ledger = new InMemoryToolEffectLedger();
-    const model = new ScriptedModel({ steps: [{ toolCalls: [scriptedToolCall('append', {}, 'a1')] }, { content: 'ok' }] });
+    const model = new ScriptedModel({
+      steps: [{ toolCalls: [scriptedToolCall('append', {}, 'a1')] }, { content: 'ok' }],
+    });
     let checkpoint: unknown;
     await new AgentHarness({ model, tools: [append], ledger }).invoke({ runId: 'dup' }, user, {
       onCheckpoint: (state) => {
@@ -94,7 +105,11 @@ describe('the untyped errors of the adversarial probe are typed, naming the bad 
     const assistant = tampered.messages.at(-1) as { toolCalls: unknown[] };
     assistant.toolCalls.push(assistant.toolCalls[0]);
     await typedError(() => parseRunState(tampered), /appears twice/);
-    const resumed = new AgentHarness({ model: new ScriptedModel({ steps: [{ content: 'x' }] }), tools: [append], ledger });
+    const resumed = new AgentHarness({
+      model: new ScriptedModel({ steps: [{ content: 'x' }] }),
+      tools: [append],
+      ledger,
+    });
     await typedError(() => resumed.resume({}, tampered as never), /appears twice/);
     expect(lines).toEqual(['x']);
   });

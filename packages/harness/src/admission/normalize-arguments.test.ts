@@ -45,27 +45,24 @@ describe('normalizeArguments never manufactures {}', () => {
     expect(normalizeArguments('  ', schema)).toEqual({});
   });
 
-  it.each([
-    [[{ note: 'a' }]],
-    ['oops'],
-    ['{bad'],
-    [5],
-    [null],
-  ])('a native call with %j never runs the tool; the model gets a repairable error with the same id', async (value) => {
-    const executed: unknown[] = [];
-    const model = new ScriptedModel({
-      steps: [{ toolCalls: [scriptedToolCall('opt', value, 'c1')] }, { content: 'done' }],
-    });
-    const harness = new AgentHarness({
-      model,
-      tools: [optTool(executed)],
-      policy: { invalidArgs: 'normalize_then_return_tool_error' },
-    });
-    const run = await harness.invoke({}, [{ role: 'user', content: 'go' }]);
-    expect(executed).toEqual([]);
-    const answer = run.messages.find((message) => message.role === 'tool');
-    expect(answer).toMatchObject({ toolCallId: 'c1', isError: true });
-    expect(eventsOfType(run.events, 'invalid_tool_args').map((event) => event.recovery)).toEqual(['tool_error']);
-    expect(run.outcome).toBe('final');
-  });
+  it.each([[[{ note: 'a' }]], ['oops'], ['{bad'], [5], [null]])(
+    'a native call with %j never runs the tool; the model gets a repairable error with the same id',
+    async (value) => {
+      const executed: unknown[] = [];
+      const model = new ScriptedModel({
+        steps: [{ toolCalls: [scriptedToolCall('opt', value, 'c1')] }, { content: 'done' }],
+      });
+      const harness = new AgentHarness({
+        model,
+        tools: [optTool(executed)],
+        policy: { invalidArgs: 'normalize_then_return_tool_error' },
+      });
+      const run = await harness.invoke({}, [{ role: 'user', content: 'go' }]);
+      expect(executed).toEqual([]);
+      const answer = run.messages.find((message) => message.role === 'tool');
+      expect(answer).toMatchObject({ toolCallId: 'c1', isError: true });
+      expect(eventsOfType(run.events, 'invalid_tool_args').map((event) => event.recovery)).toEqual(['tool_error']);
+      expect(run.outcome).toBe('final');
+    },
+  );
 });

@@ -18,12 +18,12 @@ import { type AgentEventListener, EventSink } from '../events/event-sink.js';
 import type { IdempotencyKeyRule, LedgerFailureMode, ToolEffectLedger } from '../ledger/tool-effect-ledger.js';
 import type { AgentMiddleware } from '../middleware/agent-middleware.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
-import { createRunStop } from '../run/run-stop.js';
 import type { AgentRun } from '../run/agent-run.js';
 import { assertMessages } from '../run/assert-messages.js';
 import type { RunContext } from '../run/run-context.js';
 import { definedEntries, type RunLimits, resolveRunLimits } from '../run/run-limits.js';
 import { type RunPolicy, resolveRunPolicy } from '../run/run-policy.js';
+import { createRunStop } from '../run/run-stop.js';
 import {
   validateDiscoveryOptions,
   validateRunArguments,

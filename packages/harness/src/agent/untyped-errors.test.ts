@@ -23,7 +23,11 @@ describe('tool results that cannot be serialised', () => {
     ['a BigInt', () => 10n, /BigInt/],
     ['an object nested 10^5 deep', () => deep(100_000), /call stack/i],
     ['a BigInt inside a ToolResult', () => ToolResult.json({ n: 1n } as never), /BigInt/],
-    ['a BigInt in a follow-up', () => ToolResult.success('ok').withFollowUp({ type: 'json', data: 1n as never }), /BigInt/],
+    [
+      'a BigInt in a follow-up',
+      () => ToolResult.success('ok').withFollowUp({ type: 'json', data: 1n as never }),
+      /BigInt/,
+    ],
   ])('%s becomes a tool error and a failed ledger row, even under return_error', async (_name, output, reason) => {
     const ledger = new InMemoryToolEffectLedger();
     const odd = defineTool({
@@ -32,7 +36,9 @@ describe('tool results that cannot be serialised', () => {
       parameters: { type: 'object' },
       execute: () => output() as ToolOutput,
     });
-    const model = new ScriptedModel({ steps: [{ toolCalls: [scriptedToolCall('odd', {}, 'o1')] }, { content: 'done' }] });
+    const model = new ScriptedModel({
+      steps: [{ toolCalls: [scriptedToolCall('odd', {}, 'o1')] }, { content: 'done' }],
+    });
     const run = await new AgentHarness({
       model,
       tools: [odd],
@@ -97,7 +103,14 @@ describe('a listener that throws', () => {
     expect(error).toMatchObject({ listener: 'onEvent', eventType: 'tool_started' });
     expect((error as Error).message).toContain('listener bug');
     // Detached after its first throw; the admitted batch completed; the model was not called again.
-    expect(eventTypes(seen)).toEqual(['run_started', 'tools_advertised', 'turn_started', 'model_started', 'model_completed', 'tool_started']);
+    expect(eventTypes(seen)).toEqual([
+      'run_started',
+      'tools_advertised',
+      'turn_started',
+      'model_started',
+      'model_completed',
+      'tool_started',
+    ]);
     expect(ran).toEqual(['t', 't']);
     expect(model.calls).toBe(1);
   });

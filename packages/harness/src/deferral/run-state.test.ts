@@ -19,7 +19,11 @@ function checkpoint(messages: unknown[]) {
 
 describe('parseRunState call ids', () => {
   it.each([
-    ['twice in the batch in flight', [{ role: 'assistant', content: '', toolCalls: [call('a'), call('a')] }], /appears twice/],
+    [
+      'twice in the batch in flight',
+      [{ role: 'assistant', content: '', toolCalls: [call('a'), call('a')] }],
+      /appears twice/,
+    ],
     [
       'reused from an earlier turn',
       [

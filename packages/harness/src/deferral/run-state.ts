@@ -116,9 +116,13 @@ function checkCallIds(messages: readonly Message[]): void {
   for (const [position, call] of (last.toolCalls ?? []).entries()) {
     const where = `messages[${index}].toolCalls[${position}].id`;
     if (batch.has(call.id))
-      throw new InvalidRunStateError({ reason: `${where}: call id \`${call.id}\` appears twice in the last assistant turn` });
+      throw new InvalidRunStateError({
+        reason: `${where}: call id \`${call.id}\` appears twice in the last assistant turn`,
+      });
     if (earlier.has(call.id))
-      throw new InvalidRunStateError({ reason: `${where}: call id \`${call.id}\` was already used by an earlier assistant turn` });
+      throw new InvalidRunStateError({
+        reason: `${where}: call id \`${call.id}\` was already used by an earlier assistant turn`,
+      });
     batch.add(call.id);
   }
   const answered = new Set<string>();

@@ -14,10 +14,10 @@ import {
 } from '@tiny/tools';
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
 import { MiddlewareError } from '../errors/middleware-error.js';
-import { isRunStop, runStopError } from '../run/run-stop.js';
 import { idempotencyKeyOf, recordSettled, recordStarted } from '../ledger/record-effect.js';
 import { markToolError, middlewareContext, wrapToolOnion } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
+import { isRunStop, runStopError } from '../run/run-stop.js';
 import { unserializableReason, unserializableResult } from './serializable-result.js';
 import { createCallContext, LazyCallSignal } from './tool-context.js';
 
@@ -179,7 +179,13 @@ async function runCall(
       const durationMs = Date.now() - startedAt;
       const unserializable = unserializableReason(result);
       if (unserializable === undefined) return { kind: 'result', result, startedAt, durationMs };
-      return { kind: 'result', result: unserializableResult(entry.name, unserializable), startedAt, durationMs, threw: true };
+      return {
+        kind: 'result',
+        result: unserializableResult(entry.name, unserializable),
+        startedAt,
+        durationMs,
+        threw: true,
+      };
     };
     if (!state.wrapsTools) {
       const output = await settle(tool.execute(args as never, context), args);

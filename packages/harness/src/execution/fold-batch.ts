@@ -2,10 +2,10 @@ import type { Message, ToolMessage, UserMessage } from '@tiny/llm';
 import { renderToolContent, resolveReturnDirect, type ToolContent, type ToolResult } from '@tiny/tools';
 import type { Admission } from '../admission/admission.js';
 import type { LoopState } from '../agent/loop-state.js';
-import { isRunStop } from '../run/run-stop.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { middlewareContext, runAfterTool } from '../middleware/middleware-runner.js';
 import type { DeferredBatchData, DeferredCall } from '../run/agent-run.js';
+import { isRunStop } from '../run/run-stop.js';
 import type { CallOutcome } from './execute-call.js';
 import { unserializableResult } from './serializable-result.js';
 
@@ -117,7 +117,10 @@ export async function foldBatch(
       content = modelText(state, result, tool?.supportsMarkdown ?? false, tool?.maxResultSizeChars);
     } catch (error) {
       // An `afterTool` hook replaced the result with one that cannot be serialised.
-      result = unserializableResult(toolName, error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error));
+      result = unserializableResult(
+        toolName,
+        error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error),
+      );
       content = result.output();
     }
     if (sink.active) {

@@ -91,7 +91,13 @@ describe('tool-effect ledger', () => {
     for (const [pin, rule] of [
       ['0000', undefined],
       ['9999', undefined],
-      ['1234', (call: { arguments: unknown }) => (seenByRule.push(call.arguments), 'host-key')],
+      [
+        '1234',
+        (call: { arguments: unknown }) => {
+          seenByRule.push(call.arguments);
+          return 'host-key';
+        },
+      ],
     ] as const) {
       const ledger = new InMemoryToolEffectLedger();
       const model = new ScriptedModel({

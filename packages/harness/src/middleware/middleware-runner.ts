@@ -1,8 +1,8 @@
 import { ApprovalRequiredError, CallDeferredError, type ToolResult } from '@tiny/tools';
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
 import { MiddlewareError } from '../errors/middleware-error.js';
-import { isRunStop } from '../run/run-stop.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
+import { isRunStop } from '../run/run-stop.js';
 import type {
   AgentMiddleware,
   BeforeModelInput,

@@ -26,22 +26,25 @@ function expectWallClock(error: unknown): void {
 }
 
 describe('limits.wallClockMs while a call is in flight', () => {
-  it.each([false, true])('ends a run whose model never answers and ignores its signal (streaming: %s)', async (streaming) => {
-    const model = new ScriptedModel({ steps: [() => new Promise(() => undefined)] });
-    const events: AgentEvent[] = [];
-    const harness = new AgentHarness({ model, limits: { wallClockMs: 100 } });
-    const { error, ms } = await timed(async () => {
-      if (!streaming) return harness.invoke({}, user, { onEvent: (event) => events.push(event) });
-      const stream = harness.stream({}, user, { onEvent: (event) => events.push(event) });
-      return stream.result;
-    });
-    expectWallClock(error);
-    expect(ms).toBeGreaterThanOrEqual(95);
-    expect(ms).toBeLessThan(NEVER_MS);
-    expect(eventTypes(events).slice(-2)).toEqual(['limit_reached', 'run_failed']);
-    expect(model.requests[0]?.abortSignal?.aborted).toBe(true);
-    expect(LimitExceededError.isInstance(model.requests[0]?.abortSignal?.reason)).toBe(true);
-  });
+  it.each([false, true])(
+    'ends a run whose model never answers and ignores its signal (streaming: %s)',
+    async (streaming) => {
+      const model = new ScriptedModel({ steps: [() => new Promise(() => undefined)] });
+      const events: AgentEvent[] = [];
+      const harness = new AgentHarness({ model, limits: { wallClockMs: 100 } });
+      const { error, ms } = await timed(async () => {
+        if (!streaming) return harness.invoke({}, user, { onEvent: (event) => events.push(event) });
+        const stream = harness.stream({}, user, { onEvent: (event) => events.push(event) });
+        return stream.result;
+      });
+      expectWallClock(error);
+      expect(ms).toBeGreaterThanOrEqual(95);
+      expect(ms).toBeLessThan(NEVER_MS);
+      expect(eventTypes(events).slice(-2)).toEqual(['limit_reached', 'run_failed']);
+      expect(model.requests[0]?.abortSignal?.aborted).toBe(true);
+      expect(LimitExceededError.isInstance(model.requests[0]?.abortSignal?.reason)).toBe(true);
+    },
+  );
 
   it('ends a run whose tool ignores its signal; the call gets tool_failed and its row stays started', async () => {
     const ledger = new InMemoryToolEffectLedger();

@@ -1,7 +1,7 @@
 import type { Message } from '@tiny/llm';
-import type { EventSink } from '../events/event-sink.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import { RunCancelledError } from '../errors/run-cancelled-error.js';
+import type { EventSink } from '../events/event-sink.js';
 
 /** `setTimeout` holds at most a signed 32-bit delay; longer deadlines are re-armed in steps. */
 const MAX_TIMER_MS = 2_147_483_647;

@@ -65,8 +65,14 @@ describe('numeric and choice options', () => {
 
   it('refuses bad tool timeouts, discovery numbers and ScriptedModel chunk sizes', () => {
     const timeouts = { inheritedMs: 100, minMs: 10, maxMs: 5, graceMs: 0 };
-    expectInvalid(() => new AgentHarness({ model: model(), limits: { toolTimeouts: timeouts } }), 'limits.toolTimeouts.maxMs');
-    expectInvalid(() => new AgentHarness({ model: model(), discovery: { maxLimit: Number.NaN } }), 'discovery.maxLimit');
+    expectInvalid(
+      () => new AgentHarness({ model: model(), limits: { toolTimeouts: timeouts } }),
+      'limits.toolTimeouts.maxMs',
+    );
+    expectInvalid(
+      () => new AgentHarness({ model: model(), discovery: { maxLimit: Number.NaN } }),
+      'discovery.maxLimit',
+    );
     expectInvalid(() => new ScriptedModel({ steps: [], chunkSize: 0 }), 'chunkSize');
   });
 
@@ -76,7 +82,11 @@ describe('numeric and choice options', () => {
     });
     const harness = new AgentHarness({
       model: scripted,
-      limits: { maxModelCalls: Number.POSITIVE_INFINITY, maxToolCalls: Number.POSITIVE_INFINITY, wallClockMs: Number.POSITIVE_INFINITY },
+      limits: {
+        maxModelCalls: Number.POSITIVE_INFINITY,
+        maxToolCalls: Number.POSITIVE_INFINITY,
+        wallClockMs: Number.POSITIVE_INFINITY,
+      },
       policy: { maxConcurrency: Number.POSITIVE_INFINITY },
     });
     expect((await harness.invoke({}, user)).text).toBe('done');

@@ -78,7 +78,8 @@ export function validateRunLimits(entryPoint: string, limits: unknown, prefix = 
   if (limits === undefined) return;
   checkObject(entryPoint, prefix, limits);
   const at = (key: string) => `${prefix}.${key}`;
-  if (limits.maxModelCalls !== undefined) checkNumberOption(entryPoint, at('maxModelCalls'), limits.maxModelCalls, budget);
+  if (limits.maxModelCalls !== undefined)
+    checkNumberOption(entryPoint, at('maxModelCalls'), limits.maxModelCalls, budget);
   if (limits.maxToolCalls !== undefined) checkNumberOption(entryPoint, at('maxToolCalls'), limits.maxToolCalls, budget);
   if (limits.maxRetriesPerCall !== undefined)
     checkNumberOption(entryPoint, at('maxRetriesPerCall'), limits.maxRetriesPerCall, count);
@@ -96,7 +97,10 @@ export function validateRunLimits(entryPoint: string, limits: unknown, prefix = 
     checkObject(entryPoint, at('toolTimeouts'), timeouts);
     checkNumberOption(entryPoint, at('toolTimeouts.inheritedMs'), timeouts.inheritedMs, count);
     checkNumberOption(entryPoint, at('toolTimeouts.minMs'), timeouts.minMs, { ...count, min: 1 });
-    checkNumberOption(entryPoint, at('toolTimeouts.maxMs'), timeouts.maxMs, { ...count, min: timeouts.minMs as number });
+    checkNumberOption(entryPoint, at('toolTimeouts.maxMs'), timeouts.maxMs, {
+      ...count,
+      min: timeouts.minMs as number,
+    });
     checkNumberOption(entryPoint, at('toolTimeouts.graceMs'), timeouts.graceMs, count);
   }
 }
@@ -131,7 +135,11 @@ export function validateRunPolicy(entryPoint: string, policy: unknown, prefix = 
       throw new InvalidInputError({ entryPoint, reason: `\`${at('toolErrors.message')}\` must be a string` });
   }
   if (policy.maxConcurrency !== undefined)
-    checkNumberOption(entryPoint, at('maxConcurrency'), policy.maxConcurrency, { integer: true, min: 1, infinity: true });
+    checkNumberOption(entryPoint, at('maxConcurrency'), policy.maxConcurrency, {
+      integer: true,
+      min: 1,
+      infinity: true,
+    });
   if (policy.droppedToolCallNudges !== undefined)
     checkNumberOption(entryPoint, at('droppedToolCallNudges'), policy.droppedToolCallNudges, count);
   for (const flag of ['preferMarkdown', 'captureToolIo'] as const) {
@@ -151,7 +159,8 @@ export function validateDiscoveryOptions(entryPoint: string, discovery: unknown)
   if (discovery === undefined) return;
   checkObject(entryPoint, 'discovery', discovery);
   for (const key of ['defaultLimit', 'maxLimit'] as const) {
-    if (discovery[key] !== undefined) checkNumberOption(entryPoint, `discovery.${key}`, discovery[key], { ...count, min: 1 });
+    if (discovery[key] !== undefined)
+      checkNumberOption(entryPoint, `discovery.${key}`, discovery[key], { ...count, min: 1 });
   }
   if (discovery.manifestTokenBudget !== undefined)
     checkNumberOption(entryPoint, 'discovery.manifestTokenBudget', discovery.manifestTokenBudget, count);
