@@ -77,12 +77,13 @@ export { CheckpointUnreadableError } from './errors/checkpoint-unreadable-error.
 export { DeferredResolutionError, type DeferredResolutionProblem } from './errors/deferred-resolution-error.js';
 export { InvalidRunStateError } from './errors/invalid-run-state-error.js';
 export { LimitExceededError } from './errors/limit-exceeded-error.js';
+export { ListenerError } from './errors/listener-error.js';
 export { MiddlewareError } from './errors/middleware-error.js';
 export { RunCancelledError } from './errors/run-cancelled-error.js';
 export { ToolExecutionError } from './errors/tool-execution-error.js';
 export type { AgentEvent, AgentEventOf, AgentEventType, LimitKind, RunOutcome } from './events/agent-event.js';
 export type { AgentEventListener } from './events/event-sink.js';
-export { defaultIdempotencyKey } from './ledger/idempotency-key.js';
+export { defaultIdempotencyKey, type IdempotencyKeyInput } from './ledger/idempotency-key.js';
 export { InMemoryToolEffectLedger } from './ledger/in-memory-tool-effect-ledger.js';
 export { INTERRUPTED_BEFORE_SETTLEMENT } from './ledger/reconcile-tool-effects.js';
 export type {

@@ -13,23 +13,23 @@ import {
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
 import { unwrapBridgeCall } from '../discovery/unwrap-bridge-call.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
-import { RunCancelledError } from '../errors/run-cancelled-error.js';
 import { middlewareContext, runBeforeTool } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
+import { runStopError } from '../run/run-stop.js';
 import type { Admission } from './admission.js';
 import { normalizeArguments } from './normalize-arguments.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Throws when the run was cancelled or ran out of wall-clock time. @internal */
+/**
+ * Throws when an `onEvent` listener failed (`ListenerError`), the run was cancelled
+ * (`RunCancelledError`) or ran out of wall-clock time (`LimitExceededError`, after `limit_reached`). @internal
+ */
 export function checkRunAlive(state: LoopState): void {
-  if (state.signal.aborted) throw new RunCancelledError({ reason: state.signal.reason, messages: state.history });
-  if (state.deadlineAt !== undefined && Date.now() >= state.deadlineAt) {
-    const limit = state.limits.wallClockMs ?? 0;
-    if (state.sink.active) state.sink.emit({ type: 'limit_reached', limitKind: 'wall_clock', limit });
-    throw new LimitExceededError({ limitKind: 'wall_clock', limit, messages: state.history });
-  }
+  state.sink.throwIfFailed();
+  if (state.deadline !== undefined && !state.signal.aborted && Date.now() >= state.deadline.at) state.deadline.expire();
+  if (state.signal.aborted) throw runStopError(state);
 }
 
 /**

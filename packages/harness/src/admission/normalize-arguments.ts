@@ -1,12 +1,39 @@
-import { acceptsObject, coerceToSchema, decodeArguments, unwrapArgumentsEnvelope } from '@tiny/llm';
+import { acceptsObject, coerceToSchema, recoverToolArguments, unwrapArgumentsEnvelope } from '@tiny/llm';
 import { createValidator, type JsonSchema } from '@tiny/tools';
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const FENCE = /^```[A-Za-z0-9_-]*[ \t]*\r?\n([\s\S]*?)\r?\n?```$/;
+
+/**
+ * Decodes a string that should hold one JSON object: one code fence removed, strict JSON (one level
+ * of double encoding undone), then the relaxed repair ladder. `undefined` when no object comes out:
+ * the text is never replaced by `{}`.
+ */
+function decodeObjectString(text: string, nested = false): Record<string, unknown> | undefined {
+  const trimmed = text.trim();
+  const body = FENCE.exec(trimmed)?.[1]?.trim() ?? trimmed;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return recoverToolArguments(body);
+  }
+  if (isPlainObject(parsed)) return parsed;
+  if (typeof parsed === 'string' && !nested) return decodeObjectString(parsed, true);
+  return undefined;
+}
 
 /**
  * The `normalize_then_return_tool_error` repairs (H5) for arguments that failed validation:
- * a string (or fenced JSON) is decoded into an object, one envelope level is unwrapped, scalars are
- * coerced to the declared types, and a non-object becomes `{}` only when the schema requires no
- * field. Schemas that accept top-level primitives or arrays are never rewritten. Returns the
- * rewritten arguments, or `undefined` when nothing changed.
+ * absent arguments (`undefined`, a blank string) mean `{}`; a string holding one JSON object (also
+ * fenced or double-encoded) is decoded; one envelope level (`{"arguments": {...}}`) is unwrapped;
+ * scalars are coerced to the declared types. A value that holds something other than an object
+ * (`5`, `null`, `true`, an array, a string that is not an object) is never rewritten, so it stays an
+ * invalid call and is answered with a repairable tool error: normalisation never manufactures `{}`.
+ * Schemas that accept top-level primitives or arrays are never rewritten. Returns the rewritten
+ * arguments, or `undefined` when nothing changed.
  */
 export function normalizeArguments(args: unknown, schema: JsonSchema): unknown {
   if (!acceptsObject(schema)) return undefined;
@@ -15,17 +42,16 @@ export function normalizeArguments(args: unknown, schema: JsonSchema): unknown {
   if (acceptsOtherShapes) return undefined;
   let value: unknown = args;
   let changed = false;
-  if (typeof value === 'string') {
-    const decoded = decodeArguments(value);
-    const required = Array.isArray(schema.required) ? schema.required : [];
-    if (Object.keys(decoded).length === 0 && required.length > 0 && value.trim() !== '') return undefined;
-    value = decoded;
-    changed = true;
-  } else if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    const required = Array.isArray(schema.required) ? schema.required : [];
-    if (required.length > 0) return undefined;
+  if (args === undefined || (typeof args === 'string' && args.trim() === '')) {
     value = {};
     changed = true;
+  } else if (typeof args === 'string') {
+    const decoded = decodeObjectString(args);
+    if (decoded === undefined) return undefined;
+    value = decoded;
+    changed = true;
+  } else if (!isPlainObject(args)) {
+    return undefined;
   }
   // An envelope is unwrapped when its inner object validates once scalars are coerced.
   const validator = createValidator(schema);

@@ -12,6 +12,7 @@ import type { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import { parseRunState, type RunState } from '../deferral/run-state.js';
 import type { DiscoveryOptions } from '../discovery/discovery-session.js';
 import { DeferredResolutionError } from '../errors/deferred-resolution-error.js';
+import { ListenerError } from '../errors/listener-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { type AgentEventListener, EventSink } from '../events/event-sink.js';
 import type { IdempotencyKeyRule, LedgerFailureMode, ToolEffectLedger } from '../ledger/tool-effect-ledger.js';
@@ -20,8 +21,15 @@ import { ToolRegistry } from '../registry/tool-registry.js';
 import type { AgentRun } from '../run/agent-run.js';
 import { assertMessages } from '../run/assert-messages.js';
 import type { RunContext } from '../run/run-context.js';
-import { type RunLimits, resolveRunLimits } from '../run/run-limits.js';
+import { definedEntries, type RunLimits, resolveRunLimits } from '../run/run-limits.js';
 import { type RunPolicy, resolveRunPolicy } from '../run/run-policy.js';
+import { createRunStop } from '../run/run-stop.js';
+import {
+  validateDiscoveryOptions,
+  validateRunArguments,
+  validateRunLimits,
+  validateRunPolicy,
+} from '../run/validate-run-options.js';
 import type { ToolSet } from '../toolsets/tool-set.js';
 import { AgentRunStream } from './agent-run-stream.js';
 import type { LoopState } from './loop-state.js';
@@ -46,7 +54,11 @@ export interface AgentHarnessOptions {
   readonly ledger?: ToolEffectLedger | undefined;
   /** When the `started` write fails: `abort` (default, the call is answered with an error) or `continue` unrecorded. */
   readonly ledgerFailure?: LedgerFailureMode | undefined;
-  /** Derives idempotency keys for tools that declare none; default: SHA-256 of the name and canonical arguments. */
+  /**
+   * Derives idempotency keys for tools that declare none, from the model-visible call (injected
+   * values removed); default `defaultIdempotencyKey` (SHA-256 of run id, call id, tool name and
+   * canonical model-visible arguments).
+   */
   readonly idempotencyKey?: IdempotencyKeyRule | undefined;
 }
 
@@ -55,7 +67,13 @@ export interface InvokeOptions {
   /** Overrides of the harness policy for this run. */
   readonly policy?: Partial<RunPolicy> | undefined;
   readonly limits?: Partial<RunLimits> | undefined;
-  /** Receives every event as it happens. */
+  /**
+   * Receives every event as it happens. If it throws, the step that emitted the event still
+   * completes (tools already started finish and get their terminal events), the listener gets no
+   * further events, and the run rejects with `ListenerError` (the cause kept) at the next safe point:
+   * before the next model call or call admission, or instead of completing. A throw on
+   * `run_completed` itself rejects the run too (no `run_failed` follows); one on `run_failed` is ignored.
+   */
   readonly onEvent?: AgentEventListener | undefined;
   /** Keep events on `AgentRun.events`. Default true; off (with no listener) means events cost nothing. */
   readonly recordEvents?: boolean | undefined;
@@ -71,9 +89,18 @@ export interface InvokeOptions {
   readonly deferredToolHandler?: DeferredToolHandler | undefined;
   /**
    * Receives the run state after each assistant turn with tool calls is recorded and before any
-   * of them runs. Persist it (`serializeRunState`) to resume after a crash with `resume`.
+   * of them runs. Persist it (`serializeRunState`) to resume after a crash with `resume`. If it
+   * throws (or rejects), none of the batch runs and the run rejects with `ListenerError`.
    */
   readonly onCheckpoint?: ((state: RunState) => void | Promise<void>) | undefined;
+}
+
+function describeThrown(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return 'a thrown value that cannot be printed';
+  }
 }
 
 function shortId(): string {
@@ -110,6 +137,9 @@ export class AgentHarness {
         reason: '`model` must be a LanguageModelV1 (specificationVersion "v1")',
       });
     }
+    validateRunPolicy('AgentHarness', options.policy);
+    validateRunLimits('AgentHarness', options.limits);
+    validateDiscoveryOptions('AgentHarness', options.discovery);
     this.model = options.model;
     if (options.tools instanceof ToolRegistry) {
       this.registry = options.tools;
@@ -143,6 +173,8 @@ export class AgentHarness {
    * @throws {RunCancelledError} when `context.signal` fires.
    * @throws {ToolNotFoundError} / {ToolInputError} when the policy is `fail` for unknown tools / invalid arguments.
    * @throws {ToolExecutionError} when a tool throws and the tool-error policy is `fail` (the default).
+   * @throws {InvalidInputError} for a bad `context`, `messages` or option (named in the message).
+   * @throws {ListenerError} when `onEvent` or `onCheckpoint` throws.
    */
   invoke(context: RunContext, messages: readonly Message[], options: InvokeOptions = {}): Promise<AgentRun> {
     return this.run(context, messages, options, [], false);
@@ -162,7 +194,9 @@ export class AgentHarness {
     results: DeferredToolResults,
     options: InvokeOptions = {},
   ): Promise<AgentRun> {
-    return this.run(context, parseRunState(state), { ...options, resumeWith: results }, [], false);
+    return Promise.resolve().then(() =>
+      this.run(context, parseRunState(state), { ...options, resumeWith: results }, [], false),
+    );
   }
 
   /**
@@ -175,12 +209,14 @@ export class AgentHarness {
    * @throws {InvalidRunStateError} for a malformed or wrong-version state.
    */
   resume(context: RunContext, state: RunState | string, options: InvokeOptions = {}): Promise<AgentRun> {
-    const parsed = parseRunState(state);
-    if (parsed.pending !== undefined) {
-      const ids = [...parsed.pending.approvals, ...parsed.pending.calls].map((call) => call.callId);
-      return Promise.reject(new DeferredResolutionError({ problem: 'unresolved', callIds: ids }));
-    }
-    return this.run(context, parsed, { ...options, resumeWith: undefined, resuming: true }, [], false);
+    return Promise.resolve().then(() => {
+      const parsed = parseRunState(state);
+      if (parsed.pending !== undefined) {
+        const ids = [...parsed.pending.approvals, ...parsed.pending.calls].map((call) => call.callId);
+        throw new DeferredResolutionError({ problem: 'unresolved', callIds: ids });
+      }
+      return this.run(context, parsed, { ...options, resumeWith: undefined, resuming: true }, [], false);
+    });
   }
 
   /** {@link AgentHarness.resumeDeferred}, streaming its events like {@link AgentHarness.stream}. */
@@ -217,8 +253,11 @@ export class AgentHarness {
     extraListeners: readonly AgentEventListener[],
     streaming: boolean,
   ): Promise<AgentRun> {
-    const policy = resolveRunPolicy({ ...this.policy, ...options.policy });
-    const limits = resolveRunLimits({ ...this.limits, ...options.limits });
+    const resuming = !Array.isArray(input) && (options?.resumeWith !== undefined || options?.resuming === true);
+    const entryPoint = resuming ? 'AgentHarness.resume' : streaming ? 'AgentHarness.stream' : 'AgentHarness.invoke';
+    validateRunArguments(entryPoint, context, options);
+    const policy = resolveRunPolicy({ ...definedEntries(this.policy), ...definedEntries(options.policy ?? {}) });
+    const limits = resolveRunLimits({ ...definedEntries(this.limits), ...definedEntries(options.limits ?? {}) });
     const listeners = options.onEvent ? [options.onEvent, ...extraListeners] : extraListeners;
     const sink = new EventSink(listeners, options.recordEvents ?? true);
     const resumed =
@@ -234,6 +273,7 @@ export class AgentHarness {
       resumed === undefined &&
       messages.some((message) => message.role === 'tool' || (message.role === 'assistant' && message.toolCalls));
     const history = needsPairing ? pairToolCycles(messages) : [...messages];
+    const stop = createRunStop(context.signal, limits.wallClockMs);
     const state: LoopState = {
       runId,
       model: this.model,
@@ -245,8 +285,8 @@ export class AgentHarness {
       dialect: createToolDialect(dialectKind),
       middleware,
       wrapsTools: middleware.some((entry) => entry.wrapTool !== undefined),
-      signal: context.signal ?? new AbortController().signal,
-      deadlineAt: limits.wallClockMs === undefined ? undefined : Date.now() + limits.wallClockMs,
+      signal: stop.signal,
+      deadline: stop.deadline,
       history,
       approvedCalls: new Set(options.approvedCalls ?? []),
       turn: 0,
@@ -274,7 +314,7 @@ export class AgentHarness {
     }
     try {
       for (const toolSet of state.toolSets) await toolSet.forRun?.({ runId, turn: 0, run: context });
-      return await runLoop(state, {
+      const run = await runLoop(state, {
         streaming,
         toolChoice: options.toolChoice,
         request: options.modelSettings ?? {},
@@ -282,16 +322,22 @@ export class AgentHarness {
         onCheckpoint: options.onCheckpoint,
         resume: resumed ? { pending: resumed.pending, results: options.resumeWith } : undefined,
       });
+      // A listener that threw on `run_completed` itself: the run ended, but the host must hear of it.
+      sink.throwIfFailed();
+      return run;
     } catch (error) {
-      if (sink.active) {
+      const completed = ListenerError.isInstance(error) && error.eventType === 'run_completed';
+      if (sink.active && !completed) {
         const event: AgentEvent = {
           type: 'run_failed',
           runId,
-          error: error instanceof Error ? error.message : String(error),
+          error: error instanceof Error ? error.message : describeThrown(error),
         };
         sink.emit(event);
       }
       throw error;
+    } finally {
+      stop.dispose();
     }
   }
 }

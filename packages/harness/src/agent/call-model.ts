@@ -8,8 +8,8 @@ import {
   type ToolSchema,
 } from '@tiny/llm';
 import { MiddlewareError } from '../errors/middleware-error.js';
-import { RunCancelledError } from '../errors/run-cancelled-error.js';
 import type { AgentMiddleware, MiddlewareContext, NextModel } from '../middleware/agent-middleware.js';
+import { isRunStop, raceRunStop, runStopError } from '../run/run-stop.js';
 import type { LoopState } from './loop-state.js';
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -50,18 +50,21 @@ export async function callModel(
 ): Promise<LanguageModelV1Response> {
   for (let attempt = 0; ; attempt += 1) {
     try {
-      if (!streaming) return await state.model.doGenerate(request);
-      const result = await state.model.doStream(request);
-      return await collectStream(tapTextDeltas(state, result.stream, modelCallId, tools));
+      if (!streaming) return await raceRunStop(state, state.model.doGenerate(request));
+      const streamed = async () => {
+        const result = await state.model.doStream(request);
+        return collectStream(tapTextDeltas(state, result.stream, modelCallId, tools));
+      };
+      return await raceRunStop(state, streamed());
     } catch (error) {
-      if (state.signal.aborted) throw new RunCancelledError({ reason: state.signal.reason, messages: state.history });
+      if (state.signal.aborted) throw runStopError(state);
       const retryable = ModelCallError.isInstance(error) && error.isRetryable;
       if (!retryable || attempt >= state.limits.maxRetriesPerCall) throw error;
       if (state.sink.active) {
         state.sink.emit({ type: 'model_retried', modelCallId, attempt: attempt + 1, error: (error as Error).message });
       }
       await sleep(retryDelay(state, error as ModelCallError, attempt), state.signal).catch(() => {
-        throw new RunCancelledError({ reason: state.signal.reason, messages: state.history });
+        throw runStopError(state);
       });
     }
   }
@@ -118,15 +121,10 @@ export function callModelThroughMiddleware(
       try {
         return await wrap.call(middleware, current, inner, context);
       } catch (error) {
-        if (
-          RunCancelledError.isInstance(error) ||
-          MiddlewareError.isInstance(error) ||
-          ModelCallError.isInstance(error)
-        )
-          throw error;
+        if (isRunStop(error) || MiddlewareError.isInstance(error) || ModelCallError.isInstance(error)) throw error;
         throw new MiddlewareError({ middleware: middleware.name, hook: 'wrapModel', cause: error });
       }
     };
   }
-  return next(request);
+  return raceRunStop(state, next(request));
 }

@@ -9,6 +9,7 @@ import type { ToolMetadataRecord } from '../run/agent-run.js';
 import type { RunContext } from '../run/run-context.js';
 import type { RunLimits } from '../run/run-limits.js';
 import type { RunPolicy } from '../run/run-policy.js';
+import type { RunDeadline } from '../run/run-stop.js';
 import type { ToolSet } from '../toolsets/tool-set.js';
 
 /** A call on its way through admission: the model's id, name and arguments. */
@@ -48,8 +49,8 @@ export interface LoopState {
   /** Whether any middleware wraps tool execution (then batches run serially). */
   readonly wrapsTools: boolean;
   readonly signal: AbortSignal;
-  /** Absolute time (ms since epoch) the run must end by. */
-  readonly deadlineAt: number | undefined;
+  /** The wall-clock deadline (`limits.wallClockMs`), which aborts `signal` when it passes. */
+  readonly deadline: RunDeadline | undefined;
   readonly history: Message[];
   /** Call ids a human approved (resume after an approval). */
   readonly approvedCalls: Set<string>;

@@ -5,6 +5,7 @@ import { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import { admitDecisions, checkDecisions } from '../deferral/resolve-deferred.js';
 import { RUN_STATE_VERSION, type RunState, unansweredCalls } from '../deferral/run-state.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
+import { ListenerError } from '../errors/listener-error.js';
 import type { RunOutcome } from '../events/agent-event.js';
 import { executeBatch } from '../execution/execute-batch.js';
 import type { NestedCallRunner } from '../execution/execute-call.js';
@@ -107,6 +108,7 @@ function finish(
   text: string,
   extra: Partial<Pick<AgentRun, 'interrupt'>> & { deferred?: DeferredBatchData } = {},
 ): AgentRun {
+  state.sink.throwIfFailed();
   if (state.sink.active) state.sink.emit({ type: 'run_completed', runId: state.runId, outcome });
   const deferred = extra.deferred === undefined ? undefined : createDeferredToolRequests(extra.deferred);
   return {
@@ -322,7 +324,13 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
       return finish(state, 'final', parsed.text);
     }
     nudges = 0;
-    if (settings.onCheckpoint) await settings.onCheckpoint(snapshot(state));
+    if (settings.onCheckpoint) {
+      try {
+        await settings.onCheckpoint(snapshot(state));
+      } catch (error) {
+        throw new ListenerError({ listener: 'onCheckpoint', cause: error });
+      }
+    }
     const admissions: Admission[] = [];
     for (const call of pendingCalls) admissions.push(await admitModelCall(state, call));
     const ended = await completeBatch(state, settings, admissions, nested, parsed.text, []);

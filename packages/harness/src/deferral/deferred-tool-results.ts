@@ -10,8 +10,31 @@ export type DeferredDecision =
   | { readonly kind: 'retry'; readonly message: string }
   | { readonly kind: 'fail'; readonly message: string };
 
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value;
+}
+
+function checkCallId(method: string, callId: unknown): void {
+  if (typeof callId !== 'string' || callId === '')
+    throw new InvalidInputError({
+      entryPoint: `DeferredToolResults.${method}`,
+      reason: `\`callId\` must be a non-empty string, got ${describe(callId)}`,
+    });
+}
+
+function checkMessage(method: string, message: unknown): void {
+  if (typeof message !== 'string')
+    throw new InvalidInputError({
+      entryPoint: `DeferredToolResults.${method}`,
+      reason: `\`message\` must be a string, got ${describe(message)}`,
+    });
+}
+
 /**
- * The host's decisions about a paused run's deferred calls, keyed by call id. Approvals re-enter
+ * The host's decisions about a paused run's deferred calls, keyed by call id. Every method checks
+ * its arguments (`InvalidInputError` naming the method and the bad argument; nothing is recorded). Approvals re-enter
  * the full admission pipeline (edited arguments are validated like the model's); denials and host
  * results are answered without running anything. The last decision for an id wins.
  */
@@ -20,21 +43,31 @@ export class DeferredToolResults {
 
   /** Run the call with the model's arguments. */
   approve(callId: string): this {
+    checkCallId('approve', callId);
     return this.set(callId, { kind: 'approve' });
   }
 
   /** Run the call with edited arguments (validated against the tool's declared schema). */
   approveWithArgs(callId: string, args: unknown): this {
+    checkCallId('approveWithArgs', callId);
     return this.set(callId, { kind: 'approve_with_args', arguments: args });
   }
 
   /** Do not run the call; the model reads `message` as a tool error. */
   deny(callId: string, message: string): this {
+    checkCallId('deny', callId);
+    checkMessage('deny', message);
     return this.set(callId, { kind: 'deny', message });
   }
 
   /** The host ran the call (an external tool): this is its result. */
   respond(callId: string, result: ToolResult | string): this {
+    checkCallId('respond', callId);
+    if (typeof result !== 'string' && !ToolResult.isInstance(result))
+      throw new InvalidInputError({
+        entryPoint: 'DeferredToolResults.respond',
+        reason: `\`result\` must be a ToolResult or a string, got ${describe(result)}`,
+      });
     return this.set(callId, {
       kind: 'respond',
       result: typeof result === 'string' ? ToolResult.success(result) : result,
@@ -43,11 +76,15 @@ export class DeferredToolResults {
 
   /** Answer with a retry result (`ToolResult.retry`). */
   retry(callId: string, message: string): this {
+    checkCallId('retry', callId);
+    checkMessage('retry', message);
     return this.set(callId, { kind: 'retry', message });
   }
 
   /** Answer with a failed result (`ToolResult.failed`). */
   fail(callId: string, message: string): this {
+    checkCallId('fail', callId);
+    checkMessage('fail', message);
     return this.set(callId, { kind: 'fail', message });
   }
 
@@ -86,6 +123,11 @@ export class DeferredToolResults {
       });
     const results = new DeferredToolResults();
     for (const [id, raw] of Object.entries(json)) {
+      if (typeof raw !== 'object' || raw === null)
+        throw new InvalidInputError({
+          entryPoint: 'DeferredToolResults.fromJSON',
+          reason: `decision for \`${id}\` must be an object, got ${describe(raw)}`,
+        });
       const decision = raw as Record<string, unknown>;
       const message = typeof decision.message === 'string' ? decision.message : undefined;
       switch (decision.kind) {

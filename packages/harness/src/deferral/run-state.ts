@@ -43,7 +43,18 @@ const runStateSchema: JsonSchema = {
       items: {
         type: 'object',
         required: ['role', 'content'],
-        properties: { role: { enum: ['system', 'user', 'assistant', 'tool'] } },
+        properties: {
+          role: { enum: ['system', 'user', 'assistant', 'tool'] },
+          toolCalls: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['id', 'name', 'arguments'],
+              properties: { id: { type: 'string' }, name: { type: 'string' }, arguments: { type: 'string' } },
+            },
+          },
+          toolCallId: { type: 'string' },
+        },
       },
     },
     pending: {
@@ -88,9 +99,47 @@ export function unansweredCalls(messages: readonly Message[]): { id: string; nam
 }
 
 /**
+ * Refuses call ids that would let a resume run one call twice: an id repeated within the last
+ * assistant turn (the batch in flight), an id of that turn already used by an earlier assistant
+ * turn (its ledger rows would be taken for this call's), or a call answered twice after it.
+ */
+function checkCallIds(messages: readonly Message[]): void {
+  let index = messages.length - 1;
+  while (index >= 0 && messages[index]?.role !== 'assistant') index -= 1;
+  const last = messages[index];
+  if (last?.role !== 'assistant') return;
+  const earlier = new Set<string>();
+  for (const message of messages.slice(0, index)) {
+    if (message.role === 'assistant') for (const call of message.toolCalls ?? []) earlier.add(call.id);
+  }
+  const batch = new Set<string>();
+  for (const [position, call] of (last.toolCalls ?? []).entries()) {
+    const where = `messages[${index}].toolCalls[${position}].id`;
+    if (batch.has(call.id))
+      throw new InvalidRunStateError({
+        reason: `${where}: call id \`${call.id}\` appears twice in the last assistant turn`,
+      });
+    if (earlier.has(call.id))
+      throw new InvalidRunStateError({
+        reason: `${where}: call id \`${call.id}\` was already used by an earlier assistant turn`,
+      });
+    batch.add(call.id);
+  }
+  const answered = new Set<string>();
+  for (let at = index + 1; at < messages.length; at += 1) {
+    const row = messages[at];
+    if (row?.role !== 'tool') continue;
+    if (answered.has(row.toolCallId))
+      throw new InvalidRunStateError({ reason: `messages[${at}]: call \`${row.toolCallId}\` is answered twice` });
+    answered.add(row.toolCallId);
+  }
+}
+
+/**
  * Reads a run state (a JSON string or the parsed object) and checks it: the shape, the schema
- * version, and (for a paused run) that the pending batch is exactly the unanswered calls of the
- * last assistant turn.
+ * version, unique call ids in the batch in flight (a checkpoint's as much as a paused run's), and
+ * (for a paused run) that the pending batch is exactly the unanswered calls of the last assistant
+ * turn.
  * @throws {InvalidRunStateError} naming what is wrong; nothing is resumed from a bad state.
  */
 export function parseRunState(input: string | unknown): RunState {
@@ -111,6 +160,7 @@ export function parseRunState(input: string | unknown): RunState {
   const checked = createValidator(runStateSchema).validate(value);
   if (!checked.ok) throw new InvalidRunStateError({ reason: formatValidationIssues(checked.issues) });
   const state = value as RunState;
+  checkCallIds(state.messages);
   if (state.pending === undefined) return state;
   const pending = [...state.pending.approvals, ...state.pending.calls].map((call) => call.callId);
   if (new Set(pending).size !== pending.length)

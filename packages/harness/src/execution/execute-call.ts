@@ -14,10 +14,11 @@ import {
 } from '@tiny/tools';
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
 import { MiddlewareError } from '../errors/middleware-error.js';
-import { RunCancelledError } from '../errors/run-cancelled-error.js';
 import { idempotencyKeyOf, recordSettled, recordStarted } from '../ledger/record-effect.js';
 import { markToolError, middlewareContext, wrapToolOnion } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
+import { isRunStop, runStopError } from '../run/run-stop.js';
+import { unserializableReason, unserializableResult } from './serializable-result.js';
 import { createCallContext, LazyCallSignal } from './tool-context.js';
 
 /** How one executed call ended. @internal */
@@ -27,7 +28,7 @@ export type CallOutcome =
       readonly result: ToolResult;
       readonly startedAt: number;
       readonly durationMs: number;
-      /** The result stands for something `execute` threw (ModelRetry, ToolFailedError, the error policy). */
+      /** The result stands for something `execute` threw (ModelRetry, ToolFailedError, the error policy), or for a result that cannot be serialised. */
       readonly threw?: boolean;
     }
   | {
@@ -48,7 +49,7 @@ const isPromiseLike = (value: unknown): value is PromiseLike<ToolOutput> =>
 
 /**
  * Waits for an asynchronous tool under its deadline and the run's signal: the first to fire aborts
- * the call's signal and rejects (`ToolTimeoutError` / `RunCancelledError`).
+ * the call's signal and rejects (`ToolTimeoutError` / `RunCancelledError`, or `LimitExceededError` at the run deadline).
  */
 function settleWithin(
   state: LoopState,
@@ -67,7 +68,7 @@ function settleWithin(
     const onAbort = () => {
       cleanup();
       signal.abort(runSignal.reason);
-      reject(new RunCancelledError({ reason: runSignal.reason, messages: state.history }));
+      reject(runStopError(state));
     };
     // The tool may have triggered the abort itself before handing back its promise.
     if (runSignal.aborted) {
@@ -111,7 +112,8 @@ function revalidate(state: LoopState, entry: RegisteredTool, call: PendingCall):
  * deferral, cancellation → fatal (always propagates), anything else through the tool-error policy.
  * A synchronous `execute` is not raced against anything (it cannot be interrupted). With a ledger,
  * the `started` row is written before `execute` and settled after (`completed` for any returned
- * result, error results included; `failed` for a throw).
+ * result, error results included; `failed` for a throw, and for a result that cannot be serialised,
+ * which is answered with a tool error whatever the tool-error policy).
  * @internal
  */
 export async function executeCall(
@@ -123,6 +125,8 @@ export async function executeCall(
   callTool: NestedCallRunner,
 ): Promise<CallOutcome> {
   const startedAt = Date.now();
+  // A call whose run already stopped never starts (and writes no `started` row).
+  if (state.signal.aborted) return { kind: 'fatal', error: runStopError(state), startedAt, durationMs: 0 };
   if (state.ledger !== undefined) {
     const key = idempotencyKeyOf(state, call.id, entry, args);
     const idempotencyKey = () => key;
@@ -130,7 +134,7 @@ export async function executeCall(
     if (refused !== undefined) return { kind: 'result', result: refused, startedAt, durationMs: 0 };
     const outcome = await runCall(state, call, entry, args, depth, callTool, startedAt, idempotencyKey);
     // Cancellation leaves the row `started`: whether the effect happened is unknown until a resume reconciles it.
-    if (!(outcome.kind === 'fatal' && RunCancelledError.isInstance(outcome.error))) {
+    if (!(outcome.kind === 'fatal' && isRunStop(outcome.error))) {
       await recordSettled(state, call.id, outcome.kind === 'result' && outcome.threw !== true ? 'completed' : 'failed');
     }
     return outcome;
@@ -163,7 +167,7 @@ async function runCall(
     callTool,
   });
   try {
-    if (state.signal.aborted) throw new RunCancelledError({ reason: state.signal.reason, messages: state.history });
+    if (state.signal.aborted) throw runStopError(state);
     const settle = (output: ToolOutput | PromiseLike<ToolOutput>, callArgs: Record<string, unknown>) => {
       if (!isPromiseLike(output)) return output;
       const timeout = resolveToolTimeout(tool.timeoutPolicy(callArgs as never), state.limits.toolTimeouts);
@@ -171,9 +175,21 @@ async function runCall(
       const timeoutError = () => new ToolTimeoutError({ toolName: entry.name, timeoutMs: budget });
       return settleWithin(state, output, signal, timeout.deadlineMs, timeoutError);
     };
+    const returned = (result: ToolResult): CallOutcome => {
+      const durationMs = Date.now() - startedAt;
+      const unserializable = unserializableReason(result);
+      if (unserializable === undefined) return { kind: 'result', result, startedAt, durationMs };
+      return {
+        kind: 'result',
+        result: unserializableResult(entry.name, unserializable),
+        startedAt,
+        durationMs,
+        threw: true,
+      };
+    };
     if (!state.wrapsTools) {
       const output = await settle(tool.execute(args as never, context), args);
-      return { kind: 'result', result: toToolResult(output), startedAt, durationMs: Date.now() - startedAt };
+      return returned(toToolResult(output));
     }
     const innermost = async (wrapped: PendingCall): Promise<ToolResult> => {
       const callArgs = wrapped.arguments === call.arguments ? args : revalidate(state, entry, wrapped);
@@ -184,16 +200,12 @@ async function runCall(
         throw error;
       }
     };
-    const result = await wrapToolOnion(state, innermost, middlewareContext(state, state.turn))(call);
-    return { kind: 'result', result, startedAt, durationMs: Date.now() - startedAt };
+    return returned(await wrapToolOnion(state, innermost, middlewareContext(state, state.turn))(call));
   } catch (error) {
     const durationMs = Date.now() - startedAt;
     if (MiddlewareError.isInstance(error)) return { kind: 'fatal', error, startedAt, durationMs };
-    if (RunCancelledError.isInstance(error) || state.signal.aborted) {
-      const cancelled = RunCancelledError.isInstance(error)
-        ? error
-        : new RunCancelledError({ reason: state.signal.reason, messages: state.history });
-      return { kind: 'fatal', error: cancelled, startedAt, durationMs };
+    if (isRunStop(error) || state.signal.aborted) {
+      return { kind: 'fatal', error: isRunStop(error) ? error : runStopError(state), startedAt, durationMs };
     }
     const result = (value: ToolResult): CallOutcome => ({
       kind: 'result',

@@ -2,11 +2,12 @@ import type { Message, ToolMessage, UserMessage } from '@tiny/llm';
 import { renderToolContent, resolveReturnDirect, type ToolContent, type ToolResult } from '@tiny/tools';
 import type { Admission } from '../admission/admission.js';
 import type { LoopState } from '../agent/loop-state.js';
-import { RunCancelledError } from '../errors/run-cancelled-error.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { middlewareContext, runAfterTool } from '../middleware/middleware-runner.js';
 import type { DeferredBatchData, DeferredCall } from '../run/agent-run.js';
+import { isRunStop } from '../run/run-stop.js';
 import type { CallOutcome } from './execute-call.js';
+import { unserializableResult } from './serializable-result.js';
 
 /** What folding a batch decided. @internal */
 export interface FoldedBatch {
@@ -60,7 +61,7 @@ export async function foldBatch(
   if (fatalIndex >= 0) {
     const fatal = outcomes.get(fatalIndex) as Extract<CallOutcome, { kind: 'fatal' }>;
     const failing = admissions[fatalIndex] as Extract<Admission, { kind: 'execute' }>;
-    const error = RunCancelledError.isInstance(fatal.error)
+    const error = isRunStop(fatal.error)
       ? fatal.error
       : new ToolExecutionError({ toolName: failing.entry.name, callId: failing.call.id, cause: fatal.error });
     if (sink.active) {
@@ -106,12 +107,22 @@ export async function foldBatch(
     const tool = isAnswer ? undefined : (admission as Extract<Admission, { kind: 'execute' }>).entry.tool;
     const done = isAnswer ? undefined : (outcome as Extract<CallOutcome, { kind: 'result' }>);
     const produced = isAnswer ? admission.result : (done as Extract<CallOutcome, { kind: 'result' }>).result;
-    const result =
+    let result =
       state.middleware.length === 0
         ? produced
         : await runAfterTool(state, { ...admission.call, toolName }, produced, middlewareContext(state, state.turn));
     const startedAt = done?.startedAt ?? Date.now();
-    const content = modelText(state, result, tool?.supportsMarkdown ?? false, tool?.maxResultSizeChars);
+    let content: string;
+    try {
+      content = modelText(state, result, tool?.supportsMarkdown ?? false, tool?.maxResultSizeChars);
+    } catch (error) {
+      // An `afterTool` hook replaced the result with one that cannot be serialised.
+      result = unserializableResult(
+        toolName,
+        error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error),
+      );
+      content = result.output();
+    }
     if (sink.active) {
       if (isAnswer) sink.emit({ type: 'tool_started', callId: admission.call.id, toolName });
       sink.emit({

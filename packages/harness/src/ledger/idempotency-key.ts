@@ -11,11 +11,25 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** What the default idempotency key is derived from (the model-visible call, no host values). */
+export interface IdempotencyKeyInput {
+  readonly runId: string;
+  readonly callId: string;
+  readonly toolName: string;
+  /** The arguments the model chose; host-injected values must not be in them. */
+  readonly arguments: unknown;
+}
+
 /**
- * The default idempotency key of a call: SHA-256 (hex) of the tool name and its arguments as
- * canonical JSON (object keys sorted at every depth), so the same call always gets the same key
- * whatever order the model wrote the keys in.
+ * The default idempotency key of a call: SHA-256 (hex) over the run id, the call id, the tool name
+ * and the model-visible arguments as canonical JSON (object keys sorted at every depth). The harness
+ * strips host-injected values before calling it, so no secret the host injects can be recovered from
+ * the key (it is stored in ledgers and handed to tools); a tool that wants injected values in its key
+ * derives its own with `Tool.idempotencyKey`. The same call of the same run keeps its key across a
+ * resume, whatever order the model wrote the keys in.
  */
-export function defaultIdempotencyKey(toolName: string, args: unknown): string {
-  return createHash('sha256').update(toolName).update('\u0000').update(canonical(args)).digest('hex');
+export function defaultIdempotencyKey(call: IdempotencyKeyInput): string {
+  return createHash('sha256')
+    .update(canonical([call.runId, call.callId, call.toolName, call.arguments]))
+    .digest('hex');
 }

@@ -49,12 +49,16 @@ describe('tool-effect ledger', () => {
     expect(await ledger.unresolved('r1')).toEqual([]);
   });
 
-  it('derives the key from the tool name and canonical arguments, unless the tool declares one', async () => {
-    expect(defaultIdempotencyKey('pay', { a: 1, b: { y: 2, x: [1, { q: 1, p: 2 }] } })).toBe(
-      defaultIdempotencyKey('pay', { b: { x: [1, { p: 2, q: 1 }], y: 2 }, a: 1 }),
+  it('derives the key from run id, call id, tool name and canonical arguments, unless the tool declares one', async () => {
+    const key = (toolName: string, args: unknown, callId = 'c', runId = 'r') =>
+      defaultIdempotencyKey({ runId, callId, toolName, arguments: args });
+    expect(key('pay', { a: 1, b: { y: 2, x: [1, { q: 1, p: 2 }] } })).toBe(
+      key('pay', { b: { x: [1, { p: 2, q: 1 }], y: 2 }, a: 1 }),
     );
-    expect(defaultIdempotencyKey('pay', { a: 1 })).not.toBe(defaultIdempotencyKey('refund', { a: 1 }));
-    expect(defaultIdempotencyKey('pay', { a: 1 })).toMatch(/^[0-9a-f]{64}$/);
+    expect(key('pay', { a: 1 })).not.toBe(key('refund', { a: 1 }));
+    expect(key('pay', { a: 1 })).not.toBe(key('pay', { a: 1 }, 'd'));
+    expect(key('pay', { a: 1 })).not.toBe(key('pay', { a: 1 }, 'c', 's'));
+    expect(key('pay', { a: 1 })).toMatch(/^[0-9a-f]{64}$/);
     const ledger = new InMemoryToolEffectLedger();
     const order = defineTool({
       name: 'order',
@@ -69,6 +73,45 @@ describe('tool-effect ledger', () => {
     const run = await new AgentHarness({ model, tools: [order], ledger }).invoke({ runId: 'r2' }, user('go'));
     expect(toolText(run.messages, 'o')).toBe('order-x1');
     expect(ledger.rows('r2')[0]?.idempotencyKey).toBe('order-x1');
+  });
+
+  it('keeps host-injected values out of the default key and out of the host rule', async () => {
+    const keys: string[] = [];
+    const seenByRule: unknown[] = [];
+    const pay = defineTool({
+      name: 'pay',
+      description: '',
+      parameters: Type.Object({ cents: Type.Integer(), pin: Type.String() }),
+      injected: [{ name: 'pin', source: 'host' }],
+      execute: (_args, context) => {
+        keys.push(context.idempotencyKey ?? '');
+        return 'paid';
+      },
+    });
+    for (const [pin, rule] of [
+      ['0000', undefined],
+      ['9999', undefined],
+      [
+        '1234',
+        (call: { arguments: unknown }) => {
+          seenByRule.push(call.arguments);
+          return 'host-key';
+        },
+      ],
+    ] as const) {
+      const ledger = new InMemoryToolEffectLedger();
+      const model = new ScriptedModel({
+        steps: [{ toolCalls: [scriptedToolCall('pay', { cents: 5 }, 'p1')] }, { content: 'ok' }],
+      });
+      await new AgentHarness({ model, tools: [pay], ledger, idempotencyKey: rule }).invoke(
+        { runId: 'r3', hostValues: { pin } },
+        user('go'),
+      );
+      expect(ledger.rows('r3')[0]?.idempotencyKey).toBe(keys.at(-1));
+    }
+    const expected = defaultIdempotencyKey({ runId: 'r3', callId: 'p1', toolName: 'pay', arguments: { cents: 5 } });
+    expect(keys).toEqual([expected, expected, 'host-key']);
+    expect(seenByRule).toEqual([{ cents: 5 }]);
   });
 
   it('does not run a call whose started row cannot be written, unless told to continue', async () => {

@@ -4,9 +4,20 @@ import type { RegisteredTool } from '../registry/tool-registry.js';
 import { defaultIdempotencyKey } from './idempotency-key.js';
 import type { EffectSettled } from './tool-effect-ledger.js';
 
+/** The arguments without the names the host injects: what the model chose. */
+function modelVisible(entry: RegisteredTool, args: Record<string, unknown>): Record<string, unknown> {
+  const injected = entry.tool.injected;
+  if (injected.length === 0) return args;
+  const visible: Record<string, unknown> = { ...args };
+  for (const argument of injected) delete visible[argument.name];
+  return visible;
+}
+
 /**
- * The idempotency key of a call: the tool's own, else the host's `idempotencyKey` option (for
- * example derived from run and call ids by a durable engine), else the default hash.
+ * The idempotency key of a call: the tool's own (`Tool.idempotencyKey`, which sees the injected
+ * values too), else the host's `idempotencyKey` option (for example derived from run and call ids
+ * by a durable engine), else {@link defaultIdempotencyKey}. The host rule and the default see the
+ * model-visible arguments only: host-injected values never enter them.
  * @internal
  */
 export function idempotencyKeyOf(
@@ -15,11 +26,10 @@ export function idempotencyKeyOf(
   entry: RegisteredTool,
   args: Record<string, unknown>,
 ): string {
-  return (
-    entry.tool.idempotencyKey(args as never) ??
-    state.idempotencyKey?.({ runId: state.runId, callId, toolName: entry.name, arguments: args }) ??
-    defaultIdempotencyKey(entry.name, args)
-  );
+  const own = entry.tool.idempotencyKey(args as never);
+  if (own !== undefined) return own;
+  const call = { runId: state.runId, callId, toolName: entry.name, arguments: modelVisible(entry, args) };
+  return state.idempotencyKey?.(call) ?? defaultIdempotencyKey(call);
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));

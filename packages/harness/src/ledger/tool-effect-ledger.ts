@@ -12,7 +12,7 @@ export interface EffectStarted {
   readonly callId: string;
   /** The canonical tool name. */
   readonly tool: string;
-  /** The tool's declared key, or a SHA-256 of the tool name and its canonical (key-sorted) arguments. */
+  /** The tool's declared key, the host rule's, or `defaultIdempotencyKey` (run id, call id, tool name, model-visible arguments). */
   readonly idempotencyKey: string;
   /** A short, secret-free description of the intended effect, when the host provides one. */
   readonly effectSummary?: string | undefined;
@@ -65,7 +65,8 @@ export type LedgerFailureMode = 'abort' | 'continue';
 
 /**
  * How a host derives idempotency keys for calls whose tool declares none, e.g. from the run and
- * call ids so keys stay stable when a durable engine replays a run.
+ * call ids so keys stay stable when a durable engine replays a run. `arguments` are the
+ * model-visible arguments: host-injected values are removed before the rule sees them.
  */
 export type IdempotencyKeyRule = (call: {
   readonly runId: string;

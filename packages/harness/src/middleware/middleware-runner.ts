@@ -1,8 +1,8 @@
 import { ApprovalRequiredError, CallDeferredError, type ToolResult } from '@tiny/tools';
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
 import { MiddlewareError } from '../errors/middleware-error.js';
-import { RunCancelledError } from '../errors/run-cancelled-error.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
+import { isRunStop } from '../run/run-stop.js';
 import type {
   AgentMiddleware,
   BeforeModelInput,
@@ -20,7 +20,7 @@ async function guarded<T>(middleware: AgentMiddleware, hook: string, run: () => 
   } catch (error) {
     if (
       MiddlewareError.isInstance(error) ||
-      RunCancelledError.isInstance(error) ||
+      isRunStop(error) ||
       ApprovalRequiredError.isInstance(error) ||
       CallDeferredError.isInstance(error)
     ) {
@@ -191,7 +191,7 @@ export function wrapToolOnion(state: LoopState, innermost: NextTool, context: Mi
       try {
         return await wrap.call(middleware, call, inner, context);
       } catch (error) {
-        if (isToolError(error) || RunCancelledError.isInstance(error) || MiddlewareError.isInstance(error)) throw error;
+        if (isToolError(error) || isRunStop(error) || MiddlewareError.isInstance(error)) throw error;
         throw new MiddlewareError({ middleware: middleware.name, hook: 'wrapTool', cause: error });
       }
     };

@@ -28,7 +28,11 @@ export type ToolErrorPolicy =
 /** How tools reach the model: `auto` picks `native` when the model profile has tool calling, else `xml`. */
 export type ToolDialectChoice = 'auto' | 'native' | 'xml' | 'pformat' | 'python' | 'typescript';
 
-/** How a run treats model mistakes and tool failures. Every field has a default; see {@link resolveRunPolicy}. */
+/**
+ * How a run treats model mistakes and tool failures. Every field has a default; see
+ * {@link resolveRunPolicy}. Values are checked when the harness is built and when a run starts: an
+ * unknown choice (`toolDialect: 'klingon'`) or a bad number is an `InvalidInputError` naming it.
+ */
 export interface RunPolicy {
   readonly unknownTool: UnknownToolPolicy;
   readonly invalidArgs: InvalidArgsPolicy;
@@ -39,7 +43,7 @@ export interface RunPolicy {
    * more of them and every one reports `isConcurrencySafe(args)`; otherwise serially. Default 4.
    */
   readonly maxConcurrency: number;
-  /** Replies to `finish_reason: tool_calls` with no recoverable call, in a row, before giving up. Default 3. */
+  /** Replies to `finish_reason: tool_calls` with no recoverable call, in a row, before giving up. Integer ≥ 0. Default 3. */
   readonly droppedToolCallNudges: number;
   /** Prefer a tool's markdown rendering when it has one. Default true. */
   readonly preferMarkdown: boolean;
@@ -59,7 +63,8 @@ export const DEFAULT_RUN_POLICY: RunPolicy = {
   captureToolIo: false,
 };
 
-/** Fills a partial policy with {@link DEFAULT_RUN_POLICY}. */
+/** Fills a partial policy with {@link DEFAULT_RUN_POLICY}; a key set to `undefined` keeps its default. */
 export function resolveRunPolicy(policy: Partial<RunPolicy> = {}): RunPolicy {
-  return { ...DEFAULT_RUN_POLICY, ...policy };
+  const set = Object.fromEntries(Object.entries(policy).filter(([, value]) => value !== undefined));
+  return { ...DEFAULT_RUN_POLICY, ...set };
 }

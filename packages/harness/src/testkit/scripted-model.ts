@@ -8,6 +8,7 @@ import {
   type LanguageModelV1ToolCall,
   type ModelProfile,
 } from '@tiny/llm';
+import { InvalidInputError } from '@tiny/tools';
 
 /** One scripted answer: a partial response (missing fields get defaults), or a function of the request. */
 export type ScriptedStep =
@@ -17,6 +18,20 @@ export type ScriptedStep =
       index: number,
     ) => Partial<LanguageModelV1Response> | Promise<Partial<LanguageModelV1Response>>);
 
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  return `a value that cannot be serialised (${typeof value})`;
+}
+
+function safeJson(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Options for {@link ScriptedModel}. */
 export interface ScriptedModelOptions {
   /** Answers in order; a call past the end throws (or repeats the last step with `repeatLast`). */
@@ -24,7 +39,7 @@ export interface ScriptedModelOptions {
   readonly repeatLast?: boolean | undefined;
   /** Capabilities; defaults to `createModelProfile()` (native tool calling). */
   readonly profile?: Partial<ModelProfile> | undefined;
-  /** Characters per `text_delta` and `tool_call_delta` part when streaming. Default 7. */
+  /** Characters per `text_delta` and `tool_call_delta` part when streaming: an integer ≥ 1. Default 7. */
   readonly chunkSize?: number | undefined;
   /** Record every request (default true). Turn off for long benchmark runs. */
   readonly recordRequests?: boolean | undefined;
@@ -49,6 +64,8 @@ export function scriptedInvalidToolCall(
  * A `LanguageModelV1` that answers from a script and records every request, for tests, demos and
  * benchmarks. Requests are recorded with a copy of the message list, so later changes to the
  * transcript do not rewrite history. Missing ids on scripted calls are minted `call-<n>`.
+ * `doStream` rejects with `InvalidInputError` (naming the step and call) when a scripted call's
+ * arguments cannot be sent as text (`undefined`, a cyclic value).
  */
 export class ScriptedModel implements LanguageModelV1 {
   readonly specificationVersion = 'v1' as const;
@@ -62,6 +79,14 @@ export class ScriptedModel implements LanguageModelV1 {
   private minted = 0;
 
   constructor(options: ScriptedModelOptions, modelId = 'scripted-model') {
+    if (typeof options !== 'object' || options === null || !Array.isArray(options.steps))
+      throw new InvalidInputError({ entryPoint: 'ScriptedModel', reason: '`steps` must be an array' });
+    const chunkSize = options.chunkSize;
+    if (chunkSize !== undefined && (!Number.isInteger(chunkSize) || chunkSize < 1))
+      throw new InvalidInputError({
+        entryPoint: 'ScriptedModel',
+        reason: `\`chunkSize\` must be an integer at least 1, got ${String(chunkSize)}`,
+      });
     this.options = options;
     this.modelId = modelId;
     this.profile = createModelProfile(options.profile);
@@ -95,17 +120,29 @@ export class ScriptedModel implements LanguageModelV1 {
   }
 
   async doStream(request: LanguageModelV1Request): Promise<LanguageModelV1StreamResult> {
+    const step = this.index + 1;
     const response = await this.doGenerate(request);
-    const size = Math.max(1, this.options.chunkSize ?? 7);
+    const size = this.options.chunkSize ?? 7;
+    // Argument text per call, read before streaming starts so a bad script fails the call itself.
+    const texts = response.toolCalls.map((call, position) => {
+      const text =
+        call.rawArguments ?? (typeof call.arguments === 'string' ? call.arguments : safeJson(call.arguments));
+      if (typeof text !== 'string') {
+        throw new InvalidInputError({
+          entryPoint: 'ScriptedModel.doStream',
+          reason: `step ${step}: \`toolCalls[${position}].arguments\` (tool \`${call.name}\`) is ${describe(call.arguments)}, not JSON text or a JSON value`,
+        });
+      }
+      return text;
+    });
     async function* parts(): AsyncGenerator<LanguageModelV1StreamPart> {
       if (response.reasoning) yield { type: 'reasoning_delta', delta: response.reasoning };
       for (let at = 0; at < response.content.length; at += size) {
         yield { type: 'text_delta', delta: response.content.slice(at, at + size) };
       }
-      for (const call of response.toolCalls) {
+      for (const [position, call] of response.toolCalls.entries()) {
         yield { type: 'tool_call_start', id: call.id, name: call.name };
-        const text =
-          call.rawArguments ?? (typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments));
+        const text = texts[position] as string;
         for (let at = 0; at < text.length; at += size) {
           yield { type: 'tool_call_delta', id: call.id, argumentsDelta: text.slice(at, at + size) };
         }

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '@tiny/tools';
+import { InvalidInputError, type JsonSchema } from '@tiny/tools';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { coerceToSchema } from './coerce-to-schema.js';
@@ -14,6 +14,14 @@ function coerced(args: unknown, schema: JsonSchema): unknown {
 }
 
 describe('coerceToSchema', () => {
+  it('refuses a schema that is not one with a typed error naming it, and leaves boolean schemas alone', () => {
+    for (const schema of [null, undefined, 'object', [], 5]) {
+      expect(() => coerceToSchema({ a: 1 }, schema as never)).toThrow(InvalidInputError);
+      expect(() => coerceToSchema({ a: 1 }, schema as never)).toThrow(/coerceToSchema: `schema`/);
+    }
+    expect(coerceToSchema({ a: 1 }, true as never)).toEqual({ value: { a: 1 }, changed: false });
+  });
+
   it('converts scalars to the declared types', () => {
     const schema = objectOf({
       n: { type: 'integer' },

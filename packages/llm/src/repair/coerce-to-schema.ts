@@ -1,4 +1,4 @@
-import type { JsonSchema } from '@tiny/tools';
+import { InvalidInputError, type JsonSchema } from '@tiny/tools';
 import { decodeObjectText } from './decode-object-text.js';
 import { isPlainObject } from './is-plain-object.js';
 import { parseJson } from './parse-json.js';
@@ -158,8 +158,17 @@ function coerceProperties(value: Record<string, unknown>, schema: JsonSchema, fr
  * Values nested deeper than 64 levels are left as they are. Returns a new value when anything
  * changed and the input itself otherwise; never mutates `args`.
  * A non-object `args`, or a schema without `properties`, is returned unchanged.
+ * A boolean schema (`true`/`false`) leaves `args` unchanged.
+ * @throws {InvalidInputError} when `schema` is neither an object nor a boolean (`null`, a string, an array).
  */
 export function coerceToSchema(args: unknown, schema: JsonSchema): CoercedArguments {
+  if (typeof schema === 'boolean') return { value: args, changed: false };
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw new InvalidInputError({
+      entryPoint: 'coerceToSchema',
+      reason: `\`schema\` must be a JSON Schema object, got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}`,
+    });
+  }
   if (!isPlainObject(args)) return { value: args, changed: false };
   const value = coerceProperties(args, schema, false, 0);
   return { value, changed: value !== args };

@@ -1,7 +1,7 @@
 import { LimitExceededError } from '@tiny/harness';
 import { eventsOfType, scriptedInvalidToolCall, scriptedToolCall, toolEventViolations } from '@tiny/harness/testkit';
 import { messageText } from '@tiny/llm';
-import { ModelRetry } from '@tiny/tools';
+import { InvalidInputError, ModelRetry } from '@tiny/tools';
 import { Type } from 'typebox';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { OutputLimitError } from '../errors/output-limit-error.js';
@@ -157,6 +157,16 @@ describe('invokeStructured: error policy and validator', () => {
     const result = await invokeStructured(many.harness, {}, ask, person, { maxRetries: 3 });
     expect(result.validation.attempts).toBe(4);
     await expect(invokeStructured(harness, {}, ask, person, { maxRetries: 0 })).rejects.toThrow(/1 attempt/);
+  });
+
+  it('refuses a maxRetries that is not a count before calling the model', async () => {
+    for (const maxRetries of [Number.NaN, -1, 1.5, Number.POSITIVE_INFINITY]) {
+      const { model, harness } = setup([{ content: JSON.stringify(ada) }], profiles.native);
+      const run = invokeStructured(harness, {}, ask, person, { maxRetries });
+      await expect(run).rejects.toSatisfy(InvalidInputError.isInstance);
+      await expect(run).rejects.toThrow(/`maxRetries`/);
+      expect(model.calls).toBe(0);
+    }
   });
 
   it('an output validator may ask for another attempt with ModelRetry', async () => {

@@ -1,4 +1,5 @@
 import type { AgentHarness, AgentMiddleware, AgentRun, InvokeOptions } from '@tiny/harness';
+import { InvalidInputError } from '@tiny/tools';
 import { OutputLimitError } from '../errors/output-limit-error.js';
 import { SchemaNameCollisionError } from '../errors/schema-name-collision-error.js';
 import { StructuredOutputError } from '../errors/structured-output-error.js';
@@ -17,7 +18,7 @@ import type { StructuredFallback, StructuredRun } from './structured-attempt.js'
 export interface StructuredOptions<TOutput> extends InvokeOptions {
   /** What a failed attempt does; default `retryWithDefaultMessage()`. */
   readonly errorPolicy?: StructuredOutputErrorPolicy | undefined;
-  /** Retries after the first attempt (each one a model call counted against `maxModelCalls`); default 1. */
+  /** Retries after the first attempt (each one a model call counted against `maxModelCalls`): an integer ≥ 0 (`InvalidInputError` otherwise); default 1. */
   readonly maxRetries?: number | undefined;
   /** Tool strategy: the output tool and real tools called in one turn; default `graceful`. */
   readonly endStrategy?: EndStrategy | undefined;
@@ -46,6 +47,12 @@ export async function runStructured<TOutput>(
   runOnce: RunOnce,
 ): Promise<StructuredRun<TOutput>> {
   const { errorPolicy, maxRetries, endStrategy, multipleOutputs, validate, includeRaw, ...invokeOptions } = options;
+  if (maxRetries !== undefined && (!Number.isInteger(maxRetries) || maxRetries < 0)) {
+    throw new InvalidInputError({
+      entryPoint: 'invokeStructured',
+      reason: `\`maxRetries\` must be an integer at least 0, got ${String(maxRetries)}`,
+    });
+  }
   const profile = harness.model.profile;
   const chain = strategyChain(format.kind, profile);
   const fallbacks: StructuredFallback[] = [];
@@ -62,7 +69,7 @@ export async function runStructured<TOutput>(
     }
     const session = new OutputSession(plan, {
       policy: errorPolicy ?? StructuredOutputErrorPolicy.retryWithDefaultMessage(),
-      maxRetries: Math.max(0, maxRetries ?? 1),
+      maxRetries: maxRetries ?? 1,
       validate: validate as OutputValidator<unknown> | undefined,
     });
     const middleware: AgentMiddleware =
