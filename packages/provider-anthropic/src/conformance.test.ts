@@ -31,7 +31,7 @@ describeConformance({
   },
   skip: {
     repaired_arguments:
-      'the Messages API sends a whole response\'s tool_use input as a JSON object, never as text to repair; the streamed path (input_json_delta) is repaired and cut-off calls kept invalid in stream-message.test.ts',
+      "the Messages API sends a whole response's tool_use input as a JSON object, never as text to repair; the streamed path (input_json_delta) is repaired and cut-off calls kept invalid in stream-message.test.ts",
     prompt_guided:
       'every server speaking the Messages API takes native tools; a model without them is driven through a text dialect by the harness (profile toolCalling: false)',
   },

@@ -23,7 +23,12 @@ const byStatus: Readonly<Record<number, AnthropicErrorKind>> = {
   529: 'overloaded',
 };
 
-const retryableKinds: ReadonlySet<AnthropicErrorKind> = new Set(['rate_limited', 'api_error', 'overloaded', 'transport']);
+const retryableKinds: ReadonlySet<AnthropicErrorKind> = new Set([
+  'rate_limited',
+  'api_error',
+  'overloaded',
+  'transport',
+]);
 
 /**
  * The kind of an error from its `error.type` (which wins) or its HTTP status, and whether the same
@@ -34,7 +39,10 @@ export function classifyError(
   errorType: string | undefined,
   status: number | undefined,
 ): { kind: AnthropicErrorKind; retryable: boolean } {
-  const kind = (errorType === undefined ? undefined : byType[errorType]) ?? (status === undefined ? undefined : byStatus[status]) ?? 'other';
+  const kind =
+    (errorType === undefined ? undefined : byType[errorType]) ??
+    (status === undefined ? undefined : byStatus[status]) ??
+    'other';
   const retryable = retryableKinds.has(kind) || (kind === 'other' && status !== undefined && isRetryableStatus(status));
   return { kind, retryable };
 }

@@ -112,7 +112,10 @@ export function transportError(
   const detail = cause instanceof Error ? cause.message : cause === undefined ? '' : String(cause);
   const requestId = context.headers?.get('request-id') ?? undefined;
   return new AnthropicCallError({
-    message: redactSecret(`${context.provider} ${what}${detail === '' ? '' : `: ${detail}`}${suffix(requestId)}`, context.secret),
+    message: redactSecret(
+      `${context.provider} ${what}${detail === '' ? '' : `: ${detail}`}${suffix(requestId)}`,
+      context.secret,
+    ),
     kind: 'transport',
     isRetryable: context.retryable ?? true,
     provider: context.provider,

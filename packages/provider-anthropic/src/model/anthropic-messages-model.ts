@@ -2,6 +2,7 @@ import type {
   LanguageModelV1,
   LanguageModelV1Request,
   LanguageModelV1Response,
+  LanguageModelV1StreamPart,
   LanguageModelV1StreamResult,
   ModelProfile,
 } from '@tiny/llm';
@@ -9,7 +10,7 @@ import { type ErrorContext, errorFromResponse, transportError } from '../errors/
 import { mergeHeaders, postJson } from '../http/post-json.js';
 import type { AnthropicProviderOptions } from '../request/anthropic-provider-options.js';
 import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
-import { parseMessage } from '../response/parse-message.js';
+import { type ParsedMessage, parseMessage } from '../response/parse-message.js';
 import { streamMessage } from '../stream/stream-message.js';
 
 /** Everything a model needs; built by `createAnthropic`. @internal */
@@ -107,7 +108,10 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
     return { provider: this.provider, secret: this.config.apiKey };
   }
 
-  private async send(request: LanguageModelV1Request, stream: boolean): Promise<{ response: Response; plan: RequestPlan }> {
+  private async send(
+    request: LanguageModelV1Request,
+    stream: boolean,
+  ): Promise<{ response: Response; plan: RequestPlan }> {
     const { config } = this;
     const plan = buildRequestBody(request, {
       modelId: config.modelId,
@@ -117,7 +121,12 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
       providerOptions: config.providerOptions,
       stream,
     });
-    const key = config.apiKey === undefined || config.apiKey === '' ? {} : config.authHeader === 'x-api-key' ? { 'x-api-key': config.apiKey } : { authorization: `Bearer ${config.apiKey}` };
+    const key =
+      config.apiKey === undefined || config.apiKey === ''
+        ? {}
+        : config.authHeader === 'x-api-key'
+          ? { 'x-api-key': config.apiKey }
+          : { authorization: `Bearer ${config.apiKey}` };
     const headers = mergeHeaders(
       {
         'content-type': 'application/json',
@@ -144,7 +153,7 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
 async function* wholeBody(
   response: Response,
   context: ErrorContext & { headers: Headers; signal?: AbortSignal | undefined },
-): AsyncGenerator<import('@tiny/llm').LanguageModelV1StreamPart> {
+): AsyncGenerator<LanguageModelV1StreamPart> {
   let raw: string;
   try {
     raw = await response.text();
@@ -153,7 +162,7 @@ async function* wholeBody(
     yield { type: 'error', error: transportError('lost the connection while sending the body', error, context) };
     return;
   }
-  let parsed;
+  let parsed: ParsedMessage;
   try {
     parsed = parseMessage(JSON.parse(raw) as unknown, raw, context);
   } catch (error) {
@@ -161,13 +170,15 @@ async function* wholeBody(
     return;
   }
   yield { type: 'response_metadata', id: parsed.id, modelId: parsed.modelId };
-  if (parsed.reasoning !== undefined && parsed.reasoning !== '') yield { type: 'reasoning_delta', delta: parsed.reasoning };
+  if (parsed.reasoning !== undefined && parsed.reasoning !== '')
+    yield { type: 'reasoning_delta', delta: parsed.reasoning };
   if (parsed.content !== '') yield { type: 'text_delta', delta: parsed.content };
   for (const call of parsed.toolCalls) {
     yield { type: 'tool_call_start', id: call.id, name: call.name };
     yield { type: 'tool_call_end', id: call.id, call };
   }
-  if (parsed.reasoningSignature !== undefined) yield { type: 'reasoning_delta', delta: '', signature: parsed.reasoningSignature };
+  if (parsed.reasoningSignature !== undefined)
+    yield { type: 'reasoning_delta', delta: '', signature: parsed.reasoningSignature };
   yield {
     type: 'finish',
     finishReason: parsed.finishReason,

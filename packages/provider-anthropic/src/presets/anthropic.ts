@@ -3,7 +3,8 @@ import { type AnthropicProvider, createAnthropic } from '../create-anthropic.js'
 import type { AnthropicPresetOptions } from './preset-options.js';
 
 /** Claude models with native JSON-schema output (`output_config.format`): 4.5 and later, and Opus 4.1. */
-const structuredOutputModels = /^claude-(?:(?:opus|sonnet|haiku)-4-(?:[5-9]|\d{2})|opus-4-1|(?:opus|sonnet|haiku)-(?:[5-9]|\d{2}))(?:\b|-|$)/;
+const structuredOutputModels =
+  /^claude-(?:(?:opus|sonnet|haiku)-4-(?:[5-9]|\d{2})|opus-4-1|(?:opus|sonnet|haiku)-(?:[5-9]|\d{2}))(?:\b|-|$)/;
 
 /** True when the Claude model id has native JSON-schema output. @internal */
 export function hasNativeStructuredOutput(modelId: string): boolean {

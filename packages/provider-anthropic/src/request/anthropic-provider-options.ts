@@ -22,7 +22,10 @@ export interface AnthropicProviderOptions {
    * Extended thinking: `{ type: 'enabled', budgetTokens }` sends `thinking` with that budget
    * (`maxTokens` must be larger); thinking blocks come back as reasoning with their signatures.
    */
-  readonly thinking?: { readonly type: 'enabled'; readonly budgetTokens: number } | { readonly type: 'disabled' } | undefined;
+  readonly thinking?:
+    | { readonly type: 'enabled'; readonly budgetTokens: number }
+    | { readonly type: 'disabled' }
+    | undefined;
   /** Prompt-caching breakpoints; off when absent or `false`. */
   readonly cacheControl?: boolean | AnthropicCacheControl | undefined;
   /** Sent as `tool_choice.disable_parallel_tool_use`; also on when the profile has no parallel calls. */

@@ -31,19 +31,29 @@ export interface RequestPlan {
 function cachePlan(option: AnthropicProviderOptions['cacheControl']): Required<AnthropicCacheControl> | undefined {
   if (option === undefined || option === false) return undefined;
   const given = option === true ? {} : option;
-  return { system: given.system ?? true, tools: given.tools ?? true, messages: given.messages ?? 2, ttl: given.ttl ?? '5m' };
+  return {
+    system: given.system ?? true,
+    tools: given.tools ?? true,
+    messages: given.messages ?? 2,
+    ttl: given.ttl ?? '5m',
+  };
 }
 
 /** The profile's transform (when it has one), then the `anthropic` projection. */
 function project(schema: ToolSchema['parameters'], profile: ModelProfile): ToolSchema['parameters'] {
-  const transformed = profile.schemaTransform === undefined ? schema : applySchemaTransform(schema, profile.schemaTransform);
+  const transformed =
+    profile.schemaTransform === undefined ? schema : applySchemaTransform(schema, profile.schemaTransform);
   return cleanSchema(transformed, 'anthropic');
 }
 
 function wireTool(tool: ToolSchema, profile: ModelProfile): WireBlock {
   const schema = project(tool.parameters, profile) as Record<string, unknown>;
   const inputSchema = schema.type === undefined ? { type: 'object', ...schema } : schema;
-  return { name: tool.name, ...(tool.description === '' ? {} : { description: tool.description }), input_schema: inputSchema };
+  return {
+    name: tool.name,
+    ...(tool.description === '' ? {} : { description: tool.description }),
+    input_schema: inputSchema,
+  };
 }
 
 function toolChoiceOf(request: LanguageModelV1Request, disableParallel: boolean): WireBlock | undefined {
@@ -75,7 +85,12 @@ export function buildRequestBody(request: LanguageModelV1Request, context: Build
   const options: AnthropicProviderOptions = { ...context.providerOptions, ...own };
   const { system, messages } = toWireMessages(request.messages, warnings);
   const cache = cachePlan(options.cacheControl);
-  const cacheMark = cache === undefined ? undefined : cache.ttl === '5m' ? { type: 'ephemeral' } : { type: 'ephemeral', ttl: cache.ttl };
+  const cacheMark =
+    cache === undefined
+      ? undefined
+      : cache.ttl === '5m'
+        ? { type: 'ephemeral' }
+        : { type: 'ephemeral', ttl: cache.ttl };
   let breakpoints = 4;
   const mark = (block: WireBlock | undefined): void => {
     if (block === undefined || cacheMark === undefined || breakpoints === 0) return;
@@ -112,8 +127,10 @@ export function buildRequestBody(request: LanguageModelV1Request, context: Build
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = request.topP;
   if (options.topK !== undefined) body.top_k = options.topK;
-  if (request.stopSequences !== undefined && request.stopSequences.length > 0) body.stop_sequences = [...request.stopSequences];
-  if (request.seed !== undefined) warnings.push({ type: 'unsupported_setting', setting: 'seed', details: 'the Messages API has no seed' });
+  if (request.stopSequences !== undefined && request.stopSequences.length > 0)
+    body.stop_sequences = [...request.stopSequences];
+  if (request.seed !== undefined)
+    warnings.push({ type: 'unsupported_setting', setting: 'seed', details: 'the Messages API has no seed' });
   if (options.userId !== undefined) body.metadata = { user_id: options.userId };
   if (options.thinking?.type === 'enabled') {
     body.thinking = { type: 'enabled', budget_tokens: options.thinking.budgetTokens };

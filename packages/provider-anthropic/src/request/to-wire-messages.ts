@@ -24,7 +24,9 @@ export interface WirePrompt {
 }
 
 function source(data: { readonly kind: 'base64' | 'url'; readonly value: string }, mediaType: string): WireBlock {
-  return data.kind === 'url' ? { type: 'url', url: data.value } : { type: 'base64', media_type: mediaType, data: data.value };
+  return data.kind === 'url'
+    ? { type: 'url', url: data.value }
+    : { type: 'base64', media_type: mediaType, data: data.value };
 }
 
 function mediaBlock(part: ImagePart | FilePart): WireBlock {
@@ -58,9 +60,13 @@ function replayInput(raw: string): unknown {
   return recoverToolArguments(raw) ?? {};
 }
 
-function assistantBlocks(message: Extract<Message, { role: 'assistant' }>, warnings: LanguageModelV1CallWarning[]): WireBlock[] {
+function assistantBlocks(
+  message: Extract<Message, { role: 'assistant' }>,
+  warnings: LanguageModelV1CallWarning[],
+): WireBlock[] {
   const blocks: WireBlock[] = [];
-  const parts = typeof message.content === 'string' ? [{ type: 'text', text: message.content } as const] : message.content;
+  const parts =
+    typeof message.content === 'string' ? [{ type: 'text', text: message.content } as const] : message.content;
   for (const part of parts) {
     if (part.type === 'text') {
       if (part.text !== '') blocks.push({ type: 'text', text: part.text });
@@ -69,7 +75,8 @@ function assistantBlocks(message: Extract<Message, { role: 'assistant' }>, warni
       if (replay === undefined) {
         warnings.push({
           type: 'other',
-          message: 'an assistant reasoning part without a valid Anthropic signature was left out of the request (the API rejects unsigned thinking)',
+          message:
+            'an assistant reasoning part without a valid Anthropic signature was left out of the request (the API rejects unsigned thinking)',
         });
       } else {
         blocks.push(...replay);
@@ -79,7 +86,10 @@ function assistantBlocks(message: Extract<Message, { role: 'assistant' }>, warni
     }
   }
   if (message.reasoningContent !== undefined && message.reasoningContent !== '') {
-    warnings.push({ type: 'other', message: 'reasoningContent without a signature was left out of the request (the API rejects unsigned thinking)' });
+    warnings.push({
+      type: 'other',
+      message: 'reasoningContent without a signature was left out of the request (the API rejects unsigned thinking)',
+    });
   }
   for (const call of message.toolCalls ?? []) {
     blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: replayInput(call.arguments) });
@@ -128,7 +138,8 @@ export function toWireMessages(messages: readonly Message[], warnings: LanguageM
   for (const message of messages) {
     switch (message.role) {
       case 'system': {
-        const text = typeof message.content === 'string' ? message.content : message.content.map((part) => part.text).join('\n');
+        const text =
+          typeof message.content === 'string' ? message.content : message.content.map((part) => part.text).join('\n');
         if (text !== '') system.push({ type: 'text', text });
         break;
       }

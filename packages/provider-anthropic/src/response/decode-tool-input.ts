@@ -7,7 +7,13 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function invalid(id: string, name: string, raw: string, context: ToolCallContext, detail: string): LanguageModelV1ToolCall {
+function invalid(
+  id: string,
+  name: string,
+  raw: string,
+  context: ToolCallContext,
+  detail: string,
+): LanguageModelV1ToolCall {
   const reason = `${context} contained invalid JSON arguments for tool call \`${id}\` (\`${name}\`): ${detail}; raw arguments: ${raw}`;
   return { ...createInvalidToolCall(id, name, raw, reason), rawArguments: raw };
 }

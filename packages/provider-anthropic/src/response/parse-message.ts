@@ -27,7 +27,10 @@ export function parseMessage(body: unknown, raw: string, context: ErrorContext &
   if (message?.type === 'error') throw errorFromEvent(body, raw, context);
   const blocks = asArray(message?.content);
   const stopReason = asNonEmptyString(message?.stop_reason);
-  const lastToolIndex = blocks.reduce<number>((last, block, index) => (asRecord(block)?.type === 'tool_use' ? index : last), -1);
+  const lastToolIndex = blocks.reduce<number>(
+    (last, block, index) => (asRecord(block)?.type === 'tool_use' ? index : last),
+    -1,
+  );
   const truncated = stopReason === 'max_tokens' && lastToolIndex === blocks.length - 1;
   let content = '';
   const thinking: string[] = [];

@@ -58,7 +58,13 @@ export async function* streamMessage(
   const finish = function* (truncated: boolean): Generator<LanguageModelV1StreamPart> {
     const last = calls.length - 1;
     for (const [index, call] of calls.entries()) {
-      const decoded: LanguageModelV1ToolCall = decodeToolInput(call.id, call.name, call.input, 'stream', truncated && index === last);
+      const decoded: LanguageModelV1ToolCall = decodeToolInput(
+        call.id,
+        call.name,
+        call.input,
+        'stream',
+        truncated && index === last,
+      );
       yield { type: 'tool_call_end', id: call.id, call: decoded };
     }
     calls.length = 0;
@@ -88,7 +94,11 @@ export async function* streamMessage(
             metadataSent = true;
             const id = asNonEmptyString(message?.id);
             const modelId = asNonEmptyString(message?.model);
-            yield { type: 'response_metadata', ...(id === undefined ? {} : { id }), ...(modelId === undefined ? {} : { modelId }) };
+            yield {
+              type: 'response_metadata',
+              ...(id === undefined ? {} : { id }),
+              ...(modelId === undefined ? {} : { modelId }),
+            };
           }
           break;
         }
@@ -128,7 +138,8 @@ export async function* streamMessage(
           } else if (delta.type === 'input_json_delta') {
             const piece = asString(delta.partial_json) ?? '';
             if (block.kind !== 'text') block.json += piece;
-            if (block.kind === 'tool' && piece !== '') yield { type: 'tool_call_delta', id: block.id, argumentsDelta: piece };
+            if (block.kind === 'tool' && piece !== '')
+              yield { type: 'tool_call_delta', id: block.id, argumentsDelta: piece };
           } else if (block.kind === 'opaque' && delta.type === 'thinking_delta') {
             const text = asString(delta.thinking) ?? '';
             block.block.thinking = `${asString(block.block.thinking) ?? ''}${text}`;
@@ -146,7 +157,11 @@ export async function* streamMessage(
           open.delete(index);
           if (block?.kind === 'tool') {
             const input = block.json !== '' ? block.json : block.start;
-            calls.push({ id: block.id, name: block.name, input: block.json === '' && isEmptyObject(input) ? '' : input });
+            calls.push({
+              id: block.id,
+              name: block.name,
+              input: block.json === '' && isEmptyObject(input) ? '' : input,
+            });
           } else if (block?.kind === 'opaque') {
             if (block.json !== '') block.block.input = parseJson(block.json) ?? block.json;
             opaque.push(block.block as OpaqueBlock);
