@@ -12,7 +12,7 @@ function recorded(response: LanguageModelV1Response): Message {
   return recordAssistantTurn(
     { ...response, narrative: response.content } as never,
     { replayText: response.content },
-    response.toolCalls.map((call) => ({ ...call })),
+    response.toolCalls.map((call) => ({ ...call, source: 'native' }) as never),
   );
 }
 
