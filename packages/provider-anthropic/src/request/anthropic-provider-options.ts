@@ -14,8 +14,9 @@ export interface AnthropicCacheControl {
 }
 
 /**
- * Settings read from `providerOptions[<provider name>]` (`providerOptions.anthropic` by default),
- * merged over the model's own `providerOptions`.
+ * Settings read from `providerOptions.anthropic` and, for a provider with another name (`local`
+ * for `localMessages`), `providerOptions[<name>]` over it; both over the model's own
+ * `providerOptions`.
  */
 export interface AnthropicProviderOptions {
   /**

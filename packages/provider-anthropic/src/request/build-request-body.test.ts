@@ -192,3 +192,16 @@ describe('buildRequestBody', () => {
     expect(plan.warnings).toHaveLength(1);
   });
 });
+
+describe('provider options', () => {
+  it('reads providerOptions.anthropic for every provider name, the named key winning', () => {
+    const { body } = buildRequestBody(
+      {
+        messages: [{ role: 'user', content: 'hi' }],
+        providerOptions: { anthropic: { topK: 5, userId: 'a' }, local: { topK: 9 } },
+      },
+      { ...context, provider: 'local', providerOptions: { userId: 'model-default' } },
+    );
+    expect([body.top_k, body.metadata]).toEqual([9, { user_id: 'a' }]);
+  });
+});

@@ -81,8 +81,11 @@ function toolChoiceOf(request: LanguageModelV1Request, disableParallel: boolean)
  */
 export function buildRequestBody(request: LanguageModelV1Request, context: BuildContext): RequestPlan {
   const warnings: LanguageModelV1CallWarning[] = [];
-  const own = (request.providerOptions?.[context.provider] ?? {}) as AnthropicProviderOptions;
-  const options: AnthropicProviderOptions = { ...context.providerOptions, ...own };
+  const shared = (request.providerOptions?.anthropic ?? {}) as AnthropicProviderOptions;
+  const own = (
+    context.provider === 'anthropic' ? {} : (request.providerOptions?.[context.provider] ?? {})
+  ) as AnthropicProviderOptions;
+  const options: AnthropicProviderOptions = { ...context.providerOptions, ...shared, ...own };
   const { system, messages } = toWireMessages(request.messages, warnings);
   const cache = cachePlan(options.cacheControl);
   const cacheMark =
