@@ -87,6 +87,81 @@ JS
 node check.mjs
 test ! -e node_modules/@tiny/harness || { echo "@tiny/harness was installed but not asked for"; exit 1; }
 
+# @tiny/provider-anthropic on @tiny/llm: no harness installed; a streamed Messages API reply from a
+# local server on 127.0.0.1, its input_json_delta pieces assembled and repaired.
+mkdir "$work/provider-anthropic" && cd "$work/provider-anthropic"
+npm init -y >/dev/null
+npm pkg set type=module >/dev/null
+npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-provider-anthropic-*.tgz >/dev/null
+cat > check.mjs <<'JS'
+import { createServer } from 'node:http';
+import { collectStream } from '@tiny/llm';
+import { AnthropicCallError, localMessages } from '@tiny/provider-anthropic';
+const events = [
+  { type: 'message_start', message: { id: 'msg_1', model: 'local', usage: { input_tokens: 12, output_tokens: 1 } } },
+  { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'weather', input: {} } },
+  { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{city: "Os' } },
+  { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: 'lo",}' } },
+  { type: 'content_block_stop', index: 0 },
+  { type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 9 } },
+  { type: 'message_stop' },
+];
+let calls = 0;
+const server = createServer((request, response) => {
+  calls += 1;
+  if (calls === 2) {
+    response.writeHead(529, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }));
+    return;
+  }
+  response.writeHead(200, { 'content-type': 'text/event-stream' });
+  for (const event of events) response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+  response.end();
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const model = localMessages({ baseURL: `http://127.0.0.1:${server.address().port}/v1` })('local');
+const tools = [{ name: 'weather', description: 'Weather.', parameters: { type: 'object', properties: { city: { type: 'string' } } } }];
+const response = await collectStream(await model.doStream({ messages: [{ role: 'user', content: 'Oslo?' }], tools }));
+if (response.toolCalls[0]?.arguments.city !== 'Oslo' || response.finishReason !== 'tool_calls') throw new Error(JSON.stringify(response));
+const overloaded = await model.doGenerate({ messages: [{ role: 'user', content: 'again' }] }).catch((error) => error);
+server.close();
+if (!AnthropicCallError.isInstance(overloaded) || overloaded.kind !== 'overloaded' || !overloaded.isRetryable) throw new Error(String(overloaded));
+console.log(`@tiny/provider-anthropic: streamed ${response.toolCalls[0].rawArguments} -> ${JSON.stringify(response.toolCalls[0].arguments)}; 529 -> ${overloaded.kind}, retryable`);
+JS
+node check.mjs
+test ! -e node_modules/@tiny/harness || { echo "@tiny/harness was installed but not asked for"; exit 1; }
+
+# @tiny/provider-ai-sdk on @tiny/llm: a real AI SDK provider from npm (@ai-sdk/openai-compatible, spec
+# V3, the major that runs on Node 20) against a local server on 127.0.0.1; no harness, no `ai`.
+mkdir "$work/provider-ai-sdk" && cd "$work/provider-ai-sdk"
+npm init -y >/dev/null
+npm pkg set type=module >/dev/null
+npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-provider-ai-sdk-*.tgz @ai-sdk/openai-compatible@2.0.92 zod@4.6.7 >/dev/null
+cat > check.mjs <<'JS'
+import { createServer } from 'node:http';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { fromAiSdk } from '@tiny/provider-ai-sdk';
+const server = createServer((request, response) => {
+  response.writeHead(200, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({
+    id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'm',
+    choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{city: "Oslo",}' } }] } }],
+    usage: { prompt_tokens: 12, completion_tokens: 9, total_tokens: 21 },
+  }));
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const provider = createOpenAICompatible({ name: 'local', baseURL: `http://127.0.0.1:${server.address().port}/v1` });
+const model = fromAiSdk(provider('m'));
+const tools = [{ name: 'weather', description: 'Weather.', parameters: { type: 'object', properties: { city: { type: 'string' } } } }];
+const response = await model.doGenerate({ messages: [{ role: 'user', content: 'Oslo?' }], tools });
+server.close();
+if (response.toolCalls[0]?.arguments.city !== 'Oslo' || response.usage.totalTokens !== 21) throw new Error(JSON.stringify(response));
+console.log(`@tiny/provider-ai-sdk: ${model.provider}/${model.modelId} repaired ${response.toolCalls[0].rawArguments} -> ${JSON.stringify(response.toolCalls[0].arguments)}`);
+JS
+node check.mjs
+test ! -e node_modules/@tiny/harness || { echo "@tiny/harness was installed but not asked for"; exit 1; }
+test ! -e node_modules/ai || { echo "the ai package was installed but never needed"; exit 1; }
+
 # @tiny/structured with its layers: a typed answer from the scripted model.
 mkdir "$work/structured" && cd "$work/structured"
 npm init -y >/dev/null

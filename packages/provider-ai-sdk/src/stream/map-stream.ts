@@ -1,0 +1,139 @@
+import type { LanguageModelV1StreamPart } from '@tiny/llm';
+import { toModelCallError } from '../errors/to-model-call-error.js';
+import { decodeToolInput } from '../response/decode-tool-input.js';
+import { extraContentOf, mapFinishReason, mapUsage, signatureOf } from '../response/map-result-fields.js';
+
+/** What the stream mapper needs. @internal */
+export interface StreamContext {
+  readonly provider: string;
+  readonly secrets: readonly string[];
+  readonly signal?: AbortSignal | undefined;
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/**
+ * Maps AI SDK stream parts to ours: `response-metadata` (before any content), `text-delta`,
+ * `reasoning-delta` (a signature in the provider metadata of `reasoning-delta` or `reasoning-end`
+ * as a `reasoning_delta` signature), `tool-input-start/delta` to `tool_call_start/delta`, and each
+ * `tool-call` to `tool_call_end` with the input decoded through the invalid-call path (a call
+ * announced only by `tool-call` gets its start first). Provider-executed calls and results, `raw`,
+ * `ping`, sources and files are left out. `error` parts and failures of the stream itself become
+ * `error` parts holding a `ModelCallError`.
+ *
+ * @throws the signal's reason when the call is aborted (from the iteration).
+ * @internal
+ */
+export async function* mapStream(
+  reader: ReadableStreamDefaultReader<unknown>,
+  first: readonly unknown[],
+  context: StreamContext,
+): AsyncGenerator<LanguageModelV1StreamPart> {
+  const started = new Set<string>();
+  const providerExecuted = new Set<string>();
+  let contentSeen = false;
+  let metadataSent = false;
+  let finished = false;
+  const pending = [...first];
+  try {
+    for (;;) {
+      let value: unknown;
+      if (pending.length > 0) {
+        value = pending.shift();
+      } else {
+        const next = await reader.read();
+        if (next.done) break;
+        value = next.value;
+      }
+      if (context.signal?.aborted) throw context.signal.reason;
+      const part = asRecord(value);
+      if (part === undefined) continue;
+      switch (part.type) {
+        case 'response-metadata':
+          if (!metadataSent && !contentSeen) {
+            metadataSent = true;
+            yield {
+              type: 'response_metadata',
+              ...(typeof part.id === 'string' ? { id: part.id } : {}),
+              ...(typeof part.modelId === 'string' ? { modelId: part.modelId } : {}),
+            };
+          }
+          break;
+        case 'text-delta':
+          if (typeof part.delta === 'string' && part.delta !== '') {
+            contentSeen = true;
+            yield { type: 'text_delta', delta: part.delta };
+          }
+          break;
+        case 'reasoning-delta':
+        case 'reasoning-end': {
+          const delta = typeof part.delta === 'string' ? part.delta : '';
+          const signature = signatureOf(part.providerMetadata);
+          if (delta === '' && signature === undefined) break;
+          contentSeen = true;
+          yield { type: 'reasoning_delta', delta, ...(signature === undefined ? {} : { signature }) };
+          break;
+        }
+        case 'tool-input-start': {
+          const id = String(part.id);
+          if (part.providerExecuted === true) {
+            providerExecuted.add(id);
+            break;
+          }
+          contentSeen = true;
+          started.add(id);
+          yield { type: 'tool_call_start', id, name: String(part.toolName) };
+          break;
+        }
+        case 'tool-input-delta': {
+          const id = String(part.id);
+          if (started.has(id) && typeof part.delta === 'string' && part.delta !== '') {
+            yield { type: 'tool_call_delta', id, argumentsDelta: part.delta };
+          }
+          break;
+        }
+        case 'tool-call': {
+          const id = String(part.toolCallId);
+          if (part.providerExecuted === true || providerExecuted.has(id)) break;
+          contentSeen = true;
+          const name = String(part.toolName);
+          if (!started.has(id)) {
+            started.add(id);
+            yield { type: 'tool_call_start', id, name };
+          }
+          const call = decodeToolInput(id, name, part.input, 'stream', extraContentOf(part.providerMetadata));
+          yield { type: 'tool_call_end', id, call };
+          break;
+        }
+        case 'finish':
+          finished = true;
+          yield { type: 'finish', ...mapFinishReason(part.finishReason), usage: mapUsage(part.usage), body: part };
+          return;
+        case 'error':
+          yield { type: 'error', error: toModelCallError(part.error, context.provider, context.secrets) };
+          return;
+        default:
+          // stream-start (read before), text-start/end, reasoning-start, tool-input-end, raw,
+          // ping, sources, files, provider-executed results
+          break;
+      }
+    }
+  } catch (error) {
+    if (context.signal?.aborted) throw context.signal.reason;
+    yield { type: 'error', error: toModelCallError(error, context.provider, context.secrets) };
+    return;
+  } finally {
+    if (!finished) await reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  }
+  if (!finished) {
+    yield {
+      type: 'error',
+      error: toModelCallError(new Error('the stream ended without a finish part'), context.provider),
+    };
+  }
+}

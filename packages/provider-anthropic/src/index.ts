@@ -1,0 +1,9 @@
+export { ModelCallError } from '@tiny/llm';
+export { type AnthropicOptions, type AnthropicProvider, createAnthropic } from './create-anthropic.js';
+export { AnthropicCallError, type AnthropicErrorKind } from './errors/anthropic-call-error.js';
+export { AnthropicMessagesModel } from './model/anthropic-messages-model.js';
+export type { AnthropicSettings } from './model/anthropic-settings.js';
+export { anthropic } from './presets/anthropic.js';
+export { localMessages } from './presets/local-messages.js';
+export type { AnthropicPresetOptions } from './presets/preset-options.js';
+export type { AnthropicCacheControl, AnthropicProviderOptions } from './request/anthropic-provider-options.js';

@@ -1,0 +1,188 @@
+import type {
+  LanguageModelV1,
+  LanguageModelV1Request,
+  LanguageModelV1Response,
+  LanguageModelV1StreamPart,
+  LanguageModelV1StreamResult,
+  ModelProfile,
+} from '@tiny/llm';
+import { type ErrorContext, errorFromResponse, transportError } from '../errors/create-call-error.js';
+import { mergeHeaders, postJson } from '../http/post-json.js';
+import type { AnthropicProviderOptions } from '../request/anthropic-provider-options.js';
+import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
+import { type ParsedMessage, parseMessage } from '../response/parse-message.js';
+import { streamMessage } from '../stream/stream-message.js';
+
+/** Everything a model needs; built by `createAnthropic`. @internal */
+export interface AnthropicModelConfig {
+  readonly provider: string;
+  readonly modelId: string;
+  readonly url: string;
+  readonly apiKey: string | undefined;
+  readonly authHeader: 'x-api-key' | 'authorization';
+  readonly version: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly fetch: typeof globalThis.fetch;
+  readonly profile: ModelProfile;
+  readonly maxTokens: number;
+  readonly providerOptions: AnthropicProviderOptions;
+}
+
+/**
+ * A Claude model (or any model behind a server speaking the Anthropic Messages API,
+ * `POST /v1/messages`). Create one with `createAnthropic(...)('claude-sonnet-4-5')` or a preset.
+ * Thinking blocks, redacted thinking and server-tool blocks come back through `reasoning` and
+ * `reasoningSignature` and are replayed unchanged when the recorded assistant turn is sent back.
+ */
+export class AnthropicMessagesModel implements LanguageModelV1 {
+  readonly specificationVersion = 'v1' as const;
+  readonly provider: string;
+  readonly modelId: string;
+  /** The model's capabilities. */
+  readonly profile: ModelProfile;
+  private readonly config: AnthropicModelConfig;
+
+  /** @internal Use a provider (`createAnthropic(...)('model')`) instead. */
+  constructor(config: AnthropicModelConfig) {
+    this.config = config;
+    this.provider = config.provider;
+    this.modelId = config.modelId;
+    this.profile = config.profile;
+  }
+
+  /**
+   * Runs the model to completion.
+   *
+   * @throws {AnthropicCallError} for an HTTP error, a transport failure or an error body.
+   * @throws the signal's reason when `abortSignal` fires.
+   */
+  async doGenerate(request: LanguageModelV1Request): Promise<LanguageModelV1Response> {
+    const { response, plan } = await this.send(request, false);
+    const context = { ...this.errorContext, headers: response.headers };
+    let raw: string;
+    try {
+      raw = await response.text();
+    } catch (error) {
+      if (request.abortSignal?.aborted) throw request.abortSignal.reason;
+      throw transportError('lost the connection while sending the body', error, context);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw) as unknown;
+    } catch (error) {
+      throw transportError('sent a body that is not JSON', error, { ...context, retryable: false });
+    }
+    return {
+      ...parseMessage(body, raw, context),
+      warnings: plan.warnings,
+      request: { body: plan.body },
+      response: { body, headers: Object.fromEntries(response.headers), statusCode: response.status },
+    };
+  }
+
+  /**
+   * Runs the model with `stream: true` and yields parts as the events arrive. Failures after the
+   * headers (an `error` event, a dropped connection) arrive as an `error` part after the output
+   * received so far.
+   *
+   * @throws {AnthropicCallError} when the call fails before the stream starts.
+   * @throws the signal's reason when `abortSignal` fires (also from the iteration).
+   */
+  async doStream(request: LanguageModelV1Request): Promise<LanguageModelV1StreamResult> {
+    const { response, plan } = await this.send(request, true);
+    const context = { ...this.errorContext, headers: response.headers, signal: request.abortSignal };
+    const contentType = response.headers.get('content-type') ?? '';
+    const stream =
+      response.body === null || contentType.includes('application/json')
+        ? wholeBody(response, context)
+        : streamMessage(response.body, context);
+    return {
+      stream,
+      warnings: plan.warnings,
+      request: { body: plan.body },
+      response: { headers: Object.fromEntries(response.headers), statusCode: response.status },
+    };
+  }
+
+  private get errorContext(): ErrorContext {
+    return { provider: this.provider, secret: this.config.apiKey };
+  }
+
+  private async send(
+    request: LanguageModelV1Request,
+    stream: boolean,
+  ): Promise<{ response: Response; plan: RequestPlan }> {
+    const { config } = this;
+    const plan = buildRequestBody(request, {
+      modelId: config.modelId,
+      provider: config.provider,
+      profile: config.profile,
+      defaultMaxTokens: config.maxTokens,
+      providerOptions: config.providerOptions,
+      stream,
+    });
+    const key =
+      config.apiKey === undefined || config.apiKey === ''
+        ? {}
+        : config.authHeader === 'x-api-key'
+          ? { 'x-api-key': config.apiKey }
+          : { authorization: `Bearer ${config.apiKey}` };
+    const headers = mergeHeaders(
+      {
+        'content-type': 'application/json',
+        accept: stream ? 'text/event-stream' : 'application/json',
+        'anthropic-version': config.version,
+        ...(plan.betas.length === 0 ? {} : { 'anthropic-beta': plan.betas.join(',') }),
+        ...key,
+      },
+      config.headers,
+      request.headers,
+    );
+    const response = await postJson(
+      { url: config.url, headers, body: plan.body, signal: request.abortSignal, fetch: config.fetch },
+      this.errorContext,
+    );
+    if (response.ok) return { response, plan };
+    const error = await errorFromResponse(response, this.errorContext);
+    if (request.abortSignal?.aborted) throw request.abortSignal.reason;
+    throw error;
+  }
+}
+
+/** A server that answered a streamed request with one JSON body: its parts in stream order. */
+async function* wholeBody(
+  response: Response,
+  context: ErrorContext & { headers: Headers; signal?: AbortSignal | undefined },
+): AsyncGenerator<LanguageModelV1StreamPart> {
+  let raw: string;
+  try {
+    raw = await response.text();
+  } catch (error) {
+    if (context.signal?.aborted) throw context.signal.reason;
+    yield { type: 'error', error: transportError('lost the connection while sending the body', error, context) };
+    return;
+  }
+  let parsed: ParsedMessage;
+  try {
+    parsed = parseMessage(JSON.parse(raw) as unknown, raw, context);
+  } catch (error) {
+    yield { type: 'error', error };
+    return;
+  }
+  yield { type: 'response_metadata', id: parsed.id, modelId: parsed.modelId };
+  if (parsed.reasoning !== undefined && parsed.reasoning !== '')
+    yield { type: 'reasoning_delta', delta: parsed.reasoning };
+  if (parsed.content !== '') yield { type: 'text_delta', delta: parsed.content };
+  for (const call of parsed.toolCalls) {
+    yield { type: 'tool_call_start', id: call.id, name: call.name };
+    yield { type: 'tool_call_end', id: call.id, call };
+  }
+  if (parsed.reasoningSignature !== undefined)
+    yield { type: 'reasoning_delta', delta: '', signature: parsed.reasoningSignature };
+  yield {
+    type: 'finish',
+    finishReason: parsed.finishReason,
+    ...(parsed.rawFinishReason === undefined ? {} : { rawFinishReason: parsed.rawFinishReason }),
+    usage: parsed.usage,
+  };
+}

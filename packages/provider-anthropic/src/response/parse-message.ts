@@ -1,0 +1,66 @@
+import type { LanguageModelV1Response, LanguageModelV1ToolCall } from '@tiny/llm';
+import { type ErrorContext, errorFromEvent } from '../errors/create-call-error.js';
+import { encodeOpaqueBlocks, type OpaqueBlock } from '../request/opaque-blocks.js';
+import { decodeToolInput } from './decode-tool-input.js';
+import { mapStopReason } from './map-stop-reason.js';
+import { mapUsage, readUsage } from './map-usage.js';
+import { asArray, asNonEmptyString, asRecord, asString } from './read-wire.js';
+
+/** The parts of a response read from its content blocks. @internal */
+export type ParsedMessage = Omit<LanguageModelV1Response, 'warnings' | 'request' | 'response'>;
+
+/** Joins the text of several thinking blocks (a stream emits the same separator). @internal */
+export const THINKING_SEPARATOR = '\n\n';
+
+/**
+ * Reads a Messages API response body: text blocks joined as the content (citations stay in the
+ * raw body); `tool_use` blocks as calls, decoded leniently, the last one invalid when `max_tokens`
+ * cut it off; thinking as `reasoning` and every block the adapter must replay unchanged (thinking
+ * with its signature, redacted thinking, server-tool blocks, unknown blocks) as the
+ * `reasoningSignature` (see `encodeOpaqueBlocks`).
+ *
+ * @throws {AnthropicCallError} when the body is an error object (`{"type":"error",...}`).
+ * @internal
+ */
+export function parseMessage(body: unknown, raw: string, context: ErrorContext & { headers?: Headers }): ParsedMessage {
+  const message = asRecord(body);
+  if (message?.type === 'error') throw errorFromEvent(body, raw, context);
+  const blocks = asArray(message?.content);
+  const stopReason = asNonEmptyString(message?.stop_reason);
+  const lastToolIndex = blocks.reduce<number>(
+    (last, block, index) => (asRecord(block)?.type === 'tool_use' ? index : last),
+    -1,
+  );
+  const truncated = stopReason === 'max_tokens' && lastToolIndex === blocks.length - 1;
+  let content = '';
+  const thinking: string[] = [];
+  const opaque: OpaqueBlock[] = [];
+  const toolCalls: LanguageModelV1ToolCall[] = [];
+  blocks.forEach((value, index) => {
+    const block = asRecord(value);
+    if (block === undefined || typeof block.type !== 'string') return;
+    if (block.type === 'text') {
+      content += asString(block.text) ?? '';
+    } else if (block.type === 'tool_use') {
+      const id = asString(block.id) ?? `toolu_${index}`;
+      const name = asString(block.name) ?? '';
+      toolCalls.push(decodeToolInput(id, name, block.input, 'response', truncated && index === lastToolIndex));
+    } else {
+      if (block.type === 'thinking') thinking.push(asString(block.thinking) ?? '');
+      opaque.push(block as OpaqueBlock);
+    }
+  });
+  const signature = encodeOpaqueBlocks(opaque);
+  const id = asNonEmptyString(message?.id);
+  const modelId = asNonEmptyString(message?.model);
+  return {
+    ...(id === undefined ? {} : { id }),
+    ...(modelId === undefined ? {} : { modelId }),
+    content,
+    ...(signature === undefined ? {} : { reasoning: thinking.join(THINKING_SEPARATOR), reasoningSignature: signature }),
+    toolCalls,
+    finishReason: mapStopReason(stopReason ?? null),
+    ...(stopReason === undefined ? {} : { rawFinishReason: stopReason }),
+    usage: mapUsage(readUsage(message?.usage)),
+  };
+}

@@ -1,0 +1,212 @@
+import type { LanguageModelV1StreamPart, LanguageModelV1ToolCall } from '@tiny/llm';
+import { type ErrorContext, errorFromEvent, transportError } from '../errors/create-call-error.js';
+import { encodeOpaqueBlocks, type OpaqueBlock } from '../request/opaque-blocks.js';
+import { decodeToolInput } from '../response/decode-tool-input.js';
+import { mapStopReason } from '../response/map-stop-reason.js';
+import { mapUsage, readUsage, type WireUsage } from '../response/map-usage.js';
+import { THINKING_SEPARATOR } from '../response/parse-message.js';
+import { asNonEmptyString, asRecord, asString } from '../response/read-wire.js';
+import { readSseEvents } from './read-sse-events.js';
+
+/** What the stream reader needs. @internal */
+export interface StreamContext extends ErrorContext {
+  readonly signal?: AbortSignal | undefined;
+  readonly headers?: Headers | undefined;
+}
+
+/** A content block being received, by its `index`. */
+type OpenBlock =
+  | { readonly kind: 'text' }
+  | { readonly kind: 'tool'; readonly id: string; readonly name: string; json: string; readonly start: unknown }
+  | { readonly kind: 'opaque'; readonly block: Record<string, unknown>; json: string };
+
+function parseJson(data: string): unknown {
+  try {
+    return JSON.parse(data) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads a Messages API event stream into stream parts. Text and thinking deltas pass through as
+ * they arrive; `input_json_delta` pieces are assembled per content block `index` (split anywhere)
+ * and also passed through as `tool_call_delta`. Calls end when the stop reason is known, so one cut
+ * off by `max_tokens` ends invalid. Signatures, redacted thinking and server-tool blocks are kept
+ * opaque and sent once, as the signature of a last `reasoning_delta`. `ping` and unknown events
+ * are ignored. An `error` event, a dropped connection or a stream that stops before
+ * `message_stop` ends with an `error` part after whatever arrived (kept).
+ *
+ * @throws the signal's reason when the call is aborted (from the iteration).
+ * @internal
+ */
+export async function* streamMessage(
+  body: ReadableStream<Uint8Array>,
+  context: StreamContext,
+): AsyncGenerator<LanguageModelV1StreamPart> {
+  const open = new Map<number, OpenBlock>();
+  const calls: { id: string; name: string; input: unknown }[] = [];
+  const opaque: OpaqueBlock[] = [];
+  let thinkingBlocks = 0;
+  let usage: WireUsage = {};
+  let stopReason: string | undefined;
+  let metadataSent = false;
+  let finished = false;
+  let lastEvent: unknown;
+  let lastStarted: OpenBlock['kind'] | undefined;
+
+  const finish = function* (truncated: boolean): Generator<LanguageModelV1StreamPart> {
+    const last = calls.length - 1;
+    for (const [index, call] of calls.entries()) {
+      const decoded: LanguageModelV1ToolCall = decodeToolInput(
+        call.id,
+        call.name,
+        call.input,
+        'stream',
+        truncated && index === last,
+      );
+      yield { type: 'tool_call_end', id: call.id, call: decoded };
+    }
+    calls.length = 0;
+    const signature = encodeOpaqueBlocks(opaque);
+    if (signature !== undefined) yield { type: 'reasoning_delta', delta: '', signature };
+    opaque.length = 0;
+  };
+
+  try {
+    for await (const event of readSseEvents(body)) {
+      if (context.signal?.aborted) throw context.signal.reason;
+      const data = parseJson(event.data);
+      const record = asRecord(data);
+      const type = asString(record?.type) ?? event.event;
+      if (type === 'error' || event.event === 'error') {
+        yield* finish(false);
+        yield { type: 'error', error: errorFromEvent(data, event.data, context) };
+        return;
+      }
+      if (record === undefined) continue;
+      lastEvent = data;
+      switch (type) {
+        case 'message_start': {
+          const message = asRecord(record.message);
+          usage = readUsage(message?.usage, usage);
+          if (!metadataSent) {
+            metadataSent = true;
+            const id = asNonEmptyString(message?.id);
+            const modelId = asNonEmptyString(message?.model);
+            yield {
+              type: 'response_metadata',
+              ...(id === undefined ? {} : { id }),
+              ...(modelId === undefined ? {} : { modelId }),
+            };
+          }
+          break;
+        }
+        case 'content_block_start': {
+          const index = typeof record.index === 'number' ? record.index : open.size;
+          const block = asRecord(record.content_block) ?? {};
+          lastStarted = block.type === 'text' ? 'text' : block.type === 'tool_use' ? 'tool' : 'opaque';
+          if (block.type === 'text') {
+            open.set(index, { kind: 'text' });
+            const text = asString(block.text) ?? '';
+            if (text !== '') yield { type: 'text_delta', delta: text };
+          } else if (block.type === 'tool_use') {
+            const id = asString(block.id) ?? `toolu_${index}`;
+            const name = asString(block.name) ?? '';
+            open.set(index, { kind: 'tool', id, name, json: '', start: block.input });
+            yield { type: 'tool_call_start', id, name };
+          } else {
+            const copy: Record<string, unknown> = { ...block };
+            if (block.type === 'thinking') {
+              if (thinkingBlocks > 0) yield { type: 'reasoning_delta', delta: THINKING_SEPARATOR };
+              thinkingBlocks += 1;
+              const text = asString(block.thinking) ?? '';
+              if (text !== '') yield { type: 'reasoning_delta', delta: text };
+            }
+            open.set(index, { kind: 'opaque', block: copy, json: '' });
+          }
+          break;
+        }
+        case 'content_block_delta': {
+          const index = typeof record.index === 'number' ? record.index : -1;
+          const delta = asRecord(record.delta) ?? {};
+          const block = open.get(index);
+          if (block === undefined) break;
+          if (delta.type === 'text_delta' && block.kind === 'text') {
+            const text = asString(delta.text) ?? '';
+            if (text !== '') yield { type: 'text_delta', delta: text };
+          } else if (delta.type === 'input_json_delta') {
+            const piece = asString(delta.partial_json) ?? '';
+            if (block.kind !== 'text') block.json += piece;
+            if (block.kind === 'tool' && piece !== '')
+              yield { type: 'tool_call_delta', id: block.id, argumentsDelta: piece };
+          } else if (block.kind === 'opaque' && delta.type === 'thinking_delta') {
+            const text = asString(delta.thinking) ?? '';
+            block.block.thinking = `${asString(block.block.thinking) ?? ''}${text}`;
+            if (text !== '') yield { type: 'reasoning_delta', delta: text };
+          } else if (block.kind === 'opaque' && delta.type === 'signature_delta') {
+            block.block.signature = `${asString(block.block.signature) ?? ''}${asString(delta.signature) ?? ''}`;
+          } else if (block.kind === 'opaque' && delta.type === 'citations_delta') {
+            // citations of server-tool text stay in the raw events
+          }
+          break;
+        }
+        case 'content_block_stop': {
+          const index = typeof record.index === 'number' ? record.index : -1;
+          const block = open.get(index);
+          open.delete(index);
+          if (block?.kind === 'tool') {
+            const input = block.json !== '' ? block.json : block.start;
+            calls.push({
+              id: block.id,
+              name: block.name,
+              input: block.json === '' && isEmptyObject(input) ? '' : input,
+            });
+          } else if (block?.kind === 'opaque') {
+            if (block.json !== '') block.block.input = parseJson(block.json) ?? block.json;
+            opaque.push(block.block as OpaqueBlock);
+          }
+          break;
+        }
+        case 'message_delta': {
+          const delta = asRecord(record.delta);
+          stopReason = asNonEmptyString(delta?.stop_reason) ?? stopReason;
+          usage = readUsage(record.usage, usage);
+          break;
+        }
+        case 'message_stop': {
+          // A tool block still open here was cut off without its content_block_stop.
+          for (const block of open.values()) {
+            if (block.kind === 'tool') calls.push({ id: block.id, name: block.name, input: block.json });
+          }
+          open.clear();
+          yield* finish(stopReason === 'max_tokens' && lastStarted === 'tool');
+          finished = true;
+          yield {
+            type: 'finish',
+            finishReason: mapStopReason(stopReason ?? null),
+            ...(stopReason === undefined ? {} : { rawFinishReason: stopReason }),
+            usage: mapUsage(usage),
+            body: lastEvent,
+          };
+          return;
+        }
+        default:
+          // ping and event types this adapter does not know
+          break;
+      }
+    }
+  } catch (error) {
+    if (context.signal?.aborted) throw context.signal.reason;
+    if (!finished) yield { type: 'error', error: transportError('lost the connection mid-stream', error, context) };
+    return;
+  }
+  if (!finished) {
+    yield* finish(true);
+    yield { type: 'error', error: transportError('ended the stream before message_stop', undefined, context) };
+  }
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+}
