@@ -26,7 +26,7 @@ function isLoopbackIp(address) {
     const lower = address.toLowerCase().replace(/^\[|\]$/g, '');
     if (lower === '::1' || lower === '::' || lower === '0:0:0:0:0:0:0:1' || lower === '0:0:0:0:0:0:0:0') return true;
     const mapped = /^(?:0{0,4}:){0,5}:?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-    return mapped !== null && mapped[1].startsWith('127.');
+    return mapped?.[1]?.startsWith('127.') === true;
   }
   return false;
 }

@@ -1,7 +1,7 @@
+import { InvalidInputError } from '@tiny/tools';
 import { DecisionRefusedError } from '../errors/decision-refused-error.js';
 import { IngressError } from '../errors/ingress-error.js';
 import { ResultTimeoutError } from '../errors/result-timeout-error.js';
-import { InvalidInputError } from '@tiny/tools';
 import type { RestateAgentInput, RestateAgentResult } from '../service/create-restate-agent-service.js';
 import type { DecisionJson, DecisionReceipt, PendingDecisions } from '../service/decisions.js';
 

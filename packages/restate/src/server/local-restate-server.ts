@@ -99,7 +99,11 @@ async function waitFor(
       if (response.ok) return;
     } catch {}
     if (Date.now() > deadline)
-      throw new LocalRestateServerError({ problem: 'start_timeout', detail: `${url} did not answer in time`, binaryPath });
+      throw new LocalRestateServerError({
+        problem: 'start_timeout',
+        detail: `${url} did not answer in time`,
+        binaryPath,
+      });
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
