@@ -40,7 +40,7 @@ else
   export DO_NOT_TRACK=1                  # restate-server and others honouring the convention
   export TURBO_TELEMETRY_DISABLED=1 TURBO_NO_UPDATE_NOTIFIER=1
   export npm_config_update_notifier=false NO_UPDATE_NOTIFIER=1
-  export OPENAI_AGENTS_DISABLE_TRACING=1
+  export OPENAI_AGENTS_DISABLE_TRACING=1 LANGCHAIN_TRACING_V2=false LANGSMITH_TRACING=false
   export TINY_LOOPBACK_GUARD_LOG="${TINY_LOOPBACK_GUARD_LOG:-$(mktemp -t tiny-loopback-guard.XXXXXX)}"
   : >"$TINY_LOOPBACK_GUARD_LOG"
   case " ${NODE_OPTIONS:-} " in

@@ -53,12 +53,13 @@ describe('startLocalRestateServer', () => {
     expect(readdirSync(tmp)).toEqual([]);
   });
 
-  it('keeps a caller-owned data dir on failure', async () => {
-    const baseDir = join(tmp, 'mine');
+  it('leaves a caller-owned data dir alone on failure', async () => {
+    const baseDir = mkdtempSync(join(tmp, 'mine-'));
     const error = await startLocalRestateServer({ binaryPath: '/bin/false', baseDir }).catch(
       (caught: unknown) => caught,
     );
     expect(LocalRestateServerError.isInstance(error)).toBe(true);
-    expect(readdirSync(tmp)).toEqual([]); // never created by us, never removed by us
+    expect(existsSync(baseDir)).toBe(true);
+    expect(readdirSync(tmp)).toHaveLength(1); // the caller's dir, and no temp dir of our own
   });
 });
