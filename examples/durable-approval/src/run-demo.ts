@@ -1,10 +1,8 @@
-import { createServer } from 'node:http2';
-import type { AddressInfo } from 'node:net';
-import { createEndpointHandler } from '@restatedev/restate-sdk';
 import {
   RestateAgentClient,
   type RestateAgentResult,
   registerDeployment,
+  serveRestateEndpoint,
   startLocalRestateServer,
 } from '@tiny/restate';
 import { refundAgent } from './refund-agent.js';
@@ -16,10 +14,13 @@ import { refundAgent } from './refund-agent.js';
  */
 export async function runDurableApproval(log: (line: string) => void = console.log): Promise<RestateAgentResult> {
   const server = await startLocalRestateServer();
-  const worker = createServer(createEndpointHandler({ services: [refundAgent] }));
+  // 127.0.0.1 only (the default): unsigned handlers must not face the network.
+  const worker = await serveRestateEndpoint({ services: [refundAgent], host: '127.0.0.1' }).catch(async (error) => {
+    await server.stop();
+    throw error;
+  });
   try {
-    await new Promise<void>((resolve) => worker.listen(0, '127.0.0.1', resolve));
-    const workerUrl = `http://127.0.0.1:${(worker.address() as AddressInfo).port}`;
+    const workerUrl = worker.url;
     await registerDeployment(server.adminUrl, workerUrl);
     log(`restate-server: ingress ${server.ingressUrl}, admin ${server.adminUrl}; worker ${workerUrl}`);
 
@@ -40,6 +41,6 @@ export async function runDurableApproval(log: (line: string) => void = console.l
   } finally {
     // Stop the server first: it holds HTTP/2 connections to the worker open.
     await server.stop();
-    await new Promise((resolve) => worker.close(resolve));
+    await worker.close();
   }
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, type StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { AgentHarness } from '@tiny/harness';
 import { ScriptedModel, scriptedToolCall } from '@tiny/harness/testkit';
 import { type AnyTool, completeTool, executeTool, ToolInputError, ToolNotFoundError } from '@tiny/tools';
@@ -13,7 +13,18 @@ import type { McpToolSet } from './mcp-tool-set.js';
 
 const server = (name: string) =>
   fileURLToPath(new URL(`../node_modules/@modelcontextprotocol/${name}/dist/index.js`, import.meta.url));
-const everything = { command: process.execPath, args: [server('server-everything'), 'stdio'] };
+// The SDK hands a server only a few variables (PATH, HOME, ...): pass the loopback guard of
+// scripts/offline.sh on too, so a server that reaches beyond loopback fails the run loudly.
+const env = {
+  ...getDefaultEnvironment(),
+  ...Object.fromEntries(
+    ['NODE_OPTIONS', 'TINY_LOOPBACK_GUARD_LOG'].flatMap((key) => {
+      const value = process.env[key];
+      return value === undefined ? [] : [[key, value]];
+    }),
+  ),
+};
+const everything = { command: process.execPath, args: [server('server-everything'), 'stdio'], env };
 const context = { runId: 'r', turn: 1 };
 const byName = (tools: readonly AnyTool[], name: string) => {
   const tool = tools.find((item) => item.name === name);
@@ -151,6 +162,7 @@ describe('against @modelcontextprotocol/server-filesystem on a temp directory', 
     toolSet = await createMcpToolSet({
       command: process.execPath,
       args: [server('server-filesystem'), dir],
+      env,
       prefix: 'fs_',
     });
   });

@@ -1,14 +1,24 @@
-export { RestateAgentClient, type RestateClientOptions } from './client/restate-agent-client.js';
+export { RestateAgentClient, type RestateClientOptions, type ResultOptions } from './client/restate-agent-client.js';
+export { AdminApiError } from './errors/admin-api-error.js';
 export { type DecisionRefusal, DecisionRefusedError } from './errors/decision-refused-error.js';
 export { IngressError } from './errors/ingress-error.js';
 export { JournaledStepError } from './errors/journaled-step-error.js';
+export { LocalRestateServerError, type LocalRestateServerProblem } from './errors/local-restate-server-error.js';
+export { ResultTimeoutError } from './errors/result-timeout-error.js';
 export { restateIdempotencyKey } from './idempotency/restate-idempotency-key.js';
 export {
+  type DeploymentInfo,
   type LocalRestateServer,
   type LocalRestateServerOptions,
   registerDeployment,
+  repointDeployment,
   startLocalRestateServer,
 } from './server/local-restate-server.js';
+export {
+  type RestateEndpoint,
+  type ServeRestateEndpointOptions,
+  serveRestateEndpoint,
+} from './server/serve-restate-endpoint.js';
 export {
   createRestateAgentService,
   type RestateAgentInput,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { pathologicalInputs, pathologicalTools } from './__fixtures__/pathological-inputs.js';
 import { createStreamScrubber } from './create-stream-scrubber.js';
 import type { ParsedCall } from './parse-types.js';
 
@@ -129,5 +130,65 @@ describe('createStreamScrubber', () => {
     text += last.text;
     expect(calls).toHaveLength(1);
     expect(text).toBe('done');
+  });
+
+  describe('gives the same output for any split as for one feed (differential)', () => {
+    // Texts that exercise the paths a split can reach: plain prose released without a scan, words
+    // that may grow into a p-type call, partial openers, long held blocks, fences and every grammar.
+    const texts: string[] = [
+      'The report shows growth; see https://example.com/q3. Next: (1) review, (2) ship [draft]. ',
+      'Let me search for it. search("rust agents", 5) and then seas, sea, se s ( ) searching(',
+      'Sure. <invoke name="read"><parameter name="path">a.txt</parameter></invoke>\nThen more.',
+      '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>lookup<｜tool▁sep｜>{"id": 7}<｜tool▁call▁end｜><｜tool▁calls▁end｜> ok',
+      '<|start|>assistant<|channel|>commentary to=functions.lookup<|message|>{"id":1}<|call|> done',
+      'x [TOOL_CALLS]lookup[ARGS]{"id": [1, {"a": "}"}]} tail [TOOL_CALL',
+      '<|START_ACTION|>[{"tool_name": "lookup", "parameters": {"id": 2}}]<|END_ACTION|> y',
+      `a <tool_call>\n{"name": "lookup", "arguments": {"note": "${'long '.repeat(120)}"}}\n</tool_call>\nb`,
+      'code:\n```ts\nconst a = `<tool_call>{"name":"x","arguments":{}}</tool_call>`;\n```\n```tool_call\n{"name":"lookup","arguments":{"id":3}}\n```\nend',
+      '<weather><city>Oslo</city></weather> and <weath and <tool_ca and <tool_call>{"name":"lookup"',
+      'x <tool_call>\n<tool_call>\n{"name":"lookup","arguments":{}}\n</tool_call>\n</tool_call> y  \n\n  z   ',
+      ...pathologicalInputs.map(([, make]) => make(600)),
+    ];
+
+    /** A seeded PRNG (mulberry32), so a failure names a reproducible seed. */
+    function random(seed: number): () => number {
+      let state = seed >>> 0;
+      return () => {
+        state = (state + 0x6d2b79f5) >>> 0;
+        let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
+        mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
+        return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
+      };
+    }
+
+    function split(text: string, next: () => number): string[] {
+      const pieces: string[] = [];
+      for (let index = 0; index < text.length; ) {
+        const roll = next();
+        const size = roll < 0.5 ? 1 : roll < 0.8 ? 1 + Math.floor(next() * 4) : 1 + Math.floor(next() * 80);
+        pieces.push(text.slice(index, index + size));
+        index += size;
+      }
+      return pieces;
+    }
+
+    it.each([
+      ['no tools', undefined],
+      ['every grammar (p-type and xml tools)', { tools: pathologicalTools }],
+    ])('%s', (_label, options) => {
+      for (const [position, text] of texts.entries()) {
+        const whole = run([text], options);
+        for (let seed = 1; seed <= 40; seed++) {
+          const pieces = split(text, random(seed * 1000 + position));
+          const streamed = run(pieces, options);
+          const context = `text ${position}, seed ${seed * 1000 + position}`;
+          expect(streamed.text, context).toBe(whole.text);
+          expect(streamed.calls, context).toEqual(whole.calls);
+        }
+        const single = run([...text], options);
+        expect(single.text, `text ${position}, one character at a time`).toBe(whole.text);
+        expect(single.calls, `text ${position}, one character at a time`).toEqual(whole.calls);
+      }
+    });
   });
 });

@@ -1,7 +1,7 @@
 import type { ToolSchema } from '../spec/tool-schema.js';
 import { feedFence, initialFenceState } from './fence-tracker.js';
 import { finalizeCalls } from './finalize-calls.js';
-import { createGrammars } from './grammars/create-grammars.js';
+import { createGrammars, streamNeedsScan } from './grammars/create-grammars.js';
 import { createNarrativeEmitter } from './narrative-emitter.js';
 import type { ParsedText } from './parse-types.js';
 import { findProtectedRegions } from './protected-regions.js';
@@ -29,6 +29,20 @@ export interface StreamScrubber {
 }
 
 const EAGER_LIMIT = 4096;
+/** Without a decisive character, a held tail is rescanned after this many new characters at least. */
+const MIN_GROWTH = 8;
+/**
+ * Characters that can complete an opener or a block or start a new one: the last character of
+ * every closer and opener of every grammar (`>` of tags and sentinel tokens, a backtick of fences,
+ * `}` and `]` of JSON bodies, `)` of p-type calls, a newline) and the openers' first characters
+ * `<` and `[`. A fragment without them leaves an opened block open.
+ */
+const DECISIVE = '<>[]}`)\n';
+
+function hasAny(text: string, chars: string): boolean {
+  for (let index = 0; index < chars.length; index++) if (text.includes(chars.charAt(index))) return true;
+  return false;
+}
 
 /**
  * Creates a scrubber for streamed visible text (L12). It reads the same scan grammars as
@@ -41,11 +55,21 @@ const EAGER_LIMIT = 4096;
  * lines, and the released calls are the same, in the same order. Whitespace at the end of a
  * fragment is held until more text of the same paragraph arrives, because a call block may follow.
  *
- * Each feed rescans only the held tail. While more than 4 KB is held (one huge unfinished block),
- * the tail is rescanned only after it grows by an eighth, so total work stays linear.
+ * Each feed looks at the held tail and the new fragment only. When nothing is held and the
+ * fragment has none of the characters any grammar needs to start a block or a partial opener
+ * (`<`, `[`, `` ` ``, and for p-type tools `(` and the tools' first letters), it cannot hold or
+ * contain markup: it goes straight to the narrative, without a scan, so one-character feeds of
+ * plain text cost about what large ones do. Otherwise the held tail plus the fragment is scanned
+ * with only the grammars whose characters occur in it. A held tail is rescanned when a fragment
+ * brings a character that can complete or start something (`<>[]}`, a backtick, `)`, a newline),
+ * else only after it grows by 8 characters or an eighth, whichever is more; while more than 4 KB
+ * is held (one huge unfinished block), only after it grows by an eighth. So total work stays
+ * linear, and held text is released at most that much late, never early: the concatenated output
+ * does not depend on how the text was split.
  */
 export function createStreamScrubber(options: StreamScrubberOptions = {}): StreamScrubber {
   const knowledge = createToolKnowledge(options.tools);
+  const needsScan = streamNeedsScan(knowledge);
   const narrative = createNarrativeEmitter();
   let fence = initialFenceState();
   let buffer = '';
@@ -97,8 +121,22 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
 
   return {
     feed(fragment) {
+      if (buffer === '' && fragment !== '' && !needsScan(fragment, previousCode)) {
+        // What a scan would do with text that holds no block and no partial opener, without one.
+        try {
+          narrative.append(fragment);
+          feedFence(fence, fragment, () => {});
+          previousCode = fragment.charCodeAt(fragment.length - 1);
+          heldAfterLastScan = 0;
+          return { text: narrative.take(), calls: [], diagnostics: [] };
+        } catch {
+          return { text: '', calls: [], diagnostics: [] };
+        }
+      }
       buffer += fragment;
-      if (buffer.length > EAGER_LIMIT && buffer.length < heldAfterLastScan + heldAfterLastScan / 8) {
+      const grown = buffer.length - heldAfterLastScan;
+      if (buffer.length > EAGER_LIMIT && grown < heldAfterLastScan / 8) return { text: '', calls: [], diagnostics: [] };
+      if (heldAfterLastScan > 0 && grown < Math.max(MIN_GROWTH, heldAfterLastScan / 8) && !hasAny(fragment, DECISIVE)) {
         return { text: '', calls: [], diagnostics: [] };
       }
       try {

@@ -1,12 +1,11 @@
-// A worker process: serves the durable agent service on PORT. The tests SIGKILL it mid-run and start
+// A worker process: serves the durable agent service on 127.0.0.1:PORT. The tests SIGKILL it mid-run and start
 // another one on the same port. STATE_DIR holds what must survive the worker: the side effects
 // (effects.jsonl, one line per applied charge), the model's calls (model-calls.log) and events.
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as restate from '@restatedev/restate-sdk';
 import { AgentHarness } from '@tiny/harness';
 import { ScriptedModel, scriptedToolCall } from '@tiny/harness/testkit';
-import { createRestateAgentService, restateIdempotencyKey } from '@tiny/restate';
+import { createRestateAgentService, restateIdempotencyKey, serveRestateEndpoint } from '@tiny/restate';
 import { defineTool, ToolPolicy } from '@tiny/tools';
 
 const { PORT, STATE_DIR, WORKER_ID, HANG_AFTER_EFFECT } = process.env;
@@ -85,5 +84,6 @@ const service = createRestateAgentService({
   },
 });
 
-await restate.serve({ services: [service], port: Number(PORT) });
+// Loopback only: restate.serve() would listen on every interface.
+await serveRestateEndpoint({ services: [service], port: Number(PORT), host: '127.0.0.1' });
 process.send?.({ type: 'listening' });

@@ -1,5 +1,7 @@
+import { InvalidInputError } from '@tiny/tools';
 import { DecisionRefusedError } from '../errors/decision-refused-error.js';
 import { IngressError } from '../errors/ingress-error.js';
+import { ResultTimeoutError } from '../errors/result-timeout-error.js';
 import type { RestateAgentInput, RestateAgentResult } from '../service/create-restate-agent-service.js';
 import type { DecisionJson, DecisionReceipt, PendingDecisions } from '../service/decisions.js';
 
@@ -12,6 +14,31 @@ export interface RestateClientOptions {
   /** Extra headers on every request (an auth token for a proxy in front of the ingress). */
   readonly headers?: Readonly<Record<string, string>> | undefined;
   readonly fetch?: typeof globalThis.fetch | undefined;
+  /**
+   * How long `result()` and `run()` wait for a run to finish before throwing `ResultTimeoutError`
+   * (the run goes on). Default 300 000 ms (5 minutes); `Infinity` waits as long as the ingress
+   * keeps the connection open. A run waiting days for an approval needs `result()` called again.
+   */
+  readonly resultTimeoutMs?: number | undefined;
+}
+
+/** Options of one wait for a run's result. */
+export interface ResultOptions {
+  /** Overrides the client's `resultTimeoutMs` for this call. */
+  readonly timeoutMs?: number | undefined;
+  /** Ends the wait early (the run goes on); the fetch rejects with the signal's reason. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+const DEFAULT_RESULT_TIMEOUT_MS = 300_000;
+
+function checkTimeout(entryPoint: string, name: string, value: number | undefined): void {
+  if (value === undefined || value === Number.POSITIVE_INFINITY) return;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+    throw new InvalidInputError({
+      entryPoint,
+      reason: `\`${name}\` must be a positive number of milliseconds or Infinity, got ${String(value)}`,
+    });
 }
 
 /**
@@ -22,7 +49,9 @@ export class RestateAgentClient {
   private readonly base: string;
   private readonly options: RestateClientOptions;
 
+  /** @throws {InvalidInputError} when `resultTimeoutMs` is not a positive number or `Infinity`. */
   constructor(options: RestateClientOptions) {
+    checkTimeout('new RestateAgentClient', 'resultTimeoutMs', options.resultTimeoutMs);
     this.options = options;
     this.base = options.ingressUrl.replace(/\/+$/, '');
   }
@@ -33,17 +62,51 @@ export class RestateAgentClient {
     return answer.invocationId;
   }
 
-  /** Runs `runId` and waits for its result (including any wait for decisions). */
-  run(runId: string, input: RestateAgentInput): Promise<RestateAgentResult> {
-    return this.request('POST', `${this.path(runId)}/run`, input) as Promise<RestateAgentResult>;
+  /**
+   * Runs `runId` and waits for its result (including any wait for decisions).
+   * @throws {ResultTimeoutError} after `timeoutMs` (default: the client's `resultTimeoutMs`); the run goes on.
+   */
+  run(runId: string, input: RestateAgentInput, options: ResultOptions = {}): Promise<RestateAgentResult> {
+    return this.wait(runId, options, (signal) => this.request('POST', `${this.path(runId)}/run`, input, signal));
   }
 
-  /** Waits for the result of a started run. */
-  result(runId: string): Promise<RestateAgentResult> {
-    return this.request(
-      'GET',
-      `/restate/workflow/${encodeURIComponent(this.options.service)}/${encodeURIComponent(runId)}/attach`,
-    ) as Promise<RestateAgentResult>;
+  /**
+   * Waits for the result of a started run.
+   * @throws {ResultTimeoutError} after `timeoutMs` (default: the client's `resultTimeoutMs`); the run goes on.
+   */
+  result(runId: string, options: ResultOptions = {}): Promise<RestateAgentResult> {
+    return this.wait(runId, options, (signal) =>
+      this.request(
+        'GET',
+        `/restate/workflow/${encodeURIComponent(this.options.service)}/${encodeURIComponent(runId)}/attach`,
+        undefined,
+        signal,
+      ),
+    );
+  }
+
+  private async wait(
+    runId: string,
+    options: ResultOptions,
+    send: (signal: AbortSignal) => Promise<unknown>,
+  ): Promise<RestateAgentResult> {
+    checkTimeout(`RestateAgentClient.result(${JSON.stringify(runId)})`, 'timeoutMs', options.timeoutMs);
+    const timeoutMs = options.timeoutMs ?? this.options.resultTimeoutMs ?? DEFAULT_RESULT_TIMEOUT_MS;
+    const controller = new AbortController();
+    const timedOut = new ResultTimeoutError({ runId, timeoutMs });
+    const timer = Number.isFinite(timeoutMs) ? setTimeout(() => controller.abort(timedOut), timeoutMs) : undefined;
+    const forward = () => controller.abort(options.signal?.reason);
+    if (options.signal?.aborted) forward();
+    options.signal?.addEventListener('abort', forward, { once: true });
+    try {
+      return (await send(controller.signal)) as RestateAgentResult;
+    } catch (error) {
+      if (controller.signal.reason === timedOut) throw timedOut;
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', forward);
+    }
   }
 
   /** The calls the run waits on now (`calls` empty when it is not paused). */
@@ -108,10 +171,11 @@ export class RestateAgentClient {
     return `/${encodeURIComponent(this.options.service)}/${encodeURIComponent(runId)}`;
   }
 
-  private async request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+  private async request(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal): Promise<unknown> {
     const fetch = this.options.fetch ?? globalThis.fetch;
     const response = await fetch(`${this.base}${path}`, {
       method,
+      ...(signal === undefined ? {} : { signal }),
       headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...this.options.headers },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });

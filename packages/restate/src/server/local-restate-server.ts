@@ -4,16 +4,28 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { arch, platform, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { AdminApiError } from '../errors/admin-api-error.js';
+import { LocalRestateServerError } from '../errors/local-restate-server-error.js';
 
 /** Options for {@link startLocalRestateServer}. */
 export interface LocalRestateServerOptions {
-  /** The `restate-server` executable. Default: `RESTATE_SERVER_BIN`, else the platform binary of `@restatedev/restate-server` installed where the process runs. */
+  /**
+   * The `restate-server` executable. Default: `RESTATE_SERVER_BIN`, else the platform binary of
+   * `@restatedev/restate-server` resolved from this package (an optional peer), else from the
+   * current directory's project. Independent of the directory the process runs in.
+   */
   readonly binaryPath?: string | undefined;
   /** Interface to bind every listener to. Default `127.0.0.1`. */
   readonly host?: string | undefined;
   /** Data directory. Default: a fresh temporary directory, removed by `stop()`. */
   readonly baseDir?: string | undefined;
-  /** Extra `RESTATE_*` environment for the server (configuration overrides). */
+  /**
+   * Extra `RESTATE_*` environment for the server (configuration overrides). Telemetry is off by
+   * default (`RESTATE_DISABLE_TELEMETRY=true`, `DO_NOT_TRACK=1`). restate-server 1.7 also asks
+   * GitHub for its latest release at every start and has no switch for that: run it where it
+   * cannot reach the internet (the repo's tests run in a loopback-only network namespace).
+   */
   readonly env?: Readonly<Record<string, string>> | undefined;
   /** Where server output goes. Default: discarded. */
   readonly log?: ((chunk: string) => void) | undefined;
@@ -45,23 +57,53 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
-function resolveBinary(): string {
+/** The `restate-server` binary: `RESTATE_SERVER_BIN`, else from this package, else from the cwd's project. @internal */
+export function resolveRestateServerBinary(): string {
   const fromEnv = process.env.RESTATE_SERVER_BIN;
   if (fromEnv) return fromEnv;
-  const here = createRequire(join(process.cwd(), 'package.json'));
-  const wrapper = createRequire(here.resolve('@restatedev/restate-server/package.json'));
-  return wrapper.resolve(`@restatedev/restate-server-${platform()}-${arch()}/bin/restate-server`);
+  const binary = `@restatedev/restate-server-${platform()}-${arch()}/bin/restate-server`;
+  const tried: string[] = [];
+  for (const base of [import.meta.url, pathToFileURL(join(process.cwd(), 'package.json')).href]) {
+    try {
+      const wrapper = createRequire(createRequire(base).resolve('@restatedev/restate-server/package.json'));
+      return wrapper.resolve(binary);
+    } catch (error) {
+      tried.push(`from ${base}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    }
+  }
+  throw new LocalRestateServerError({
+    problem: 'binary_not_found',
+    detail: `install @restatedev/restate-server (it ships ${binary}) or set RESTATE_SERVER_BIN; tried ${tried.join('; ')}`,
+  });
 }
 
-async function waitFor(url: string, deadline: number, child: ChildProcess): Promise<void> {
+async function waitFor(
+  url: string,
+  deadline: number,
+  child: ChildProcess,
+  binaryPath: string,
+  spawnError: () => Error | undefined,
+): Promise<void> {
   for (;;) {
-    if (child.exitCode !== null)
-      throw new Error(`restate-server exited with code ${child.exitCode} before ${url} answered`);
+    const failed = spawnError();
+    if (failed !== undefined)
+      throw new LocalRestateServerError({ problem: 'spawn_failed', detail: failed.message, binaryPath, cause: failed });
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new LocalRestateServerError({
+        problem: 'exited',
+        detail: `exited with ${child.exitCode ?? child.signalCode} before ${url} answered`,
+        binaryPath,
+      });
     try {
       const response = await fetch(url);
       if (response.ok) return;
     } catch {}
-    if (Date.now() > deadline) throw new Error(`restate-server did not answer ${url} in time`);
+    if (Date.now() > deadline)
+      throw new LocalRestateServerError({
+        problem: 'start_timeout',
+        detail: `${url} did not answer in time`,
+        binaryPath,
+      });
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -74,15 +116,34 @@ async function waitFor(url: string, deadline: number, child: ChildProcess): Prom
  */
 export async function startLocalRestateServer(options: LocalRestateServerOptions = {}): Promise<LocalRestateServer> {
   const host = options.host ?? '127.0.0.1';
+  // Resolve the binary before anything is created, so a missing binary leaves nothing behind.
+  const binaryPath = options.binaryPath ?? resolveRestateServerBinary();
   const ownsDir = options.baseDir === undefined;
   const baseDir = options.baseDir ?? mkdtempSync(join(tmpdir(), 'tiny-restate-'));
-  const [ingress, admin, fabric] = [await freePort(host), await freePort(host), await freePort(host)];
-  const child = spawn(
-    options.binaryPath ?? resolveBinary(),
-    ['--base-dir', baseDir, '--no-logo', '--node-name', 'local'],
-    {
+  let child: ChildProcess | undefined;
+  let spawnError: Error | undefined;
+  let stopped: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopped ??= (async () => {
+      if (child !== undefined && child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+        const running = child;
+        const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+        running.kill('SIGTERM');
+        const timer = setTimeout(() => running.kill('SIGKILL'), 5_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      if (ownsDir) rmSync(baseDir, { recursive: true, force: true });
+    })();
+    return stopped;
+  };
+  try {
+    const [ingress, admin, fabric] = [await freePort(host), await freePort(host), await freePort(host)];
+    const spawned = spawn(binaryPath, ['--base-dir', baseDir, '--no-logo', '--node-name', 'local'], {
       env: {
         ...process.env,
+        RESTATE_DISABLE_TELEMETRY: 'true',
+        DO_NOT_TRACK: '1',
         RESTATE_LISTEN_MODE: 'tcp',
         RESTATE_INGRESS__BIND_ADDRESS: `${host}:${ingress}`,
         RESTATE_ADMIN__BIND_ADDRESS: `${host}:${admin}`,
@@ -97,58 +158,82 @@ export async function startLocalRestateServer(options: LocalRestateServerOptions
         ...options.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  const log = options.log ?? (() => {});
-  child.stdout?.on('data', (chunk: Buffer) => log(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => log(chunk.toString()));
-  let stopped: Promise<void> | undefined;
-  const stop = (): Promise<void> => {
-    stopped ??= (async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-        await exited;
-        clearTimeout(timer);
-      }
-      if (ownsDir) rmSync(baseDir, { recursive: true, force: true });
-    })();
-    return stopped;
-  };
-  const server: LocalRestateServer = {
-    ingressUrl: `http://${host}:${ingress}`,
-    adminUrl: `http://${host}:${admin}`,
-    baseDir,
-    process: child,
-    stop,
-  };
-  try {
+    });
+    child = spawned;
+    spawned.once('error', (error) => {
+      spawnError = error;
+    });
+    const log = options.log ?? (() => {});
+    spawned.stdout?.on('data', (chunk: Buffer) => log(chunk.toString()));
+    spawned.stderr?.on('data', (chunk: Buffer) => log(chunk.toString()));
+    const server: LocalRestateServer = {
+      ingressUrl: `http://${host}:${ingress}`,
+      adminUrl: `http://${host}:${admin}`,
+      baseDir,
+      process: spawned,
+      stop,
+    };
     const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
-    await waitFor(`${server.adminUrl}/health`, deadline, child);
-    await waitFor(`${server.ingressUrl}/restate/health`, deadline, child);
+    await waitFor(`${server.adminUrl}/health`, deadline, spawned, binaryPath, () => spawnError);
+    await waitFor(`${server.ingressUrl}/restate/health`, deadline, spawned, binaryPath, () => spawnError);
+    return server;
   } catch (error) {
     await stop();
     throw error;
   }
-  return server;
+}
+
+/** What the admin API answers for a registered deployment (the fields tiny reads). */
+export interface DeploymentInfo {
+  readonly id: string;
+  readonly uri?: string | undefined;
+}
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+async function admin(adminUrl: string, operation: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${trimSlash(adminUrl)}${path}`, {
+    method,
+    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new AdminApiError({ operation, status: response.status, detail: text });
+  return text === '' ? undefined : JSON.parse(text);
 }
 
 /**
  * Registers (or re-registers, `force`) the service endpoint at `uri` with the admin API, so Restate
- * discovers its services and routes invocations to it.
+ * discovers its services and routes invocations to it. Returns the deployment (its `id`).
+ * @throws {AdminApiError} when the admin API refuses (e.g. the endpoint cannot be reached).
  */
 export async function registerDeployment(
   adminUrl: string,
   uri: string,
   options: { force?: boolean } = {},
-): Promise<unknown> {
-  const response = await fetch(`${adminUrl.replace(/\/+$/, '')}/deployments`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ uri, force: options.force ?? true }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`registering ${uri} failed (${response.status}): ${text}`);
-  return JSON.parse(text);
+): Promise<DeploymentInfo> {
+  return (await admin(adminUrl, `register ${uri}`, 'POST', '/deployments', {
+    uri,
+    force: options.force ?? true,
+  })) as DeploymentInfo;
+}
+
+/**
+ * Moves the deployment registered at `fromUri` to `toUri` (`PATCH /deployments/<id>`): for a
+ * replacement worker that comes up at a new address. Invocations in flight are pinned to their
+ * deployment, not to an address, so they retry at the new URI and finish there; registering the
+ * new URI as a *new* deployment instead would leave them retrying the dead one. The new endpoint
+ * must serve the same services and handlers. Returns the ids of the deployments moved.
+ * @throws {AdminApiError} when no deployment is registered at `fromUri` (status 0) or the update is refused.
+ */
+export async function repointDeployment(adminUrl: string, fromUri: string, toUri: string): Promise<string[]> {
+  const operation = `repoint ${fromUri} -> ${toUri}`;
+  const listed = (await admin(adminUrl, operation, 'GET', '/deployments')) as { deployments?: DeploymentInfo[] };
+  const matching = (listed?.deployments ?? []).filter(
+    (deployment) => deployment.uri !== undefined && trimSlash(deployment.uri) === trimSlash(fromUri),
+  );
+  if (matching.length === 0)
+    throw new AdminApiError({ operation, status: 0, detail: `no deployment is registered at ${fromUri}` });
+  for (const deployment of matching)
+    await admin(adminUrl, operation, 'PATCH', `/deployments/${encodeURIComponent(deployment.id)}`, { uri: toUri });
+  return matching.map((deployment) => deployment.id);
 }

@@ -164,15 +164,29 @@ export function createRestateAgentService<TName extends string>(options: Restate
           ...(input.context ?? {}),
           runId,
         };
+        // One durable run, however many rounds of decisions: the harness starts and ends each round
+        // (`invoke`, then `resumeDeferred`), but subscribers see one `run_started` (the first round's)
+        // and one `run_completed` (the last round's); a round that deferred is a wait, not an end.
+        let harnessRounds = 0;
+        const deliver = journal.onEvent;
+        const onEvent =
+          deliver === undefined
+            ? undefined
+            : (event: AgentEvent) => {
+                if (event.type === 'run_started' && harnessRounds > 0) return;
+                if (event.type === 'run_completed' && event.outcome === 'deferred') return;
+                deliver(event);
+              };
         const invokeOptions: InvokeOptions = {
           ...options.invoke,
           middleware: [journal.middleware],
-          onEvent: journal.onEvent,
+          onEvent,
           recordEvents: false,
         };
         try {
           const harness = await options.harness();
           let run = await harness.invoke(context, input.messages, invokeOptions);
+          harnessRounds = 1;
           let round = 0;
           const decided: string[] = [];
           const rounds: AgentRun[] = [];

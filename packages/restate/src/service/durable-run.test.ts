@@ -3,13 +3,17 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { InvalidInputError } from '@tiny/tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RestateAgentClient } from '../client/restate-agent-client.js';
+import { AdminApiError } from '../errors/admin-api-error.js';
 import { DecisionRefusedError } from '../errors/decision-refused-error.js';
+import { ResultTimeoutError } from '../errors/result-timeout-error.js';
 import {
   freePort,
   type LocalRestateServer,
   registerDeployment,
+  repointDeployment,
   startLocalRestateServer,
 } from '../server/local-restate-server.js';
 
@@ -28,9 +32,9 @@ const effects = (runId: string) =>
     .map((line) => JSON.parse(line) as { key: string; cents: number; worker: string; runId: string })
     .filter((effect) => effect.runId === runId);
 
-function startWorker(id: string, env: Record<string, string> = {}): Promise<ChildProcess> {
+function startWorker(id: string, env: Record<string, string> = {}, on = port): Promise<ChildProcess> {
   const child = fork(workerScript, [], {
-    env: { ...process.env, RESTATE_LOGGING: 'WARN', PORT: String(port), STATE_DIR: stateDir, WORKER_ID: id, ...env },
+    env: { ...process.env, RESTATE_LOGGING: 'WARN', PORT: String(on), STATE_DIR: stateDir, WORKER_ID: id, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   workers.add(child);
@@ -130,6 +134,48 @@ describe('a harness run as a Restate workflow (real restate-server on 127.0.0.1)
     expect(result.text).toBe('Done: order A1: 5 EUR; refunded 300');
     expect(effects('run-3').map((effect) => effect.cents)).toEqual([-300]);
     expect(await client.pending('run-3')).toEqual({ round: 0, calls: [] });
+    // Two harness rounds (invoke, then resumeDeferred), one durable run: one start, one end.
+    const events = lines('events.log').filter((line) => line.startsWith('run-3 '));
+    expect(events.filter((line) => line === 'run-3 run_started')).toHaveLength(1);
+    expect(events.filter((line) => line === 'run-3 run_completed')).toHaveLength(1);
+    expect(events[0]).toBe('run-3 run_started');
+    expect(events.at(-1)).toBe('run-3 run_completed');
+  });
+
+  it('ends a wait for a result after its timeout with a typed error; the run goes on', async () => {
+    await client.start('run-7', { messages: [{ role: 'user', content: 'refund order A7' }] });
+    await client.waitForPending('run-7');
+    const started = Date.now();
+    const waited = await client.result('run-7', { timeoutMs: 300 }).catch((error: unknown) => error);
+    expect(ResultTimeoutError.isInstance(waited) && [waited.runId, waited.timeoutMs]).toEqual(['run-7', 300]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await expect(client.result('run-7', { timeoutMs: Number.NaN })).rejects.toSatisfy(InvalidInputError.isInstance);
+    await client.decide('run-7', 'refund-1', { kind: 'approve' });
+    expect((await client.result('run-7')).text).toBe('Done: order A1: 5 EUR; refunded 300');
+  });
+
+  it('moves an in-flight run to a replacement worker at a new URI with repointDeployment', async () => {
+    await killAllWorkers();
+    const oldUri = `http://127.0.0.1:${port}`;
+    const first = await startWorker('w5', { HANG_AFTER_EFFECT: '1' });
+    await client.start('run-8', { messages: [{ role: 'user', content: 'charge order A8' }] });
+    await waitForFile('effect-recorded');
+    await killWorker(first);
+    rmSync(join(stateDir, 'effect-recorded'));
+
+    const newPort = await freePort();
+    await startWorker('w6', {}, newPort);
+    const moved = await repointDeployment(server?.adminUrl ?? '', oldUri, `http://127.0.0.1:${newPort}`);
+    expect(moved).toHaveLength(1);
+    const result = await client.result('run-8', { timeoutMs: 30_000 });
+    expect(result.text).toBe('Done: order A1: 5 EUR; charged 500');
+    expect(effects('run-8').map((effect) => effect.worker)).toEqual(['w5']);
+    const missing = await repointDeployment(server?.adminUrl ?? '', oldUri, oldUri).catch((error: unknown) => error);
+    expect(AdminApiError.isInstance(missing) && missing.status).toBe(0);
+    // Back to the first address for the tests after this one.
+    await killAllWorkers();
+    await startWorker('w7');
+    await repointDeployment(server?.adminUrl ?? '', `http://127.0.0.1:${newPort}`, oldUri);
   });
 
   it('answers a denial to the model and refuses stale, foreign and malformed decisions', async () => {

@@ -1,13 +1,15 @@
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordDemoRun } from './demo-run.test-helper.js';
 import { renderTraceHtml } from './render-trace-html.js';
 
-// Debian's chromium, installed by `.ci/run`; Playwright never downloads a browser here.
+// Debian's chromium, installed by `.ci/run`; Playwright never downloads a browser here. It runs in
+// the loopback-only namespace of scripts/offline.sh, and with every background request off and a
+// fresh profile (no first-run tasks, no synced or cached state), so it asks nothing of the network.
 const executablePath = '/usr/bin/chromium';
 const flags = [
   '--headless',
@@ -16,6 +18,7 @@ const flags = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  '--no-first-run',
 ];
 const screenshotPath = fileURLToPath(new URL('../../docs/trace-viewer.png', import.meta.url));
 const hostile = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">';
@@ -27,8 +30,9 @@ if (!hasChromium) {
 }
 
 describe.skipIf(!hasChromium)('the trace page in headless Chromium', () => {
-  let browser: Browser;
+  let browser: BrowserContext;
   let page: Page;
+  let userDataDir: string;
   const requests: string[] = [];
   const problems: string[] = [];
 
@@ -37,8 +41,15 @@ describe.skipIf(!hasChromium)('the trace page in headless Chromium', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tiny-trace-browser-'));
     const file = join(dir, 'trace.html');
     writeFileSync(file, renderTraceHtml(recording, { title: 'Trip planner run' }));
-    browser = await chromium.launch({ executablePath, args: flags, headless: true });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // A fresh --user-data-dir (Playwright passes it for a persistent context).
+    userDataDir = mkdtempSync(join(tmpdir(), 'tiny-trace-profile-'));
+    browser = await chromium.launchPersistentContext(userDataDir, {
+      executablePath,
+      args: flags,
+      headless: true,
+      viewport: { width: 1280, height: 900 },
+    });
+    page = browser.pages()[0] ?? (await browser.newPage());
     page.on('request', (request) => requests.push(request.url()));
     page.on('console', (message) => {
       if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
@@ -49,6 +60,7 @@ describe.skipIf(!hasChromium)('the trace page in headless Chromium', () => {
 
   afterAll(async () => {
     await browser?.close();
+    if (userDataDir !== undefined) rmSync(userDataDir, { recursive: true, force: true });
   });
 
   it('shows one section per turn and the run totals', async () => {

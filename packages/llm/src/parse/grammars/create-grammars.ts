@@ -1,13 +1,61 @@
-import type { ScanContext } from '../scan-context.js';
+import type { ScanContext, ToolKnowledge } from '../scan-context.js';
 import type { Grammar } from '../scan-types.js';
 import { createCommandActionGrammar } from './command-action.js';
 import { createHarmonyGrammar } from './harmony.js';
 import { createInvokeXmlGrammar } from './invoke-xml.js';
 import { createMistralGrammar } from './mistral.js';
-import { createSeedPtypeGrammar } from './seed-ptype.js';
+import { createSeedPtypeGrammar, ptypeHoldStart } from './seed-ptype.js';
 import { createSeedXmlGrammar } from './seed-xml.js';
 import { createSentinelGrammar } from './sentinel.js';
 import { createTaggedGrammar } from './tagged-json.js';
+
+/**
+ * @internal Characters of which every block and every held partial opener of a grammar contains at
+ * least one. A text with none of a grammar's triggers gives it no block and nothing to hold, so a
+ * stream may leave the grammar out (and pass such text on without scanning it at all).
+ * - `<`: invoke-XML (`<invoke`, `<function=`, `<｜DSML｜`), sentinel tokens (`<|tool`, `<｜tool`),
+ *   Harmony (`<|channel|>`, `<|start|>`), Command (`<|START_ACTION|>`), tagged JSON tags and the
+ *   seed XML elements (`<name>`).
+ * - `` ` ``: tagged JSON in a call fence (```` ```tool_call ````).
+ * - `[`: Mistral (`[TOOL_CALLS]`).
+ * Seed p-type calls (`name(...)`) have no such character: a block needs `(`, and a hold is a last
+ * word that is a prefix of `name(` ({@link streamNeedsScan} checks both).
+ */
+export const GRAMMAR_TRIGGERS = {
+  invokeXml: '<',
+  sentinel: '<',
+  harmony: '<',
+  mistral: '[',
+  commandAction: '<',
+  tagged: '<`',
+  seedXml: '<',
+} as const;
+
+const ALL_TRIGGERS = [...new Set(Object.values(GRAMMAR_TRIGGERS).join(''))].join('');
+
+function containsAny(text: string, chars: string): boolean {
+  for (let index = 0; index < chars.length; index++) if (text.includes(chars.charAt(index))) return true;
+  return false;
+}
+
+function ptypeNeedles(knowledge: ToolKnowledge): string[] {
+  return knowledge.tools.filter((tool) => tool.format?.type === 'ptype').map((tool) => `${tool.name}(`);
+}
+
+/** @internal Whether the p-type grammar could find a block in or hold the end of a stream text. */
+function ptypeMatters(text: string, previousCode: number, needles: readonly string[]): boolean {
+  return needles.length > 0 && (text.includes('(') || ptypeHoldStart(text, 0, previousCode, needles) >= 0);
+}
+
+/**
+ * @internal A check, built once per stream, of whether a stream text (after `previousCode`) could
+ * hold a block or a partial opener of any grammar; when it returns false, every grammar would
+ * find nothing and hold nothing, so the text can be released as it is, without a scan.
+ */
+export function streamNeedsScan(knowledge: ToolKnowledge): (text: string, previousCode: number) => boolean {
+  const needles = ptypeNeedles(knowledge);
+  return (text, previousCode) => containsAny(text, ALL_TRIGGERS) || ptypeMatters(text, previousCode, needles);
+}
 
 /**
  * @internal Every scan grammar for one text, in tie-break order: invoke-XML, sentinel, Harmony,
@@ -19,21 +67,29 @@ export function createGrammars(context: ScanContext): Grammar[] {
   // A complete text without a grammar's distinctive token cannot hold its blocks; a stream keeps
   // every grammar, which must still recognise a token that has only partly arrived. The checks use
   // the shared finders, so the grammars reuse what they found.
-  const all = context.mode === 'stream';
-  const has = (needle: string, folded = false): boolean => context.finder(needle, folded).next(0) >= 0;
+  // A stream text without a grammar's triggers cannot hold its blocks or a partial opener either.
+  const stream = context.mode === 'stream';
+  const all = (triggers: string): boolean => stream && containsAny(context.text, triggers);
+  const has = (needle: string, folded = false): boolean => !stream && context.finder(needle, folded).next(0) >= 0;
   const grammars: Grammar[] = [];
-  if (all || has('invoke', true) || has('function', true) || has('calls', true)) {
+  if (all(GRAMMAR_TRIGGERS.invokeXml) || has('invoke', true) || has('function', true) || has('calls', true)) {
     grammars.push(createInvokeXmlGrammar(context));
   }
-  if (all || has('<|tool') || has('<｜tool')) grammars.push(createSentinelGrammar(context));
-  if (all || has('<|channel|>', true)) grammars.push(createHarmonyGrammar(context));
-  if (all || has('[TOOL_CALLS]')) grammars.push(createMistralGrammar(context));
-  if (all || has('<|START_ACTION|>')) grammars.push(createCommandActionGrammar(context));
-  if (all || has('call', true) || has('invoke', true) || has('tool_code', true))
+  if (all(GRAMMAR_TRIGGERS.sentinel) || has('<|tool') || has('<｜tool')) grammars.push(createSentinelGrammar(context));
+  if (all(GRAMMAR_TRIGGERS.harmony) || has('<|channel|>', true)) grammars.push(createHarmonyGrammar(context));
+  if (all(GRAMMAR_TRIGGERS.mistral) || has('[TOOL_CALLS]')) grammars.push(createMistralGrammar(context));
+  if (all(GRAMMAR_TRIGGERS.commandAction) || has('<|START_ACTION|>'))
+    grammars.push(createCommandActionGrammar(context));
+  if (all(GRAMMAR_TRIGGERS.tagged) || has('call', true) || has('invoke', true) || has('tool_code', true))
     grammars.push(createTaggedGrammar(context));
   const xmlTools = context.knowledge.tools.filter((tool) => tool.format?.type === 'xml');
-  if (xmlTools.length > 0) grammars.push(createSeedXmlGrammar(context, xmlTools));
+  if (xmlTools.length > 0 && (!stream || all(GRAMMAR_TRIGGERS.seedXml)))
+    grammars.push(createSeedXmlGrammar(context, xmlTools));
   const ptypeTools = context.knowledge.tools.filter((tool) => tool.format?.type === 'ptype');
-  if (ptypeTools.length > 0) grammars.push(createSeedPtypeGrammar(context, ptypeTools));
+  if (
+    ptypeTools.length > 0 &&
+    (!stream || ptypeMatters(context.text, context.previousCode, ptypeNeedles(context.knowledge)))
+  )
+    grammars.push(createSeedPtypeGrammar(context, ptypeTools));
   return grammars;
 }

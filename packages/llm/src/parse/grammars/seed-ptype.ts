@@ -88,16 +88,30 @@ export function createSeedPtypeGrammar(context: ScanContext, tools: readonly Too
     return -1;
   }
 
+  const needles = entries.map((entry) => entry.needle);
   function holdFrom(floor: number): number {
-    let start = text.length;
-    const limit = Math.max(floor, text.length - 200);
-    while (start > limit && !isWhitespace(text.charCodeAt(start - 1))) start--;
-    if (start >= text.length || !boundaryBefore(start)) return -1;
-    const tail = text.slice(start);
-    return entries.some((entry) => entry.needle.length > tail.length && entry.needle.startsWith(tail)) ? start : -1;
+    return ptypeHoldStart(text, floor, context.previousCode, needles);
   }
 
   return { source: 'ptype', findNext, holdFrom };
+}
+
+/**
+ * @internal Where a stream must hold the end of `text` because its last word (after whitespace,
+ * or after the stream's previous code unit `previousCode` at index 0) could still grow into one of
+ * the p-type `needles` (`name(`), or -1. The grammar's `holdFrom`, shared with the stream
+ * scrubber's check for text that needs no scan.
+ */
+export function ptypeHoldStart(text: string, floor: number, previousCode: number, needles: readonly string[]): number {
+  let start = text.length;
+  const limit = Math.max(floor, text.length - 200);
+  while (start > limit && !isWhitespace(text.charCodeAt(start - 1))) start--;
+  if (start >= text.length) return -1;
+  const boundary =
+    start === 0 ? previousCode < 0 || isWhitespace(previousCode) : isWhitespace(text.charCodeAt(start - 1));
+  if (!boundary) return -1;
+  const tail = text.slice(start);
+  return needles.some((needle) => needle.length > tail.length && needle.startsWith(tail)) ? start : -1;
 }
 
 function safeParse(
