@@ -52,7 +52,7 @@ export async function callModel(
     try {
       if (!streaming) return await state.model.doGenerate(request);
       const result = await state.model.doStream(request);
-      return await collectStream(tapTextDeltas(state, result.stream, modelCallId, tools));
+      return await collectStream({ ...result, stream: tapTextDeltas(state, result.stream, modelCallId, tools) });
     } catch (error) {
       if (state.signal.aborted) throw new RunCancelledError({ reason: state.signal.reason, messages: state.history });
       const retryable = ModelCallError.isInstance(error) && error.isRetryable;
