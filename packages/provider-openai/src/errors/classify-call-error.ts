@@ -47,7 +47,7 @@ const toolsRejected = [
 ];
 
 const contextExceeded =
-  /context[ _]length|maximum context|context window|exceeds the (?:available )?context|prompt is too long|too many (?:input )?tokens|input is too long|reduce the length of the messages/i;
+  /context[ _](?:length|size)|maximum context|context window|exceeds the (?:available )?context|prompt is too long|too many (?:input )?tokens|input is too long|reduce the length of the messages/i;
 
 const quotaExhausted = /insufficient[ _](?:quota|balance|credits?|funds)|exceeded your current quota.*billing|out of credits/i;
 

@@ -114,7 +114,9 @@ export async function* streamCompletion(
       const chunk = asRecord(Array.isArray(value) ? value[0] : value);
       if (event.event === 'error' || chunk === undefined || isErrorChunk(chunk)) {
         if (primary.stream.finished) break;
-        yield { type: 'error', error: errorFromBody(value, data, { ...streamContext, where: 'stream' }) };
+        // An error event may carry the error object itself (llama.cpp `error: {"code":500,...}`).
+        const payload = chunk !== undefined && !isErrorChunk(chunk) ? { error: chunk } : value;
+        yield { type: 'error', error: errorFromBody(payload, data, { ...streamContext, where: 'stream' }) };
         return;
       }
       if (!metadataSent && (asNonEmptyString(chunk.id) !== undefined || asNonEmptyString(chunk.model) !== undefined)) {
