@@ -47,6 +47,8 @@ interface QuirkExchange extends ReplayExchange {
 }
 
 interface QuirkFixture extends ReplayFixture {
+  /** A class the adapter does not handle yet, and why: the test is expected to fail (`it.fails`). */
+  readonly knownGap?: string | undefined;
   readonly provider: {
     readonly preset: 'openai' | 'vllm' | 'ollama' | 'lmstudio' | 'llamacpp' | 'generic';
     readonly model: string;
@@ -127,7 +129,9 @@ export function describeQuirkFixtures(folder: string): void {
     describe(`${folder}/${file}: ${fixture.source ?? 'no source'}`, () => {
       expect(fixture.source, `${file} names its source`).toBeTruthy();
       for (const split of [undefined, 5, 1]) {
-        it(split === undefined ? 'as recorded' : `re-chunked every ${split} bytes`, async () => {
+        const declare = fixture.knownGap === undefined ? it : it.fails;
+        const title = split === undefined ? 'as recorded' : `re-chunked every ${split} bytes`;
+        declare(fixture.knownGap === undefined ? title : `${title} (known gap: ${fixture.knownGap})`, async () => {
           const replay = split === undefined ? fixture : rechunked(fixture, split);
           server.load(replay, fileURLToPath(dir));
           const model = modelFor(fixture, `${server.url}/v1`);
