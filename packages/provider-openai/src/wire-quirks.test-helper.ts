@@ -104,7 +104,9 @@ function rechunked(fixture: QuirkFixture, bytes: number): QuirkFixture {
     ...fixture,
     exchanges: fixture.exchanges.map((exchange) => {
       const type = exchange.response.headers?.['content-type'] ?? '';
-      return type.includes('event-stream') ? { ...exchange, response: { ...exchange.response, chunking: { bytes } } } : exchange;
+      return type.includes('event-stream')
+        ? { ...exchange, response: { ...exchange.response, chunking: { bytes } } }
+        : exchange;
     }),
   };
 }
@@ -116,7 +118,9 @@ function rechunked(fixture: QuirkFixture, bytes: number): QuirkFixture {
  */
 export function describeQuirkFixtures(folder: string): void {
   const dir = new URL(`./__fixtures__/${folder}/`, import.meta.url);
-  const files = readdirSync(fileURLToPath(dir)).filter((file) => file.endsWith('.json')).sort();
+  const files = readdirSync(fileURLToPath(dir))
+    .filter((file) => file.endsWith('.json'))
+    .sort();
   let server: ReplayServer;
   beforeAll(async () => {
     server = await startReplayServer();
@@ -151,10 +155,14 @@ export function describeQuirkFixtures(folder: string): void {
             }
             if (wanted.response !== undefined) expect(outcome.response, label).toMatchObject(wanted.response);
             for (const field of wanted.absent ?? []) {
-              expect((outcome.response as Record<string, unknown> | undefined)?.[field], `${label}: ${field}`).toBeUndefined();
+              expect(
+                (outcome.response as Record<string, unknown> | undefined)?.[field],
+                `${label}: ${field}`,
+              ).toBeUndefined();
             }
             const types = new Set(outcome.parts.map((part) => part.type));
-            for (const type of wanted.parts ?? []) expect(types.has(type as never), `${label}: part ${type}`).toBe(true);
+            for (const type of wanted.parts ?? [])
+              expect(types.has(type as never), `${label}: part ${type}`).toBe(true);
             if (wanted.capabilities !== undefined) {
               expect((model as unknown as { capabilities(): unknown }).capabilities(), label).toMatchObject(
                 wanted.capabilities,

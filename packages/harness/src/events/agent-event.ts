@@ -1,5 +1,5 @@
-import type { JsonValue } from '@tiny/tools';
 import type { LanguageModelV1CallWarning } from '@tiny/llm';
+import type { JsonValue } from '@tiny/tools';
 
 /** Which budget ran out. */
 export type LimitKind = 'model_calls' | 'tool_calls' | 'wall_clock';

@@ -49,7 +49,8 @@ const toolsRejected = [
 const contextExceeded =
   /context[ _](?:length|size)|maximum context|context window|exceeds the (?:available )?context|prompt is too long|too many (?:input )?tokens|input is too long|reduce the length of the messages/i;
 
-const quotaExhausted = /insufficient[ _](?:quota|balance|credits?|funds)|exceeded your current quota.*billing|out of credits/i;
+const quotaExhausted =
+  /insufficient[ _](?:quota|balance|credits?|funds)|exceeded your current quota.*billing|out of credits/i;
 
 /**
  * Server-configuration failures that no retry fixes, whatever status they come with (llama.cpp
@@ -87,7 +88,12 @@ export function classifyCallError(facts: ErrorFacts): OpenAICompatibleErrorKind 
   const status = facts.statusCode !== undefined && facts.statusCode >= 400 ? facts.statusCode : payloadStatus;
   if (/cannot use tools with stream/i.test(message)) return 'tools_unsupported_in_stream';
   if (toolsRejected.some((pattern) => pattern.test(message))) return 'tools_unsupported';
-  if (code === 'insufficient_quota' || type === 'insufficient_quota' || status === 402 || quotaExhausted.test(message)) {
+  if (
+    code === 'insufficient_quota' ||
+    type === 'insufficient_quota' ||
+    status === 402 ||
+    quotaExhausted.test(message)
+  ) {
     return 'quota_exceeded';
   }
   if (code === 'context_length_exceeded' || code === 'string_above_max_length' || contextExceeded.test(message)) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { useReplayServer } from '../replay.test-helper.js';
 import { ollama } from '../presets/ollama.js';
+import { useReplayServer } from '../replay.test-helper.js';
 
 const replay = useReplayServer();
 const weather = {
@@ -21,18 +21,25 @@ describe('capabilities() and resetCapabilities()', () => {
       exchanges: [
         {
           request: { body: { tools: '$any' } },
-          response: { status: 400, json: { error: { message: 'registry.ollama.ai/library/gemma2:2b does not support tools' } } },
+          response: {
+            status: 400,
+            json: { error: { message: 'registry.ollama.ai/library/gemma2:2b does not support tools' } },
+          },
         },
         { request: { body: { tools: { $absent: true } } }, response: { json: answer } },
         { request: { body: { tools: '$any' } }, response: { json: answer } },
       ],
     });
     const model = ollama({ baseURL: `${replay.server().url}/v1` })('gemma2:2b');
-    expect(model.capabilities()).toEqual({ promptGuidedTools: false, degradedFields: [], toolsWithoutStreaming: false });
+    expect(model.capabilities()).toEqual({
+      promptGuidedTools: false,
+      degradedFields: [],
+      toolsWithoutStreaming: false,
+    });
     const first = await model.doGenerate({ messages: [{ role: 'user', content: 'Weather?' }], tools: [weather] });
-    expect(first.warnings.some((warning) => warning.type === 'other' && warning.message.includes('rejected native tools'))).toBe(
-      true,
-    );
+    expect(
+      first.warnings.some((warning) => warning.type === 'other' && warning.message.includes('rejected native tools')),
+    ).toBe(true);
     expect(model.capabilities().promptGuidedTools).toBe(true);
     expect(model.profile.toolCalling).toBe(false);
     model.resetCapabilities();

@@ -152,7 +152,12 @@ export function parseCompletion(body: unknown, raw: string, context: ReadContext
     })
     .sort((a, b) => a.index - b.index);
   const primary = read.find((choice) => choice.index === 0) ?? read[0];
-  const { index: _index, ...answer } = primary ?? { index: 0, content: '', toolCalls: [], finishReason: 'other' as const };
+  const { index: _index, ...answer } = primary ?? {
+    index: 0,
+    content: '',
+    toolCalls: [],
+    finishReason: 'other' as const,
+  };
   return {
     ...(asNonEmptyString(record.id) === undefined ? {} : { id: asNonEmptyString(record.id) }),
     ...(asNonEmptyString(record.model) === undefined ? {} : { modelId: asNonEmptyString(record.model) }),

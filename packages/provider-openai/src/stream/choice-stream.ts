@@ -90,7 +90,10 @@ export class ChoiceStream {
   }
 
   private content(text: string, parts: LanguageModelV1StreamPart[]): void {
-    if (this.think === undefined) return this.visible(text, false, parts);
+    if (this.think === undefined) {
+      this.visible(text, false, parts);
+      return;
+    }
     const split = this.think.feed(text);
     this.reason(split.reasoning, parts);
     this.visible(split.text, false, parts);
