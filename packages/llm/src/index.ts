@@ -123,11 +123,12 @@ export { applySchemaTransform, type SchemaTransform } from './schema/schema-tran
 export { fromStrictValue, toStrictValue } from './schema/strict-value.js';
 export { toStrictSchema } from './schema/to-strict-schema.js';
 export type { LanguageModelV1CallWarning } from './spec/call-warning.js';
-export { collectStream } from './spec/collect-stream.js';
+export { collectStream, collectStreamSettled, type SettledStream } from './spec/collect-stream.js';
 // Provider contract.
 export type { LanguageModelV1FinishReason } from './spec/finish-reason.js';
 export type {
   LanguageModelV1,
+  LanguageModelV1Choice,
   LanguageModelV1RawRequest,
   LanguageModelV1RawResponse,
   LanguageModelV1Request,

@@ -4,8 +4,12 @@ export {
   type OpenAICompatibleOptions,
   type OpenAICompatibleProvider,
 } from './create-openai-compatible.js';
+export type { OpenAICompatibleErrorKind } from './errors/classify-call-error.js';
 export { OpenAICompatibleCallError } from './errors/openai-compatible-call-error.js';
-export { OpenAICompatibleChatModel } from './model/openai-compatible-chat-model.js';
+export {
+  type OpenAICompatibleCapabilities,
+  OpenAICompatibleChatModel,
+} from './model/openai-compatible-chat-model.js';
 export type { OpenAICompatibleSettings } from './model/openai-compatible-settings.js';
 export { llamacpp } from './presets/llamacpp.js';
 export { lmstudio } from './presets/lmstudio.js';
@@ -13,4 +17,7 @@ export { ollama } from './presets/ollama.js';
 export { openai } from './presets/openai.js';
 export type { PresetOptions } from './presets/preset-options.js';
 export { vllm } from './presets/vllm.js';
-export type { OpenAICompatibleProviderOptions } from './request/openai-compatible-provider-options.js';
+export type {
+  OpenAICompatibleProviderOptions,
+  OpenRouterReasoningOptions,
+} from './request/openai-compatible-provider-options.js';

@@ -20,6 +20,7 @@ export {
   ToolTimeoutError,
 } from '@tiny/tools';
 export { OutputLimitError } from './errors/output-limit-error.js';
+export { OutputRefusedError } from './errors/output-refused-error.js';
 export { SchemaNameCollisionError } from './errors/schema-name-collision-error.js';
 export { StructuredOutputError } from './errors/structured-output-error.js';
 export {

@@ -53,7 +53,7 @@ export async function callModel(
       if (!streaming) return await raceRunStop(state, state.model.doGenerate(request));
       const streamed = async () => {
         const result = await state.model.doStream(request);
-        return collectStream(tapTextDeltas(state, result.stream, modelCallId, tools));
+        return collectStream({ ...result, stream: tapTextDeltas(state, result.stream, modelCallId, tools) });
       };
       return await raceRunStop(state, streamed());
     } catch (error) {

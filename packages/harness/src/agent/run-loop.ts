@@ -297,6 +297,8 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
         toolCallCount: calls.length,
         inputTokens: response.usage.inputTokens,
         outputTokens: response.usage.outputTokens,
+        ...(response.refusal === undefined ? {} : { refusal: response.refusal }),
+        ...(response.warnings.length === 0 ? {} : { warnings: response.warnings }),
       });
     }
     const pendingCalls: PendingCall[] = calls.map((call) => ({

@@ -249,7 +249,9 @@ export function compactParameters(parameters: JsonSchema, maxBytes: number): Com
 export function compactToolSchema(schema: ToolSchema, compaction: SchemaCompaction): ToolSchema {
   const { maxDescriptionBytes, maxSchemaBytes } = compaction;
   const description =
-    maxDescriptionBytes === undefined ? schema.description : clipDescription(schema.description, maxDescriptionBytes);
+    maxDescriptionBytes === undefined
+      ? schema.description
+      : clipDescription(schema.description ?? '', maxDescriptionBytes);
   const parameters =
     maxSchemaBytes === undefined ? schema.parameters : compactParameters(schema.parameters, maxSchemaBytes).parameters;
   if (description === schema.description && parameters === schema.parameters) return schema;

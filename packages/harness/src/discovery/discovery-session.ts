@@ -165,7 +165,7 @@ function bridgeTool(schema: ToolSchema, session: DiscoverySession): AnyTool {
   const search = schema.name === TOOL_SEARCH_NAME;
   return {
     name: schema.name,
-    description: schema.description,
+    description: schema.description ?? '',
     parameters: search ? schema.parameters : TOOL_CALL_PARAMETERS,
     policy: ToolPolicy.readOnly(),
     isConcurrencySafe: () => true,

@@ -105,7 +105,7 @@ describe('bridge schemas', () => {
 
   it('advertises limit bounds and appends the manifest to the usage text', () => {
     const schema = toolSearchSchema(createDeferredCatalogue(specs), { limits: resolveSearchLimits({ maxLimit: 7 }) });
-    expect(schema.description.startsWith(`${TOOL_SEARCH_USAGE}\n\n4 deferred tool(s) are searchable:`)).toBe(true);
+    expect(schema.description?.startsWith(`${TOOL_SEARCH_USAGE}\n\n4 deferred tool(s) are searchable:`)).toBe(true);
     expect(schema.parameters).toMatchObject({
       required: ['query'],
       properties: { limit: { type: 'integer', minimum: 1, maximum: 7 } },

@@ -1,3 +1,4 @@
+import type { LanguageModelV1CallWarning } from '@tiny/llm';
 import type { JsonValue } from '@tiny/tools';
 import type { EffectStatus } from '../ledger/tool-effect-ledger.js';
 
@@ -35,6 +36,13 @@ export type AgentEvent =
       readonly toolCallCount: number;
       readonly inputTokens?: number | undefined;
       readonly outputTokens?: number | undefined;
+      /** The model's refusal (`LanguageModelV1Response.refusal`), when it declined; its content is no answer. */
+      readonly refusal?: string | undefined;
+      /**
+       * What the provider reported it did not honour or worked around for this call (a capability
+       * rejection and the silent re-send in a fallback form, say); absent when nothing.
+       */
+      readonly warnings?: readonly LanguageModelV1CallWarning[] | undefined;
     }
   | {
       /** Streaming only: the next piece of a native tool call's argument text, as the provider sent it. */

@@ -99,7 +99,7 @@ export class ToolRegistry {
     this.assertNewName(schema.name);
     const tool: AnyTool = {
       name: schema.name,
-      description: schema.description,
+      description: schema.description ?? '',
       parameters: schema.parameters,
       exposure: options.exposure ?? 'direct',
       policy: options.policy ?? ToolPolicy.unclassified(),

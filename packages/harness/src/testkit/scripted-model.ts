@@ -137,6 +137,7 @@ export class ScriptedModel implements LanguageModelV1 {
     });
     async function* parts(): AsyncGenerator<LanguageModelV1StreamPart> {
       if (response.reasoning) yield { type: 'reasoning_delta', delta: response.reasoning };
+      if (response.refusal) yield { type: 'refusal_delta', delta: response.refusal };
       for (let at = 0; at < response.content.length; at += size) {
         yield { type: 'text_delta', delta: response.content.slice(at, at + size) };
       }
@@ -150,6 +151,6 @@ export class ScriptedModel implements LanguageModelV1 {
       }
       yield { type: 'finish', finishReason: response.finishReason, usage: response.usage };
     }
-    return { stream: parts(), warnings: [] };
+    return { stream: parts(), warnings: response.warnings };
   }
 }

@@ -38,7 +38,7 @@ export class ExternalToolSet implements ToolSet {
     this.label = options.label ?? 'external';
     this.list = specs.map((spec) => ({
       name: spec.name,
-      description: spec.description,
+      description: spec.description ?? '',
       parameters: spec.parameters,
       exposure: spec.exposure ?? 'direct',
       policy: spec.policy ?? ToolPolicy.unclassified(),

@@ -7,7 +7,7 @@ import { clipName, type FormatParseResult, formatFailure } from './format-parse-
  */
 export function renderJsonDeclaration(tool: ToolSchema): string {
   const lines = [
-    tool.description.trim() === '' ? tool.name : `${tool.name}: ${tool.description.trim()}`,
+    (tool.description ?? '').trim() === '' ? tool.name : `${tool.name}: ${(tool.description ?? '').trim()}`,
     `Parameters (JSON Schema): ${JSON.stringify(tool.parameters)}`,
     `Call: {"name": ${JSON.stringify(tool.name)}, "arguments": {...}}`,
   ];

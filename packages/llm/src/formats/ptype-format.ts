@@ -41,7 +41,7 @@ export function renderPtypeDeclaration(tool: ToolSchema): string {
     return `${name}${required.has(name) ? '' : '?'}: ${type}`;
   });
   const lines = [`${tool.name}(${slots.join(', ')})`];
-  if (tool.description.trim() !== '') lines.push(`  ${tool.description.trim()}`);
+  if ((tool.description ?? '').trim() !== '') lines.push(`  ${(tool.description ?? '').trim()}`);
   for (const name of names) {
     const schema = derefSchema(parameterSchema(tool, name), tool.parameters);
     if (isRecord(schema) && typeof schema.description === 'string' && schema.description.trim() !== '') {

@@ -15,7 +15,8 @@ const indentUnit = '  ';
  */
 export function renderXmlDeclaration(tool: ToolSchema): string {
   const root = inlineLocalRefs(tool.parameters);
-  const header = tool.description.trim() === '' ? tool.name : `${tool.name}: ${tool.description.trim()}`;
+  const header =
+    (tool.description ?? '').trim() === '' ? tool.name : `${tool.name}: ${(tool.description ?? '').trim()}`;
   const lines = [header, `<${tool.name}>`];
   const [variant] = objectVariants(root, root);
   if (variant) {

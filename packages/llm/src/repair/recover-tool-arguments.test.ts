@@ -9,9 +9,17 @@ describe('recoverToolArguments', () => {
     expect(recoverToolArguments('{"note":"</tool_call>"}<tool_call|>')).toEqual({ note: '</tool_call>' });
   });
 
-  it('takes the first complete leading object', () => {
+  it('takes the first complete leading object when nothing after it would be lost', () => {
     expect(recoverToolArguments('{"a":1}{"a":1}')).toEqual({ a: 1 });
-    expect(recoverToolArguments('{"a":"}"} and some prose')).toEqual({ a: '}' });
+    expect(recoverToolArguments('{"a":1}\n{"a":1}}')).toEqual({ a: 1 });
+    expect(recoverToolArguments('{"a":"}"}<|tool_call_end|>')).toEqual({ a: '}' });
+  });
+
+  it('refuses a repair that would drop content after the object', () => {
+    expect(recoverToolArguments('{"query": "test"}, "limit": 10}')).toBeUndefined();
+    expect(recoverToolArguments('{"a":"}"} and some prose')).toBeUndefined();
+    expect(recoverToolArguments('{"a":1}{"b":2}')).toBeUndefined();
+    expect(recoverToolArguments('{"a":1}\n{"a":1, "b":2}')).toBeUndefined();
   });
 
   it('falls back to the relaxed object ladder', () => {

@@ -10,12 +10,33 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 }
 
 /**
+ * True when `rest`, the text after a complete leading object `head`, holds nothing a repair that
+ * keeps only `head` would lose: whitespace, stray `}` / `]` closers, and exact repeats of `head`.
+ */
+function losesNothing(head: string, rest: string): boolean {
+  let at = 0;
+  while (at < rest.length) {
+    const code = rest.charCodeAt(at);
+    if (code === 32 || code === 10 || code === 13 || code === 9 || code === 125 || code === 93) {
+      at += 1;
+    } else if (rest.startsWith(head, at)) {
+      at += head.length;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
  * Recovers a tool call's arguments object from the raw argument string a provider could not parse
  * (the provider path). Steps, first success wins:
  * 1. remove chat-template markers and parse strictly;
- * 2. parse the first complete leading `{...}` strictly, ignoring what follows it
- *    (`{"a":1}{"a":1}` from a duplicated stream yields `{ a: 1 }`);
- * 3. the conservative object ladder, {@link recoverRelaxedObject}.
+ * 2. parse the first complete leading `{...}` strictly when what follows it loses nothing: only
+ *    stray closing brackets, or exact repeats of the same object (`{"a":1}{"a":1}` from a
+ *    duplicated stream yields `{ a: 1 }`). Anything else after it (`{"q": "t"}, "limit": 10}`,
+ *    a second different object, prose) is content a repair would drop, so this rung refuses;
+ * 3. the conservative object ladder, {@link recoverRelaxedObject} (which refuses trailing noise too).
  *
  * Markers are removed only outside string literals (a marker inside a string value is data); a
  * textual strip could only differ by rewriting string contents. Returns `undefined` when nothing
@@ -30,8 +51,9 @@ export function recoverToolArguments(raw: string): Record<string, unknown> | und
   if (unmarked.charCodeAt(0) === 123) {
     const end = findCompositeEnd(unmarked, 0);
     if (end > 0 && end < unmarked.length) {
-      const leading = parseObject(unmarked.slice(0, end));
-      if (leading !== undefined) return leading;
+      const head = unmarked.slice(0, end);
+      const leading = parseObject(head);
+      if (leading !== undefined && losesNothing(head, unmarked.slice(end))) return leading;
     }
   }
   return recoverRelaxedObject(trimmed);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ModelCallError } from '../errors/model-call-error.js';
-import { collectStream } from './collect-stream.js';
+import { collectStream, collectStreamSettled } from './collect-stream.js';
 import type { LanguageModelV1StreamPart } from './stream-part.js';
 
 async function* parts(...list: LanguageModelV1StreamPart[]): AsyncIterable<LanguageModelV1StreamPart> {
@@ -139,5 +139,42 @@ describe('collectStream', () => {
       throw abort;
     }
     await expect(collectStream(failing())).rejects.toBe(abort);
+  });
+});
+
+describe('collectStream: refusals, choices and settled streams', () => {
+  it('concatenates refusal pieces and keeps the choices of the finish part', async () => {
+    const choices = [
+      { index: 0, content: '', refusal: 'No.', toolCalls: [], finishReason: 'content_filter' as const },
+      { index: 1, content: 'Yes', toolCalls: [], finishReason: 'stop' as const },
+    ];
+    const response = await collectStream(
+      parts(
+        { type: 'refusal_delta', delta: 'No' },
+        { type: 'refusal_delta', delta: '.' },
+        { type: 'finish', finishReason: 'content_filter', usage: {}, choices },
+      ),
+    );
+    expect(response).toMatchObject({ content: '', refusal: 'No.', finishReason: 'content_filter', choices });
+  });
+
+  it('collectStreamSettled returns the partial response with the error instead of discarding it', async () => {
+    const typed = new ModelCallError({ message: 'engine crashed', statusCode: 500 });
+    const settled = await collectStreamSettled(
+      parts(
+        { type: 'text_delta', delta: 'Counting: 1, 2' },
+        { type: 'tool_call_start', id: 'a', name: 'count' },
+        { type: 'tool_call_delta', id: 'a', argumentsDelta: '{"n":' },
+        { type: 'error', error: typed },
+        { type: 'text_delta', delta: 'never read' },
+      ),
+    );
+    expect(settled.error).toBe(typed);
+    expect(settled.response.content).toBe('Counting: 1, 2');
+    expect(settled.response.finishReason).toBe('other');
+    expect(settled.response.toolCalls[0]?.invalid).toContain('raw arguments: {"n":');
+    const finished = await collectStreamSettled(parts({ type: 'text_delta', delta: 'ok' }));
+    expect(finished.error).toBeUndefined();
+    expect(finished.response.content).toBe('ok');
   });
 });

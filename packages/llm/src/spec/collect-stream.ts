@@ -2,6 +2,7 @@ import type { JsonValue } from '@tiny/tools';
 import { ModelCallError } from '../errors/model-call-error.js';
 import type { LanguageModelV1FinishReason } from './finish-reason.js';
 import type {
+  LanguageModelV1Choice,
   LanguageModelV1Response,
   LanguageModelV1StreamResult,
   LanguageModelV1ToolCall,
@@ -18,27 +19,58 @@ interface PendingCall {
   done: LanguageModelV1ToolCall | undefined;
 }
 
+/** What {@link collectStreamSettled} returns: the response so far, and the error that ended it, if any. */
+export interface SettledStream {
+  /**
+   * Everything the stream delivered: the whole response, or, after an `error` part, the partial
+   * one (text, reasoning, refusal and calls received so far; the finish reason and usage when a
+   * `finish` arrived before the error, else `other` and empty usage).
+   */
+  readonly response: LanguageModelV1Response;
+  /** The error of the first `error` part, as a `ModelCallError`; absent when the stream finished. */
+  readonly error?: ModelCallError | undefined;
+}
+
 /**
  * Folds a stream into the response `doGenerate` would have returned.
- * - Text and reasoning deltas concatenate in order.
+ * - Text, reasoning and refusal deltas concatenate in order.
  * - Tool calls keep the order of their first part; argument pieces concatenate per call id. At
  *   `tool_call_end` (or at the end of the stream for a call never ended) the text is decoded: blank
  *   text means no arguments (`{}`), a JSON object is the arguments, anything else gives an invalid
  *   call keeping the raw text and the reason. A `call` carried by `tool_call_end` is used as is.
- * - The last `finish` part sets the finish reason and usage; a stream without one ends as `other`
- *   with empty usage.
+ * - The last `finish` part sets the finish reason, usage and choices; a stream without one ends
+ *   as `other` with empty usage.
  *
  * @throws {ModelCallError} at the first `error` part (the part's error itself when it already is
- *   one). Errors thrown by the iteration itself, such as an abort, pass through unchanged.
+ *   one). Errors thrown by the iteration itself, such as an abort, pass through unchanged. Use
+ *   {@link collectStreamSettled} to keep what arrived before the error.
  */
 export async function collectStream(
   source: LanguageModelV1StreamResult | AsyncIterable<LanguageModelV1StreamPart>,
 ): Promise<LanguageModelV1Response> {
+  const settled = await collectStreamSettled(source);
+  if (settled.error !== undefined) throw settled.error;
+  return settled.response;
+}
+
+/**
+ * {@link collectStream} that keeps what arrived before an `error` part: reading stops at the first
+ * `error` part and the partial response is returned with the error attached, instead of the error
+ * being thrown and the output discarded.
+ *
+ * @throws only what the iteration itself throws (an abort's reason, say).
+ */
+export async function collectStreamSettled(
+  source: LanguageModelV1StreamResult | AsyncIterable<LanguageModelV1StreamPart>,
+): Promise<SettledStream> {
   const result = 'stream' in source ? source : undefined;
   const stream = result ? result.stream : (source as AsyncIterable<LanguageModelV1StreamPart>);
   const text: string[] = [];
   const reasoning: string[] = [];
   const signature: string[] = [];
+  const refusal: string[] = [];
+  let choices: readonly LanguageModelV1Choice[] | undefined;
+  let failure: ModelCallError | undefined;
   const calls = new Map<string, PendingCall>();
   let id: string | undefined;
   let modelId: string | undefined;
@@ -56,7 +88,7 @@ export async function collectStream(
     return call;
   };
 
-  for await (const part of stream) {
+  reading: for await (const part of stream) {
     switch (part.type) {
       case 'response_metadata':
         id = part.id ?? id;
@@ -68,6 +100,9 @@ export async function collectStream(
       case 'reasoning_delta':
         reasoning.push(part.delta);
         if (part.signature !== undefined) signature.push(part.signature);
+        break;
+      case 'refusal_delta':
+        refusal.push(part.delta);
         break;
       case 'tool_call_start': {
         const call = pending(part.id);
@@ -88,27 +123,32 @@ export async function collectStream(
         rawFinishReason = part.rawFinishReason;
         usage = part.usage;
         body = part.body;
+        choices = part.choices;
         break;
       case 'error':
-        throw toModelCallError(part.error);
+        failure = toModelCallError(part.error);
+        break reading;
     }
   }
 
   const toolCalls = [...calls.values()].map((call) => call.done ?? decodeCall(call));
-  return {
+  const response: LanguageModelV1Response = {
     ...(id === undefined ? {} : { id }),
     ...(modelId === undefined ? {} : { modelId }),
     content: text.join(''),
     ...(reasoning.length === 0 ? {} : { reasoning: reasoning.join('') }),
     ...(signature.length === 0 ? {} : { reasoningSignature: signature.join('') }),
+    ...(refusal.length === 0 ? {} : { refusal: refusal.join('') }),
     toolCalls,
     finishReason,
     ...(rawFinishReason === undefined ? {} : { rawFinishReason }),
+    ...(choices === undefined ? {} : { choices }),
     usage,
     warnings: result?.warnings ?? [],
     ...(result?.request === undefined ? {} : { request: result.request }),
     ...(result?.response === undefined && body === undefined ? {} : { response: { ...result?.response, body } }),
   };
+  return failure === undefined ? { response } : { response, error: failure };
 }
 
 function decodeCall(call: PendingCall): LanguageModelV1ToolCall {

@@ -64,6 +64,22 @@ export interface LanguageModelV1RawResponse {
   readonly statusCode?: number | undefined;
 }
 
+/**
+ * One of several answers to a request that asked for more than one (`n > 1`, say). The response's
+ * own fields are choice `0`; `choices` lists every choice, choice `0` included, by `index`.
+ */
+export interface LanguageModelV1Choice {
+  /** The choice's index as the provider numbered it (`0` is the response's own answer). */
+  readonly index: number;
+  readonly content: string;
+  readonly reasoning?: string | undefined;
+  /** The choice's refusal, as on {@link LanguageModelV1Response.refusal}. */
+  readonly refusal?: string | undefined;
+  readonly toolCalls: readonly LanguageModelV1ToolCall[];
+  readonly finishReason: LanguageModelV1FinishReason;
+  readonly rawFinishReason?: string | undefined;
+}
+
 /** The answer to `doGenerate`. */
 export interface LanguageModelV1Response {
   /** The provider's response id, when it sends one. */
@@ -76,11 +92,24 @@ export interface LanguageModelV1Response {
   readonly reasoning?: string | undefined;
   /** The provider's opaque proof for `reasoning`, kept for replay (Anthropic thinking signatures). */
   readonly reasoningSignature?: string | undefined;
+  /**
+   * The model declined the request, in its own words (OpenAI's `message.refusal`, sent for
+   * structured outputs and strict tools instead of an answer). When set, `content` holds no answer
+   * (it is usually `''`) and must not be read as one; `finishReason` is `content_filter`. Absent
+   * when the model did not refuse.
+   */
+  readonly refusal?: string | undefined;
   /** Calls in the order the model made them; empty when none. */
   readonly toolCalls: readonly LanguageModelV1ToolCall[];
   readonly finishReason: LanguageModelV1FinishReason;
   /** The provider's own finish reason, unmapped (`end_turn`, `STOP`, ...). */
   readonly rawFinishReason?: string | undefined;
+  /**
+   * Every choice, by `index`, when the provider returned more than one (the request asked for
+   * several, e.g. the `n` provider option); absent otherwise. The response's own fields are
+   * choice `0`.
+   */
+  readonly choices?: readonly LanguageModelV1Choice[] | undefined;
   readonly usage: LanguageModelV1Usage;
   /** Request settings the provider ignored; empty when none. */
   readonly warnings: readonly LanguageModelV1CallWarning[];

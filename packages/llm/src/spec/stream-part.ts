@@ -1,6 +1,6 @@
 import type { JsonValue } from '@tiny/tools';
 import type { LanguageModelV1FinishReason } from './finish-reason.js';
-import type { LanguageModelV1ToolCall } from './language-model-v1.js';
+import type { LanguageModelV1Choice, LanguageModelV1ToolCall } from './language-model-v1.js';
 import type { LanguageModelV1Usage } from './usage.js';
 
 /**
@@ -9,17 +9,22 @@ import type { LanguageModelV1Usage } from './usage.js';
  * - `response_metadata`: the provider's response id and the model that answered.
  * - `text_delta` / `reasoning_delta`: the next piece of text or reasoning (`signature` pieces,
  *   when present, are concatenated like the text).
+ * - `refusal_delta`: the next piece of the model's refusal (see `LanguageModelV1Response.refusal`);
+ *   pieces concatenate. A stream with a refusal carries no answer in its text.
  * - `tool_call_start`: a call begins; `id` is unique within the response.
  * - `tool_call_delta`: the next piece of the call's argument text; pieces concatenate.
  * - `tool_call_end`: the call's arguments are complete. An adapter that decoded (or repaired) the
  *   arguments itself passes the result as `call`, which then wins over the concatenated pieces.
- * - `finish`: the final reason and usage.
- * - `error`: a failure reported in the middle of the stream; nothing reliable follows.
+ * - `finish`: the final reason and usage, and every choice when the provider returned more than
+ *   one (the parts before it are choice `0`'s alone).
+ * - `error`: a failure reported in the middle of the stream; nothing reliable follows. What came
+ *   before it is kept by `collectStreamSettled`.
  */
 export type LanguageModelV1StreamPart =
   | { readonly type: 'response_metadata'; readonly id?: string | undefined; readonly modelId?: string | undefined }
   | { readonly type: 'text_delta'; readonly delta: string }
   | { readonly type: 'reasoning_delta'; readonly delta: string; readonly signature?: string | undefined }
+  | { readonly type: 'refusal_delta'; readonly delta: string }
   | {
       readonly type: 'tool_call_start';
       readonly id: string;
@@ -33,6 +38,8 @@ export type LanguageModelV1StreamPart =
       readonly finishReason: LanguageModelV1FinishReason;
       readonly rawFinishReason?: string | undefined;
       readonly usage: LanguageModelV1Usage;
+      /** Every choice by `index`, when the provider returned more than one; absent otherwise. */
+      readonly choices?: readonly LanguageModelV1Choice[] | undefined;
       /** The final raw body or event, when the adapter keeps one. */
       readonly body?: unknown;
     }

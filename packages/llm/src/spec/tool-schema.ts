@@ -2,13 +2,14 @@ import type { JsonSchema } from '@tiny/tools';
 import type { ToolFormat } from './tool-format.js';
 
 /**
- * A tool as the model sees it: name, description, the model-facing parameters schema (injected
- * arguments already projected out) and an optional rendering preference. An absent `format`
- * means `json`.
+ * A tool as the model sees it: name, an optional description, the model-facing parameters schema
+ * (injected arguments already projected out) and an optional rendering preference. An absent
+ * `format` means `json`; an absent `description` is left out of the request (adapters send no
+ * empty description).
  */
 export interface ToolSchema {
   readonly name: string;
-  readonly description: string;
+  readonly description?: string | undefined;
   readonly parameters: JsonSchema;
   readonly format?: ToolFormat | undefined;
 }
@@ -21,11 +22,12 @@ export function toolFormatOf(schema: ToolSchema): ToolFormat {
 /** Serialises a schema for storage; the default `json` format is omitted. */
 export function serializeToolSchema(schema: ToolSchema): {
   name: string;
-  description: string;
+  description?: string;
   parameters: JsonSchema;
   format?: ToolFormat;
 } {
   const { name, description, parameters, format } = schema;
-  if (format === undefined || format.type === 'json') return { name, description, parameters };
-  return { name, description, parameters, format };
+  const described = description === undefined ? { name } : { name, description };
+  if (format === undefined || format.type === 'json') return { ...described, parameters };
+  return { ...described, parameters, format };
 }

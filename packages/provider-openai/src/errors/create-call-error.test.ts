@@ -79,9 +79,11 @@ describe('errorFromResponse (P6)', () => {
 });
 
 describe('errorFromBody and transportError', () => {
-  it('takes the status from a numeric code, else retries only server errors', () => {
+  it('keeps the HTTP status as statusCode and the payload code as errorCode; retries by either', () => {
     expect(errorFromBody({ error: { message: 'x', code: 503 } }, '', { ...context, where: 'stream' })).toMatchObject({
-      statusCode: 503,
+      statusCode: 200,
+      errorCode: '503',
+      kind: 'server_error',
       isRetryable: true,
     });
     expect(

@@ -1,4 +1,4 @@
-import { isRetryableStatus } from '@tiny/llm';
+import type { OpenAICompatibleErrorKind } from './classify-call-error.js';
 import { OpenAICompatibleCallError } from './openai-compatible-call-error.js';
 import { parseRetryAfter } from './parse-retry-after.js';
 import { readErrorBody } from './read-error-body.js';
@@ -59,21 +59,27 @@ export async function errorFromResponse(response: Response, context: ErrorContex
 }
 
 /**
- * Builds the error for an error object inside a 200 body or a stream event. A numeric `code` that
- * is an HTTP status sets `statusCode` (and so retryability); without one, a `server_error` type is
- * retryable and anything else is not.
+ * Builds the error for an error object inside a 200 body or a stream event. `statusCode` is the
+ * HTTP status the body came with (200); the payload's code is `errorCode`. A status-like payload
+ * code (`500`) decides retryability; without one, a `server_error` type or code is retryable and
+ * anything else is not (see `OpenAICompatibleCallError` for the kinds never retried).
  * @internal
  */
 export function errorFromBody(
   body: unknown,
   raw: string,
-  context: ErrorContext & { readonly where: 'response' | 'stream'; readonly headers?: Headers | undefined },
+  context: ErrorContext & {
+    readonly where: 'response' | 'stream';
+    readonly headers?: Headers | undefined;
+    readonly httpStatus?: number | undefined;
+  },
 ): OpenAICompatibleCallError {
   const facts = readErrorBody(body);
   const providerMessage = redactSecret(facts?.message, context.secret);
   const requestId = requestIdOf(context.headers);
-  const status = facts?.status;
-  const retryable = status !== undefined ? isRetryableStatus(status) : facts?.type === 'server_error';
+  const status = context.httpStatus ?? 200;
+  const retryable =
+    facts?.status !== undefined ? undefined : facts?.type === 'server_error' || facts?.code === 'server_error';
   const where = context.where === 'stream' ? 'reported an error mid-stream' : 'returned an error';
   return new OpenAICompatibleCallError({
     message: redactSecret(
@@ -81,7 +87,7 @@ export function errorFromBody(
       context.secret,
     ),
     statusCode: status,
-    isRetryable: retryable,
+    ...(retryable === undefined ? {} : { isRetryable: retryable }),
     responseBody: redactSecret(raw.slice(0, MAX_BODY_CHARS), context.secret),
     provider: context.provider,
     providerMessage,
@@ -93,14 +99,21 @@ export function errorFromBody(
 }
 
 /**
- * Builds the error for a failure without an HTTP status: the connection failed, dropped mid-stream,
- * or the body could not be read. Retryable unless `retryable` says otherwise.
+ * Builds the error for a failure that is not an error payload: the connection failed, dropped
+ * mid-stream, the stream ended early, or the body could not be read or parsed. Retryable unless
+ * `retryable` says otherwise; `kind` defaults to `server_error`. `httpStatus` is the status of a
+ * response that had arrived (a stream's 200), absent when none did.
  * @internal
  */
 export function transportError(
   what: string,
   cause: unknown,
-  context: ErrorContext & { readonly retryable?: boolean | undefined; readonly headers?: Headers | undefined },
+  context: ErrorContext & {
+    readonly retryable?: boolean | undefined;
+    readonly headers?: Headers | undefined;
+    readonly kind?: OpenAICompatibleErrorKind | undefined;
+    readonly httpStatus?: number | undefined;
+  },
 ): OpenAICompatibleCallError {
   const detail = describeCause(cause);
   const requestId = requestIdOf(context.headers);
@@ -109,7 +122,9 @@ export function transportError(
       `${context.provider} ${what}${detail === '' ? '' : `: ${detail}`}${requestId === undefined ? '' : ` (request ${requestId})`}`,
       context.secret,
     ),
+    statusCode: context.httpStatus,
     isRetryable: context.retryable ?? true,
+    kind: context.kind ?? 'server_error',
     provider: context.provider,
     requestId,
     cause,

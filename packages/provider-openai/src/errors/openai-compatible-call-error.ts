@@ -1,4 +1,10 @@
-import { ModelCallError } from '@tiny/llm';
+import { isRetryableStatus, ModelCallError } from '@tiny/llm';
+import {
+  classifyCallError,
+  isConfigurationFailure,
+  NON_RETRYABLE_KINDS,
+  type OpenAICompatibleErrorKind,
+} from './classify-call-error.js';
 
 const marker = Symbol.for('tiny.error.OpenAICompatibleCallError');
 
@@ -8,12 +14,21 @@ const marker = Symbol.for('tiny.error.OpenAICompatibleCallError');
  * `ModelCallError.isInstance` see it) with the provider's own facts: its message, error type and
  * code, the request id, and how long the server asked the client to wait.
  *
- * `isRetryable` follows `isRetryableStatus` (408, 409, 429 and 5xx) when there is a status; a
- * transport failure and a dropped stream are retryable, any other failure without a status is
- * not. The API key never appears in `message` or `responseBody`: both are scrubbed of it.
+ * `kind` says what failed (see `OpenAICompatibleErrorKind`). `statusCode` is always the HTTP
+ * status (200 for an error inside a stream or a 200 body; absent when no response arrived); a code
+ * inside the payload is `errorCode`.
+ *
+ * `isRetryable` follows `isRetryableStatus` (408, 409, 429 and 5xx) of the HTTP status, or of a
+ * status-like payload code; a transport failure and an incomplete stream are retryable. Retried
+ * only what can succeed: `quota_exceeded` (OpenAI's `insufficient_quota` 429), a context overflow,
+ * an authentication failure, a capability rejection, and server configuration failures (llama.cpp's
+ * 500 `tools param requires --jinja`, chat-template errors) are never retryable, whatever the
+ * status says. The API key never appears in `message` or `responseBody`: both are scrubbed of it.
  */
 export class OpenAICompatibleCallError extends ModelCallError {
   readonly [marker] = true;
+  /** What failed, as one word; see `OpenAICompatibleErrorKind`. */
+  readonly kind: OpenAICompatibleErrorKind;
   /** The provider's own error message (`error.message` of the body), when it sent one. */
   readonly providerMessage: string | undefined;
   /** The provider's error type (`invalid_request_error`, `server_error`, ...), when it sent one. */
@@ -42,9 +57,25 @@ export class OpenAICompatibleCallError extends ModelCallError {
     param?: string | undefined;
     requestId?: string | undefined;
     retryAfterMs?: number | undefined;
+    kind?: OpenAICompatibleErrorKind | undefined;
     cause?: unknown;
   }) {
-    super(options);
+    const facts = {
+      statusCode: options.statusCode,
+      errorType: options.errorType,
+      errorCode: options.errorCode,
+      providerMessage: options.providerMessage,
+      param: options.param,
+    };
+    const kind = options.kind ?? classifyCallError(facts);
+    const payloadStatus = /^\d{3}$/.test(options.errorCode ?? '') ? Number(options.errorCode) : undefined;
+    const status = options.statusCode !== undefined && options.statusCode >= 400 ? options.statusCode : payloadStatus;
+    const retryable =
+      NON_RETRYABLE_KINDS.has(kind) || isConfigurationFailure(facts)
+        ? false
+        : (options.isRetryable ?? (status === undefined ? false : isRetryableStatus(status)));
+    super({ ...options, isRetryable: retryable });
+    this.kind = kind;
     this.name = 'OpenAICompatibleCallError';
     this.providerMessage = options.providerMessage;
     this.errorType = options.errorType;

@@ -20,12 +20,14 @@ function codeOf(value: unknown): string | undefined {
  * - OpenAI, Ollama, llama.cpp, newer vLLM: `{"error": {"message", "type", "param", "code"}}`;
  * - LM Studio: `{"error": "message"}`;
  * - older vLLM: `{"object": "error", "message", "type", "param", "code"}`;
- * - FastAPI validation: `{"detail": "message"}` (or a list of issues, kept as JSON).
+ * - FastAPI validation: `{"detail": "message"}` (or a list of issues, kept as JSON);
+ * - Gemini's OpenAI endpoint: `[{"error": {"code", "message", "status"}}]` (`status` read as the type).
  * Returns `undefined` when the body holds none of them.
  * @internal
  */
 export function readErrorBody(body: unknown): ErrorBodyFacts | undefined {
-  const record = asRecord(body);
+  // Gemini's OpenAI endpoint wraps its error object in a one-element array.
+  const record = asRecord(Array.isArray(body) ? body[0] : body);
   if (record === undefined) return undefined;
   if (typeof record.error === 'string') return { message: record.error };
   const nested = asRecord(record.error);
@@ -34,7 +36,7 @@ export function readErrorBody(body: unknown): ErrorBodyFacts | undefined {
     const status = asNumber(source.code);
     return {
       message: asNonEmptyString(source.message),
-      type: asNonEmptyString(source.type),
+      type: asNonEmptyString(source.type) ?? asNonEmptyString(source.status),
       code: codeOf(source.code),
       param: asNonEmptyString(source.param),
       status: status !== undefined && status >= 400 && status <= 599 ? status : undefined,

@@ -24,6 +24,21 @@ export interface ModelMemory {
   readonly degraded: Set<DegradableField>;
   /** The last `seq` of `text-{seq}-{slot}` call ids. */
   textSequence: number;
+  /** The server cannot stream with tools (llama.cpp `Cannot use tools with stream`): such calls go unstreamed. */
+  toolsWithoutStreaming?: boolean;
+}
+
+/**
+ * What a model instance has learnt about its server, and falls back to, from the server's own
+ * rejections (remembered per model id by the provider, until `resetCapabilities()`).
+ */
+export interface OpenAICompatibleCapabilities {
+  /** Native tools were rejected: tools go in the prompt and calls are read from the text. */
+  readonly promptGuidedTools: boolean;
+  /** Request fields sent in their fallback form since the server rejected their first form. */
+  readonly degradedFields: readonly DegradableField[];
+  /** Streaming with tools was rejected: calls with tools are sent unstreamed (and replayed as a stream). */
+  readonly toolsWithoutStreaming: boolean;
 }
 
 /** Everything a chat model needs; built by `createOpenAICompatible`. @internal */
@@ -43,6 +58,8 @@ interface Sent {
   readonly response: Response;
   readonly plan: RequestPlan;
   readonly warnings: LanguageModelV1CallWarning[];
+  /** The request went out with `stream: true`. */
+  readonly streamed: boolean;
 }
 
 /**
@@ -81,6 +98,32 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
   }
 
   /**
+   * The fallbacks remembered for this model id after the server rejected something: prompt-guided
+   * tools, fields in their fallback form, tool calls sent unstreamed. Each was also reported as a
+   * warning on the response that triggered it.
+   */
+  capabilities(): OpenAICompatibleCapabilities {
+    const { memory } = this.config;
+    return {
+      promptGuidedTools: memory.promptGuided,
+      degradedFields: [...memory.degraded],
+      toolsWithoutStreaming: memory.toolsWithoutStreaming === true,
+    };
+  }
+
+  /**
+   * Forgets every remembered fallback for this model id (for every instance of the provider), so
+   * the next call tries native tools, the first form of every field and streaming again (after a
+   * server upgrade, say).
+   */
+  resetCapabilities(): void {
+    const { memory } = this.config;
+    memory.promptGuided = false;
+    memory.degraded.clear();
+    memory.toolsWithoutStreaming = false;
+  }
+
+  /**
    * Runs the model to completion (`stream` off). Tool calls carry P1 leniency; in prompt-guided
    * mode they are read from the text with ids `text-{seq}-{slot}` and the narrative is the content.
    *
@@ -89,7 +132,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
    */
   async doGenerate(request: LanguageModelV1Request): Promise<LanguageModelV1Response> {
     const { response, plan, warnings } = await this.send(request, false);
-    const context = this.readContext(plan, response.headers);
+    const context = { ...this.readContext(plan, response.headers), httpStatus: response.status };
     let raw: string;
     try {
       raw = await response.text();
@@ -101,7 +144,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
     try {
       body = JSON.parse(raw) as unknown;
     } catch (error) {
-      throw transportError('sent a body that is not JSON', error, { ...context, retryable: false });
+      throw transportError('sent a body that is not JSON', error, { ...context, retryable: false, kind: 'other' });
     }
     return {
       ...parseCompletion(body, raw, context),
@@ -113,21 +156,25 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
 
   /**
    * Runs the model with `stream: true` and yields parts as the SSE events arrive (a server that
-   * answers with one JSON body is read too). Failures after the headers arrive as an `error` part.
+   * answers with one JSON body is read too). Failures after the headers arrive as an `error` part,
+   * after the parts already streamed. For a server that cannot stream with tools (remembered, see
+   * `capabilities()`), a call with tools is sent unstreamed and its answer replayed as parts.
    *
    * @throws {OpenAICompatibleCallError} when the call fails before the stream starts.
    * @throws the signal's reason when `abortSignal` fires (also from the iteration).
    */
   async doStream(request: LanguageModelV1Request): Promise<LanguageModelV1StreamResult> {
-    const { response, plan, warnings } = await this.send(request, true);
-    const context = { ...this.readContext(plan, response.headers), signal: request.abortSignal };
+    const { response, plan, warnings, streamed } = await this.send(request, true);
+    const context = {
+      ...this.readContext(plan, response.headers),
+      signal: request.abortSignal,
+      httpStatus: response.status,
+    };
     const contentType = response.headers.get('content-type') ?? '';
     const stream =
-      response.body === null
+      response.body === null || !streamed || contentType.includes('application/json')
         ? completionToParts(response, context)
-        : contentType.includes('application/json')
-          ? completionToParts(response, context)
-          : streamCompletion(response.body, context);
+        : streamCompletion(response.body, context);
     return {
       stream,
       warnings,
@@ -156,11 +203,13 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
    * model to prompt-guided mode, and a 400 that blames a field with a fallback form switches that
    * field; both are remembered for the model and reported as warnings.
    */
-  private async send(request: LanguageModelV1Request, stream: boolean): Promise<Sent> {
+  private async send(request: LanguageModelV1Request, wantStream: boolean): Promise<Sent> {
     const { config } = this;
     const { memory } = config;
     const warnings: LanguageModelV1CallWarning[] = [];
     for (;;) {
+      const withTools = !this.promptGuided && (request.tools?.length ?? 0) > 0;
+      const stream = wantStream && !(withTools && memory.toolsWithoutStreaming === true);
       const plan = buildRequestBody(request, {
         modelId: config.modelId,
         provider: config.provider,
@@ -183,9 +232,18 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
         { url: config.url, headers, body: plan.body, signal: request.abortSignal, fetch: config.fetch },
         this.errorContext,
       );
-      if (response.ok) return { response, plan, warnings: [...warnings, ...plan.warnings] };
+      if (response.ok) return { response, plan, warnings: [...warnings, ...plan.warnings], streamed: stream };
       const error = await errorFromResponse(response, this.errorContext);
       if (request.abortSignal?.aborted) throw request.abortSignal.reason;
+      if (stream && plan.nativeTools && error.kind === 'tools_unsupported_in_stream') {
+        memory.toolsWithoutStreaming = true;
+        warnings.push({
+          type: 'unsupported_setting',
+          setting: 'stream',
+          details: `${config.provider} cannot stream with tools for ${config.modelId} (${error.providerMessage ?? error.statusCode}); calls with tools are sent unstreamed from now on`,
+        });
+        continue;
+      }
       if (plan.nativeTools && rejectsTools(error)) {
         memory.promptGuided = true;
         warnings.push({

@@ -29,7 +29,7 @@ describe('llamacpp preset over recorded llama-server traffic', () => {
     const response = await collectStream(replayParts(parts));
     expect(response).toMatchObject({
       content: 'Let me check.',
-      reasoning: 'The user asks about Zürich; I should call the weather tool.\n',
+      reasoning: 'The user asks about Zürich; I should call the weather tool.',
       toolCalls: [{ id: 'text-1-0', name: 'get_weather', arguments: { city: 'Zürich' } }],
       finishReason: 'tool_calls',
       rawFinishReason: 'stop',

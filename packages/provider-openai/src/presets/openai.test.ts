@@ -19,7 +19,8 @@ describe('openai preset', () => {
 
     const refused = await model.doGenerate({ messages, maxTokens: 50 });
     expect(refused).toMatchObject({
-      content: "I'm sorry, I can't help with that.",
+      content: '',
+      refusal: "I'm sorry, I can't help with that.",
       finishReason: 'content_filter',
       usage: { inputTokens: 30, outputTokens: 9, totalTokens: 39, reasoningTokens: 4, cachedInputTokens: 16 },
     });
@@ -37,7 +38,7 @@ describe('openai preset', () => {
     });
 
     const dropped = await partsOf((await model.doStream({ messages })).stream);
-    expect(dropped.at(-1)).toMatchObject({ type: 'error', error: { isRetryable: true } });
+    expect(dropped.at(-1)).toMatchObject({ type: 'error', error: { isRetryable: true, kind: 'incomplete_stream' } });
     await expect(collectStream(replayParts(dropped))).rejects.toSatisfy(ModelCallError.isInstance);
 
     const cut = await partsOf((await model.doStream({ messages })).stream);

@@ -46,7 +46,9 @@ describe('vllm preset over recorded vLLM traffic', () => {
     const error = (failed[2] as { error: unknown }).error;
     expect(OpenAICompatibleCallError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({
-      statusCode: 500,
+      statusCode: 200,
+      errorCode: '500',
+      kind: 'server_error',
       isRetryable: true,
       providerMessage: 'The engine crashed; the request was aborted.',
       errorType: 'InternalServerError',

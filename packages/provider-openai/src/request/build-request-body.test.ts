@@ -267,3 +267,37 @@ describe('buildRequestBody', () => {
     ).toBeUndefined();
   });
 });
+
+describe('buildRequestBody: typed provider options and optional descriptions', () => {
+  it('sends n and OpenRouter reasoning from typed options, ignoring ill-typed values', () => {
+    const { body } = buildRequestBody(
+      {
+        ...base,
+        providerOptions: {
+          openaiCompatible: { n: 2, reasoning: { effort: 'high', maxTokens: 2000, exclude: true } },
+          test: { reasoning: { enabled: false } },
+        },
+      },
+      context(),
+    );
+    expect(body.n).toBe(2);
+    expect(body.reasoning).toEqual({ enabled: false });
+    const first = buildRequestBody(
+      { ...base, providerOptions: { openaiCompatible: { n: 3, reasoning: { effort: 'low', maxTokens: 10 } } } },
+      context(),
+    );
+    expect(first.body.reasoning).toEqual({ effort: 'low', max_tokens: 10 });
+    const ignored = buildRequestBody({ ...base, providerOptions: { openaiCompatible: { n: 0.5 } } }, context());
+    expect(ignored.body.n).toBeUndefined();
+  });
+
+  it('leaves out a tool description that is absent', () => {
+    const { body } = buildRequestBody(
+      { ...base, tools: [{ name: 'ping', parameters: { type: 'object', properties: {} } }] },
+      context(),
+    );
+    const [tool] = body.tools as { function: Record<string, unknown> }[];
+    expect(tool?.function.name).toBe('ping');
+    expect('description' in (tool?.function ?? {})).toBe(false);
+  });
+});

@@ -37,7 +37,8 @@ export interface RequestPlan {
  * by `promptGuidedMessages` and no `tools` are sent; otherwise tools, `tool_choice` and
  * `parallel_tool_calls` (the profile's, or the `parallelToolCalls` provider option) go on the
  * wire. Then `response_format`, sampling settings, `stream` / `stream_options`, the provider
- * options (`reasoning_effort`, `user`) and finally `extraBody`, which may override anything.
+ * options (`reasoning_effort`, `user`, `n`, OpenRouter's `reasoning`) and finally `extraBody`,
+ * which may override anything.
  * @internal
  */
 export function buildRequestBody(request: LanguageModelV1Request, context: RequestContext): RequestPlan {
@@ -85,6 +86,16 @@ export function buildRequestBody(request: LanguageModelV1Request, context: Reque
   }
   if (options.reasoningEffort !== undefined) body.reasoning_effort = options.reasoningEffort;
   if (options.user !== undefined) body.user = options.user;
+  if (options.n !== undefined) body.n = options.n;
+  if (options.reasoning !== undefined) {
+    const { effort, maxTokens, exclude, enabled } = options.reasoning;
+    body.reasoning = {
+      ...(effort === undefined ? {} : { effort }),
+      ...(maxTokens === undefined ? {} : { max_tokens: maxTokens }),
+      ...(exclude === undefined ? {} : { exclude }),
+      ...(enabled === undefined ? {} : { enabled }),
+    };
+  }
   if (options.extraBody !== undefined) Object.assign(body, options.extraBody);
   const offered = context.promptGuided && tools.length > 0 && request.toolChoice?.type !== 'none';
   return { body, warnings, textTools: offered ? tools : undefined, nativeTools, degradable };

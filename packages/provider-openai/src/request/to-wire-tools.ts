@@ -20,7 +20,7 @@ function wireTool(tool: ToolSchema, profile: ModelProfile): unknown {
     type: 'function',
     function: {
       name: tool.name,
-      description: tool.description,
+      ...(tool.description === undefined || tool.description === '' ? {} : { description: tool.description }),
       parameters:
         profile.schemaTransform === undefined ? parameters : applySchemaTransform(parameters, profile.schemaTransform),
     },

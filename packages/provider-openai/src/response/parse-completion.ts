@@ -1,12 +1,14 @@
 import {
+  type LanguageModelV1Choice,
   type LanguageModelV1FinishReason,
   type LanguageModelV1ToolCall,
   type LanguageModelV1Usage,
   parseToolCalls,
 } from '@tiny/llm';
 import { errorFromBody } from '../errors/create-call-error.js';
+import { LEADING_LINE_BREAKS } from '../stream/create-edge-trimmer.js';
 import { extractThinking } from '../stream/create-think-extractor.js';
-import { asArray, asNonEmptyString, asNumber, asRecord, asString, contentText } from '../wire/read-wire.js';
+import { asArray, asNonEmptyString, asNumber, asRecord, asString, contentParts } from '../wire/read-wire.js';
 import { decodeToolCall } from './decode-tool-call.js';
 import { mapFinishReason } from './map-finish-reason.js';
 import { mapUsage } from './map-usage.js';
@@ -18,21 +20,79 @@ export interface Completion {
   readonly modelId?: string | undefined;
   readonly content: string;
   readonly reasoning?: string | undefined;
+  readonly refusal?: string | undefined;
   readonly toolCalls: readonly LanguageModelV1ToolCall[];
   readonly finishReason: LanguageModelV1FinishReason;
   readonly rawFinishReason?: string | undefined;
+  /** Every choice, when the body held more than one. */
+  readonly choices?: readonly LanguageModelV1Choice[] | undefined;
   readonly usage: LanguageModelV1Usage;
 }
 
-/** The first choice (the one with `index` 0 when servers number them). @internal */
+/** The index of a wire choice; a choice without one counts as its position. @internal */
+export function choiceIndex(choice: unknown, position: number): number {
+  return asNumber(asRecord(choice)?.index) ?? position;
+}
+
+/** The first choice: the one with `index` 0, else the first listed. @internal */
 export function firstChoice(choices: unknown): Record<string, unknown> | undefined {
   const list = asArray(choices);
   const numbered = list.find((choice) => asNumber(asRecord(choice)?.index) === 0);
   return asRecord(numbered ?? list[0]);
 }
 
-/** Maps the wire `tool_calls` of a whole message, minting `tool-{index}` ids and keeping ids unique. */
-function nativeCalls(value: unknown): LanguageModelV1ToolCall[] {
+/** One choice's message as the wire parts it is made of (whole, or assembled from a stream). @internal */
+export interface WireMessage {
+  readonly content: unknown;
+  readonly reasoning?: string | undefined;
+  readonly refusal?: string | undefined;
+  readonly toolCalls: readonly LanguageModelV1ToolCall[];
+  readonly rawFinishReason?: string | undefined;
+}
+
+/**
+ * Reads one choice: text and reasoning from `content` (string or parts, Mistral `thinking` parts
+ * being reasoning), `reasoning_content` / `reasoning`, and a leading `<think>` block when
+ * extraction is on, the reasoning trimmed at both ends and the line breaks right after it dropped
+ * from the text; the refusal (`refusal` field or part), which makes the finish `content_filter`;
+ * tool calls, in prompt-guided mode read from the text. @internal
+ */
+export function readChoice(index: number, message: WireMessage, context: ReadContext): LanguageModelV1Choice {
+  const parts = contentParts(message.content);
+  let reasoning = (message.reasoning ?? '') + parts.reasoning;
+  let content = parts.text;
+  if (reasoning.trim() !== '') content = content.replace(LEADING_LINE_BREAKS, '');
+  if (context.extractThinking) {
+    const split = extractThinking(content);
+    content = split.text;
+    reasoning += split.reasoning;
+  }
+  reasoning = reasoning.trim();
+  let toolCalls = message.toolCalls;
+  if (toolCalls.length === 0 && context.textTools !== undefined) {
+    const parsed = parseToolCalls(content, { tools: context.textTools });
+    if (parsed.calls.length > 0) {
+      const seq = context.nextTextSequence();
+      toolCalls = parsed.calls.map((call, slot) => textToolCall(call, seq, slot));
+      content = parsed.text;
+    }
+  }
+  const refusal = (message.refusal ?? '') + parts.refusal;
+  const rawFinishReason = message.rawFinishReason;
+  const finishReason = refusal !== '' ? 'content_filter' : mapFinishReason(rawFinishReason, toolCalls.length > 0);
+  return {
+    index,
+    content,
+    ...(reasoning === '' ? {} : { reasoning }),
+    ...(refusal === '' ? {} : { refusal }),
+    toolCalls,
+    finishReason,
+    ...(rawFinishReason === undefined ? {} : { rawFinishReason }),
+  };
+}
+
+/** Maps the wire `tool_calls` of a whole message, minting `tool-{index}` ids and keeping ids unique. @internal */
+export function nativeCalls(value: unknown): LanguageModelV1ToolCall[] {
   const used = new Set<string>();
   return asArray(value).flatMap((entry, position) => {
     const record = asRecord(entry);
@@ -59,11 +119,10 @@ function nativeCalls(value: unknown): LanguageModelV1ToolCall[] {
 }
 
 /**
- * Reads a (non-streamed) chat-completion body: the first choice's content (a string or text
- * parts), reasoning from `reasoning_content` or `reasoning` plus a leading `<think>` block when
- * extraction is on, tool calls (native with P1 leniency; in prompt-guided mode read from the text
- * with `parseToolCalls`, the narrative becoming the content), a `refusal` as the content with
- * finish reason `content_filter`, the finish reason and usage.
+ * Reads a (non-streamed) chat-completion body: choice `0` (the one with `index: 0`, never merely
+ * the first listed) as the answer, read by {@link readChoice}; every choice as `choices` when
+ * there are several; the finish reason and usage. A refusal is `refusal` (not content), with
+ * finish reason `content_filter`.
  *
  * @throws {OpenAICompatibleCallError} when the body is an error object (some servers answer 200
  *   with one) or not a completion at all.
@@ -74,39 +133,36 @@ export function parseCompletion(body: unknown, raw: string, context: ReadContext
   if (record === undefined || record.error !== undefined || record.object === 'error') {
     throw errorFromBody(body, raw, { ...context, where: 'response' });
   }
-  const choice = firstChoice(record.choices);
-  const message = asRecord(choice?.message);
-  let content = contentText(message?.content);
-  let reasoning = asString(message?.reasoning_content) ?? asString(message?.reasoning) ?? '';
-  if (context.extractThinking) {
-    const split = extractThinking(content);
-    content = split.text;
-    reasoning += split.reasoning;
-  }
-  let toolCalls = nativeCalls(message?.tool_calls);
-  if (toolCalls.length === 0 && context.textTools !== undefined) {
-    const parsed = parseToolCalls(content, { tools: context.textTools });
-    if (parsed.calls.length > 0) {
-      const seq = context.nextTextSequence();
-      toolCalls = parsed.calls.map((call, slot) => textToolCall(call, seq, slot));
-      content = parsed.text;
-    }
-  }
-  const rawFinishReason = asNonEmptyString(choice?.finish_reason);
-  let finishReason = mapFinishReason(rawFinishReason, toolCalls.length > 0);
-  const refusal = asNonEmptyString(message?.refusal);
-  if (refusal !== undefined && content === '') {
-    content = refusal;
-    finishReason = 'content_filter';
-  }
+  const list = asArray(record.choices);
+  const read = list
+    .map((entry, position) => {
+      const choice = asRecord(entry);
+      const message = asRecord(choice?.message);
+      return readChoice(
+        choiceIndex(entry, position),
+        {
+          content: message?.content,
+          reasoning: asString(message?.reasoning_content) ?? asString(message?.reasoning),
+          refusal: asString(message?.refusal),
+          toolCalls: nativeCalls(message?.tool_calls),
+          rawFinishReason: asNonEmptyString(choice?.finish_reason),
+        },
+        context,
+      );
+    })
+    .sort((a, b) => a.index - b.index);
+  const primary = read.find((choice) => choice.index === 0) ?? read[0];
+  const { index: _index, ...answer } = primary ?? {
+    index: 0,
+    content: '',
+    toolCalls: [],
+    finishReason: 'other' as const,
+  };
   return {
     ...(asNonEmptyString(record.id) === undefined ? {} : { id: asNonEmptyString(record.id) }),
     ...(asNonEmptyString(record.model) === undefined ? {} : { modelId: asNonEmptyString(record.model) }),
-    content,
-    ...(reasoning === '' ? {} : { reasoning }),
-    toolCalls,
-    finishReason,
-    ...(rawFinishReason === undefined ? {} : { rawFinishReason }),
+    ...answer,
+    ...(read.length > 1 ? { choices: read } : {}),
     usage: mapUsage(record.usage),
   };
 }

@@ -11,6 +11,8 @@ export interface ReadContext {
   /** Draws the next `seq` for `text-{seq}-{slot}` ids; called once per response that has text calls. */
   readonly nextTextSequence: () => number;
   readonly headers?: Headers | undefined;
+  /** The HTTP status of the response being read. */
+  readonly httpStatus?: number | undefined;
 }
 
 /**

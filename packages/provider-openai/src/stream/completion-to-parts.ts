@@ -1,6 +1,6 @@
 import type { LanguageModelV1StreamPart } from '@tiny/llm';
 import { transportError } from '../errors/create-call-error.js';
-import { parseCompletion } from '../response/parse-completion.js';
+import { type Completion, parseCompletion } from '../response/parse-completion.js';
 import type { StreamContext } from './stream-completion.js';
 
 /**
@@ -21,7 +21,7 @@ export async function* completionToParts(
     yield { type: 'error', error: transportError('lost the connection while sending the body', error, context) };
     return;
   }
-  let completion: ReturnType<typeof parseCompletion>;
+  let completion: Completion;
   try {
     completion = parseCompletion(JSON.parse(raw) as unknown, raw, context);
   } catch (error) {
@@ -29,15 +29,26 @@ export async function* completionToParts(
       type: 'error',
       error:
         error instanceof SyntaxError
-          ? transportError('sent a body that is not JSON', error, { ...context, retryable: false })
+          ? transportError('sent a body that is not JSON', error, {
+              ...context,
+              retryable: false,
+              kind: 'other',
+              httpStatus: response.status,
+            })
           : error,
     };
     return;
   }
+  yield* partsOfCompletion(completion);
+}
+
+/** The parts that replay a whole completion: metadata, reasoning, refusal, text, calls, finish. @internal */
+export function* partsOfCompletion(completion: Completion): Generator<LanguageModelV1StreamPart> {
   if (completion.id !== undefined || completion.modelId !== undefined) {
     yield { type: 'response_metadata', id: completion.id, modelId: completion.modelId };
   }
   if (completion.reasoning !== undefined) yield { type: 'reasoning_delta', delta: completion.reasoning };
+  if (completion.refusal !== undefined) yield { type: 'refusal_delta', delta: completion.refusal };
   if (completion.content !== '') yield { type: 'text_delta', delta: completion.content };
   for (const call of completion.toolCalls) {
     yield { type: 'tool_call_start', id: call.id, name: call.name };
@@ -50,6 +61,7 @@ export async function* completionToParts(
     type: 'finish',
     finishReason: completion.finishReason,
     ...(completion.rawFinishReason === undefined ? {} : { rawFinishReason: completion.rawFinishReason }),
+    ...(completion.choices === undefined ? {} : { choices: completion.choices }),
     usage: completion.usage,
   };
 }

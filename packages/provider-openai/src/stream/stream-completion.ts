@@ -1,134 +1,170 @@
-import { createStreamScrubber, type LanguageModelV1StreamPart, type LanguageModelV1Usage } from '@tiny/llm';
+import type { LanguageModelV1Choice, LanguageModelV1StreamPart, LanguageModelV1Usage } from '@tiny/llm';
 import { errorFromBody, transportError } from '../errors/create-call-error.js';
-import { mapFinishReason } from '../response/map-finish-reason.js';
 import { mapUsage } from '../response/map-usage.js';
-import { firstChoice } from '../response/parse-completion.js';
-import { type ReadContext, textToolCall } from '../response/read-context.js';
-import { asArray, asNonEmptyString, asRecord, asString, contentText } from '../wire/read-wire.js';
-import { createThinkExtractor } from './create-think-extractor.js';
+import { choiceIndex, parseCompletion } from '../response/parse-completion.js';
+import type { ReadContext } from '../response/read-context.js';
+import { asArray, asNonEmptyString, asRecord } from '../wire/read-wire.js';
+import { ChoiceFold, ChoiceStream } from './choice-stream.js';
+import { partsOfCompletion } from './completion-to-parts.js';
 import { readSseEvents } from './read-sse-events.js';
-import { ToolCallAssembler } from './tool-call-assembler.js';
 
 /** Cancellation for a stream. @internal */
 export interface StreamContext extends ReadContext {
   readonly signal?: AbortSignal | undefined;
 }
 
-function parseJson(data: string): { ok: true; value: unknown } | { ok: false } {
+function parseJson(data: string): { ok: true; value: unknown } | { ok: false; error: unknown } {
   try {
     return { ok: true, value: JSON.parse(data) as unknown };
-  } catch {
-    return { ok: false };
+  } catch (error) {
+    return { ok: false, error };
   }
+}
+
+/** Usage fields sent later win; fields a later chunk leaves out (or sends as `null`) are kept. */
+function mergeUsage(previous: LanguageModelV1Usage, chunk: Readonly<Record<string, unknown>>): LanguageModelV1Usage {
+  const wire = asRecord(chunk.usage) ?? asRecord(asRecord(chunk.x_groq)?.usage);
+  return wire === undefined ? previous : { ...previous, ...mapUsage(wire) };
+}
+
+function isErrorChunk(chunk: Readonly<Record<string, unknown>>): boolean {
+  return (chunk.error !== undefined && chunk.error !== null) || chunk.object === 'error';
 }
 
 /**
  * Turns a chat-completions SSE body into stream parts (P2):
  * - `response_metadata` once, from the first chunk with an id or a model;
- * - `reasoning_content` / `reasoning` deltas as `reasoning_delta`; content deltas through the
- *   `<think>` extractor (when on), then, in prompt-guided mode, through `createStreamScrubber`:
- *   visible text as `text_delta` (never a partial call tag) and each completed call block as a
- *   `text-{seq}-{slot}` tool call;
- * - native `tool_calls` fragments through {@link ToolCallAssembler};
- * - at `[DONE]` or the end of the body: the calls ended in order, then one `finish` with the last
- *   `finish_reason` and the usage chunk.
+ * - each choice apart, by its `index` (see `ChoiceStream`): choice `0`'s reasoning, refusal,
+ *   text and tool-call parts are the stream's parts; other choices (`n > 1`) are folded and
+ *   delivered as `choices` on the `finish` part;
+ * - at `[DONE]` or the end of the body: choice `0`'s calls ended in order, then one `finish` with
+ *   its last `finish_reason` and the usage (merged over every usage chunk, Groq's `x_groq.usage`
+ *   included).
  *
- * An error event or error object ends the stream with an `error` part carrying an
- * `OpenAICompatibleCallError`; so does a connection lost mid-stream, or a body that ends before
- * any `finish_reason` or `[DONE]` (both retryable). An abort throws the signal's reason.
+ * Endings and errors, each an `error` part carrying an `OpenAICompatibleCallError` after whatever
+ * was already streamed (so `collectStreamSettled` keeps it):
+ * - a stream that ends, with or without `[DONE]`, or whose connection drops, before choice `0`
+ *   has a `finish_reason` is `incomplete_stream` (retryable); once the finish reason has arrived
+ *   the end of the body, a dropped connection or an error after it is a normal finish, with the
+ *   finish reason and usage already received;
+ * - an error in any form servers use: a `data:` payload with `error` (or `object: "error"`), an
+ *   `event: error`, an `error:` line, a JSON body without any event; with the server's message
+ *   and code;
+ * - an event that is not JSON is `invalid_chunk_json`, the parse failure as `cause`.
+ * An abort throws the signal's reason.
  * @internal
  */
 export async function* streamCompletion(
   body: ReadableStream<Uint8Array>,
   context: StreamContext,
 ): AsyncGenerator<LanguageModelV1StreamPart> {
-  const think = context.extractThinking ? createThinkExtractor() : undefined;
-  const scrubber = context.textTools === undefined ? undefined : createStreamScrubber({ tools: context.textTools });
-  const assembler = new ToolCallAssembler();
-  let textSequence: number | undefined;
-  let textCalls = 0;
+  const choices = new Map<number, { stream: ChoiceStream; fold: ChoiceFold }>();
+  const choiceFor = (index: number) => {
+    let entry = choices.get(index);
+    if (entry === undefined) {
+      entry = { stream: new ChoiceStream(index, context), fold: new ChoiceFold() };
+      choices.set(index, entry);
+    }
+    return entry;
+  };
+  const primary = choiceFor(0);
   let metadataSent = false;
-  let rawFinishReason: string | undefined;
   let usage: LanguageModelV1Usage = {};
-  let done = false;
+  const streamContext = { ...context, httpStatus: context.httpStatus ?? 200 };
 
-  function* visible(text: string, final: boolean): Generator<LanguageModelV1StreamPart> {
-    if (scrubber === undefined) {
-      if (text !== '') yield { type: 'text_delta', delta: text };
-      return;
+  function* emit(index: number, parts: readonly LanguageModelV1StreamPart[]): Generator<LanguageModelV1StreamPart> {
+    const entry = choiceFor(index);
+    for (const part of parts) {
+      entry.fold.add(part);
+      if (index === 0) yield part;
     }
-    const released = final ? scrubber.flush() : scrubber.feed(text);
-    if (released.text !== '') yield { type: 'text_delta', delta: released.text };
-    for (const parsed of released.calls) {
-      textSequence ??= context.nextTextSequence();
-      const call = textToolCall(parsed, textSequence, textCalls++);
-      yield { type: 'tool_call_start', id: call.id, name: call.name };
-      yield { type: 'tool_call_delta', id: call.id, argumentsDelta: call.rawArguments ?? '' };
-      yield { type: 'tool_call_end', id: call.id, call };
-    }
-  }
-
-  function* content(text: string): Generator<LanguageModelV1StreamPart> {
-    if (think === undefined) return yield* visible(text, false);
-    const split = think.feed(text);
-    if (split.reasoning !== '') yield { type: 'reasoning_delta', delta: split.reasoning };
-    yield* visible(split.text, false);
   }
 
   try {
     for await (const event of readSseEvents(body)) {
       if (context.signal?.aborted) throw context.signal.reason;
       const data = event.data.trim();
-      if (data === '[DONE]') {
-        done = true;
-        break;
-      }
+      if (data === '[DONE]') break;
       if (data === '') continue;
       const parsed = parseJson(data);
-      const chunk = parsed.ok ? asRecord(parsed.value) : undefined;
-      if (event.event === 'error' || chunk === undefined || chunk.error !== undefined || chunk.object === 'error') {
+      if (event.event === 'body' && parsed.ok) {
+        const record = asRecord(parsed.value);
+        if (record !== undefined && !isErrorChunk(record) && record.object !== 'chat.completion.chunk') {
+          // A whole completion under text/event-stream.
+          try {
+            yield* partsOfCompletion(parseCompletion(parsed.value, data, streamContext));
+          } catch (error) {
+            yield { type: 'error', error };
+          }
+          return;
+        }
+      }
+      if (!parsed.ok && event.event !== 'error') {
+        if (primary.stream.finished) break;
         yield {
           type: 'error',
-          error: errorFromBody(parsed.ok ? parsed.value : undefined, data, { ...context, where: 'stream' }),
+          error: transportError('sent a stream event that is not JSON', parsed.error, {
+            ...streamContext,
+            kind: 'invalid_chunk_json',
+          }),
         };
+        return;
+      }
+      const value = parsed.ok ? parsed.value : { error: { message: data } };
+      const chunk = asRecord(Array.isArray(value) ? value[0] : value);
+      if (event.event === 'error' || chunk === undefined || isErrorChunk(chunk)) {
+        if (primary.stream.finished) break;
+        // An error event may carry the error object itself (llama.cpp `error: {"code":500,...}`).
+        const payload = chunk !== undefined && !isErrorChunk(chunk) ? { error: chunk } : value;
+        yield { type: 'error', error: errorFromBody(payload, data, { ...streamContext, where: 'stream' }) };
         return;
       }
       if (!metadataSent && (asNonEmptyString(chunk.id) !== undefined || asNonEmptyString(chunk.model) !== undefined)) {
         metadataSent = true;
         yield { type: 'response_metadata', id: asNonEmptyString(chunk.id), modelId: asNonEmptyString(chunk.model) };
       }
-      if (asRecord(chunk.usage) !== undefined) usage = mapUsage(chunk.usage);
-      const choice = firstChoice(chunk.choices);
-      if (choice === undefined) continue;
-      const delta = asRecord(choice.delta) ?? asRecord(choice.message);
-      const reasoning = asString(delta?.reasoning_content) ?? asString(delta?.reasoning);
-      if (reasoning !== undefined && reasoning !== '') yield { type: 'reasoning_delta', delta: reasoning };
-      const text = contentText(delta?.content);
-      if (text !== '') yield* content(text);
-      for (const fragment of asArray(delta?.tool_calls)) yield* assembler.push(fragment);
-      rawFinishReason = asNonEmptyString(choice.finish_reason) ?? rawFinishReason;
+      usage = mergeUsage(usage, chunk);
+      for (const [position, entry] of asArray(chunk.choices).entries()) {
+        const choice = asRecord(entry);
+        if (choice === undefined) continue;
+        const index = choiceIndex(choice, position);
+        yield* emit(index, choiceFor(index).stream.push(choice));
+      }
     }
   } catch (error) {
     if (context.signal?.aborted) throw context.signal.reason;
-    yield { type: 'error', error: transportError('lost the connection mid-stream', error, context) };
-    return;
+    if (!primary.stream.finished) {
+      yield {
+        type: 'error',
+        error: transportError('lost the connection mid-stream', error, { ...streamContext, kind: 'incomplete_stream' }),
+      };
+      return;
+    }
   }
   if (context.signal?.aborted) throw context.signal.reason;
-  if (!done && rawFinishReason === undefined) {
-    yield { type: 'error', error: transportError('ended the stream before the model finished', undefined, context) };
+  if (!primary.stream.finished) {
+    yield* emit(0, primary.stream.finish());
+    yield {
+      type: 'error',
+      error: transportError('ended the stream before the model finished', undefined, {
+        ...streamContext,
+        kind: 'incomplete_stream',
+      }),
+    };
     return;
   }
-  if (think !== undefined) {
-    const split = think.flush();
-    if (split.reasoning !== '') yield { type: 'reasoning_delta', delta: split.reasoning };
-    yield* visible(split.text, false);
+  const all: LanguageModelV1Choice[] = [];
+  for (const index of [...choices.keys()].sort((a, b) => a - b)) {
+    const entry = choices.get(index) as { stream: ChoiceStream; fold: ChoiceFold };
+    yield* emit(index, entry.stream.finish());
+    all.push(entry.fold.result(entry.stream));
   }
-  yield* visible('', true);
-  yield* assembler.finish();
+  const answer = all.find((choice) => choice.index === 0) as LanguageModelV1Choice;
   yield {
     type: 'finish',
-    finishReason: mapFinishReason(rawFinishReason, assembler.count + textCalls > 0),
-    ...(rawFinishReason === undefined ? {} : { rawFinishReason }),
+    finishReason: answer.finishReason,
+    ...(answer.rawFinishReason === undefined ? {} : { rawFinishReason: answer.rawFinishReason }),
+    ...(all.length > 1 ? { choices: all } : {}),
     usage,
   };
 }

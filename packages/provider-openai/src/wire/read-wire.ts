@@ -30,12 +30,15 @@ export function asArray(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
-/**
- * The text of a wire `content` field: a string as is, an array of parts as the concatenation of
- * its `text` parts, anything else (`null`, absent) as `''`.
- * @internal
- */
-export function contentText(value: unknown): string {
+/** A wire `content` field split by meaning. @internal */
+export interface ContentParts {
+  readonly text: string;
+  readonly reasoning: string;
+  readonly refusal: string;
+}
+
+/** The text of Mistral's `thinking` field: a string, or `text` sub-parts. */
+function thinkingText(value: unknown): string {
   if (typeof value === 'string') return value;
   let text = '';
   for (const part of asArray(value)) {
@@ -44,4 +47,32 @@ export function contentText(value: unknown): string {
     if (piece !== undefined && (record?.type === undefined || record.type === 'text')) text += piece;
   }
   return text;
+}
+
+/**
+ * A wire `content` field split into text, reasoning and refusal: a string is text; in an array of
+ * parts (Mistral, some proxies) only `type: "text"` parts (or untyped ones with `text`) are text,
+ * `type: "thinking"` parts (Magistral: `thinking` as text sub-parts or a string) are reasoning, and
+ * `type: "refusal"` parts are the refusal. Other parts (images, references) and anything else
+ * (`null`, absent) give nothing.
+ * @internal
+ */
+export function contentParts(value: unknown): ContentParts {
+  if (typeof value === 'string') return { text: value, reasoning: '', refusal: '' };
+  let text = '';
+  let reasoning = '';
+  let refusal = '';
+  for (const part of asArray(value)) {
+    const record = asRecord(part);
+    if (record === undefined) continue;
+    if (record.type === 'thinking') reasoning += thinkingText(record.thinking);
+    else if (record.type === 'refusal') refusal += asString(record.refusal) ?? '';
+    else if (record.type === undefined || record.type === 'text') text += asString(record.text) ?? '';
+  }
+  return { text, reasoning, refusal };
+}
+
+/** The text parts of a wire `content` field (see {@link contentParts}). @internal */
+export function contentText(value: unknown): string {
+  return contentParts(value).text;
 }

@@ -15,7 +15,17 @@ import type { LanguageModelV1Request, Message, ToolSchema } from '@tiny/llm';
  * - `prompt_guided`: a model without native tools (by profile or after the server rejected them)
  *   calls a tool written in its prompt, generated then streamed.
  * - `abort`: a stream aborted mid-way, then a call aborted while waiting for the headers.
- * - `error_mapping` (fixture only): HTTP errors and a mid-stream error mapped to typed errors.
+ * - `error_mapping` (fixture only): HTTP errors and a mid-stream error mapped to typed errors; the
+ *   output streamed before the mid-stream error is kept (`collectStreamSettled`).
+ * - `stream_endings` (fixture only): the `text` request streamed three times: a stream that ends
+ *   before the model finished (with `[DONE]` or the provider's own end marker but no finish
+ *   reason) is a retryable error after the text streamed so far, never a normal finish; a stream
+ *   whose finish reason arrived, then the body ended without an end marker, is a normal finish;
+ *   a stream whose finish reason and usage arrived, then the connection dropped, is a normal
+ *   finish keeping that usage.
+ * - `refusal` (fixture only): the `structured_output` request refused by the model, generated then
+ *   streamed: `refusal` set (and `refusal_delta` parts), no answer in `content`, finish reason
+ *   `content_filter`. Adapters whose provider has no refusals skip it with that reason.
  */
 export type ConformanceCase =
   | 'text'
@@ -28,7 +38,9 @@ export type ConformanceCase =
   | 'structured_output'
   | 'prompt_guided'
   | 'abort'
-  | 'error_mapping';
+  | 'error_mapping'
+  | 'stream_endings'
+  | 'refusal';
 
 /** Every case, in the order the suite runs them. */
 export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
@@ -43,10 +55,17 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   'prompt_guided',
   'abort',
   'error_mapping',
+  'stream_endings',
+  'refusal',
 ];
 
 /** Cases that need recorded traffic and are skipped in live mode. */
-export const FIXTURE_ONLY_CASES: readonly ConformanceCase[] = ['repaired_arguments', 'error_mapping'];
+export const FIXTURE_ONLY_CASES: readonly ConformanceCase[] = [
+  'repaired_arguments',
+  'error_mapping',
+  'stream_endings',
+  'refusal',
+];
 
 /** `get_weather(city, unit?)`, the tool most cases offer. */
 export const weatherTool: ToolSchema = {

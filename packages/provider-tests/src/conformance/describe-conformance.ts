@@ -1,5 +1,6 @@
 import {
   collectStream,
+  collectStreamSettled,
   type LanguageModelV1,
   type LanguageModelV1Request,
   type LanguageModelV1Response,
@@ -222,8 +223,51 @@ const checks: Readonly<Record<ConformanceCase, Check>> = {
     expect(ModelCallError.isInstance(error)).toBe(true);
     expect((error as ModelCallError).message).toContain(MID_STREAM_ERROR_MESSAGE);
     expectSecretKept(error, options.secret);
+    const streamedText = parts.map((part) => (part.type === 'text_delta' ? part.delta : '')).join('');
+    const settled = await collectStreamSettled(replay(parts));
+    expect(settled.error).toBe(error);
+    expect(settled.response.content).toBe(streamedText);
+  },
+
+  async stream_endings(model) {
+    const cut = await collectParts((await model.doStream(conformanceRequests.text)).stream);
+    expect(streamOrderViolations(cut)).toEqual([]);
+    expect(cut.some((part) => part.type === 'finish')).toBe(false);
+    const last = cut[cut.length - 1];
+    expect(last?.type).toBe('error');
+    const error = last?.type === 'error' ? last.error : undefined;
+    expect(ModelCallError.isInstance(error)).toBe(true);
+    expect((error as ModelCallError).isRetryable).toBe(true);
+    const settled = await collectStreamSettled(replay(cut));
+    expect(settled.response.content).not.toBe('');
+
+    for (const { needsUsage } of [{ needsUsage: false }, { needsUsage: true }]) {
+      const parts = await collectParts((await model.doStream(conformanceRequests.text)).stream);
+      expect(streamOrderViolations(parts)).toEqual([]);
+      const finish = parts[parts.length - 1];
+      expect(finish?.type).toBe('finish');
+      expect(parts.some((part) => part.type === 'error')).toBe(false);
+      if (finish?.type !== 'finish') continue;
+      expect(['stop', 'length']).toContain(finish.finishReason);
+      if (needsUsage) expect(finish.usage.outputTokens).toBeGreaterThan(0);
+    }
+  },
+
+  async refusal(model) {
+    const generated = await model.doGenerate(conformanceRequests.structured_output);
+    const { parts, response } = await streamed(model, conformanceRequests.structured_output);
+    for (const answer of [generated, response]) {
+      expect(answer.refusal?.trim()).toBeTruthy();
+      expect(answer.content.trim()).toBe('');
+      expect(answer.finishReason).toBe('content_filter');
+    }
+    expect(parts.some((part) => part.type === 'refusal_delta')).toBe(true);
   },
 };
+
+async function* replay(parts: readonly LanguageModelV1StreamPart[]): AsyncGenerator<LanguageModelV1StreamPart> {
+  yield* parts;
+}
 
 /**
  * Declares the standard conformance tests for a `LanguageModelV1` adapter, one vitest test per

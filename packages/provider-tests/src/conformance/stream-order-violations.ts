@@ -1,6 +1,13 @@
 import type { LanguageModelV1StreamPart } from '@tiny/llm';
 
-const contentTypes = new Set(['text_delta', 'reasoning_delta', 'tool_call_start', 'tool_call_delta', 'tool_call_end']);
+const contentTypes = new Set([
+  'text_delta',
+  'reasoning_delta',
+  'refusal_delta',
+  'tool_call_start',
+  'tool_call_delta',
+  'tool_call_end',
+]);
 
 /**
  * Checks a stream against the order `LanguageModelV1StreamPart` documents, and lists what breaks

@@ -1,6 +1,7 @@
 import { TinyError } from '@tiny/tools';
 import { describe, expect, it } from 'vitest';
 import { OutputLimitError } from './output-limit-error.js';
+import { OutputRefusedError } from './output-refused-error.js';
 import { SchemaNameCollisionError } from './schema-name-collision-error.js';
 import { StructuredOutputError } from './structured-output-error.js';
 
@@ -8,6 +9,15 @@ const raw = { role: 'assistant', content: '{}' } as const;
 const attempt = { attempt: 1, kind: 'validation', error: '/age is required', raw, strategy: 'provider' } as const;
 
 describe('structured errors', () => {
+  it('OutputRefusedError carries the refusal and is recognised by its marker only', () => {
+    const error = new OutputRefusedError({ schemaName: 'person', refusal: "I can't help with that.", attempts: [] });
+    expect(TinyError.isInstance(error)).toBe(true);
+    expect(OutputRefusedError.isInstance(error)).toBe(true);
+    expect(OutputLimitError.isInstance(error)).toBe(false);
+    expect(error.refusal).toBe("I can't help with that.");
+    expect(error.message).toBe("the model refused to write the `person` output: I can't help with that.");
+  });
+
   it('are TinyErrors recognised by their global marker', () => {
     const errors = [
       new StructuredOutputError({ schemaName: 'person', attempts: [attempt] }),

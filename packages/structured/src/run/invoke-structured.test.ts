@@ -5,6 +5,7 @@ import { InvalidInputError, ModelRetry } from '@tiny/tools';
 import { Type } from 'typebox';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { OutputLimitError } from '../errors/output-limit-error.js';
+import { OutputRefusedError } from '../errors/output-refused-error.js';
 import { SchemaNameCollisionError } from '../errors/schema-name-collision-error.js';
 import { StructuredOutputError } from '../errors/structured-output-error.js';
 import { ResponseFormat } from '../format/response-format.js';
@@ -116,6 +117,25 @@ describe('invokeStructured: provider strategy', () => {
     expect(OutputLimitError.isInstance(error)).toBe(true);
     expect((error as OutputLimitError).message).toMatch(/output limit/);
     expect(model.calls).toBe(1);
+  });
+
+  it('raises OutputRefusedError for a refusal, not a parse failure, without retrying', async () => {
+    for (const [format, profile] of [
+      [person, profiles.native],
+      [ResponseFormat.tool({ name: 'person', schema: Person }), profiles.toolsOnly],
+    ] as const) {
+      const refusal = "I'm sorry, I can't help with that.";
+      const { model, harness } = setup(
+        [{ content: '', refusal, finishReason: 'content_filter' }, { content: JSON.stringify(ada) }],
+        profile,
+      );
+      const error = await invokeStructured(harness, {}, ask, format).catch((caught: unknown) => caught);
+      expect(OutputRefusedError.isInstance(error)).toBe(true);
+      expect(StructuredOutputError.isInstance(error)).toBe(false);
+      expect((error as OutputRefusedError).refusal).toBe(refusal);
+      expect((error as OutputRefusedError).attempts.map((attempt) => attempt.kind)).toEqual(['refused']);
+      expect(model.calls).toBe(1);
+    }
   });
 
   it('treats other empty output as missing and retries', async () => {

@@ -1,6 +1,7 @@
 import type { AgentHarness, AgentMiddleware, AgentRun, InvokeOptions } from '@tiny/harness';
 import { InvalidInputError } from '@tiny/tools';
 import { OutputLimitError } from '../errors/output-limit-error.js';
+import { OutputRefusedError } from '../errors/output-refused-error.js';
 import { SchemaNameCollisionError } from '../errors/schema-name-collision-error.js';
 import { StructuredOutputError } from '../errors/structured-output-error.js';
 import type { ResponseFormat } from '../format/response-format.js';
@@ -118,6 +119,9 @@ function finishStructured(
       : ({ parsed: result.value, validation, run } as unknown as StructuredRun<unknown>);
   }
   if (terminal?.kind === 'output_limit') throw new OutputLimitError({ schemaName: plan.schemaName, attempts, run });
+  if (terminal?.kind === 'refused') {
+    throw new OutputRefusedError({ schemaName: plan.schemaName, refusal: terminal.refusal ?? '', attempts, run });
+  }
   if (terminal !== undefined) {
     throw new StructuredOutputError({ schemaName: plan.schemaName, attempts, run, cause: terminal.cause });
   }

@@ -11,8 +11,16 @@ import type { StructuredStrategy } from '../format/response-format.js';
  * - `multiple`: several output-tool calls when `multipleOutputs` is `'error'`.
  * - `validator`: the output validator threw (`ModelRetry` retries; anything else ends the run).
  * - `output_limit`: empty output cut off at the output-token limit (never retried).
+ * - `refused`: the model refused (the response carried a `refusal`; never retried).
  */
-export type StructuredErrorKind = 'parse' | 'validation' | 'missing' | 'multiple' | 'validator' | 'output_limit';
+export type StructuredErrorKind =
+  | 'parse'
+  | 'validation'
+  | 'missing'
+  | 'multiple'
+  | 'validator'
+  | 'output_limit'
+  | 'refused';
 
 /** One failed attempt at structured output. */
 export interface StructuredAttempt {
@@ -28,6 +36,8 @@ export interface StructuredAttempt {
   readonly strategy: StructuredStrategy;
   /** The error thrown by an output validator, for `validator`. */
   readonly cause?: unknown;
+  /** The model's refusal, for `refused`. */
+  readonly refusal?: string | undefined;
 }
 
 /** A strategy change after the provider rejected a request (see `ResponseFormat.auto`). */

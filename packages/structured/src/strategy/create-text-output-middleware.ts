@@ -1,6 +1,6 @@
 import type { AgentMiddleware, MiddlewareControl, ModelRequestPatch } from '@tiny/harness';
 import type { LanguageModelV1ResponseFormat } from '@tiny/llm';
-import { extractFromText } from './extract-output.js';
+import { extractFromText, refusedExtraction } from './extract-output.js';
 import type { FallbackNotice } from './fallback-notice.js';
 import { DEFAULT_PROMPTED_TEMPLATE, type OutputPlan, type OutputTarget } from './output-plan.js';
 import { type OutputSession, rawMessage } from './output-session.js';
@@ -18,6 +18,7 @@ export function promptedSystemMessage(plan: OutputPlan): string {
  * `json_schema` response format (provider) or adds the schema as a system message (prompted);
  * `afterModel` reads the final answer's text (a turn with tool calls is left alone), records the
  * value, or answers a failure with a user-turn retry (`jump_to: model`) until the budget is spent.
+ * A response with a `refusal` is a `refused` failure, never parsed and never retried.
  * @internal
  */
 export function createTextOutputMiddleware(session: OutputSession, notices: FallbackNotice[]): AgentMiddleware {
@@ -50,7 +51,8 @@ export function createTextOutputMiddleware(session: OutputSession, notices: Fall
       const raw = rawMessage(context, input.response);
       const attempt = session.nextAttempt();
       const extraction = await session.check(
-        extractFromText(plan, input.response.content, input.response.finishReason),
+        refusedExtraction(plan, input.response.refusal) ??
+          extractFromText(plan, input.response.content, input.response.finishReason),
         raw,
         attempt,
       );

@@ -3,7 +3,7 @@ import type { ToolChoice, ToolSchema } from '@tiny/llm';
 import { ToolResult } from '@tiny/tools';
 import { SchemaNameCollisionError } from '../errors/schema-name-collision-error.js';
 import type { EndStrategy } from '../policy/error-policy.js';
-import { type Extraction, extractFromCall } from './extract-output.js';
+import { type Extraction, extractFromCall, refusedExtraction } from './extract-output.js';
 import type { FallbackNotice } from './fallback-notice.js';
 import type { OutputTarget } from './output-plan.js';
 import { type OutputSession, rawMessage } from './output-session.js';
@@ -92,7 +92,10 @@ export function createToolOutputMiddleware(
       const attempt = session.nextAttempt();
       let extraction: Extraction;
       const first = outputCalls[0];
-      if (first === undefined) {
+      const refused = first === undefined ? refusedExtraction(plan, input.response.refusal) : undefined;
+      if (refused !== undefined) {
+        extraction = refused;
+      } else if (first === undefined) {
         const cutOff = input.response.finishReason === 'length' && input.response.content.trim() === '';
         const names = plan.targets.map((target) => `\`${target.toolName}\``).join(' or ');
         extraction = cutOff

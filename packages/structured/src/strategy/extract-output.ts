@@ -16,7 +16,20 @@ export type Extraction =
       readonly kind: StructuredErrorKind;
       readonly error: string;
       readonly issues?: readonly ValidationIssue[] | undefined;
+      /** The model's refusal, for `refused`. */
+      readonly refusal?: string | undefined;
     };
+
+/** The `refused` failure for a response that carries a refusal, else `undefined`. @internal */
+export function refusedExtraction(plan: OutputPlan, refusal: string | undefined): Extraction | undefined {
+  if (refusal === undefined || refusal.trim() === '') return undefined;
+  return {
+    ok: false,
+    kind: 'refused',
+    error: `The model refused to write the \`${plan.schemaName}\` output: ${refusal}`,
+    refusal,
+  };
+}
 
 /** Reads a value for `target` from text (lenient ladder) or from decoded arguments. @internal */
 export function decodeForTarget(

@@ -137,7 +137,8 @@ export class OutputSession {
 
   /**
    * Records a failed attempt and decides: retry (emits `output_retry`, returns the user turn) while
-   * the policy retries and `maxRetries` is not spent, else stop. `output_limit` never retries.
+   * the policy retries and `maxRetries` is not spent, else stop. `output_limit` and `refused`
+   * never retry.
    */
   fail(
     extraction: Extraction & { ok: false },
@@ -150,13 +151,14 @@ export class OutputSession {
       kind: extraction.kind,
       error: extraction.error,
       ...(extraction.issues === undefined ? {} : { issues: extraction.issues }),
+      ...(extraction.refusal === undefined ? {} : { refusal: extraction.refusal }),
       raw,
       strategy: this.plan.strategy,
     };
     this.attempts.push(record);
     const retries = this.attempts.length - 1;
     const text =
-      extraction.kind === 'output_limit' || retries >= this.settings.maxRetries
+      extraction.kind === 'output_limit' || extraction.kind === 'refused' || retries >= this.settings.maxRetries
         ? undefined
         : retryMessage(this.settings.policy, record);
     if (text === undefined) {
@@ -175,5 +177,5 @@ export class OutputSession {
 }
 
 function eventKind(kind: StructuredErrorKind): 'parse' | 'validation' | 'missing' | 'multiple' | 'validator' {
-  return kind === 'output_limit' ? 'missing' : kind;
+  return kind === 'output_limit' || kind === 'refused' ? 'missing' : kind;
 }
