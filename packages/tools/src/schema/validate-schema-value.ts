@@ -12,6 +12,12 @@ export interface ValidateSchemaValueOptions {
   readonly timeoutMs?: number | (() => number | undefined) | undefined;
   /** Aborts waiting for an async library `validate` (rejects with the signal's reason). */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * `gate_first` (default, for what a model produced): ajv on the value, then the library.
+   * `library_first` (for what a tool returned, described by the schema's output side): the
+   * library turns the value into its output, then ajv checks that output.
+   */
+  readonly order?: 'gate_first' | 'library_first' | undefined;
   /** The error a timed-out async `validate` rejects with. */
   readonly onTimeout?: (() => unknown) | undefined;
 }
@@ -51,8 +57,24 @@ export function validateSchemaValue(
   value: unknown,
   options: ValidateSchemaValueOptions = {},
 ): ValidationResult<unknown> | Promise<ValidationResult<unknown>> {
-  const gate = createValidator(resolved.jsonSchema).validate(value);
-  if (!gate.ok || resolved.standard === undefined) return gate;
+  const gate = (checked: unknown) => createValidator(resolved.jsonSchema).validate(checked);
+  if (resolved.standard === undefined) return gate(value);
+  const withLibrary = resolved as ResolvedSchema & { standard: StandardSchemaV1 };
+  if (options.order === 'library_first') {
+    const library = runLibrary(withLibrary, value, options);
+    const then = (result: ValidationResult<unknown>) => (result.ok ? gate(result.value) : result);
+    return library instanceof Promise ? library.then(then) : then(library);
+  }
+  const first = gate(value);
+  if (!first.ok) return first;
+  return runLibrary(withLibrary, value, options);
+}
+
+function runLibrary(
+  resolved: ResolvedSchema & { standard: StandardSchemaV1 },
+  value: unknown,
+  options: ValidateSchemaValueOptions,
+): ValidationResult<unknown> | Promise<ValidationResult<unknown>> {
   let outcome: StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>;
   try {
     outcome = resolved.standard['~standard'].validate(value);

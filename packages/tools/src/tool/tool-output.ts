@@ -11,8 +11,8 @@ const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
   typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 
 /**
- * Validates one output of `tool` against its `outputSchema` (then its Standard Schema, if any),
- * and returns it with the validated value in place. `isError` results pass unchecked; a result
+ * Validates one output of `tool`: its Standard Schema first, if any (turning the returned value into
+ * the library's output), then ajv against `outputSchema` (the output side), and returns it with the validated value in place. `isError` results pass unchecked; a result
  * without JSON content, or whose first JSON block does not match, throws {@link ToolOutputError}.
  *
  * @throws {ToolOutputError} when the output does not match.
@@ -51,7 +51,7 @@ export function checkToolOutput(
     if (!checked.ok) throw new ToolOutputError({ toolName: tool.name, issues: checked.issues });
     return rebuild(checked.value);
   };
-  const checked = validateSchemaValue(resolved, candidate);
+  const checked = validateSchemaValue(resolved, candidate, { order: 'library_first' });
   return checked instanceof Promise ? checked.then(settle) : settle(checked);
 }
 
