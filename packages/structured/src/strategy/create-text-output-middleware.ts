@@ -50,7 +50,7 @@ export function createTextOutputMiddleware(session: OutputSession, notices: Fall
       const raw = rawMessage(context, input.response);
       const attempt = session.nextAttempt();
       const extraction = await session.check(
-        extractFromText(plan, input.response.content, input.response.finishReason),
+        await extractFromText(plan, input.response.content, input.response.finishReason),
         raw,
         attempt,
       );
