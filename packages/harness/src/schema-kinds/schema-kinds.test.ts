@@ -7,7 +7,11 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentHarness } from '../agent/agent-harness.js';
+import { ToolRegistry } from '../registry/tool-registry.js';
 import { eventsOfType, ScriptedModel, scriptedToolCall } from '../testkit/index.js';
+import { ExternalToolSet } from '../toolsets/external-tool-set.js';
+import { PreparedToolSet } from '../toolsets/prepared-tool-set.js';
+import { toolSetFromTools } from '../toolsets/tool-set-from-tools.js';
 
 /** The same tool, five ways: city (non-empty), unit (c | f), days (optional integer 1..14). */
 const kinds: Record<string, ToolSchemaInput> = {
@@ -223,5 +227,61 @@ describe('the library path: refinements and transforms', () => {
     }) as AnyTool;
     expect(await runOne(tool, { name: 'free' })).toBe('claimed free');
     expect(await runOne(tool, { name: 'taken' })).toContain('name is taken');
+  });
+});
+
+describe('Standard Schemas in the other slots', () => {
+  it('an external tool spec and registerExternal take a Zod schema; the model sees its JSON Schema', async () => {
+    const external = new ExternalToolSet([
+      {
+        name: 'client_pick',
+        description: 'Pick a file on the client.',
+        parameters: z.object({ glob: z.string().min(1) }),
+      },
+    ]);
+    const listing = await external.tools();
+    expect(listing.tools[0]?.parameters).toEqual({
+      type: 'object',
+      properties: { glob: { type: 'string', minLength: 1 } },
+      required: ['glob'],
+    });
+    const registry = new ToolRegistry().registerExternal({
+      name: 'ext',
+      description: 'External.',
+      parameters: z.object({ id: z.uuid() }),
+    });
+    expect(registry.get('ext')?.schema.parameters).toMatchObject({ type: 'object', required: ['id'] });
+    expect(() =>
+      new ToolRegistry().registerExternal({ name: 'old', description: 'Old.', parameters: v.object({}) as never }),
+    ).toThrow(/toStandardJsonSchema/);
+  });
+
+  it('a prepare callback may narrow a tool with a Zod schema; admission then runs that one', async () => {
+    const log: unknown[] = [];
+    const base = toolSetFromTools([toolFor(kinds.zod as ToolSchemaInput, log)]);
+    const narrowed = new PreparedToolSet(base, (_context, declarations) =>
+      declarations.map((declaration) => ({
+        ...declaration,
+        parameters: z.object({ city: z.enum(['Paris', 'Rome']), unit: z.literal('c') }),
+      })),
+    );
+    const model = new ScriptedModel({
+      steps: [
+        {
+          toolCalls: [
+            scriptedToolCall('forecast', { city: 'Oslo', unit: 'c' }, 'c1'),
+            scriptedToolCall('forecast', { city: 'Rome', unit: 'c' }, 'c2'),
+          ],
+        },
+        { content: 'done' },
+      ],
+    });
+    const run = await new AgentHarness({ model }).withToolSet(narrowed).invoke({}, [{ role: 'user', content: 'go' }]);
+    expect(model.requests[0]?.tools?.[0]?.parameters).toMatchObject({
+      properties: { city: { type: 'string', enum: ['Paris', 'Rome'] }, unit: { type: 'string', const: 'c' } },
+    });
+    expect(log).toEqual([{ city: 'Rome', unit: 'c' }]);
+    const answers = run.messages.filter((message) => message.role === 'tool').map((message) => messageText(message));
+    expect(answers[0]).toContain('/city must be one of "Paris", "Rome"');
   });
 });

@@ -60,11 +60,16 @@ export function checkingOutput<TArgs>(
   tool: Tool<TArgs>,
   execute: (args: TArgs, context: ToolExecutionContext) => ToolOutput | Promise<ToolOutput>,
 ): (args: TArgs, context: ToolExecutionContext) => ToolOutput | Promise<ToolOutput> {
-  if (tool.outputSchema === undefined) return execute;
+  // A wrapper copies an already-checking `execute`: checking twice would run a transform twice.
+  if (tool.outputSchema === undefined || checking.has(tool.execute)) return execute;
   const target = tool as unknown as Tool<never>;
-  return (args, context) => {
+  const checked = (args: TArgs, context: ToolExecutionContext) => {
     const output = execute(args, context);
     if (isPromiseLike(output)) return Promise.resolve(output).then((value) => checkToolOutput(target, value));
     return checkToolOutput(target, output);
   };
+  checking.add(checked);
+  return checked;
 }
+
+const checking = new WeakSet<object>();
