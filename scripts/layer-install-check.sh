@@ -70,6 +70,38 @@ console.log(`@tiny/harness: agent ran add -> ${result.content}; final: ${run.tex
 JS
 node check.mjs
 
+# Zod alone as the schema library: @tiny/tools, @tiny/harness and zod (no typebox), a typed tool
+# whose Zod refinement and transform run through the library path after the JSON Schema gate.
+mkdir "$work/zod" && cd "$work/zod"
+npm init -y >/dev/null
+npm pkg set type=module >/dev/null
+npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-harness-*.tgz zod@4.6.7 >/dev/null
+cat > check.mjs <<'JS'
+import { AgentHarness } from '@tiny/harness';
+import { ScriptedModel, scriptedToolCall } from '@tiny/harness/testkit';
+import { defineTool } from '@tiny/tools';
+import { z } from 'zod';
+const greet = defineTool({
+  name: 'greet',
+  description: 'Greet someone.',
+  parameters: z.object({ name: z.string().trim().min(1), times: z.number().int().refine((n) => n <= 3, 'at most 3') }),
+  outputSchema: z.object({ text: z.string() }),
+  execute: ({ name, times }) => ({ text: `hello ${name}`.repeat(times) }),
+});
+const model = new ScriptedModel({ steps: [
+  { toolCalls: [scriptedToolCall('greet', { name: 'Ada', times: 9 }, 'c1'), scriptedToolCall('greet', { name: '  Ada ', times: 1 }, 'c2')] },
+  { content: 'Greeted.' },
+] });
+const run = await new AgentHarness({ model, tools: [greet] }).invoke({}, [{ role: 'user', content: 'greet Ada' }]);
+const [refused, ran] = run.messages.filter((message) => message.role === 'tool').map((message) => message.content);
+if (!String(refused).includes('/times at most 3')) throw new Error(`refinement not applied: ${refused}`);
+if (!String(ran).includes('"text": "hello Ada"')) throw new Error(`transform not applied: ${ran}`);
+if (model.requests[0].tools[0].parameters.properties.name.minLength !== 1) throw new Error('no JSON Schema sent');
+console.log(`zod only: refused -> ${refused.slice(0, 60)}...; ran -> ${String(ran).replace(/\s+/g, ' ')}`);
+JS
+node check.mjs
+test ! -e node_modules/typebox || { echo "typebox was installed but not asked for"; exit 1; }
+
 # @tiny/provider-openai on @tiny/llm: no harness installed; a lenient call over a stub fetch.
 mkdir "$work/provider" && cd "$work/provider"
 npm init -y >/dev/null

@@ -12,6 +12,7 @@ export { ToolDefinitionError } from './errors/tool-definition-error.js';
 export { ToolFailedError } from './errors/tool-failed-error.js';
 export { ToolInputError } from './errors/tool-input-error.js';
 export { ToolNotFoundError } from './errors/tool-not-found-error.js';
+export { ToolOutputError } from './errors/tool-output-error.js';
 export { ToolTimeoutError } from './errors/tool-timeout-error.js';
 export { TOOL_EXPOSURES, type ToolExposure } from './policy/tool-exposure.js';
 export {
@@ -49,6 +50,14 @@ export {
   stripInstructionFences,
   truncateUtf8,
 } from './sanitize/sanitize-metadata.js';
+export { isStandardSchema, type ResolvedSchema, resolveSchema, type SchemaSide } from './schema/resolve-schema.js';
+export type {
+  InferSchemaInput,
+  InferSchemaOutput,
+  SchemaInput,
+  StandardSchemaInput,
+} from './schema/schema-input.js';
+export { type ValidateSchemaValueOptions, validateSchemaValue } from './schema/validate-schema-value.js';
 export {
   createToolTimeoutSettings,
   type ResolvedToolTimeout,
@@ -58,10 +67,14 @@ export {
 } from './timeout/tool-timeout.js';
 export { type CompleteTool, completeTool } from './tool/complete-tool.js';
 export {
+  type CheckObjectRoot,
   defineTool,
   type InferToolArguments,
   modelFacingParameters,
+  type ParametersMustBeAnObjectSchema,
   type ToolDefinition,
+  type ToolReturn,
+  type ToolSchemaInput,
 } from './tool/define-tool.js';
 export { type ExecuteToolOptions, executeTool } from './tool/execute-tool.js';
 export {
@@ -90,6 +103,8 @@ export {
   TOOL_NAME_MAX_LENGTH,
   type ToolNameProblem,
 } from './tool/tool-name.js';
+export { checkToolOutput } from './tool/tool-output.js';
+export { validateToolArguments } from './tool/validate-tool-arguments.js';
 export {
   checkSchema,
   createValidator,

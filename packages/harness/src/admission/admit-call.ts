@@ -2,13 +2,15 @@ import { recoverToolArguments } from '@tiny/llm';
 import {
   ApprovalRequiredError,
   CallDeferredError,
-  createValidator,
   formatValidationIssues,
   prepareToolArguments,
+  resolveToolTimeout,
   ToolInputError,
   ToolNotFoundError,
   ToolResult,
+  ToolTimeoutError,
   type ValidationIssue,
+  validateToolArguments,
 } from '@tiny/tools';
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
 import { unwrapBridgeCall } from '../discovery/unwrap-bridge-call.js';
@@ -174,16 +176,22 @@ function resolveUnknown(
   return { kind: 'answer', call, toolName: call.name, result: ToolResult.error(message) };
 }
 
-function admitArguments(state: LoopState, call: PendingCall, entry: RegisteredTool): Admission {
+async function admitArguments(state: LoopState, call: PendingCall, entry: RegisteredTool): Promise<Admission> {
   const tool = entry.tool;
-  let checked = prepareAndValidate(state, call, entry, call.arguments);
+  let checked: Checked;
+  try {
+    checked = await prepareAndValidate(state, call, entry, call.arguments);
+  } catch (error) {
+    if (!ToolTimeoutError.isInstance(error)) throw error;
+    return { kind: 'answer', call, toolName: entry.name, result: ToolResult.error(error.message) };
+  }
   let input = call.arguments;
   if (!checked.ok && state.policy.invalidArgs === 'normalize_then_return_tool_error') {
     const normalized = normalizeArguments(call.arguments, entry.schema.parameters);
     const original = checked.issues;
     if (normalized !== undefined) {
       input = normalized;
-      checked = prepareAndValidate(state, call, entry, normalized);
+      checked = await prepareAndValidate(state, call, entry, normalized);
       if (checked.ok && state.sink.active) {
         state.sink.emit({
           type: 'invalid_tool_args',
@@ -228,15 +236,32 @@ type Checked = { ok: true; value: Record<string, unknown> } | { ok: false; issue
 
 /**
  * Strips model values under injected names, inserts the host's, and validates against the declared
- * schema. Issues under injected names are the host's fault (the model cannot fix them) and fail the
- * run instead of being shown to the model.
+ * schema: ajv first (the fail-closed gate), then a Standard Schema tool's own `validate` (awaited
+ * under the tool's timeout when async; its output is what `execute` receives). Issues under
+ * injected names are the host's fault (the model cannot fix them) and fail the run instead of
+ * being shown to the model.
  */
-function prepareAndValidate(state: LoopState, call: PendingCall, entry: RegisteredTool, args: unknown): Checked {
+async function prepareAndValidate(
+  state: LoopState,
+  call: PendingCall,
+  entry: RegisteredTool,
+  args: unknown,
+): Promise<Checked> {
   const injected = entry.tool.injected;
   const prepared = isObject(args)
     ? prepareToolArguments({ id: call.id, arguments: args }, injected, state.context.hostValues ?? {}, entry.name)
     : args;
-  const result = createValidator<Record<string, unknown>>(entry.tool.parameters).validate(prepared);
+  let budgetMs = 0;
+  const outcome = validateToolArguments(entry.tool, prepared, {
+    timeoutMs: () => {
+      const timeout = resolveToolTimeout(entry.tool.timeoutPolicy(prepared as never), state.limits.toolTimeouts);
+      budgetMs = timeout.budgetMs ?? 0;
+      return timeout.deadlineMs;
+    },
+    signal: state.signal,
+    onTimeout: () => new ToolTimeoutError({ toolName: entry.name, timeoutMs: budgetMs }),
+  });
+  const result = outcome instanceof Promise ? await outcome : outcome;
   if (result.ok) return { ok: true, value: result.value };
   const hidden = injected.map((argument) => `/${argument.name}`);
   const hostFault = result.issues.filter((issue) =>

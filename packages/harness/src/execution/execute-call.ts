@@ -1,7 +1,6 @@
 import {
   ApprovalRequiredError,
   CallDeferredError,
-  createValidator,
   ModelRetry,
   prepareToolArguments,
   resolveToolTimeout,
@@ -11,6 +10,7 @@ import {
   ToolResult,
   ToolTimeoutError,
   toToolResult,
+  validateToolArguments,
 } from '@tiny/tools';
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
 import { MiddlewareError } from '../errors/middleware-error.js';
@@ -99,9 +99,13 @@ function settleWithin(
 }
 
 /** Arguments a wrap layer changed go through injection and validation again. */
-function revalidate(state: LoopState, entry: RegisteredTool, call: PendingCall): Record<string, unknown> {
+async function revalidate(
+  state: LoopState,
+  entry: RegisteredTool,
+  call: PendingCall,
+): Promise<Record<string, unknown>> {
   const prepared = prepareToolArguments(call, entry.tool.injected, state.context.hostValues ?? {}, entry.name);
-  const checked = createValidator<Record<string, unknown>>(entry.tool.parameters).validate(prepared);
+  const checked = await validateToolArguments(entry.tool, prepared, { signal: state.signal });
   if (!checked.ok) throw new ToolInputError({ toolName: entry.name, issues: checked.issues });
   return checked.value;
 }
@@ -192,7 +196,7 @@ async function runCall(
       return returned(toToolResult(output));
     }
     const innermost = async (wrapped: PendingCall): Promise<ToolResult> => {
-      const callArgs = wrapped.arguments === call.arguments ? args : revalidate(state, entry, wrapped);
+      const callArgs = wrapped.arguments === call.arguments ? args : await revalidate(state, entry, wrapped);
       try {
         return toToolResult(await settle(tool.execute(callArgs as never, context), callArgs));
       } catch (error) {

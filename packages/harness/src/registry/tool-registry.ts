@@ -9,9 +9,11 @@ import {
   describeToolNameProblem,
   InvalidInputError,
   modelFacingParameters,
+  resolveSchema,
   ToolDefinitionError,
   type ToolExposure,
   ToolPolicy,
+  type ToolSchemaInput,
 } from '@tiny/tools';
 
 /** A tool as the registry holds it: every member completed, plus its model-facing schema. */
@@ -81,26 +83,43 @@ export class ToolRegistry {
 
   /**
    * Adds a schema-only tool the host executes elsewhere (an MCP server, a client app). The model
-   * sees it like any tool; every call to it is deferred (`AgentRun.deferred.calls`).
-   * @throws {ToolDefinitionError} for a bad or duplicate name.
+   * sees it like any tool; every call to it is deferred (`AgentRun.deferred.calls`). `parameters`
+   * takes any schema kind (TypeBox, JSON Schema, a Standard Schema such as Zod ≥ 4.2).
+   * @throws {ToolDefinitionError} for a bad or duplicate name, or a schema that does not compile.
    */
-  registerExternal(schema: ToolSchema, options: { exposure?: ToolExposure; policy?: ToolPolicy } = {}): this {
+  registerExternal(
+    declared: Omit<ToolSchema, 'parameters'> & { readonly parameters: ToolSchemaInput },
+    options: { exposure?: ToolExposure; policy?: ToolPolicy } = {},
+  ): this {
     if (
-      typeof schema !== 'object' ||
-      schema === null ||
-      typeof schema.parameters !== 'object' ||
-      schema.parameters === null
+      typeof declared !== 'object' ||
+      declared === null ||
+      (typeof declared.parameters !== 'object' && typeof declared.parameters !== 'function') ||
+      declared.parameters === null
     ) {
       throw new InvalidInputError({
         entryPoint: 'ToolRegistry.registerExternal',
         reason: 'expected a tool schema with `name` and `parameters`',
       });
     }
-    this.assertNewName(schema.name);
+    this.assertNewName(declared.name);
+    let resolved: ReturnType<typeof resolveSchema>;
+    try {
+      resolved = resolveSchema(declared.parameters);
+      checkSchema(resolved.jsonSchema);
+    } catch (error) {
+      throw new ToolDefinitionError({
+        toolName: declared.name,
+        reason: `its parameters schema does not compile: ${error instanceof Error ? error.message : String(error)}`,
+        cause: error,
+      });
+    }
+    const schema: ToolSchema = { ...declared, parameters: resolved.jsonSchema };
     const tool: AnyTool = {
       name: schema.name,
       description: schema.description ?? '',
       parameters: schema.parameters,
+      ...(resolved.standard === undefined ? {} : { standardSchemas: { parameters: resolved.standard } }),
       exposure: options.exposure ?? 'direct',
       policy: options.policy ?? ToolPolicy.unclassified(),
       execute: () => {

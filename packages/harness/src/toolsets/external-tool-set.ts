@@ -2,15 +2,19 @@ import type { ToolSchema } from '@tiny/llm';
 import {
   type AnyTool,
   CallDeferredError,
+  resolveSchema,
   type ToolExposure,
   ToolNotFoundError,
   ToolPolicy,
   type ToolResult,
+  type ToolSchemaInput,
 } from '@tiny/tools';
 import type { ToolExposureExplanation, ToolSet, ToolSetCallContext, ToolSetListing } from './tool-set.js';
 
 /** A schema-only tool for an {@link ExternalToolSet}. */
-export interface ExternalToolSpec extends ToolSchema {
+export interface ExternalToolSpec extends Omit<ToolSchema, 'parameters'> {
+  /** Any schema kind: TypeBox, JSON Schema, or a Standard Schema with a JSON Schema side (Zod ≥ 4.2, ...). */
+  readonly parameters: ToolSchemaInput;
   /** Default `direct`. */
   readonly exposure?: ToolExposure | undefined;
   /** Default unclassified. */
@@ -29,6 +33,8 @@ export interface ExternalCallMetadata {
  * never executed here. Running one (its `execute`, or `call`) throws `CallDeferredError` with reason
  * `external` and `{ name, arguments }` as metadata, so the loop defers it to the host; an unknown
  * name throws `ToolNotFoundError`. Every tool is reported as `deferred`.
+ *
+ * @throws {SchemaCompileFailure} for a spec whose schema is a Zod 3 or validation-only Standard Schema.
  */
 export class ExternalToolSet implements ToolSet {
   readonly label: string;
@@ -36,17 +42,21 @@ export class ExternalToolSet implements ToolSet {
 
   constructor(specs: readonly ExternalToolSpec[], options: { label?: string } = {}) {
     this.label = options.label ?? 'external';
-    this.list = specs.map((spec) => ({
-      name: spec.name,
-      description: spec.description ?? '',
-      parameters: spec.parameters,
-      exposure: spec.exposure ?? 'direct',
-      policy: spec.policy ?? ToolPolicy.unclassified(),
-      ...(spec.family === undefined ? {} : { family: spec.family }),
-      execute: (args: unknown) => {
-        throw deferral(spec.name, args);
-      },
-    }));
+    this.list = specs.map((spec) => {
+      const resolved = resolveSchema(spec.parameters);
+      return {
+        name: spec.name,
+        description: spec.description ?? '',
+        parameters: resolved.jsonSchema,
+        ...(resolved.standard === undefined ? {} : { standardSchemas: { parameters: resolved.standard } }),
+        exposure: spec.exposure ?? 'direct',
+        policy: spec.policy ?? ToolPolicy.unclassified(),
+        ...(spec.family === undefined ? {} : { family: spec.family }),
+        execute: (args: unknown) => {
+          throw deferral(spec.name, args);
+        },
+      };
+    });
   }
 
   tools(): ToolSetListing {

@@ -1,4 +1,11 @@
-import { type AnyTool, type JsonSchema, ToolDefinitionError, type ToolResult } from '@tiny/tools';
+import {
+  type AnyTool,
+  checkSchema,
+  resolveSchema,
+  ToolDefinitionError,
+  type ToolResult,
+  type ToolSchemaInput,
+} from '@tiny/tools';
 import {
   listToolSet,
   type ToolExposureExplanation,
@@ -14,8 +21,12 @@ import { WrappingToolSet } from './wrapping-tool-set.js';
 export interface ToolDeclaration {
   readonly name: string;
   readonly description: string;
-  /** The declared schema (injected arguments included); admission validates against it. */
-  readonly parameters: JsonSchema;
+  /**
+   * The declared schema (injected arguments included); admission validates against it. A callback
+   * may return any schema kind (TypeBox, JSON Schema, a Standard Schema such as Zod); a Standard
+   * Schema's own `validate` then runs after ajv instead of the original tool's.
+   */
+  readonly parameters: ToolSchemaInput;
 }
 
 /** Rewrites or drops this turn's declarations; may not add or rename tools. */
@@ -74,7 +85,26 @@ export class PreparedToolSet extends WrappingToolSet {
         continue;
       }
       explanations.push({ name: tool.name, kind: 'prepared', by: this.label });
-      tools.push(wrapTool(tool, { description: declaration.description, parameters: declaration.parameters }));
+      let resolved: ReturnType<typeof resolveSchema>;
+      try {
+        resolved = resolveSchema(declaration.parameters);
+        checkSchema(resolved.jsonSchema);
+      } catch (error) {
+        throw new ToolDefinitionError({
+          toolName: tool.name,
+          reason: `a prepare callback returned a schema that does not compile: ${error instanceof Error ? error.message : String(error)}`,
+          cause: error,
+        });
+      }
+      tools.push(
+        wrapTool(tool, {
+          description: declaration.description,
+          parameters: resolved.jsonSchema,
+          ...(resolved.standard === undefined
+            ? {}
+            : { standardSchemas: { ...tool.standardSchemas, parameters: resolved.standard } }),
+        }),
+      );
     }
     for (const tool of listing.tools) {
       if (!seen.has(tool.name)) explanations.push({ name: tool.name, kind: 'filtered_out', by: this.label });

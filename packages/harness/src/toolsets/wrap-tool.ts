@@ -5,6 +5,8 @@ export interface ToolOverrides {
   readonly name?: string;
   readonly description?: string;
   readonly parameters?: JsonSchema;
+  /** Replaces the library validators (a prepared schema given as a Standard Schema). */
+  readonly standardSchemas?: CompleteTool<never>['standardSchemas'];
   readonly policy?: ToolPolicy;
 }
 
@@ -22,6 +24,7 @@ export function wrapTool(tool: AnyTool, overrides: ToolOverrides): CompleteTool<
     ...(overrides.description === undefined ? {} : { description: overrides.description }),
     ...(overrides.parameters === undefined ? {} : { parameters: overrides.parameters }),
     ...(overrides.policy === undefined ? {} : { policy: overrides.policy }),
+    ...(overrides.standardSchemas === undefined ? {} : { standardSchemas: overrides.standardSchemas }),
   };
   return wrapped;
 }

@@ -1,6 +1,7 @@
 import type { AgentHarness } from '@tiny/harness';
 import { Type } from 'typebox';
 import { describe, expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
 import { invokeStructured } from '../run/invoke-structured.js';
 import type { StructuredRun } from '../run/structured-attempt.js';
 import { type InferResponseFormat, ResponseFormat } from './response-format.js';
@@ -57,5 +58,13 @@ describe('ResponseFormat typing', () => {
         expectTypeOf(value).toEqualTypeOf<Person>();
       },
     });
+  });
+
+  it('types the parsed value of a Zod schema as its output (transforms applied)', () => {
+    const format = ResponseFormat.tool({
+      name: 'contact',
+      schema: z.object({ name: z.string(), age: z.string().transform((text) => Number(text)) }),
+    });
+    expectTypeOf<InferResponseFormat<typeof format>>().toEqualTypeOf<{ name: string; age: number }>();
   });
 });

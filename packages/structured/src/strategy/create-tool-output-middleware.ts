@@ -112,7 +112,7 @@ export function createToolOutputMiddleware(
           error: `Call \`${first.name}\` exactly once; it was called ${outputCalls.length} times.`,
         };
       } else {
-        extraction = extractFromCall(plan, byName.get(first.name) as OutputTarget, first);
+        extraction = await extractFromCall(plan, byName.get(first.name) as OutputTarget, first);
       }
       const checked = await session.check(extraction, raw, attempt);
       if ('fatal' in checked) {

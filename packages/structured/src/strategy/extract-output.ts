@@ -1,5 +1,5 @@
 import { fromStrictValue, type LenientJsonRepair, parseLenientJson } from '@tiny/llm';
-import { formatValidationIssues, type ValidationIssue } from '@tiny/tools';
+import { formatValidationIssues, type ValidationIssue, validateSchemaValue } from '@tiny/tools';
 import type { StructuredErrorKind } from '../run/structured-attempt.js';
 import type { OutputPlan, OutputTarget } from './output-plan.js';
 
@@ -31,12 +31,15 @@ export function refusedExtraction(plan: OutputPlan, refusal: string | undefined)
   };
 }
 
-/** Reads a value for `target` from text (lenient ladder) or from decoded arguments. @internal */
+/**
+ * Reads a value for `target` from text (lenient ladder) or from decoded arguments, validated by
+ * ajv then (for a Standard Schema format) by the library, whose output is the value. @internal
+ */
 export function decodeForTarget(
   plan: OutputPlan,
   target: OutputTarget,
   source: { readonly text: string } | { readonly value: unknown },
-): Extraction {
+): Extraction | Promise<Extraction> {
   let value: unknown;
   let repair: LenientJsonRepair = 'strict';
   if ('text' in source) {
@@ -59,23 +62,37 @@ export function decodeForTarget(
     if (Object.hasOwn(record, 'value') && Object.keys(record).length === 1) value = record.value;
   }
   const result = target.validator.validate(value);
-  if (!result.ok) {
-    return {
-      ok: false,
-      kind: 'validation',
-      error: `The output for \`${plan.schemaName}\` does not match its schema: ${formatValidationIssues(result.issues)}`,
-      issues: result.issues,
-    };
-  }
+  if (!result.ok) return invalid(plan, result.issues);
   const variant = target.variant ?? plan.variants.find((entry) => entry.validator.validate(value).ok)?.name;
-  return { ok: true, value, repair, variant };
+  if (plan.standard === undefined) return { ok: true, value, repair, variant };
+  // The gate passed; the library's own checks (refinements, transforms, defaults) come second.
+  const library = validateSchemaValue({ jsonSchema: alreadyChecked, standard: plan.standard, vendor: '' }, value);
+  const settle = (checked: Awaited<typeof library>): Extraction =>
+    checked.ok ? { ok: true, value: checked.value, repair, variant } : invalid(plan, checked.issues);
+  return library instanceof Promise ? library.then(settle) : settle(library);
+}
+
+/** ajv already checked the value against the target's schema: the library step gets an empty gate. */
+const alreadyChecked = {};
+
+function invalid(plan: OutputPlan, issues: readonly ValidationIssue[]): Extraction {
+  return {
+    ok: false,
+    kind: 'validation',
+    error: `The output for \`${plan.schemaName}\` does not match its schema: ${formatValidationIssues(issues)}`,
+    issues,
+  };
 }
 
 /**
  * Reads the answer of a text strategy (provider or prompted) from the response text. Empty text is
  * `output_limit` when the model stopped at its token limit, else `missing`. @internal
  */
-export function extractFromText(plan: OutputPlan, text: string, finishReason: string): Extraction {
+export function extractFromText(
+  plan: OutputPlan,
+  text: string,
+  finishReason: string,
+): Extraction | Promise<Extraction> {
   if (text.trim() === '') {
     if (finishReason === 'length') {
       return {
@@ -98,7 +115,7 @@ export function extractFromCall(
   plan: OutputPlan,
   target: OutputTarget,
   call: { readonly arguments: unknown; readonly invalid?: string | undefined },
-): Extraction {
+): Extraction | Promise<Extraction> {
   if (call.invalid !== undefined || typeof call.arguments === 'string') {
     const text = typeof call.arguments === 'string' ? call.arguments : '';
     // An empty argument string means "no arguments".

@@ -1,3 +1,4 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { applySchemaTransform, type ModelProfile, type SchemaTransform, toStrictSchema } from '@tiny/llm';
 import { createValidator, type JsonSchema, type Validator } from '@tiny/tools';
 import type { ResponseFormat, StructuredStrategy } from '../format/response-format.js';
@@ -33,6 +34,8 @@ export interface OutputPlan {
   readonly template: string | undefined;
   /** Ask for JSON mode (prompted strategy on a profile with `json_object` output). */
   readonly jsonMode: boolean;
+  /** The Standard Schema of the format, run after ajv. */
+  readonly standard: StandardSchemaV1 | undefined;
 }
 
 /** The prompted strategy's default instruction. */
@@ -155,5 +158,6 @@ function buildPlan(format: ResponseFormat<unknown>, strategy: StructuredStrategy
     variants,
     template: format.template,
     jsonMode: strategy === 'prompted' && profile.structuredOutput !== 'none',
+    standard: format.standard,
   };
 }

@@ -5,12 +5,13 @@ import { ToolPolicy } from '../policy/tool-policy.js';
 import type { ToolTimeout } from '../timeout/tool-timeout.js';
 import type { InjectedArgument } from './injected-arguments.js';
 import type { PermissionLevel, Tool, ToolCategory, ToolScope } from './tool.js';
+import { checkingOutput } from './tool-output.js';
+
+type OptionalMembers = 'maxResultSizeChars' | 'hostExtension' | 'family' | 'outputSchema' | 'standardSchemas';
 
 /** A tool with every optional member filled in with its default. */
-export type CompleteTool<TArgs = Record<string, unknown>> = Required<
-  Omit<Tool<TArgs>, 'maxResultSizeChars' | 'hostExtension' | 'family'>
-> &
-  Pick<Tool<TArgs>, 'maxResultSizeChars' | 'hostExtension' | 'family'> & {
+export type CompleteTool<TArgs = Record<string, unknown>> = Required<Omit<Tool<TArgs>, OptionalMembers>> &
+  Pick<Tool<TArgs>, OptionalMembers> & {
     readonly injected: readonly InjectedArgument[];
     readonly policy: ToolPolicy;
     readonly exposure: ToolExposure;
@@ -24,7 +25,8 @@ const completed = new WeakMap<object, CompleteTool<never>>();
 /**
  * Fills in every optional member of `tool` with its documented default (see {@link Tool}).
  * Members the tool defines are kept and bound to it. The result is cached per tool object.
- * Wrappers should start from this so no default silently resets.
+ * Wrappers should start from this so no default silently resets. A tool with an `outputSchema`
+ * gets an `execute` that validates what it returns (see {@link Tool.outputSchema}).
  */
 export function completeTool<TArgs>(tool: Tool<TArgs>): CompleteTool<TArgs> {
   const cached = completed.get(tool);
@@ -49,6 +51,8 @@ export function completeTool<TArgs>(tool: Tool<TArgs>): CompleteTool<TArgs> {
     returnDirect: tool.returnDirect ?? false,
     maxResultSizeChars: tool.maxResultSizeChars,
     hostExtension: tool.hostExtension,
+    outputSchema: tool.outputSchema,
+    standardSchemas: tool.standardSchemas,
     permissionLevel: (bind('permissionLevel') as (args: TArgs) => PermissionLevel) ?? (() => 'read_only'),
     isConcurrencySafe: (bind('isConcurrencySafe') as (args: TArgs) => boolean) ?? (() => false),
     externalEffect: (bind('externalEffect') as (args: TArgs) => boolean) ?? (() => false),
@@ -61,7 +65,7 @@ export function completeTool<TArgs>(tool: Tool<TArgs>): CompleteTool<TArgs> {
     displayDetail:
       (bind('displayDetail') as (args: TArgs) => string | undefined) ??
       ((args: TArgs) => policy.display.detail ?? contextDetailFromArgs(args)),
-    execute: tool.execute.bind(tool),
+    execute: checkingOutput(tool, tool.execute.bind(tool)),
   };
   completed.set(tool, complete as unknown as CompleteTool<never>);
   return complete;

@@ -4,11 +4,11 @@ import { ToolInputError } from '../errors/tool-input-error.js';
 import { ToolTimeoutError } from '../errors/tool-timeout-error.js';
 import { ToolResult } from '../result/tool-result.js';
 import { createToolTimeoutSettings, resolveToolTimeout, type ToolTimeoutSettings } from '../timeout/tool-timeout.js';
-import { createValidator } from '../validation/create-validator.js';
 import { completeTool } from './complete-tool.js';
 import { prepareToolArguments } from './injected-arguments.js';
 import { type AnyTool, toToolResult } from './tool.js';
 import { createToolExecutionContext, type ToolExecutionContext } from './tool-execution-context.js';
+import { validateToolArguments } from './validate-tool-arguments.js';
 
 /** Options for {@link executeTool}. */
 export interface ExecuteToolOptions {
@@ -23,12 +23,14 @@ export interface ExecuteToolOptions {
 /**
  * Runs one tool call outside the agent loop, with the loop's argument rules: injected arguments
  * are stripped from the model's arguments and set from `hostValues`, the result is validated against
- * the declared schema, then `execute` runs under the resolved timeout.
+ * the declared schema (ajv, then the schema library's own `validate` for Standard Schema tools),
+ * then `execute` runs under the resolved timeout and its output is checked against `outputSchema`.
  * A thrown `ModelRetry` becomes `ToolResult.retry`, a `ToolFailedError` becomes `ToolResult.failed`.
  *
  * @throws {InjectedArgumentError} when injected arguments cannot be prepared.
  * @throws {ToolInputError} when the arguments do not match the declared schema.
  * @throws {ToolTimeoutError} when the tool runs past its deadline (its signal is aborted).
+ * @throws {ToolOutputError} when the tool's output does not match its `outputSchema`.
  */
 export async function executeTool(tool: AnyTool, args: unknown, options: ExecuteToolOptions = {}): Promise<ToolResult> {
   const complete = completeTool(tool);
@@ -39,20 +41,27 @@ export async function executeTool(tool: AnyTool, args: unknown, options: Execute
     options.hostValues ?? {},
     tool.name,
   );
-  const checked = createValidator<never>(tool.parameters).validate(prepared);
+  const settings = options.timeouts ?? createToolTimeoutSettings();
+  let budgetMs = 0;
+  const checked = await validateToolArguments(tool, prepared, {
+    timeoutMs: () => {
+      const validation = resolveToolTimeout(complete.timeoutPolicy(prepared as never), settings);
+      budgetMs = validation.budgetMs ?? 0;
+      return validation.deadlineMs;
+    },
+    signal: base.signal,
+    onTimeout: () => new ToolTimeoutError({ toolName: tool.name, timeoutMs: budgetMs }),
+  });
   if (!checked.ok) throw new ToolInputError({ toolName: tool.name, issues: checked.issues });
 
-  const timeout = resolveToolTimeout(
-    complete.timeoutPolicy(checked.value),
-    options.timeouts ?? createToolTimeoutSettings(),
-  );
+  const timeout = resolveToolTimeout(complete.timeoutPolicy(checked.value as never), settings);
   const controller = new AbortController();
   const onAbort = () => controller.abort(base.signal.reason);
   base.signal.addEventListener('abort', onAbort, { once: true });
   const context: ToolExecutionContext = { ...base, signal: controller.signal };
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const run = Promise.resolve(complete.execute(checked.value, context));
+    const run = Promise.resolve(complete.execute(checked.value as never, context));
     if (timeout.deadlineMs === undefined) return toToolResult(await run);
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {

@@ -1,3 +1,4 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { ToolExposure } from '../policy/tool-exposure.js';
 import type { ToolPolicy } from '../policy/tool-policy.js';
 import { ToolResult } from '../result/tool-result.js';
@@ -34,6 +35,22 @@ export interface Tool<TArgs = Record<string, unknown>> {
   readonly name: string;
   readonly description: string;
   readonly parameters: JsonSchema;
+  /**
+   * JSON Schema of the tool's structured result (draft 2020-12). When set, whatever `execute`
+   * returns is validated against it (a JSON result's data, or the returned value itself; `isError`
+   * results are not checked); a mismatch throws {@link ToolOutputError}. Catalogues may render it
+   * as the tool's return type. `defineTool` fills it from any schema kind.
+   */
+  readonly outputSchema?: JsonSchema;
+  /**
+   * The Standard Schema values `parameters` and `outputSchema` were derived from (set by
+   * `defineTool`). Their `~standard.validate` runs after ajv has passed the JSON Schema, and its
+   * output value (transforms, defaults applied) is what `execute` receives or what the result holds.
+   */
+  readonly standardSchemas?: {
+    readonly parameters?: StandardSchemaV1 | undefined;
+    readonly output?: StandardSchemaV1 | undefined;
+  };
   readonly injected?: readonly InjectedArgument[];
   readonly policy?: ToolPolicy;
   readonly exposure?: ToolExposure;

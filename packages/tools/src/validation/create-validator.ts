@@ -3,6 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { isMarked, TinyError } from '../errors/tiny-error.js';
 import type { JsonSchema } from './json-schema.js';
+import { linearPatternProblem, linearRegExpEngine } from './linear-regexp.js';
 import type { ValidationIssue } from './validation-issue.js';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object.
@@ -45,7 +46,8 @@ const cache = new WeakMap<object, Validator>();
 function createAjv(kind: '2020' | '07'): Ajv {
   // strict: false lets provider-specific keywords (`x-...`, `examples`) pass through unenforced;
   // useDefaults/coerceTypes stay off: validation never rewrites the model's arguments.
-  const options = { allErrors: true, strict: false, validateFormats: true } as const;
+  // code.regExp: `pattern` and `patternProperties` run on RE2JS, in time linear in the input.
+  const options = { allErrors: true, strict: false, validateFormats: true, code: { regExp: linearRegExpEngine } };
   const ajv = kind === '2020' ? (new Ajv2020(options) as unknown as Ajv) : new Ajv(options);
   addFormats(ajv);
   return ajv;
@@ -84,6 +86,9 @@ function compile(schema: JsonSchema): ValidateFunction {
  * Compiles `schema` with ajv 8 once and returns a cached validator for that schema object.
  * Draft 2020-12 is the default; a `$schema` naming draft-07 (or 06) selects the draft-07 dialect.
  * Formats (`email`, `date-time`, `uri`, ...) are enforced via ajv-formats.
+ *
+ * `pattern` and `patternProperties` run on a linear-time engine (RE2JS), so no pattern a third
+ * party writes can make validation backtrack for minutes; lookaround and backreferences are refused.
  *
  * Integers: JSON cannot tell `1.0` from `1` once parsed, and JSON Schema (draft 6 onward) defines
  * an integer as any number with a zero fractional part, so `1.0`, `1e3` and `-0` are accepted as
@@ -210,9 +215,41 @@ function checkRefs(root: JsonSchema): void {
   }
 }
 
+/** Keywords whose value is data, not a schema: nothing under them is a `pattern`. */
+const dataKeywords = new Set(['enum', 'const', 'default', 'examples']);
+/** Keywords whose value maps names to schemas: the names are not keywords. */
+const schemaMaps = new Set(['properties', '$defs', 'definitions', 'dependentSchemas']);
+
+/** Every `pattern` and `patternProperties` key in `root` must compile on the linear-time engine. */
+function checkPatterns(root: JsonSchema): void {
+  const check = (pattern: string): void => {
+    const problem = linearPatternProblem(pattern);
+    if (problem !== undefined) throw new SchemaCompileFailure(problem);
+  };
+  const walk = (node: unknown, depth: number): void => {
+    if (depth > 256 || typeof node !== 'object' || node === null) return;
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item, depth + 1);
+      return;
+    }
+    for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+      if (dataKeywords.has(key)) continue;
+      if (key === 'pattern' && typeof value === 'string') check(value);
+      else if ((key === 'patternProperties' || schemaMaps.has(key)) && typeof value === 'object' && value !== null) {
+        for (const [name, child] of Object.entries(value as Record<string, unknown>)) {
+          if (key === 'patternProperties') check(name);
+          walk(child, depth + 1);
+        }
+      } else walk(value, depth + 1);
+    }
+  };
+  walk(root, 0);
+}
+
 /**
  * Checks that ajv will be able to compile `schema`, without compiling it: the schema must be valid
- * against its draft's meta-schema and every `$ref` must resolve inside it. Much cheaper than a
+ * against its draft's meta-schema, every `$ref` must resolve inside it and every `pattern` must
+ * compile on the linear-time engine. Much cheaper than a
  * compile (which happens on the first validation), so tools can be defined and registered fast.
  *
  * @throws {SchemaCompileFailure} naming what is wrong.
@@ -231,4 +268,5 @@ export function checkSchema(schema: JsonSchema): void {
   }
   if (!valid) throw new SchemaCompileFailure(ajv.errorsText(ajv.errors, { dataVar: 'schema' }));
   checkRefs(schema);
+  checkPatterns(schema);
 }
