@@ -7,7 +7,7 @@ import type { RawCall } from './scan-types.js';
  * @internal Resolves every non-native call name against the offered tools (repair only to a
  * unique offered tool; with no tools only trailing junk is cut) and adds the `name_repaired`,
  * `unknown_tool` and `arguments_repaired` diagnostics. A call whose name resolves to nothing is
- * dropped.
+ * dropped. A call with invalid arguments keeps its raw argument text and the reason.
  */
 export function finalizeCalls(
   raw: readonly RawCall[],
@@ -28,7 +28,11 @@ export function finalizeCalls(
       }
     }
     if (call.repaired === true) diagnostics.push({ kind: 'arguments_repaired', tool: name });
-    calls.push({ name, arguments: call.arguments, source: call.source });
+    if (call.invalid !== undefined) {
+      calls.push({ name, arguments: call.invalid.raw, source: call.source, invalid: call.invalid.reason });
+    } else {
+      calls.push({ name, arguments: call.arguments, source: call.source });
+    }
   }
   return { calls, diagnostics };
 }

@@ -9,9 +9,12 @@ const corpus = loadCorpus();
 function comparable(calls: readonly ParsedCall[], expected: CorpusCase['expected']['calls']): unknown[] {
   return calls.map((call, index) => {
     const wanted = expected[index];
-    return wanted?.source === undefined
-      ? { name: call.name, arguments: call.arguments }
-      : { name: call.name, arguments: call.arguments, source: call.source };
+    return {
+      name: call.name,
+      arguments: call.arguments,
+      ...(wanted?.source === undefined ? {} : { source: call.source }),
+      ...(call.invalid === undefined ? {} : { invalid: true }),
+    };
   });
 }
 

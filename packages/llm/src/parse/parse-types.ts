@@ -14,12 +14,32 @@ export type CallSource =
   | 'xml_element'
   | 'ptype';
 
-/** A call read out of text. It has no id: the harness mints ids. */
-export interface ParsedCall {
+/** A call read out of text whose arguments decoded to an object. */
+export interface DecodedParsedCall {
   readonly name: string;
   readonly arguments: Record<string, unknown>;
   readonly source: CallSource;
+  readonly invalid?: undefined;
 }
+
+/**
+ * A call read out of text whose stated arguments are not an object (`"arguments": 5`, `null`,
+ * `[]`, `"oops"`, JSON that does not parse): `arguments` is the raw argument text and `invalid`
+ * the reason, the same shape as a provider's undecodable call (`ToolCall.invalid`), so admission
+ * repairs it or answers with a tool error. It is never `{}`.
+ */
+export interface InvalidParsedCall {
+  readonly name: string;
+  readonly arguments: string;
+  readonly source: CallSource;
+  readonly invalid: string;
+}
+
+/**
+ * A call read out of text. It has no id: the harness mints ids. Only a call that states no
+ * arguments at all (`{"name":"opt"}`, `opt()`, `opt[]`) has `{}`.
+ */
+export type ParsedCall = DecodedParsedCall | InvalidParsedCall;
 
 /**
  * Something the parser noticed. Diagnostics never contain model output beyond tool names.

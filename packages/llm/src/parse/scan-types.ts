@@ -13,6 +13,11 @@ export interface RawCall {
   readonly source: CallSource;
   /** True when the arguments were recovered from damaged JSON. */
   readonly repaired?: boolean;
+  /**
+   * Set when the call stated arguments that are not an object: the raw argument text and the
+   * reason (`arguments` is then `{}` and must not be used).
+   */
+  readonly invalid?: { readonly raw: string; readonly reason: string } | undefined;
 }
 
 /**

@@ -11,7 +11,16 @@ export interface CorpusCase {
   readonly tools?: ReadonlyArray<string | ToolSchema>;
   readonly note?: string;
   readonly expected: {
-    readonly calls: ReadonlyArray<{ name: string; arguments: Record<string, unknown>; source?: CallSource }>;
+    /**
+     * The calls, in order. An invalid call (arguments stated but not an object) has `invalid: true`
+     * and its raw argument text as `arguments`.
+     */
+    readonly calls: ReadonlyArray<{
+      name: string;
+      arguments: Record<string, unknown> | string;
+      source?: CallSource;
+      invalid?: true;
+    }>;
     readonly text?: string;
     readonly diagnostics?: readonly string[];
   };

@@ -1,6 +1,7 @@
 import { recoverLeadingObject } from '../../repair/recover-leading-object.js';
 import { parseJsonStrict } from '../extract-json-values.js';
 import { isRecord } from '../own-properties.js';
+import { invalidArguments } from '../read-stated-arguments.js';
 import type { ScanContext } from '../scan-context.js';
 import type { Block, Grammar, RawCall } from '../scan-types.js';
 import { endsInsidePrefix, isWhitespace } from '../text-scanning.js';
@@ -77,7 +78,8 @@ export function createHarmonyGrammar(context: ScanContext): Grammar {
     if (strict !== undefined && isRecord(strict.value)) return { name, arguments: strict.value, source: 'harmony' };
     const recovered = payload === '' ? undefined : recoverLeadingObject(payload);
     if (recovered !== undefined) return { name, arguments: recovered.value, source: 'harmony', repaired: true };
-    return { name, arguments: {}, source: 'harmony' };
+    if (payload === '') return { name, arguments: {}, source: 'harmony' };
+    return { name, ...invalidArguments(payload, 'the arguments text is not a JSON object'), source: 'harmony' };
   }
 
   /** The start of a `<|start|>role…` segment ending exactly at `channel`, else `channel`. */

@@ -7,6 +7,8 @@ import { matchInvokeTag } from './invoke-xml-tags.js';
 export interface InvokeArguments {
   readonly arguments: Record<string, unknown>;
   readonly repaired: boolean;
+  /** Set when the body is text that is not a JSON object: the raw body and the reason. */
+  readonly invalid?: { readonly raw: string; readonly reason: string } | undefined;
 }
 
 /**
@@ -14,7 +16,8 @@ export interface InvokeArguments {
  * (`<parameter name="k">v</parameter>`, `<parameter=k>v</parameter>`, any prefix) win: each value is
  * JSON when it is a number, boolean, null, array or object, else its trimmed text; a lone
  * `arguments` parameter holding an object is unwrapped. Without parameters the body is JSON
- * (orphan `</parameter>` closers removed): empty gives `{}`, an unrecoverable text `{input: text}`.
+ * (orphan `</parameter>` closers removed): empty gives `{}`, any other text that is not an object
+ * an invalid call carrying that text (never `{}`, never an invented key).
  */
 export function readInvokeArguments(text: string, lower: string, start: number, end: number): InvokeArguments {
   const parameters: Record<string, unknown> = {};
@@ -50,7 +53,7 @@ function jsonBody(body: string): InvokeArguments {
   if (strict !== undefined && isRecord(strict.value)) return { arguments: strict.value, repaired: false };
   const recovered = recoverLeadingObject(body);
   if (recovered !== undefined) return { arguments: recovered.value, repaired: true };
-  return { arguments: { input: body }, repaired: false };
+  return { arguments: {}, repaired: false, invalid: { raw: body, reason: 'the arguments text is not a JSON object' } };
 }
 
 function nextParameterClose(

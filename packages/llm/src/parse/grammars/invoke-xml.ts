@@ -100,7 +100,15 @@ export function createInvokeXmlGrammar(context: ScanContext): Grammar {
       kind: 'calls',
       start,
       end,
-      calls: [{ name: tag.name, arguments: decoded.arguments, source: 'invoke_xml', repaired: decoded.repaired }],
+      calls: [
+        {
+          name: tag.name,
+          arguments: decoded.arguments,
+          source: 'invoke_xml',
+          repaired: decoded.repaired,
+          ...(decoded.invalid === undefined ? {} : { invalid: decoded.invalid }),
+        },
+      ],
     };
   }
 
