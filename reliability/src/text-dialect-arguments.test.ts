@@ -75,17 +75,21 @@ describe(`text-dialect arguments are never defaulted to {} (${RUNS} runs)`, () =
           if (stated.kind !== 'absent') call[key] = stated.value;
           const json = JSON.stringify(call);
           const payload =
-            stated.kind === 'absent' ? '' : typeof stated.value === 'string' ? stated.value : JSON.stringify(stated.value);
+            stated.kind === 'absent'
+              ? ''
+              : typeof stated.value === 'string'
+                ? stated.value
+                : JSON.stringify(stated.value);
           const content =
             spelling === 'harmony'
               ? `<|channel|>commentary to=functions.opt<|message|>${payload}<|call|>`
               : spelling === 'tag'
-              ? `On it.\n<tool_call>${json}</tool_call>`
-              : spelling === 'tag-list'
-                ? `<tool_call>[${json}]</tool_call>`
-                : spelling === 'mistral'
-                  ? `[TOOL_CALLS][${json}]`
-                  : json;
+                ? `On it.\n<tool_call>${json}</tool_call>`
+                : spelling === 'tag-list'
+                  ? `<tool_call>[${json}]</tool_call>`
+                  : spelling === 'mistral'
+                    ? `[TOOL_CALLS][${json}]`
+                    : json;
           const model = new ScriptedModel({ steps: [{ content }, { content: 'done' }] });
           const run = await new AgentHarness({ model, tools: [opt], policy: { toolDialect: dialect } }).invoke({}, [
             { role: 'user', content: 'go' },

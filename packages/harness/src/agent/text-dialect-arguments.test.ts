@@ -49,20 +49,23 @@ const badValues: ReadonlyArray<readonly [string, string]> = [
 ];
 
 describe.each(dialects)('text dialect %s: stated arguments that are not an object', (dialect) => {
-  it.each(badValues)('never runs `opt` with {} for %s; answers the same call id with a tool error', async (stated, raw) => {
-    const { executed, result, calls, answers } = await run(
-      dialect,
-      `Writing it.\n<tool_call>{"name":"opt",${stated}}</tool_call>`,
-    );
-    expect(executed).toEqual([]);
-    expect(calls).toHaveLength(1);
-    expect(calls[0]?.arguments).toBe(raw);
-    expect(answers).toHaveLength(1);
-    expect(answers[0]).toMatchObject({ toolCallId: calls[0]?.id, isError: true });
-    expect(messageText(answers[0] as Message)).toContain('could not parse the arguments of tool `opt`');
-    const [event] = eventsOfType(result.events, 'invalid_tool_args');
-    expect(event).toMatchObject({ callId: calls[0]?.id, toolName: 'opt', arguments: raw, recovery: 'tool_error' });
-  });
+  it.each(badValues)(
+    'never runs `opt` with {} for %s; answers the same call id with a tool error',
+    async (stated, raw) => {
+      const { executed, result, calls, answers } = await run(
+        dialect,
+        `Writing it.\n<tool_call>{"name":"opt",${stated}}</tool_call>`,
+      );
+      expect(executed).toEqual([]);
+      expect(calls).toHaveLength(1);
+      expect(calls[0]?.arguments).toBe(raw);
+      expect(answers).toHaveLength(1);
+      expect(answers[0]).toMatchObject({ toolCallId: calls[0]?.id, isError: true });
+      expect(messageText(answers[0] as Message)).toContain('could not parse the arguments of tool `opt`');
+      const [event] = eventsOfType(result.events, 'invalid_tool_args');
+      expect(event).toMatchObject({ callId: calls[0]?.id, toolName: 'opt', arguments: raw, recovery: 'tool_error' });
+    },
+  );
 
   it('repairs invalid argument text the relaxed ladder can read, before validation', async () => {
     const { executed, result } = await run(

@@ -60,7 +60,12 @@ describe('readCalls', () => {
       const [call] = readCalls(stated, true, unknown, 'tagged_json');
       expect(call).toEqual({ name: 'opt', arguments: {}, source: 'tagged_json' });
     }
-    const [wrapped] = readCalls({ function: { name: 'opt', arguments: '{"note": "hi"}' } }, true, unknown, 'tagged_json');
+    const [wrapped] = readCalls(
+      { function: { name: 'opt', arguments: '{"note": "hi"}' } },
+      true,
+      unknown,
+      'tagged_json',
+    );
     expect(wrapped?.arguments).toEqual({ note: 'hi' });
   });
 
