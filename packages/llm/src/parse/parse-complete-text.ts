@@ -3,6 +3,7 @@ import { finalizeCalls } from './finalize-calls.js';
 import { readBareJson } from './grammars/bare-json.js';
 import { createGrammars } from './grammars/create-grammars.js';
 import { stripGlmLines } from './grammars/glm-lines.js';
+import { readWholePythonicList } from './grammars/pythonic.js';
 import { joinNarrative } from './join-narrative.js';
 import type { ParsedText } from './parse-types.js';
 import { findProtectedRegions } from './protected-regions.js';
@@ -20,7 +21,7 @@ export interface CompleteTextOptions {
 
 /**
  * @internal The parse engine for a complete response: bare JSON when the whole response is one
- * value; else one scan with every grammar; then GLM lines on the narrative if no call was found;
+ * value, or a pythonic call list when it is exactly one (with offered tools); else one scan with every grammar; then GLM lines on the narrative if no call was found;
  * then name resolution.
  */
 export function parseCompleteText(text: string, knowledge: ToolKnowledge, options: CompleteTextOptions): ParsedText {
@@ -29,6 +30,12 @@ export function parseCompleteText(text: string, knowledge: ToolKnowledge, option
     if (bare !== undefined) {
       const finished = finalizeCalls(bare.calls, knowledge);
       return { text: bare.text, calls: finished.calls, diagnostics: finished.diagnostics };
+    }
+    const pythonic = safely(() => readWholePythonicList(text, knowledge));
+    if (pythonic !== undefined) {
+      const finished = finalizeCalls(pythonic.calls, knowledge);
+      const dropped = pythonic.dropped.map((tool) => ({ kind: 'call_dropped', source: 'pythonic', tool }) as const);
+      return { text: '', calls: finished.calls, diagnostics: [...dropped, ...finished.diagnostics] };
     }
   }
   const context = createScanContext(text, 'batch', knowledge);

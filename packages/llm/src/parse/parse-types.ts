@@ -12,7 +12,8 @@ export type CallSource =
   | 'pformat'
   | 'code'
   | 'xml_element'
-  | 'ptype';
+  | 'ptype'
+  | 'pythonic';
 
 /** A call read out of text whose arguments decoded to an object. */
 export interface DecodedParsedCall {
@@ -48,13 +49,15 @@ export type ParsedCall = DecodedParsedCall | InvalidParsedCall;
  * - `name_repaired`: a call's name was repaired to a known tool.
  * - `unknown_tool`: a call names no known tool (the call is still returned).
  * - `arguments_repaired`: a call's arguments needed relaxed-JSON repair.
+ * - `call_dropped`: one call of a block could not be read (its readable siblings were kept).
  */
 export type ParseDiagnostic =
   | { readonly kind: 'malformed_block'; readonly source: CallSource; readonly bodyChars: number }
   | { readonly kind: 'unterminated_block'; readonly source: CallSource }
   | { readonly kind: 'name_repaired'; readonly from: string; readonly to: string }
   | { readonly kind: 'unknown_tool'; readonly name: string }
-  | { readonly kind: 'arguments_repaired'; readonly tool: string };
+  | { readonly kind: 'arguments_repaired'; readonly tool: string }
+  | { readonly kind: 'call_dropped'; readonly source: CallSource; readonly tool: string };
 
 /** What the parser returns: the narrative text left after removing call blocks, the calls, and diagnostics. */
 export interface ParsedText {

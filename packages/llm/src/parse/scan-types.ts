@@ -29,7 +29,14 @@ export interface RawCall {
  * - `pending`: stream mode only, the block may still complete; everything from `start` is held.
  */
 export type Block =
-  | { readonly kind: 'calls'; readonly start: number; readonly end: number; readonly calls: readonly RawCall[] }
+  | {
+      readonly kind: 'calls';
+      readonly start: number;
+      readonly end: number;
+      readonly calls: readonly RawCall[];
+      /** Tools named by calls of the block that could not be read (reported, not returned). */
+      readonly dropped?: readonly string[];
+    }
   | { readonly kind: 'malformed'; readonly start: number; readonly end: number; readonly bodyChars: number }
   | { readonly kind: 'furniture'; readonly start: number; readonly end: number }
   | { readonly kind: 'unterminated'; readonly start: number; readonly end: number }

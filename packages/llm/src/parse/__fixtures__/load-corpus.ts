@@ -10,6 +10,8 @@ export interface CorpusCase {
   /** Offered tools: a bare name stands for a tool with an open object schema. */
   readonly tools?: ReadonlyArray<string | ToolSchema>;
   readonly note?: string;
+  /** Where the output was transcribed from (a public test suite, a chat template, a model card). */
+  readonly origin?: string;
   readonly expected: {
     /**
      * The calls, in order. An invalid call (arguments stated but not an object) has `invalid: true`
