@@ -2,6 +2,7 @@ import { resolveToolNameDetailed } from '../names/resolve-tool-name.js';
 import { finalizeCalls } from './finalize-calls.js';
 import { readBareJson } from './grammars/bare-json.js';
 import { createGrammars } from './grammars/create-grammars.js';
+import { stripEmbeddedJsonCalls } from './grammars/embedded-json.js';
 import { stripGlmLines } from './grammars/glm-lines.js';
 import { readWholePythonicList } from './grammars/pythonic.js';
 import { joinNarrative } from './join-narrative.js';
@@ -21,7 +22,8 @@ export interface CompleteTextOptions {
 
 /**
  * @internal The parse engine for a complete response: bare JSON when the whole response is one
- * value, or a pythonic call list when it is exactly one (with offered tools); else one scan with every grammar; then GLM lines on the narrative if no call was found;
+ * value, or a pythonic call list when it is exactly one (with offered tools); else one scan with every grammar; then, if no call was found, JSON calls naming an offered tool inside
+ * prose (Llama 3.x) and GLM lines on the narrative if no call was found;
  * then name resolution.
  */
 export function parseCompleteText(text: string, knowledge: ToolKnowledge, options: CompleteTextOptions): ParsedText {
@@ -42,6 +44,13 @@ export function parseCompleteText(text: string, knowledge: ToolKnowledge, option
   const scan = scanText(text, createGrammars(context), findProtectedRegions(text));
   let narrative = joinNarrative(scan.parts.map(([start, end]) => text.slice(start, end)));
   let calls: RawCall[] = scan.calls;
+  if (calls.length === 0 && options.allowBareJson) {
+    const embedded = safely(() => stripEmbeddedJsonCalls(narrative, knowledge));
+    if (embedded !== undefined) {
+      narrative = embedded.text;
+      calls = embedded.calls;
+    }
+  }
   if (calls.length === 0 && options.allowGlmLines) {
     const glm = stripGlmLines(narrative, (call) => acceptsGlmCall(call, knowledge));
     if (glm.calls.length > 0) {
