@@ -18,6 +18,11 @@ export interface RawCall {
    * reason (`arguments` is then `{}` and must not be used).
    */
   readonly invalid?: { readonly raw: string; readonly reason: string } | undefined;
+  /**
+   * The name is a provider built-in (gpt-oss `python`, `browser.*`): it runs only when a tool of
+   * exactly that name was offered, never through name repair; otherwise it is dropped (`unknown_tool`).
+   */
+  readonly builtin?: boolean;
 }
 
 /**

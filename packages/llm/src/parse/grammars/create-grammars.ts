@@ -32,7 +32,7 @@ export function createGrammars(context: ScanContext): Grammar[] {
   if (all || has('<|START_ACTION|>')) grammars.push(createCommandActionGrammar(context));
   if (context.knowledge.registry !== undefined && (all || has('<|python_start|>') || has('<|tool_call_start|>')))
     grammars.push(createPythonicGrammar(context));
-  if (all || has('call', true) || has('invoke', true) || has('tool_code', true))
+  if (all || has('call', true) || has('invoke', true) || has('tool_code', true) || has('<tools', true))
     grammars.push(createTaggedGrammar(context));
   const xmlTools = context.knowledge.tools.filter((tool) => tool.format?.type === 'xml');
   if (xmlTools.length > 0) grammars.push(createSeedXmlGrammar(context, xmlTools));

@@ -36,7 +36,9 @@ export function createHarmonyGrammar(context: ScanContext): Grammar {
       const start = Math.max(from, roleStart(channel));
       const message = messages.next(channel + CHANNEL.length);
       if (message < 0) return mode === 'stream' ? { kind: 'pending', start, end: text.length } : undefined;
-      const name = targetName(text.slice(channel + CHANNEL.length, message)) ?? targetName(text.slice(start, channel));
+      const target =
+        targetName(text.slice(channel + CHANNEL.length, message)) ?? targetName(text.slice(start, channel));
+      const name = target === undefined ? undefined : withoutNamespace(target);
       if (name === undefined) {
         cursor = message + MESSAGE.length;
         continue;
@@ -45,9 +47,14 @@ export function createHarmonyGrammar(context: ScanContext): Grammar {
       const [payloadEnd, end] = payloadBounds(payloadStart);
       if (payloadEnd < 0) {
         if (mode === 'stream') return { kind: 'pending', start, end: text.length };
-        return { kind: 'calls', start, end: text.length, calls: [payloadCall(name, payloadStart, text.length)] };
+        return {
+          kind: 'calls',
+          start,
+          end: text.length,
+          calls: [builtinMarked(payloadCall(name, payloadStart, text.length), target)],
+        };
       }
-      return { kind: 'calls', start, end, calls: [payloadCall(name, payloadStart, payloadEnd)] };
+      return { kind: 'calls', start, end, calls: [builtinMarked(payloadCall(name, payloadStart, payloadEnd), target)] };
     }
   }
 
@@ -103,15 +110,29 @@ export function createHarmonyGrammar(context: ScanContext): Grammar {
   return { source: 'harmony', findNext, holdFrom };
 }
 
-/** The `to=` target of a header, without `functions.` / `tools.`; `undefined` when there is none. */
+/**
+ * gpt-oss's own tools are addressed without the `functions.` namespace: `python`, `browser.*`,
+ * `container.*`. Such a call is a built-in: dispatched only to a tool offered by exactly that name.
+ */
+function builtinMarked(call: RawCall, target: string | undefined): RawCall {
+  const name = target ?? '';
+  const builtin = name === 'python' || name.startsWith('browser.') || name.startsWith('container.');
+  return builtin ? { ...call, builtin: true } : call;
+}
+
+/** The `to=` target of a header as written; `undefined` when there is none. */
 function targetName(header: string): string | undefined {
   const at = header.indexOf('to=');
   if (at < 0) return undefined;
   let end = at + 3;
   while (end < header.length && !isWhitespace(header.charCodeAt(end)) && header.charCodeAt(end) !== 60) end++;
-  let name = header.slice(at + 3, end);
-  if (name.startsWith('functions.')) name = name.slice('functions.'.length);
-  else if (name.startsWith('tools.')) name = name.slice('tools.'.length);
-  name = name.trim();
-  return name === '' ? undefined : name;
+  const name = header.slice(at + 3, end).trim();
+  return name === '' || withoutNamespace(name) === '' ? undefined : name;
+}
+
+/** A target without `functions.` / `tools.`. */
+function withoutNamespace(target: string): string {
+  if (target.startsWith('functions.')) return target.slice('functions.'.length).trim();
+  if (target.startsWith('tools.')) return target.slice('tools.'.length).trim();
+  return target;
 }

@@ -13,14 +13,14 @@ const MAX_TAG_PREFIX = 72;
  * DeepSeek DSML `<｜DSML｜invoke name="x">`, namespaced `<ns:invoke name="x">`, Gemma
  * `<function name="x">` and Llama/Qwen `<function=x><parameter=k>v</parameter></function>`. An invoke
  * closes at its own closer, `</function>` or a stray `</tool_call>`. Wrapper tags (`<tool_calls>`,
- * `<function_calls>`, `<calls>`) are furniture when they close, carry a prefix, or are directly
+ * `<function_calls>`, `<calls>`, MiniMax's `<minimax:tool_call>`) are furniture when they close, carry a prefix, or are directly
  * followed by an invoke; a bare opening wrapper followed by anything else stays as prose. An empty
  * name is a malformed block.
  */
 export function createInvokeXmlGrammar(context: ScanContext): Grammar {
   const { text, lower, mode } = context;
   const closers = context.finder('</');
-  const words = ['invoke', 'function', 'calls'].map((word) => context.finder(word, true));
+  const words = ['invoke', 'function', 'calls', ':tool_call'].map((word) => context.finder(word, true));
 
   /**
    * The next `<` at or after `from` that may open an invoke tag or wrapper: the `<` before the next
