@@ -61,7 +61,8 @@ describe('the fixture corpus', () => {
       const withoutWhole = parseToolCalls(entry.input, { tools, allowBareJson: false });
       const wholeResponseOnly =
         result.calls.some((call) => call.source === 'glm' || call.source === 'bare_json') ||
-        withoutWhole.calls.length !== result.calls.length;
+        withoutWhole.calls.length !== result.calls.length ||
+        withoutWhole.text !== result.text;
       for (const fragments of [[entry.input], chunks(entry.input, 1), chunks(entry.input, 3), chunks(entry.input, 7)]) {
         const streamed = compareStream(fragments, tools);
         expect(streamed.streamedCalls).toEqual(streamed.batchCalls);

@@ -3,6 +3,7 @@ import type { Grammar } from '../scan-types.js';
 import { createCommandActionGrammar } from './command-action.js';
 import { createHarmonyGrammar } from './harmony.js';
 import { createInvokeXmlGrammar } from './invoke-xml.js';
+import { createMarkedJsonGrammar } from './marked-json.js';
 import { createMistralGrammar } from './mistral.js';
 import { createPythonicGrammar } from './pythonic.js';
 import { createSeedPtypeGrammar } from './seed-ptype.js';
@@ -12,7 +13,7 @@ import { createTaggedGrammar } from './tagged-json.js';
 
 /**
  * @internal Every scan grammar for one text, in tie-break order: invoke-XML, sentinel, Harmony,
- * Mistral, Command R, pythonic lists (with offered tools), tagged JSON, then the seed XML and p-type forms when a tool declares them. Bare JSON
+ * Mistral, Command R, FireFunction / Apertus arrays, pythonic lists (with offered tools), tagged JSON, then the seed XML and p-type forms when a tool declares them. Bare JSON
  * and GLM lines are not scan grammars (they need the whole response). Grammars whose distinctive
  * token is absent from a complete text are left out.
  */
@@ -30,6 +31,7 @@ export function createGrammars(context: ScanContext): Grammar[] {
   if (all || has('<|channel|>', true)) grammars.push(createHarmonyGrammar(context));
   if (all || has('[TOOL_CALLS]')) grammars.push(createMistralGrammar(context));
   if (all || has('<|START_ACTION|>')) grammars.push(createCommandActionGrammar(context));
+  if (all || has('functools[') || has('<|tools_prefix|>')) grammars.push(createMarkedJsonGrammar(context));
   if (context.knowledge.registry !== undefined && (all || has('<|python_start|>') || has('<|tool_call_start|>')))
     grammars.push(createPythonicGrammar(context));
   if (all || has('call', true) || has('invoke', true) || has('tool_code', true) || has('<tools', true))

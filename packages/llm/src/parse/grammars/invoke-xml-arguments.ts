@@ -14,12 +14,19 @@ export interface InvokeArguments {
 /**
  * @internal Reads the arguments of an invoke block from `text[start..end)`. Parameter children
  * (`<parameter name="k">v</parameter>`, `<parameter=k>v</parameter>`, any prefix) win: each value is
- * JSON when it is a number, boolean, null, array or object, else its trimmed text; a lone
+ * JSON when it is a number, boolean, null, array or object, else its trimmed text (a parameter the
+ * tool declares as a string is always its trimmed text: `5123123` stays a string); a lone
  * `arguments` parameter holding an object is unwrapped. Without parameters the body is JSON
  * (orphan `</parameter>` closers removed): empty gives `{}`, any other text that is not an object
  * an invalid call carrying that text (never `{}`, never an invented key).
  */
-export function readInvokeArguments(text: string, lower: string, start: number, end: number): InvokeArguments {
+export function readInvokeArguments(
+  text: string,
+  lower: string,
+  start: number,
+  end: number,
+  isString: (parameter: string) => boolean = () => false,
+): InvokeArguments {
   const parameters: Record<string, unknown> = {};
   let found = false;
   const orphans: Array<readonly [number, number]> = [];
@@ -30,7 +37,8 @@ export function readInvokeArguments(text: string, lower: string, start: number, 
       const close = nextParameterClose(text, lower, tag.end, end);
       if (close === undefined) break;
       if (tag.name !== '') {
-        setOwn(parameters, tag.name, parameterValue(text.slice(tag.end, close.start)));
+        const raw = text.slice(tag.end, close.start);
+        setOwn(parameters, tag.name, isString(tag.name) ? raw.trim() : parameterValue(raw));
         found = true;
       }
       position = text.indexOf('<', close.end);

@@ -2,6 +2,7 @@ import { memoizeForward } from '../forward-finder.js';
 import type { ScanContext } from '../scan-context.js';
 import { type Block, countCharacters, type Grammar } from '../scan-types.js';
 import { skipWhitespace } from '../text-scanning.js';
+import { declaresString } from './declared-string.js';
 import { readInvokeArguments } from './invoke-xml-arguments.js';
 import { type InvokeTag, matchInvokeTag, PARTIAL_TAG } from './invoke-xml-tags.js';
 
@@ -95,7 +96,10 @@ export function createInvokeXmlGrammar(context: ScanContext): Grammar {
     const closeTag = matchInvokeTag(text, lower, close);
     const end = typeof closeTag === 'object' ? closeTag.end : close + 2;
     if (tag.name === '') return { kind: 'malformed', start, end, bodyChars: countCharacters(text, tag.end, close) };
-    const decoded = readInvokeArguments(text, lower, tag.end, close);
+    const name = tag.name;
+    const decoded = readInvokeArguments(text, lower, tag.end, close, (parameter) =>
+      declaresString(context.knowledge, name, parameter),
+    );
     return {
       kind: 'calls',
       start,
