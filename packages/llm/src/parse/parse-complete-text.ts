@@ -41,6 +41,14 @@ export function parseCompleteText(
       const finished = finalizeCalls(bare.calls, knowledge);
       return { text: bare.text, calls: finished.calls, diagnostics: finished.diagnostics };
     }
+    // Reasoning first, then the whole answer as JSON (xLAM, Qwen3): the reasoning stays narrative.
+    const reasoned = leadingReasoningEnd(text);
+    const afterReasoning = reasoned < 0 ? undefined : safely(() => readBareJson(text.slice(reasoned), knowledge));
+    if (afterReasoning !== undefined) {
+      const finished = finalizeCalls(afterReasoning.calls, knowledge);
+      const narrative = joinNarrative([text.slice(0, reasoned), afterReasoning.text]);
+      return { text: narrative, calls: finished.calls, diagnostics: finished.diagnostics };
+    }
     const whole =
       safely(() => readFunctionaryRecipients(text, knowledge)) ?? safely(() => readCommandActionFence(text, knowledge));
     if (whole !== undefined) {
@@ -86,6 +94,23 @@ export function parseCompleteText(
   }
   const finished = finalizeCalls(calls, knowledge);
   return { text: narrative, calls: finished.calls, diagnostics: [...scan.diagnostics, ...finished.diagnostics] };
+}
+
+const reasoningPairs: ReadonlyArray<readonly [string, string]> = [
+  ['<think>', '</think>'],
+  ['<thinking>', '</thinking>'],
+  ['[THINK]', '[/THINK]'],
+];
+
+/** The end of a closed reasoning region the text starts with (after whitespace), else -1. */
+function leadingReasoningEnd(text: string): number {
+  const start = text.length - text.trimStart().length;
+  for (const [open, close] of reasoningPairs) {
+    if (!text.startsWith(open, start)) continue;
+    const end = text.indexOf(close, start + open.length);
+    return end < 0 ? -1 : end + close.length;
+  }
+  return -1;
 }
 
 /** With offered tools, a GLM line on free text must name one of them (or repair to one). */
