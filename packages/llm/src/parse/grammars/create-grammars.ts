@@ -24,7 +24,7 @@ export function createGrammars(context: ScanContext): Grammar[] {
   const all = context.mode === 'stream';
   const has = (needle: string, folded = false): boolean => context.finder(needle, folded).next(0) >= 0;
   const grammars: Grammar[] = [];
-  if (all || has('invoke', true) || has('function', true) || has('calls', true)) {
+  if (all || has('invoke', true) || has('function', true) || has('calls', true) || has(':tool_call', true)) {
     grammars.push(createInvokeXmlGrammar(context));
   }
   if (all || has('<|tool') || has('<｜tool')) grammars.push(createSentinelGrammar(context));
