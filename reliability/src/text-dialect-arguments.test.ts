@@ -65,7 +65,7 @@ describe(`text-dialect arguments are never defaulted to {} (${RUNS} runs)`, () =
             name: 'opt',
             description: 'Writes a note.',
             parameters: Type.Object({ note: Type.Optional(Type.Unknown()) }),
-            policy: ToolPolicy.classified().withSideEffects({ filesystem: true }),
+            policy: ToolPolicy.classified().withSideEffects({ writesFiles: true }),
             execute: (args) => {
               executed.push(args);
               return 'ok';

@@ -16,7 +16,7 @@ function world() {
     name: 'opt',
     description: 'Writes a note somewhere.',
     parameters: Type.Object({ note: Type.Optional(Type.String()) }),
-    policy: ToolPolicy.classified().withSideEffects({ filesystem: true }),
+    policy: ToolPolicy.classified().withSideEffects({ writesFiles: true }),
     execute: (args) => {
       executed.push(args);
       return 'written';
