@@ -34,14 +34,21 @@ const keywords: ReadonlyMap<string, unknown> = new Map<string, unknown>([
 /**
  * @internal Reads one literal at the cursor (after whitespace): a string (quotes, triple quotes,
  * backticks, `r`/`u` prefixes), a number, `True`/`true`, `False`/`false`, `None`/`null`/`undefined`,
- * a list or an object, with trailing commas allowed. Returns `undefined` for anything else:
+ * a list, a tuple or a set (both read as lists) or an object, with trailing commas allowed. Returns `undefined` for anything else:
  * identifiers, expressions, calls, f-strings, bytes, spreads, computed or numeric keys.
  */
 export function readCodeLiteral(cursor: CodeCursor, options: CodeLiteralOptions, depth = 0): CodeLiteral | undefined {
   const character = cursor.peek();
   if (character === '"' || character === "'" || character === '`') return stringLiteral(cursor, false);
-  if (character === '[') return readList(cursor, options, depth + 1);
-  if (character === '{') return readObject(cursor, options, depth + 1);
+  if (character === '[') return readList(cursor, options, depth + 1, ']');
+  if (character === '(') return readTuple(cursor, options, depth + 1);
+  if (character === '{') {
+    const start = cursor.position;
+    const object = readObject(cursor, options, depth + 1);
+    if (object !== undefined) return object;
+    cursor.position = start;
+    return readList(cursor, options, depth + 1, '}');
+  }
   if (isDigit(character) || character === '-' || character === '+' || character === '.') {
     const number = readCodeNumber(cursor);
     if (number === undefined) return undefined;
@@ -67,21 +74,44 @@ function stringLiteral(cursor: CodeCursor, raw: boolean): CodeLiteral | undefine
   return value === undefined ? undefined : { value };
 }
 
-function readList(cursor: CodeCursor, options: CodeLiteralOptions, depth: number): CodeLiteral | undefined {
+/** A list `[…]`, or with `closer` `}` a Python set `{…}` (read as a list: JSON has no set). */
+function readList(
+  cursor: CodeCursor,
+  options: CodeLiteralOptions,
+  depth: number,
+  closer: ']' | '}' | ')',
+): CodeLiteral | undefined {
   if (depth > maximumDepth) return undefined;
   cursor.position++;
   const items: unknown[] = [];
   for (;;) {
     cursor.skipSpace();
-    if (cursor.peek() === ']') break;
+    if (cursor.peek() === closer) break;
     const item = readCodeLiteral(cursor, options, depth);
     if (item === undefined) return undefined;
     items.push(item.value);
-    if (!afterItem(cursor, ']')) return undefined;
-    if (cursor.peek() === ']') break;
+    if (!afterItem(cursor, closer)) return undefined;
+    if (cursor.peek() === closer) break;
   }
+  if (closer === '}' && items.length === 0) return undefined;
   cursor.position++;
   return { value: items };
+}
+
+/** A tuple `(a, b)` read as a list; `(x)` without a comma is `x` itself, as in Python. */
+function readTuple(cursor: CodeCursor, options: CodeLiteralOptions, depth: number): CodeLiteral | undefined {
+  if (depth > maximumDepth) return undefined;
+  const start = cursor.position;
+  cursor.position++;
+  cursor.skipSpace();
+  const first = cursor.peek() === ')' ? undefined : readCodeLiteral(cursor, options, depth);
+  cursor.skipSpace();
+  if (first !== undefined && cursor.peek() === ')') {
+    cursor.position++;
+    return first;
+  }
+  cursor.position = start;
+  return readList(cursor, options, depth, ')');
 }
 
 function readObject(cursor: CodeCursor, options: CodeLiteralOptions, depth: number): CodeLiteral | undefined {

@@ -1,3 +1,5 @@
+import { feedReasoning, finishReasoning, initialReasoningState, type ReasoningState } from './reasoning-tracker.js';
+
 /**
  * Info-string languages that mark a fence as a tool call rather than a code example
  * (compared case-insensitively).
@@ -18,8 +20,11 @@ const WORD = 3;
 const REST = 4;
 const MAX_WORD = 64;
 
-/** @internal The line-by-line state of a fence scan; plain data, so it can be copied. */
-export interface FenceState {
+/**
+ * @internal The line-by-line state of a fence scan, with the reasoning-region scan riding along;
+ * plain data, so it can be copied.
+ */
+export interface FenceState extends ReasoningState {
   /** Absolute offset of the next character to read. */
   offset: number;
   lineStart: number;
@@ -49,6 +54,7 @@ export function initialFenceState(): FenceState {
     openChar: 0,
     openLength: 0,
     openStart: -1,
+    ...initialReasoningState(),
   };
 }
 
@@ -60,6 +66,7 @@ export function initialFenceState(): FenceState {
  * which may carry trailing text on its line.
  */
 export function feedFence(state: FenceState, chunk: string, onRange: (start: number, end: number) => void): void {
+  feedReasoning(state, chunk, state.offset, onRange);
   const length = chunk.length;
   let index = 0;
   if ((state.stage === INDENT || state.stage === REST) && !hasFenceCharacter(chunk)) {
@@ -149,6 +156,7 @@ export function finishFence(state: FenceState, complete: boolean, onRange: (star
     if (state.stage === INFO_SPACE || state.stage === WORD) decideOpener(state);
   }
   if (state.openStart >= 0) onRange(state.openStart, state.offset);
+  finishReasoning(state, state.offset, onRange);
 }
 
 function endRun(state: FenceState, onRange: (start: number, end: number) => void): void {

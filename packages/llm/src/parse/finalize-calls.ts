@@ -7,7 +7,7 @@ import type { RawCall } from './scan-types.js';
  * @internal Resolves every non-native call name against the offered tools (repair only to a
  * unique offered tool; with no tools only trailing junk is cut) and adds the `name_repaired`,
  * `unknown_tool` and `arguments_repaired` diagnostics. A call whose name resolves to nothing is
- * dropped.
+ * dropped, and so is a provider built-in that was not offered by exactly its name. A call with invalid arguments keeps its raw argument text and the reason.
  */
 export function finalizeCalls(
   raw: readonly RawCall[],
@@ -17,7 +17,11 @@ export function finalizeCalls(
   const diagnostics: ParseDiagnostic[] = [];
   for (const call of raw) {
     let name = call.name;
-    if (call.source !== 'native') {
+    if (call.builtin === true && !knowledge.isKnown(call.name)) {
+      diagnostics.push({ kind: 'unknown_tool', name: call.name });
+      continue;
+    }
+    if (call.source !== 'native' && call.builtin !== true) {
       const resolution = resolve(call.name, knowledge.names);
       name = resolution.name;
       if (name === '') continue;
@@ -28,7 +32,11 @@ export function finalizeCalls(
       }
     }
     if (call.repaired === true) diagnostics.push({ kind: 'arguments_repaired', tool: name });
-    calls.push({ name, arguments: call.arguments, source: call.source });
+    if (call.invalid !== undefined) {
+      calls.push({ name, arguments: call.invalid.raw, source: call.source, invalid: call.invalid.reason });
+    } else {
+      calls.push({ name, arguments: call.arguments, source: call.source });
+    }
   }
   return { calls, diagnostics };
 }

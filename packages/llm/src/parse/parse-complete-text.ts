@@ -2,13 +2,17 @@ import { resolveToolNameDetailed } from '../names/resolve-tool-name.js';
 import { finalizeCalls } from './finalize-calls.js';
 import { readBareJson } from './grammars/bare-json.js';
 import { createGrammars } from './grammars/create-grammars.js';
+import { stripEmbeddedJsonCalls } from './grammars/embedded-json.js';
 import { stripGlmLines } from './grammars/glm-lines.js';
+import { readWholePythonicList } from './grammars/pythonic.js';
+import { readCommandActionFence, readFunctionaryRecipients } from './grammars/whole-response.js';
 import { joinNarrative } from './join-narrative.js';
 import type { ParsedText } from './parse-types.js';
 import { findProtectedRegions } from './protected-regions.js';
 import { createScanContext, type ToolKnowledge } from './scan-context.js';
 import { scanText } from './scan-text.js';
 import type { RawCall } from './scan-types.js';
+import { stripOuterFence } from './strip-outer-fence.js';
 
 /** @internal Which whole-response paths a complete parse may take. */
 export interface CompleteTextOptions {
@@ -20,21 +24,56 @@ export interface CompleteTextOptions {
 
 /**
  * @internal The parse engine for a complete response: bare JSON when the whole response is one
- * value; else one scan with every grammar; then GLM lines on the narrative if no call was found;
+ * value, Functionary v3.2 recipients, a Command R+ `Action:` fence, or a pythonic call list when it
+ * is exactly one (all with offered tools); else one scan with every grammar; then, if no call was found, JSON calls naming an offered tool inside
+ * prose (Llama 3.x), the inside of one fence around the whole response, and GLM lines on the narrative if no call was found;
  * then name resolution.
  */
-export function parseCompleteText(text: string, knowledge: ToolKnowledge, options: CompleteTextOptions): ParsedText {
+export function parseCompleteText(
+  text: string,
+  knowledge: ToolKnowledge,
+  options: CompleteTextOptions,
+  nested = false,
+): ParsedText {
   if (options.allowBareJson) {
     const bare = safely(() => readBareJson(text, knowledge));
     if (bare !== undefined) {
       const finished = finalizeCalls(bare.calls, knowledge);
       return { text: bare.text, calls: finished.calls, diagnostics: finished.diagnostics };
     }
+    // Reasoning first, then the whole answer as JSON (xLAM, Qwen3): the reasoning stays narrative.
+    const reasoned = leadingReasoningEnd(text);
+    const afterReasoning = reasoned < 0 ? undefined : safely(() => readBareJson(text.slice(reasoned), knowledge));
+    if (afterReasoning !== undefined) {
+      const finished = finalizeCalls(afterReasoning.calls, knowledge);
+      const narrative = joinNarrative([text.slice(0, reasoned), afterReasoning.text]);
+      return { text: narrative, calls: finished.calls, diagnostics: finished.diagnostics };
+    }
+    const whole =
+      safely(() => readFunctionaryRecipients(text, knowledge)) ?? safely(() => readCommandActionFence(text, knowledge));
+    if (whole !== undefined) {
+      const finished = finalizeCalls(whole.calls, knowledge);
+      return { text: whole.text, calls: finished.calls, diagnostics: finished.diagnostics };
+    }
+    const pythonic = safely(() => readWholePythonicList(text, knowledge));
+    if (pythonic !== undefined) {
+      const finished = finalizeCalls(pythonic.calls, knowledge);
+      const dropped = pythonic.dropped.map((tool) => ({ kind: 'call_dropped', source: 'pythonic', tool }) as const);
+      return { text: '', calls: finished.calls, diagnostics: [...dropped, ...finished.diagnostics] };
+    }
   }
   const context = createScanContext(text, 'batch', knowledge);
-  const scan = scanText(text, createGrammars(context), findProtectedRegions(text));
+  const regions = findProtectedRegions(text);
+  const scan = scanText(text, createGrammars(context), regions);
   let narrative = joinNarrative(scan.parts.map(([start, end]) => text.slice(start, end)));
   let calls: RawCall[] = scan.calls;
+  if (calls.length === 0 && options.allowBareJson && scan.diagnostics.length === 0) {
+    const embedded = safely(() => stripEmbeddedJsonCalls(text, knowledge, regions));
+    if (embedded !== undefined) {
+      narrative = embedded.text;
+      calls = embedded.calls;
+    }
+  }
   if (calls.length === 0 && options.allowGlmLines) {
     const glm = stripGlmLines(narrative, (call) => acceptsGlmCall(call, knowledge));
     if (glm.calls.length > 0) {
@@ -42,8 +81,36 @@ export function parseCompleteText(text: string, knowledge: ToolKnowledge, option
       calls = glm.calls;
     }
   }
+  if (calls.length === 0 && !nested && options.allowBareJson && knowledge.names.length > 0) {
+    // A whole response wrapped in one ```xml / ```json fence around Hermes `<tool_call>` blocks
+    // (llama.cpp's Hermes 2 Pro cases): read the inside. Other fenced markup stays an example.
+    const trimmed = text.trim();
+    const fenced = /^```(?:xml|json)[ \t]*\n/i.test(trimmed) && trimmed.endsWith('```');
+    const inside = fenced ? stripOuterFence(trimmed) : '';
+    if (fenced && inside.slice(0, 10).toLowerCase() === '<tool_call') {
+      const inner = parseCompleteText(inside, knowledge, options, true);
+      if (inner.calls.length > 0) return inner;
+    }
+  }
   const finished = finalizeCalls(calls, knowledge);
   return { text: narrative, calls: finished.calls, diagnostics: [...scan.diagnostics, ...finished.diagnostics] };
+}
+
+const reasoningPairs: ReadonlyArray<readonly [string, string]> = [
+  ['<think>', '</think>'],
+  ['<thinking>', '</thinking>'],
+  ['[THINK]', '[/THINK]'],
+];
+
+/** The end of a closed reasoning region the text starts with (after whitespace), else -1. */
+function leadingReasoningEnd(text: string): number {
+  const start = text.length - text.trimStart().length;
+  for (const [open, close] of reasoningPairs) {
+    if (!text.startsWith(open, start)) continue;
+    const end = text.indexOf(close, start + open.length);
+    return end < 0 ? -1 : end + close.length;
+  }
+  return -1;
 }
 
 /** With offered tools, a GLM line on free text must name one of them (or repair to one). */

@@ -37,7 +37,7 @@ describe('parseToolCalls never throws', () => {
         expect(typeof result.text).toBe('string');
         for (const call of result.calls) {
           expect(call.name).not.toBe('');
-          expect(typeof call.arguments).toBe('object');
+          expect(typeof call.arguments).toBe(call.invalid === undefined ? 'object' : 'string');
         }
       }),
       { numRuns: 1500 },

@@ -73,6 +73,7 @@ describe('parseToolCalls', () => {
       '<invoke name="a"><parameter name="__proto__">{"polluted": true}</parameter></invoke>',
     );
     const args = result.calls[0]?.arguments ?? {};
+    if (typeof args === 'string') throw new Error('expected decoded arguments');
     expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
     expect(Object.hasOwn(args, '__proto__')).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

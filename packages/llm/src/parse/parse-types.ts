@@ -12,14 +12,35 @@ export type CallSource =
   | 'pformat'
   | 'code'
   | 'xml_element'
-  | 'ptype';
+  | 'ptype'
+  | 'pythonic';
 
-/** A call read out of text. It has no id: the harness mints ids. */
-export interface ParsedCall {
+/** A call read out of text whose arguments decoded to an object. */
+export interface DecodedParsedCall {
   readonly name: string;
   readonly arguments: Record<string, unknown>;
   readonly source: CallSource;
+  readonly invalid?: undefined;
 }
+
+/**
+ * A call read out of text whose stated arguments are not an object (`"arguments": 5`, `null`,
+ * `[]`, `"oops"`, JSON that does not parse): `arguments` is the raw argument text and `invalid`
+ * the reason, the same shape as a provider's undecodable call (`ToolCall.invalid`), so admission
+ * repairs it or answers with a tool error. It is never `{}`.
+ */
+export interface InvalidParsedCall {
+  readonly name: string;
+  readonly arguments: string;
+  readonly source: CallSource;
+  readonly invalid: string;
+}
+
+/**
+ * A call read out of text. It has no id: the harness mints ids. Only a call that states no
+ * arguments at all (`{"name":"opt"}`, `opt()`, `opt[]`) has `{}`.
+ */
+export type ParsedCall = DecodedParsedCall | InvalidParsedCall;
 
 /**
  * Something the parser noticed. Diagnostics never contain model output beyond tool names.
@@ -28,13 +49,15 @@ export interface ParsedCall {
  * - `name_repaired`: a call's name was repaired to a known tool.
  * - `unknown_tool`: a call names no known tool (the call is still returned).
  * - `arguments_repaired`: a call's arguments needed relaxed-JSON repair.
+ * - `call_dropped`: one call of a block could not be read (its readable siblings were kept).
  */
 export type ParseDiagnostic =
   | { readonly kind: 'malformed_block'; readonly source: CallSource; readonly bodyChars: number }
   | { readonly kind: 'unterminated_block'; readonly source: CallSource }
   | { readonly kind: 'name_repaired'; readonly from: string; readonly to: string }
   | { readonly kind: 'unknown_tool'; readonly name: string }
-  | { readonly kind: 'arguments_repaired'; readonly tool: string };
+  | { readonly kind: 'arguments_repaired'; readonly tool: string }
+  | { readonly kind: 'call_dropped'; readonly source: CallSource; readonly tool: string };
 
 /** What the parser returns: the narrative text left after removing call blocks, the calls, and diagnostics. */
 export interface ParsedText {

@@ -6,6 +6,8 @@ import { type FenceState, feedFence, finishFence, initialFenceState, undecidedFe
  * language (`tool_call`, `toolcall`, `tool-call`, `invoke`, `tool_calls`, `tool_code`). A fence without a
  * language is not protected (small models wrap real calls in bare fences). An unclosed fence
  * protects to the end; a closing fence may carry trailing text and its span ends at the run.
+ * Reasoning regions (`<think>…</think>`, `[THINK]…[/THINK]`, the Harmony analysis channel; see
+ * `reasoning-tracker.ts`) are protected too: markup there is reasoning text, kept in the narrative.
  */
 export interface ProtectedRegions {
   /** `[start, end)` pairs, ordered and disjoint. */
@@ -36,11 +38,27 @@ export function findProtectedRegions(text: string, state?: FenceState, complete 
   feedFence(working, text, onRange);
   const undecided = complete ? -1 : undecidedFenceLine(working);
   finishFence(working, complete, onRange);
+  mergeRanges(ranges);
   return {
     ranges,
     endAt: (position) => protectedEnd(ranges, position),
     undecidedFrom: undecided < 0 ? -1 : Math.max(0, undecided - base),
   };
+}
+
+/** Sorts the ranges by start and merges overlapping ones, in place (fences and reasoning may nest). */
+function mergeRanges(ranges: Array<readonly [number, number]>): void {
+  ranges.sort((a, b) => a[0] - b[0]);
+  let write = 0;
+  for (const range of ranges) {
+    const last = ranges[write - 1];
+    if (last !== undefined && range[0] <= last[1]) {
+      if (range[1] > last[1]) ranges[write - 1] = [last[0], range[1]];
+    } else {
+      ranges[write++] = range;
+    }
+  }
+  ranges.length = write;
 }
 
 function protectedEnd(ranges: ReadonlyArray<readonly [number, number]>, position: number): number {

@@ -40,8 +40,33 @@ describe('readCalls', () => {
       { name: 'get_weather', arguments: { city: 'Oslo' }, source: 'bare_json' },
     ]);
     expect(readCalls({ name: 'Alice', arguments: 'none' }, false, unknown, 'bare_json')).toEqual([
-      { name: 'Alice', arguments: {}, source: 'bare_json' },
+      {
+        name: 'Alice',
+        arguments: {},
+        source: 'bare_json',
+        invalid: { raw: 'none', reason: 'the arguments text is not a JSON object' },
+      },
     ]);
+  });
+
+  it('never turns stated arguments that are not an object into {} (only absent arguments are {})', () => {
+    for (const value of [5, [], true, null, 'oops', '{"note": }', [{ note: 'a' }], 'null']) {
+      const [call] = readCalls({ name: 'opt', arguments: value }, true, unknown, 'tagged_json');
+      expect(call?.invalid?.raw).toBe(typeof value === 'string' ? value : JSON.stringify(value));
+    }
+    const [aliased] = readCalls({ name: 'opt', parameters: 'rm -rf' }, true, unknown, 'tagged_json');
+    expect(aliased?.invalid?.raw).toBe('rm -rf');
+    for (const stated of [{ name: 'opt' }, { name: 'opt', arguments: '' }, { name: 'opt', arguments: '{}' }]) {
+      const [call] = readCalls(stated, true, unknown, 'tagged_json');
+      expect(call).toEqual({ name: 'opt', arguments: {}, source: 'tagged_json' });
+    }
+    const [wrapped] = readCalls(
+      { function: { name: 'opt', arguments: '{"note": "hi"}' } },
+      true,
+      unknown,
+      'tagged_json',
+    );
+    expect(wrapped?.arguments).toEqual({ note: 'hi' });
   });
 
   it('defaults missing or undecodable arguments to an empty object and needs a string name', () => {

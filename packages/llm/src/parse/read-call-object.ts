@@ -1,6 +1,6 @@
-import { decodeArguments } from '../repair/decode-arguments.js';
 import { isRecord } from './own-properties.js';
 import type { CallSource } from './parse-types.js';
+import { readStatedArguments, type StatedArguments } from './read-stated-arguments.js';
 import type { RawCall } from './scan-types.js';
 
 /** Argument keys, in priority order. Only `arguments` counts on a bare object (see {@link readCalls}). */
@@ -14,7 +14,9 @@ export const argumentKeys: readonly string[] = ['arguments', 'args', 'parameters
  * `marked` says the value sat behind a call marker (a tag, a sentinel, `[TOOL_CALLS]`), where any
  * argument-key alias is honoured. A bare object needs the canonical `arguments` key unless its
  * `name` is a known tool, so `{"name":"Alice","input":"hi"}` is an answer, never a call.
- * Missing arguments become `{}`; string arguments are decoded (fence stripped, repaired).
+ * Missing arguments become `{}`; string arguments are decoded (fence stripped, repaired); any other
+ * stated value that is not an object makes an invalid call with the raw text (see
+ * {@link readStatedArguments}).
  */
 export function readCalls(
   value: unknown,
@@ -52,22 +54,22 @@ function readCall(
   const wrapped = value.function;
   if (isRecord(wrapped)) {
     const name = nameOf(wrapped.name);
-    if (name !== '') return { name, arguments: argumentsOf(wrapped), source };
+    if (name !== '') return { name, ...argumentsOf(wrapped), source };
   }
   const name = nameOf(value.name);
   if (name === '') return undefined;
-  if (marked || isKnown(name)) return { name, arguments: argumentsOf(value), source };
+  if (marked || isKnown(name)) return { name, ...argumentsOf(value), source };
   if (!Object.hasOwn(value, 'arguments')) return undefined;
-  return { name, arguments: decodeArguments(value.arguments), source };
+  return { name, ...readStatedArguments(value.arguments), source };
 }
 
 function nameOf(value: unknown): string {
   return typeof value === 'string' ? value.trim() : '';
 }
 
-function argumentsOf(object: Record<string, unknown>): Record<string, unknown> {
+function argumentsOf(object: Record<string, unknown>): StatedArguments {
   for (const key of argumentKeys) {
-    if (Object.hasOwn(object, key)) return decodeArguments(object[key]);
+    if (Object.hasOwn(object, key)) return readStatedArguments(object[key]);
   }
-  return {};
+  return { arguments: {} };
 }

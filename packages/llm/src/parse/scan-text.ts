@@ -59,8 +59,10 @@ export function scanText(text: string, grammars: readonly Grammar[], regions: Pr
     } else {
       parts.push([partStart, best.start]);
       partStart = best.end;
-      if (best.kind === 'calls') calls.push(...best.calls);
-      else if (best.kind === 'malformed')
+      if (best.kind === 'calls') {
+        calls.push(...best.calls);
+        for (const tool of best.dropped ?? []) diagnostics.push({ kind: 'call_dropped', source, tool });
+      } else if (best.kind === 'malformed')
         diagnostics.push({ kind: 'malformed_block', source, bodyChars: best.bodyChars });
     }
     from = Math.max(best.end, best.start + 1);

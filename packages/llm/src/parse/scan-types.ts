@@ -13,6 +13,16 @@ export interface RawCall {
   readonly source: CallSource;
   /** True when the arguments were recovered from damaged JSON. */
   readonly repaired?: boolean;
+  /**
+   * Set when the call stated arguments that are not an object: the raw argument text and the
+   * reason (`arguments` is then `{}` and must not be used).
+   */
+  readonly invalid?: { readonly raw: string; readonly reason: string } | undefined;
+  /**
+   * The name is a provider built-in (gpt-oss `python`, `browser.*`): it runs only when a tool of
+   * exactly that name was offered, never through name repair; otherwise it is dropped (`unknown_tool`).
+   */
+  readonly builtin?: boolean;
 }
 
 /**
@@ -24,7 +34,14 @@ export interface RawCall {
  * - `pending`: stream mode only, the block may still complete; everything from `start` is held.
  */
 export type Block =
-  | { readonly kind: 'calls'; readonly start: number; readonly end: number; readonly calls: readonly RawCall[] }
+  | {
+      readonly kind: 'calls';
+      readonly start: number;
+      readonly end: number;
+      readonly calls: readonly RawCall[];
+      /** Tools named by calls of the block that could not be read (reported, not returned). */
+      readonly dropped?: readonly string[];
+    }
   | { readonly kind: 'malformed'; readonly start: number; readonly end: number; readonly bodyChars: number }
   | { readonly kind: 'furniture'; readonly start: number; readonly end: number }
   | { readonly kind: 'unterminated'; readonly start: number; readonly end: number }

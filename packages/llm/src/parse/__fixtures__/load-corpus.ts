@@ -10,8 +10,19 @@ export interface CorpusCase {
   /** Offered tools: a bare name stands for a tool with an open object schema. */
   readonly tools?: ReadonlyArray<string | ToolSchema>;
   readonly note?: string;
+  /** Where the output was transcribed from (a public test suite, a chat template, a model card). */
+  readonly origin?: string;
   readonly expected: {
-    readonly calls: ReadonlyArray<{ name: string; arguments: Record<string, unknown>; source?: CallSource }>;
+    /**
+     * The calls, in order. An invalid call (arguments stated but not an object) has `invalid: true`
+     * and its raw argument text as `arguments`.
+     */
+    readonly calls: ReadonlyArray<{
+      name: string;
+      arguments: Record<string, unknown> | string;
+      source?: CallSource;
+      invalid?: true;
+    }>;
     readonly text?: string;
     readonly diagnostics?: readonly string[];
   };

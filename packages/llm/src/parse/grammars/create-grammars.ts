@@ -3,7 +3,9 @@ import type { Grammar } from '../scan-types.js';
 import { createCommandActionGrammar } from './command-action.js';
 import { createHarmonyGrammar } from './harmony.js';
 import { createInvokeXmlGrammar } from './invoke-xml.js';
+import { createMarkedJsonGrammar } from './marked-json.js';
 import { createMistralGrammar } from './mistral.js';
+import { createPythonicGrammar } from './pythonic.js';
 import { createSeedPtypeGrammar, ptypeHoldStart } from './seed-ptype.js';
 import { createSeedXmlGrammar } from './seed-xml.js';
 import { createSentinelGrammar } from './sentinel.js';
@@ -17,7 +19,8 @@ import { createTaggedGrammar } from './tagged-json.js';
  *   Harmony (`<|channel|>`, `<|start|>`), Command (`<|START_ACTION|>`), tagged JSON tags and the
  *   seed XML elements (`<name>`).
  * - `` ` ``: tagged JSON in a call fence (```` ```tool_call ````).
- * - `[`: Mistral (`[TOOL_CALLS]`).
+ * - `[`: Mistral (`[TOOL_CALLS]`), FireFunction's `functools[`; `<` also covers Apertus's
+ *   `<|tools_prefix|>` and the pythonic wrappers (`<|python_start|>`, `<|tool_call_start|>`).
  * Seed p-type calls (`name(...)`) have no such character: a block needs `(`, and a hold is a last
  * word that is a prefix of `name(` ({@link streamNeedsScan} checks both).
  */
@@ -27,6 +30,8 @@ export const GRAMMAR_TRIGGERS = {
   harmony: '<',
   mistral: '[',
   commandAction: '<',
+  markedJson: '[<',
+  pythonic: '<',
   tagged: '<`',
   seedXml: '<',
 } as const;
@@ -59,7 +64,7 @@ export function streamNeedsScan(knowledge: ToolKnowledge): (text: string, previo
 
 /**
  * @internal Every scan grammar for one text, in tie-break order: invoke-XML, sentinel, Harmony,
- * Mistral, tagged JSON, then the seed XML and p-type forms when a tool declares them. Bare JSON
+ * Mistral, Command R, FireFunction / Apertus arrays, pythonic lists (with offered tools), tagged JSON, then the seed XML and p-type forms when a tool declares them. Bare JSON
  * and GLM lines are not scan grammars (they need the whole response). Grammars whose distinctive
  * token is absent from a complete text are left out.
  */
@@ -72,7 +77,13 @@ export function createGrammars(context: ScanContext): Grammar[] {
   const all = (triggers: string): boolean => stream && containsAny(context.text, triggers);
   const has = (needle: string, folded = false): boolean => !stream && context.finder(needle, folded).next(0) >= 0;
   const grammars: Grammar[] = [];
-  if (all(GRAMMAR_TRIGGERS.invokeXml) || has('invoke', true) || has('function', true) || has('calls', true)) {
+  if (
+    all(GRAMMAR_TRIGGERS.invokeXml) ||
+    has('invoke', true) ||
+    has('function', true) ||
+    has('calls', true) ||
+    has(':tool_call', true)
+  ) {
     grammars.push(createInvokeXmlGrammar(context));
   }
   if (all(GRAMMAR_TRIGGERS.sentinel) || has('<|tool') || has('<｜tool')) grammars.push(createSentinelGrammar(context));
@@ -80,7 +91,20 @@ export function createGrammars(context: ScanContext): Grammar[] {
   if (all(GRAMMAR_TRIGGERS.mistral) || has('[TOOL_CALLS]')) grammars.push(createMistralGrammar(context));
   if (all(GRAMMAR_TRIGGERS.commandAction) || has('<|START_ACTION|>'))
     grammars.push(createCommandActionGrammar(context));
-  if (all(GRAMMAR_TRIGGERS.tagged) || has('call', true) || has('invoke', true) || has('tool_code', true))
+  if (all(GRAMMAR_TRIGGERS.markedJson) || has('functools[') || has('<|tools_prefix|>'))
+    grammars.push(createMarkedJsonGrammar(context));
+  if (
+    context.knowledge.registry !== undefined &&
+    (all(GRAMMAR_TRIGGERS.pythonic) || has('<|python_start|>') || has('<|tool_call_start|>'))
+  )
+    grammars.push(createPythonicGrammar(context));
+  if (
+    all(GRAMMAR_TRIGGERS.tagged) ||
+    has('call', true) ||
+    has('invoke', true) ||
+    has('tool_code', true) ||
+    has('<tools', true)
+  )
     grammars.push(createTaggedGrammar(context));
   const xmlTools = context.knowledge.tools.filter((tool) => tool.format?.type === 'xml');
   if (xmlTools.length > 0 && (!stream || all(GRAMMAR_TRIGGERS.seedXml)))

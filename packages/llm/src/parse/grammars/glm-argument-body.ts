@@ -1,6 +1,7 @@
 import { setOwn } from '../own-properties.js';
 import type { ToolKnowledge } from '../scan-context.js';
 import type { RawCall } from '../scan-types.js';
+import { declaresString } from './declared-string.js';
 import { parameterValue } from './invoke-xml-arguments.js';
 
 const KEY_OPEN = '<arg_key>';
@@ -12,7 +13,8 @@ const namePattern = /^[A-Za-z0-9_.-]+$/;
 /**
  * @internal Reads a GLM-4.5-style tag body, `NAME<arg_key>k</arg_key><arg_value>v</arg_value>...`
  * (whitespace allowed between the pieces; source `glm`). Values are JSON when they are numbers,
- * booleans, null, arrays or objects, else trimmed text. A body that is only a name is a call
+ * booleans, null, arrays or objects, else trimmed text; a parameter the offered tool declares as a
+ * string stays its trimmed text. A body that is only a name is a call
  * without arguments, but only when that name is an offered tool. `undefined` for any other shape.
  */
 export function readGlmArgumentBody(body: string, knowledge: ToolKnowledge): RawCall | undefined {
@@ -33,7 +35,8 @@ export function readGlmArgumentBody(body: string, knowledge: ToolKnowledge): Raw
     if (valueEnd < 0) return undefined;
     const key = body.slice(keyStart, keyEnd).trim();
     if (key === '') return undefined;
-    setOwn(args, key, parameterValue(body.slice(valueStart, valueEnd)));
+    const raw = body.slice(valueStart, valueEnd);
+    setOwn(args, key, declaresString(knowledge, name, key) ? raw.trim() : parameterValue(raw));
     position = skipBlank(body, valueEnd + VALUE_CLOSE.length);
   }
   return { name, arguments: args, source: 'glm' };

@@ -1,6 +1,7 @@
 import { recoverLeadingObject } from '../../repair/recover-leading-object.js';
 import { parseJsonStrict } from '../extract-json-values.js';
 import { isRecord } from '../own-properties.js';
+import { invalidArguments } from '../read-stated-arguments.js';
 import type { ScanContext } from '../scan-context.js';
 import type { Block, Grammar, RawCall } from '../scan-types.js';
 import { endsInsidePrefix, isWhitespace } from '../text-scanning.js';
@@ -35,7 +36,9 @@ export function createHarmonyGrammar(context: ScanContext): Grammar {
       const start = Math.max(from, roleStart(channel));
       const message = messages.next(channel + CHANNEL.length);
       if (message < 0) return mode === 'stream' ? { kind: 'pending', start, end: text.length } : undefined;
-      const name = targetName(text.slice(channel + CHANNEL.length, message)) ?? targetName(text.slice(start, channel));
+      const target =
+        targetName(text.slice(channel + CHANNEL.length, message)) ?? targetName(text.slice(start, channel));
+      const name = target === undefined ? undefined : withoutNamespace(target);
       if (name === undefined) {
         cursor = message + MESSAGE.length;
         continue;
@@ -44,9 +47,14 @@ export function createHarmonyGrammar(context: ScanContext): Grammar {
       const [payloadEnd, end] = payloadBounds(payloadStart);
       if (payloadEnd < 0) {
         if (mode === 'stream') return { kind: 'pending', start, end: text.length };
-        return { kind: 'calls', start, end: text.length, calls: [payloadCall(name, payloadStart, text.length)] };
+        return {
+          kind: 'calls',
+          start,
+          end: text.length,
+          calls: [builtinMarked(payloadCall(name, payloadStart, text.length), target)],
+        };
       }
-      return { kind: 'calls', start, end, calls: [payloadCall(name, payloadStart, payloadEnd)] };
+      return { kind: 'calls', start, end, calls: [builtinMarked(payloadCall(name, payloadStart, payloadEnd), target)] };
     }
   }
 
@@ -77,7 +85,8 @@ export function createHarmonyGrammar(context: ScanContext): Grammar {
     if (strict !== undefined && isRecord(strict.value)) return { name, arguments: strict.value, source: 'harmony' };
     const recovered = payload === '' ? undefined : recoverLeadingObject(payload);
     if (recovered !== undefined) return { name, arguments: recovered.value, source: 'harmony', repaired: true };
-    return { name, arguments: {}, source: 'harmony' };
+    if (payload === '') return { name, arguments: {}, source: 'harmony' };
+    return { name, ...invalidArguments(payload, 'the arguments text is not a JSON object'), source: 'harmony' };
   }
 
   /** The start of a `<|start|>role…` segment ending exactly at `channel`, else `channel`. */
@@ -101,15 +110,29 @@ export function createHarmonyGrammar(context: ScanContext): Grammar {
   return { source: 'harmony', findNext, holdFrom };
 }
 
-/** The `to=` target of a header, without `functions.` / `tools.`; `undefined` when there is none. */
+/**
+ * gpt-oss's own tools are addressed without the `functions.` namespace: `python`, `browser.*`,
+ * `container.*`. Such a call is a built-in: dispatched only to a tool offered by exactly that name.
+ */
+function builtinMarked(call: RawCall, target: string | undefined): RawCall {
+  const name = target ?? '';
+  const builtin = name === 'python' || name.startsWith('browser.') || name.startsWith('container.');
+  return builtin ? { ...call, builtin: true } : call;
+}
+
+/** The `to=` target of a header as written; `undefined` when there is none. */
 function targetName(header: string): string | undefined {
   const at = header.indexOf('to=');
   if (at < 0) return undefined;
   let end = at + 3;
   while (end < header.length && !isWhitespace(header.charCodeAt(end)) && header.charCodeAt(end) !== 60) end++;
-  let name = header.slice(at + 3, end);
-  if (name.startsWith('functions.')) name = name.slice('functions.'.length);
-  else if (name.startsWith('tools.')) name = name.slice('tools.'.length);
-  name = name.trim();
-  return name === '' ? undefined : name;
+  const name = header.slice(at + 3, end).trim();
+  return name === '' || withoutNamespace(name) === '' ? undefined : name;
+}
+
+/** A target without `functions.` / `tools.`. */
+function withoutNamespace(target: string): string {
+  if (target.startsWith('functions.')) return target.slice('functions.'.length).trim();
+  if (target.startsWith('tools.')) return target.slice('tools.'.length).trim();
+  return target;
 }

@@ -7,16 +7,27 @@ import { matchInvokeTag } from './invoke-xml-tags.js';
 export interface InvokeArguments {
   readonly arguments: Record<string, unknown>;
   readonly repaired: boolean;
+  /** Set when the body is text that is not a JSON object: the raw body and the reason. */
+  readonly invalid?: { readonly raw: string; readonly reason: string } | undefined;
 }
 
 /**
  * @internal Reads the arguments of an invoke block from `text[start..end)`. Parameter children
  * (`<parameter name="k">v</parameter>`, `<parameter=k>v</parameter>`, any prefix) win: each value is
- * JSON when it is a number, boolean, null, array or object, else its trimmed text; a lone
+ * JSON when it is a number, boolean, null, array or object, else its trimmed text (a parameter the
+ * tool declares as a string is always its trimmed text: `5123123` stays a string; a value in one
+ * CDATA section is that section's text, verbatim, and nothing inside it closes the parameter); a lone
  * `arguments` parameter holding an object is unwrapped. Without parameters the body is JSON
- * (orphan `</parameter>` closers removed): empty gives `{}`, an unrecoverable text `{input: text}`.
+ * (orphan `</parameter>` closers removed): empty gives `{}`, any other text that is not an object
+ * an invalid call carrying that text (never `{}`, never an invented key).
  */
-export function readInvokeArguments(text: string, lower: string, start: number, end: number): InvokeArguments {
+export function readInvokeArguments(
+  text: string,
+  lower: string,
+  start: number,
+  end: number,
+  isString: (parameter: string) => boolean = () => false,
+): InvokeArguments {
   const parameters: Record<string, unknown> = {};
   let found = false;
   const orphans: Array<readonly [number, number]> = [];
@@ -27,7 +38,9 @@ export function readInvokeArguments(text: string, lower: string, start: number, 
       const close = nextParameterClose(text, lower, tag.end, end);
       if (close === undefined) break;
       if (tag.name !== '') {
-        setOwn(parameters, tag.name, parameterValue(text.slice(tag.end, close.start)));
+        const raw = text.slice(tag.end, close.start);
+        const cdata = cdataValue(raw);
+        setOwn(parameters, tag.name, cdata ?? (isString(tag.name) ? raw.trim() : parameterValue(raw)));
         found = true;
       }
       position = text.indexOf('<', close.end);
@@ -44,13 +57,24 @@ export function readInvokeArguments(text: string, lower: string, start: number, 
   return jsonBody(removeRanges(text, start, end, orphans).trim());
 }
 
+const CDATA_OPEN = '<![CDATA[';
+const CDATA_CLOSE = ']]>';
+
+/** A value that is exactly one CDATA section (whitespace around it allowed): its text, verbatim. */
+function cdataValue(raw: string): string | undefined {
+  const trimmed = raw.trim();
+  if (!trimmed.startsWith(CDATA_OPEN) || !trimmed.endsWith(CDATA_CLOSE)) return undefined;
+  const inner = trimmed.slice(CDATA_OPEN.length, trimmed.length - CDATA_CLOSE.length);
+  return inner.includes(CDATA_CLOSE) ? undefined : inner;
+}
+
 function jsonBody(body: string): InvokeArguments {
   if (body === '') return { arguments: {}, repaired: false };
   const strict = parseJsonStrict(body);
   if (strict !== undefined && isRecord(strict.value)) return { arguments: strict.value, repaired: false };
   const recovered = recoverLeadingObject(body);
   if (recovered !== undefined) return { arguments: recovered.value, repaired: true };
-  return { arguments: { input: body }, repaired: false };
+  return { arguments: {}, repaired: false, invalid: { raw: body, reason: 'the arguments text is not a JSON object' } };
 }
 
 function nextParameterClose(
@@ -61,6 +85,13 @@ function nextParameterClose(
 ): { start: number; end: number } | undefined {
   let position = text.indexOf('<', from);
   while (position >= 0 && position < end) {
+    if (text.startsWith(CDATA_OPEN, position)) {
+      // MiniCPM protects values in CDATA: nothing inside one closes the parameter.
+      const close = text.indexOf(CDATA_CLOSE, position + CDATA_OPEN.length);
+      if (close < 0 || close >= end) return undefined;
+      position = text.indexOf('<', close + CDATA_CLOSE.length);
+      continue;
+    }
     const tag = matchInvokeTag(text, lower, position);
     if (typeof tag === 'object' && tag.kind === 'parameter-close' && tag.end <= end) {
       return { start: position, end: tag.end };

@@ -62,7 +62,13 @@ export function matchInvokeTag(text: string, lower: string, index: number): Invo
   return undefined;
 
   function afterKeyword(keyword: (typeof keywords)[number], at: number): InvokeTag | typeof PARTIAL_TAG | undefined {
-    if (keyword === 'function_calls' || keyword === 'tool_calls' || keyword === 'calls') {
+    // `<minimax:tool_call>` (a namespaced `tool_call`) wraps MiniMax M2 invoke blocks.
+    if (
+      keyword === 'function_calls' ||
+      keyword === 'tool_calls' ||
+      keyword === 'calls' ||
+      (keyword === 'tool_call' && prefixed && !lower.startsWith('dsml', index + 1))
+    ) {
       const end = closeBracket(text, at);
       return typeof end === 'number' ? { kind: 'wrapper', closing, prefixed, end } : end;
     }

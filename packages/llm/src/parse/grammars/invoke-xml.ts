@@ -2,6 +2,7 @@ import { memoizeForward } from '../forward-finder.js';
 import type { ScanContext } from '../scan-context.js';
 import { type Block, countCharacters, type Grammar } from '../scan-types.js';
 import { skipWhitespace } from '../text-scanning.js';
+import { declaresString } from './declared-string.js';
 import { readInvokeArguments } from './invoke-xml-arguments.js';
 import { type InvokeTag, matchInvokeTag, PARTIAL_TAG } from './invoke-xml-tags.js';
 
@@ -13,14 +14,14 @@ const MAX_TAG_PREFIX = 72;
  * DeepSeek DSML `<｜DSML｜invoke name="x">`, namespaced `<ns:invoke name="x">`, Gemma
  * `<function name="x">` and Llama/Qwen `<function=x><parameter=k>v</parameter></function>`. An invoke
  * closes at its own closer, `</function>` or a stray `</tool_call>`. Wrapper tags (`<tool_calls>`,
- * `<function_calls>`, `<calls>`) are furniture when they close, carry a prefix, or are directly
+ * `<function_calls>`, `<calls>`, MiniMax's `<minimax:tool_call>`) are furniture when they close, carry a prefix, or are directly
  * followed by an invoke; a bare opening wrapper followed by anything else stays as prose. An empty
  * name is a malformed block.
  */
 export function createInvokeXmlGrammar(context: ScanContext): Grammar {
   const { text, lower, mode } = context;
   const closers = context.finder('</');
-  const words = ['invoke', 'function', 'calls'].map((word) => context.finder(word, true));
+  const words = ['invoke', 'function', 'calls', ':tool_call'].map((word) => context.finder(word, true));
 
   /**
    * The next `<` at or after `from` that may open an invoke tag or wrapper: the `<` before the next
@@ -95,12 +96,23 @@ export function createInvokeXmlGrammar(context: ScanContext): Grammar {
     const closeTag = matchInvokeTag(text, lower, close);
     const end = typeof closeTag === 'object' ? closeTag.end : close + 2;
     if (tag.name === '') return { kind: 'malformed', start, end, bodyChars: countCharacters(text, tag.end, close) };
-    const decoded = readInvokeArguments(text, lower, tag.end, close);
+    const name = tag.name;
+    const decoded = readInvokeArguments(text, lower, tag.end, close, (parameter) =>
+      declaresString(context.knowledge, name, parameter),
+    );
     return {
       kind: 'calls',
       start,
       end,
-      calls: [{ name: tag.name, arguments: decoded.arguments, source: 'invoke_xml', repaired: decoded.repaired }],
+      calls: [
+        {
+          name: tag.name,
+          arguments: decoded.arguments,
+          source: 'invoke_xml',
+          repaired: decoded.repaired,
+          ...(decoded.invalid === undefined ? {} : { invalid: decoded.invalid }),
+        },
+      ],
     };
   }
 

@@ -2,6 +2,7 @@ import { recoverLeadingObject } from '../../repair/recover-leading-object.js';
 import { parseJsonStrict } from '../extract-json-values.js';
 import { isRecord } from '../own-properties.js';
 import { readCalls } from '../read-call-object.js';
+import { invalidArguments } from '../read-stated-arguments.js';
 import type { ScanContext } from '../scan-context.js';
 import { scanJsonValue } from '../scan-json-value.js';
 import { type Block, countCharacters, type Grammar, type RawCall } from '../scan-types.js';
@@ -14,8 +15,10 @@ const CALL_ID = '[CALL_ID]';
 /**
  * @internal Mistral `[TOOL_CALLS]` written as text (source `mistral`). v3: a JSON array (or object)
  * of call objects right after the marker; v11 and later: `NAME[ARGS]{...}`, repeatable, with an
- * optional `[CALL_ID]id` before `[ARGS]`. A marker with nothing decodable after it is a malformed
- * block (only the marker is removed); in a stream it stays pending while more text could decide.
+ * optional `[CALL_ID]id` before `[ARGS]` (detokenised without special tokens: `NAME{...}`). Junk
+ * between the marker and a v3 array is skipped. Arguments cut off before their object closes make
+ * an invalid call carrying the raw text. A marker with nothing decodable after it is a malformed
+ * block (only the marker is removed); in a stream it stays pending until the end decides.
  */
 export function createMistralGrammar(context: ScanContext): Grammar {
   const { text, mode } = context;
@@ -34,7 +37,28 @@ export function createMistralGrammar(context: ScanContext): Grammar {
       const block = arrayForm(start, first);
       if (block !== undefined) return block;
     }
-    return nameForm(start, first);
+    const named = nameForm(start, first);
+    if (named.kind !== 'malformed') return named;
+    // Pre-v11 models sometimes write junk between the marker and the JSON array.
+    const json = jsonAfterJunk(bodyStart);
+    if (json >= 0) {
+      const block = arrayForm(start, json);
+      if (block !== undefined) return block;
+    }
+    return mode === 'stream' ? pending(start) : named;
+  }
+
+  /** The first `[{` or `{"` (whitespace allowed inside) after `from` and before the next marker, or -1. */
+  function jsonAfterJunk(from: number): number {
+    const next = markers.next(from);
+    const limit = next < 0 ? text.length : next;
+    for (let index = from; index < limit; index++) {
+      const code = text.charCodeAt(index);
+      if (code !== 91 && code !== 123) continue;
+      const after = skipWhitespace(text, index + 1);
+      if (after < limit && text.charCodeAt(after) === (code === 91 ? 123 : 34)) return index;
+    }
+    return -1;
   }
 
   function arrayForm(start: number, at: number): Block | undefined {
@@ -73,7 +97,9 @@ export function createMistralGrammar(context: ScanContext): Grammar {
         while (position < text.length && isNameCode(text.charCodeAt(position))) position++;
         if (position >= text.length && mode === 'stream') return pending(start);
       }
-      if (!text.startsWith(ARGS, position)) {
+      // Detokenised with special tokens skipped, v11 reads `NAME{...}`: the `[ARGS]` token is gone.
+      const bareArgs = !text.startsWith(ARGS, position) && text.charCodeAt(position) === 123;
+      if (!bareArgs && !text.startsWith(ARGS, position)) {
         if (
           mode === 'stream' &&
           (endsInsidePrefix(text, position, ARGS) || endsInsidePrefix(text, position, CALL_ID))
@@ -82,15 +108,25 @@ export function createMistralGrammar(context: ScanContext): Grammar {
         }
         break;
       }
-      const argsStart = skipWhitespace(text, position + ARGS.length);
+      const argsStart = bareArgs ? position : skipWhitespace(text, position + ARGS.length);
       if (argsStart >= text.length && mode === 'stream') return pending(start);
       if (text.charCodeAt(argsStart) !== 123) break;
       const scan = scanJsonValue(text, argsStart);
+      const nextMarker = markers.next(argsStart);
       if (scan.kind === 'incomplete') {
         if (mode === 'stream') return pending(start);
+        // Cut off (a truncated string argument): an invalid call carrying the raw text, never a drop.
+        const rawEnd = nextMarker < 0 ? text.length : nextMarker;
+        const raw = text.slice(argsStart, rawEnd).trimEnd();
+        calls.push({
+          name: text.slice(nameStart, nameEnd),
+          ...invalidArguments(raw, 'the arguments text ends before its JSON object does'),
+          source: 'mistral',
+        });
+        cursor = rawEnd;
+        end = rawEnd;
         break;
       }
-      const nextMarker = markers.next(argsStart);
       const balanced =
         scan.kind === 'complete' ? scan.end : balancedEnd(text, argsStart, nextMarker < 0 ? text.length : nextMarker);
       if (balanced < 0 && mode === 'stream') return pending(start);

@@ -10,6 +10,8 @@ const words: ReadonlyArray<readonly [string, SentinelToken]> = [
   ['calls_section_end', 'wrapper'],
   ['calls_begin', 'wrapper'],
   ['calls_end', 'wrapper'],
+  // DeepSeek R1's shorter opener `<｜tool▁calls｜>` starts the first call itself (llama.cpp accepts it).
+  ['calls', 'begin'],
   ['call_begin', 'begin'],
   ['call_end', 'end'],
   ['sep', 'separator'],
@@ -19,7 +21,7 @@ const words: ReadonlyArray<readonly [string, SentinelToken]> = [
  * @internal Reads a chat-template sentinel token at `index` (where `text[index]` is `<`):
  * `<|tool_call_begin|>`, `<|tool_call_end|>`, `<|tool_sep|>`, `<|tool_call_argument_begin|>` and the
  * section wrappers `<|tool_calls_begin|>`, `<|tool_calls_end|>`, `<|tool_calls_section_begin|>`,
- * `<|tool_calls_section_end|>`, with ASCII `|` or fullwidth `｜` bars and `_` or `▁` between words,
+ * `<|tool_calls_section_end|>`, and DeepSeek R1's shorter opener `<｜tool▁calls｜>` (a call begin), with ASCII `|` or fullwidth `｜` bars and `_` or `▁` between words,
  * in any combination. Returns the token and the index after it, partial, or `undefined`.
  */
 export function matchSentinelToken(

@@ -3,6 +3,7 @@ import { parseJsonStrict } from '../extract-json-values.js';
 import { memoizeForward } from '../forward-finder.js';
 import { isRecord } from '../own-properties.js';
 import { readCalls } from '../read-call-object.js';
+import { invalidArguments } from '../read-stated-arguments.js';
 import type { ScanContext } from '../scan-context.js';
 import { type Block, countCharacters, type Grammar, type RawCall } from '../scan-types.js';
 import { stripOuterFence } from '../strip-outer-fence.js';
@@ -111,7 +112,7 @@ function call(name: string, rawArguments: string): RawCall {
   if (strict !== undefined && isRecord(strict.value)) return { name, arguments: strict.value, source: 'sentinel' };
   const recovered = recoverLeadingObject(body);
   if (recovered !== undefined) return { name, arguments: recovered.value, source: 'sentinel', repaired: true };
-  return { name, arguments: {}, source: 'sentinel' };
+  return { name, ...invalidArguments(body, 'the arguments text is not a JSON object'), source: 'sentinel' };
 }
 
 /** `functions.NAME:0` → `NAME`. */

@@ -11,10 +11,11 @@ const MAX_ATTRIBUTES = 256;
 /**
  * @internal Matches a `<tool_call>`-family marker at `index` (where `text[index]` is `<`) and
  * returns the index just past it, {@link NO_MATCH} or {@link PARTIAL}. Accepted: `<`, then pipes,
- * slashes or whitespace, then `tool_call` / `toolcall` / `tool-call` (any case), then either pipes,
- * slashes or whitespace up to `>`, or whitespace and an attribute list up to `>` (at most 256
- * characters, no `<`). The name must end there, so `<tool_calls>` and `<tool_callable>` are not
- * markers, and neither is a tag with no `>`.
+ * slashes or whitespace, then `tool_call` / `toolcall` / `tool-call`, the plural `tool_calls`
+ * (MiniMax M1, Hunyuan) and `tools`, or `function_call` (any case, so `<TOOL_CALL>` too), then either
+ * pipes, slashes or whitespace up to `>`, or whitespace and an attribute list up to `>` (at most 256
+ * characters, no `<`). The name must end there, so `<tool_callable>` is not a marker, and neither is
+ * a tag with no `>`.
  */
 export function matchTagMarker(lower: string, index: number): number {
   const length = lower.length;
@@ -53,7 +54,8 @@ export function matchTagMarker(lower: string, index: number): number {
   return NO_MATCH;
 }
 
-const names = ['tool_call', 'toolcall', 'tool-call'];
+// Longest first, so `tool_calls` is not read as `tool_call` followed by junk.
+const names = ['function_call', 'tool_calls', 'tool_call', 'toolcall', 'tool-call', 'tools'];
 
 function matchName(lower: string, position: number): number {
   for (const name of names) {

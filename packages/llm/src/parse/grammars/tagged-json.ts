@@ -2,6 +2,7 @@ import { extractJsonValues } from '../extract-json-values.js';
 import { memoizeForward } from '../forward-finder.js';
 import { readCalls } from '../read-call-object.js';
 import type { ScanContext } from '../scan-context.js';
+import { scanJsonValue } from '../scan-json-value.js';
 import { type Block, countCharacters, type Grammar } from '../scan-types.js';
 import { endsInsidePrefix, isBlank, skipWhitespace } from '../text-scanning.js';
 import { isClosingMarker, matchCallFence, matchTagMarker, NO_MATCH, PARTIAL } from './tag-markers.js';
@@ -98,7 +99,7 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
     }
     let skipped = 0;
     for (;;) {
-      const marker = nextMarker.next(bodyStart);
+      const marker = nextMarker.next(jsonEnd(bodyStart));
       if (marker < 0) return { bodyStart, closeStart: -1, closeEnd: -1, skipped };
       if (!isClosingMarker(lower, marker) && isBlank(text, bodyStart, marker)) {
         bodyStart = markerEnd(marker);
@@ -107,6 +108,25 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
       }
       return { bodyStart, closeStart: marker, closeEnd: markerEnd(marker), skipped };
     }
+  }
+
+  /**
+   * Where to look for a body's closer: after the JSON value the body starts with, so a closing tag
+   * written inside a JSON string (`"content": "</tool_call>"`) never ends the block. A body that is
+   * not JSON, or JSON that breaks, is searched from its start; a JSON value still open at the end of
+   * a stream is waited for (the text end, so no closer is found yet).
+   */
+  function jsonEnd(bodyStart: number): number {
+    const at = skipWhitespace(text, bodyStart);
+    const code = text.charCodeAt(at);
+    if (code !== 123 && code !== 91) return bodyStart;
+    // Only up to the next opener, so a run of unclosed openers is still read in linear time.
+    const next = nextOpenerMarker.next(at);
+    const limit = next < 0 ? text.length : next;
+    const scan = scanJsonValue(text, at, limit);
+    if (scan.kind === 'complete') return scan.end;
+    if (scan.kind === 'incomplete' && mode === 'stream' && limit === text.length) return text.length;
+    return bodyStart;
   }
 
   /** Swallows up to `count` closers after `end`; -1 when a stream must wait to know. */

@@ -1,0 +1,34 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { type CorpusCase, toolsOf } from './__fixtures__/load-corpus.js';
+import { parseToolCalls } from './parse-tool-calls.js';
+
+// Held-out real outputs: transcribed from public parser suites after the grammars were written and
+// never tuned against. A case hits when the calls (names, arguments, invalid markers) are exactly
+// the expected ones: nothing invented, nothing lost. The floor guards the measured rate.
+const directory = new URL('./__fixtures__/held-out/', import.meta.url);
+const cases = readdirSync(directory)
+  .filter((file) => file.endsWith('.json'))
+  .flatMap((file) => JSON.parse(readFileSync(new URL(file, directory), 'utf8')) as CorpusCase[]);
+
+function hits(entry: CorpusCase): boolean {
+  const result = parseToolCalls(entry.input, { tools: toolsOf(entry) });
+  const actual = result.calls.map((call) => ({
+    name: call.name,
+    arguments: call.arguments,
+    ...(call.invalid === undefined ? {} : { invalid: true }),
+  }));
+  return JSON.stringify(actual) === JSON.stringify(entry.expected.calls.map((call) => ({ ...call })));
+}
+
+describe('held-out real outputs', () => {
+  it('reads at least the measured share exactly', () => {
+    const misses = cases.filter((entry) => !hits(entry)).map((entry) => entry.id);
+    const rate = (cases.length - misses.length) / cases.length;
+    console.info(
+      `held-out hit rate ${(rate * 100).toFixed(1)} % (${cases.length - misses.length}/${cases.length}); misses: ${misses.join(', ')}`,
+    );
+    expect(cases.length).toBeGreaterThanOrEqual(30);
+    expect(rate).toBeGreaterThanOrEqual(0.94);
+  });
+});
