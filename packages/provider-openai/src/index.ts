@@ -4,6 +4,7 @@ export {
   type OpenAICompatibleOptions,
   type OpenAICompatibleProvider,
 } from './create-openai-compatible.js';
+export { MissingApiKeyError } from './errors/missing-api-key-error.js';
 export { OpenAICompatibleCallError } from './errors/openai-compatible-call-error.js';
 export { OpenAICompatibleChatModel } from './model/openai-compatible-chat-model.js';
 export type { OpenAICompatibleSettings } from './model/openai-compatible-settings.js';
