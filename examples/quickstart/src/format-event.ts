@@ -55,7 +55,7 @@ export function createEventFormatter(
       case 'tool_deferred':
         return `? ${event.toolName} [${event.callId}] waits for the host (${event.reason})`;
       case 'tool_approved':
-        return `+ ${event.toolName} [${event.callId}] approved by the host`;
+        return `+ ${event.toolName} [${event.callId}] approved by the host${event.edited ? ' with edited arguments' : ''}`;
       case 'tool_denied':
         return `+ ${event.toolName} [${event.callId}] denied: ${event.message}`;
       case 'output_retry':
