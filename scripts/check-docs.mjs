@@ -13,7 +13,16 @@
 //   node scripts/check-docs.mjs            # check
 //   node scripts/check-docs.mjs --keep     # keep the scratch project and print its path
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,7 +92,10 @@ function extractModules(file) {
 function workspacePackages() {
   const byName = new Map();
   for (const group of ['packages', 'examples', 'bench', 'reliability']) {
-    const dirs = group === 'bench' || group === 'reliability' ? [group] : readdirSync(join(root, group)).map((name) => join(group, name));
+    const dirs =
+      group === 'bench' || group === 'reliability'
+        ? [group]
+        : readdirSync(join(root, group)).map((name) => join(group, name));
     for (const dir of dirs) {
       const manifest = join(root, dir, 'package.json');
       if (existsSync(manifest)) byName.set(JSON.parse(readFileSync(manifest, 'utf8')).name, join(root, dir));
@@ -133,7 +145,10 @@ try {
       linked.add(name);
     }
   }
-  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'tiny-docs-check', private: true, type: 'module' }));
+  writeFileSync(
+    join(scratch, 'package.json'),
+    JSON.stringify({ name: 'tiny-docs-check', private: true, type: 'module' }),
+  );
   writeFileSync(
     join(scratch, 'tsconfig.json'),
     JSON.stringify(
@@ -182,5 +197,6 @@ if (problems.length > 0) {
   console.error(`\ndocs-check: ${problems.length} problem(s) in the TypeScript blocks of the docs`);
   process.exit(1);
 }
-console.log(`docs-check: ${modules.length} TypeScript blocks in ${new Set(modules.map((m) => m.file)).size} files type-check`);
-
+console.log(
+  `docs-check: ${modules.length} TypeScript blocks in ${new Set(modules.map((m) => m.file)).size} files type-check`,
+);

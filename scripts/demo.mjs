@@ -10,7 +10,15 @@ const started = Date.now();
 process.stdout.write('building the quickstart (quiet; the build log is shown if it fails)... ');
 const build = spawnSync(
   'pnpm',
-  ['exec', 'turbo', 'run', 'build', '--filter=@tiny/example-quickstart...', '--output-logs=errors-only', '--log-prefix=none'],
+  [
+    'exec',
+    'turbo',
+    'run',
+    'build',
+    '--filter=@tiny/example-quickstart...',
+    '--output-logs=errors-only',
+    '--log-prefix=none',
+  ],
   { cwd: root, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' }, maxBuffer: 64 * 1024 * 1024 },
 );
 if (build.status !== 0) {
@@ -19,5 +27,8 @@ if (build.status !== 0) {
   process.exit(build.status ?? 1);
 }
 process.stdout.write(`done in ${((Date.now() - started) / 1000).toFixed(1)} s\n\n`);
-const demo = spawnSync(process.execPath, [join(root, 'examples/quickstart/dist/main.js')], { cwd: root, stdio: 'inherit' });
+const demo = spawnSync(process.execPath, [join(root, 'examples/quickstart/dist/main.js')], {
+  cwd: root,
+  stdio: 'inherit',
+});
 process.exit(demo.status ?? 1);

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type AgentEvent, type AgentRun, type AgentRunStream, AgentHarness, DeferredToolResults } from '@tiny/harness';
+import { type AgentEvent, AgentHarness, type AgentRun, type AgentRunStream, DeferredToolResults } from '@tiny/harness';
 import { ScriptedModel } from '@tiny/harness/testkit';
 import type { LanguageModelV1 } from '@tiny/llm';
 import {

@@ -45,7 +45,10 @@ export interface OpenAICompatibleProvider {
  * @throws {TypeError} when `baseURL` is not an absolute URL.
  */
 export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAICompatibleProvider {
-  const parsed = parseBaseURL(options.baseURL, options.name === undefined ? 'createOpenAICompatible' : `${options.name}()`);
+  const parsed = parseBaseURL(
+    options.baseURL,
+    options.name === undefined ? 'createOpenAICompatible' : `${options.name}()`,
+  );
   const baseURL = parsed.href.replace(/\/+$/, '');
   const provider = options.name ?? 'openai-compatible';
   const memories = new Map<string, ModelMemory>();
@@ -81,13 +84,17 @@ function parseBaseURL(baseURL: unknown, entryPoint: string): URL {
     throw new InvalidInputError({ entryPoint, reason });
   };
   if (typeof baseURL !== 'string' || baseURL.trim() === '') {
-    return fail(`baseURL must be an absolute http(s) URL such as "http://127.0.0.1:11434/v1", got ${JSON.stringify(baseURL) ?? String(baseURL)}`);
+    return fail(
+      `baseURL must be an absolute http(s) URL such as "http://127.0.0.1:11434/v1", got ${JSON.stringify(baseURL) ?? String(baseURL)}`,
+    );
   }
   let parsed: URL;
   try {
     parsed = new URL(baseURL);
   } catch {
-    return fail(`baseURL must be an absolute http(s) URL such as "https://${baseURL.replace(/^\/+/, '')}", got "${baseURL}"`);
+    return fail(
+      `baseURL must be an absolute http(s) URL such as "https://${baseURL.replace(/^\/+/, '')}", got "${baseURL}"`,
+    );
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     return fail(`baseURL must use http: or https:, got "${parsed.protocol}" in "${baseURL}"`);

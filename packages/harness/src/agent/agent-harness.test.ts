@@ -289,7 +289,9 @@ describe('AgentHarness.invoke', () => {
       .catch((e: unknown) => e);
     expect(ToolExecutionError.isInstance(error)).toBe(true);
     expect((error as InstanceType<typeof ToolExecutionError>).callId).toBe('b1');
-    expect((error as Error).message).toContain("throw ModelRetry from the tool, or set policy.toolErrors: { kind: 'return_error' }");
+    expect((error as Error).message).toContain(
+      "throw ModelRetry from the tool, or set policy.toolErrors: { kind: 'return_error' }",
+    );
     expect(events).toContain('tool_failed');
     expect(events).not.toContain('tool_completed');
     const run = await new AgentHarness({
@@ -437,9 +439,7 @@ describe('AgentHarness.invoke', () => {
     expect(ModelCallError.isInstance(error)).toBe(true);
     expect(sent).toBe(3);
     expect(error).toMatchObject({ statusCode: 429, attempts: 3 });
-    expect((error as Error).message).toBe(
-      'rate limited (gave up after 3 attempts; limits.maxRetriesPerCall is 2)',
-    );
+    expect((error as Error).message).toBe('rate limited (gave up after 3 attempts; limits.maxRetriesPerCall is 2)');
 
     // A non-retryable error is thrown as it came, after one attempt.
     const once = new ScriptedModel({

@@ -145,7 +145,9 @@ describe.each(modes)('deferred calls (%s)', (mode) => {
     );
     expect(log).toEqual(['lookup:a', 'lookup:b', 'pay:ada:500:true']);
     expect(run.toolCalls).toBe(3);
-    expect(eventsOfType(run.events, 'tool_approved').map((event) => [event.callId, event.edited])).toEqual([['c2', false]]);
+    expect(eventsOfType(run.events, 'tool_approved').map((event) => [event.callId, event.edited])).toEqual([
+      ['c2', false],
+    ]);
     expect(run.executedTools).toEqual(['pay']);
   });
 

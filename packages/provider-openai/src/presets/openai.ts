@@ -1,5 +1,5 @@
-import { MissingApiKeyError } from '../errors/missing-api-key-error.js';
 import { createOpenAICompatible, type OpenAICompatibleProvider } from '../create-openai-compatible.js';
+import { MissingApiKeyError } from '../errors/missing-api-key-error.js';
 import { type PresetOptions, withPreset } from './preset-options.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
+import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import { ToolPolicy } from '../policy/tool-policy.js';
 import { defineTool, modelFacingParameters } from './define-tool.js';
 import type { Tool } from './tool.js';
@@ -79,7 +79,10 @@ describe('defineTool', () => {
   it('refuses an unknown key, naming it and what it probably meant', () => {
     const base = { name: 'refund', description: 'Refund.', parameters: Type.Object({ q: Type.String() }), execute };
     const cases: [Record<string, unknown>, string][] = [
-      [{ needsApproval: true }, 'unknown option `needsApproval`; did you mean `policy: ToolPolicy.classified().requiringApproval()`?'],
+      [
+        { needsApproval: true },
+        'unknown option `needsApproval`; did you mean `policy: ToolPolicy.classified().requiringApproval()`?',
+      ],
       [{ inputSchema: {} }, 'did you mean `parameters`?'],
       [{ excute: execute }, 'did you mean `execute`?'],
       [{ isConcurrentSafe: () => true }, 'did you mean `isConcurrencySafe`?'],
