@@ -34,7 +34,7 @@ describe('quickstart demo', () => {
     );
     expect(done.outcome).toBe('final');
     const sms = done.messages.find((message) => message.role === 'tool' && message.toolCallId === call.callId);
-    expect(sms?.content).toContain('Sent "Snow in Oslo (approved)"');
+    expect(sms?.content).toContain('Sent to +4712345678 with key sk-…: "Snow in Oslo (approved)"');
 
     const summary = await invokeStructured(
       harness,

@@ -69,10 +69,14 @@ const context = { hostValues: { apiKey: secret } };
 const recorder = recordEvents();
 const format = createEventFormatter({ outputTools: ['trip_summary'] });
 let deltas = 0;
+const executed: string[] = [];
 
 /** Prints one event: streamed text live on a `~` line, everything else through the formatter. */
 function print(event: AgentEvent): void {
   recorder.onEvent(event);
+  if (event.type === 'tool_completed' && event.toolName !== 'trip_summary' && event.error === undefined) {
+    executed.push(event.toolName);
+  }
   if (event.type === 'model_delta') {
     process.stdout.write(deltas === 0 ? `~ ${event.delta}` : event.delta);
     deltas += 1;
@@ -119,20 +123,24 @@ try {
   }
   console.log(`\nfinal answer: ${run.text}`);
 
-  // 3. A typed structured answer over the same conversation.
-  const summary = await invokeStructured(
-    harness,
-    context,
-    [...run.messages, { role: 'user', content: 'Summarise the trip.' }],
-    ResponseFormat.auto({ name: 'trip_summary', description: 'A summary of the trip.', schema: TripSummary }),
-    { onEvent: print },
-  );
-  const trip = summary.parsed; // typed: { city: string; days: number; forecast: string; packing: string[]; reminderSent: boolean }
-  console.log(
-    `\ntyped summary (${summary.validation.strategy} strategy): ${trip.city}, ${trip.days} days, ${trip.forecast}; ` +
-      `pack ${trip.packing.join(', ')}; reminder sent: ${trip.reminderSent ? 'yes' : 'no'}`,
-  );
-  console.log(`model calls: ${run.modelCalls + summary.run.modelCalls}, tool calls: ${run.toolCalls}`);
+  console.log(`model calls: ${run.modelCalls}, executed: ${executed.join(', ')}`);
+  if (scripted === undefined) {
+    console.log('(the typed summary step runs on the embedded scripted model)');
+  } else {
+    // 3. A typed structured answer over the same conversation.
+    const summary = await invokeStructured(
+      harness,
+      context,
+      [...run.messages, { role: 'user', content: 'Summarise the trip.' }],
+      ResponseFormat.auto({ name: 'trip_summary', description: 'A summary of the trip.', schema: TripSummary }),
+      { onEvent: print },
+    );
+    const trip = summary.parsed; // typed: { city: string; days: number; forecast: string; packing: string[]; reminderSent: boolean }
+    console.log(
+      `\ntyped summary (${summary.validation.strategy} strategy): ${trip.city}, ${trip.days} days, ${trip.forecast}; ` +
+        `pack ${trip.packing.join(', ')}; reminder sent: ${trip.reminderSent ? 'yes' : 'no'}`,
+    );
+  }
   console.log(`notes saved: ${JSON.stringify(outbox)}`);
 } catch (error) {
   console.error(`\nthe run failed: ${error instanceof Error ? error.message : String(error)}`);

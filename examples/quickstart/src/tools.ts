@@ -45,6 +45,6 @@ export const sendSms = defineTool({
   injected: [{ name: 'apiKey', source: 'host' }],
   policy: ToolPolicy.classified().withSideEffects({ network: true, externalService: true }).requiringApproval(),
   execute({ to, text, apiKey }) {
-    return `Sent "${text}" to ${to} with key ${apiKey.slice(0, 3)}…`;
+    return `Sent to ${to} with key ${apiKey.slice(0, 3)}…: "${text}"`;
   },
 });
