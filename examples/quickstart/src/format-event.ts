@@ -1,32 +1,69 @@
 import type { AgentEvent } from '@tiny/harness';
 
-const short = (value: unknown) => {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return text.length > 90 ? `${text.slice(0, 87)}...` : text;
-};
+/** What the markers at the start of each printed line mean. */
+export const LEGEND = [
+  'legend:  -- turn   ~ streamed model text   > tool runs   < tool result   x tool failed',
+  '         ! recovery (the model got a call wrong)   ? waits for the host   + host decision',
+  '         = structured answer (an output tool: checked, never executed)',
+].join('\n');
 
-/** One readable line per event (or `undefined` for events the demo skips). */
-export function formatEvent(event: AgentEvent): string | undefined {
-  switch (event.type) {
-    case 'tools_advertised':
-      return `tools offered (${event.dialect}): ${event.direct.join(', ')} [${event.schemaBytes} bytes of schema]`;
-    case 'turn_started':
-      return `\n-- turn ${event.turn}`;
-    case 'model_completed':
-      return `model: finish=${event.finishReason}, ${event.toolCallCount} tool call(s)`;
-    case 'unknown_tool_call':
-      return `! unknown tool \`${event.requestedName}\` -> recovery: ${event.recovery}`;
-    case 'invalid_tool_args':
-      return `! bad arguments for ${event.toolName} (${event.error}) -> recovery: ${event.recovery}`;
-    case 'tool_started':
-      return `> ${event.toolName} [${event.callId}] ${event.input === undefined ? '' : short(event.input)}`;
-    case 'tool_completed':
-      return `< ${event.toolName} [${event.callId}] ${event.error ? `error: ${short(event.error)}` : short(event.output ?? '')}${event.metadata === undefined ? '' : `  (host-only metadata ${short(event.metadata)})`}`;
-    case 'tool_failed':
-      return `x ${event.toolName} [${event.callId}] ${event.error}`;
-    case 'run_completed':
-      return `\nrun ${event.runId} completed: ${event.outcome}`;
-    default:
-      return undefined;
-  }
+/** At most `max` characters, cut at a word boundary (never mid-word), with an ellipsis when cut. */
+export function short(value: unknown, max = 90): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
+}
+
+/**
+ * Turns events into readable lines. Calls the harness answered without running them (an unknown
+ * tool, arguments it could not repair) are shown as recoveries, never as started tools.
+ */
+export function createEventFormatter(
+  options: { readonly outputTools?: readonly string[] } = {},
+): (event: AgentEvent) => string | undefined {
+  const recovered = new Set<string>();
+  const outputTools = new Set(options.outputTools ?? []);
+  let turns = 0;
+  let advertised = false;
+  return (event) => {
+    switch (event.type) {
+      case 'tools_advertised':
+        if (advertised) return undefined;
+        advertised = true;
+        return `tools offered (${event.dialect}): ${event.direct.join(', ')} [${event.schemaBytes} bytes of schema]`;
+      case 'turn_started':
+        turns += 1; // counted across the demo's runs (a resumed run starts its own count)
+        return `\n-- turn ${turns}`;
+      case 'unknown_tool_call':
+        recovered.add(event.callId);
+        return `! unknown tool \`${event.requestedName}\` -> the model is told the valid tools (${event.recovery})`;
+      case 'invalid_tool_args':
+        if (event.recovery === 'tool_error') recovered.add(event.callId);
+        return `! bad arguments for ${event.toolName}: ${short(event.arguments)} -> ${event.recovery}`;
+      case 'tool_started':
+        if (recovered.has(event.callId)) return undefined;
+        if (outputTools.has(event.toolName)) return `= ${event.toolName} [${event.callId}] ${short(event.input ?? '')}`;
+        return `> ${event.toolName} [${event.callId}] ${event.input === undefined ? '' : short(event.input)}`;
+      case 'tool_completed':
+        if (recovered.has(event.callId)) return `  the model reads: ${short(event.error ?? event.output ?? '', 110)}`;
+        if (outputTools.has(event.toolName)) return undefined;
+        return `< ${event.toolName} [${event.callId}] ${event.error ? `error: ${short(event.error)}` : short(event.output ?? '')}${event.metadata === undefined ? '' : `  (host-only metadata ${short(event.metadata)})`}`;
+      case 'tool_failed':
+        return `x ${event.toolName} [${event.callId}] ${event.error}`;
+      case 'tool_deferred':
+        return `? ${event.toolName} [${event.callId}] waits for the host (${event.reason})`;
+      case 'tool_approved':
+        return `+ ${event.toolName} [${event.callId}] approved by the host${event.edited ? ' with edited arguments' : ''}`;
+      case 'tool_denied':
+        return `+ ${event.toolName} [${event.callId}] denied: ${event.message}`;
+      case 'output_retry':
+        return `! structured output \`${event.schemaName}\` failed (${event.errorKind}), asking again`;
+      case 'run_completed':
+        return `run ${event.runId}: ${event.outcome}`;
+      default:
+        return undefined;
+    }
+  };
 }

@@ -34,7 +34,7 @@ export function createNoteTool(outbox: string[]) {
   });
 }
 
-/** Uses a host secret the model never sees. */
+/** Uses a host secret the model never sees, and needs the host's approval before it runs. */
 export const sendSms = defineTool({
   name: 'send_sms',
   description: 'Send a text message to a phone number.',
@@ -43,8 +43,8 @@ export const sendSms = defineTool({
     { additionalProperties: false },
   ),
   injected: [{ name: 'apiKey', source: 'host' }],
-  policy: ToolPolicy.classified().withSideEffects({ network: true, externalService: true }),
-  execute({ to, apiKey }) {
-    return `Sent to ${to} with key ${apiKey.slice(0, 3)}…`;
+  policy: ToolPolicy.classified().withSideEffects({ network: true, externalService: true }).requiringApproval(),
+  execute({ to, text, apiKey }) {
+    return `Sent to ${to} with key ${apiKey.slice(0, 3)}…: "${text}"`;
   },
 });

@@ -36,9 +36,9 @@ describe('against @modelcontextprotocol/server-everything', { timeout: 30_000 },
   let toolSet: McpToolSet;
   beforeAll(async () => {
     toolSet = await createMcpToolSet({ ...everything, prefix: 'ev_' });
-  });
+  }, 30_000); // a server start on a loaded 2-core machine can take longer than the 10 s hook default
   afterAll(async () => {
-    await toolSet.close();
+    await toolSet?.close();
   });
 
   it('lists the server tools prefixed, with family, exposure and policies from annotations', async () => {
@@ -165,9 +165,9 @@ describe('against @modelcontextprotocol/server-filesystem on a temp directory', 
       env,
       prefix: 'fs_',
     });
-  });
+  }, 30_000);
   afterAll(async () => {
-    await toolSet.close();
+    await toolSet?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

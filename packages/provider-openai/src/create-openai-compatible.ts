@@ -1,4 +1,4 @@
-import { createModelProfile } from '@tiny/llm';
+import { createModelProfile, InvalidInputError } from '@tiny/llm';
 import { type ModelMemory, OpenAICompatibleChatModel } from './model/openai-compatible-chat-model.js';
 import { type OpenAICompatibleSettings, resolveSettings } from './model/openai-compatible-settings.js';
 
@@ -45,12 +45,10 @@ export interface OpenAICompatibleProvider {
  * @throws {TypeError} when `baseURL` is not an absolute URL.
  */
 export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAICompatibleProvider {
-  let parsed: URL;
-  try {
-    parsed = new URL(options.baseURL);
-  } catch {
-    throw new TypeError(`createOpenAICompatible: baseURL must be an absolute URL, got "${options.baseURL}"`);
-  }
+  const parsed = parseBaseURL(
+    options.baseURL,
+    options.name === undefined ? 'createOpenAICompatible' : `${options.name}()`,
+  );
   const baseURL = parsed.href.replace(/\/+$/, '');
   const provider = options.name ?? 'openai-compatible';
   const memories = new Map<string, ModelMemory>();
@@ -75,4 +73,34 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAI
       memory: memoryOf(modelId),
     });
   return Object.assign(chatModel, { chatModel, provider, baseURL });
+}
+
+/**
+ * The base URL as an absolute `http:`/`https:` URL, or an `InvalidInputError` that says what is
+ * wrong with it (never a late `fetch` failure on the first request).
+ */
+function parseBaseURL(baseURL: unknown, entryPoint: string): URL {
+  const fail = (reason: string): never => {
+    throw new InvalidInputError({ entryPoint, reason });
+  };
+  if (typeof baseURL !== 'string' || baseURL.trim() === '') {
+    return fail(
+      `baseURL must be an absolute http(s) URL such as "http://127.0.0.1:11434/v1", got ${JSON.stringify(baseURL) ?? String(baseURL)}`,
+    );
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(baseURL);
+  } catch {
+    return fail(
+      `baseURL must be an absolute http(s) URL such as "https://${baseURL.replace(/^\/+/, '')}", got "${baseURL}"`,
+    );
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return fail(`baseURL must use http: or https:, got "${parsed.protocol}" in "${baseURL}"`);
+  }
+  if (parsed.search !== '' || parsed.hash !== '') {
+    return fail(`baseURL must not carry a query or fragment (the adapter appends /chat/completions), got "${baseURL}"`);
+  }
+  return parsed;
 }

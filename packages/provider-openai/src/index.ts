@@ -5,6 +5,7 @@ export {
   type OpenAICompatibleProvider,
 } from './create-openai-compatible.js';
 export type { OpenAICompatibleErrorKind } from './errors/classify-call-error.js';
+export { MissingApiKeyError } from './errors/missing-api-key-error.js';
 export { OpenAICompatibleCallError } from './errors/openai-compatible-call-error.js';
 export {
   type OpenAICompatibleCapabilities,

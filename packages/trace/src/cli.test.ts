@@ -46,4 +46,12 @@ describe('tiny-trace', () => {
     expect(usage.status).toBe(2);
     expect(usage.stderr).toContain('Usage: tiny-trace');
   });
+
+  it('runs through the committed bin entry the package declares', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    const bin = fileURLToPath(new URL(`../${manifest.bin['tiny-trace']}`, import.meta.url));
+    const usage = spawnSync(process.execPath, [bin], { encoding: 'utf8' });
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toContain('Usage: tiny-trace');
+  });
 });

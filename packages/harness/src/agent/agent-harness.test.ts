@@ -289,6 +289,9 @@ describe('AgentHarness.invoke', () => {
       .catch((e: unknown) => e);
     expect(ToolExecutionError.isInstance(error)).toBe(true);
     expect((error as InstanceType<typeof ToolExecutionError>).callId).toBe('b1');
+    expect((error as Error).message).toContain(
+      "throw ModelRetry from the tool, or set policy.toolErrors: { kind: 'return_error' }",
+    );
     expect(events).toContain('tool_failed');
     expect(events).not.toContain('tool_completed');
     const run = await new AgentHarness({
@@ -418,5 +421,36 @@ describe('AgentHarness.invoke', () => {
     expect(run.text).toBe('finally');
     expect(eventsOfType(run.events, 'model_retried').map((event) => event.attempt)).toEqual([1, 2]);
     expect(run.modelCalls).toBe(1);
+  });
+
+  it('says how many attempts were made when it gives up on a retryable error', async () => {
+    const { ModelCallError } = await import('@tiny/llm');
+    let sent = 0;
+    const model = new ScriptedModel({
+      steps: [
+        () => {
+          sent += 1;
+          throw new ModelCallError({ message: 'rate limited', statusCode: 429 });
+        },
+      ],
+    });
+    const harness = new AgentHarness({ model, limits: { retryDelayMs: 1, maxRetriesPerCall: 2 } });
+    const error = await harness.invoke({}, user('go')).catch((caught: unknown) => caught);
+    expect(ModelCallError.isInstance(error)).toBe(true);
+    expect(sent).toBe(3);
+    expect(error).toMatchObject({ statusCode: 429, attempts: 3 });
+    expect((error as Error).message).toBe('rate limited (gave up after 3 attempts; limits.maxRetriesPerCall is 2)');
+
+    // A non-retryable error is thrown as it came, after one attempt.
+    const once = new ScriptedModel({
+      steps: [
+        () => {
+          throw new ModelCallError({ message: 'bad request', statusCode: 400 });
+        },
+      ],
+    });
+    const bad = await new AgentHarness({ model: once }).invoke({}, user('go')).catch((caught: unknown) => caught);
+    expect((bad as Error).message).toBe('bad request');
+    expect((bad as { attempts?: number }).attempts).toBeUndefined();
   });
 });

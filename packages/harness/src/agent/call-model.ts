@@ -34,6 +34,16 @@ function retryDelay(state: LoopState, error: ModelCallError, attempt: number): n
 }
 
 /**
+ * The last error of a retried model call, saying how many attempts were made (`attempts`, and at
+ * the end of the message) so a final 429 or 503 does not read like a first failure.
+ */
+function gaveUp(error: ModelCallError, attempts: number, state: LoopState): ModelCallError {
+  Object.defineProperty(error, 'attempts', { value: attempts, enumerable: true, configurable: true });
+  error.message = `${error.message} (gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}; limits.maxRetriesPerCall is ${state.limits.maxRetriesPerCall})`;
+  return error;
+}
+
+/**
  * Calls the model once, retrying retryable provider errors (`ModelCallError.isRetryable`) up to
  * `maxRetriesPerCall` times with exponential backoff (or the provider's `retry-after`, when longer) (each retry emits `model_retried`; retries do
  * not count as model calls). When `streaming`, visible text deltas go through the stream scrubber
@@ -59,7 +69,8 @@ export async function callModel(
     } catch (error) {
       if (state.signal.aborted) throw runStopError(state);
       const retryable = ModelCallError.isInstance(error) && error.isRetryable;
-      if (!retryable || attempt >= state.limits.maxRetriesPerCall) throw error;
+      if (!retryable) throw error;
+      if (attempt >= state.limits.maxRetriesPerCall) throw gaveUp(error as ModelCallError, attempt + 1, state);
       if (state.sink.active) {
         state.sink.emit({ type: 'model_retried', modelCallId, attempt: attempt + 1, error: (error as Error).message });
       }

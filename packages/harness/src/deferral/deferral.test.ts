@@ -145,7 +145,9 @@ describe.each(modes)('deferred calls (%s)', (mode) => {
     );
     expect(log).toEqual(['lookup:a', 'lookup:b', 'pay:ada:500:true']);
     expect(run.toolCalls).toBe(3);
-    expect(eventsOfType(run.events, 'tool_approved').map((event) => event.callId)).toEqual(['c2']);
+    expect(eventsOfType(run.events, 'tool_approved').map((event) => [event.callId, event.edited])).toEqual([
+      ['c2', false],
+    ]);
     expect(run.executedTools).toEqual(['pay']);
   });
 
@@ -159,6 +161,7 @@ describe.each(modes)('deferred calls (%s)', (mode) => {
       new DeferredToolResults().approveWithArgs('c2', { to: 'ada', cents: -5 }),
     );
     expect(log).toEqual(['lookup:a', 'lookup:b']);
+    expect(eventsOfType(run.events, 'tool_approved')[0]).toMatchObject({ callId: 'c2', edited: true });
     expect(eventsOfType(run.events, 'invalid_tool_args')[0]).toMatchObject({ callId: 'c2', recovery: 'tool_error' });
     expect(toolTexts(run.messages).find(([id]) => id === 'c2')?.[1]).toMatch(
       /^invalid arguments for tool `pay`: \/cents must be >= 1/,

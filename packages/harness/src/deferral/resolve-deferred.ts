@@ -63,8 +63,17 @@ export async function admitDecisions(
       case 'approve':
       case 'approve_with_args': {
         state.approvedCalls.add(callId);
-        if (sink.active) sink.emit({ type: 'tool_approved', callId, toolName: deferred.toolName });
         const args = decision.kind === 'approve' ? deferred.arguments : decision.arguments;
+        if (sink.active) {
+          const edited = decision.kind === 'approve_with_args';
+          sink.emit({
+            type: 'tool_approved',
+            callId,
+            toolName: deferred.toolName,
+            edited,
+            ...(edited && state.policy.captureToolIo ? { arguments: args } : {}),
+          });
+        }
         admissions.push(await admitCall(state, { ...call, arguments: args }));
         break;
       }

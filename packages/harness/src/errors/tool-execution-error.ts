@@ -3,8 +3,9 @@ import { isMarked, TinyError } from '@tiny/tools';
 const marker = Symbol.for('tiny.error.ToolExecutionError');
 
 /**
- * A tool threw and the run's tool-error policy is `fail`: the run stops. `cause` is what the tool
- * threw; `callId` and `toolName` say which call.
+ * A tool threw and the run's tool-error policy is `fail` (the default): the run stops. `cause` is
+ * what the tool threw; `callId` and `toolName` say which call. The message says how to send such
+ * errors to the model instead (`ModelRetry`, or `policy.toolErrors: { kind: 'return_error' }`).
  */
 export class ToolExecutionError extends TinyError {
   readonly [marker] = true;
@@ -13,7 +14,12 @@ export class ToolExecutionError extends TinyError {
 
   constructor(options: { toolName: string; callId: string; cause: unknown }) {
     const detail = options.cause instanceof Error ? options.cause.message : String(options.cause);
-    super('ToolExecutionError', `tool \`${options.toolName}\` (call ${options.callId}) threw: ${detail}`, options);
+    super(
+      'ToolExecutionError',
+      `tool \`${options.toolName}\` (call ${options.callId}) threw: ${detail}. ` +
+        "To let the model read the error and try again instead, throw ModelRetry from the tool, or set policy.toolErrors: { kind: 'return_error' }",
+      options,
+    );
     this.toolName = options.toolName;
     this.callId = options.callId;
   }

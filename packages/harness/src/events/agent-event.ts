@@ -154,7 +154,15 @@ export type AgentEvent =
       readonly toolName: string;
       readonly via: 'name' | 'tool_call';
     }
-  | { readonly type: 'tool_approved'; readonly callId: string; readonly toolName: string }
+  | {
+      readonly type: 'tool_approved';
+      readonly callId: string;
+      readonly toolName: string;
+      /** True when the host approved with edited arguments (`approveWithArgs`): what runs is not what the model sent. */
+      readonly edited: boolean;
+      /** The edited arguments (only with tool I/O capture on, like `tool_started.input`). */
+      readonly arguments?: unknown;
+    }
   | { readonly type: 'tool_denied'; readonly callId: string; readonly toolName: string; readonly message: string }
   | {
       readonly type: 'output_retry';

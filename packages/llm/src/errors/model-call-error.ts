@@ -28,6 +28,11 @@ export class ModelCallError extends TinyError {
   readonly provider: string | undefined;
   /** How long the provider asked callers to wait before retrying (`retry-after`), when it said. */
   readonly retryAfterMs: number | undefined;
+  /**
+   * How many times the request was sent before this error was final, when a retry loop (the
+   * harness, `limits.maxRetriesPerCall`) gave up on it; absent on an error no one retried.
+   */
+  readonly attempts?: number | undefined;
 
   constructor(options: {
     message: string;

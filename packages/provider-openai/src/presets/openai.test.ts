@@ -1,5 +1,7 @@
-import { collectStream, ModelCallError } from '@tiny/llm';
+import { collectStream, InvalidInputError, ModelCallError } from '@tiny/llm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createOpenAICompatible } from '../create-openai-compatible.js';
+import { MissingApiKeyError } from '../errors/missing-api-key-error.js';
 import { OpenAICompatibleCallError } from '../errors/openai-compatible-call-error.js';
 import { partsOf, replayParts, useReplayServer } from '../replay.test-helper.js';
 import { openai } from './openai.js';
@@ -58,7 +60,43 @@ describe('openai preset', () => {
     expect(String((error as Error).message)).not.toContain('sk-unreachable');
   });
 
-  it('rejects a base URL that is not absolute', () => {
-    expect(() => openai({ baseURL: 'api.openai.com' })).toThrow(TypeError);
+  it('rejects a malformed base URL with an InvalidInputError that says what is wrong', () => {
+    for (const [baseURL, detail] of [
+      ['api.openai.com', 'absolute http(s) URL such as "https://api.openai.com"'],
+      ['ftp://files.example/v1', 'must use http: or https:'],
+      ['https://example.test/v1?api-version=1', 'must not carry a query'],
+      ['', 'absolute http(s) URL'],
+    ] as const) {
+      const error = (() => {
+        try {
+          openai({ baseURL, apiKey: 'sk-x' });
+        } catch (caught) {
+          return caught;
+        }
+        return undefined;
+      })();
+      expect(InvalidInputError.isInstance(error), baseURL).toBe(true);
+      expect((error as InvalidInputError).entryPoint).toBe('openai()');
+      expect((error as Error).message).toContain(detail);
+    }
+    expect(() => createOpenAICompatible({ baseURL: 'localhost:8080/v1' })).toThrow(/^createOpenAICompatible: baseURL/);
+  });
+
+  it('fails at creation without a key, naming the variable it read', () => {
+    vi.stubEnv('OPENAI_API_KEY', '');
+    const error = (() => {
+      try {
+        openai();
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+    expect(MissingApiKeyError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ provider: 'openai', envVar: 'OPENAI_API_KEY' });
+    expect((error as Error).message).toContain('set OPENAI_API_KEY');
+    vi.stubEnv('OPENAI_API_KEY', 'sk-env-1');
+    expect(openai()('gpt-4o').provider).toBe('openai');
+    expect(openai({ apiKey: 'sk-given' })('gpt-4o').provider).toBe('openai');
   });
 });

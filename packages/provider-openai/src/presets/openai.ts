@@ -1,4 +1,5 @@
 import { createOpenAICompatible, type OpenAICompatibleProvider } from '../create-openai-compatible.js';
+import { MissingApiKeyError } from '../errors/missing-api-key-error.js';
 import { type PresetOptions, withPreset } from './preset-options.js';
 
 /**
@@ -10,9 +11,14 @@ import { type PresetOptions, withPreset } from './preset-options.js';
  * ```ts
  * const model = openai()('gpt-4o-mini');
  * ```
+ * @throws {MissingApiKeyError} when there is no key (none passed, `OPENAI_API_KEY` unset or empty).
+ * @throws {InvalidInputError} when `baseURL` is not an absolute http(s) URL.
  */
 export function openai(options?: PresetOptions): OpenAICompatibleProvider {
   const apiKey = options?.apiKey ?? (typeof process === 'undefined' ? undefined : process.env.OPENAI_API_KEY);
+  if (typeof apiKey !== 'string' || apiKey.trim() === '') {
+    throw new MissingApiKeyError({ provider: 'openai', envVar: 'OPENAI_API_KEY' });
+  }
   return createOpenAICompatible(
     withPreset(
       {

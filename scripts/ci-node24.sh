@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# CI lane 2: the whole test suite on Node 24, installed from the npm registry (the `node` package
+# ships the official binary and headers; nothing is downloaded from anywhere else).
+#
+# Run it after the Node 20 lane has built the workspace (`pnpm test:all`): it reuses the built
+# `dist/` and re-runs every package's tests and the reliability suite with Node 24 first on PATH.
+# better-sqlite3 is the one dependency whose supported major differs (see below).
+#
+#   bash scripts/ci-node24.sh            # NODE24_DIR=/some/dir to choose where Node 24 goes
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$(date +%s)
+
+dir="${NODE24_DIR:-${TMPDIR:-/tmp}/tiny-node24}"
+node24="$dir/node_modules/.bin/node"
+if ! [ -x "$node24" ] || [[ "$("$node24" -p 'process.versions.node')" != 24.* ]]; then
+  npm i --prefix "$dir" --no-audit --no-fund --loglevel=error node@24
+fi
+version=$("$node24" -p 'process.versions.node')
+[[ "$version" == 24.* ]] || { echo "ci-node24: expected Node 24, got $version" >&2; exit 1; }
+echo "ci-node24: Node $version from the npm registry ($dir)"
+
+# better-sqlite3: 12.x (what @tiny/ledger-sqlite pins, the last major that runs on Node 20) aborts on
+# Node 24 (SIGABRT, `Assertion failed: (env) != nullptr` in Statement::~Statement when a statement
+# is garbage-collected). Node 24 users take better-sqlite3 13 (Node >= 22), so this lane tests
+# @tiny/ledger-sqlite against 13: its npm package ships N-API prebuilt binaries (nothing compiles,
+# nothing is downloaded from elsewhere). The workspace link is swapped for the lane and put back.
+sqlite13=13.2.0
+if ! [ -f "$dir/better-sqlite3-$sqlite13/node_modules/better-sqlite3/package.json" ]; then
+  npm i --prefix "$dir/better-sqlite3-$sqlite13" --no-audit --no-fund --ignore-scripts --loglevel=error "better-sqlite3@$sqlite13"
+fi
+link=packages/ledger-sqlite/node_modules/better-sqlite3
+original=$(readlink "$link")
+restore() { ln -sfn "$original" "$link"; }
+trap restore EXIT
+ln -sfn "$dir/better-sqlite3-$sqlite13/node_modules/better-sqlite3" "$link"
+
+export PATH="$dir/node_modules/.bin:$PATH"
+[[ "$(node -p 'process.versions.node')" == 24.* ]] || { echo "ci-node24: Node 24 is not first on PATH" >&2; exit 1; }
+# Build outputs come from lane 1 (cache hits); every test runs again (--force: turbo's cache key
+# does not include the Node version).
+pnpm turbo run build --output-logs=errors-only
+pnpm turbo run test --force --only --continue
+pnpm test:reliability
+echo "ci-node24: green on Node $version in $(($(date +%s) - start))s"
