@@ -6,15 +6,26 @@
 # `dist/` and re-runs every package's tests and the reliability suite with Node 24 first on PATH.
 # better-sqlite3 is the one dependency whose supported major differs (see below).
 #
-#   bash scripts/ci-node24.sh            # NODE24_DIR=/some/dir to choose where Node 24 goes
+#   bash scripts/ci-node24.sh prepare    # installs Node 24 and better-sqlite3 13 (needs the registry)
+#   bash scripts/ci-node24.sh test       # runs the tests (offline: `scripts/offline.sh bash scripts/ci-node24.sh test`)
+#   bash scripts/ci-node24.sh            # both
+# NODE24_DIR=/some/dir chooses where Node 24 goes.
 set -euo pipefail
+phase=${1:-all}
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 
 dir="${NODE24_DIR:-${TMPDIR:-/tmp}/tiny-node24}"
 node24="$dir/node_modules/.bin/node"
-if ! [ -x "$node24" ] || [[ "$("$node24" -p 'process.versions.node')" != 24.* ]]; then
-  npm i --prefix "$dir" --no-audit --no-fund --loglevel=error node@24
+sqlite13=13.2.0
+if [ "$phase" != test ]; then
+  if ! [ -x "$node24" ] || [[ "$("$node24" -p 'process.versions.node')" != 24.* ]]; then
+    npm i --prefix "$dir" --no-audit --no-fund --loglevel=error node@24
+  fi
+  if ! [ -f "$dir/better-sqlite3-$sqlite13/node_modules/better-sqlite3/package.json" ]; then
+    npm i --prefix "$dir/better-sqlite3-$sqlite13" --no-audit --no-fund --ignore-scripts --loglevel=error "better-sqlite3@$sqlite13"
+  fi
+  [ "$phase" = prepare ] && { echo "ci-node24: prepared in $(($(date +%s) - start))s"; exit 0; }
 fi
 version=$("$node24" -p 'process.versions.node')
 [[ "$version" == 24.* ]] || { echo "ci-node24: expected Node 24, got $version" >&2; exit 1; }
@@ -25,10 +36,6 @@ echo "ci-node24: Node $version from the npm registry ($dir)"
 # is garbage-collected). Node 24 users take better-sqlite3 13 (Node >= 22), so this lane tests
 # @tiny/ledger-sqlite against 13: its npm package ships N-API prebuilt binaries (nothing compiles,
 # nothing is downloaded from elsewhere). The workspace link is swapped for the lane and put back.
-sqlite13=13.2.0
-if ! [ -f "$dir/better-sqlite3-$sqlite13/node_modules/better-sqlite3/package.json" ]; then
-  npm i --prefix "$dir/better-sqlite3-$sqlite13" --no-audit --no-fund --ignore-scripts --loglevel=error "better-sqlite3@$sqlite13"
-fi
 link=packages/ledger-sqlite/node_modules/better-sqlite3
 original=$(readlink "$link")
 restore() { ln -sfn "$original" "$link"; }

@@ -17,14 +17,15 @@ export interface ReadContext {
 
 /**
  * A call read from text as a response tool call: id `text-{seq}-{slot}`, decoded arguments, and
- * their compact JSON as the raw argument text (what a replay will show).
+ * their compact JSON as the raw argument text (what a replay will show). A call whose stated
+ * arguments could not be read stays invalid: the raw text in `arguments` and `rawArguments`, the
+ * reason in `invalid`, so admission repairs it or answers with a tool error (never `{}`).
  * @internal
  */
 export function textToolCall(call: ParsedCall, seq: number, slot: number): LanguageModelV1ToolCall {
-  return {
-    id: `text-${seq}-${slot}`,
-    name: call.name,
-    arguments: call.arguments,
-    rawArguments: JSON.stringify(call.arguments),
-  };
+  const id = `text-${seq}-${slot}`;
+  if (call.invalid !== undefined) {
+    return { id, name: call.name, arguments: call.arguments, rawArguments: call.arguments, invalid: call.invalid };
+  }
+  return { id, name: call.name, arguments: call.arguments, rawArguments: JSON.stringify(call.arguments) };
 }
