@@ -130,7 +130,11 @@ describe('streamMessage', () => {
     const refusal = (details?: Record<string, unknown>) =>
       event({
         type: 'message_delta',
-        delta: { stop_reason: 'refusal', stop_sequence: null, ...(details === undefined ? {} : { stop_details: details }) },
+        delta: {
+          stop_reason: 'refusal',
+          stop_sequence: null,
+          ...(details === undefined ? {} : { stop_details: details }),
+        },
         usage: { output_tokens: 3 },
       }) + event({ type: 'message_stop' });
     const explained = await parts(
@@ -154,7 +158,10 @@ describe('streamMessage', () => {
     ]);
 
     for (const [details, expected] of [
-      [{ type: 'refusal', category: 'bio', explanation: null }, /declined the request \(stop_reason "refusal", category "bio"\)/],
+      [
+        { type: 'refusal', category: 'bio', explanation: null },
+        /declined the request \(stop_reason "refusal", category "bio"\)/,
+      ],
       [undefined, /declined the request \(stop_reason "refusal"\) without an explanation/],
     ] as const) {
       const out = await collectStream(replay(await parts(body([start + refusal(details)]))));
@@ -163,7 +170,9 @@ describe('streamMessage', () => {
       expect(out.finishReason).toBe('content_filter');
     }
 
-    const plain = await collectStream(replay(await parts(body([start + textStart + textDelta('ok') + stop(0) + end('end_turn')]))));
+    const plain = await collectStream(
+      replay(await parts(body([start + textStart + textDelta('ok') + stop(0) + end('end_turn')]))),
+    );
     expect(plain.refusal).toBeUndefined();
   });
 

@@ -4,8 +4,8 @@ import { encodeOpaqueBlocks, type OpaqueBlock } from '../request/opaque-blocks.j
 import { decodeToolInput } from '../response/decode-tool-input.js';
 import { mapStopReason } from '../response/map-stop-reason.js';
 import { mapUsage, readUsage, type WireUsage } from '../response/map-usage.js';
-import { readRefusal } from '../response/read-refusal.js';
 import { THINKING_SEPARATOR } from '../response/parse-message.js';
+import { readRefusal } from '../response/read-refusal.js';
 import { asNonEmptyString, asRecord, asString } from '../response/read-wire.js';
 import { readSseEvents } from './read-sse-events.js';
 
