@@ -137,7 +137,7 @@ describe('fromAiSdk endings and refusals over real AI SDK providers and recorded
     const model = fromAiSdk(provider('claude-sonnet-4-5'));
     const cut = await all((await model.doStream(conformanceRequests.text)).stream);
     const last = cut[cut.length - 1];
-    expect(last?.type === 'error' && last.error.isRetryable).toBe(true);
+    expect(last?.type === 'error' && ModelCallError.isInstance(last.error) && last.error.isRetryable).toBe(true);
     expect((await collectStreamSettled(replay(cut))).response.content).toBe('po');
     for (let rest = 0; rest < 2; rest++) await all((await model.doStream(conformanceRequests.text)).stream);
 

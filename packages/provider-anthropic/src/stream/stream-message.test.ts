@@ -106,7 +106,7 @@ describe('streamMessage', () => {
   it('ends a call still open at an incomplete stream invalid, never runnable', async () => {
     const out = await parts(body([start + toolStart(0, 'a') + json(0, '{"city": "Paris"}') + stop(0)]));
     const ended = out.find((part) => part.type === 'tool_call_end');
-    expect(ended?.type === 'tool_call_end' ? ended.call.invalid : undefined).toMatch(/cut the call off/);
+    expect(ended?.type === 'tool_call_end' ? ended.call?.invalid : undefined).toMatch(/cut the call off/);
     expect(out[out.length - 1]?.type).toBe('error');
   });
 
