@@ -1,6 +1,7 @@
 import type { LanguageModelV1Response, LanguageModelV1ToolCall } from '@tiny/llm';
 import { decodeToolInput } from './decode-tool-input.js';
 import { extraContentOf, mapFinishReason, mapUsage, mapWarnings, signatureOf } from './map-result-fields.js';
+import { readRefusal } from './read-refusal.js';
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -14,7 +15,8 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
  * decoded through the invalid-call path with their provider metadata as `extraContent`.
  * Provider-executed calls and their results (server tools) are left out of `toolCalls`: the
  * provider already ran them. Files and sources have no place in the response and stay in the raw
- * result (`response.body`).
+ * result (`response.body`). A refusal the SDK exposes (see `readRefusal`) is `refusal`; the text
+ * stays in `content` as a stream of the same answer would have it, never to be read as an answer.
  * @internal
  */
 export function mapGenerateResult(result: unknown): Omit<LanguageModelV1Response, 'request'> {
@@ -44,14 +46,17 @@ export function mapGenerateResult(result: unknown): Omit<LanguageModelV1Response
   const id = typeof response?.id === 'string' ? response.id : undefined;
   const modelId = typeof response?.modelId === 'string' ? response.modelId : undefined;
   const headers = asRecord(response?.headers) as Record<string, string> | undefined;
+  const finish = mapFinishReason(record.finishReason);
+  const refusal = readRefusal({ ...finish, providerMetadata: record.providerMetadata, text });
   return {
     ...(id === undefined ? {} : { id }),
     ...(modelId === undefined ? {} : { modelId }),
     content: text,
     ...(reasoning.length === 0 ? {} : { reasoning: reasoning.join('') }),
     ...(signatures.length === 1 && reasoning.length === 1 ? { reasoningSignature: signatures[0] } : {}),
+    ...(refusal === undefined ? {} : { refusal }),
     toolCalls,
-    ...mapFinishReason(record.finishReason),
+    ...finish,
     usage: mapUsage(record.usage),
     warnings: mapWarnings(record.warnings),
     response: { body: response?.body ?? result, ...(headers === undefined ? {} : { headers }) },

@@ -1,7 +1,8 @@
-import type { LanguageModelV1StreamPart } from '@tiny/llm';
+import { type LanguageModelV1StreamPart, ModelCallError } from '@tiny/llm';
 import { toModelCallError } from '../errors/to-model-call-error.js';
 import { decodeToolInput } from '../response/decode-tool-input.js';
 import { extraContentOf, mapFinishReason, mapUsage, signatureOf } from '../response/map-result-fields.js';
+import { readRefusal } from '../response/read-refusal.js';
 
 /** What the stream mapper needs. @internal */
 export interface StreamContext {
@@ -22,8 +23,11 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
  * as a `reasoning_delta` signature), `tool-input-start/delta` to `tool_call_start/delta`, and each
  * `tool-call` to `tool_call_end` with the input decoded through the invalid-call path (a call
  * announced only by `tool-call` gets its start first). Provider-executed calls and results, `raw`,
- * `ping`, sources and files are left out. `error` parts and failures of the stream itself become
- * `error` parts holding a `ModelCallError`.
+ * `ping`, sources and files are left out. A refusal the SDK exposes (see `readRefusal`) is sent as
+ * one `refusal_delta` before the `finish` (the SDK reveals it only there; text already streamed
+ * stays text). `error` parts and failures of the stream itself become `error` parts holding a
+ * `ModelCallError`; a stream that ends without a `finish` part ends with a retryable
+ * `ModelCallError` (an incomplete stream), after whatever was streamed.
  *
  * @throws the signal's reason when the call is aborted (from the iteration).
  * @internal
@@ -38,6 +42,7 @@ export async function* mapStream(
   let contentSeen = false;
   let metadataSent = false;
   let finished = false;
+  let text = '';
   const pending = [...first];
   try {
     for (;;) {
@@ -66,6 +71,7 @@ export async function* mapStream(
         case 'text-delta':
           if (typeof part.delta === 'string' && part.delta !== '') {
             contentSeen = true;
+            text += part.delta;
             yield { type: 'text_delta', delta: part.delta };
           }
           break;
@@ -109,10 +115,14 @@ export async function* mapStream(
           yield { type: 'tool_call_end', id, call };
           break;
         }
-        case 'finish':
+        case 'finish': {
           finished = true;
-          yield { type: 'finish', ...mapFinishReason(part.finishReason), usage: mapUsage(part.usage), body: part };
+          const finish = mapFinishReason(part.finishReason);
+          const refusal = readRefusal({ ...finish, providerMetadata: part.providerMetadata, text });
+          if (refusal !== undefined) yield { type: 'refusal_delta', delta: refusal };
+          yield { type: 'finish', ...finish, usage: mapUsage(part.usage), body: part };
           return;
+        }
         case 'error':
           yield { type: 'error', error: toModelCallError(part.error, context.provider, context.secrets) };
           return;
@@ -133,7 +143,11 @@ export async function* mapStream(
   if (!finished) {
     yield {
       type: 'error',
-      error: toModelCallError(new Error('the stream ended without a finish part'), context.provider),
+      error: new ModelCallError({
+        message: `${context.provider}: the stream ended without a finish part (incomplete stream)`,
+        isRetryable: true,
+        provider: context.provider,
+      }),
     };
   }
 }

@@ -9,7 +9,9 @@ const marker = Symbol.for('tiny.error.AnthropicCallError');
  *   `not_found` (404), `request_too_large` (413): the same request fails again;
  * - `rate_limited` (429 `rate_limit_error`), `api_error` (500), `overloaded` (529
  *   `overloaded_error`): worth retrying, after `retryAfterMs` when the server said;
- * - `transport`: no answer arrived or the body was cut off (retryable);
+ * - `transport`: no answer arrived or the body could not be read (retryable);
+ * - `incomplete_stream`: the stream ended, or its connection dropped, before the model finished
+ *   (no `stop_reason` arrived); the text streamed so far is kept before the error (retryable);
  * - `other`: any other status or error type (retryable per `isRetryableStatus`).
  */
 export type AnthropicErrorKind =
@@ -22,6 +24,7 @@ export type AnthropicErrorKind =
   | 'request_too_large'
   | 'api_error'
   | 'transport'
+  | 'incomplete_stream'
   | 'other';
 
 /**
@@ -29,8 +32,8 @@ export type AnthropicErrorKind =
  * transport failure, or an `error` event in the middle of a stream. A `ModelCallError`, so the
  * harness retry policy and `ModelCallError.isInstance` see it, with the API's own facts.
  *
- * `isRetryable` is true for `rate_limited`, `api_error`, `overloaded` and `transport`, and for
- * other statuses per `isRetryableStatus`. The API key never appears in `message`,
+ * `isRetryable` is true for `rate_limited`, `api_error`, `overloaded`, `transport` and
+ * `incomplete_stream`, and for other statuses per `isRetryableStatus`. The API key never appears in `message`,
  * `providerMessage` or `responseBody`: each is scrubbed of it.
  */
 export class AnthropicCallError extends ModelCallError {

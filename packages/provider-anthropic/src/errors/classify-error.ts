@@ -28,6 +28,7 @@ const retryableKinds: ReadonlySet<AnthropicErrorKind> = new Set([
   'api_error',
   'overloaded',
   'transport',
+  'incomplete_stream',
 ]);
 
 /**

@@ -101,13 +101,18 @@ export function errorFromEvent(
 
 /**
  * Builds the error for a failure without an HTTP status: the connection failed, dropped mid-stream,
- * or the body could not be read. Retryable unless `retryable` says otherwise.
+ * or the body could not be read (`transport`), or the stream ended before the model finished
+ * (`incomplete_stream`, given as `kind`). Retryable unless `retryable` says otherwise.
  * @internal
  */
 export function transportError(
   what: string,
   cause: unknown,
-  context: ErrorContext & { readonly retryable?: boolean | undefined; readonly headers?: Headers | undefined },
+  context: ErrorContext & {
+    readonly retryable?: boolean | undefined;
+    readonly headers?: Headers | undefined;
+    readonly kind?: 'transport' | 'incomplete_stream' | undefined;
+  },
 ): AnthropicCallError {
   const detail = cause instanceof Error ? cause.message : cause === undefined ? '' : String(cause);
   const requestId = context.headers?.get('request-id') ?? undefined;
@@ -116,7 +121,7 @@ export function transportError(
       `${context.provider} ${what}${detail === '' ? '' : `: ${detail}`}${suffix(requestId)}`,
       context.secret,
     ),
-    kind: 'transport',
+    kind: context.kind ?? 'transport',
     isRetryable: context.retryable ?? true,
     provider: context.provider,
     requestId,

@@ -107,5 +107,8 @@ describe('AnthropicMessagesModel', () => {
 
     const refusal = await model.doGenerate(request);
     expect([refusal.finishReason, refusal.rawFinishReason, refusal.content]).toEqual(['content_filter', 'refusal', '']);
+    expect(refusal.refusal).toBe(
+      'The model declined the request (stop_reason "refusal", category "cyber") without an explanation.',
+    );
   });
 });

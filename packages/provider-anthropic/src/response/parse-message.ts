@@ -4,6 +4,7 @@ import { encodeOpaqueBlocks, type OpaqueBlock } from '../request/opaque-blocks.j
 import { decodeToolInput } from './decode-tool-input.js';
 import { mapStopReason } from './map-stop-reason.js';
 import { mapUsage, readUsage } from './map-usage.js';
+import { readRefusal } from './read-refusal.js';
 import { asArray, asNonEmptyString, asRecord, asString } from './read-wire.js';
 
 /** The parts of a response read from its content blocks. @internal */
@@ -17,7 +18,9 @@ export const THINKING_SEPARATOR = '\n\n';
  * raw body); `tool_use` blocks as calls, decoded leniently, the last one invalid when `max_tokens`
  * cut it off; thinking as `reasoning` and every block the adapter must replay unchanged (thinking
  * with its signature, redacted thinking, server-tool blocks, unknown blocks) as the
- * `reasoningSignature` (see `encodeOpaqueBlocks`).
+ * `reasoningSignature` (see `encodeOpaqueBlocks`). A `refusal` stop sets `refusal` to the
+ * `stop_details` explanation (see `readRefusal`); `content` then keeps only the text the streaming
+ * classifier cut off, never an answer, as a stream of the same message would.
  *
  * @throws {AnthropicCallError} when the body is an error object (`{"type":"error",...}`).
  * @internal
@@ -53,11 +56,13 @@ export function parseMessage(body: unknown, raw: string, context: ErrorContext &
   const signature = encodeOpaqueBlocks(opaque);
   const id = asNonEmptyString(message?.id);
   const modelId = asNonEmptyString(message?.model);
+  const refusal = readRefusal(stopReason, message?.stop_details);
   return {
     ...(id === undefined ? {} : { id }),
     ...(modelId === undefined ? {} : { modelId }),
     content,
     ...(signature === undefined ? {} : { reasoning: thinking.join(THINKING_SEPARATOR), reasoningSignature: signature }),
+    ...(refusal === undefined ? {} : { refusal }),
     toolCalls,
     finishReason: mapStopReason(stopReason ?? null),
     ...(stopReason === undefined ? {} : { rawFinishReason: stopReason }),

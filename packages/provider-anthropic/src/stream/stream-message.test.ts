@@ -1,4 +1,4 @@
-import { collectStream, type LanguageModelV1StreamPart } from '@tiny/llm';
+import { collectStream, collectStreamSettled, type LanguageModelV1StreamPart } from '@tiny/llm';
 import { describe, expect, it } from 'vitest';
 import { AnthropicCallError } from '../errors/anthropic-call-error.js';
 import { streamMessage } from './stream-message.js';
@@ -68,7 +68,7 @@ describe('streamMessage', () => {
     }
   });
 
-  it('keeps the text received before a dropped connection and ends with a retryable error part', async () => {
+  it('keeps the text received before a dropped connection and ends with a retryable incomplete_stream error part', async () => {
     const text =
       start +
       event({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }) +
@@ -78,7 +78,102 @@ describe('streamMessage', () => {
     const last = out[out.length - 1];
     expect(last?.type).toBe('error');
     const error = last?.type === 'error' ? last.error : undefined;
-    expect(AnthropicCallError.isInstance(error) && error.kind === 'transport' && error.isRetryable).toBe(true);
+    expect(AnthropicCallError.isInstance(error) && error.kind === 'incomplete_stream' && error.isRetryable).toBe(true);
+    expect((error as AnthropicCallError).message).toContain('socket hang up');
+  });
+
+  const textStart = event({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+  const textDelta = (text: string) =>
+    event({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } });
+
+  it('treats a body that ends, or a message_stop that comes, before any stop_reason as an incomplete stream', async () => {
+    for (const tail of ['', stop(0) + event({ type: 'message_stop' })]) {
+      const out = await parts(body([start + textStart + textDelta('par') + textDelta('tial') + tail]));
+      expect(out.some((part) => part.type === 'finish')).toBe(false);
+      const last = out[out.length - 1];
+      const error = last?.type === 'error' ? last.error : undefined;
+      expect(AnthropicCallError.isInstance(error)).toBe(true);
+      expect([(error as AnthropicCallError).kind, (error as AnthropicCallError).isRetryable]).toEqual([
+        'incomplete_stream',
+        true,
+      ]);
+      const settled = await collectStreamSettled(replay(out));
+      expect(settled.error).toBe(error);
+      expect(settled.response.content).toBe('partial');
+    }
+  });
+
+  it('ends a call still open at an incomplete stream invalid, never runnable', async () => {
+    const out = await parts(body([start + toolStart(0, 'a') + json(0, '{"city": "Paris"}') + stop(0)]));
+    const ended = out.find((part) => part.type === 'tool_call_end');
+    expect(ended?.type === 'tool_call_end' ? ended.call?.invalid : undefined).toMatch(/cut the call off/);
+    expect(out[out.length - 1]?.type).toBe('error');
+  });
+
+  it('finishes normally, keeping the usage, when the stop_reason arrived and then the body ended or dropped', async () => {
+    const delta = event({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 7 } });
+    const text = start + textStart + textDelta('pong') + stop(0) + delta;
+    for (const stream of [body([text]), body([text], new Error('socket hang up'))]) {
+      const out = await parts(stream);
+      expect(out.some((part) => part.type === 'error')).toBe(false);
+      const last = out[out.length - 1];
+      expect(last).toMatchObject({
+        type: 'finish',
+        finishReason: 'stop',
+        rawFinishReason: 'end_turn',
+        usage: { inputTokens: 10, outputTokens: 7, totalTokens: 17 },
+      });
+    }
+  });
+
+  it('sends a refusal stop as one refusal_delta (the stop_details explanation), keeping the text cut off before it', async () => {
+    const refusal = (details?: Record<string, unknown>) =>
+      event({
+        type: 'message_delta',
+        delta: {
+          stop_reason: 'refusal',
+          stop_sequence: null,
+          ...(details === undefined ? {} : { stop_details: details }),
+        },
+        usage: { output_tokens: 3 },
+      }) + event({ type: 'message_stop' });
+    const explained = await parts(
+      body([
+        start +
+          textStart +
+          textDelta('Hello..') +
+          stop(0) +
+          refusal({ type: 'refusal', category: 'cyber', explanation: 'Declined: it could enable cyber harm.' }),
+      ]),
+    );
+    expect(explained.filter((part) => part.type === 'refusal_delta')).toEqual([
+      { type: 'refusal_delta', delta: 'Declined: it could enable cyber harm.' },
+    ]);
+    const response = await collectStream(replay(explained));
+    expect([response.refusal, response.content, response.finishReason, response.rawFinishReason]).toEqual([
+      'Declined: it could enable cyber harm.',
+      'Hello..',
+      'content_filter',
+      'refusal',
+    ]);
+
+    for (const [details, expected] of [
+      [
+        { type: 'refusal', category: 'bio', explanation: null },
+        /declined the request \(stop_reason "refusal", category "bio"\)/,
+      ],
+      [undefined, /declined the request \(stop_reason "refusal"\) without an explanation/],
+    ] as const) {
+      const out = await collectStream(replay(await parts(body([start + refusal(details)]))));
+      expect(out.refusal).toMatch(expected);
+      expect(out.content).toBe('');
+      expect(out.finishReason).toBe('content_filter');
+    }
+
+    const plain = await collectStream(
+      replay(await parts(body([start + textStart + textDelta('ok') + stop(0) + end('end_turn')]))),
+    );
+    expect(plain.refusal).toBeUndefined();
   });
 
   it('reports an overloaded error event as retryable, after the output so far', async () => {

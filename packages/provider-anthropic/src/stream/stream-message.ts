@@ -5,6 +5,7 @@ import { decodeToolInput } from '../response/decode-tool-input.js';
 import { mapStopReason } from '../response/map-stop-reason.js';
 import { mapUsage, readUsage, type WireUsage } from '../response/map-usage.js';
 import { THINKING_SEPARATOR } from '../response/parse-message.js';
+import { readRefusal } from '../response/read-refusal.js';
 import { asNonEmptyString, asRecord, asString } from '../response/read-wire.js';
 import { readSseEvents } from './read-sse-events.js';
 
@@ -34,8 +35,15 @@ function parseJson(data: string): unknown {
  * and also passed through as `tool_call_delta`. Calls end when the stop reason is known, so one cut
  * off by `max_tokens` ends invalid. Signatures, redacted thinking and server-tool blocks are kept
  * opaque and sent once, as the signature of a last `reasoning_delta`. `ping` and unknown events
- * are ignored. An `error` event, a dropped connection or a stream that stops before
- * `message_stop` ends with an `error` part after whatever arrived (kept).
+ * are ignored. A `refusal` stop reason sends one `refusal_delta` (the `stop_details` explanation,
+ * see `readRefusal`) when its `message_delta` arrives.
+ *
+ * Endings: an `error` event ends with an `error` part after whatever arrived (kept). A stream that
+ * ends, or whose connection drops, before a `message_delta` carried a `stop_reason` (a
+ * `message_stop` without one included) ends with a retryable `incomplete_stream` error after the
+ * text streamed so far; open calls end invalid. Once the stop reason arrived, a missing
+ * `message_stop` (the body ended, or the connection dropped) is a normal finish with the stop
+ * reason and the usage already received.
  *
  * @throws the signal's reason when the call is aborted (from the iteration).
  * @internal
@@ -54,6 +62,7 @@ export async function* streamMessage(
   let finished = false;
   let lastEvent: unknown;
   let lastStarted: OpenBlock['kind'] | undefined;
+  let refused = false;
 
   const finish = function* (truncated: boolean): Generator<LanguageModelV1StreamPart> {
     const last = calls.length - 1;
@@ -71,6 +80,23 @@ export async function* streamMessage(
     const signature = encodeOpaqueBlocks(opaque);
     if (signature !== undefined) yield { type: 'reasoning_delta', delta: '', signature };
     opaque.length = 0;
+  };
+
+  const finishMessage = function* (): Generator<LanguageModelV1StreamPart> {
+    // A tool block still open here was cut off without its content_block_stop.
+    for (const block of open.values()) {
+      if (block.kind === 'tool') calls.push({ id: block.id, name: block.name, input: block.json });
+    }
+    open.clear();
+    yield* finish(stopReason === 'max_tokens' && lastStarted === 'tool');
+    finished = true;
+    yield {
+      type: 'finish',
+      finishReason: mapStopReason(stopReason ?? null),
+      ...(stopReason === undefined ? {} : { rawFinishReason: stopReason }),
+      usage: mapUsage(usage),
+      body: lastEvent,
+    };
   };
 
   try {
@@ -170,25 +196,21 @@ export async function* streamMessage(
         }
         case 'message_delta': {
           const delta = asRecord(record.delta);
-          stopReason = asNonEmptyString(delta?.stop_reason) ?? stopReason;
+          const reason = asNonEmptyString(delta?.stop_reason);
+          if (reason !== undefined) {
+            const refusal = refused ? undefined : readRefusal(reason, delta?.stop_details ?? record.stop_details);
+            if (refusal !== undefined) {
+              refused = true;
+              yield { type: 'refusal_delta', delta: refusal };
+            }
+            stopReason = reason;
+          }
           usage = readUsage(record.usage, usage);
           break;
         }
         case 'message_stop': {
-          // A tool block still open here was cut off without its content_block_stop.
-          for (const block of open.values()) {
-            if (block.kind === 'tool') calls.push({ id: block.id, name: block.name, input: block.json });
-          }
-          open.clear();
-          yield* finish(stopReason === 'max_tokens' && lastStarted === 'tool');
-          finished = true;
-          yield {
-            type: 'finish',
-            finishReason: mapStopReason(stopReason ?? null),
-            ...(stopReason === undefined ? {} : { rawFinishReason: stopReason }),
-            usage: mapUsage(usage),
-            body: lastEvent,
-          };
+          if (stopReason === undefined) break; // no stop reason: the model did not finish (see below)
+          yield* finishMessage();
           return;
         }
         default:
@@ -198,13 +220,36 @@ export async function* streamMessage(
     }
   } catch (error) {
     if (context.signal?.aborted) throw context.signal.reason;
-    if (!finished) yield { type: 'error', error: transportError('lost the connection mid-stream', error, context) };
+    if (finished) return;
+    if (stopReason !== undefined) {
+      yield* finishMessage();
+      return;
+    }
+    yield* finish(true);
+    yield {
+      type: 'error',
+      error: transportError('lost the connection mid-stream, before the model finished', error, {
+        ...context,
+        kind: 'incomplete_stream',
+      }),
+    };
     return;
   }
-  if (!finished) {
-    yield* finish(true);
-    yield { type: 'error', error: transportError('ended the stream before message_stop', undefined, context) };
+  if (context.signal?.aborted) throw context.signal.reason;
+  if (finished) return;
+  if (stopReason !== undefined) {
+    // The stop reason (and the usage with it) arrived: the model finished, only message_stop was lost.
+    yield* finishMessage();
+    return;
   }
+  yield* finish(true);
+  yield {
+    type: 'error',
+    error: transportError('ended the stream before the model finished (no stop_reason)', undefined, {
+      ...context,
+      kind: 'incomplete_stream',
+    }),
+  };
 }
 
 function isEmptyObject(value: unknown): boolean {
