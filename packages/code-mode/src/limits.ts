@@ -4,7 +4,7 @@ import { InvalidInputError } from '@tiny/tools';
 export interface CodeModeLimits {
   /** QuickJS heap limit in bytes. Default 32 MiB. */
   readonly memoryBytes: number;
-  /** QuickJS stack limit in bytes (deep recursion). Default 512 KiB. */
+  /** QuickJS stack limit in bytes (deep recursion). Default 256 KiB (the wasm stack must stay larger). */
   readonly stackBytes: number;
   /** CPU time the program may spend running (time awaiting tools not counted), in ms. Default 2000. */
   readonly cpuTimeMs: number;
@@ -23,7 +23,7 @@ export interface CodeModeLimits {
 /** The defaults of {@link CodeModeLimits}. */
 export const DEFAULT_CODE_MODE_LIMITS: CodeModeLimits = Object.freeze({
   memoryBytes: 32 * 1024 * 1024,
-  stackBytes: 512 * 1024,
+  stackBytes: 256 * 1024,
   cpuTimeMs: 2000,
   maxNestedCalls: 100,
   maxNestedResultChars: 1_000_000,

@@ -39,6 +39,38 @@ export const PRELUDE = `(function (call, log, namesJson) {
     for (let index = 0; index < arguments.length; index++) line += (index > 0 ? ' ' : '') + text(arguments[index]);
     log(line);
   };
+  // QuickJS builds \`repeat\` and padding one copy at a time in C, where the interrupt handler never
+  // runs: a megabyte string near the memory limit can take a minute. Doubling in JS keeps every
+  // step short and interruptible.
+  const floor = Math.floor;
+  const repeat = function repeat(count) {
+    if (this === null || this === undefined) throw new TypeError('String.prototype.repeat called on null or undefined');
+    const piece0 = StringOf(this);
+    let n = +count;
+    if (n !== n) n = 0;
+    if (n < 0 || n === Infinity) throw new RangeError('invalid count: ' + count);
+    n = floor(n);
+    let result = '';
+    let piece = piece0;
+    while (n > 0) {
+      if (n % 2 === 1) result += piece;
+      n = floor(n / 2);
+      if (n > 0) piece += piece;
+    }
+    return result;
+  };
+  const pad = (atStart) => function (targetLength, padString) {
+    const text = StringOf(this);
+    const filler = padString === undefined ? ' ' : StringOf(padString);
+    const length = floor(+targetLength) || 0;
+    if (length <= text.length || filler === '') return text;
+    const missing = length - text.length;
+    const run = apply(repeat, filler, [floor(missing / filler.length) + 1]).slice(0, missing);
+    return atStart ? run + text : text + run;
+  };
+  Object.defineProperty(String.prototype, 'repeat', { value: repeat, writable: true, configurable: true });
+  Object.defineProperty(String.prototype, 'padStart', { value: pad(true), writable: true, configurable: true });
+  Object.defineProperty(String.prototype, 'padEnd', { value: pad(false), writable: true, configurable: true });
   const console = Object.freeze({
     log: printer('log'), info: printer('info'), warn: printer('warn'), error: printer('error'), debug: printer('debug'),
   });

@@ -216,6 +216,12 @@ export async function runSandboxed(
     } finally {
       finished.dispose();
     }
+  } catch (error) {
+    // Once a limit or the signal stopped the program, whatever the sandbox raised is that stop.
+    if (stop !== undefined) throw stop;
+    if (CodeModeLimitError.isInstance(error) || CodeProgramError.isInstance(error)) throw error;
+    const detail = error instanceof Error ? error.message : String(error);
+    throw classify(detail, undefined, limits, logs, 'threw');
   } finally {
     // Nested calls never outlive the program: wait for the ones in flight, then free the runtime.
     if (inflight.size > 0) await Promise.allSettled([...inflight]);
