@@ -33,7 +33,10 @@ export interface Figures {
 }
 
 const sentChars = (requests: readonly LanguageModelV1Request[]) =>
-  requests.reduce((sum, request) => sum + JSON.stringify(request.messages).length + JSON.stringify(request.tools ?? []).length, 0);
+  requests.reduce(
+    (sum, request) => sum + JSON.stringify(request.messages).length + JSON.stringify(request.tools ?? []).length,
+    0,
+  );
 
 const TASK = `Which of ${SKUS.join(', ')} is the most expensive, and what do all 20 cost together?`;
 
@@ -52,7 +55,10 @@ export async function withoutCodeMode(): Promise<Figures> {
       (request: LanguageModelV1Request) => {
         const prices = request.messages
           .filter((message) => message.role === 'tool')
-          .map((message) => JSON.parse(String(message.role === 'tool' ? message.content : '')) as { sku: string; price: number });
+          .map(
+            (message) =>
+              JSON.parse(String(message.role === 'tool' ? message.content : '')) as { sku: string; price: number },
+          );
         return { content: summarise(prices) };
       },
     ],
@@ -61,7 +67,14 @@ export async function withoutCodeMode(): Promise<Figures> {
   const run = await new AgentHarness({ model, tools: [priceTool()] }).invoke({}, [{ role: 'user', content: TASK }]);
   const wallMs = performance.now() - started;
   const charsSent = sentChars(model.requests);
-  return { answer: run.text, modelCalls: run.modelCalls, toolCalls: run.toolCalls, charsSent, tokensSent: Math.round(charsSent / 4), wallMs };
+  return {
+    answer: run.text,
+    modelCalls: run.modelCalls,
+    toolCalls: run.toolCalls,
+    charsSent,
+    tokensSent: Math.round(charsSent / 4),
+    wallMs,
+  };
 }
 
 /** The program the scripted model writes in code mode. */
@@ -94,5 +107,12 @@ export async function withCodeMode(): Promise<Figures> {
   }).invoke({}, [{ role: 'user', content: TASK }]);
   const wallMs = performance.now() - started;
   const charsSent = sentChars(model.requests);
-  return { answer: run.text, modelCalls: run.modelCalls, toolCalls: run.toolCalls, charsSent, tokensSent: Math.round(charsSent / 4), wallMs };
+  return {
+    answer: run.text,
+    modelCalls: run.modelCalls,
+    toolCalls: run.toolCalls,
+    charsSent,
+    tokensSent: Math.round(charsSent / 4),
+    wallMs,
+  };
 }

@@ -8,7 +8,12 @@ import { ScriptedModel, scriptedToolCall } from '@tiny/harness/testkit';
 const N = Number(process.env.N ?? 2000);
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 
-const inc = { name: 'inc', description: 'Adds one.', parameters: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }, execute: ({ n }) => n + 1 };
+const inc = {
+  name: 'inc',
+  description: 'Adds one.',
+  parameters: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+  execute: ({ n }) => n + 1,
+};
 const loop = {
   name: 'loop',
   description: 'Calls inc N times.',
@@ -22,7 +27,10 @@ const loop = {
 };
 
 async function once(tool, args, calls) {
-  const model = new ScriptedModel({ steps: [{ toolCalls: [scriptedToolCall(tool.name, args, 'c1')] }, { content: 'ok' }], recordRequests: false });
+  const model = new ScriptedModel({
+    steps: [{ toolCalls: [scriptedToolCall(tool.name, args, 'c1')] }, { content: 'ok' }],
+    recordRequests: false,
+  });
   const harness = new AgentHarness({ model, tools: [tool], limits: { maxToolCalls: calls + 10 } });
   const started = performance.now();
   const run = await harness.invoke({}, [{ role: 'user', content: 'go' }], { recordEvents: false });

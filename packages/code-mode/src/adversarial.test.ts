@@ -106,10 +106,9 @@ describe('adversarial programs end with a typed tool error within their limit', 
   });
 
   it('refuses a nested result larger than maxNestedResultChars inside the program', async () => {
-    const { content, executed } = await run(
-      'return await big({ n: 5000 }).then(() => "got it", (e) => e.message);',
-      { limits: { maxNestedResultChars: 1000 } },
-    );
+    const { content, executed } = await run('return await big({ n: 5000 }).then(() => "got it", (e) => e.message);', {
+      limits: { maxNestedResultChars: 1000 },
+    });
     expect(executed).toEqual(['big']);
     expect(JSON.parse(content).result).toMatch(/result of `big` is 5002 characters, over the limit of 1000/);
   });
@@ -135,7 +134,7 @@ describe('adversarial programs end with a typed tool error within their limit', 
     const result = JSON.parse(content).result as { names: string[]; escapes: string[] };
     expect(result.names).toEqual([]);
     expect(result.escapes[0]).toBe('undefinedundefinedundefinedundefinedundefined');
-    for (const escape of result.escapes.slice(1)) expect(escape).toMatch(/^(undefined|\[object Promise\])$/);
+    for (const outcome of result.escapes.slice(1)) expect(outcome).toMatch(/^(undefined|\[object Promise\])$/);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect([1].push(2)).toBe(2);
   });
@@ -178,9 +177,12 @@ describe('adversarial programs end with a typed tool error within their limit', 
   });
 
   it('stops 10^4 nested calls at maxNestedCalls, sequential or all at once', async () => {
-    const sequential = await run('let s = 0; for (let i = 0; i < 10000; i++) s += await add({ a: i, b: 1 }); return s;', {
-      maxToolCalls: 100_000,
-    });
+    const sequential = await run(
+      'let s = 0; for (let i = 0; i < 10000; i++) s += await add({ a: i, b: 1 }); return s;',
+      {
+        maxToolCalls: 100_000,
+      },
+    );
     expect(limitOf(sequential.completed)).toBe('nested_calls');
     expect(sequential.executed).toHaveLength(100);
     const parallel = await run(

@@ -1,4 +1,4 @@
-import { type AgentMiddleware, AgentHarness, type RunContext } from '@tiny/harness';
+import { AgentHarness, type AgentMiddleware, type RunContext } from '@tiny/harness';
 import { eventsOfType, ScriptedModel, scriptedToolCall, toolEventViolations } from '@tiny/harness/testkit';
 import type { Message } from '@tiny/llm';
 import { defineTool, ToolPolicy, ToolResult } from '@tiny/tools';
@@ -33,12 +33,15 @@ function makeTools() {
 }
 
 /** One model turn that sends `code` to run_code, then a final answer. */
-async function runProgram(code: string, options: {
+async function runProgram(
+  code: string,
+  options: {
     tools?: Parameters<typeof codeModeTool>[0];
     harness?: object;
     invoke?: object;
     context?: RunContext;
-  } = {},) {
+  } = {},
+) {
   const { add, greet, executed } = makeTools();
   const tool = codeModeTool(options.tools ?? { tools: [add, greet] });
   const model = new ScriptedModel({

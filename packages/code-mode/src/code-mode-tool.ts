@@ -37,11 +37,10 @@ export interface CodeModeArguments {
 const isFatal = (error: unknown) =>
   RunCancelledError.isInstance(error) || LimitExceededError.isInstance(error) || MiddlewareError.isInstance(error);
 
-/** A tool result as a JSON value for the program: one JSON block is its data, text blocks are one string. */
-function valueOf(result: ToolResult): JsonValue {
+/** A tool result as a JSON value for the program: a single JSON block is its data, anything else its text. */
+function programValue(result: ToolResult): JsonValue {
   const [first] = result.content;
   if (result.content.length === 1 && first?.type === 'json') return first.data;
-  if (result.content.every((block) => block.type === 'text')) return result.output();
   return result.output();
 }
 
@@ -63,13 +62,23 @@ function entriesOf(tools: readonly AnyTool[]): CodeModeEntry[] {
   const globals = new Set<string>();
   for (const tool of tools) {
     if (typeof tool !== 'object' || tool === null || typeof tool.execute !== 'function') {
-      throw new InvalidInputError({ entryPoint: 'codeModeTool', reason: 'every tool needs `name`, `parameters` and `execute`' });
+      throw new InvalidInputError({
+        entryPoint: 'codeModeTool',
+        reason: 'every tool needs `name`, `parameters` and `execute`',
+      });
     }
     const problem = checkToolName(tool.name);
-    if (problem) throw new InvalidInputError({ entryPoint: 'codeModeTool', reason: `\`${tool.name}\`: ${describeToolNameProblem(problem)}` });
+    if (problem)
+      throw new InvalidInputError({
+        entryPoint: 'codeModeTool',
+        reason: `\`${tool.name}\`: ${describeToolNameProblem(problem)}`,
+      });
     const global = globalNameOf(tool.name);
     if (names.has(tool.name) || globals.has(global)) {
-      throw new InvalidInputError({ entryPoint: 'codeModeTool', reason: `two tools are called \`${global}\` in programs` });
+      throw new InvalidInputError({
+        entryPoint: 'codeModeTool',
+        reason: `two tools are called \`${global}\` in programs`,
+      });
     }
     names.add(tool.name);
     globals.add(global);
@@ -109,7 +118,11 @@ export function codeModeTool(options: CodeModeToolOptions): Tool<CodeModeArgumen
   const limits = resolveCodeModeLimits(options.limits);
   const name = options.name ?? 'run_code';
   const problem = checkToolName(name);
-  if (problem) throw new InvalidInputError({ entryPoint: 'codeModeTool', reason: `\`${name}\`: ${describeToolNameProblem(problem)}` });
+  if (problem)
+    throw new InvalidInputError({
+      entryPoint: 'codeModeTool',
+      reason: `\`${name}\`: ${describeToolNameProblem(problem)}`,
+    });
   const given = [...(options.tools ?? []), ...(options.toolSet === undefined ? [] : listToolSetNow(options.toolSet))];
   if (given.length === 0) throw new InvalidInputError({ entryPoint: 'codeModeTool', reason: 'no tools to call' });
   const entries = entriesOf(given);
@@ -135,7 +148,9 @@ export function codeModeTool(options: CodeModeToolOptions): Tool<CodeModeArgumen
     }
     const code = args.code;
     if (code.length > limits.maxProgramChars) {
-      return ToolResult.error(new CodeModeLimitError({ limitKind: 'program_size', limit: limits.maxProgramChars }).message);
+      return ToolResult.error(
+        new CodeModeLimitError({ limitKind: 'program_size', limit: limits.maxProgramChars }).message,
+      );
     }
     let fatal: unknown;
     try {
@@ -160,7 +175,7 @@ export function codeModeTool(options: CodeModeToolOptions): Tool<CodeModeArgumen
               throw error;
             }
             if (result.isError) throw new Error(result.output());
-            return valueOf(result);
+            return programValue(result);
           },
           stops: isFatal,
         },

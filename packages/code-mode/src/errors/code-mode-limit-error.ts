@@ -24,7 +24,11 @@ export class CodeModeLimitError extends TinyError {
   readonly logs: readonly string[];
 
   constructor(options: { limitKind: CodeModeLimitKind; limit: number; logs?: readonly string[]; cause?: unknown }) {
-    super('CodeModeLimitError', `program stopped: limit of ${options.limit} ${units[options.limitKind]} reached`, options);
+    super(
+      'CodeModeLimitError',
+      `program stopped: limit of ${options.limit} ${units[options.limitKind]} reached`,
+      options,
+    );
     this.limitKind = options.limitKind;
     this.limit = options.limit;
     this.logs = options.logs ?? [];

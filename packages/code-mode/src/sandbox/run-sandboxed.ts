@@ -2,9 +2,9 @@ import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
 import type { JsonValue } from '@tiny/tools';
 import {
   newQuickJSWASMModuleFromVariant,
-  type QuickJSSyncVariant,
   type QuickJSContext,
   type QuickJSHandle,
+  type QuickJSSyncVariant,
   type QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
 import { CodeModeLimitError } from '../errors/code-mode-limit-error.js';
@@ -144,7 +144,9 @@ export async function runSandboxed(
         if (!context.alive) return;
         const text = JSON.stringify(value ?? null);
         if (text.length > limits.maxNestedResultChars) {
-          reject(`result of \`${name}\` is ${text.length} characters, over the limit of ${limits.maxNestedResultChars}`);
+          reject(
+            `result of \`${name}\` is ${text.length} characters, over the limit of ${limits.maxNestedResultChars}`,
+          );
           return;
         }
         context.newString(text).consume((handle) => deferred.resolve(handle));
@@ -263,7 +265,9 @@ function classify(
   failure: 'syntax' | 'threw',
 ): Error {
   if (stop !== undefined) return stop;
-  if (/\bout of memory\b/i.test(detail)) return new CodeModeLimitError({ limitKind: 'memory', limit: limits.memoryBytes, logs });
-  if (/\bstack overflow\b/i.test(detail)) return new CodeModeLimitError({ limitKind: 'stack', limit: limits.stackBytes, logs });
+  if (/\bout of memory\b/i.test(detail))
+    return new CodeModeLimitError({ limitKind: 'memory', limit: limits.memoryBytes, logs });
+  if (/\bstack overflow\b/i.test(detail))
+    return new CodeModeLimitError({ limitKind: 'stack', limit: limits.stackBytes, logs });
   return new CodeProgramError({ failure, detail, logs });
 }

@@ -9,13 +9,13 @@ import {
   type ToolResult,
   validateToolArguments,
 } from '@tiny/tools';
+import { checkRunAlive } from '../admission/admit-call.js';
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { middlewareContext, runBeforeTool } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { allowedToolNames } from '../run/run-context.js';
-import { checkRunAlive } from '../admission/admit-call.js';
 import { executeCall, type NestedCallRunner } from './execute-call.js';
 
 const nestedEntries = new WeakMap<object, ReadonlyMap<string, RegisteredTool>>();

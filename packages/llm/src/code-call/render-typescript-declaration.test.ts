@@ -9,7 +9,11 @@ describe('renderTypeScriptDeclaration', () => {
   } as const;
 
   it('renders one object argument and the output schema as the promised type', () => {
-    expect(renderTypeScriptDeclaration(add, { outputSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] } })).toBe(
+    expect(
+      renderTypeScriptDeclaration(add, {
+        outputSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
+      }),
+    ).toBe(
       '/** Adds two numbers. *\\/ end */\ndeclare function add(args: { a: number; b?: number }): Promise<{ sum: number }>;',
     );
   });
@@ -21,8 +25,12 @@ describe('renderTypeScriptDeclaration', () => {
   });
 
   it('renders a parameter-less tool as an empty object type', () => {
-    expect(renderTypeScriptDeclaration({ name: 'now', description: 'Time.', parameters: { type: 'object', properties: {} } })).toBe(
-      '/** Time. */\ndeclare function now(args: object): Promise<unknown>;',
-    );
+    expect(
+      renderTypeScriptDeclaration({
+        name: 'now',
+        description: 'Time.',
+        parameters: { type: 'object', properties: {} },
+      }),
+    ).toBe('/** Time. */\ndeclare function now(args: object): Promise<unknown>;');
   });
 });
