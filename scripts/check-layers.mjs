@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Fails when a package imports a @tiny layer above (or beside) its own, or imports a @tiny
 // package it does not declare. Layers: tools -> llm -> harness -> structured; provider
-// adapters plug into llm; integrations (mcp, ledger stores, otel, ...) sit on top.
+// adapters plug into llm; integrations (mcp, ledger stores, otel, code-mode, ...) sit on top.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -10,6 +10,7 @@ const rank = (name) => {
   const core = { tools: 0, llm: 1, harness: 2, structured: 3 };
   if (short in core) return core[short];
   if (short.startsWith('provider-')) return 2;
+  // Above the harness: code-mode, mcp, ledger stores, otel, trace, restate.
   return 4;
 };
 

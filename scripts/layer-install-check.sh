@@ -296,6 +296,38 @@ npx --no-install tiny-trace run.json -o trace.html
 grep -q '<section class="turn" data-turn="2">' trace.html || { echo "tiny-trace did not render two turns"; exit 1; }
 echo "@tiny/trace: tiny-trace wrote trace.html ($(wc -c < trace.html) bytes)"
 
+# @tiny/code-mode on @tiny/harness: a program run in the QuickJS wasm sandbox (shipped in the npm
+# package, nothing downloaded) makes three admitted nested calls; a refused one rejects inside it.
+mkdir "$work/code-mode" && cd "$work/code-mode"
+npm init -y >/dev/null
+npm pkg set type=module >/dev/null
+npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz \
+  "$work"/tarballs/tiny-harness-*.tgz "$work"/tarballs/tiny-code-mode-*.tgz >/dev/null
+cat > check.mjs <<'JS'
+import { codeModeTool } from '@tiny/code-mode';
+import { AgentHarness } from '@tiny/harness';
+import { ScriptedModel, scriptedToolCall } from '@tiny/harness/testkit';
+const add = {
+  name: 'add',
+  description: 'Adds two numbers.',
+  parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+  execute: ({ a, b }) => a + b,
+};
+const code = `let s = 0; for (const n of [1, 2, 3]) s = await add({ a: s, b: n });
+const refused = await add({ a: 'x', b: 1 }).then(() => 'ran', (e) => e.message);
+const looped = 'ts' as string;
+return { s, refused: refused.includes('add'), looped };`;
+const model = new ScriptedModel({ steps: [{ toolCalls: [scriptedToolCall('run_code', { code }, 'c1')] }, { content: 'done' }] });
+const run = await new AgentHarness({ model, tools: [codeModeTool({ tools: [add] })] }).invoke({}, [{ role: 'user', content: 'go' }]);
+const row = run.messages.find((message) => message.role === 'tool');
+const { result } = JSON.parse(row.content);
+if (result.s !== 6 || result.refused !== true || result.looped !== 'ts' || run.toolCalls !== 5) throw new Error(row.content);
+const nested = run.events.filter((event) => event.type === 'tool_completed' && event.parentCallId === 'c1').map((event) => event.callId);
+if (nested.join() !== 'c1/1,c1/2,c1/3') throw new Error(nested.join());
+console.log(`@tiny/code-mode: program made ${nested.length} admitted nested calls (${nested.join(', ')}), result ${JSON.stringify(result)}`);
+JS
+node check.mjs
+
 # @tiny/restate on @tiny/harness: a real restate-server (npm binary package) on 127.0.0.1, the agent
 # served from this process, an approval decided through the ingress.
 mkdir "$work/restate" && cd "$work/restate"

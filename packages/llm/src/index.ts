@@ -18,6 +18,10 @@ export { renderPythonCall, renderTypeScriptCall } from './code-call/render-code-
 export { type CodeLanguage, renderCodeCatalogue } from './code-call/render-code-catalogue.js';
 export { renderCodeProtocol } from './code-call/render-code-protocol.js';
 export { renderPythonSignature } from './code-call/render-python-signature.js';
+export {
+  renderTypeScriptDeclaration,
+  type TypeScriptDeclarationOptions,
+} from './code-call/render-typescript-declaration.js';
 export { renderTypeScriptSignature } from './code-call/render-typescript-signature.js';
 export { createCodeDialect } from './dialects/create-code-dialect.js';
 export { createNativeDialect } from './dialects/create-native-dialect.js';

@@ -41,8 +41,17 @@ export type CallOutcome =
     }
   | { readonly kind: 'fatal'; readonly error: unknown; readonly startedAt: number; readonly durationMs: number };
 
-/** Signature of the nested-call runner handed to tool contexts. @internal */
-export type NestedCallRunner = (parentId: string, depth: number, name: string, args: unknown) => Promise<ToolResult>;
+/**
+ * Signature of the nested-call runner handed to tool contexts; `parent` is the calling tool (its
+ * `nestedTools` are looked up first). @internal
+ */
+export type NestedCallRunner = (
+  parentId: string,
+  depth: number,
+  name: string,
+  args: unknown,
+  parent?: RegisteredTool,
+) => Promise<ToolResult>;
 
 const isPromiseLike = (value: unknown): value is PromiseLike<ToolOutput> =>
   typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
@@ -168,7 +177,7 @@ async function runCall(
     depth,
     preferMarkdown: state.policy.preferMarkdown && tool.supportsMarkdown,
     isRunning: () => running,
-    callTool,
+    callTool: (parentId, callDepth, name, args) => callTool(parentId, callDepth, name, args, entry),
   });
   try {
     if (state.signal.aborted) throw runStopError(state);

@@ -1,22 +1,85 @@
-import { createValidator, prepareToolArguments, ToolInputError, ToolNotFoundError, type ToolResult } from '@tiny/tools';
-import type { LoopState } from '../agent/loop-state.js';
+import {
+  ApprovalRequiredError,
+  CallDeferredError,
+  completeTool,
+  modelFacingParameters,
+  prepareToolArguments,
+  ToolInputError,
+  ToolNotFoundError,
+  type ToolResult,
+  validateToolArguments,
+} from '@tiny/tools';
+import { checkRunAlive } from '../admission/admit-call.js';
+import type { LoopState, PendingCall } from '../agent/loop-state.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
+import { middlewareContext, runBeforeTool } from '../middleware/middleware-runner.js';
+import type { RegisteredTool } from '../registry/tool-registry.js';
+import { allowedToolNames } from '../run/run-context.js';
 import { executeCall, type NestedCallRunner } from './execute-call.js';
 
+const nestedEntries = new WeakMap<object, ReadonlyMap<string, RegisteredTool>>();
+
+/** A tool's `nestedTools` as registry-style entries by name, cached per tool. */
+function nestedEntriesOf(parent: RegisteredTool | undefined): ReadonlyMap<string, RegisteredTool> | undefined {
+  const tools = parent?.tool.nestedTools;
+  if (parent === undefined || tools === undefined || tools.length === 0) return undefined;
+  let entries = nestedEntries.get(parent.tool);
+  if (entries === undefined) {
+    entries = new Map(
+      tools.map((tool) => [
+        tool.name,
+        {
+          name: tool.name,
+          tool: completeTool(tool),
+          external: false,
+          schema: { name: tool.name, description: tool.description, parameters: modelFacingParameters(tool) },
+        },
+      ]),
+    );
+    nestedEntries.set(parent.tool, entries);
+  }
+  return entries;
+}
+
+/** Why a nested call cannot pause: a program calling it would stop half-way. */
+const cannotPause = (name: string, callId: string, why: string) =>
+  new ToolExecutionError({
+    toolName: name,
+    callId,
+    cause: new Error(`nested call deferred: ${why}; a nested call cannot pause the run`),
+  });
+
 /**
- * Runs tool calls made from inside another tool (`context.callTool`): any registered, non-external
- * tool; id `<parent>/<n>`; the same injected-argument and validation rules; one tool-call budget
- * slot each; `tool_started`/`tool_completed`/`tool_failed` with `parentCallId`. Errors are thrown to
- * the calling tool rather than answered to the model.
+ * Runs tool calls made from inside another tool (`context.callTool`), through the same admission
+ * as a model's call, in order: cancellation and deadline → name lookup (the calling tool's
+ * `nestedTools` first, then the registry; external tools are unknown) → the host allow-list →
+ * one tool-call budget slot → `beforeTool` hooks (a hook's answer is the call's result; a deferral
+ * or approval request cannot pause a nested call and is refused) → approval-requiring tools are
+ * refused unless the call id was approved → injected arguments → validation against the declared
+ * schema (ajv, then a Standard Schema's own `validate`) → execution with the ledger, `wrapTool`
+ * middleware and `tool_started`/`tool_completed`/`tool_failed` events carrying `parentCallId`.
+ * The id is `<parent>/<n>`. Refusals are thrown to the calling tool (typed errors) rather than
+ * answered to the model.
  * @internal
  */
 export function createNestedCallRunner(state: LoopState): NestedCallRunner {
-  const runner: NestedCallRunner = async (parentId, depth, name, args): Promise<ToolResult> => {
-    const entry = state.registry.get(name);
-    if (entry === undefined || entry.external) {
-      throw new ToolNotFoundError({ toolName: name, availableTools: state.registry.names() });
-    }
+  const runner: NestedCallRunner = async (parentId, depth, name, args, parent): Promise<ToolResult> => {
+    checkRunAlive(state);
+    const own = nestedEntriesOf(parent);
+    const allowed = allowedToolNames(state.context);
+    const lookup = (toolName: string): RegisteredTool | undefined => {
+      const entry = own?.get(toolName) ?? state.registry.get(toolName);
+      if (entry === undefined || entry.external) return undefined;
+      if (allowed !== undefined && !allowed.has(toolName)) return undefined;
+      return entry;
+    };
+    const available = () =>
+      [...new Set([...(own?.keys() ?? []), ...state.registry.names()])]
+        .filter((toolName) => lookup(toolName) !== undefined)
+        .sort();
+    let entry = lookup(name);
+    if (entry === undefined) throw new ToolNotFoundError({ toolName: name, availableTools: available() });
     const limit = state.limits.maxToolCalls;
     if (state.toolCalls >= limit) {
       if (state.sink.active) state.sink.emit({ type: 'limit_reached', limitKind: 'tool_calls', limit });
@@ -26,27 +89,53 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
     const n = (state.nestedCalls.get(parentId) ?? 0) + 1;
     state.nestedCalls.set(parentId, n);
     const callId = `${parentId}/${n}`;
+    let call: PendingCall = { id: callId, name, arguments: args };
+    if (state.middleware.length > 0) {
+      const context = { ...middlewareContext(state, state.turn), lookupTool: (toolName: string) => lookup(toolName) };
+      let hooked: Awaited<ReturnType<typeof runBeforeTool>>;
+      try {
+        hooked = await runBeforeTool(state, call, context);
+      } catch (error) {
+        state.toolCalls -= 1;
+        if (ApprovalRequiredError.isInstance(error) || CallDeferredError.isInstance(error)) {
+          throw cannotPause(name, callId, error.reason);
+        }
+        throw error;
+      }
+      if ('respond' in hooked) return hooked.respond;
+      call = { id: callId, name: hooked.name, arguments: hooked.arguments };
+      if (call.name !== name) {
+        entry = lookup(call.name);
+        if (entry === undefined) throw new ToolNotFoundError({ toolName: call.name, availableTools: available() });
+      }
+    }
+    const target = entry;
+    if (target.tool.policy.access.approvalRequired && !state.approvedCalls.has(callId)) {
+      state.toolCalls -= 1;
+      throw cannotPause(target.name, callId, 'approval_required');
+    }
     const prepared = prepareToolArguments(
-      { id: callId, arguments: args },
-      entry.tool.injected,
+      { id: callId, arguments: call.arguments },
+      target.tool.injected,
       state.context.hostValues ?? {},
-      name,
+      target.name,
     );
-    const checked = createValidator<Record<string, unknown>>(entry.tool.parameters).validate(prepared);
-    if (!checked.ok) throw new ToolInputError({ toolName: name, issues: checked.issues });
+    const validated = validateToolArguments(target.tool, prepared, { signal: state.signal });
+    const checked = validated instanceof Promise ? await validated : validated;
+    if (!checked.ok) throw new ToolInputError({ toolName: target.name, issues: checked.issues });
     if (state.sink.active) {
       state.sink.emit({
         type: 'tool_started',
         callId,
-        toolName: name,
+        toolName: target.name,
         parentCallId: parentId,
-        ...(state.policy.captureToolIo ? { input: args } : {}),
+        ...(state.policy.captureToolIo ? { input: call.arguments } : {}),
       });
     }
     const outcome = await executeCall(
       state,
-      { id: callId, name, arguments: args },
-      entry,
+      { id: callId, name: target.name, arguments: call.arguments },
+      target,
       checked.value,
       depth + 1,
       runner,
@@ -57,7 +146,7 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
         state.sink.emit({
           type: 'tool_completed',
           callId,
-          toolName: name,
+          toolName: target.name,
           parentCallId: parentId,
           startedAtMs: outcome.startedAt,
           durationMs: outcome.durationMs,
@@ -67,22 +156,15 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
           ...(outcome.result.metadata === undefined ? {} : { metadata: outcome.result.metadata }),
         });
       }
-      state.executedTools.push(name);
+      state.executedTools.push(target.name);
       return outcome.result;
     }
-    const error =
-      outcome.kind === 'fatal'
-        ? outcome.error
-        : new ToolExecutionError({
-            toolName: name,
-            callId,
-            cause: new Error(`nested call deferred: ${outcome.reason}`),
-          });
+    const error = outcome.kind === 'fatal' ? outcome.error : cannotPause(target.name, callId, outcome.reason);
     if (state.sink.active) {
       state.sink.emit({
         type: 'tool_failed',
         callId,
-        toolName: name,
+        toolName: target.name,
         parentCallId: parentId,
         startedAtMs: outcome.startedAt,
         durationMs: outcome.durationMs,

@@ -7,7 +7,13 @@ import type { InjectedArgument } from './injected-arguments.js';
 import type { PermissionLevel, Tool, ToolCategory, ToolScope } from './tool.js';
 import { checkingOutput } from './tool-output.js';
 
-type OptionalMembers = 'maxResultSizeChars' | 'hostExtension' | 'family' | 'outputSchema' | 'standardSchemas';
+type OptionalMembers =
+  | 'maxResultSizeChars'
+  | 'hostExtension'
+  | 'family'
+  | 'outputSchema'
+  | 'standardSchemas'
+  | 'nestedTools';
 
 /** A tool with every optional member filled in with its default. */
 export type CompleteTool<TArgs = Record<string, unknown>> = Required<Omit<Tool<TArgs>, OptionalMembers>> &
@@ -53,6 +59,7 @@ export function completeTool<TArgs>(tool: Tool<TArgs>): CompleteTool<TArgs> {
     hostExtension: tool.hostExtension,
     outputSchema: tool.outputSchema,
     standardSchemas: tool.standardSchemas,
+    nestedTools: tool.nestedTools,
     permissionLevel: (bind('permissionLevel') as (args: TArgs) => PermissionLevel) ?? (() => 'read_only'),
     isConcurrencySafe: (bind('isConcurrencySafe') as (args: TArgs) => boolean) ?? (() => false),
     externalEffect: (bind('externalEffect') as (args: TArgs) => boolean) ?? (() => false),

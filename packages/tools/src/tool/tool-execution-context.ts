@@ -44,8 +44,9 @@ export interface ToolExecutionContext {
   /** A host store handle shared with tools (opaque to this package); inherited by nested calls. */
   readonly store?: unknown;
   /**
-   * Calls another registered tool from inside this one, through the same admission rules.
-   * The nested call's id is `<this call id>/<n>`. Absent outside the harness.
+   * Calls another tool from inside this one (one of this tool's `nestedTools`, else a registered
+   * one), through the same admission rules. The nested call's id is `<this call id>/<n>`.
+   * Absent outside the harness.
    */
   readonly callTool?: ((name: string, args: unknown) => Promise<ToolResult>) | undefined;
   /** Emits a `custom` event carrying `payload` and this call's id. */

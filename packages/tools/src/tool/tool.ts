@@ -67,6 +67,13 @@ export interface Tool<TArgs = Record<string, unknown>> {
   readonly maxResultSizeChars?: number;
   /** Opaque data for the host. */
   readonly hostExtension?: unknown;
+  /**
+   * Tools only this tool may call, through `context.callTool`, without them being offered to the
+   * model (a code-mode tool's callable functions, a dispatcher's targets). A harness looks a nested
+   * call's name up here first, then in its registry, and admits it like any other call: allow-list,
+   * `beforeTool` hooks and policy, injected arguments, validation, approval, ledger, events.
+   */
+  readonly nestedTools?: readonly Tool<never>[];
   permissionLevel?(args: TArgs): PermissionLevel;
   /** Whether this call may run alongside others in the same batch. Default false. */
   isConcurrencySafe?(args: TArgs): boolean;

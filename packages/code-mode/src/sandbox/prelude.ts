@@ -1,0 +1,114 @@
+/**
+ * Evaluated in every fresh QuickJS context before the program. A function expression: the host
+ * calls it with its two host functions (`call(name, argsJson)` → promise of a JSON string, and
+ * `log(text)`) and the callable names (a JSON array), and it returns `settle(program)`, which
+ * runs the program function and fulfils with its result as a JSON string or rejects with a
+ * message string. Builtins are captured first, so a program that replaces `JSON` or
+ * `Promise.prototype.then` only breaks itself. Nothing but strings crosses the boundary.
+ * @internal
+ */
+export const PRELUDE = `(function (call, log, namesJson) {
+  'use strict';
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const then = Promise.prototype.then;
+  const apply = Reflect.apply;
+  const StringOf = String;
+  const describe = (error) => {
+    try {
+      if (error !== null && typeof error === 'object' && typeof error.message === 'string') {
+        const name = typeof error.name === 'string' ? error.name : 'Error';
+        return name + ': ' + error.message;
+      }
+      return 'thrown value: ' + StringOf(error);
+    } catch (_) {
+      return 'thrown value that cannot be described';
+    }
+  };
+  const text = (value) => {
+    if (typeof value === 'string') return value;
+    try {
+      const json = stringify(value);
+      return json === undefined ? StringOf(value) : json;
+    } catch (_) {
+      try { return StringOf(value); } catch (_) { return '[unprintable]'; }
+    }
+  };
+  const printer = (level) => function () {
+    let line = level === 'log' ? '' : level + ': ';
+    for (let index = 0; index < arguments.length; index++) line += (index > 0 ? ' ' : '') + text(arguments[index]);
+    log(line);
+  };
+  // QuickJS builds \`repeat\` and padding one copy at a time in C, where the interrupt handler never
+  // runs: a megabyte string near the memory limit can take a minute. Doubling in JS keeps every
+  // step short and interruptible.
+  const floor = Math.floor;
+  const repeat = function repeat(count) {
+    if (this === null || this === undefined) throw new TypeError('String.prototype.repeat called on null or undefined');
+    const piece0 = StringOf(this);
+    let n = +count;
+    if (n !== n) n = 0;
+    if (n < 0 || n === Infinity) throw new RangeError('invalid count: ' + count);
+    n = floor(n);
+    let result = '';
+    let piece = piece0;
+    while (n > 0) {
+      if (n % 2 === 1) result += piece;
+      n = floor(n / 2);
+      if (n > 0) piece += piece;
+    }
+    return result;
+  };
+  const pad = (atStart) => function (targetLength, padString) {
+    const text = StringOf(this);
+    const filler = padString === undefined ? ' ' : StringOf(padString);
+    const length = floor(+targetLength) || 0;
+    if (length <= text.length || filler === '') return text;
+    const missing = length - text.length;
+    const run = apply(repeat, filler, [floor(missing / filler.length) + 1]).slice(0, missing);
+    return atStart ? run + text : text + run;
+  };
+  Object.defineProperty(String.prototype, 'repeat', { value: repeat, writable: true, configurable: true });
+  Object.defineProperty(String.prototype, 'padStart', { value: pad(true), writable: true, configurable: true });
+  Object.defineProperty(String.prototype, 'padEnd', { value: pad(false), writable: true, configurable: true });
+  const console = Object.freeze({
+    log: printer('log'), info: printer('info'), warn: printer('warn'), error: printer('error'), debug: printer('debug'),
+  });
+  const caller = (name) => {
+    const fn = function (args) {
+      const json = stringify(args === undefined ? {} : args);
+      if (typeof json !== 'string') throw new TypeError('arguments of ' + name + ' must be a JSON object');
+      return apply(then, call(name, json), [parse]);
+    };
+    Object.defineProperty(fn, 'name', { value: name });
+    return Object.freeze(fn);
+  };
+  const declared = Object.create(null);
+  for (const name of parse(namesJson)) {
+    declared[name] = caller(name);
+    const global = name.replace(/[^A-Za-z0-9_$]/g, '_');
+    if (/^[A-Za-z_$]/.test(global)) globalThis[global] = declared[name];
+  }
+  Object.freeze(declared);
+  // Any other name is still sent to the host, which refuses it with a clear message.
+  const tools = new Proxy(declared, {
+    get: (target, key) => (typeof key !== 'string' || key === 'then' ? undefined : (target[key] ?? caller(key))),
+  });
+  globalThis.tools = tools;
+  globalThis.console = console;
+  return function settle(program) {
+    let pending;
+    try {
+      pending = program();
+    } catch (error) {
+      return Promise.reject(describe(error));
+    }
+    return apply(then, Promise.resolve(pending), [
+      (value) => {
+        const json = stringify(value === undefined ? null : value);
+        return json === undefined ? 'null' : json;
+      },
+      (error) => { throw describe(error); },
+    ]);
+  };
+})`;
