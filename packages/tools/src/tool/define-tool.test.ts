@@ -110,6 +110,7 @@ describe('defineTool', () => {
       parameters: Type.Object({ q: Type.String() }),
       outputSchema: Type.String(),
       standardSchemas: undefined,
+      nestedTools: [],
       injected: [],
       policy: ToolPolicy.readOnly(),
       exposure: 'direct',

@@ -88,6 +88,7 @@ const TOOL_KEY_LIST = [
   'parameters',
   'outputSchema',
   'standardSchemas',
+  'nestedTools',
   'injected',
   'policy',
   'exposure',
