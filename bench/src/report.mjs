@@ -65,7 +65,9 @@ function memoryTable(memory) {
       `${bound}${fmt(row.peakRssGrowthMiB, 1)}`,
       fmt(row.heapAfterMiB, 1),
       row.heapRetainedMiB === undefined ? '–' : fmt(row.heapRetainedMiB, 1),
-      row.ours || !ours ? '' : `${bound === '' ? '' : '≤ '}${ratio(ours.peakRssGrowthMiB / row.peakRssGrowthMiB)}`,
+      row.ours || row.floor || !ours
+        ? ''
+        : `${bound === '' ? '' : '≤ '}${ratio(ours.peakRssGrowthMiB / row.peakRssGrowthMiB)}`,
     ];
   });
   return [
@@ -215,7 +217,13 @@ export function evaluateTargets(results) {
     const seconds = ours.elapsedMs / 1000;
     push(`${results.memory.turns} turns × 1 call ≤ 0.1 s`, seconds, 0.1, seconds <= 0.1, `${fmt(seconds, 3)} s`);
     const growth = ours.peakRssGrowthMiB;
-    push(`${results.memory.turns} turns × 1 call peak RSS growth ≤ 10 MiB`, growth, 10, growth <= 10, `${fmt(growth, 1)} MiB`);
+    push(
+      `${results.memory.turns} turns × 1 call peak RSS growth ≤ 10 MiB`,
+      growth,
+      10,
+      growth <= 10,
+      `${fmt(growth, 1)} MiB`,
+    );
   }
   if (results.structured && results.structured.rows.length > 0) {
     const worst = Math.max(...results.structured.rows.map((row) => row.oursVsJsonParse));

@@ -69,7 +69,9 @@ if (enabled('memory')) {
   const turns = smoke ? 50 : 2000;
   const callsPerTurn = 1;
   const capMs = smoke ? 20000 : 60000;
-  log(`workload 1b: ${turns}-turn × ${callsPerTurn}-call run per system in child processes (cap ${capMs / 1000}s each)`);
+  log(
+    `workload 1b: ${turns}-turn × ${callsPerTurn}-call run per system in child processes (cap ${capMs / 1000}s each)`,
+  );
   // Slowest peers first so the two lanes finish close together.
   const order = [
     'openai-agents',

@@ -63,7 +63,13 @@ if (system === 'tiny') {
     },
     async doGenerate() {
       if (call++ > 0) mark();
-      if (call > 1) return { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
+      if (call > 1)
+        return {
+          content: [{ type: 'text', text: 'done' }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage,
+          warnings: [],
+        };
       return {
         content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'add', input: '{"a":1,"b":2}' }],
         finishReason: { unified: 'tool-calls', raw: 'tool_calls' },

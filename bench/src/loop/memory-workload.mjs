@@ -68,5 +68,10 @@ export async function runMemory(systems, { turns, capMs, callsPerTurn = 4, concu
     }
   };
   await Promise.all(Array.from({ length: concurrency }, lane));
-  return systems.map((system) => ({ label: system.label, ours: system.ours === true, floor: system.floor === true, ...results.get(system.id) }));
+  return systems.map((system) => ({
+    label: system.label,
+    ours: system.ours === true,
+    floor: system.floor === true,
+    ...results.get(system.id),
+  }));
 }

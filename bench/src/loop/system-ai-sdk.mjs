@@ -27,9 +27,7 @@ export function createAiSdkRun(turns, callsPerTurn, { schema = 'zod' } = {}) {
   const add = tool({
     description: 'Add two integers.',
     inputSchema:
-      schema === 'json'
-        ? jsonSchema(addJsonSchema)
-        : z.object({ a: z.number().int(), b: z.number().int() }).strict(),
+      schema === 'json' ? jsonSchema(addJsonSchema) : z.object({ a: z.number().int(), b: z.number().int() }).strict(),
     execute: async ({ a, b }) => clock.time(() => String(a + b)),
   });
   let call = 0;

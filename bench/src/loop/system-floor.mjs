@@ -16,7 +16,9 @@ const validateAdd = ajv.compile({
 /** Builds one run of `turns` turns with `callsPerTurn` calls of `add` each, then a final answer. */
 export function createFloorRun(turns, callsPerTurn) {
   const clock = createOwnClock();
-  const tools = new Map([['add', { validate: validateAdd, execute: async ({ a, b }) => clock.time(() => String(a + b)) }]]);
+  const tools = new Map([
+    ['add', { validate: validateAdd, execute: async ({ a, b }) => clock.time(() => String(a + b)) }],
+  ]);
   let call = 0;
   const model = async () =>
     clock.time(() => {

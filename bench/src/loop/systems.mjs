@@ -18,7 +18,12 @@ export const loopSystems = [
     ours: true,
     create: (turns, calls) => createTinyRun(turns, calls, { recordEvents: false }),
   },
-  { id: 'floor', label: 'hand-rolled floor (lookup, JSON.parse, ajv, await, append)', floor: true, create: createFloorRun },
+  {
+    id: 'floor',
+    label: 'hand-rolled floor (lookup, JSON.parse, ajv, await, append)',
+    floor: true,
+    create: createFloorRun,
+  },
   { id: 'ai-sdk', label: 'AI SDK 6 generateText, zod tool', create: createAiSdkRun },
   {
     id: 'ai-sdk-json-schema',
