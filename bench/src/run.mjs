@@ -1,11 +1,12 @@
 // Side-by-side benchmarks: tiny against the Vercel AI SDK, LangChain JS and OpenAI Agents JS.
 //   pnpm bench                     (root: turbo builds the workspace packages first)
-//   node --expose-gc src/run.mjs [--smoke] [--only loop,memory,validation,parsing,structured]
+//   node --expose-gc src/run.mjs [--smoke] [--only loop,memory,cold,validation,parsing,structured]
 // Prints tables of ratios (ours ÷ peer) with medians [min–max], and writes the raw figures to
 // results/latest.json (smoke.json with --smoke, which checks no targets; partial.json with --only).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { runColdStart } from './loop/cold-start-workload.mjs';
 import { runLoopOverhead } from './loop/loop-workload.mjs';
 import { runMemory } from './loop/memory-workload.mjs';
 import { loopSystems } from './loop/systems.mjs';
@@ -66,12 +67,28 @@ if (enabled('loop')) {
 
 if (enabled('memory')) {
   const turns = smoke ? 50 : 2000;
+  const callsPerTurn = 1;
   const capMs = smoke ? 20000 : 60000;
-  log(`workload 1b: ${turns}-turn run per system in child processes (cap ${capMs / 1000}s each)`);
+  log(
+    `workload 1b: ${turns}-turn × ${callsPerTurn}-call run per system in child processes (cap ${capMs / 1000}s each)`,
+  );
   // Slowest peers first so the two lanes finish close together.
-  const order = ['openai-agents', 'ai-sdk', 'langchain-agent', 'langgraph-toolnode', 'tiny', 'tiny-events-off'];
+  const order = [
+    'openai-agents',
+    'ai-sdk',
+    'langchain-agent',
+    'langgraph-toolnode',
+    'tiny',
+    'tiny-events-off',
+    'floor',
+  ];
   const systems = order.map((id) => loopSystems.find((system) => system.id === id));
-  results.memory = { turns, capMs, rows: await runMemory(systems, { turns, capMs }) };
+  results.memory = { turns, callsPerTurn, capMs, rows: await runMemory(systems, { turns, capMs, callsPerTurn }) };
+}
+
+if (enabled('cold')) {
+  log('workload 1c: cold start to the first completed tool call, child processes');
+  results.coldStart = runColdStart({ samples: smoke ? 1 : 7 });
 }
 
 if (enabled('validation')) {

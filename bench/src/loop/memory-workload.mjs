@@ -7,9 +7,9 @@ import { fileURLToPath } from 'node:url';
 
 const childPath = fileURLToPath(new URL('./memory-child.mjs', import.meta.url));
 
-function runChild(id, turns, capMs) {
+function runChild(id, turns, capMs, callsPerTurn) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--expose-gc', childPath, id, String(turns)], {
+    const child = spawn(process.execPath, ['--expose-gc', childPath, id, String(turns), String(callsPerTurn)], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -59,14 +59,19 @@ function runChild(id, turns, capMs) {
 }
 
 /** Runs every system's long run, `concurrency` at a time, longest-expected first. */
-export async function runMemory(systems, { turns, capMs, concurrency = 2 }) {
+export async function runMemory(systems, { turns, capMs, callsPerTurn = 4, concurrency = 2 }) {
   const queue = [...systems];
   const results = new Map();
   const lane = async () => {
     for (let system = queue.shift(); system !== undefined; system = queue.shift()) {
-      results.set(system.id, await runChild(system.id, turns, capMs));
+      results.set(system.id, await runChild(system.id, turns, capMs, callsPerTurn));
     }
   };
   await Promise.all(Array.from({ length: concurrency }, lane));
-  return systems.map((system) => ({ label: system.label, ours: system.ours === true, ...results.get(system.id) }));
+  return systems.map((system) => ({
+    label: system.label,
+    ours: system.ours === true,
+    floor: system.floor === true,
+    ...results.get(system.id),
+  }));
 }

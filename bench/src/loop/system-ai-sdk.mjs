@@ -1,7 +1,8 @@
-// Vercel AI SDK 6: `generateText` with `tools` and `stopWhen: stepCountIs(n)` on the SDK's own
-// `MockLanguageModelV3` (from `ai/test`), the tool declared with `tool()` and a zod input schema.
-import { generateText, stepCountIs, tool } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
+// Vercel AI SDK 6: `generateText` with `tools` and `stopWhen: stepCountIs(n)` on a plain object
+// implementing `LanguageModelV3` (as users' provider adapters are; the SDK's `MockLanguageModelV3`
+// records every call's prompt, which would bill the SDK for the mock's bookkeeping), the tool
+// declared with `tool()` and a zod input schema.
+import { generateText, jsonSchema, stepCountIs, tool } from 'ai';
 import { z } from 'zod';
 import { createOwnClock, reportTurn } from './own-clock.mjs';
 
@@ -10,21 +11,36 @@ const usage = {
   outputTokens: { total: 1, text: 1, reasoning: undefined },
 };
 
-/** Builds one run of `turns` turns with `callsPerTurn` calls of `add` each, then a final answer. */
-export function createAiSdkRun(turns, callsPerTurn) {
+const addJsonSchema = {
+  type: 'object',
+  properties: { a: { type: 'integer' }, b: { type: 'integer' } },
+  required: ['a', 'b'],
+  additionalProperties: false,
+};
+
+/**
+ * Builds one run of `turns` turns with `callsPerTurn` calls of `add` each, then a final answer.
+ * `schema: 'json'` declares the tool with `jsonSchema()` instead of zod.
+ */
+export function createAiSdkRun(turns, callsPerTurn, { schema = 'zod' } = {}) {
   const clock = createOwnClock();
   const add = tool({
     description: 'Add two integers.',
-    inputSchema: z.object({ a: z.number().int(), b: z.number().int() }).strict(),
+    inputSchema:
+      schema === 'json' ? jsonSchema(addJsonSchema) : z.object({ a: z.number().int(), b: z.number().int() }).strict(),
     execute: async ({ a, b }) => clock.time(() => String(a + b)),
   });
   let call = 0;
-  const model = new MockLanguageModelV3({
+  const model = {
+    specificationVersion: 'v3',
+    provider: 'bench',
+    modelId: 'scripted',
+    supportedUrls: {},
+    doStream() {
+      throw new Error('not used');
+    },
     doGenerate: async () =>
       clock.time(() => {
-        // The mock records every call's options (the whole prompt); a 2,000-turn run would keep
-        // every prompt alive, which is the mock's bookkeeping, not the SDK's: drop it.
-        model.doGenerateCalls.length = 0;
         const turn = call++;
         reportTurn(turn);
         if (turn >= turns) {
@@ -46,7 +62,7 @@ export function createAiSdkRun(turns, callsPerTurn) {
         }
         return { content, finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] };
       }),
-  });
+  };
   return async () => {
     const result = await generateText({
       model,

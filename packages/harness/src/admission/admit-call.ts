@@ -40,16 +40,21 @@ export function checkRunAlive(state: LoopState): void {
  * budget slot); everything else goes straight to {@link admitCall}.
  * @internal
  */
-export async function admitModelCall(state: LoopState, call: PendingCall): Promise<Admission> {
+export function admitModelCall(state: LoopState, call: PendingCall): Promise<Admission> {
+  // Not `async`: the common path hands back admitCall's promise as is (no second promise per call).
   const discovery = state.discovery;
   if (discovery === undefined || !discovery.isBridgeCall(call.name) || call.invalid !== undefined)
     return admitCall(state, call);
   const unwrapped = unwrapBridgeCall(call);
   if (unwrapped.kind === 'not_bridge') return admitCall(state, call);
   if (unwrapped.kind === 'invalid') {
-    checkRunAlive(state);
-    reserveSlot(state);
-    return { kind: 'answer', call, toolName: call.name, result: ToolResult.error(unwrapped.message) };
+    try {
+      checkRunAlive(state);
+      reserveSlot(state);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return Promise.resolve({ kind: 'answer', call, toolName: call.name, result: ToolResult.error(unwrapped.message) });
   }
   return admitCall(state, { ...unwrapped.call, id: call.id }, 'tool_call');
 }

@@ -40,6 +40,9 @@ export type DeferredToolHandler = (
   context: RunContext,
 ) => DeferredToolResults | Promise<DeferredToolResults>;
 
+/** What `beforeModel` gives when the run has no middleware. */
+const NO_PATCH: Awaited<ReturnType<typeof runBeforeModel>> = { patch: {} };
+
 /** Settings for one loop run. @internal */
 export interface LoopSettings {
   readonly streaming: boolean;
@@ -200,6 +203,7 @@ async function completeBatch(
   }
   for (const message of followUps) state.history.push(message);
   if (folded.stop) return finish(state, folded.stop.outcome, folded.stop.text);
+  if (state.middleware.length === 0) return undefined;
   const context = middlewareContext(state, state.turn);
   const control = await runAfterHooks(state, 'afterTools', (middleware) => middleware.afterTools?.(context));
   return control ? applyControl(state, control, lastText) : undefined;
@@ -253,11 +257,18 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     if (sink.active) sink.emit({ type: 'turn_started', turn });
     if (turn > 1 || settings.resume) await resolveCatalogue(state);
     const context = middlewareContext(state, turn);
-    const before = await runBeforeModel(
-      state,
-      { tools: state.offeredSchemas, toolChoice: settings.toolChoice, responseFormat: settings.request.responseFormat },
-      context,
-    );
+    const before =
+      state.middleware.length === 0
+        ? NO_PATCH
+        : await runBeforeModel(
+            state,
+            {
+              tools: state.offeredSchemas,
+              toolChoice: settings.toolChoice,
+              responseFormat: settings.request.responseFormat,
+            },
+            context,
+          );
     if (before.control) {
       const applied = applyControl(state, before.control, '');
       if (applied !== undefined && applied !== 'model') return applied;

@@ -17,7 +17,7 @@ import { MiddlewareError } from '../errors/middleware-error.js';
 import { idempotencyKeyOf, recordSettled, recordStarted } from '../ledger/record-effect.js';
 import { markToolError, middlewareContext, wrapToolOnion } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
-import { isRunStop, runStopError } from '../run/run-stop.js';
+import { canStop, isRunStop, runStopError } from '../run/run-stop.js';
 import { unserializableReason, unserializableResult } from './serializable-result.js';
 import { createCallContext, LazyCallSignal } from './tool-context.js';
 
@@ -68,6 +68,7 @@ function settleWithin(
   timeoutError: () => ToolTimeoutError,
 ): Promise<ToolOutput> {
   const runSignal = state.signal;
+  if (deadlineMs === undefined && !canStop(runSignal)) return Promise.resolve(pending);
   return new Promise<ToolOutput>((resolve, reject) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const cleanup = () => {
@@ -129,7 +130,7 @@ async function revalidate(
  * which is answered with a tool error whatever the tool-error policy).
  * @internal
  */
-export async function executeCall(
+export function executeCall(
   state: LoopState,
   call: PendingCall,
   entry: RegisteredTool,
@@ -139,22 +140,36 @@ export async function executeCall(
 ): Promise<CallOutcome> {
   const startedAt = Date.now();
   // A call whose run already stopped never starts (and writes no `started` row).
-  if (state.signal.aborted) return { kind: 'fatal', error: runStopError(state), startedAt, durationMs: 0 };
-  if (state.ledger !== undefined) {
-    const key = idempotencyKeyOf(state, call.id, entry, args);
-    const idempotencyKey = () => key;
-    const refused = await recordStarted(state, call, entry, key);
-    if (refused !== undefined) return { kind: 'result', result: refused, startedAt, durationMs: 0 };
-    const outcome = await runCall(state, call, entry, args, depth, callTool, startedAt, idempotencyKey);
-    // Cancellation leaves the row `started`: whether the effect happened is unknown until a resume reconciles it.
-    if (!(outcome.kind === 'fatal' && isRunStop(outcome.error))) {
-      await recordSettled(state, call.id, outcome.kind === 'result' && outcome.threw !== true ? 'completed' : 'failed');
-    }
-    return outcome;
+  if (state.signal.aborted) {
+    return Promise.resolve({ kind: 'fatal', error: runStopError(state), startedAt, durationMs: 0 });
   }
+  // Not `async`: without a ledger, runCall's promise is handed back as is (no second promise per call).
+  if (state.ledger !== undefined) return executeWithLedger(state, call, entry, args, depth, callTool, startedAt);
   return runCall(state, call, entry, args, depth, callTool, startedAt, () =>
     idempotencyKeyOf(state, call.id, entry, args),
   );
+}
+
+/** {@link executeCall} with a ledger: the `started` row before the call, the settled row after. */
+async function executeWithLedger(
+  state: LoopState,
+  call: PendingCall,
+  entry: RegisteredTool,
+  args: Record<string, unknown>,
+  depth: number,
+  callTool: NestedCallRunner,
+  startedAt: number,
+): Promise<CallOutcome> {
+  const key = idempotencyKeyOf(state, call.id, entry, args);
+  const idempotencyKey = () => key;
+  const refused = await recordStarted(state, call, entry, key);
+  if (refused !== undefined) return { kind: 'result', result: refused, startedAt, durationMs: 0 };
+  const outcome = await runCall(state, call, entry, args, depth, callTool, startedAt, idempotencyKey);
+  // Cancellation leaves the row `started`: whether the effect happened is unknown until a resume reconciles it.
+  if (!(outcome.kind === 'fatal' && isRunStop(outcome.error))) {
+    await recordSettled(state, call.id, outcome.kind === 'result' && outcome.threw !== true ? 'completed' : 'failed');
+  }
+  return outcome;
 }
 
 async function runCall(

@@ -12,12 +12,14 @@ function firstLine(error: unknown): string {
  * @internal
  */
 export function unserializableReason(result: ToolResult): string | undefined {
-  for (const block of [...result.content, ...result.followUp]) {
-    if (block.type !== 'json') continue;
-    try {
-      JSON.stringify(block.data);
-    } catch (error) {
-      return firstLine(error);
+  for (const blocks of [result.content, result.followUp]) {
+    for (const block of blocks) {
+      if (block.type !== 'json') continue;
+      try {
+        JSON.stringify(block.data);
+      } catch (error) {
+        return firstLine(error);
+      }
     }
   }
   return undefined;

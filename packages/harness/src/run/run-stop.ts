@@ -31,6 +31,14 @@ export interface RunStop {
   dispose(): void;
 }
 
+/** Run signals nothing can abort (no host signal, no deadline); waits skip racing them. */
+const silentSignals = new WeakSet<AbortSignal>();
+
+/** Whether `signal` can ever fire (false for a run with no host signal and no deadline). @internal */
+export function canStop(signal: AbortSignal): boolean {
+  return !silentSignals.has(signal);
+}
+
 /**
  * Builds the run signal. Without a finite `wallClockMs` it is the host's signal (or one that never
  * fires). With one, a new signal follows the host's and also fires at the deadline; in-flight model
@@ -39,7 +47,10 @@ export interface RunStop {
  */
 export function createRunStop(hostSignal: AbortSignal | undefined, wallClockMs: number | undefined): RunStop {
   if (wallClockMs === undefined || !Number.isFinite(wallClockMs)) {
-    return { signal: hostSignal ?? new AbortController().signal, deadline: undefined, dispose: () => {} };
+    if (hostSignal !== undefined) return { signal: hostSignal, deadline: undefined, dispose: () => {} };
+    const signal = new AbortController().signal;
+    silentSignals.add(signal);
+    return { signal, deadline: undefined, dispose: () => {} };
   }
   const controller = new AbortController();
   const at = Date.now() + wallClockMs;
@@ -120,6 +131,7 @@ export function isRunStop(error: unknown): error is RunCancelledError | LimitExc
 export function raceRunStop<T>(state: StoppableState, pending: PromiseLike<T>): Promise<T> {
   const signal = state.signal;
   const settled = Promise.resolve(pending);
+  if (!canStop(signal)) return settled;
   if (signal.aborted) {
     settled.catch(() => undefined);
     return Promise.reject(runStopError(state));

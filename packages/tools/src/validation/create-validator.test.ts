@@ -27,6 +27,22 @@ describe('createValidator', () => {
     expect(createValidator({ ...weather })).not.toBe(createValidator(weather));
   });
 
+  it('reuses the compiled code for a new schema object with the same content, and keeps others apart', () => {
+    const first = createValidator(structuredClone(weather));
+    const copy = structuredClone(weather);
+    const second = createValidator(copy);
+    // A validator per schema object (its `schema` is the object given), with the same verdicts.
+    expect(second).not.toBe(first);
+    expect(second.schema).toBe(copy);
+    expect(second.validate({ city: 'Oslo', days: 2 })).toEqual({ ok: true, value: { city: 'Oslo', days: 2 } });
+    expect(second.validate({ days: 0, extra: true })).toEqual(first.validate({ days: 0, extra: true }));
+    expect(second.validate({ days: 0 }).ok).toBe(false);
+    // Content that differs by one keyword compiles on its own.
+    const stricter = createValidator({ ...structuredClone(weather), required: ['city', 'days'] });
+    expect(stricter.validate({ city: 'Oslo' }).ok).toBe(false);
+    expect(second.validate({ city: 'Oslo' }).ok).toBe(true);
+  });
+
   it('reports every issue with JSON-pointer paths and readable messages', () => {
     const result = createValidator(weather).validate({ days: 'x', unit: 'k', tags: ['a', 2], extra: 1 });
     expect(result.ok).toBe(false);

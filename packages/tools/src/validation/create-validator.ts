@@ -15,7 +15,7 @@ export type ValidationResult<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
 
-/** A compiled schema. Create one with {@link createValidator}; it is cached per schema object. */
+/** A compiled schema. Create one with {@link createValidator}; it is cached per schema object (and the compiled code per schema content). */
 export interface Validator<T = unknown> {
   /** The schema this validator was compiled from (the same object). */
   readonly schema: JsonSchema;
@@ -42,6 +42,13 @@ const draft07 = /json-schema\.org\/draft-0[67]\/schema/;
 let ajv2020: Ajv | undefined;
 let ajv07: Ajv | undefined;
 const cache = new WeakMap<object, Validator>();
+/**
+ * Compiled functions by schema text, so a schema rebuilt with the same content (tools defined per
+ * request, a TypeBox schema built again) reuses one ajv compile. Bounded: the oldest entry goes
+ * first once it is full.
+ */
+const compiledByText = new Map<string, ValidateFunction>();
+const COMPILED_BY_TEXT_LIMIT = 512;
 
 function createAjv(kind: '2020' | '07'): Ajv {
   // strict: false lets provider-specific keywords (`x-...`, `examples`) pass through unenforced;
@@ -83,7 +90,8 @@ function compile(schema: JsonSchema): ValidateFunction {
 }
 
 /**
- * Compiles `schema` with ajv 8 once and returns a cached validator for that schema object.
+ * Compiles `schema` with ajv 8 once and returns a cached validator for that schema object; a
+ * different object with the same JSON text reuses the compiled code.
  * Draft 2020-12 is the default; a `$schema` naming draft-07 (or 06) selects the draft-07 dialect.
  * Formats (`email`, `date-time`, `uri`, ...) are enforced via ajv-formats.
  *
@@ -102,16 +110,35 @@ export function createValidator<T = unknown>(schema: JsonSchema): Validator<T> {
   }
   const cached = cache.get(schema);
   if (cached) return cached as Validator<T>;
-  const check = compile(schema);
+  const text = schemaText(schema);
+  let check = text === undefined ? undefined : compiledByText.get(text);
+  if (check === undefined) {
+    check = compile(schema);
+    if (text !== undefined) {
+      if (compiledByText.size >= COMPILED_BY_TEXT_LIMIT)
+        compiledByText.delete(compiledByText.keys().next().value as string);
+      compiledByText.set(text, check);
+    }
+  }
+  const compiled = check;
   const validator: Validator<T> = {
     schema,
     validate(value) {
-      if (check(value)) return { ok: true, value: value as T };
-      return { ok: false, issues: toIssues(check.errors ?? []) };
+      if (compiled(value)) return { ok: true, value: value as T };
+      return { ok: false, issues: toIssues(compiled.errors ?? []) };
     },
   };
   cache.set(schema, validator as Validator);
   return validator;
+}
+
+/** The schema as JSON text (the cache key), or undefined when it cannot be serialised (a cycle, a bigint). */
+function schemaText(schema: JsonSchema): string | undefined {
+  try {
+    return JSON.stringify(schema);
+  } catch {
+    return undefined;
+  }
 }
 
 function escapePointer(segment: string): string {
@@ -259,6 +286,8 @@ export function checkSchema(schema: JsonSchema): void {
     throw new SchemaCompileFailure('a JSON Schema must be an object');
   }
   if (cache.has(schema)) return;
+  const text = schemaText(schema);
+  if (text !== undefined && compiledByText.has(text)) return;
   const ajv = ajvFor(schema, false);
   let valid: boolean;
   try {
