@@ -11,6 +11,7 @@ import {
   type ValidationIssue,
 } from '@tiny/tools';
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
+import type { BrokenTurnReason } from '../events/agent-event.js';
 import { unwrapBridgeCall } from '../discovery/unwrap-bridge-call.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import { middlewareContext, runBeforeTool } from '../middleware/middleware-runner.js';
@@ -50,6 +51,40 @@ export async function admitModelCall(state: LoopState, call: PendingCall): Promi
     return { kind: 'answer', call, toolName: call.name, result: ToolResult.error(unwrapped.message) };
   }
   return admitCall(state, { ...unwrapped.call, id: call.id }, 'tool_call');
+}
+
+const BROKEN_TURN_WHY: Record<BrokenTurnReason, string> = {
+  length: 'your reply was cut off at the output token limit, so its arguments may be incomplete',
+  content_filter: "the provider's content filter withheld or cut your reply",
+  error: 'the provider reported an error while generating your reply',
+};
+
+/**
+ * The finish reason of a broken turn (`length`, `content_filter`, `error`), else undefined. @internal
+ */
+export function brokenTurnReason(finishReason: string): BrokenTurnReason | undefined {
+  return finishReason === 'length' || finishReason === 'content_filter' || finishReason === 'error'
+    ? finishReason
+    : undefined;
+}
+
+/**
+ * Answers a call from a broken model turn without running it: a tool error that says why (so the
+ * model can make the call again), a `tool_call_refused` event, and one budget slot spent.
+ * @internal
+ */
+export function refuseBrokenCall(
+  state: LoopState,
+  call: PendingCall,
+  reason: BrokenTurnReason,
+  modelCallId: string,
+): Admission {
+  checkRunAlive(state);
+  reserveSlot(state);
+  if (state.sink.active)
+    state.sink.emit({ type: 'tool_call_refused', modelCallId, callId: call.id, toolName: call.name, reason });
+  const message = `tool \`${call.name}\` was not run: ${BROKEN_TURN_WHY[reason]} (finish reason \`${reason}\`); make the call again in a complete reply`;
+  return { kind: 'answer', call, toolName: call.name, result: ToolResult.error(message) };
 }
 
 /** Takes one tool-call budget slot, or ends the run with `limit_reached`. */

@@ -4,6 +4,9 @@ import type { EffectStatus } from '../ledger/tool-effect-ledger.js';
 /** Which budget ran out. */
 export type LimitKind = 'model_calls' | 'tool_calls' | 'wall_clock';
 
+/** Why a model turn counts as broken (its tool calls are not trusted). */
+export type BrokenTurnReason = 'length' | 'content_filter' | 'error';
+
 /** How a run ended. */
 export type RunOutcome = 'final' | 'return_direct' | 'terminated' | 'deferred' | 'stopped' | 'interrupted';
 
@@ -47,6 +50,18 @@ export type AgentEvent =
     }
   | { readonly type: 'model_retried'; readonly modelCallId: string; readonly attempt: number; readonly error: string }
   | { readonly type: 'tool_call_dropped'; readonly modelCallId: string; readonly nudge: number }
+  | {
+      /**
+       * A call read from a broken model turn was not run (`policy.brokenTurnCalls: 'refuse'`): the
+       * model got a tool error saying why, and the call spent its budget slot.
+       */
+      readonly type: 'tool_call_refused';
+      readonly modelCallId: string;
+      readonly callId: string;
+      readonly toolName: string;
+      /** The turn's finish reason: `length` (cut off), `content_filter` or `error`. */
+      readonly reason: BrokenTurnReason;
+    }
   | {
       readonly type: 'tool_started';
       readonly callId: string;

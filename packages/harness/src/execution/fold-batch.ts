@@ -2,6 +2,7 @@ import type { Message, ToolMessage, UserMessage } from '@tiny/llm';
 import { renderToolContent, resolveReturnDirect, type ToolContent, type ToolResult } from '@tiny/tools';
 import type { Admission } from '../admission/admission.js';
 import type { LoopState } from '../agent/loop-state.js';
+import { approvalDigest } from '../deferral/approval-digest.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { middlewareContext, runAfterTool } from '../middleware/middleware-runner.js';
 import type { DeferredBatchData, DeferredCall } from '../run/agent-run.js';
@@ -95,6 +96,10 @@ export async function foldBatch(
         toolName,
         arguments: admission.call.arguments,
         reason: deferral.reason,
+        digest: approvalDigest(
+          { runId: state.runId, callId: admission.call.id, toolName, arguments: admission.call.arguments },
+          state.approvalSecret,
+        ),
       };
       (deferral.approval ? approvals : calls).push(deferred);
       if (deferral.metadata !== undefined) metadata[admission.call.id] = deferral.metadata;
