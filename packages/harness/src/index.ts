@@ -90,6 +90,7 @@ export { ListenerError } from './errors/listener-error.js';
 export { MiddlewareError } from './errors/middleware-error.js';
 export { RunCancelledError } from './errors/run-cancelled-error.js';
 export { ToolExecutionError } from './errors/tool-execution-error.js';
+export { REDACTED, SENSITIVE_KEYWORD, sensitive } from './execution/redaction.js';
 export type {
   AgentEvent,
   AgentEventOf,

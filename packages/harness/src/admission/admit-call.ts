@@ -18,6 +18,7 @@ import { middlewareContext, runBeforeTool } from '../middleware/middleware-runne
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { runStopError } from '../run/run-stop.js';
 import type { Admission } from './admission.js';
+import { eventSecrets, redactionOf, redactValue, scrubText } from '../execution/redaction.js';
 import { normalizeArguments } from './normalize-arguments.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -87,6 +88,19 @@ export function refuseBrokenCall(
   return { kind: 'answer', call, toolName: call.name, result: ToolResult.error(message) };
 }
 
+/**
+ * The model's arguments as an event records them: absent unless `policy.captureToolIo`, and then
+ * with the tool's sensitive fields replaced by `[redacted]`.
+ */
+function recordedArguments(
+  state: LoopState,
+  args: unknown,
+  entry: RegisteredTool | undefined,
+): { arguments?: unknown } {
+  if (!state.policy.captureToolIo) return {};
+  return { arguments: redactValue(args, redactionOf(entry?.tool)) };
+}
+
 /** Takes one tool-call budget slot, or ends the run with `limit_reached`. */
 function reserveSlot(state: LoopState): void {
   const limit = state.limits.maxToolCalls;
@@ -139,8 +153,8 @@ export async function admitCall(
           type: 'invalid_tool_args',
           callId: call.id,
           toolName: call.name,
-          arguments: call.arguments,
-          error: call.invalid,
+          ...recordedArguments(state, call.arguments, state.offered.get(call.name)),
+          error: scrubText(call.invalid, eventSecrets(call.arguments, redactionOf(state.offered.get(call.name)?.tool), state.policy.captureToolIo)),
           recovery: 'tool_error',
         });
       }
@@ -151,8 +165,8 @@ export async function admitCall(
         type: 'invalid_tool_args',
         callId: call.id,
         toolName: call.name,
-        arguments: call.arguments,
-        error: call.invalid,
+        ...recordedArguments(state, call.arguments, state.offered.get(call.name)),
+        error: scrubText(call.invalid, eventSecrets(call.arguments, redactionOf(state.offered.get(call.name)?.tool), state.policy.captureToolIo)),
         recovery: 'repaired',
       });
     }
@@ -189,7 +203,7 @@ function resolveUnknown(
           type: 'unknown_tool_call',
           callId: call.id,
           requestedName: call.name,
-          arguments: call.arguments,
+          ...recordedArguments(state, call.arguments, undefined),
           recovery: `rewrite:${target.name}`,
         });
       }
@@ -201,7 +215,7 @@ function resolveUnknown(
       type: 'unknown_tool_call',
       callId: call.id,
       requestedName: call.name,
-      arguments: call.arguments,
+      ...recordedArguments(state, call.arguments, undefined),
       recovery: 'tool_error',
     });
   }
@@ -224,8 +238,8 @@ function admitArguments(state: LoopState, call: PendingCall, entry: RegisteredTo
           type: 'invalid_tool_args',
           callId: call.id,
           toolName: entry.name,
-          arguments: call.arguments,
-          error: formatValidationIssues(original),
+          ...recordedArguments(state, call.arguments, entry),
+          error: scrubText(formatValidationIssues(original), eventSecrets(call.arguments, redactionOf(entry.tool), state.policy.captureToolIo)),
           recovery: 'normalized',
         });
       }
@@ -239,8 +253,8 @@ function admitArguments(state: LoopState, call: PendingCall, entry: RegisteredTo
         type: 'invalid_tool_args',
         callId: call.id,
         toolName: entry.name,
-        arguments: call.arguments,
-        error: detail,
+        ...recordedArguments(state, call.arguments, entry),
+        error: scrubText(detail, eventSecrets(call.arguments, redactionOf(entry.tool), state.policy.captureToolIo)),
         recovery: 'tool_error',
       });
     }

@@ -12,9 +12,12 @@ export type RunOutcome = 'final' | 'return_direct' | 'terminated' | 'deferred' |
 
 /**
  * Everything a run reports, as a discriminated union on `type` (noun first, then the verb).
- * Tool inputs and outputs (`input`, `output`) are present only when `capture.toolIo` is on;
- * `metadata` (host-only) and sizes are always present. Secrets never appear: injected arguments
- * are added after `input` is captured.
+ * Redacted by default: tool inputs and outputs (`input`, `output`), the model's arguments on
+ * recovered calls (`arguments`) and streamed argument text of real tools (`tool_call_delta`) are
+ * present only with `policy.captureToolIo`; names, ids, sizes and `metadata` (host-only) always
+ * are. Even with capture on, a tool's sensitive fields (`"x-tiny-sensitive": true` in its schema,
+ * or named in `policy.access.redact`) read `[redacted]`, and their values are scrubbed from result
+ * and error text. Injected arguments are added after `input` is captured, so they never appear.
  */
 export type AgentEvent =
   | { readonly type: 'run_started'; readonly runId: string }
@@ -40,7 +43,11 @@ export type AgentEvent =
       readonly outputTokens?: number | undefined;
     }
   | {
-      /** Streaming only: the next piece of a native tool call's argument text, as the provider sent it. */
+      /**
+       * Streaming only: the next piece of a native tool call's argument text, as the provider sent
+       * it. For a registered tool only with `policy.captureToolIo` (never for one with sensitive
+       * fields); always for a schema no tool backs (a structured-output tool).
+       */
       readonly type: 'tool_call_delta';
       readonly modelCallId: string;
       /** The provider's id for the call (the admitted id may differ when the provider repeats ids). */
@@ -103,8 +110,8 @@ export type AgentEvent =
       readonly type: 'unknown_tool_call';
       readonly callId: string;
       readonly requestedName: string;
-      /** The model's arguments, verbatim. */
-      readonly arguments: unknown;
+      /** The model's arguments, verbatim; only with `policy.captureToolIo`. */
+      readonly arguments?: unknown;
       /** `tool_error`, or `rewrite:<tool>`. */
       readonly recovery: string;
     }
@@ -112,8 +119,11 @@ export type AgentEvent =
       readonly type: 'invalid_tool_args';
       readonly callId: string;
       readonly toolName: string;
-      /** The model's arguments, verbatim (the raw string for unparseable ones). */
-      readonly arguments: unknown;
+      /**
+       * The model's arguments (the raw string for unparseable ones); only with `policy.captureToolIo`,
+       * sensitive fields `[redacted]` (a raw string of a tool with sensitive fields whole).
+       */
+      readonly arguments?: unknown;
       readonly error: string;
       readonly recovery: 'tool_error' | 'repaired' | 'normalized';
     }

@@ -3,6 +3,7 @@ import type { LoopState } from '../agent/loop-state.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { executeCall, type NestedCallRunner } from './execute-call.js';
+import { eventSecrets, redactionOf, redactValue, scrubText, sensitiveValues } from './redaction.js';
 
 /**
  * Runs tool calls made from inside another tool (`context.callTool`): any registered, non-external
@@ -34,13 +35,15 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
     );
     const checked = createValidator<Record<string, unknown>>(entry.tool.parameters).validate(prepared);
     if (!checked.ok) throw new ToolInputError({ toolName: name, issues: checked.issues });
+    const redaction = redactionOf(entry.tool);
+    const secrets = eventSecrets(args, redaction, state.policy.captureToolIo);
     if (state.sink.active) {
       state.sink.emit({
         type: 'tool_started',
         callId,
         toolName: name,
         parentCallId: parentId,
-        ...(state.policy.captureToolIo ? { input: args } : {}),
+        ...(state.policy.captureToolIo ? { input: redactValue(args, redaction) } : {}),
       });
     }
     const outcome = await executeCall(
@@ -53,7 +56,7 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
     );
     if (outcome.kind === 'result') {
       if (state.sink.active) {
-        const output = outcome.result.output();
+        const output = scrubText(outcome.result.output(), secrets);
         state.sink.emit({
           type: 'tool_completed',
           callId,
@@ -86,9 +89,11 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
         parentCallId: parentId,
         startedAtMs: outcome.startedAt,
         durationMs: outcome.durationMs,
-        error: error instanceof Error ? error.message : String(error),
+        error: scrubText(error instanceof Error ? error.message : String(error), secrets),
       });
     }
+    const hidden = sensitiveValues(args, redaction);
+    if (hidden.length > 0 && error instanceof Error) error.message = scrubText(error.message, hidden);
     throw error;
   };
   return runner;
