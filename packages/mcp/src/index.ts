@@ -9,4 +9,19 @@ export {
   type McpToolSetCallContext,
   type McpToolSetContext,
   type McpToolSetOptions,
+  type McpWithheldTool,
 } from './mcp-tool-set.js';
+export { McpPinFileError } from './errors/mcp-pin-file-error.js';
+export {
+  changedFields,
+  MCP_PIN_FILE_VERSION,
+  MCP_PINNED_FIELDS,
+  type McpPinFile,
+  type McpPinnedField,
+  type McpToolDefinitionChangedEvent,
+  type McpToolPin,
+  parseMcpPinFile,
+  pinToolDefinition,
+  readMcpPinFile,
+  writeMcpPinFile,
+} from './mcp-tool-pins.js';
