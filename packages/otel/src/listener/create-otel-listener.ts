@@ -67,6 +67,13 @@ function handle(run: RunTracer, event: Exclude<AgentEvent, { type: 'run_started'
     case 'tool_call_dropped':
       run.modelEvent(event.modelCallId, 'tiny.tool_call_dropped', { 'tiny.nudge': event.nudge });
       return;
+    case 'tool_call_refused':
+      run.modelEvent(event.modelCallId, 'tiny.tool_call_refused', {
+        [ATTRIBUTES.toolName]: event.toolName,
+        [ATTRIBUTES.toolCallId]: event.callId,
+        'tiny.refusal.reason': event.reason,
+      });
+      return;
     case 'model_completed':
       run.modelCompleted(
         event.modelCallId,
