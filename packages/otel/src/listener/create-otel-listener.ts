@@ -68,6 +68,7 @@ function handle(run: RunTracer, event: Exclude<AgentEvent, { type: 'run_started'
       run.modelEvent(event.modelCallId, 'tiny.tool_call_dropped', { 'tiny.nudge': event.nudge });
       return;
     case 'tool_call_refused':
+      // The chat span has ended (`model_completed` comes first): this lands on the run span.
       run.modelEvent(event.modelCallId, 'tiny.tool_call_refused', {
         [ATTRIBUTES.toolName]: event.toolName,
         [ATTRIBUTES.toolCallId]: event.callId,
