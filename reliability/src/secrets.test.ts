@@ -1,4 +1,11 @@
-import { AgentHarness, type AgentEvent, DeferredToolResults, REDACTED, sensitive, serializeRunState } from '@tiny/harness';
+import {
+  type AgentEvent,
+  AgentHarness,
+  DeferredToolResults,
+  REDACTED,
+  sensitive,
+  serializeRunState,
+} from '@tiny/harness';
 import { ScriptedModel, scriptedInvalidToolCall, scriptedToolCall } from '@tiny/harness/testkit';
 import { defineTool, ToolPolicy } from '@tiny/tools';
 import fc from 'fast-check';
@@ -155,7 +162,9 @@ describe(`secrets never leave the host (${RUNS} random runs)`, () => {
           expect(received.length).toBeGreaterThan(0);
           if (capture && !behaviourThrows) {
             const started = recorded.find((event) => event.type === 'tool_started' && event.input !== undefined);
-            expect(started?.type === 'tool_started' && (started.input as { password?: unknown }).password).toBe(REDACTED);
+            expect(started?.type === 'tool_started' && (started.input as { password?: unknown }).password).toBe(
+              REDACTED,
+            );
           }
         },
       ),

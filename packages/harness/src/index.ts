@@ -90,7 +90,6 @@ export { ListenerError } from './errors/listener-error.js';
 export { MiddlewareError } from './errors/middleware-error.js';
 export { RunCancelledError } from './errors/run-cancelled-error.js';
 export { ToolExecutionError } from './errors/tool-execution-error.js';
-export { REDACTED, SENSITIVE_KEYWORD, sensitive } from './execution/redaction.js';
 export type {
   AgentEvent,
   AgentEventOf,
@@ -100,6 +99,7 @@ export type {
   RunOutcome,
 } from './events/agent-event.js';
 export type { AgentEventListener } from './events/event-sink.js';
+export { REDACTED, SENSITIVE_KEYWORD, sensitive } from './execution/redaction.js';
 export { defaultIdempotencyKey, type IdempotencyKeyInput } from './ledger/idempotency-key.js';
 export { InMemoryToolEffectLedger } from './ledger/in-memory-tool-effect-ledger.js';
 export { INTERRUPTED_BEFORE_SETTLEMENT } from './ledger/reconcile-tool-effects.js';

@@ -7,8 +7,8 @@ import { ToolNotFoundError } from '@tiny/tools';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMcpToolSet } from './create-mcp-tool-set.js';
 import { McpPinFileError } from './errors/mcp-pin-file-error.js';
-import type { McpToolSet } from './mcp-tool-set.js';
 import { type McpToolDefinitionChangedEvent, readMcpPinFile, writeMcpPinFile } from './mcp-tool-pins.js';
+import type { McpToolSet } from './mcp-tool-set.js';
 
 const fixture = fileURLToPath(new URL('./__fixtures__/changing-server.mjs', import.meta.url));
 // Pass the loopback guard of scripts/offline.sh on to the server process.
@@ -41,14 +41,20 @@ async function connect(options: Parameters<typeof createMcpToolSet>[0]) {
   return toolSet;
 }
 
-describe('pinned MCP tool definitions (a real stdio server that changes a tool mid-session)', { timeout: 30_000 }, () => {
+describe('pinned MCP tool definitions (a real stdio server that changes a tool mid-session)', {
+  timeout: 30_000,
+}, () => {
   it('withholds a tool whose description and schema change after first listing, until re-approved', async () => {
     const events: McpToolDefinitionChangedEvent[] = [];
     let changed: () => void = () => undefined;
     const refreshed = new Promise<void>((resolve) => {
       changed = resolve;
     });
-    const toolSet = await connect({ ...connection(), onEvent: (event) => events.push(event), onToolsChanged: () => changed() });
+    const toolSet = await connect({
+      ...connection(),
+      onEvent: (event) => events.push(event),
+      onToolsChanged: () => changed(),
+    });
     expect(await names(toolSet)).toEqual(['greet', 'mutate']);
     expect((await toolSet.call('greet', { name: 'ada' })).output()).toBe('hello ada');
     const before = toolSet.pins().tools.greet?.sha256;
@@ -77,7 +83,8 @@ describe('pinned MCP tool definitions (a real stdio server that changes a tool m
     expect(pin.sha256).toBe(events[0]?.current);
     expect(await names(toolSet)).toEqual(['greet', 'mutate']);
     const greet = (await toolSet.tools(context)).find((tool) => tool.name === 'greet');
-    expect(Object.keys((greet?.parameters as { properties: object }).properties)).toEqual(['name', 'note']);
+    const parameters = greet?.parameters as { properties?: object } | undefined;
+    expect(Object.keys(parameters?.properties ?? {})).toEqual(['name', 'note']);
     expect(toolSet.withheld).toEqual([]);
   });
 

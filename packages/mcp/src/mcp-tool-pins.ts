@@ -4,7 +4,14 @@ import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { McpPinFileError } from './errors/mcp-pin-file-error.js';
 
 /** The parts of an MCP tool definition a pin covers, each hashed on its own so a change can be named. */
-export const MCP_PINNED_FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
+export const MCP_PINNED_FIELDS = [
+  'name',
+  'title',
+  'description',
+  'inputSchema',
+  'outputSchema',
+  'annotations',
+] as const;
 
 /** One pinned part of a tool definition. */
 export type McpPinnedField = (typeof MCP_PINNED_FIELDS)[number];
@@ -94,10 +101,12 @@ export function parseMcpPinFile(json: unknown, path = '<pins>'): McpPinFile {
     fail('`tools` must be an object of pins by tool name');
   for (const [name, pin] of Object.entries(file.tools as Record<string, unknown>)) {
     const entry = pin as { sha256?: unknown; fields?: Record<string, unknown> } | null;
-    if (typeof entry?.sha256 !== 'string' || !HEX.test(entry.sha256)) fail(`\`tools.${name}.sha256\` must be 64 hex digits`);
+    if (typeof entry?.sha256 !== 'string' || !HEX.test(entry.sha256))
+      fail(`\`tools.${name}.sha256\` must be 64 hex digits`);
     for (const field of MCP_PINNED_FIELDS) {
       const value = entry?.fields?.[field];
-      if (typeof value !== 'string' || !HEX.test(value)) fail(`\`tools.${name}.fields.${field}\` must be 64 hex digits`);
+      if (typeof value !== 'string' || !HEX.test(value))
+        fail(`\`tools.${name}.fields.${field}\` must be 64 hex digits`);
     }
   }
   return json as McpPinFile;
@@ -129,6 +138,10 @@ export async function readMcpPinFile(path: string): Promise<McpPinFile> {
  */
 export async function writeMcpPinFile(path: string, source: McpPinFile | { pins(): McpPinFile }): Promise<void> {
   const file = 'pins' in source && typeof source.pins === 'function' ? source.pins() : (source as McpPinFile);
-  const tools = Object.fromEntries(Object.keys(file.tools).sort().map((name) => [name, file.tools[name]]));
+  const tools = Object.fromEntries(
+    Object.keys(file.tools)
+      .sort()
+      .map((name) => [name, file.tools[name]]),
+  );
   await writeFile(path, `${JSON.stringify({ ...file, tools }, null, 2)}\n`, 'utf8');
 }

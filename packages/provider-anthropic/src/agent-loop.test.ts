@@ -42,7 +42,7 @@ describe('calls from a turn cut off by max_tokens', () => {
     name: 'write_file',
     description: 'Write a file.',
     parameters: Type.Object({ path: Type.String(), content: Type.Optional(Type.String()) }),
-    policy: ToolPolicy.classified().withSideEffects({ filesystem: true }),
+    policy: ToolPolicy.classified().withSideEffects({ writesFiles: true }),
     execute: ({ path, content }) => {
       written.push(`${path}:${content ?? ''}`);
       return 'written';

@@ -44,7 +44,7 @@ describe('a tool call cut inside its arguments by max tokens', () => {
     name: 'write_file',
     description: 'Write a file.',
     parameters: Type.Object({ path: Type.String(), content: Type.Optional(Type.String()) }),
-    policy: ToolPolicy.classified().withSideEffects({ filesystem: true }),
+    policy: ToolPolicy.classified().withSideEffects({ writesFiles: true }),
     execute: ({ path, content }) => {
       written.push(`${path}:${content ?? ''}`);
       return 'written';

@@ -11,14 +11,14 @@ import {
   type ValidationIssue,
 } from '@tiny/tools';
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
-import type { BrokenTurnReason } from '../events/agent-event.js';
 import { unwrapBridgeCall } from '../discovery/unwrap-bridge-call.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
+import type { BrokenTurnReason } from '../events/agent-event.js';
+import { eventSecrets, redactionOf, redactValue, scrubText } from '../execution/redaction.js';
 import { middlewareContext, runBeforeTool } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { runStopError } from '../run/run-stop.js';
 import type { Admission } from './admission.js';
-import { eventSecrets, redactionOf, redactValue, scrubText } from '../execution/redaction.js';
 import { normalizeArguments } from './normalize-arguments.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -154,7 +154,10 @@ export async function admitCall(
           callId: call.id,
           toolName: call.name,
           ...recordedArguments(state, call.arguments, state.offered.get(call.name)),
-          error: scrubText(call.invalid, eventSecrets(call.arguments, redactionOf(state.offered.get(call.name)?.tool), state.policy.captureToolIo)),
+          error: scrubText(
+            call.invalid,
+            eventSecrets(call.arguments, redactionOf(state.offered.get(call.name)?.tool), state.policy.captureToolIo),
+          ),
           recovery: 'tool_error',
         });
       }
@@ -166,7 +169,10 @@ export async function admitCall(
         callId: call.id,
         toolName: call.name,
         ...recordedArguments(state, call.arguments, state.offered.get(call.name)),
-        error: scrubText(call.invalid, eventSecrets(call.arguments, redactionOf(state.offered.get(call.name)?.tool), state.policy.captureToolIo)),
+        error: scrubText(
+          call.invalid,
+          eventSecrets(call.arguments, redactionOf(state.offered.get(call.name)?.tool), state.policy.captureToolIo),
+        ),
         recovery: 'repaired',
       });
     }
@@ -239,7 +245,10 @@ function admitArguments(state: LoopState, call: PendingCall, entry: RegisteredTo
           callId: call.id,
           toolName: entry.name,
           ...recordedArguments(state, call.arguments, entry),
-          error: scrubText(formatValidationIssues(original), eventSecrets(call.arguments, redactionOf(entry.tool), state.policy.captureToolIo)),
+          error: scrubText(
+            formatValidationIssues(original),
+            eventSecrets(call.arguments, redactionOf(entry.tool), state.policy.captureToolIo),
+          ),
           recovery: 'normalized',
         });
       }

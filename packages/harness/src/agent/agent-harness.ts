@@ -192,7 +192,9 @@ export class AgentHarness {
   private claimResume(state: RunState, options: InvokeOptions): (() => void) | undefined {
     if (this.ledger !== undefined || options.resumeOnce === false || state.pending === undefined) return undefined;
     const pending = [...state.pending.approvals, ...state.pending.calls];
-    const key = [state.runId, state.messages.length, ...pending.map((call) => call.digest ?? call.callId)].join('\u0000');
+    const key = [state.runId, state.messages.length, ...pending.map((call) => call.digest ?? call.callId)].join(
+      '\u0000',
+    );
     return () => {
       if (this.resumed.has(key))
         throw new DeferredResolutionError({ problem: 'already_resumed', callIds: pending.map((call) => call.callId) });

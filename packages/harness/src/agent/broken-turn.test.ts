@@ -19,7 +19,10 @@ function setup(finishReason: 'length' | 'content_filter' | 'error' | 'tool_calls
   });
   const model = new ScriptedModel({
     steps: [
-      { toolCalls: [scriptedToolCall('send', { to: 'a' }, 'c1'), scriptedToolCall('send', { to: 'b' }, 'c2')], finishReason },
+      {
+        toolCalls: [scriptedToolCall('send', { to: 'a' }, 'c1'), scriptedToolCall('send', { to: 'b' }, 'c2')],
+        finishReason,
+      },
       { content: 'ok' },
     ],
   });
@@ -27,23 +30,26 @@ function setup(finishReason: 'length' | 'content_filter' | 'error' | 'tool_calls
 }
 
 describe('calls from a broken model turn', () => {
-  it.each(['length', 'content_filter', 'error'] as const)('refuses every call of a `%s` turn by default', async (reason) => {
-    const { ran, model, send } = setup(reason);
-    const run = await new AgentHarness({ model, tools: [send] }).invoke({}, [{ role: 'user', content: 'go' }]);
-    expect(ran).toEqual([]);
-    expect(run.toolCalls).toBe(2);
-    expect(run.events.filter((event) => event.type === 'tool_call_refused')).toEqual([
-      { type: 'tool_call_refused', modelCallId: expect.any(String), callId: 'c1', toolName: 'send', reason },
-      { type: 'tool_call_refused', modelCallId: expect.any(String), callId: 'c2', toolName: 'send', reason },
-    ]);
-    const answers = run.messages.filter((message) => message.role === 'tool');
-    expect(answers).toHaveLength(2);
-    for (const answer of answers) {
-      expect(answer.role === 'tool' && answer.isError).toBe(true);
-      expect(JSON.stringify(answer.content)).toContain(`finish reason \`${reason}\``);
-    }
-    expect(run.text).toBe('ok');
-  });
+  it.each(['length', 'content_filter', 'error'] as const)(
+    'refuses every call of a `%s` turn by default',
+    async (reason) => {
+      const { ran, model, send } = setup(reason);
+      const run = await new AgentHarness({ model, tools: [send] }).invoke({}, [{ role: 'user', content: 'go' }]);
+      expect(ran).toEqual([]);
+      expect(run.toolCalls).toBe(2);
+      expect(run.events.filter((event) => event.type === 'tool_call_refused')).toEqual([
+        { type: 'tool_call_refused', modelCallId: expect.any(String), callId: 'c1', toolName: 'send', reason },
+        { type: 'tool_call_refused', modelCallId: expect.any(String), callId: 'c2', toolName: 'send', reason },
+      ]);
+      const answers = run.messages.filter((message) => message.role === 'tool');
+      expect(answers).toHaveLength(2);
+      for (const answer of answers) {
+        expect(answer.role === 'tool' && answer.isError).toBe(true);
+        expect(JSON.stringify(answer.content)).toContain(`finish reason \`${reason}\``);
+      }
+      expect(run.text).toBe('ok');
+    },
+  );
 
   it("runs them with brokenTurnCalls: 'execute', and never touches a clean turn", async () => {
     const executed = setup('length');
@@ -62,7 +68,9 @@ describe('calls from a broken model turn', () => {
   it('counts refused calls against the tool-call budget', async () => {
     const { ran, model, send } = setup('length');
     const harness = new AgentHarness({ model, tools: [send], limits: { maxToolCalls: 1 } });
-    await expect(harness.invoke({}, [{ role: 'user', content: 'go' }])).rejects.toSatisfy(LimitExceededError.isInstance);
+    await expect(harness.invoke({}, [{ role: 'user', content: 'go' }])).rejects.toSatisfy(
+      LimitExceededError.isInstance,
+    );
     expect(ran).toEqual([]);
   });
 

@@ -8,9 +8,9 @@ import {
   type ToolSchema,
 } from '@tiny/llm';
 import { MiddlewareError } from '../errors/middleware-error.js';
+import { redactionOf } from '../execution/redaction.js';
 import type { AgentMiddleware, MiddlewareContext, NextModel } from '../middleware/agent-middleware.js';
 import { isRunStop, raceRunStop, runStopError } from '../run/run-stop.js';
-import { redactionOf } from '../execution/redaction.js';
 import type { LoopState } from './loop-state.js';
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -1,8 +1,8 @@
 import type { LanguageModelV1, LanguageModelV1Usage, Message, ToolDialect, ToolSchema } from '@tiny/llm';
 import type { JsonValue } from '@tiny/tools';
+import type { ApprovalSecret } from '../deferral/approval-digest.js';
 import type { DiscoveryOptions, DiscoverySession } from '../discovery/discovery-session.js';
 import type { EventSink } from '../events/event-sink.js';
-import type { ApprovalSecret } from '../deferral/approval-digest.js';
 import type { IdempotencyKeyRule, LedgerFailureMode, ToolEffectLedger } from '../ledger/tool-effect-ledger.js';
 import type { AgentMiddleware } from '../middleware/agent-middleware.js';
 import type { RegisteredTool, ToolRegistry } from '../registry/tool-registry.js';

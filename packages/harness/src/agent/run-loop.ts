@@ -344,7 +344,8 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     }
     const admissions: Admission[] = [];
     const broken = policy.brokenTurnCalls === 'refuse' ? brokenTurnReason(response.finishReason) : undefined;
-    if (broken !== undefined) for (const call of pendingCalls) admissions.push(refuseBrokenCall(state, call, broken, modelCallId));
+    if (broken !== undefined)
+      for (const call of pendingCalls) admissions.push(refuseBrokenCall(state, call, broken, modelCallId));
     else for (const call of pendingCalls) admissions.push(await admitModelCall(state, call));
     const ended = await completeBatch(state, settings, admissions, nested, parsed.text, []);
     if (ended !== undefined && ended !== 'model') return ended;

@@ -16,7 +16,10 @@ function scenario(options: Partial<AgentHarnessOptions> = {}) {
   const pay = defineTool({
     name: 'pay',
     description: 'Pay someone.',
-    parameters: Type.Object({ to: Type.String(), cents: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+    parameters: Type.Object(
+      { to: Type.String(), cents: Type.Integer({ minimum: 1 }) },
+      { additionalProperties: false },
+    ),
     policy: ToolPolicy.classified().withSideEffects({ payment: true }).requiringApproval(),
     execute: ({ to, cents }) => {
       paid.push(`${to}:${cents}`);
@@ -112,7 +115,11 @@ describe('approvals bound to the exact call', () => {
 
   it('runs the approved call when nothing changed', async () => {
     const { harness, paid, run, state } = await paused({ approvalSecret: 'k' });
-    const done = await harness.resumeDeferred({}, JSON.stringify(state), new DeferredToolResults().approveAll(run.deferred ?? { approvals: [] }));
+    const done = await harness.resumeDeferred(
+      {},
+      JSON.stringify(state),
+      new DeferredToolResults().approveAll(run.deferred ?? { approvals: [] }),
+    );
     expect(done.text).toBe('done');
     expect(paid).toEqual(['ada:500']);
   });
@@ -150,9 +157,12 @@ describe('approvals bound to the exact call', () => {
     const decisions = (target: RunState) =>
       new DeferredToolResults().approveAll(parseRunState(target).pending ?? { approvals: [] });
     const withForged = edit(state, { args, digest: forged });
-    await expect(harness.resumeDeferred({}, withForged, decisions(withForged))).rejects.toThrow(/digest does not match/);
+    await expect(harness.resumeDeferred({}, withForged, decisions(withForged))).rejects.toThrow(
+      /digest does not match/,
+    );
     const unsigned = edit(state, { args });
-    delete (unsigned.pending?.approvals[0] as { digest?: string }).digest;
+    const first = unsigned.pending?.approvals[0] as { digest?: string } | undefined;
+    if (first !== undefined) delete first.digest;
     await expect(harness.resumeDeferred({}, unsigned, decisions(unsigned))).rejects.toThrow(/carries no digest/);
     // A state signed with another secret is refused too.
     const other = await paused({ approvalSecret: 'other' });
@@ -166,14 +176,24 @@ describe('approvals bound to the exact call', () => {
     const { harness, paid, run, state } = await paused({ approvalSecret: 'k' });
     const [call] = run.deferred?.approvals ?? [];
     if (call === undefined) throw new Error('no approval');
-    const bad = await harness.resumeDeferred({}, state, new DeferredToolResults().approveWithArgs(call, { to: 'ada', cents: 0 }), {
-      resumeOnce: false,
-    });
+    const bad = await harness.resumeDeferred(
+      {},
+      state,
+      new DeferredToolResults().approveWithArgs(call, { to: 'ada', cents: 0 }),
+      {
+        resumeOnce: false,
+      },
+    );
     expect(paid).toEqual([]);
     expect(JSON.stringify(bad.messages)).toContain('invalid arguments for tool `pay`');
-    await harness.resumeDeferred({}, state, new DeferredToolResults().approveWithArgs(call, { to: 'ada', cents: 250 }), {
-      resumeOnce: false,
-    });
+    await harness.resumeDeferred(
+      {},
+      state,
+      new DeferredToolResults().approveWithArgs(call, { to: 'ada', cents: 250 }),
+      {
+        resumeOnce: false,
+      },
+    );
     expect(paid).toEqual(['ada:250']);
   });
 

@@ -32,7 +32,8 @@ export class DeferredResolutionError extends TinyError {
       foreign: 'decisions name calls that are not pending',
       already_answered: 'decisions name calls that were already answered',
       not_approvable: 'approvals were given for calls that did not ask for approval',
-      digest_mismatch: 'decisions were made for a different call than the one pending (the state changed after the pause)',
+      digest_mismatch:
+        'decisions were made for a different call than the one pending (the state changed after the pause)',
       already_resumed: 'this paused state was already resumed once; resume the state that run returned',
     };
     super('DeferredResolutionError', `cannot resume: ${what[options.problem]}: ${options.callIds.join(', ')}`);

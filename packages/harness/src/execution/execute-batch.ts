@@ -1,7 +1,7 @@
 import type { Admission } from '../admission/admission.js';
-import { redactionOf, redactValue } from './redaction.js';
 import type { LoopState } from '../agent/loop-state.js';
 import { type CallOutcome, executeCall, type NestedCallRunner } from './execute-call.js';
+import { redactionOf, redactValue } from './redaction.js';
 
 type Executable = Extract<Admission, { kind: 'execute' }>;
 

@@ -2,8 +2,8 @@ import { defineTool, ToolPolicy } from '@tiny/tools';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { AgentHarness } from '../agent/agent-harness.js';
-import type { AgentEvent } from '../events/agent-event.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
+import type { AgentEvent } from '../events/agent-event.js';
 import { ScriptedModel, scriptedInvalidToolCall, scriptedToolCall } from '../testkit/index.js';
 import { REDACTED, sensitive } from './redaction.js';
 
@@ -20,7 +20,9 @@ function login(received: string[], mode: 'echo' | 'throw' = 'echo') {
       extra: Type.Optional(Type.Object({ pins: Type.Array(sensitive(Type.String())) })),
       note: Type.Optional(Type.String()),
     }),
-    policy: ToolPolicy.classified().withSideEffects({ network: true }).withAccess({ redact: ['note'] }),
+    policy: ToolPolicy.classified()
+      .withSideEffects({ network: true })
+      .withAccess({ redact: ['note'] }),
     execute: ({ user, token, extra, note }) => {
       received.push(`${user}:${token}:${extra?.pins.join(',') ?? ''}:${note ?? ''}`);
       if (mode === 'throw') throw new Error(`login failed for token ${token}`);
@@ -49,7 +51,11 @@ describe('redaction', () => {
         { content: 'ok' },
       ],
     });
-    const harness = new AgentHarness({ model, tools: [login(received)], policy: { toolErrors: { kind: 'return_error' } } });
+    const harness = new AgentHarness({
+      model,
+      tools: [login(received)],
+      policy: { toolErrors: { kind: 'return_error' } },
+    });
     const stream = harness.stream({}, [{ role: 'user', content: 'go' }]);
     const live: AgentEvent[] = [];
     for await (const event of stream) live.push(event);
@@ -70,10 +76,7 @@ describe('redaction', () => {
     const model = new ScriptedModel({
       steps: [
         {
-          toolCalls: [
-            scriptedToolCall('login', args, 'c1'),
-            scriptedToolCall('login', { ...args, user: 7 }, 'c2'),
-          ],
+          toolCalls: [scriptedToolCall('login', args, 'c1'), scriptedToolCall('login', { ...args, user: 7 }, 'c2')],
         },
         { content: 'ok' },
       ],
@@ -87,7 +90,9 @@ describe('redaction', () => {
     expect(received).toEqual([`ada:${SECRET}:${PIN}:call me`]);
     expect(leaks(run.events)).toEqual([]);
     const started = run.events.find((event) => event.type === 'tool_started' && event.callId === 'c1');
-    expect(started).toMatchObject({ input: { user: 'ada', token: REDACTED, extra: { pins: [REDACTED] }, note: REDACTED } });
+    expect(started).toMatchObject({
+      input: { user: 'ada', token: REDACTED, extra: { pins: [REDACTED] }, note: REDACTED },
+    });
     const completed = run.events.find((event) => event.type === 'tool_completed' && event.callId === 'c1');
     expect(completed).toMatchObject({ error: expect.stringContaining(`rejected token ${REDACTED}`) });
     const invalid = run.events.find((event) => event.type === 'invalid_tool_args');

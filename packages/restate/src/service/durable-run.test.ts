@@ -196,10 +196,7 @@ describe('a harness run as a Restate workflow (real restate-server on 127.0.0.1)
     const mismatch = await client
       .decide('run-4', 'refund-1', { kind: 'approve', digest: 'sha256:0000' })
       .catch((error: unknown) => error);
-    expect(DecisionRefusedError.isInstance(mismatch) && [mismatch.problem, mismatch.status]).toEqual([
-      'mismatch',
-      422,
-    ]);
+    expect(DecisionRefusedError.isInstance(mismatch) && [mismatch.problem, mismatch.status]).toEqual(['mismatch', 422]);
     await client.decide('run-4', 'refund-1', {
       kind: 'deny',
       message: 'no refunds today',

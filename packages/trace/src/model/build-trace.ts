@@ -116,7 +116,9 @@ export function buildTrace(input: NormalizedInput): TraceView {
         models.get(event.modelCallId)?.retries.push({ attempt: event.attempt, error: event.error });
         break;
       case 'tool_call_refused':
-        models.get(event.modelCallId)?.refused.push({ callId: event.callId, toolName: event.toolName, reason: event.reason });
+        models
+          .get(event.modelCallId)
+          ?.refused.push({ callId: event.callId, toolName: event.toolName, reason: event.reason });
         break;
       case 'tool_call_dropped': {
         const view = models.get(event.modelCallId);
