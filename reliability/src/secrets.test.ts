@@ -1,4 +1,11 @@
-import { AgentHarness, DeferredToolResults, serializeRunState } from '@tiny/harness';
+import {
+  type AgentEvent,
+  AgentHarness,
+  DeferredToolResults,
+  REDACTED,
+  sensitive,
+  serializeRunState,
+} from '@tiny/harness';
 import { ScriptedModel, scriptedInvalidToolCall, scriptedToolCall } from '@tiny/harness/testkit';
 import { defineTool, ToolPolicy } from '@tiny/tools';
 import fc from 'fast-check';
@@ -78,6 +85,87 @@ describe(`secrets never leave the host (${RUNS} random runs)`, () => {
           if ('state' in run && run.state) everything.push(serializeRunState(run.state));
           if ('error' in run) everything.push(String(run.error), JSON.stringify(run.error));
           for (const text of everything) expect(text.includes(secret)).toBe(false);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('keeps model-chosen sensitive fields [redacted] in every event and error, while the tool gets them', async () => {
+    const valueArb = fc.string({ minLength: 6, maxLength: 24 }).map((body) => `pw-${body}-\u2064`);
+    await fc.assert(
+      fc.asyncProperty(
+        valueArb,
+        fc.boolean(),
+        fc.constantFrom('echo', 'throw', 'fail', 'ok') as fc.Arbitrary<'echo' | 'throw' | 'fail' | 'ok'>,
+        fc.boolean(),
+        fc.boolean(),
+        fc.constantFrom('schema', 'typebox', 'policy') as fc.Arbitrary<'schema' | 'typebox' | 'policy'>,
+        async (value, capture, behaviour, invalid, approval, marking) => {
+          const received: string[] = [];
+          const field =
+            marking === 'schema'
+              ? Type.Unsafe<string>({ type: 'string', 'x-tiny-sensitive': true })
+              : marking === 'typebox'
+                ? sensitive(Type.String())
+                : Type.String();
+          let policy = ToolPolicy.classified().withSideEffects({ network: true });
+          if (marking === 'policy') policy = policy.withAccess({ redact: ['password'] });
+          if (approval) policy = policy.requiringApproval();
+          const login = defineTool({
+            name: 'login',
+            description: 'Log in.',
+            parameters: Type.Object({ user: Type.String(), password: field, tags: Type.Array(Type.String()) }),
+            policy,
+            execute: ({ user, password }) => {
+              received.push(password);
+              if (behaviour === 'throw') throw new Error(`bad password ${password} for ${user}`);
+              if (behaviour === 'echo') return `logged in ${user} with ${password}`;
+              return `logged in ${user}`;
+            },
+          });
+          const args = { user: 'ada', password: value, tags: invalid ? 'not-an-array' : [] };
+          const model = new ScriptedModel({
+            steps: [
+              { toolCalls: [scriptedToolCall('login', args, 'c1')] },
+              { toolCalls: [scriptedToolCall('login', { ...args, tags: [] }, 'c2')] },
+              { content: 'done' },
+            ],
+          });
+          const harness = new AgentHarness({
+            model,
+            tools: [login],
+            policy: {
+              captureToolIo: capture,
+              toolErrors: behaviour === 'fail' ? { kind: 'fail' } : { kind: 'return_error' },
+            },
+          });
+          const recorded: AgentEvent[] = [];
+          const errors: string[] = [];
+          const options = { onEvent: (event: AgentEvent) => recorded.push(event) };
+          let run = await harness.invoke({}, [{ role: 'user', content: 'go' }], options).catch((error: unknown) => {
+            errors.push(String(error), JSON.stringify(error));
+            return undefined;
+          });
+          while (run?.outcome === 'deferred' && run.state && run.deferred) {
+            const decisions = new DeferredToolResults().approveAll(run.deferred);
+            run = await harness.resumeDeferred({}, run.state, decisions, options).catch((error: unknown) => {
+              errors.push(String(error), JSON.stringify(error));
+              return undefined;
+            });
+          }
+          const behaviourThrows = behaviour === 'throw';
+          const artifacts = [JSON.stringify(recorded), JSON.stringify(run?.events ?? []), ...errors];
+          for (const text of artifacts) expect(text.includes(value)).toBe(false);
+          // The tool still got the real value (once per valid call that ran).
+          expect(received.every((got) => got === value)).toBe(true);
+          expect(received.length).toBeGreaterThan(0);
+          if (capture && !behaviourThrows) {
+            const started = recorded.find((event) => event.type === 'tool_started' && event.input !== undefined);
+            expect(started?.type === 'tool_started' && (started.input as { password?: unknown }).password).toBe(
+              REDACTED,
+            );
+          }
         },
       ),
       { numRuns: RUNS },

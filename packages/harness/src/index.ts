@@ -19,7 +19,16 @@ export type { PendingCall } from './agent/loop-state.js';
 export { type DeferredToolHandler, DROPPED_TOOL_CALL_NUDGE } from './agent/run-loop.js';
 export type { CheckpointStore } from './checkpoint/checkpoint-store.js';
 export { InMemoryCheckpointStore } from './checkpoint/in-memory-checkpoint-store.js';
-export { type DeferredDecision, DeferredToolResults } from './deferral/deferred-tool-results.js';
+export {
+  type ApprovalDigestInput,
+  type ApprovalSecret,
+  approvalDigest,
+} from './deferral/approval-digest.js';
+export {
+  type DeferredCallRef,
+  type DeferredDecision,
+  DeferredToolResults,
+} from './deferral/deferred-tool-results.js';
 export { parseRunState, RUN_STATE_VERSION, type RunState, serializeRunState } from './deferral/run-state.js';
 export {
   resolveSearchLimits,
@@ -81,8 +90,16 @@ export { ListenerError } from './errors/listener-error.js';
 export { MiddlewareError } from './errors/middleware-error.js';
 export { RunCancelledError } from './errors/run-cancelled-error.js';
 export { ToolExecutionError } from './errors/tool-execution-error.js';
-export type { AgentEvent, AgentEventOf, AgentEventType, LimitKind, RunOutcome } from './events/agent-event.js';
+export type {
+  AgentEvent,
+  AgentEventOf,
+  AgentEventType,
+  BrokenTurnReason,
+  LimitKind,
+  RunOutcome,
+} from './events/agent-event.js';
 export type { AgentEventListener } from './events/event-sink.js';
+export { REDACTED, SENSITIVE_KEYWORD, sensitive } from './execution/redaction.js';
 export { defaultIdempotencyKey, type IdempotencyKeyInput } from './ledger/idempotency-key.js';
 export { InMemoryToolEffectLedger } from './ledger/in-memory-tool-effect-ledger.js';
 export { INTERRUPTED_BEFORE_SETTLEMENT } from './ledger/reconcile-tool-effects.js';
@@ -126,6 +143,7 @@ export type {
 export { allowedToolNames, type HostToolAccess, type RunContext } from './run/run-context.js';
 export { type RunLimits, resolveRunLimits } from './run/run-limits.js';
 export {
+  type BrokenTurnCallsPolicy,
   DEFAULT_RUN_POLICY,
   type InvalidArgsPolicy,
   type RunPolicy,

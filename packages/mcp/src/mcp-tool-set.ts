@@ -22,6 +22,15 @@ import { resultFromMcp } from './map-call-result.js';
 import { policyFromAnnotations } from './map-tool-policy.js';
 import { normalizeInputSchema, sanitizeSchemaText } from './mcp-input-schema.js';
 import { advertisedToolNames } from './mcp-tool-name.js';
+import {
+  changedFields,
+  MCP_PIN_FILE_VERSION,
+  type McpPinFile,
+  type McpPinnedField,
+  type McpToolDefinitionChangedEvent,
+  type McpToolPin,
+  pinToolDefinition,
+} from './mcp-tool-pins.js';
 
 /** How to reach the server: an MCP `Client` (connected or not), a transport, or a command over stdio. */
 export type McpConnection =
@@ -56,7 +65,24 @@ export type McpToolSetOptions = McpConnection & {
   readonly roots?: ReadonlyArray<{ readonly uri: string; readonly name?: string }> | undefined;
   /** Called after a `tools/list_changed` notification refreshed the catalogue. */
   readonly onToolsChanged?: ((names: readonly string[]) => void) | undefined;
+  /**
+   * Approved tool definitions (a pin file, see `readMcpPinFile`). A listed tool whose definition
+   * differs from its pin, or that the file does not know, is withheld. Without it, each tool is
+   * pinned when first listed (trust on first use) and a later change withholds it.
+   */
+  readonly pins?: McpPinFile | undefined;
+  /** Receives `tool_definition_changed` when a listing withholds a tool (once per new definition). */
+  readonly onEvent?: ((event: McpToolDefinitionChangedEvent) => void) | undefined;
 };
+
+/** A tool the toolset does not offer because its definition does not match its pin. */
+export interface McpWithheldTool {
+  /** The server's name for the tool. */
+  readonly toolName: string;
+  readonly changed: readonly (McpPinnedField | 'new')[];
+  readonly pinned?: string | undefined;
+  readonly current: string;
+}
 
 /** The per-turn context an {@link McpToolSet} is given (compatible with the harness `ToolSetContext`). */
 export interface McpToolSetContext {
@@ -91,6 +117,9 @@ export class McpToolSet implements ToolSet {
   /** Tools the server listed that could not be offered (bad name or uncompilable schema), with why. */
   skipped: ReadonlyArray<{ readonly name: string; readonly reason: string }> = [];
   private entries = new Map<string, Entry>();
+  private readonly pinned: Map<string, McpToolPin>;
+  private readonly withheldTools = new Map<string, McpWithheldTool>();
+  private listed: readonly McpTool[] = [];
   private refreshing: Promise<void> | undefined;
   private failure: McpConnectionError | undefined;
   private closing = false;
@@ -100,7 +129,40 @@ export class McpToolSet implements ToolSet {
     readonly client: Client,
     private readonly options: McpToolSetOptions,
     private readonly stderrTail: () => string | undefined,
-  ) {}
+  ) {
+    this.pinned = new Map(Object.entries(options.pins?.tools ?? {}));
+  }
+
+  /** Tools withheld because their definition changed since it was pinned (or is not in the pin file). */
+  get withheld(): readonly McpWithheldTool[] {
+    return [...this.withheldTools.values()];
+  }
+
+  /** The current pins (approved definitions), as a pin file; write it with `writeMcpPinFile`. */
+  pins(): McpPinFile {
+    return {
+      version: MCP_PIN_FILE_VERSION,
+      server: this.serverName,
+      tools: Object.fromEntries([...this.pinned].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    };
+  }
+
+  /**
+   * Re-approves a withheld tool (by the server's name for it): its current definition becomes the
+   * pin and the tool is offered again from the next `tools()`. Returns the new pin.
+   * @throws {ToolNotFoundError} when no tool of that name is withheld.
+   */
+  approveDefinition(toolName: string): McpToolPin {
+    const withheld = this.withheldTools.get(toolName);
+    const tool = this.listed.find((item) => item.name === toolName);
+    if (withheld === undefined || tool === undefined)
+      throw new ToolNotFoundError({ toolName, availableTools: [...this.withheldTools.keys()] });
+    const pin = pinToolDefinition(tool);
+    this.pinned.set(toolName, pin);
+    this.withheldTools.delete(toolName);
+    this.entries = this.buildEntries(this.listed);
+    return pin;
+  }
 
   /** Names the toolset in events and errors: the `label` option, else `mcp:<server name>`. */
   get label(): string {
@@ -198,10 +260,43 @@ export class McpToolSet implements ToolSet {
       listed.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor !== undefined);
+    this.listed = listed;
     this.entries = this.buildEntries(listed);
   }
 
-  private buildEntries(listed: readonly McpTool[]): Map<string, Entry> {
+  /** Checks each listed tool against its pin (pinning new ones unless a pin file was given); returns those to offer. */
+  private checkPins(listed: readonly McpTool[]): McpTool[] {
+    const offered: McpTool[] = [];
+    for (const tool of listed) {
+      const current = pinToolDefinition(tool);
+      const pin = this.pinned.get(tool.name);
+      if (pin === undefined && this.options.pins === undefined) {
+        this.pinned.set(tool.name, current);
+        offered.push(tool);
+        continue;
+      }
+      if (pin !== undefined && pin.sha256 === current.sha256) {
+        this.withheldTools.delete(tool.name);
+        offered.push(tool);
+        continue;
+      }
+      const changed = pin === undefined ? (['new'] as const) : changedFields(pin, current);
+      const previous = this.withheldTools.get(tool.name);
+      const withheld: McpWithheldTool = {
+        toolName: tool.name,
+        changed: changed.length === 0 ? ['name'] : changed,
+        ...(pin === undefined ? {} : { pinned: pin.sha256 }),
+        current: current.sha256,
+      };
+      this.withheldTools.set(tool.name, withheld);
+      if (previous?.current !== current.sha256)
+        this.options.onEvent?.({ type: 'tool_definition_changed', server: this.serverName, ...withheld });
+    }
+    return offered;
+  }
+
+  private buildEntries(all: readonly McpTool[]): Map<string, Entry> {
+    const listed = this.checkPins(all);
     const exposure = this.resolveExposure(listed.length);
     const family = this.options.family ?? sanitizeToolMetadata(this.serverName, { maxBytes: 64 });
     const names = advertisedToolNames(

@@ -35,3 +35,43 @@ describe('the agent loop on this adapter', () => {
     expect(types).toContain('tool_completed');
   });
 });
+
+describe('calls from a turn cut off by max_tokens', () => {
+  const written: string[] = [];
+  const writeFile = defineTool({
+    name: 'write_file',
+    description: 'Write a file.',
+    parameters: Type.Object({ path: Type.String(), content: Type.Optional(Type.String()) }),
+    policy: ToolPolicy.classified().withSideEffects({ writesFiles: true }),
+    execute: ({ path, content }) => {
+      written.push(`${path}:${content ?? ''}`);
+      return 'written';
+    },
+  });
+
+  it.each([
+    ['streamed, cut inside its arguments', 'anthropic/broken-turn-stream.json', true],
+    ['whole message, partial input still valid', 'anthropic/broken-turn-whole.json', false],
+  ])('refuses the call by default (%s): nothing runs, the model reads why', async (_name, fixture, streaming) => {
+    written.length = 0;
+    const model = anthropic({ baseURL: replay.load(fixture), apiKey: 'sk-ant-test-key' })('claude-sonnet-4-5', {
+      maxTokens: 16,
+    });
+    const harness = new AgentHarness({ model, tools: [writeFile] });
+    const messages = [{ role: 'user' as const, content: 'Write a long note to notes.txt' }];
+    let run: Awaited<ReturnType<typeof harness.invoke>>;
+    if (streaming) {
+      const stream = harness.stream({}, messages);
+      for await (const _event of stream);
+      run = await stream.result;
+    } else {
+      run = await harness.invoke({}, messages);
+    }
+    expect(written).toEqual([]);
+    expect(run.executedTools).toEqual([]);
+    expect(run.toolCalls).toBe(1);
+    const refused = run.events.filter((event) => event.type === 'tool_call_refused');
+    expect(refused).toEqual([expect.objectContaining({ toolName: 'write_file', reason: 'length' })]);
+    expect(run.text).toBe('I ran out of room; I will write the note in a shorter call.');
+  });
+});

@@ -15,6 +15,8 @@ import {
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
 import { unwrapBridgeCall } from '../discovery/unwrap-bridge-call.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
+import type { BrokenTurnReason } from '../events/agent-event.js';
+import { eventSecrets, redactionOf, redactValue, scrubText } from '../execution/redaction.js';
 import { middlewareContext, runBeforeTool } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { runStopError } from '../run/run-stop.js';
@@ -57,6 +59,53 @@ export function admitModelCall(state: LoopState, call: PendingCall): Promise<Adm
     return Promise.resolve({ kind: 'answer', call, toolName: call.name, result: ToolResult.error(unwrapped.message) });
   }
   return admitCall(state, { ...unwrapped.call, id: call.id }, 'tool_call');
+}
+
+const BROKEN_TURN_WHY: Record<BrokenTurnReason, string> = {
+  length: 'your reply was cut off at the output token limit, so its arguments may be incomplete',
+  content_filter: "the provider's content filter withheld or cut your reply",
+  error: 'the provider reported an error while generating your reply',
+};
+
+/**
+ * The finish reason of a broken turn (`length`, `content_filter`, `error`), else undefined. @internal
+ */
+export function brokenTurnReason(finishReason: string): BrokenTurnReason | undefined {
+  return finishReason === 'length' || finishReason === 'content_filter' || finishReason === 'error'
+    ? finishReason
+    : undefined;
+}
+
+/**
+ * Answers a call from a broken model turn without running it: a tool error that says why (so the
+ * model can make the call again), a `tool_call_refused` event, and one budget slot spent.
+ * @internal
+ */
+export function refuseBrokenCall(
+  state: LoopState,
+  call: PendingCall,
+  reason: BrokenTurnReason,
+  modelCallId: string,
+): Admission {
+  checkRunAlive(state);
+  reserveSlot(state);
+  if (state.sink.active)
+    state.sink.emit({ type: 'tool_call_refused', modelCallId, callId: call.id, toolName: call.name, reason });
+  const message = `tool \`${call.name}\` was not run: ${BROKEN_TURN_WHY[reason]} (finish reason \`${reason}\`); make the call again in a complete reply`;
+  return { kind: 'answer', call, toolName: call.name, result: ToolResult.error(message) };
+}
+
+/**
+ * The model's arguments as an event records them: absent unless `policy.captureToolIo`, and then
+ * with the tool's sensitive fields replaced by `[redacted]`.
+ */
+function recordedArguments(
+  state: LoopState,
+  args: unknown,
+  entry: RegisteredTool | undefined,
+): { arguments?: unknown } {
+  if (!state.policy.captureToolIo) return {};
+  return { arguments: redactValue(args, redactionOf(entry?.tool)) };
 }
 
 /** Takes one tool-call budget slot, or ends the run with `limit_reached`. */
@@ -111,8 +160,11 @@ export async function admitCall(
           type: 'invalid_tool_args',
           callId: call.id,
           toolName: call.name,
-          arguments: call.arguments,
-          error: call.invalid,
+          ...recordedArguments(state, call.arguments, state.offered.get(call.name)),
+          error: scrubText(
+            call.invalid,
+            eventSecrets(call.arguments, redactionOf(state.offered.get(call.name)?.tool), state.policy.captureToolIo),
+          ),
           recovery: 'tool_error',
         });
       }
@@ -123,8 +175,11 @@ export async function admitCall(
         type: 'invalid_tool_args',
         callId: call.id,
         toolName: call.name,
-        arguments: call.arguments,
-        error: call.invalid,
+        ...recordedArguments(state, call.arguments, state.offered.get(call.name)),
+        error: scrubText(
+          call.invalid,
+          eventSecrets(call.arguments, redactionOf(state.offered.get(call.name)?.tool), state.policy.captureToolIo),
+        ),
         recovery: 'repaired',
       });
     }
@@ -161,7 +216,7 @@ function resolveUnknown(
           type: 'unknown_tool_call',
           callId: call.id,
           requestedName: call.name,
-          arguments: call.arguments,
+          ...recordedArguments(state, call.arguments, undefined),
           recovery: `rewrite:${target.name}`,
         });
       }
@@ -173,7 +228,7 @@ function resolveUnknown(
       type: 'unknown_tool_call',
       callId: call.id,
       requestedName: call.name,
-      arguments: call.arguments,
+      ...recordedArguments(state, call.arguments, undefined),
       recovery: 'tool_error',
     });
   }
@@ -202,8 +257,11 @@ async function admitArguments(state: LoopState, call: PendingCall, entry: Regist
           type: 'invalid_tool_args',
           callId: call.id,
           toolName: entry.name,
-          arguments: call.arguments,
-          error: formatValidationIssues(original),
+          ...recordedArguments(state, call.arguments, entry),
+          error: scrubText(
+            formatValidationIssues(original),
+            eventSecrets(call.arguments, redactionOf(entry.tool), state.policy.captureToolIo),
+          ),
           recovery: 'normalized',
         });
       }
@@ -217,8 +275,8 @@ async function admitArguments(state: LoopState, call: PendingCall, entry: Regist
         type: 'invalid_tool_args',
         callId: call.id,
         toolName: entry.name,
-        arguments: call.arguments,
-        error: detail,
+        ...recordedArguments(state, call.arguments, entry),
+        error: scrubText(detail, eventSecrets(call.arguments, redactionOf(entry.tool), state.policy.captureToolIo)),
         recovery: 'tool_error',
       });
     }

@@ -61,7 +61,7 @@ describe('AgentHarness.invoke', () => {
     const model = new ScriptedModel({
       steps: [{ toolCalls: [scriptedToolCall('missing', { q: 1 }, 'c9')] }, { content: 'sorry' }],
     });
-    const run = await new AgentHarness({ model, tools: all }).invoke({}, user('go'));
+    const run = await new AgentHarness({ model, tools: all, policy: { captureToolIo: true } }).invoke({}, user('go'));
     const [answer] = toolMessages(run.messages);
     expect(answer).toMatchObject({ toolCallId: 'c9', isError: true });
     expect(messageText(answer as Message)).toBe(
@@ -145,7 +145,7 @@ describe('AgentHarness.invoke', () => {
         { content: 'ok' },
       ],
     });
-    const run = await new AgentHarness({ model, tools: all }).invoke({}, user('go'));
+    const run = await new AgentHarness({ model, tools: all, policy: { captureToolIo: true } }).invoke({}, user('go'));
     expect(log).toEqual(['weather:Oslo']);
     expect(eventsOfType(run.events, 'invalid_tool_args')).toEqual([
       {
@@ -185,7 +185,7 @@ describe('AgentHarness.invoke', () => {
     const model = new ScriptedModel({
       steps: [{ toolCalls: [scriptedToolCall('weather', { city: 'Oslo', days: '3' }, 'c1')] }, { content: 'ok' }],
     });
-    const run = await new AgentHarness({ model, tools: all }).invoke({}, user('go'));
+    const run = await new AgentHarness({ model, tools: all, policy: { captureToolIo: true } }).invoke({}, user('go'));
     expect(log).toEqual([]);
     const text = messageText(toolMessages(run.messages)[0] as Message);
     expect(text).toMatch(/^invalid arguments for tool `weather`: \/days must be integer; expected schema: \{/);

@@ -8,6 +8,7 @@ import {
   type ToolDialectKind,
 } from '@tiny/llm';
 import { type AnyTool, InvalidInputError } from '@tiny/tools';
+import type { ApprovalSecret } from '../deferral/approval-digest.js';
 import type { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import { parseRunState, type RunState } from '../deferral/run-state.js';
 import type { DiscoveryOptions } from '../discovery/discovery-session.js';
@@ -60,6 +61,13 @@ export interface AgentHarnessOptions {
    * canonical model-visible arguments).
    */
   readonly idempotencyKey?: IdempotencyKeyRule | undefined;
+  /**
+   * Signs each pending call's digest (HMAC-SHA-256 over run id, call id, tool name and canonical
+   * model-visible arguments) so a paused state cannot be edited and resumed: a key, or a function of
+   * the run id. Without one the digest is a plain SHA-256 (catches edits, not forgeries). With one,
+   * a state whose pending calls are unsigned or signed otherwise is refused (`InvalidRunStateError`).
+   */
+  readonly approvalSecret?: ApprovalSecret | undefined;
 }
 
 /** Per-run options for `invoke` and `stream`. */
@@ -93,6 +101,13 @@ export interface InvokeOptions {
    * throws (or rejects), none of the batch runs and the run rejects with `ListenerError`.
    */
   readonly onCheckpoint?: ((state: RunState) => void | Promise<void>) | undefined;
+  /**
+   * `resumeDeferred` only: without a ledger, this harness refuses to resume the same paused state
+   * twice (`DeferredResolutionError`, problem `already_resumed`), so an approved call cannot run
+   * twice in one process. Default true; a durable engine whose journal already makes every step
+   * exactly-once (e.g. `@tiny/restate`) may turn it off.
+   */
+  readonly resumeOnce?: boolean | undefined;
 }
 
 function describeThrown(value: unknown): string {
@@ -124,6 +139,9 @@ export class AgentHarness {
   private readonly discoveryOptions: DiscoveryOptions;
   private readonly ledgerFailure: LedgerFailureMode;
   private readonly idempotencyKey: IdempotencyKeyRule | undefined;
+  private readonly approvalSecret: ApprovalSecret | undefined;
+  /** Paused states this harness resumed (no ledger): run id, transcript length and pending digests. */
+  private readonly resumed = new Set<string>();
 
   constructor(options: AgentHarnessOptions) {
     const model = options?.model as Partial<LanguageModelV1> | undefined;
@@ -156,6 +174,32 @@ export class AgentHarness {
     this.discoveryOptions = options.discovery ?? {};
     this.ledgerFailure = options.ledgerFailure ?? 'abort';
     this.idempotencyKey = options.idempotencyKey;
+    const secret = options.approvalSecret;
+    if (
+      secret !== undefined &&
+      !(typeof secret === 'string' && secret !== '') &&
+      !(secret instanceof Uint8Array && secret.length > 0) &&
+      typeof secret !== 'function'
+    )
+      throw new InvalidInputError({
+        entryPoint: 'AgentHarness',
+        reason: '`approvalSecret` must be a non-empty string or Uint8Array, or a function of the run id',
+      });
+    this.approvalSecret = secret;
+  }
+
+  /** Refuses a paused state this harness already resumed (only without a ledger and with `resumeOnce`). */
+  private claimResume(state: RunState, options: InvokeOptions): (() => void) | undefined {
+    if (this.ledger !== undefined || options.resumeOnce === false || state.pending === undefined) return undefined;
+    const pending = [...state.pending.approvals, ...state.pending.calls];
+    const key = [state.runId, state.messages.length, ...pending.map((call) => call.digest ?? call.callId)].join(
+      '\u0000',
+    );
+    return () => {
+      if (this.resumed.has(key))
+        throw new DeferredResolutionError({ problem: 'already_resumed', callIds: pending.map((call) => call.callId) });
+      this.resumed.add(key);
+    };
   }
 
   /**
@@ -297,6 +341,7 @@ export class AgentHarness {
       discoveryOptions: this.discoveryOptions,
       ledgerFailure: this.ledgerFailure,
       idempotencyKey: this.idempotencyKey,
+      approvalSecret: this.approvalSecret,
       offered: new Map(),
       offeredSchemas: [],
       offeredFrom: undefined,
@@ -320,7 +365,13 @@ export class AgentHarness {
         request: options.modelSettings ?? {},
         deferredToolHandler: options.deferredToolHandler ?? this.deferredToolHandler,
         onCheckpoint: options.onCheckpoint,
-        resume: resumed ? { pending: resumed.pending, results: options.resumeWith } : undefined,
+        resume: resumed
+          ? {
+              pending: resumed.pending,
+              results: options.resumeWith,
+              claim: options.resumeWith === undefined ? undefined : this.claimResume(resumed, options),
+            }
+          : undefined,
       });
       // A listener that threw on `run_completed` itself: the run ended, but the host must hear of it.
       sink.throwIfFailed();

@@ -8,6 +8,7 @@ import {
   type ToolSchema,
 } from '@tiny/llm';
 import { MiddlewareError } from '../errors/middleware-error.js';
+import { redactionOf } from '../execution/redaction.js';
 import type { AgentMiddleware, MiddlewareContext, NextModel } from '../middleware/agent-middleware.js';
 import { isRunStop, raceRunStop, runStopError } from '../run/run-stop.js';
 import type { LoopState } from './loop-state.js';
@@ -92,10 +93,24 @@ async function* tapTextDeltas(
     if (delta !== '' && state.sink.active) state.sink.emit({ type: 'model_delta', modelCallId, delta });
   };
   const names = new Map<string, string>();
+  // Argument text of a call the harness would run is tool input: streamed only with
+  // `captureToolIo`, and never for a tool with sensitive fields. Calls to schemas of this request
+  // that no tool backs (a structured-output tool added by middleware) always stream.
+  const visible = new Set<string>();
   for await (const part of stream) {
     if (part.type === 'text_delta') emit(scrubber ? scrubber.feed(part.delta).text : part.delta);
-    else if (part.type === 'tool_call_start') names.set(part.id, part.name);
-    else if (part.type === 'tool_call_delta' && state.sink.active && part.argumentsDelta !== '') {
+    else if (part.type === 'tool_call_start') {
+      names.set(part.id, part.name);
+      const entry = state.offered.get(part.name) ?? state.deferredTools.get(part.name);
+      const isTool = entry !== undefined || state.discovery?.isBridgeCall(part.name) === true;
+      const schemaOnly = !isTool && tools.some((tool) => tool.name === part.name);
+      if (schemaOnly || (state.policy.captureToolIo && redactionOf(entry?.tool) === undefined)) visible.add(part.id);
+    } else if (
+      part.type === 'tool_call_delta' &&
+      state.sink.active &&
+      part.argumentsDelta !== '' &&
+      visible.has(part.id)
+    ) {
       state.sink.emit({
         type: 'tool_call_delta',
         modelCallId,

@@ -1,5 +1,6 @@
 import type { LanguageModelV1, LanguageModelV1Usage, Message, ToolDialect, ToolSchema } from '@tiny/llm';
 import type { JsonValue } from '@tiny/tools';
+import type { ApprovalSecret } from '../deferral/approval-digest.js';
 import type { DiscoveryOptions, DiscoverySession } from '../discovery/discovery-session.js';
 import type { EventSink } from '../events/event-sink.js';
 import type { IdempotencyKeyRule, LedgerFailureMode, ToolEffectLedger } from '../ledger/tool-effect-ledger.js';
@@ -61,6 +62,8 @@ export interface LoopState {
   readonly ledgerFailure: LedgerFailureMode;
   /** The host's idempotency-key rule, when it has one. */
   readonly idempotencyKey: IdempotencyKeyRule | undefined;
+  /** Signs pending calls' digests (see `AgentHarnessOptions.approvalSecret`). */
+  readonly approvalSecret: ApprovalSecret | undefined;
   /** This turn's callable tools, by name (advertised and allowed). */
   offered: ReadonlyMap<string, RegisteredTool>;
   /** Deferred tools: not on the wire, callable by name or through `tool_call` (after the allow-list). */

@@ -1,8 +1,8 @@
 import { addUsage, type LanguageModelV1Request, type Message, recordAssistantTurn, type ToolChoice } from '@tiny/llm';
 import type { Admission } from '../admission/admission.js';
-import { admitModelCall, checkRunAlive } from '../admission/admit-call.js';
+import { admitModelCall, brokenTurnReason, checkRunAlive, refuseBrokenCall } from '../admission/admit-call.js';
 import { DeferredToolResults } from '../deferral/deferred-tool-results.js';
-import { admitDecisions, checkDecisions } from '../deferral/resolve-deferred.js';
+import { admitDecisions, checkDecisions, checkDigests } from '../deferral/resolve-deferred.js';
 import { RUN_STATE_VERSION, type RunState, unansweredCalls } from '../deferral/run-state.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import { ListenerError } from '../errors/listener-error.js';
@@ -54,7 +54,12 @@ export interface LoopSettings {
    * results (a paused run), or the checkpoint's open calls are run (a crashed run).
    */
   readonly resume?:
-    | { readonly pending?: DeferredBatchData | undefined; readonly results?: DeferredToolResults | undefined }
+    | {
+        readonly pending?: DeferredBatchData | undefined;
+        readonly results?: DeferredToolResults | undefined;
+        /** Called once the decisions are checked, before anything runs; throws to refuse a repeated resume. */
+        readonly claim?: (() => void) | undefined;
+      }
     | undefined;
   /** Receives the run state after each assistant turn with tool calls is recorded, before any of them runs. */
   readonly onCheckpoint?: ((state: RunState) => void | Promise<void>) | undefined;
@@ -198,6 +203,7 @@ async function completeBatch(
     if (settings.deferredToolHandler === undefined) return finish(state, 'deferred', lastText, { deferred: pending });
     const results = await settings.deferredToolHandler(createDeferredToolRequests(pending), state.context);
     checkDecisions(pending, results, state.history);
+    checkDigests(state.runId, state.approvalSecret, pending, results);
     const resolved = await admitDecisions(state, pending, results);
     return completeBatch(state, settings, resolved, nested, lastText, followUps);
   }
@@ -232,7 +238,12 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
   const nested = createNestedCallRunner(state);
   if (settings.resume) {
     const { pending, results } = settings.resume;
-    if (pending !== undefined) checkDecisions(pending, results ?? new DeferredToolResults(), state.history);
+    if (pending !== undefined) {
+      const decided = results ?? new DeferredToolResults();
+      checkDecisions(pending, decided, state.history);
+      checkDigests(state.runId, state.approvalSecret, pending, decided);
+      settings.resume.claim?.();
+    }
     await reconcileToolEffects(state);
     const admissions: Admission[] = [];
     if (pending !== undefined) {
@@ -345,7 +356,10 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
       }
     }
     const admissions: Admission[] = [];
-    for (const call of pendingCalls) admissions.push(await admitModelCall(state, call));
+    const broken = policy.brokenTurnCalls === 'refuse' ? brokenTurnReason(response.finishReason) : undefined;
+    if (broken !== undefined)
+      for (const call of pendingCalls) admissions.push(refuseBrokenCall(state, call, broken, modelCallId));
+    else for (const call of pendingCalls) admissions.push(await admitModelCall(state, call));
     const ended = await completeBatch(state, settings, admissions, nested, parsed.text, []);
     if (ended !== undefined && ended !== 'model') return ended;
   }

@@ -174,7 +174,7 @@ describe('streaming native tool calls', () => {
       chunkSize: 5,
       steps: [{ toolCalls: [scriptedToolCall('weather', { city: 'Oslo', days: 3 }, 'w1')] }, { content: 'done' }],
     });
-    const stream = new AgentHarness({ model, tools: all }).stream({}, user('go'));
+    const stream = new AgentHarness({ model, tools: all, policy: { captureToolIo: true } }).stream({}, user('go'));
     const pieces: string[] = [];
     for await (const event of stream) {
       if (event.type === 'tool_call_delta') {

@@ -205,7 +205,13 @@ describe.each(modes)('deferred calls (%s)', (mode) => {
     });
     const paused = await start(mode, harness, {}, user('open it'));
     expect(paused.deferred?.calls).toEqual([
-      { callId: 'e1', toolName: 'open_page', arguments: { url: 'https://x.io' }, reason: 'external' },
+      {
+        callId: 'e1',
+        toolName: 'open_page',
+        arguments: { url: 'https://x.io' },
+        reason: 'external',
+        digest: expect.stringMatching(/^sha256:/),
+      },
     ]);
     const approveExternal = await resume(
       mode,

@@ -1,14 +1,22 @@
 import { InvalidInputError, ToolResult } from '@tiny/tools';
 import type { DeferredCall } from '../run/agent-run.js';
 
-/** One decision about a deferred call. */
-export type DeferredDecision =
+/**
+ * One decision about a deferred call. `digest` is the pending call's digest when the decision was
+ * made from the `DeferredCall` itself (not a bare id): on resume it must match the call as the state
+ * holds it, else the resume is refused (`DeferredResolutionError`, problem `digest_mismatch`).
+ */
+export type DeferredDecision = (
   | { readonly kind: 'approve' }
   | { readonly kind: 'approve_with_args'; readonly arguments: unknown }
   | { readonly kind: 'deny'; readonly message: string }
   | { readonly kind: 'respond'; readonly result: ToolResult }
   | { readonly kind: 'retry'; readonly message: string }
-  | { readonly kind: 'fail'; readonly message: string };
+  | { readonly kind: 'fail'; readonly message: string }
+) & { readonly digest?: string | undefined };
+
+/** A pending call named by id, or the `DeferredCall` itself (then the decision carries its digest). */
+export type DeferredCallRef = string | Pick<DeferredCall, 'callId' | 'digest'>;
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -24,12 +32,39 @@ function checkCallId(method: string, callId: unknown): void {
     });
 }
 
+function checkDigest(method: string, digest: unknown): string | undefined {
+  if (digest === undefined) return undefined;
+  if (typeof digest !== 'string' || digest === '')
+    throw new InvalidInputError({
+      entryPoint: `DeferredToolResults.${method}`,
+      reason: `\`digest\` must be a non-empty string, got ${describe(digest)}`,
+    });
+  return digest;
+}
+
+/** The id and digest of a call reference, checked. */
+function reference(method: string, ref: unknown): { callId: string; digest: string | undefined } {
+  if (typeof ref === 'object' && ref !== null) {
+    const { callId, digest } = ref as { callId?: unknown; digest?: unknown };
+    checkCallId(method, callId);
+    return { callId: callId as string, digest: checkDigest(method, digest) };
+  }
+  checkCallId(method, ref);
+  return { callId: ref as string, digest: undefined };
+}
+
 function checkMessage(method: string, message: unknown): void {
   if (typeof message !== 'string')
     throw new InvalidInputError({
       entryPoint: `DeferredToolResults.${method}`,
       reason: `\`message\` must be a string, got ${describe(message)}`,
     });
+}
+
+/** Drops an undefined `digest` key so decisions compare and serialise as before. */
+function stripDigest(decision: DeferredDecision): DeferredDecision {
+  const { digest: _digest, ...rest } = decision;
+  return rest as DeferredDecision;
 }
 
 /**
@@ -41,28 +76,34 @@ function checkMessage(method: string, message: unknown): void {
 export class DeferredToolResults {
   private readonly decisions = new Map<string, DeferredDecision>();
 
-  /** Run the call with the model's arguments. */
-  approve(callId: string): this {
-    checkCallId('approve', callId);
-    return this.set(callId, { kind: 'approve' });
+  /**
+   * Run the call with the model's arguments. Pass the `DeferredCall` (from `run.deferred`) rather
+   * than its id to bind the approval to the exact call (its digest); see {@link DeferredCallRef}.
+   */
+  approve(call: DeferredCallRef): this {
+    const { callId, digest } = reference('approve', call);
+    return this.set(callId, { kind: 'approve', digest });
   }
 
-  /** Run the call with edited arguments (validated against the tool's declared schema). */
-  approveWithArgs(callId: string, args: unknown): this {
-    checkCallId('approveWithArgs', callId);
-    return this.set(callId, { kind: 'approve_with_args', arguments: args });
+  /**
+   * Run the call with edited arguments (validated against the tool's declared schema). The digest,
+   * when given, binds the decision to the call the model made; the edited arguments are the host's.
+   */
+  approveWithArgs(call: DeferredCallRef, args: unknown): this {
+    const { callId, digest } = reference('approveWithArgs', call);
+    return this.set(callId, { kind: 'approve_with_args', arguments: args, digest });
   }
 
   /** Do not run the call; the model reads `message` as a tool error. */
-  deny(callId: string, message: string): this {
-    checkCallId('deny', callId);
+  deny(call: DeferredCallRef, message: string): this {
+    const { callId, digest } = reference('deny', call);
     checkMessage('deny', message);
-    return this.set(callId, { kind: 'deny', message });
+    return this.set(callId, { kind: 'deny', message, digest });
   }
 
   /** The host ran the call (an external tool): this is its result. */
-  respond(callId: string, result: ToolResult | string): this {
-    checkCallId('respond', callId);
+  respond(call: DeferredCallRef, result: ToolResult | string): this {
+    const { callId, digest } = reference('respond', call);
     if (typeof result !== 'string' && !ToolResult.isInstance(result))
       throw new InvalidInputError({
         entryPoint: 'DeferredToolResults.respond',
@@ -71,26 +112,27 @@ export class DeferredToolResults {
     return this.set(callId, {
       kind: 'respond',
       result: typeof result === 'string' ? ToolResult.success(result) : result,
+      digest,
     });
   }
 
   /** Answer with a retry result (`ToolResult.retry`). */
-  retry(callId: string, message: string): this {
-    checkCallId('retry', callId);
+  retry(call: DeferredCallRef, message: string): this {
+    const { callId, digest } = reference('retry', call);
     checkMessage('retry', message);
-    return this.set(callId, { kind: 'retry', message });
+    return this.set(callId, { kind: 'retry', message, digest });
   }
 
   /** Answer with a failed result (`ToolResult.failed`). */
-  fail(callId: string, message: string): this {
-    checkCallId('fail', callId);
+  fail(call: DeferredCallRef, message: string): this {
+    const { callId, digest } = reference('fail', call);
     checkMessage('fail', message);
-    return this.set(callId, { kind: 'fail', message });
+    return this.set(callId, { kind: 'fail', message, digest });
   }
 
-  /** Approves every approval in `pending` that has no decision yet. */
+  /** Approves every approval in `pending` that has no decision yet, each bound to its digest. */
   approveAll(pending: { readonly approvals: readonly DeferredCall[] }): this {
-    for (const call of pending.approvals) if (!this.decisions.has(call.callId)) this.approve(call.callId);
+    for (const call of pending.approvals) if (!this.decisions.has(call.callId)) this.approve(call);
     return this;
   }
 
@@ -107,9 +149,12 @@ export class DeferredToolResults {
   /** The decisions as plain JSON (results in their JSON shape), e.g. to send to another process. */
   toJSON(): Record<string, unknown> {
     return Object.fromEntries(
-      [...this.decisions].map(([id, decision]) => [
+      [...this.decisions].map(([id, { digest, ...decision }]) => [
         id,
-        decision.kind === 'respond' ? { ...decision, result: decision.result.toJSON() } : decision,
+        {
+          ...(decision.kind === 'respond' ? { ...decision, result: decision.result.toJSON() } : decision),
+          ...(digest === undefined ? {} : { digest }),
+        },
       ]),
     );
   }
@@ -130,15 +175,16 @@ export class DeferredToolResults {
         });
       const decision = raw as Record<string, unknown>;
       const message = typeof decision.message === 'string' ? decision.message : undefined;
+      const ref = { callId: id, digest: checkDigest('fromJSON', decision.digest) };
       switch (decision.kind) {
         case 'approve':
-          results.approve(id);
+          results.approve(ref);
           break;
         case 'approve_with_args':
-          results.approveWithArgs(id, decision.arguments);
+          results.approveWithArgs(ref, decision.arguments);
           break;
         case 'respond':
-          results.respond(id, ToolResult.fromJSON(decision.result));
+          results.respond(ref, ToolResult.fromJSON(decision.result));
           break;
         case 'deny':
         case 'retry':
@@ -148,7 +194,7 @@ export class DeferredToolResults {
               entryPoint: 'DeferredToolResults.fromJSON',
               reason: `decision for \`${id}\` needs a message`,
             });
-          results.set(id, { kind: decision.kind, message });
+          results.set(id, { kind: decision.kind, message, digest: ref.digest });
           break;
         default:
           throw new InvalidInputError({
@@ -161,7 +207,7 @@ export class DeferredToolResults {
   }
 
   private set(callId: string, decision: DeferredDecision): this {
-    this.decisions.set(callId, decision);
+    this.decisions.set(callId, decision.digest === undefined ? stripDigest(decision) : decision);
     return this;
   }
 }

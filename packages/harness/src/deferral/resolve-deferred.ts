@@ -3,9 +3,47 @@ import type { Admission } from '../admission/admission.js';
 import { admitCall } from '../admission/admit-call.js';
 import type { LoopState } from '../agent/loop-state.js';
 import { DeferredResolutionError } from '../errors/deferred-resolution-error.js';
+import { InvalidRunStateError } from '../errors/invalid-run-state-error.js';
 import type { DeferredBatchData, DeferredCall } from '../run/agent-run.js';
+import { type ApprovalSecret, approvalDigest, sameDigest } from './approval-digest.js';
 import type { DeferredToolResults } from './deferred-tool-results.js';
 import { unansweredCalls } from './run-state.js';
+
+/**
+ * Checks every pending call's digest against the call as the state holds it (id, tool name,
+ * arguments, run id): an edited state is refused, and with a secret an unsigned or plain-SHA-256
+ * call is refused too (a downgrade). Then every decision that carries a digest must match.
+ * @throws {InvalidRunStateError} for a pending call whose digest does not match.
+ * @throws {DeferredResolutionError} `digest_mismatch` for decisions made for another call.
+ * @internal
+ */
+export function checkDigests(
+  runId: string,
+  secret: ApprovalSecret | undefined,
+  pending: DeferredBatchData,
+  results: DeferredToolResults,
+): void {
+  const mismatched: string[] = [];
+  for (const call of [...pending.approvals, ...pending.calls]) {
+    const expected = approvalDigest(
+      { runId, callId: call.callId, toolName: call.toolName, arguments: call.arguments },
+      secret,
+    );
+    if (call.digest === undefined) {
+      if (secret !== undefined)
+        throw new InvalidRunStateError({
+          reason: `pending call \`${call.callId}\` carries no digest, but this harness signs approvals (\`approvalSecret\`)`,
+        });
+    } else if (!sameDigest(call.digest, expected)) {
+      throw new InvalidRunStateError({
+        reason: `pending call \`${call.callId}\`: its digest does not match its run id, call id, tool name and arguments (the state was edited after the pause, or signed with another secret)`,
+      });
+    }
+    const decided = results.get(call.callId)?.digest;
+    if (decided !== undefined && !sameDigest(decided, expected)) mismatched.push(call.callId);
+  }
+  if (mismatched.length > 0) throw new DeferredResolutionError({ problem: 'digest_mismatch', callIds: mismatched });
+}
 
 /**
  * Checks decisions against a pending batch before anything changes: every pending call decided,

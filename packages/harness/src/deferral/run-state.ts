@@ -28,7 +28,12 @@ export interface RunState {
 const deferredCall = {
   type: 'object',
   required: ['callId', 'toolName', 'reason'],
-  properties: { callId: { type: 'string' }, toolName: { type: 'string' }, reason: { type: 'string' } },
+  properties: {
+    callId: { type: 'string' },
+    toolName: { type: 'string' },
+    reason: { type: 'string' },
+    digest: { type: 'string' },
+  },
 };
 const count = { type: 'integer', minimum: 0 };
 const runStateSchema: JsonSchema = {

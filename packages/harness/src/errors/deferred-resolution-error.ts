@@ -11,7 +11,11 @@ export type DeferredResolutionProblem =
   /** Decisions for calls the transcript already answers. */
   | 'already_answered'
   /** `approve` / `approveWithArgs` for a call that did not ask for approval (an external call). */
-  | 'not_approvable';
+  | 'not_approvable'
+  /** A decision's digest does not match the pending call (its id, tool name or arguments changed since the pause). */
+  | 'digest_mismatch'
+  /** This harness already resumed this paused state once (no ledger guards against running an approval twice). */
+  | 'already_resumed';
 
 /**
  * Deferred calls could not be resumed with the given decisions. Nothing was changed: the run can be
@@ -28,6 +32,9 @@ export class DeferredResolutionError extends TinyError {
       foreign: 'decisions name calls that are not pending',
       already_answered: 'decisions name calls that were already answered',
       not_approvable: 'approvals were given for calls that did not ask for approval',
+      digest_mismatch:
+        'decisions were made for a different call than the one pending (the state changed after the pause)',
+      already_resumed: 'this paused state was already resumed once; resume the state that run returned',
     };
     super('DeferredResolutionError', `cannot resume: ${what[options.problem]}: ${options.callIds.join(', ')}`);
     this.problem = options.problem;

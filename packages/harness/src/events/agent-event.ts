@@ -5,14 +5,20 @@ import type { EffectStatus } from '../ledger/tool-effect-ledger.js';
 /** Which budget ran out. */
 export type LimitKind = 'model_calls' | 'tool_calls' | 'wall_clock';
 
+/** Why a model turn counts as broken (its tool calls are not trusted). */
+export type BrokenTurnReason = 'length' | 'content_filter' | 'error';
+
 /** How a run ended. */
 export type RunOutcome = 'final' | 'return_direct' | 'terminated' | 'deferred' | 'stopped' | 'interrupted';
 
 /**
  * Everything a run reports, as a discriminated union on `type` (noun first, then the verb).
- * Tool inputs and outputs (`input`, `output`) are present only when `capture.toolIo` is on;
- * `metadata` (host-only) and sizes are always present. Secrets never appear: injected arguments
- * are added after `input` is captured.
+ * Redacted by default: tool inputs and outputs (`input`, `output`), the model's arguments on
+ * recovered calls (`arguments`) and streamed argument text of real tools (`tool_call_delta`) are
+ * present only with `policy.captureToolIo`; names, ids, sizes and `metadata` (host-only) always
+ * are. Even with capture on, a tool's sensitive fields (`"x-tiny-sensitive": true` in its schema,
+ * or named in `policy.access.redact`) read `[redacted]`, and their values are scrubbed from result
+ * and error text. Injected arguments are added after `input` is captured, so they never appear.
  */
 export type AgentEvent =
   | { readonly type: 'run_started'; readonly runId: string }
@@ -45,7 +51,11 @@ export type AgentEvent =
       readonly warnings?: readonly LanguageModelV1CallWarning[] | undefined;
     }
   | {
-      /** Streaming only: the next piece of a native tool call's argument text, as the provider sent it. */
+      /**
+       * Streaming only: the next piece of a native tool call's argument text, as the provider sent
+       * it. For a registered tool only with `policy.captureToolIo` (never for one with sensitive
+       * fields); always for a schema no tool backs (a structured-output tool).
+       */
       readonly type: 'tool_call_delta';
       readonly modelCallId: string;
       /** The provider's id for the call (the admitted id may differ when the provider repeats ids). */
@@ -55,6 +65,18 @@ export type AgentEvent =
     }
   | { readonly type: 'model_retried'; readonly modelCallId: string; readonly attempt: number; readonly error: string }
   | { readonly type: 'tool_call_dropped'; readonly modelCallId: string; readonly nudge: number }
+  | {
+      /**
+       * A call read from a broken model turn was not run (`policy.brokenTurnCalls: 'refuse'`): the
+       * model got a tool error saying why, and the call spent its budget slot.
+       */
+      readonly type: 'tool_call_refused';
+      readonly modelCallId: string;
+      readonly callId: string;
+      readonly toolName: string;
+      /** The turn's finish reason: `length` (cut off), `content_filter` or `error`. */
+      readonly reason: BrokenTurnReason;
+    }
   | {
       readonly type: 'tool_started';
       readonly callId: string;
@@ -96,8 +118,8 @@ export type AgentEvent =
       readonly type: 'unknown_tool_call';
       readonly callId: string;
       readonly requestedName: string;
-      /** The model's arguments, verbatim. */
-      readonly arguments: unknown;
+      /** The model's arguments, verbatim; only with `policy.captureToolIo`. */
+      readonly arguments?: unknown;
       /** `tool_error`, or `rewrite:<tool>`. */
       readonly recovery: string;
     }
@@ -105,8 +127,11 @@ export type AgentEvent =
       readonly type: 'invalid_tool_args';
       readonly callId: string;
       readonly toolName: string;
-      /** The model's arguments, verbatim (the raw string for unparseable ones). */
-      readonly arguments: unknown;
+      /**
+       * The model's arguments (the raw string for unparseable ones); only with `policy.captureToolIo`,
+       * sensitive fields `[redacted]` (a raw string of a tool with sensitive fields whole).
+       */
+      readonly arguments?: unknown;
       readonly error: string;
       readonly recovery: 'tool_error' | 'repaired' | 'normalized';
     }

@@ -1,6 +1,7 @@
 import type { Admission } from '../admission/admission.js';
 import type { LoopState } from '../agent/loop-state.js';
 import { type CallOutcome, executeCall, type NestedCallRunner } from './execute-call.js';
+import { redactionOf, redactValue } from './redaction.js';
 
 type Executable = Extract<Admission, { kind: 'execute' }>;
 
@@ -24,7 +25,7 @@ function emitStarted(state: LoopState, admission: Executable, parentCallId?: str
     type: 'tool_started',
     callId: admission.call.id,
     toolName: admission.entry.name,
-    ...(state.policy.captureToolIo ? { input: admission.input } : {}),
+    ...(state.policy.captureToolIo ? { input: redactValue(admission.input, redactionOf(admission.entry.tool)) } : {}),
     ...(parentCallId === undefined ? {} : { parentCallId }),
   });
 }

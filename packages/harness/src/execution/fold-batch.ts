@@ -2,11 +2,13 @@ import type { Message, ToolMessage, UserMessage } from '@tiny/llm';
 import { renderToolContent, resolveReturnDirect, type ToolContent, type ToolResult } from '@tiny/tools';
 import type { Admission } from '../admission/admission.js';
 import type { LoopState } from '../agent/loop-state.js';
+import { approvalDigest } from '../deferral/approval-digest.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { middlewareContext, runAfterTool } from '../middleware/middleware-runner.js';
 import type { DeferredBatchData, DeferredCall } from '../run/agent-run.js';
 import { isRunStop } from '../run/run-stop.js';
 import type { CallOutcome } from './execute-call.js';
+import { eventSecrets, redactionOf, scrubText, sensitiveValues } from './redaction.js';
 import { unserializableResult } from './serializable-result.js';
 
 /** What folding a batch decided. @internal */
@@ -64,6 +66,11 @@ export async function foldBatch(
     const error = isRunStop(fatal.error)
       ? fatal.error
       : new ToolExecutionError({ toolName: failing.entry.name, callId: failing.call.id, cause: fatal.error });
+    // The message reaches the host, `run_failed` and spans: no sensitive argument value in it.
+    const redaction = redactionOf(failing.entry.tool);
+    const secrets = sensitiveValues(failing.input, redaction);
+    if (secrets.length > 0) error.message = scrubText(error.message, secrets);
+    const eventText = scrubText(error.message, eventSecrets(failing.input, redaction, state.policy.captureToolIo));
     if (sink.active) {
       for (const [index, outcome] of outcomes) {
         const admission = admissions[index] as Extract<Admission, { kind: 'execute' }>;
@@ -73,7 +80,7 @@ export async function foldBatch(
           toolName: admission.entry.name,
           startedAtMs: outcome.startedAt,
           durationMs: outcome.durationMs,
-          error: index === fatalIndex ? error.message : 'discarded: another call in the batch failed',
+          error: index === fatalIndex ? eventText : 'discarded: another call in the batch failed',
         });
       }
     }
@@ -95,6 +102,10 @@ export async function foldBatch(
         toolName,
         arguments: admission.call.arguments,
         reason: deferral.reason,
+        digest: approvalDigest(
+          { runId: state.runId, callId: admission.call.id, toolName, arguments: admission.call.arguments },
+          state.approvalSecret,
+        ),
       };
       (deferral.approval ? approvals : calls).push(deferred);
       if (deferral.metadata !== undefined) metadata[admission.call.id] = deferral.metadata;
@@ -124,6 +135,11 @@ export async function foldBatch(
       content = result.output();
     }
     if (sink.active) {
+      const capture = state.policy.captureToolIo;
+      const secrets =
+        result.isError || capture
+          ? eventSecrets(admission.call.arguments, redactionOf(tool ?? state.offered.get(toolName)?.tool), capture)
+          : [];
       if (isAnswer) sink.emit({ type: 'tool_started', callId: admission.call.id, toolName });
       sink.emit({
         type: 'tool_completed',
@@ -132,8 +148,8 @@ export async function foldBatch(
         startedAtMs: startedAt,
         durationMs: done?.durationMs ?? 0,
         outputBytes: Buffer.byteLength(content),
-        ...(state.policy.captureToolIo ? { output: content } : {}),
-        ...(result.isError ? { error: content } : {}),
+        ...(state.policy.captureToolIo ? { output: scrubText(content, secrets) } : {}),
+        ...(result.isError ? { error: scrubText(content, secrets) } : {}),
         ...(result.metadata === undefined ? {} : { metadata: result.metadata }),
       });
     }

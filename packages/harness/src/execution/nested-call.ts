@@ -17,6 +17,7 @@ import { middlewareContext, runBeforeTool } from '../middleware/middleware-runne
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { allowedToolNames } from '../run/run-context.js';
 import { executeCall, type NestedCallRunner } from './execute-call.js';
+import { eventSecrets, redactionOf, redactValue, scrubText, sensitiveValues } from './redaction.js';
 
 const nestedEntries = new WeakMap<object, ReadonlyMap<string, RegisteredTool>>();
 
@@ -123,13 +124,15 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
     const validated = validateToolArguments(target.tool, prepared, { signal: state.signal });
     const checked = validated instanceof Promise ? await validated : validated;
     if (!checked.ok) throw new ToolInputError({ toolName: target.name, issues: checked.issues });
+    const redaction = redactionOf(target.tool);
+    const secrets = eventSecrets(call.arguments, redaction, state.policy.captureToolIo);
     if (state.sink.active) {
       state.sink.emit({
         type: 'tool_started',
         callId,
         toolName: target.name,
         parentCallId: parentId,
-        ...(state.policy.captureToolIo ? { input: call.arguments } : {}),
+        ...(state.policy.captureToolIo ? { input: redactValue(call.arguments, redaction) } : {}),
       });
     }
     const outcome = await executeCall(
@@ -142,7 +145,7 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
     );
     if (outcome.kind === 'result') {
       if (state.sink.active) {
-        const output = outcome.result.output();
+        const output = scrubText(outcome.result.output(), secrets);
         state.sink.emit({
           type: 'tool_completed',
           callId,
@@ -168,9 +171,11 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
         parentCallId: parentId,
         startedAtMs: outcome.startedAt,
         durationMs: outcome.durationMs,
-        error: error instanceof Error ? error.message : String(error),
+        error: scrubText(error instanceof Error ? error.message : String(error), secrets),
       });
     }
+    const hidden = sensitiveValues(call.arguments, redaction);
+    if (hidden.length > 0 && error instanceof Error) error.message = scrubText(error.message, hidden);
     throw error;
   };
   return runner;

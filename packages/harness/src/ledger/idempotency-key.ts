@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 
-function canonical(value: unknown): string {
+/** Canonical JSON: object keys sorted at every depth. @internal */
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
     const entries = Object.keys(value)

@@ -11,6 +11,12 @@ export interface DeferredCall {
   readonly arguments: unknown;
   /** `approval_required`, `call_deferred`, `external`, or a reason given by the tool. */
   readonly reason: string;
+  /**
+   * Binds the call to this pause: `approvalDigest` of (run id, call id, tool name, arguments), an
+   * HMAC with the harness's `approvalSecret`. Decisions made from this object carry it; a resume
+   * whose state or decision no longer matches is refused before anything runs.
+   */
+  readonly digest?: string | undefined;
 }
 
 /** The data of a deferred batch (what a run state stores). */

@@ -49,7 +49,16 @@ export interface RunPolicy {
   readonly preferMarkdown: boolean;
   /** Capture tool inputs/outputs in events. Default false (sizes and metadata are always there). */
   readonly captureToolIo: boolean;
+  /**
+   * Calls read from a broken model turn (finish reason `length` or `content_filter`, or an `error`
+   * part): `refuse` (default) answers each with a tool error saying why, emits `tool_call_refused`
+   * and spends its budget slot; `execute` admits them like any other call.
+   */
+  readonly brokenTurnCalls: BrokenTurnCallsPolicy;
 }
+
+/** What to do with tool calls from a truncated, filtered or errored model turn. */
+export type BrokenTurnCallsPolicy = 'refuse' | 'execute';
 
 /** The defaults: tool errors answered, tool throws fail the run, dialect `auto`, concurrency 4, 3 nudges. */
 export const DEFAULT_RUN_POLICY: RunPolicy = {
@@ -61,6 +70,7 @@ export const DEFAULT_RUN_POLICY: RunPolicy = {
   droppedToolCallNudges: 3,
   preferMarkdown: true,
   captureToolIo: false,
+  brokenTurnCalls: 'refuse',
 };
 
 /** Fills a partial policy with {@link DEFAULT_RUN_POLICY}; a key set to `undefined` keeps its default. */

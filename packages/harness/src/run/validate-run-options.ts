@@ -134,6 +134,8 @@ export function validateRunPolicy(entryPoint: string, policy: unknown, prefix = 
     if (kind === 'message' && typeof policy.toolErrors.message !== 'string')
       throw new InvalidInputError({ entryPoint, reason: `\`${at('toolErrors.message')}\` must be a string` });
   }
+  if (policy.brokenTurnCalls !== undefined)
+    checkChoice(entryPoint, at('brokenTurnCalls'), policy.brokenTurnCalls, ['refuse', 'execute']);
   if (policy.maxConcurrency !== undefined)
     checkNumberOption(entryPoint, at('maxConcurrency'), policy.maxConcurrency, {
       integer: true,
@@ -200,4 +202,6 @@ export function validateRunArguments(entryPoint: string, context: unknown, optio
     if (value !== undefined && typeof value !== 'function')
       throw new InvalidInputError({ entryPoint, reason: `\`options.${key}\` must be a function` });
   }
+  if (options.resumeOnce !== undefined && typeof options.resumeOnce !== 'boolean')
+    throw new InvalidInputError({ entryPoint, reason: `\`options.resumeOnce\` must be a boolean` });
 }

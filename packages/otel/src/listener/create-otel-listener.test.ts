@@ -329,6 +329,25 @@ describe('createOtelListener', () => {
     expect(root.attributes['error.type']).toBe(ERROR_TYPES.limitExceeded);
   });
 
+  it('records a call refused from a truncated turn on the run span, without its arguments', async () => {
+    const model = new ScriptedModel({
+      steps: [
+        { toolCalls: [scriptedToolCall('weather', { city: 'Atlantis-9f2' }, 'cut1')], finishReason: 'length' },
+        { content: 'ok' },
+      ],
+    });
+    const { run } = await traced(model, { captureContent: true });
+    expect(run.executedTools).toEqual([]);
+    const root = one('invoke_agent');
+    expect(root.events.find((event) => event.name === 'tiny.tool_call_refused')?.attributes).toEqual({
+      'gen_ai.tool.name': 'weather',
+      'gen_ai.tool.call.id': 'cut1',
+      'tiny.refusal.reason': 'length',
+    });
+    // Content capture on the listener alone does not reveal arguments: the harness did not capture them.
+    expect(JSON.stringify(allAttributes())).not.toContain('Atlantis-9f2');
+  });
+
   it('parents the run span on the given context', async () => {
     const parent = tracer.startSpan('request');
     const { trace } = await import('@opentelemetry/api');

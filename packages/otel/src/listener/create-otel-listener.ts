@@ -67,6 +67,14 @@ function handle(run: RunTracer, event: Exclude<AgentEvent, { type: 'run_started'
     case 'tool_call_dropped':
       run.modelEvent(event.modelCallId, 'tiny.tool_call_dropped', { 'tiny.nudge': event.nudge });
       return;
+    case 'tool_call_refused':
+      // The chat span has ended (`model_completed` comes first): this lands on the run span.
+      run.modelEvent(event.modelCallId, 'tiny.tool_call_refused', {
+        [ATTRIBUTES.toolName]: event.toolName,
+        [ATTRIBUTES.toolCallId]: event.callId,
+        'tiny.refusal.reason': event.reason,
+      });
+      return;
     case 'model_completed':
       run.modelCompleted(
         event.modelCallId,

@@ -138,12 +138,12 @@ export class RestateAgentClient {
       return (await this.request('POST', `${this.path(runId)}/decide`, { callId, decision })) as DecisionReceipt;
     } catch (error) {
       if (IngressError.isInstance(error)) {
-        const problem = /(stale|foreign|invalid):\s*(.*)$/s.exec(error.detail);
+        const problem = /(stale|foreign|invalid|mismatch):\s*(.*)$/s.exec(error.detail);
         if (problem?.[1] !== undefined)
           throw new DecisionRefusedError({
             runId,
             callId,
-            problem: problem[1] as 'stale' | 'foreign' | 'invalid',
+            problem: problem[1] as 'stale' | 'foreign' | 'invalid' | 'mismatch',
             status: error.status,
             detail: problem[2] ?? '',
             cause: error,

@@ -3,11 +3,12 @@ import { isMarked, TinyError } from '@tiny/tools';
 const marker = Symbol.for('tiny.error.DecisionRefusedError');
 
 /** Why a durable run refused a decision. */
-export type DecisionRefusal = 'stale' | 'foreign' | 'invalid' | 'not_found';
+export type DecisionRefusal = 'stale' | 'foreign' | 'invalid' | 'mismatch' | 'not_found';
 
 /**
  * The durable run refused a decision sent through the ingress: the call id was decided already
- * (`stale`), never pending in this run (`foreign`), the decision was malformed (`invalid`), or no
+ * (`stale`), never pending in this run (`foreign`), the decision was malformed (`invalid`), its
+ * digest names another call than the one pending (`mismatch`), or no
  * such run exists (`not_found`). Nothing changed in the run.
  */
 export class DecisionRefusedError extends TinyError {

@@ -144,7 +144,8 @@ function refuse(problem: keyof typeof REFUSAL_STATUS, detail: string): TerminalE
  * - `pending()`: the calls waiting for a decision now.
  * - `decide({ callId, decision })`: resolves one pending call. Refused with a terminal error and
  *   HTTP status 409 (`stale`: decided already), 404 (`foreign`: never pending in this run) or 400
- *   (`invalid`: malformed decision); the message starts with the problem.
+ *   (`invalid`: malformed decision) or 422 (`mismatch`: the decision carries a `digest` that is not
+ *   the pending call's); the message starts with the problem.
  */
 export function createRestateAgentService<TName extends string>(options: RestateAgentServiceOptions<TName>) {
   return workflow({
@@ -206,7 +207,8 @@ export function createRestateAgentService<TName extends string>(options: Restate
               Object.fromEntries(calls.map((call, index) => [call.callId, answers[index]])),
             );
             rounds.push(run);
-            run = await harness.resumeDeferred(context, run.state, results, invokeOptions);
+            // The journal makes each step exactly-once, so a replayed round may resume the same state again.
+            run = await harness.resumeDeferred(context, run.state, results, { ...invokeOptions, resumeOnce: false });
           }
           await journal.flush();
           return summarise(run, rounds);
@@ -232,6 +234,10 @@ export function createRestateAgentService<TName extends string>(options: Restate
           if (decided.includes(callId)) throw refuse('stale', `call \`${callId}\` was decided already`);
           throw refuse('foreign', `call \`${callId}\` is not pending in run \`${ctx.key}\``);
         }
+        const digest = (request.decision as { digest?: unknown }).digest;
+        const expected = pending.calls.find((call) => call.callId === callId)?.digest;
+        if (digest !== undefined && digest !== expected)
+          throw refuse('mismatch', `the decision's digest does not match pending call \`${callId}\``);
         const promise = ctx.promise<DecisionJson>(decisionPromiseName(callId));
         if ((await promise.peek()) !== undefined) throw refuse('stale', `call \`${callId}\` was decided already`);
         await promise.resolve(request.decision);

@@ -2,13 +2,20 @@ import type { DeferredCall } from '@tiny/harness';
 import type { JsonValue, ToolResultJson } from '@tiny/tools';
 
 /** One decision about a pending call, as JSON (the shape of `DeferredToolResults.toJSON()` per id). */
-export type DecisionJson =
+export type DecisionJson = (
   | { readonly kind: 'approve' }
   | { readonly kind: 'approve_with_args'; readonly arguments: JsonValue }
   | { readonly kind: 'deny'; readonly message: string }
   | { readonly kind: 'respond'; readonly result: ToolResultJson }
   | { readonly kind: 'retry'; readonly message: string }
-  | { readonly kind: 'fail'; readonly message: string };
+  | { readonly kind: 'fail'; readonly message: string }
+) & {
+  /**
+   * The pending call's `digest` (from `pending()`): binds the decision to that exact call. `decide`
+   * refuses a decision whose digest differs (`mismatch`, 422); the harness checks it again on resume.
+   */
+  readonly digest?: string | undefined;
+};
 
 /** The body of the `decide` handler. */
 export interface DecisionRequest {
@@ -36,4 +43,4 @@ export const DECIDED_KEY = 'decided';
 /** @internal */
 export const decisionPromiseName = (callId: string): string => `decision:${callId}`;
 /** The status code and `problem` prefix the `decide` handler refuses with. @internal */
-export const REFUSAL_STATUS = { stale: 409, foreign: 404, invalid: 400 } as const;
+export const REFUSAL_STATUS = { stale: 409, foreign: 404, invalid: 400, mismatch: 422 } as const;

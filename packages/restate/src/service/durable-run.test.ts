@@ -191,7 +191,17 @@ describe('a harness run as a Restate workflow (real restate-server on 127.0.0.1)
       400,
     ]);
 
-    await client.decide('run-4', 'refund-1', { kind: 'deny', message: 'no refunds today' });
+    const [pendingCall] = (await client.pending('run-4')).calls;
+    expect(pendingCall?.digest).toMatch(/^(sha256|hmac-sha256):/);
+    const mismatch = await client
+      .decide('run-4', 'refund-1', { kind: 'approve', digest: 'sha256:0000' })
+      .catch((error: unknown) => error);
+    expect(DecisionRefusedError.isInstance(mismatch) && [mismatch.problem, mismatch.status]).toEqual(['mismatch', 422]);
+    await client.decide('run-4', 'refund-1', {
+      kind: 'deny',
+      message: 'no refunds today',
+      digest: pendingCall?.digest,
+    });
     const result = await client.result('run-4');
     expect(result.text).toContain('no refunds today');
     expect(result.executedTools).toEqual(['lookup']);

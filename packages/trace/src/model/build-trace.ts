@@ -99,6 +99,7 @@ export function buildTrace(input: NormalizedInput): TraceView {
           toolCallCount: undefined,
           retries: [],
           dropped: 0,
+          refused: [],
           text: '',
         };
         models.set(event.modelCallId, view);
@@ -113,6 +114,11 @@ export function buildTrace(input: NormalizedInput): TraceView {
       case 'model_retried':
         counts.retries += 1;
         models.get(event.modelCallId)?.retries.push({ attempt: event.attempt, error: event.error });
+        break;
+      case 'tool_call_refused':
+        models
+          .get(event.modelCallId)
+          ?.refused.push({ callId: event.callId, toolName: event.toolName, reason: event.reason });
         break;
       case 'tool_call_dropped': {
         const view = models.get(event.modelCallId);

@@ -52,6 +52,8 @@ export interface ModelCallView {
   toolCallCount: number | undefined;
   readonly retries: { readonly attempt: number; readonly error: string }[];
   dropped: number;
+  /** Calls of this turn that were not run because the turn was broken (`tool_call_refused`). */
+  refused: { readonly callId: string; readonly toolName: string; readonly reason: string }[];
   text: string;
 }
 

@@ -113,6 +113,10 @@ export function renderModelCall(model: ModelCallView, timing: TimingSource): str
       : `<span class="badge retry">${`${model.retries.length} ${model.retries.length === 1 ? 'retry' : 'retries'}`}</span>`;
   const droppedBadge =
     model.dropped === 0 ? '' : `<span class="badge error">dropped calls · nudge ${model.dropped}</span>`;
+  const refusedBadge =
+    model.refused.length === 0
+      ? ''
+      : `<span class="badge error">refused ${model.refused.length} call${model.refused.length === 1 ? '' : 's'} · ${escapeHtml(model.refused[0]?.reason ?? '')}</span>`;
   const parts: string[] = [`<dl><dt>model call id</dt><dd>${escapeHtml(model.modelCallId)}</dd></dl>`];
   if (model.retries.length > 0) {
     parts.push(
@@ -120,7 +124,7 @@ export function renderModelCall(model: ModelCallView, timing: TimingSource): str
     );
   }
   if (model.text !== '') parts.push(block('Streamed text', model.text));
-  return `<details class="model-call" id="${modelElementId(model)}" data-problem="${model.retries.length > 0 || model.dropped > 0}">
-<summary><span class="dot model"></span><span class="name">model</span><span class="dim">${escapeHtml(summary.join(' · '))}</span>${retryBadge}${droppedBadge}</summary>
+  return `<details class="model-call" id="${modelElementId(model)}" data-problem="${model.retries.length > 0 || model.dropped > 0 || model.refused.length > 0}">
+<summary><span class="dot model"></span><span class="name">model</span><span class="dim">${escapeHtml(summary.join(' · '))}</span>${retryBadge}${droppedBadge}${refusedBadge}</summary>
 <div class="body">${parts.join('')}</div></details>`;
 }

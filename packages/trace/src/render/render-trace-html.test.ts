@@ -142,3 +142,25 @@ describe('discovery events in the viewer', () => {
     expect(html).toContain('deferred tool, called through tool_call');
   });
 });
+
+describe('a call refused from a broken turn', () => {
+  it('badges the model call and records the refusal', () => {
+    const events: AgentEvent[] = [
+      { type: 'run_started', runId: 'r1' },
+      { type: 'turn_started', turn: 1 },
+      { type: 'model_started', modelCallId: 'r1-m0', turn: 1 },
+      {
+        type: 'model_completed',
+        modelCallId: 'r1-m0',
+        finishReason: 'length',
+        toolCallCount: 1,
+      },
+      { type: 'tool_call_refused', modelCallId: 'r1-m0', callId: 'c1', toolName: 'write_file', reason: 'length' },
+      { type: 'run_completed', runId: 'r1', outcome: 'final' },
+    ];
+    const view = buildTrace(normalizeInput(events));
+    const model = view.turns.flatMap((turn) => turn.models)[0];
+    expect(model?.refused).toEqual([{ callId: 'c1', toolName: 'write_file', reason: 'length' }]);
+    expect(renderTraceHtml(events)).toContain('<span class="badge error">refused 1 call · length</span>');
+  });
+});
