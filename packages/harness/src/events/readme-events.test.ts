@@ -16,6 +16,7 @@ const everyEventType = {
   model_completed: true,
   model_retried: true,
   tool_call_dropped: true,
+  tool_call_refused: true,
   tools_filtered: true,
   tool_searched: true,
   deferred_tool_call: true,
