@@ -13,22 +13,12 @@ afterAll(async () => {
   await server.close();
 });
 
-/**
- * The AI SDK providers do async work (option parsing, header resolution) before their fetch, so the
- * `abort` case's call aborted after 50 ms may or may not have left when the signal fires; when it
- * has, the request reaches the server a tick later. Each case therefore waits a moment before it
- * loads its recording (so a straggler lands in the previous script), and `abort` does not insist
- * that its delayed exchange was requested.
- */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 250));
-
 const openaiSecret = 'sk-conformance-0123456789';
 describeConformance({
   name: 'fromAiSdk over @ai-sdk/openai-compatible (V3), replaying provider-openai recordings',
   mode: 'fixture',
   secret: openaiSecret,
-  async model(testCase: ConformanceCase) {
-    await settle();
+  model(testCase: ConformanceCase) {
     server.load(
       loadNativeFixture('provider-openai', `conformance/${testCase}.json`, ['model', 'stream'], ['authorization']),
     );
@@ -40,8 +30,9 @@ describeConformance({
     });
     return fromAiSdk(provider('gpt-4o-mini'), { secrets: [openaiSecret] });
   },
-  afterCase(testCase) {
-    if (testCase !== 'abort') server.assertDone();
+  requestsReceived: (count) => server.waitForRequests(count),
+  afterCase() {
+    server.assertDone();
   },
   skip: {
     prompt_guided: 'the bridge drives native tools only; a model without them gets a text dialect from the harness',
@@ -57,16 +48,16 @@ describeConformance({
   name: 'fromAiSdk over @ai-sdk/anthropic (V3), replaying provider-anthropic recordings',
   mode: 'fixture',
   secret: anthropicSecret,
-  async model(testCase: ConformanceCase) {
-    await settle();
+  model(testCase: ConformanceCase) {
     server.load(
       loadNativeFixture('provider-anthropic', `conformance/${testCase}.json`, ['model', 'stream'], ['x-api-key']),
     );
     const provider = createAnthropic({ baseURL: `${server.url}/v1`, apiKey: anthropicSecret });
     return fromAiSdk(provider('claude-sonnet-4-5'), { secrets: [anthropicSecret] });
   },
-  afterCase(testCase) {
-    if (testCase !== 'abort') server.assertDone();
+  requestsReceived: (count) => server.waitForRequests(count),
+  afterCase() {
+    server.assertDone();
   },
   skip: {
     repaired_arguments: 'provider-anthropic records no such case: the Messages API sends tool input as an object',

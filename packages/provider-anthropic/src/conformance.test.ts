@@ -26,6 +26,7 @@ describeConformance({
     server.load(loadReplayFixture(new URL(`./__fixtures__/conformance/${testCase}.json`, import.meta.url)));
     return anthropic({ baseURL: `${server.url}/v1`, apiKey: secret })('claude-sonnet-4-5');
   },
+  requestsReceived: (count) => server.waitForRequests(count),
   afterCase() {
     server.assertDone();
   },

@@ -30,6 +30,7 @@ describeConformance({
       ? provider('gpt-4o-mini', { profile: { toolCalling: false } })
       : provider('gpt-4o-mini');
   },
+  requestsReceived: (count) => server.waitForRequests(count),
   afterCase() {
     server.assertDone();
   },

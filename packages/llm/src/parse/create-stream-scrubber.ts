@@ -57,7 +57,7 @@ function hasAny(text: string, chars: string): boolean {
  *
  * Each feed looks at the held tail and the new fragment only. When nothing is held and the
  * fragment has none of the characters any grammar needs to start a block or a partial opener
- * (`<`, `[`, `` ` ``, and for p-type tools `(` and the tools' first letters), it cannot hold or
+ * (`<`, `[`, `` ` ``, `f` of `functools[`, and for p-type tools `(` and the tools' first letters), it cannot hold or
  * contain markup: it goes straight to the narrative, without a scan, so one-character feeds of
  * plain text cost about what large ones do. Otherwise the held tail plus the fragment is scanned
  * with only the grammars whose characters occur in it. A held tail is rescanned when a fragment

@@ -33,6 +33,13 @@ export interface ConformanceOptions {
    * without tool calling, or a server that rejects native tools.
    */
   model(testCase: ConformanceCase): LanguageModelV1 | Promise<LanguageModelV1>;
+  /**
+   * Resolves once the endpoint has received `count` requests in the current case. The `abort` case
+   * waits on it before aborting a call that is waiting for its response headers, so the abort
+   * lands on a request in flight; without it the case aborts after 50 ms, when the request may not
+   * have left yet. A fixture harness answers it from its replay server.
+   */
+  requestsReceived?(count: number): Promise<void>;
   /** Runs after each case's test, passed or not; a fixture harness checks every exchange was used. */
   afterCase?(testCase: ConformanceCase): void | Promise<void>;
   /** Cases to leave out, each with the reason (shown in the test name). */
@@ -179,7 +186,7 @@ const checks: Readonly<Record<ConformanceCase, Check>> = {
     for (const part of parts) if (part.type === 'text_delta') expect(part.delta).not.toContain('<tool_call');
   },
 
-  async abort(model) {
+  async abort(model, options) {
     const controller = new AbortController();
     const reason = new Error('conformance: stop');
     const result = await model.doStream({ ...conformanceRequests.abort, abortSignal: controller.signal });
@@ -195,7 +202,10 @@ const checks: Readonly<Record<ConformanceCase, Check>> = {
 
     const waiting = new AbortController();
     const pending = model.doGenerate({ ...conformanceRequests.text, abortSignal: waiting.signal });
-    setTimeout(() => waiting.abort(reason), 50);
+    pending.catch(() => {});
+    if (options.requestsReceived === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+    else await options.requestsReceived(2);
+    waiting.abort(reason);
     expect(await caught(pending)).toBe(reason);
 
     const early = new AbortController();
@@ -289,11 +299,20 @@ export function describeConformance(options: ConformanceOptions): void {
       it(
         testCase,
         async () => {
+          let failure: { error: unknown } | undefined;
           try {
             await checks[testCase](await options.model(testCase), options);
-          } finally {
-            await options.afterCase?.(testCase);
+          } catch (error) {
+            failure = { error };
           }
+          try {
+            await options.afterCase?.(testCase);
+          } catch (error) {
+            // The case's own failure explains more than the fixture check it caused; keep both.
+            if (failure === undefined) throw error;
+            if (failure.error instanceof Error && failure.error.cause === undefined) failure.error.cause = error;
+          }
+          if (failure !== undefined) throw failure.error;
         },
         timeout,
       );

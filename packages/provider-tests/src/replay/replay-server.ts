@@ -31,6 +31,13 @@ export interface ReplayServer {
    * @throws {Error} listing the mismatches and the exchanges no request used.
    */
   assertDone(): void;
+  /**
+   * Resolves once `count` requests have been received since the last `load` (their bodies read),
+   * so a test can act on a call that is known to be in flight.
+   *
+   * @throws {Error} when they have not arrived within `timeoutMs` (default 10 s).
+   */
+  waitForRequests(count: number, timeoutMs?: number): Promise<void>;
   /** Stops the server and drops open connections. */
   close(): Promise<void>;
 }
@@ -121,6 +128,7 @@ export async function startReplayServer(initial?: ReplayFixture | LoadedReplayFi
   const requests: RecordedRequest[] = [];
   const problems: string[] = [];
   const sockets = new Set<Socket>();
+  const waiters = new Set<{ count: number; resolve(): void }>();
 
   async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
     let gone = false;
@@ -134,6 +142,7 @@ export async function startReplayServer(initial?: ReplayFixture | LoadedReplayFi
       body: await readBody(request),
     };
     requests.push(recorded);
+    for (const waiter of waiters) if (requests.length >= waiter.count) waiter.resolve();
     const position = next++;
     const exchange = exchanges[position];
     const label = `request ${position + 1}`;
@@ -196,6 +205,24 @@ export async function startReplayServer(initial?: ReplayFixture | LoadedReplayFi
       const unused = exchanges.length - Math.min(next, exchanges.length);
       const all = [...problems, ...(unused > 0 ? [`${unused} recorded exchange(s) were never requested`] : [])];
       if (all.length > 0) throw new Error(`replay server:\n  ${all.join('\n  ')}`);
+    },
+    waitForRequests(count, timeoutMs = 10_000) {
+      if (requests.length >= count) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const waiter = {
+          count,
+          resolve() {
+            clearTimeout(timer);
+            waiters.delete(waiter);
+            resolve();
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          reject(new Error(`replay server: ${requests.length} of ${count} request(s) received after ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiters.add(waiter);
+      });
     },
     close() {
       for (const socket of sockets) socket.destroy();

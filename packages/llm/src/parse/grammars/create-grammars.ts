@@ -19,8 +19,10 @@ import { createTaggedGrammar } from './tagged-json.js';
  *   Harmony (`<|channel|>`, `<|start|>`), Command (`<|START_ACTION|>`), tagged JSON tags and the
  *   seed XML elements (`<name>`).
  * - `` ` ``: tagged JSON in a call fence (```` ```tool_call ````).
- * - `[`: Mistral (`[TOOL_CALLS]`), FireFunction's `functools[`; `<` also covers Apertus's
- *   `<|tools_prefix|>` and the pythonic wrappers (`<|python_start|>`, `<|tool_call_start|>`).
+ * - `[`: Mistral (`[TOOL_CALLS]`).
+ * - `f`: FireFunction's `functools[`, whose partial opener (`functo`) has no other trigger; `<`
+ *   covers Apertus's `<|tools_prefix|>` and the pythonic wrappers (`<|python_start|>`,
+ *   `<|tool_call_start|>`).
  * Seed p-type calls (`name(...)`) have no such character: a block needs `(`, and a hold is a last
  * word that is a prefix of `name(` ({@link streamNeedsScan} checks both).
  */
@@ -30,7 +32,7 @@ export const GRAMMAR_TRIGGERS = {
   harmony: '<',
   mistral: '[',
   commandAction: '<',
-  markedJson: '[<',
+  markedJson: 'f[<',
   pythonic: '<',
   tagged: '<`',
   seedXml: '<',
