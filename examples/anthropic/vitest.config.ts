@@ -1,3 +1,4 @@
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({ test: { include: ['src/**/*.test.ts'] } });
+// Examples run whole agents (and servers); a loaded CI machine needs more than vitest's 5 s default.
+export default defineConfig({ test: { include: ['src/**/*.test.ts'], testTimeout: 30_000 } });
