@@ -70,7 +70,7 @@ beforeAll(async () => {
   await startWorker('w1');
   await registerDeployment(server.adminUrl, `http://127.0.0.1:${port}`);
   client = new RestateAgentClient({ ingressUrl: server.ingressUrl, service: 'agent' });
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await killAllWorkers();
