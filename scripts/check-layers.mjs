@@ -9,6 +9,8 @@ const rank = (name) => {
   const short = name.replace(/^@tiny\//, '');
   const core = { tools: 0, llm: 1, harness: 2, structured: 3 };
   if (short in core) return core[short];
+  // Shared HTTP plumbing of the adapters: below them, beside nothing.
+  if (short === 'provider-utils') return 1.5;
   if (short.startsWith('provider-')) return 2;
   // Above the harness: code-mode, mcp, ledger stores, otel, trace, restate.
   return 4;

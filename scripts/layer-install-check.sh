@@ -106,7 +106,7 @@ test ! -e node_modules/typebox || { echo "typebox was installed but not asked fo
 mkdir "$work/provider" && cd "$work/provider"
 npm init -y >/dev/null
 npm pkg set type=module >/dev/null
-npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-provider-openai-*.tgz >/dev/null
+npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-provider-utils-*.tgz "$work"/tarballs/tiny-provider-openai-*.tgz >/dev/null
 cat > check.mjs <<'JS'
 import { createOpenAICompatible } from '@tiny/provider-openai';
 const fetch = async () => Response.json({ choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{city: "Oslo",}' } }] } }] });
@@ -124,7 +124,7 @@ test ! -e node_modules/@tiny/harness || { echo "@tiny/harness was installed but 
 mkdir "$work/provider-anthropic" && cd "$work/provider-anthropic"
 npm init -y >/dev/null
 npm pkg set type=module >/dev/null
-npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-provider-anthropic-*.tgz >/dev/null
+npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-provider-utils-*.tgz "$work"/tarballs/tiny-provider-anthropic-*.tgz >/dev/null
 cat > check.mjs <<'JS'
 import { createServer } from 'node:http';
 import { collectStream } from '@tiny/llm';

@@ -1,11 +1,11 @@
 import { AgentHarness } from '@tiny/harness';
+import { useReplayServer } from '@tiny/provider-tests';
 import { defineTool, ToolPolicy } from '@tiny/tools';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { anthropic } from './presets/anthropic.js';
-import { useReplayServer } from './replay.test-helper.js';
 
-const replay = useReplayServer();
+const replay = useReplayServer(new URL('./__fixtures__/', import.meta.url));
 
 const weather = defineTool({
   name: 'weather',

@@ -2,11 +2,11 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { useReplayServer } from '@tiny/provider-tests';
 import { describe, expect, it } from 'vitest';
-import { useReplayServer } from './replay.test-helper.js';
 
 const demo = fileURLToPath(new URL('../../../examples/quickstart/dist/main.js', import.meta.url));
-const replay = useReplayServer();
+const replay = useReplayServer(new URL('./__fixtures__/', import.meta.url));
 
 describe.skipIf(!existsSync(demo))('the quickstart demo (built) against an OpenAI-compatible endpoint', () => {
   it('runs the agent over HTTP with OPENAI_BASE_URL set, and never sends the host secret', async () => {

@@ -21,3 +21,5 @@ export {
   type ReplayResponse,
 } from './replay/replay-fixture.js';
 export { type RecordedRequest, type ReplayServer, startReplayServer } from './replay/replay-server.js';
+export { partsOf, replayParts } from './replay/stream-parts.js';
+export { type ReplayServerHandle, useReplayServer } from './replay/use-replay-server.js';

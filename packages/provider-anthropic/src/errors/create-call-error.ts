@@ -1,4 +1,4 @@
-import { asNonEmptyString, asRecord } from '../response/read-wire.js';
+import { asNonEmptyString, asRecord } from '@tiny/provider-utils';
 import { AnthropicCallError } from './anthropic-call-error.js';
 import { classifyError } from './classify-error.js';
 import { readRateLimits, retryDelay } from './read-rate-limits.js';

@@ -1,4 +1,4 @@
-import { parseRetryAfter } from './parse-retry-after.js';
+import { parseRetryAfter } from '@tiny/provider-utils';
 
 /** Every `anthropic-ratelimit-*` header, names lower-cased. @internal */
 export function readRateLimits(headers: Headers | undefined): Record<string, string> {

@@ -1,10 +1,10 @@
 import { collectStream, type LanguageModelV1Response, type Message, recordAssistantTurn } from '@tiny/llm';
+import { partsOf, replayParts, useReplayServer } from '@tiny/provider-tests';
 import { describe, expect, it } from 'vitest';
 import { AnthropicCallError } from '../errors/anthropic-call-error.js';
 import { anthropic } from '../presets/anthropic.js';
-import { partsOf, replayParts, useReplayServer } from '../replay.test-helper.js';
 
-const replay = useReplayServer();
+const replay = useReplayServer(new URL('../__fixtures__/', import.meta.url));
 const secret = 'sk-ant-model-test-0123456789';
 
 /** The assistant turn the harness records for a response (native calls, as the harness settles them). */

@@ -6,8 +6,8 @@ import type {
   LanguageModelV1StreamResult,
   ModelProfile,
 } from '@tiny/llm';
+import { mergeHeaders, postJson } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromResponse, transportError } from '../errors/create-call-error.js';
-import { mergeHeaders, postJson } from '../http/post-json.js';
 import type { AnthropicProviderOptions } from '../request/anthropic-provider-options.js';
 import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
 import { type ParsedMessage, parseMessage } from '../response/parse-message.js';
@@ -140,7 +140,7 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
     );
     const response = await postJson(
       { url: config.url, headers, body: plan.body, signal: request.abortSignal, fetch: config.fetch },
-      this.errorContext,
+      (message, cause) => transportError(message, cause, this.errorContext),
     );
     if (response.ok) return { response, plan };
     const error = await errorFromResponse(response, this.errorContext);

@@ -1,5 +1,5 @@
 import type { LanguageModelV1Usage } from '@tiny/llm';
-import { asNumber, asRecord } from './read-wire.js';
+import { asNumber, asRecord } from '@tiny/provider-utils';
 
 /** The API's usage counters, as far as they were reported. @internal */
 export interface WireUsage {

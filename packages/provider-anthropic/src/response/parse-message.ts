@@ -1,11 +1,11 @@
 import type { LanguageModelV1Response, LanguageModelV1ToolCall } from '@tiny/llm';
+import { asArray, asNonEmptyString, asRecord, asString } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromEvent } from '../errors/create-call-error.js';
 import { encodeOpaqueBlocks, type OpaqueBlock } from '../request/opaque-blocks.js';
 import { decodeToolInput } from './decode-tool-input.js';
 import { mapStopReason } from './map-stop-reason.js';
 import { mapUsage, readUsage } from './map-usage.js';
 import { readRefusal } from './read-refusal.js';
-import { asArray, asNonEmptyString, asRecord, asString } from './read-wire.js';
 
 /** The parts of a response read from its content blocks. @internal */
 export type ParsedMessage = Omit<LanguageModelV1Response, 'warnings' | 'request' | 'response'>;

@@ -1,4 +1,4 @@
-import { asNonEmptyString, asRecord } from './read-wire.js';
+import { asNonEmptyString, asRecord } from '@tiny/provider-utils';
 
 /**
  * The refusal of a message whose `stop_reason` is `refusal`, from its `stop_details` (on the

@@ -186,6 +186,16 @@ describe('streamMessage', () => {
     expect((error as AnthropicCallError).isRetryable).toBe(true);
   });
 
+  it('reads a plain JSON error body sent under text/event-stream (a proxy answering a stream) as that error', async () => {
+    const raw = JSON.stringify({ type: 'error', error: { type: 'rate_limit_error', message: 'Number of requests exceeded' } });
+    const out = await parts(body([raw.slice(0, 20), raw.slice(20)]));
+    expect(out).toHaveLength(1);
+    const error = out[0]?.type === 'error' ? out[0].error : undefined;
+    expect(AnthropicCallError.isInstance(error)).toBe(true);
+    expect((error as AnthropicCallError).kind).toBe('rate_limited');
+    expect((error as AnthropicCallError).message).toContain('Number of requests exceeded');
+  });
+
   it('joins several thinking blocks and sends their opaque blocks once, as the last signature', async () => {
     const thinking = (index: number, text: string, signature: string) =>
       event({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '' } }) +

@@ -1,4 +1,5 @@
 import type { LanguageModelV1StreamPart, LanguageModelV1ToolCall } from '@tiny/llm';
+import { asNonEmptyString, asRecord, asString, readSseEvents } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromEvent, transportError } from '../errors/create-call-error.js';
 import { encodeOpaqueBlocks, type OpaqueBlock } from '../request/opaque-blocks.js';
 import { decodeToolInput } from '../response/decode-tool-input.js';
@@ -6,8 +7,6 @@ import { mapStopReason } from '../response/map-stop-reason.js';
 import { mapUsage, readUsage, type WireUsage } from '../response/map-usage.js';
 import { THINKING_SEPARATOR } from '../response/parse-message.js';
 import { readRefusal } from '../response/read-refusal.js';
-import { asNonEmptyString, asRecord, asString } from '../response/read-wire.js';
-import { readSseEvents } from './read-sse-events.js';
 
 /** What the stream reader needs. @internal */
 export interface StreamContext extends ErrorContext {

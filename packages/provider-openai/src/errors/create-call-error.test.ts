@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { implicatedField, rejectsTools } from './classify-rejection.js';
 import { errorFromBody, errorFromResponse, transportError } from './create-call-error.js';
 import { OpenAICompatibleCallError } from './openai-compatible-call-error.js';
-import { parseRetryAfter } from './parse-retry-after.js';
 
 const context = { provider: 'test', secret: 'sk-secret-value' };
 const respond = (status: number, body: unknown, headers: Record<string, string> = {}) =>
@@ -100,17 +99,6 @@ describe('errorFromBody and transportError', () => {
     const error = transportError('request failed', cause, context);
     expect(error).toMatchObject({ isRetryable: true, cause, statusCode: undefined });
     expect(error.message).toBe('test request failed: fetch failed (connect ECONNREFUSED 127.0.0.1:9)');
-  });
-});
-
-describe('parseRetryAfter', () => {
-  it('reads milliseconds, seconds and HTTP dates', () => {
-    expect(parseRetryAfter(new Headers({ 'retry-after-ms': '250', 'retry-after': '9' }))).toBe(250);
-    expect(parseRetryAfter(new Headers({ 'retry-after': '1.5' }))).toBe(1500);
-    const now = Date.parse('2025-01-01T00:00:00Z');
-    expect(parseRetryAfter(new Headers({ 'retry-after': 'Wed, 01 Jan 2025 00:00:10 GMT' }), now)).toBe(10_000);
-    expect(parseRetryAfter(new Headers({ 'retry-after': 'soon' }))).toBeUndefined();
-    expect(parseRetryAfter(new Headers())).toBeUndefined();
   });
 });
 

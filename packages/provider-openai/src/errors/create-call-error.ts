@@ -1,6 +1,6 @@
+import { parseRetryAfter } from '@tiny/provider-utils';
 import type { OpenAICompatibleErrorKind } from './classify-call-error.js';
 import { OpenAICompatibleCallError } from './openai-compatible-call-error.js';
-import { parseRetryAfter } from './parse-retry-after.js';
 import { readErrorBody } from './read-error-body.js';
 import { redactSecret } from './redact-secret.js';
 

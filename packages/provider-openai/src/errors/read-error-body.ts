@@ -1,4 +1,4 @@
-import { asNonEmptyString, asNumber, asRecord } from '../wire/read-wire.js';
+import { asNonEmptyString, asNumber, asRecord } from '@tiny/provider-utils';
 
 /** The facts an error body may hold, in any of the shapes OpenAI-compatible servers use. @internal */
 export interface ErrorBodyFacts {

@@ -1,8 +1,8 @@
+import { useReplayServer } from '@tiny/provider-tests';
 import { describe, expect, it } from 'vitest';
 import { ollama } from '../presets/ollama.js';
-import { useReplayServer } from '../replay.test-helper.js';
 
-const replay = useReplayServer();
+const replay = useReplayServer(new URL('../__fixtures__/', import.meta.url));
 const weather = {
   name: 'get_weather',
   description: 'Weather for a city.',

@@ -6,9 +6,9 @@ import type {
   LanguageModelV1StreamResult,
   ModelProfile,
 } from '@tiny/llm';
+import { mergeHeaders, postJson } from '@tiny/provider-utils';
 import { type DegradableField, implicatedField, rejectsTools } from '../errors/classify-rejection.js';
 import { type ErrorContext, errorFromResponse, transportError } from '../errors/create-call-error.js';
-import { mergeHeaders, postJson } from '../http/post-json.js';
 import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
 import { parseCompletion } from '../response/parse-completion.js';
 import type { ReadContext } from '../response/read-context.js';
@@ -230,7 +230,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
       );
       const response = await postJson(
         { url: config.url, headers, body: plan.body, signal: request.abortSignal, fetch: config.fetch },
-        this.errorContext,
+        (message, cause) => transportError(message, cause, this.errorContext),
       );
       if (response.ok) return { response, plan, warnings: [...warnings, ...plan.warnings], streamed: stream };
       const error = await errorFromResponse(response, this.errorContext);

@@ -1,7 +1,6 @@
 import { collectStream, type ToolSchema } from '@tiny/llm';
-import { streamOrderViolations } from '@tiny/provider-tests';
+import { partsOf, replayParts, streamOrderViolations, useReplayServer } from '@tiny/provider-tests';
 import { describe, expect, it } from 'vitest';
-import { partsOf, replayParts, useReplayServer } from '../replay.test-helper.js';
 import { llamacpp } from './llamacpp.js';
 
 const weather: ToolSchema = {
@@ -10,7 +9,7 @@ const weather: ToolSchema = {
   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
 };
 const clock: ToolSchema = { name: 'get_time', description: 'Get the current time in UTC.', parameters: {} };
-const replay = useReplayServer();
+const replay = useReplayServer(new URL('../__fixtures__/', import.meta.url));
 
 describe('llamacpp preset over recorded llama-server traffic', () => {
   it('retries a stream without --jinja in prompt-guided mode: think block out, tags scrubbed, call recovered', async () => {

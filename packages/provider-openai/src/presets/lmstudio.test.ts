@@ -1,7 +1,7 @@
 import type { ToolSchema } from '@tiny/llm';
+import { useReplayServer } from '@tiny/provider-tests';
 import { describe, expect, it } from 'vitest';
 import { createOpenAICompatible } from '../create-openai-compatible.js';
-import { useReplayServer } from '../replay.test-helper.js';
 import { lmstudio } from './lmstudio.js';
 
 const weather: ToolSchema = {
@@ -10,7 +10,7 @@ const weather: ToolSchema = {
   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
 };
 const clock: ToolSchema = { name: 'get_time', description: 'Get the current time in UTC.', parameters: {} };
-const replay = useReplayServer();
+const replay = useReplayServer(new URL('../__fixtures__/', import.meta.url));
 
 describe('LM Studio quirks', () => {
   it('retries once with the fallback form of a field a 400 blames, and remembers it (P3)', async () => {

@@ -1,7 +1,6 @@
 import { collectStream, type Message, type ToolSchema } from '@tiny/llm';
-import { streamOrderViolations } from '@tiny/provider-tests';
+import { partsOf, replayParts, streamOrderViolations, useReplayServer } from '@tiny/provider-tests';
 import { describe, expect, it } from 'vitest';
-import { partsOf, replayParts, useReplayServer } from '../replay.test-helper.js';
 import { ollama } from './ollama.js';
 
 const weather: ToolSchema = {
@@ -9,7 +8,7 @@ const weather: ToolSchema = {
   description: 'Get the current weather for a city.',
   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
 };
-const replay = useReplayServer();
+const replay = useReplayServer(new URL('../__fixtures__/', import.meta.url));
 
 describe('ollama preset over recorded Ollama traffic', () => {
   it('tells calls apart by id when Ollama reuses index 0, and replays reasoning as `reasoning`', async () => {

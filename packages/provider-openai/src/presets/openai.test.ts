@@ -1,12 +1,12 @@
 import { collectStream, InvalidInputError, ModelCallError } from '@tiny/llm';
+import { partsOf, replayParts, useReplayServer } from '@tiny/provider-tests';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createOpenAICompatible } from '../create-openai-compatible.js';
 import { MissingApiKeyError } from '../errors/missing-api-key-error.js';
 import { OpenAICompatibleCallError } from '../errors/openai-compatible-call-error.js';
-import { partsOf, replayParts, useReplayServer } from '../replay.test-helper.js';
 import { openai } from './openai.js';
 
-const replay = useReplayServer();
+const replay = useReplayServer(new URL('../__fixtures__/', import.meta.url));
 const messages = [{ role: 'user', content: 'hi' }] as const;
 
 afterEach(() => {

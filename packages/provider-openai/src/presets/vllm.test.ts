@@ -1,8 +1,7 @@
 import { collectStream, ModelCallError, type ToolSchema } from '@tiny/llm';
-import { streamOrderViolations } from '@tiny/provider-tests';
+import { partsOf, replayParts, streamOrderViolations, useReplayServer } from '@tiny/provider-tests';
 import { describe, expect, it } from 'vitest';
 import { OpenAICompatibleCallError } from '../errors/openai-compatible-call-error.js';
-import { partsOf, replayParts, useReplayServer } from '../replay.test-helper.js';
 import { vllm } from './vllm.js';
 
 const weather: ToolSchema = {
@@ -10,7 +9,7 @@ const weather: ToolSchema = {
   description: 'Get the current weather for a city.',
   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
 };
-const replay = useReplayServer();
+const replay = useReplayServer(new URL('../__fixtures__/', import.meta.url));
 
 describe('vllm preset over recorded vLLM traffic', () => {
   it('reads reasoning_content and a call whose arguments follow its name, then a mid-stream error', async () => {

@@ -1,5 +1,5 @@
 import type { LanguageModelV1Usage } from '@tiny/llm';
-import { asNumber, asRecord } from '../wire/read-wire.js';
+import { asNumber, asRecord } from '@tiny/provider-utils';
 
 /**
  * Maps a wire `usage` object: `prompt_tokens`, `completion_tokens`, `total_tokens`,

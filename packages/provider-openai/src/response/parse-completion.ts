@@ -5,10 +5,11 @@ import {
   type LanguageModelV1Usage,
   parseToolCalls,
 } from '@tiny/llm';
+import { asArray, asNonEmptyString, asNumber, asRecord, asString } from '@tiny/provider-utils';
 import { errorFromBody } from '../errors/create-call-error.js';
 import { LEADING_LINE_BREAKS } from '../stream/create-edge-trimmer.js';
 import { extractThinking } from '../stream/create-think-extractor.js';
-import { asArray, asNonEmptyString, asNumber, asRecord, asString, contentParts } from '../wire/read-wire.js';
+import { contentParts } from '../wire/read-wire.js';
 import { decodeToolCall } from './decode-tool-call.js';
 import { mapFinishReason } from './map-finish-reason.js';
 import { mapUsage } from './map-usage.js';

@@ -5,9 +5,10 @@ import {
   type LanguageModelV1ToolCall,
   type StreamScrubber,
 } from '@tiny/llm';
+import { asArray, asNonEmptyString, asRecord, asString } from '@tiny/provider-utils';
 import { mapFinishReason } from '../response/map-finish-reason.js';
 import { type ReadContext, textToolCall } from '../response/read-context.js';
-import { asArray, asNonEmptyString, asRecord, asString, contentParts } from '../wire/read-wire.js';
+import { contentParts } from '../wire/read-wire.js';
 import { createEdgeTrimmer, type EdgeTrimmer, LEADING_LINE_BREAKS } from './create-edge-trimmer.js';
 import { createThinkExtractor, type ThinkExtractor } from './create-think-extractor.js';
 import { ToolCallAssembler } from './tool-call-assembler.js';

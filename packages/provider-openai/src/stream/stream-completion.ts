@@ -1,12 +1,11 @@
 import type { LanguageModelV1Choice, LanguageModelV1StreamPart, LanguageModelV1Usage } from '@tiny/llm';
+import { asArray, asNonEmptyString, asRecord, readSseEvents } from '@tiny/provider-utils';
 import { errorFromBody, transportError } from '../errors/create-call-error.js';
 import { mapUsage } from '../response/map-usage.js';
 import { choiceIndex, parseCompletion } from '../response/parse-completion.js';
 import type { ReadContext } from '../response/read-context.js';
-import { asArray, asNonEmptyString, asRecord } from '../wire/read-wire.js';
 import { ChoiceFold, ChoiceStream } from './choice-stream.js';
 import { partsOfCompletion } from './completion-to-parts.js';
-import { readSseEvents } from './read-sse-events.js';
 
 /** Cancellation for a stream. @internal */
 export interface StreamContext extends ReadContext {

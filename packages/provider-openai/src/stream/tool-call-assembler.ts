@@ -1,6 +1,6 @@
 import type { LanguageModelV1StreamPart, LanguageModelV1ToolCall } from '@tiny/llm';
+import { asNonEmptyString, asNumber, asRecord } from '@tiny/provider-utils';
 import { decodeToolCall } from '../response/decode-tool-call.js';
-import { asNonEmptyString, asNumber, asRecord } from '../wire/read-wire.js';
 
 interface Slot {
   readonly position: number;

@@ -8,6 +8,7 @@ import {
   ModelCallError,
 } from '@tiny/llm';
 import { describe, expect, it } from 'vitest';
+import { partsOf, replayParts } from '../replay/stream-parts.js';
 import {
   CONFORMANCE_CASES,
   type ConformanceCase,
@@ -50,15 +51,9 @@ export interface ConformanceOptions {
   readonly timeoutMs?: number | undefined;
 }
 
-async function collectParts(stream: AsyncIterable<LanguageModelV1StreamPart>): Promise<LanguageModelV1StreamPart[]> {
-  const parts: LanguageModelV1StreamPart[] = [];
-  for await (const part of stream) parts.push(part);
-  return parts;
-}
-
 async function streamed(model: LanguageModelV1, request: LanguageModelV1Request) {
   const result = await model.doStream(request);
-  const parts = await collectParts(result.stream);
+  const parts = await partsOf(result.stream);
   expect(streamOrderViolations(parts)).toEqual([]);
   const response = await collectStream({
     ...result,
@@ -225,7 +220,7 @@ const checks: Readonly<Record<ConformanceCase, Check>> = {
       expectSecretKept(error, options.secret);
     }
     const result = await model.doStream(conformanceRequests.text);
-    const parts = await collectParts(result.stream);
+    const parts = await partsOf(result.stream);
     expect(streamOrderViolations(parts)).toEqual([]);
     const last = parts[parts.length - 1];
     expect(last?.type).toBe('error');
@@ -234,13 +229,13 @@ const checks: Readonly<Record<ConformanceCase, Check>> = {
     expect((error as ModelCallError).message).toContain(MID_STREAM_ERROR_MESSAGE);
     expectSecretKept(error, options.secret);
     const streamedText = parts.map((part) => (part.type === 'text_delta' ? part.delta : '')).join('');
-    const settled = await collectStreamSettled(replay(parts));
+    const settled = await collectStreamSettled(replayParts(parts));
     expect(settled.error).toBe(error);
     expect(settled.response.content).toBe(streamedText);
   },
 
   async stream_endings(model) {
-    const cut = await collectParts((await model.doStream(conformanceRequests.text)).stream);
+    const cut = await partsOf((await model.doStream(conformanceRequests.text)).stream);
     expect(streamOrderViolations(cut)).toEqual([]);
     expect(cut.some((part) => part.type === 'finish')).toBe(false);
     const last = cut[cut.length - 1];
@@ -248,11 +243,11 @@ const checks: Readonly<Record<ConformanceCase, Check>> = {
     const error = last?.type === 'error' ? last.error : undefined;
     expect(ModelCallError.isInstance(error)).toBe(true);
     expect((error as ModelCallError).isRetryable).toBe(true);
-    const settled = await collectStreamSettled(replay(cut));
+    const settled = await collectStreamSettled(replayParts(cut));
     expect(settled.response.content).not.toBe('');
 
     for (const { needsUsage } of [{ needsUsage: false }, { needsUsage: true }]) {
-      const parts = await collectParts((await model.doStream(conformanceRequests.text)).stream);
+      const parts = await partsOf((await model.doStream(conformanceRequests.text)).stream);
       expect(streamOrderViolations(parts)).toEqual([]);
       const finish = parts[parts.length - 1];
       expect(finish?.type).toBe('finish');
@@ -274,10 +269,6 @@ const checks: Readonly<Record<ConformanceCase, Check>> = {
     expect(parts.some((part) => part.type === 'refusal_delta')).toBe(true);
   },
 };
-
-async function* replay(parts: readonly LanguageModelV1StreamPart[]): AsyncGenerator<LanguageModelV1StreamPart> {
-  yield* parts;
-}
 
 /**
  * Declares the standard conformance tests for a `LanguageModelV1` adapter, one vitest test per

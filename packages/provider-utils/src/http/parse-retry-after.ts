@@ -2,7 +2,6 @@
  * Reads how long a server asked the client to wait: `retry-after-ms` (milliseconds), else
  * `retry-after` as delay-seconds or an HTTP date (relative to `now`). Negative and unparseable
  * values give `undefined`.
- * @internal
  */
 export function parseRetryAfter(headers: Headers, now: number = Date.now()): number | undefined {
   const milliseconds = headers.get('retry-after-ms');

@@ -1,17 +1,17 @@
-import { type ErrorContext, transportError } from '../errors/create-call-error.js';
-
-/** One POST of a JSON body. @internal */
-export interface PostOptions {
+/** One POST of a JSON body. */
+export interface PostJsonOptions {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** Serialised with `JSON.stringify`. */
   readonly body: unknown;
   readonly signal?: AbortSignal | undefined;
+  /** The `fetch` to call (a user's custom fetch, a proxy's, or `globalThis.fetch`). */
   readonly fetch: typeof globalThis.fetch;
 }
 
 /**
  * Merges header layers left to right, names compared case-insensitively (the last spelling
- * wins); an `undefined` value removes the header. @internal
+ * wins); an `undefined` value removes the header.
  */
 export function mergeHeaders(
   ...layers: (Readonly<Record<string, string | undefined>> | undefined)[]
@@ -26,14 +26,18 @@ export function mergeHeaders(
 }
 
 /**
- * POSTs `body` as JSON and returns the response, whatever its status.
+ * POSTs `options.body` as JSON and returns the response, whatever its status.
  *
+ * @param noResponse - builds the adapter's own error (retryable, in its error class) for a call
+ *   that got no response at all: the connection was refused, reset or timed out. It receives a
+ *   message naming the URL and the underlying fetch error.
  * @throws the signal's reason when the call is aborted (before or during the request).
- * @throws {OpenAICompatibleCallError} (retryable) when no response arrives: the connection was
- *   refused, reset or timed out.
- * @internal
+ * @throws what `noResponse` returns when no response arrives.
  */
-export async function postJson(options: PostOptions, context: ErrorContext): Promise<Response> {
+export async function postJson(
+  options: PostJsonOptions,
+  noResponse: (message: string, cause: unknown) => Error,
+): Promise<Response> {
   const { signal } = options;
   if (signal?.aborted) throw signal.reason;
   try {
@@ -45,6 +49,6 @@ export async function postJson(options: PostOptions, context: ErrorContext): Pro
     });
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
-    throw transportError(`request to ${options.url} failed`, error, context);
+    throw noResponse(`request to ${options.url} failed`, error);
   }
 }

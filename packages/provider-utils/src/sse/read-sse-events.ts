@@ -1,6 +1,6 @@
 import { createParser } from 'eventsource-parser';
 
-/** One server-sent event: its `event:` name (absent for plain `data:` events) and its data. @internal */
+/** One server-sent event: its `event:` name (absent for plain `data:` events) and its data. */
 export interface SseEvent {
   readonly event: string | undefined;
   readonly data: string;
@@ -21,7 +21,6 @@ const MAX_BODY_EVENT_CHARS = 1_048_576;
  *
  * Stopping the iteration early cancels the body. Read failures (a dropped connection, an abort)
  * are thrown from the iteration.
- * @internal
  */
 export async function* readSseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
   const reader = body.getReader();
