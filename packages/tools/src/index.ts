@@ -82,6 +82,7 @@ export {
   prepareToolArguments,
   projectInjectedArguments,
 } from './tool/injected-arguments.js';
+export { HOST_ANNOTATION_PREFIX, stripHostAnnotations } from './tool/strip-host-annotations.js';
 export {
   type AnyTool,
   type PermissionLevel,

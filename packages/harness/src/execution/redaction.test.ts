@@ -36,6 +36,30 @@ const leaks = (events: readonly AgentEvent[]) =>
   [SECRET, PIN, 'call me'].filter((value) => JSON.stringify(events).includes(value));
 
 describe('redaction', () => {
+  it('never shows the sensitive markers to the model, while redacting by them', async () => {
+    const received: string[] = [];
+    const model = new ScriptedModel({
+      steps: [{ toolCalls: [scriptedToolCall('login', args, 'c1')] }, { content: 'ok' }],
+    });
+    const harness = new AgentHarness({
+      model,
+      tools: [login(received)],
+      policy: { toolErrors: { kind: 'return_error' } },
+    });
+    harness.registry.registerExternal({
+      name: 'vault',
+      description: 'Opens the vault.',
+      parameters: { type: 'object', properties: { code: { type: 'string', 'x-tiny-sensitive': true } } },
+    });
+    const run = await harness.invoke({}, [{ role: 'user', content: 'go' }]);
+    expect(received).toEqual([`ada:${SECRET}:${PIN}:call me`]);
+    const offered = JSON.stringify(model.requests.map((request) => request.tools));
+    expect(offered).toContain('"token"');
+    expect(offered).toContain('"code"');
+    expect(offered).not.toContain('x-tiny');
+    expect(leaks(run.events)).toEqual([]);
+  });
+
   it('records no tool arguments or results by default; names and ids stay', async () => {
     const received: string[] = [];
     const model = new ScriptedModel({

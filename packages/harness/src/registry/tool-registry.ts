@@ -10,6 +10,7 @@ import {
   InvalidInputError,
   modelFacingParameters,
   resolveSchema,
+  stripHostAnnotations,
   ToolDefinitionError,
   type ToolExposure,
   ToolPolicy,
@@ -114,11 +115,11 @@ export class ToolRegistry {
         cause: error,
       });
     }
-    const schema: ToolSchema = { ...declared, parameters: resolved.jsonSchema };
+    const schema: ToolSchema = { ...declared, parameters: stripHostAnnotations(resolved.jsonSchema) };
     const tool: AnyTool = {
       name: schema.name,
       description: schema.description ?? '',
-      parameters: schema.parameters,
+      parameters: resolved.jsonSchema,
       ...(resolved.standard === undefined ? {} : { standardSchemas: { parameters: resolved.standard } }),
       exposure: options.exposure ?? 'direct',
       policy: options.policy ?? ToolPolicy.unclassified(),

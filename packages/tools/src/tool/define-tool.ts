@@ -7,6 +7,7 @@ import type { InferSchemaInput, InferSchemaOutput, StandardSchemaInput } from '.
 import { checkSchema, SchemaCompileFailure } from '../validation/create-validator.js';
 import type { JsonSchema } from '../validation/json-schema.js';
 import { projectInjectedArguments } from './injected-arguments.js';
+import { stripHostAnnotations } from './strip-host-annotations.js';
 import type { Tool, ToolOutput } from './tool.js';
 import type { ToolExecutionContext } from './tool-execution-context.js';
 import { checkToolName, describeToolNameProblem } from './tool-name.js';
@@ -256,13 +257,14 @@ export function defineTool<
 }
 
 /**
- * The schema the model sees for `tool`: its declared parameters with injected arguments removed.
- * Cached per tool object.
+ * The schema the model sees for `tool`: its declared parameters with injected arguments removed
+ * and tiny's host-side `x-tiny-*` annotations (such as `x-tiny-sensitive`) stripped. Cached per
+ * tool object.
  */
 export function modelFacingParameters(tool: Pick<Tool<never>, 'parameters' | 'injected'>): JsonSchema {
   const cached = modelSchemas.get(tool);
   if (cached) return cached;
-  const projected = projectInjectedArguments(tool.parameters, tool.injected ?? []);
+  const projected = stripHostAnnotations(projectInjectedArguments(tool.parameters, tool.injected ?? []));
   modelSchemas.set(tool, projected);
   return projected;
 }
