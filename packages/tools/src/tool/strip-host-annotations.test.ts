@@ -39,7 +39,7 @@ describe('stripHostAnnotations', () => {
 
   it('returns the schema itself when it carries no annotation', () => {
     const schema = Type.Object({ a: Type.Array(Type.String()), b: Type.Union([Type.Number(), Type.Null()]) });
-    expect(stripHostAnnotations(schema as JsonSchema)).toBe(schema);
+    expect(stripHostAnnotations(schema as unknown as JsonSchema)).toBe(schema);
   });
 
   it('is what the model-facing parameters of a tool show, while the tool keeps its annotations', () => {
