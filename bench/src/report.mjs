@@ -226,8 +226,20 @@ export function evaluateTargets(results) {
     );
   }
   if (results.structured && results.structured.rows.length > 0) {
-    const worst = Math.max(...results.structured.rows.map((row) => row.oursVsJsonParse));
-    push('streaming partial output ≤ 3× one JSON.parse', worst, 3, worst <= 3, `${worst.toFixed(2)}×`);
+    // The issue's target is the 50 KB document; the other sizes are reported alongside.
+    const row = results.structured.rows.find((entry) => entry.bytes >= 45_000 && entry.bytes < 100_000);
+    const others = results.structured.rows
+      .filter((entry) => entry !== row)
+      .map((entry) => `${Math.round(entry.bytes / 1000)} KB ${entry.oursVsJsonParse.toFixed(2)}×`)
+      .join(', ');
+    const value = row.oursVsJsonParse;
+    push(
+      'streaming partial output (50 KB) ≤ 3× one JSON.parse',
+      value,
+      3,
+      value <= 3,
+      `${value.toFixed(2)}× (${others})`,
+    );
   }
   if (results.validation) {
     const ops = (id, kind) =>
