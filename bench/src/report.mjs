@@ -56,7 +56,7 @@ function memoryTable(memory) {
     const bound = row.status === 'finished' ? '' : '≥ ';
     const status =
       row.status === 'finished'
-        ? `done in ${fmt(row.elapsedMs / 1000, 1)} s`
+        ? `done in ${fmt(row.elapsedMs / 1000, 2)} s${row.warmElapsedMs === undefined ? '' : ` (warm ${fmt(row.warmElapsedMs / 1000, 3)} s)`}`
         : `${row.status} at turn ${row.reachedTurn ?? '?'} (${fmt((row.elapsedMs ?? 0) / 1000, 1)} s)`;
     return [
       row.label,
@@ -215,7 +215,9 @@ export function evaluateTargets(results) {
   if (results.memory) {
     const ours = results.memory.rows.find((row) => row.id === OURS_DEFAULT);
     const seconds = ours.elapsedMs / 1000;
-    push(`${results.memory.turns} turns × 1 call ≤ 0.1 s`, seconds, 0.1, seconds <= 0.1, `${fmt(seconds, 3)} s`);
+    const warm =
+      ours.warmElapsedMs === undefined ? '' : ` (warm, same run repeated: ${fmt(ours.warmElapsedMs / 1000, 3)} s)`;
+    push(`${results.memory.turns} turns × 1 call ≤ 0.1 s`, seconds, 0.1, seconds <= 0.1, `${fmt(seconds, 3)} s${warm}`);
     const growth = ours.peakRssGrowthMiB;
     push(
       `${results.memory.turns} turns × 1 call peak RSS growth ≤ 10 MiB`,
