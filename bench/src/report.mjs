@@ -56,7 +56,7 @@ function memoryTable(memory) {
     const bound = row.status === 'finished' ? '' : '≥ ';
     const status =
       row.status === 'finished'
-        ? `done in ${fmt(row.elapsedMs / 1000, 1)} s`
+        ? `done in ${fmt(row.elapsedMs / 1000, 2)} s${row.warmElapsedMs === undefined ? '' : ` (warm ${fmt(row.warmElapsedMs / 1000, 3)} s)`}`
         : `${row.status} at turn ${row.reachedTurn ?? '?'} (${fmt((row.elapsedMs ?? 0) / 1000, 1)} s)`;
     return [
       row.label,
@@ -215,7 +215,9 @@ export function evaluateTargets(results) {
   if (results.memory) {
     const ours = results.memory.rows.find((row) => row.id === OURS_DEFAULT);
     const seconds = ours.elapsedMs / 1000;
-    push(`${results.memory.turns} turns × 1 call ≤ 0.1 s`, seconds, 0.1, seconds <= 0.1, `${fmt(seconds, 3)} s`);
+    const warm =
+      ours.warmElapsedMs === undefined ? '' : ` (warm, same run repeated: ${fmt(ours.warmElapsedMs / 1000, 3)} s)`;
+    push(`${results.memory.turns} turns × 1 call ≤ 0.1 s`, seconds, 0.1, seconds <= 0.1, `${fmt(seconds, 3)} s${warm}`);
     const growth = ours.peakRssGrowthMiB;
     push(
       `${results.memory.turns} turns × 1 call peak RSS growth ≤ 10 MiB`,
@@ -226,8 +228,20 @@ export function evaluateTargets(results) {
     );
   }
   if (results.structured && results.structured.rows.length > 0) {
-    const worst = Math.max(...results.structured.rows.map((row) => row.oursVsJsonParse));
-    push('streaming partial output ≤ 3× one JSON.parse', worst, 3, worst <= 3, `${worst.toFixed(2)}×`);
+    // The issue's target is the 50 KB document; the other sizes are reported alongside.
+    const row = results.structured.rows.find((entry) => entry.bytes >= 45_000 && entry.bytes < 100_000);
+    const others = results.structured.rows
+      .filter((entry) => entry !== row)
+      .map((entry) => `${Math.round(entry.bytes / 1000)} KB ${entry.oursVsJsonParse.toFixed(2)}×`)
+      .join(', ');
+    const value = row.oursVsJsonParse;
+    push(
+      'streaming partial output (50 KB) ≤ 3× one JSON.parse',
+      value,
+      3,
+      value <= 3,
+      `${value.toFixed(2)}× (${others})`,
+    );
   }
   if (results.validation) {
     const ops = (id, kind) =>

@@ -2,7 +2,8 @@
 // delta the consumer reads the partial value. Ours: @tiny/structured's incremental parser (each
 // delta costs time in proportion to its own length). AI SDK: `parsePartialJson` on everything
 // received so far, which is how its `streamObject` reads partial objects (re-parsing grows with the
-// text). Baseline: one `JSON.parse` of the final document.
+// text). Baseline: one `JSON.parse` of the final document, timed in alternation with ours after
+// both are warmed up (ratios in one run, load falling on both alike).
 import { createPartialJsonParser } from '@tiny/structured';
 import { parsePartialJson } from 'ai';
 
@@ -32,6 +33,7 @@ function deltas(text, count) {
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const summary = (samples) => ({ medianMs: median(samples), minMs: Math.min(...samples), maxMs: Math.max(...samples) });
 
 async function time(run, rounds) {
   await run();
@@ -41,7 +43,29 @@ async function time(run, rounds) {
     await run();
     samples.push(performance.now() - started);
   }
-  return { medianMs: median(samples), minMs: Math.min(...samples), maxMs: Math.max(...samples) };
+  return summary(samples);
+}
+
+/**
+ * Times `a` and `b` in alternation, after warming both up for at least `warmMs` (so neither is
+ * measured before the JIT has compiled it), so that load on a shared machine falls on both alike.
+ */
+function timePair(a, b, rounds, warmMs) {
+  for (const started = performance.now(); performance.now() - started < warmMs; ) {
+    a();
+    b();
+  }
+  const samplesA = [];
+  const samplesB = [];
+  for (let round = 0; round < rounds; round += 1) {
+    let started = performance.now();
+    a();
+    samplesA.push(performance.now() - started);
+    started = performance.now();
+    b();
+    samplesB.push(performance.now() - started);
+  }
+  return [summary(samplesA), summary(samplesB)];
 }
 
 /** Runs workload 4 and returns rows per document size. */
@@ -51,17 +75,28 @@ export async function runStructuredStreaming({ smoke = false } = {}) {
   for (const bytes of sizes) {
     const text = fixture(bytes);
     const pieces = deltas(text, 1000);
-    const rounds = smoke ? 1 : bytes >= 500_000 ? 3 : 9;
+    const rounds = smoke ? 3 : bytes >= 500_000 ? 15 : 41;
     const expected = JSON.stringify(JSON.parse(text));
-    const ours = await time(() => {
+    const [ours, once] = timePair(
+      () => {
+        const parser = createPartialJsonParser();
+        let reads = 0;
+        for (const piece of pieces) {
+          parser.push(piece);
+          if (parser.value !== undefined) reads += 1;
+        }
+        if (reads === 0) throw new Error('no partial value');
+        return parser.end();
+      },
+      () => JSON.parse(text),
+      rounds,
+      smoke ? 50 : 500,
+    );
+    {
       const parser = createPartialJsonParser();
-      let reads = 0;
-      for (const piece of pieces) {
-        parser.push(piece);
-        if (parser.value !== undefined) reads += 1;
-      }
-      if (JSON.stringify(parser.end()) !== expected || reads === 0) throw new Error('incremental parser disagrees');
-    }, rounds);
+      for (const piece of pieces) parser.push(piece);
+      if (JSON.stringify(parser.end()) !== expected) throw new Error('incremental parser disagrees');
+    }
     const aiSdk = await time(
       async () => {
         let received = '';
@@ -72,9 +107,8 @@ export async function runStructuredStreaming({ smoke = false } = {}) {
         }
         if (JSON.stringify(last) !== expected) throw new Error('parsePartialJson disagrees');
       },
-      bytes >= 500_000 ? 1 : rounds,
+      smoke || bytes >= 500_000 ? 1 : 5,
     );
-    const once = await time(() => JSON.parse(text), 21);
     rows.push({
       bytes: text.length,
       deltas: pieces.length,

@@ -7,8 +7,9 @@ export interface PartialJsonParser {
   push(delta: string): void;
   /**
    * The value built so far, or `undefined` before the root value starts. It is a live view that
-   * later pushes keep changing in place: read it, do not mutate it, and copy it
-   * (`structuredClone`) to keep a snapshot. It is prefix-consistent with the final value: objects
+   * later pushes keep changing in place (a small array, once closed, is swapped in its parent for
+   * an equal exact-size copy, so hold on to the root rather than to nested containers): read it,
+   * do not mutate it, and copy it (`structuredClone`) to keep a snapshot. It is prefix-consistent with the final value: objects
    * hold a subset of the final keys, arrays a prefix of the final elements, an unfinished string a
    * prefix of the final string; numbers, `true`, `false` and `null` appear only once complete.
    */
@@ -179,6 +180,50 @@ export function createPartialJsonParser(): PartialJsonParser {
     }
   };
 
+  /**
+   * Reads a number or literal starting at `start` when its end is inside `delta` (the common case),
+   * without buffering it; returns the index after it, or -1 to leave it to the character path.
+   */
+  const scalarInPiece = (delta: string, start: number, code: number): number => {
+    const length = delta.length;
+    if (code === 116 || code === 102 || code === 110) {
+      const word = code === 116 ? 'true' : code === 102 ? 'false' : 'null';
+      const end = start + word.length;
+      if (end >= length || !delta.startsWith(word, start)) return -1;
+      const next = delta.charCodeAt(end);
+      if (next >= 97 && next <= 122) return -1;
+      attach(code === 116 ? true : code === 102 ? false : null);
+      afterValue();
+      return end;
+    }
+    let end = start;
+    if (code === 45) end += 1;
+    // Plain integers (no leading zero, at most 9 digits) are summed as they are read.
+    let integer = 0;
+    const digitsStart = end;
+    while (end < length) {
+      const digit = delta.charCodeAt(end) - 48;
+      if (digit < 0 || digit > 9) break;
+      integer = integer * 10 + digit;
+      end += 1;
+    }
+    if (end >= length) return -1;
+    const digits = end - digitsStart;
+    if (!isNumberChar(delta.charCodeAt(end))) {
+      if (digits > 0 && digits <= 9 && (digits === 1 || delta.charCodeAt(digitsStart) !== 48)) {
+        // `| 0` keeps small integers small integers (V8 would box the sum as a double).
+        attach(code === 45 ? (integer === 0 ? -0 : -integer | 0) : integer | 0);
+        afterValue();
+        return end;
+      }
+    } else {
+      while (end < length && isNumberChar(delta.charCodeAt(end))) end += 1;
+      if (end >= length) return -1;
+    }
+    text = delta.slice(start, end);
+    return finishNumber() ? end : length;
+  };
+
   const close = (code: number): void => {
     const frame = top;
     if (frame === undefined || (code === 93) !== frame.isArray) {
@@ -186,6 +231,10 @@ export function createPartialJsonParser(): PartialJsonParser {
       return;
     }
     top = parents.pop();
+    // An array grown by `push` keeps spare capacity (17 slots for 3 elements, about twice the memory
+    // of an exact one); a closed small array is swapped for an exact-size copy. Documents are kept,
+    // so their size is what the garbage collector pays for on every collection while they live.
+    if (frame.isArray && (frame.container as unknown[]).length < 16) update((frame.container as unknown[]).slice());
     afterValue();
   };
 
@@ -297,12 +346,17 @@ export function createPartialJsonParser(): PartialJsonParser {
           i += 1;
           switch (mode) {
             case Mode.Value:
-              startValue(code, delta[i - 1] as string);
+            case Mode.ValueOrClose: {
+              if (code === 93 && mode === Mode.ValueOrClose) close(code);
+              else if (code === 34 || code === 123 || code === 91) startValue(code, delta[i - 1] as string);
+              else {
+                // A number or literal that ends inside this piece is read in one go.
+                const end = scalarInPiece(delta, i - 1, code);
+                if (end < 0) startValue(code, delta[i - 1] as string);
+                else i = end;
+              }
               break;
-            case Mode.ValueOrClose:
-              if (code === 93) close(code);
-              else startValue(code, delta[i - 1] as string);
-              break;
+            }
             case Mode.KeyOrClose:
             case Mode.Key:
               if (code === 34) {
