@@ -28,6 +28,7 @@ export {
   formatArtifactUri,
   formatByteSize,
   parseArtifactUri,
+  prepareArtifact,
 } from './artifacts/artifact-uri.js';
 export { InMemoryArtifactStore } from './artifacts/in-memory-artifact-store.js';
 export type { CheckpointStore } from './checkpoint/checkpoint-store.js';

@@ -46,9 +46,9 @@ export function artifactReferenceLine(ref: ArtifactRef): string {
 }
 
 /**
- * Checks `put` arguments and builds the bytes and reference a store records (a fresh random id).
- * @throws {InvalidInputError} naming the malformed argument.
- * @internal
+ * For store implementations: checks `put` arguments and returns what to record, the bytes (text
+ * encoded as UTF-8), a fresh random id and the reference (URI, size, SHA-256) `put` must return.
+ * @throws {InvalidInputError} naming the malformed argument (`entryPoint` names the caller).
  */
 export function prepareArtifact(
   entryPoint: string,
