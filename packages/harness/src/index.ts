@@ -17,6 +17,20 @@ export { AgentHarness, type AgentHarnessOptions, type InvokeOptions } from './ag
 export { AgentRunStream } from './agent/agent-run-stream.js';
 export type { PendingCall } from './agent/loop-state.js';
 export { type DeferredToolHandler, DROPPED_TOOL_CALL_NUDGE } from './agent/run-loop.js';
+export type {
+  ArtifactData,
+  ArtifactPutOptions,
+  ArtifactRef,
+  ArtifactStore,
+} from './artifacts/artifact-store.js';
+export {
+  artifactReferenceLine,
+  formatArtifactUri,
+  formatByteSize,
+  parseArtifactUri,
+  prepareArtifact,
+} from './artifacts/artifact-uri.js';
+export { InMemoryArtifactStore } from './artifacts/in-memory-artifact-store.js';
 export type { CheckpointStore } from './checkpoint/checkpoint-store.js';
 export { InMemoryCheckpointStore } from './checkpoint/in-memory-checkpoint-store.js';
 export {
@@ -82,6 +96,7 @@ export {
   renderSearchManifest,
 } from './discovery/search-manifest.js';
 export { type BridgeableCall, type BridgeUnwrap, unwrapBridgeCall } from './discovery/unwrap-bridge-call.js';
+export { ArtifactUnreadableError } from './errors/artifact-unreadable-error.js';
 export { CheckpointUnreadableError } from './errors/checkpoint-unreadable-error.js';
 export { DeferredResolutionError, type DeferredResolutionProblem } from './errors/deferred-resolution-error.js';
 export { InvalidRunStateError } from './errors/invalid-run-state-error.js';

@@ -1,7 +1,8 @@
+export { SqliteArtifactStore, type SqliteArtifactStoreOptions } from './artifacts/sqlite-artifact-store.js';
 export { SqliteCheckpointStore, type SqliteCheckpointStoreOptions } from './checkpoint/sqlite-checkpoint-store.js';
 export { LedgerClosedError } from './errors/ledger-closed-error.js';
 export { LedgerOpenError, type LedgerOpenProblem } from './errors/ledger-open-error.js';
 export { LedgerSchemaVersionError } from './errors/ledger-schema-version-error.js';
 export { SqliteToolEffectLedger, type SqliteToolEffectLedgerOptions } from './ledger/sqlite-tool-effect-ledger.js';
-export { CHECKPOINT_TABLE, LEDGER_SCHEMA_VERSION, LEDGER_TABLE } from './schema/migrate-schema.js';
+export { ARTIFACT_TABLE, CHECKPOINT_TABLE, LEDGER_SCHEMA_VERSION, LEDGER_TABLE } from './schema/migrate-schema.js';
 export type { SqliteOpenMode } from './schema/open-database.js';

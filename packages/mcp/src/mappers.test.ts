@@ -42,6 +42,36 @@ describe('contentFromMcp / resultFromMcp', () => {
     expect(resultFromMcp({ toolResult: { legacy: true } }).content).toEqual([{ type: 'json', data: { legacy: true } }]);
   });
 
+  it('with an output schema, leads with structured content and drops only the text that repeats it', () => {
+    const structured = { b: [1, 2], a: 'x\ny' };
+    const result = resultFromMcp(
+      {
+        content: [
+          { type: 'text', text: '{"a":"x\\ny","b":[1,2]}' },
+          { type: 'text', text: 'x\ny' },
+          { type: 'text', text: 'note: cached' },
+          { type: 'image', data: 'AA==', mimeType: 'image/png' },
+        ],
+        structuredContent: structured,
+      },
+      undefined,
+      { structured: true },
+    );
+    expect(result.content).toEqual([
+      { type: 'json', data: structured },
+      { type: 'text', text: 'note: cached' },
+      { type: 'image', mediaType: 'image/png', data: { kind: 'base64', value: 'AA==' } },
+    ]);
+    const failed = resultFromMcp(
+      { content: [{ type: 'text', text: 'x' }], structuredContent: { a: 1 }, isError: true },
+      undefined,
+      {
+        structured: true,
+      },
+    );
+    expect(failed.content).toEqual([{ type: 'text', text: 'x' }]);
+  });
+
   it('maps isError to an error result and attaches host metadata', () => {
     const result = resultFromMcp({ content: [{ type: 'text', text: 'denied' }], isError: true }, { mcpTool: 't' });
     expect(result.isError).toBe(true);

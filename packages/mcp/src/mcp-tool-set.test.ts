@@ -186,7 +186,8 @@ describe('against @modelcontextprotocol/server-filesystem on a temp directory', 
     const listing = await toolSet.call('fs_list_directory', { path: dir }, context);
     expect(listing.output()).toMatch(/\[FILE\] notes\.txt/);
     const read = await toolSet.call('fs_read_text_file', { path: join(dir, 'notes.txt') }, context);
-    expect(read.output()).toBe('remember the milk\n');
+    // read_text_file declares an output schema: its structuredContent is the result (the text block repeating it is dropped).
+    expect(read.content).toEqual([{ type: 'json', data: { content: 'remember the milk\n' } }]);
     const denied = await toolSet.call('fs_read_text_file', { path: '/etc/hostname' }, context);
     expect(denied.isError).toBe(true);
     expect(denied.output()).toMatch(/outside allowed directories|Access denied/);

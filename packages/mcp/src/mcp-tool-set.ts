@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  CallToolResultSchema,
   ErrorCode,
   McpError,
   type Tool as McpTool,
@@ -9,6 +10,7 @@ import {
 import type { ToolSet } from '@tiny/harness';
 import {
   type AnyTool,
+  checkToolOutput,
   createValidator,
   type JsonSchema,
   type JsonValue,
@@ -16,6 +18,7 @@ import {
   type ToolExposure,
   ToolNotFoundError,
   ToolResult,
+  toToolResult,
 } from '@tiny/tools';
 import { McpConnectionError } from './errors/mcp-connection-error.js';
 import { resultFromMcp } from './map-call-result.js';
@@ -187,8 +190,10 @@ export class McpToolSet implements ToolSet {
   }
 
   /**
-   * Calls the tool advertised as `name`.
+   * Calls the tool advertised as `name`. With an output schema, the result's `structuredContent`
+   * (its first, JSON block) is checked against it; `isError` results are not.
    * @throws {ToolNotFoundError} when the server does not offer that name now.
+   * @throws {ToolOutputError} when the structured result is missing or does not match the output schema.
    * @throws {McpConnectionError} when the connection is gone (also for a call in flight).
    */
   async call(name: string, args: unknown, context?: McpToolSetCallContext): Promise<ToolResult> {
@@ -196,7 +201,9 @@ export class McpToolSet implements ToolSet {
     this.assertOpen();
     const entry = this.entries.get(name);
     if (entry === undefined) throw new ToolNotFoundError({ toolName: name });
-    return this.callServer(entry.mcpName, args, context?.execution?.context?.signal);
+    const structured = entry.tool.outputSchema !== undefined;
+    const result = await this.callServer(entry.mcpName, args, context?.execution?.context?.signal, structured);
+    return structured ? toToolResult(await checkToolOutput(entry.tool, result)) : result;
   }
 
   /** The server's instructions (sanitised), if it sent any. */
@@ -319,6 +326,16 @@ export class McpToolSet implements ToolSet {
         skipped.push({ name: mcpName, reason: `input schema does not compile: ${String(error)}` });
         continue;
       }
+      let outputSchema: JsonSchema | undefined;
+      if (tool.outputSchema !== undefined) {
+        outputSchema = sanitizeSchemaText(tool.outputSchema) as JsonSchema;
+        try {
+          createValidator(outputSchema);
+        } catch (error) {
+          skipped.push({ name: mcpName, reason: `output schema does not compile: ${String(error)}` });
+          continue;
+        }
+      }
       const description = sanitizeToolMetadata(tool.description ?? tool.title ?? '', {
         maxBytes: this.options.maxDescriptionBytes ?? DEFAULT_DESCRIPTION_BYTES,
       });
@@ -330,6 +347,7 @@ export class McpToolSet implements ToolSet {
           name,
           description,
           parameters,
+          ...(outputSchema === undefined ? {} : { outputSchema }),
           exposure,
           family,
           category: 'integration',
@@ -350,7 +368,7 @@ export class McpToolSet implements ToolSet {
     this.assertOpen();
     const entry = this.entries.get(name);
     if (entry === undefined) throw new ToolNotFoundError({ toolName: name });
-    return this.callServer(entry.mcpName, args, signal);
+    return this.callServer(entry.mcpName, args, signal, entry.tool.outputSchema !== undefined);
   }
 
   private resolveExposure(count: number): ToolExposure {
@@ -359,19 +377,37 @@ export class McpToolSet implements ToolSet {
     return count > (this.options.deferThreshold ?? DEFAULT_DEFER_THRESHOLD) ? 'deferred' : 'direct';
   }
 
-  private async callServer(mcpName: string, args: unknown, signal: AbortSignal | undefined): Promise<ToolResult> {
+  /**
+   * Sends `tools/call` as a plain request rather than `Client.callTool`, whose own output-schema
+   * check would turn a mismatch into an error answer for the model: the tool's `outputSchema`
+   * (checked by `@tiny/tools`) makes it a `ToolOutputError`, under the run's tool-error policy.
+   */
+  private async callServer(
+    mcpName: string,
+    args: unknown,
+    signal: AbortSignal | undefined,
+    structured = false,
+  ): Promise<ToolResult> {
     const argumentsObject =
       typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
     try {
       const result = await this.request(() =>
-        this.client.callTool({ name: mcpName, arguments: argumentsObject }, undefined, this.requestOptions(signal)),
+        this.client.request(
+          { method: 'tools/call', params: { name: mcpName, arguments: argumentsObject } },
+          CallToolResultSchema,
+          this.requestOptions(signal),
+        ),
       );
-      const structured = result.structuredContent as JsonValue | undefined;
-      return resultFromMcp(result, {
-        mcpServer: this.serverName,
-        mcpTool: mcpName,
-        ...(structured === undefined ? {} : { structuredContent: structured }),
-      });
+      const structuredContent = result.structuredContent as JsonValue | undefined;
+      return resultFromMcp(
+        result,
+        {
+          mcpServer: this.serverName,
+          mcpTool: mcpName,
+          ...(structuredContent === undefined ? {} : { structuredContent }),
+        },
+        { structured },
+      );
     } catch (error) {
       if (McpConnectionError.isInstance(error) || signal?.aborted) throw error;
       if (error instanceof McpError) return ToolResult.error(`MCP server "${this.serverName}": ${error.message}`);

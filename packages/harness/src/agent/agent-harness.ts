@@ -8,6 +8,7 @@ import {
   type ToolDialectKind,
 } from '@tiny/llm';
 import { type AnyTool, InvalidInputError } from '@tiny/tools';
+import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { ApprovalSecret } from '../deferral/approval-digest.js';
 import type { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import { parseRunState, type RunState } from '../deferral/run-state.js';
@@ -68,6 +69,14 @@ export interface AgentHarnessOptions {
    * a state whose pending calls are unsigned or signed otherwise is refused (`InvalidRunStateError`).
    */
   readonly approvalSecret?: ApprovalSecret | undefined;
+  /**
+   * Where tool results go that the model should not get inline (see `ArtifactStore`): image and
+   * file blocks with inline data, and any result over the tool's `runtime.maxResultBytes`. The
+   * model reads the result cut at the limit plus `[artifact: name, 2.1 MB, tiny-artifact://…]`;
+   * references reach `tool_completed` events and `AgentRun.artifacts`, the bytes stay in the store.
+   * A `put` that rejects fails the run. None by default: results are folded as they are.
+   */
+  readonly artifacts?: ArtifactStore | undefined;
 }
 
 /** Per-run options for `invoke` and `stream`. */
@@ -135,6 +144,7 @@ export class AgentHarness {
   private readonly middleware: readonly AgentMiddleware[];
   private readonly deferredToolHandler: DeferredToolHandler | undefined;
   private readonly ledger: ToolEffectLedger | undefined;
+  private readonly artifacts: ArtifactStore | undefined;
   private readonly toolSets: ToolSet[];
   private readonly discoveryOptions: DiscoveryOptions;
   private readonly ledgerFailure: LedgerFailureMode;
@@ -170,6 +180,7 @@ export class AgentHarness {
     this.middleware = options.middleware ?? [];
     this.deferredToolHandler = options.deferredToolHandler;
     this.ledger = options.ledger;
+    this.artifacts = options.artifacts;
     this.toolSets = [...(options.toolSets ?? [])];
     this.discoveryOptions = options.discovery ?? {};
     this.ledgerFailure = options.ledgerFailure ?? 'abort';
@@ -350,6 +361,8 @@ export class AgentHarness {
       usage: resumed?.usage ?? {},
       executedTools: [],
       toolMetadata: [],
+      artifactStore: this.artifacts,
+      artifacts: [],
       stateUpdates: [],
       nestedCalls: new Map(),
       seenCallIds: new Set(),

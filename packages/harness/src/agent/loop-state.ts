@@ -1,5 +1,6 @@
 import type { LanguageModelV1, LanguageModelV1Usage, Message, ToolDialect, ToolSchema } from '@tiny/llm';
 import type { JsonValue } from '@tiny/tools';
+import type { ArtifactRef, ArtifactStore } from '../artifacts/artifact-store.js';
 import type { ApprovalSecret } from '../deferral/approval-digest.js';
 import type { DiscoveryOptions, DiscoverySession } from '../discovery/discovery-session.js';
 import type { EventSink } from '../events/event-sink.js';
@@ -81,6 +82,10 @@ export interface LoopState {
   usage: LanguageModelV1Usage;
   readonly executedTools: string[];
   readonly toolMetadata: ToolMetadataRecord[];
+  /** Where oversized and binary results go; absent means results are folded as they are. */
+  readonly artifactStore: ArtifactStore | undefined;
+  /** References stored by this run, in fold order. */
+  readonly artifacts: ArtifactRef[];
   readonly stateUpdates: JsonValue[];
   /** Counters for nested call ids (`<parent>/<n>`), by parent id. */
   readonly nestedCalls: Map<string, number>;

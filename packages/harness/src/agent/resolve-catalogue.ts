@@ -19,6 +19,7 @@ function entryOf(tool: AnyTool): RegisteredTool {
       name: tool.name,
       description: tool.description,
       parameters: modelFacingParameters(tool),
+      ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
     };
     entry = { name: tool.name, tool: completeTool(tool), external: false, schema };
     entries.set(tool, entry);

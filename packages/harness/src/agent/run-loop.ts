@@ -130,6 +130,7 @@ function finish(
     toolCalls: state.toolCalls,
     executedTools: state.executedTools,
     toolMetadata: state.toolMetadata,
+    artifacts: state.artifacts,
     stateUpdates: state.stateUpdates,
     ...(deferred === undefined ? {} : { deferred, state: snapshot(state, extra.deferred) }),
     ...(extra.interrupt === undefined ? {} : { interrupt: extra.interrupt }),

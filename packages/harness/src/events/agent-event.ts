@@ -1,5 +1,6 @@
 import type { LanguageModelV1CallWarning } from '@tiny/llm';
 import type { JsonValue } from '@tiny/tools';
+import type { ArtifactRef } from '../artifacts/artifact-store.js';
 import type { EffectStatus } from '../ledger/tool-effect-ledger.js';
 
 /** Which budget ran out. */
@@ -95,6 +96,8 @@ export type AgentEvent =
       /** The error text fed to the model, when the result is an error. */
       readonly error?: string | undefined;
       readonly metadata?: JsonValue | undefined;
+      /** References to what the artifact store took from this result (never the bytes); absent when nothing. */
+      readonly artifacts?: readonly ArtifactRef[] | undefined;
       readonly parentCallId?: string | undefined;
     }
   | {

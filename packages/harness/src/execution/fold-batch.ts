@@ -2,6 +2,8 @@ import type { Message, ToolMessage, UserMessage } from '@tiny/llm';
 import { renderToolContent, resolveReturnDirect, type ToolContent, type ToolResult } from '@tiny/tools';
 import type { Admission } from '../admission/admission.js';
 import type { LoopState } from '../agent/loop-state.js';
+import type { ArtifactRef } from '../artifacts/artifact-store.js';
+import { persistArtifacts } from '../artifacts/persist-artifacts.js';
 import { approvalDigest } from '../deferral/approval-digest.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { middlewareContext, runAfterTool } from '../middleware/middleware-runner.js';
@@ -117,7 +119,15 @@ export async function foldBatch(
     const toolName = isAnswer ? admission.toolName : (admission as Extract<Admission, { kind: 'execute' }>).entry.name;
     const tool = isAnswer ? undefined : (admission as Extract<Admission, { kind: 'execute' }>).entry.tool;
     const done = isAnswer ? undefined : (outcome as Extract<CallOutcome, { kind: 'result' }>);
-    const produced = isAnswer ? admission.result : (done as Extract<CallOutcome, { kind: 'result' }>).result;
+    let produced = isAnswer ? admission.result : (done as Extract<CallOutcome, { kind: 'result' }>).result;
+    let artifacts: readonly ArtifactRef[] = [];
+    if (state.artifactStore !== undefined) {
+      const owner = tool ?? state.offered.get(toolName)?.tool ?? state.registry.get(toolName)?.tool;
+      const source = { runId: state.runId, callId: admission.call.id, toolName };
+      const max = owner?.policy.runtime.maxResultBytes;
+      ({ result: produced, refs: artifacts } = await persistArtifacts(state.artifactStore, source, produced, max));
+      state.artifacts.push(...artifacts);
+    }
     let result =
       state.middleware.length === 0
         ? produced
@@ -151,6 +161,7 @@ export async function foldBatch(
         ...(state.policy.captureToolIo ? { output: scrubText(content, secrets) } : {}),
         ...(result.isError ? { error: scrubText(content, secrets) } : {}),
         ...(result.metadata === undefined ? {} : { metadata: result.metadata }),
+        ...(artifacts.length === 0 ? {} : { artifacts }),
       });
     }
     const message: ToolMessage = result.isError

@@ -76,6 +76,7 @@ export class ToolRegistry {
       description: tool.description,
       parameters: modelFacingParameters(tool),
       ...(options.format === undefined ? {} : { format: options.format }),
+      ...(complete.outputSchema === undefined ? {} : { outputSchema: complete.outputSchema }),
     };
     this.entries.set(tool.name, { name: tool.name, tool: complete, external: false, schema });
     this.sorted = undefined;

@@ -1,5 +1,6 @@
 import type { LanguageModelV1Usage, Message } from '@tiny/llm';
 import type { JsonValue } from '@tiny/tools';
+import type { ArtifactRef } from '../artifacts/artifact-store.js';
 import type { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import type { RunState } from '../deferral/run-state.js';
 import type { AgentEvent, RunOutcome } from '../events/agent-event.js';
@@ -69,6 +70,12 @@ export interface AgentRun {
   /** Names of tools that actually executed, in execution order (recoveries excluded). */
   readonly executedTools: readonly string[];
   readonly toolMetadata: readonly ToolMetadataRecord[];
+  /**
+   * References to what this run stored in the harness's artifact store (`AgentHarnessOptions.artifacts`),
+   * in fold order; empty without a store. A resumed run lists only what it stored itself; earlier
+   * references stay valid in the transcript and in the store.
+   */
+  readonly artifacts: readonly ArtifactRef[];
   /** State updates queued by tools, in call order. */
   readonly stateUpdates: readonly JsonValue[];
   /** Present when the run paused on deferred calls. */

@@ -7,6 +7,9 @@ export const LEDGER_TABLE = 'tiny_tool_effects';
 /** The table of `SqliteCheckpointStore`: one serialised run state per run id. */
 export const CHECKPOINT_TABLE = 'tiny_run_checkpoints';
 
+/** The table of `SqliteArtifactStore`: one row per stored artifact, bytes included. */
+export const ARTIFACT_TABLE = 'tiny_artifacts';
+
 /**
  * Migrations by the version they produce: `MIGRATIONS[n]` takes a database at version `n` to
  * `n + 1`. Append only; never edit a released step.
@@ -40,6 +43,24 @@ const MIGRATIONS: readonly ((db: Database) => void)[] = [
         state    TEXT    NOT NULL,
         saved_at INTEGER NOT NULL
       );
+    `);
+  },
+  // 2 -> 3: tool-result artifacts (`SqliteArtifactStore`); `seq` keeps the order they were stored in.
+  (db) => {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS ${ARTIFACT_TABLE} (
+        seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+        uri        TEXT    NOT NULL UNIQUE,
+        run_id     TEXT    NOT NULL,
+        call_id    TEXT    NOT NULL,
+        name       TEXT    NOT NULL,
+        media_type TEXT    NOT NULL,
+        bytes      INTEGER NOT NULL,
+        sha256     TEXT    NOT NULL,
+        data       BLOB    NOT NULL,
+        stored_at  INTEGER NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS ${ARTIFACT_TABLE}_run ON ${ARTIFACT_TABLE} (run_id, seq);
     `);
   },
 ];

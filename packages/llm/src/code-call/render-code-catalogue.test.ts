@@ -24,6 +24,42 @@ describe('renderCodeCatalogue', () => {
     );
   });
 
+  it('renders the declared return type from the output schema instead of string', () => {
+    const weather: ToolSchema = {
+      name: 'weather',
+      description: 'Forecast for a city.',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      outputSchema: {
+        type: 'object',
+        properties: {
+          celsius: { type: 'number' },
+          conditions: { enum: ['sunny', 'rain'] },
+          alerts: { type: 'array', items: { type: 'string' } },
+        },
+        required: ['celsius', 'conditions'],
+      },
+    };
+    const count: ToolSchema = { name: 'count', parameters: {}, outputSchema: { type: 'integer' } };
+    expect(renderCodeCatalogue([weather, count, tools[1] as ToolSchema], 'typescript')).toBe(
+      [
+        '## Tools',
+        '',
+        'function weather(city: string): { celsius: number; conditions: "sunny" | "rain"; alerts?: string[] };  // Forecast for a city.',
+        'function count(): number;',
+        'function clock(): string;  // Current time.',
+      ].join('\n'),
+    );
+    expect(renderCodeCatalogue([weather, count, tools[1] as ToolSchema], 'python')).toBe(
+      [
+        '## Tools',
+        '',
+        'def weather(city: str) -> dict  # Forecast for a city.',
+        'def count() -> int',
+        'def clock() -> str  # Current time.',
+      ].join('\n'),
+    );
+  });
+
   it('renders nothing for no tools', () => {
     expect(renderCodeCatalogue([], 'python')).toBe('');
   });

@@ -11,7 +11,7 @@ import { renderPythonType } from './render-python-type.js';
  * Parameters follow the P-Format order (required first, in declared order, then the rest
  * alphabetically), so positional calls bind as shown; optional ones get `= None`. Every object is
  * `dict`; enums become `Literal[...]`; see the type rules of `renderPythonType`. The return type is
- * always `str`. The description is collapsed to one line and the comment is left out when it is empty.
+ * the tool's `outputSchema` rendered by the same rules (`dict` for an object), or `str` without one. The description is collapsed to one line and the comment is left out when it is empty.
  * Names are written as given, even when they are not Python identifiers.
  */
 export function renderPythonSignature(tool: ToolSchema): string {
@@ -22,6 +22,7 @@ export function renderPythonSignature(tool: ToolSchema): string {
     return required.includes(name) ? `${name}: ${type}` : `${name}: ${type} = None`;
   });
   const description = collapseDescription(tool.description);
-  const signature = `def ${tool.name}(${parameters.join(', ')}) -> str`;
+  const returns = tool.outputSchema === undefined ? 'str' : renderPythonType(tool.outputSchema);
+  const signature = `def ${tool.name}(${parameters.join(', ')}) -> ${returns}`;
   return description === '' ? signature : `${signature}  # ${description}`;
 }

@@ -4,7 +4,7 @@ import { renderTypeScriptType } from './render-typescript-type.js';
 
 /** Options for {@link renderTypeScriptDeclaration}. */
 export interface TypeScriptDeclarationOptions {
-  /** JSON Schema of the tool's result; its type is the promise's. Absent: `Promise<unknown>`. */
+  /** JSON Schema of the tool's result; its type is the promise's. Default the tool's `outputSchema`; neither: `Promise<unknown>`. */
   readonly outputSchema?: unknown;
 }
 
@@ -20,7 +20,8 @@ export interface TypeScriptDeclarationOptions {
  */
 export function renderTypeScriptDeclaration(tool: ToolSchema, options: TypeScriptDeclarationOptions = {}): string {
   const parameters = renderTypeScriptType({ type: 'object', ...tool.parameters });
-  const result = options.outputSchema === undefined ? 'unknown' : renderTypeScriptType(options.outputSchema);
+  const output = options.outputSchema ?? tool.outputSchema;
+  const result = output === undefined ? 'unknown' : renderTypeScriptType(output);
   const description = collapseDescription(tool.description).replaceAll('*/', '*\\/');
   const declaration = `declare function ${tool.name}(args: ${parameters}): Promise<${result}>;`;
   return description === '' ? declaration : `/** ${description} */\n${declaration}`;

@@ -11,7 +11,8 @@ import { renderTypeScriptType } from './render-typescript-type.js';
  * Parameters follow the P-Format order (required first, in declared order, then the rest
  * alphabetically), so positional calls bind as shown; optional ones are marked `?`. Enums become
  * literal unions and objects inline types up to depth 4 and 16 properties; see the type rules of
- * `renderTypeScriptType`. The return type is always `string`. The description is collapsed to one
+ * `renderTypeScriptType`. The return type is the tool's `outputSchema` rendered by the same rules, or
+ * `string` without one. The description is collapsed to one
  * line and the comment is left out when it is empty.
  */
 export function renderTypeScriptSignature(tool: ToolSchema): string {
@@ -22,6 +23,7 @@ export function renderTypeScriptSignature(tool: ToolSchema): string {
     return required.includes(name) ? `${name}: ${type}` : `${name}?: ${type}`;
   });
   const description = collapseDescription(tool.description);
-  const signature = `function ${tool.name}(${parameters.join(', ')}): string;`;
+  const returns = tool.outputSchema === undefined ? 'string' : renderTypeScriptType(tool.outputSchema);
+  const signature = `function ${tool.name}(${parameters.join(', ')}): ${returns};`;
   return description === '' ? signature : `${signature}  // ${description}`;
 }

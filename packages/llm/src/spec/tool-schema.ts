@@ -12,6 +12,12 @@ export interface ToolSchema {
   readonly description?: string | undefined;
   readonly parameters: JsonSchema;
   readonly format?: ToolFormat | undefined;
+  /**
+   * JSON Schema of the tool's structured result, when it declares one (`defineTool({ outputSchema })`,
+   * an MCP server's `outputSchema`). Native requests do not send it; the `typescript` and `python`
+   * code dialects render it as the signature's return type instead of `string`/`str`.
+   */
+  readonly outputSchema?: JsonSchema | undefined;
 }
 
 /** The format a schema asks for, `json` when none is set. */
@@ -25,9 +31,11 @@ export function serializeToolSchema(schema: ToolSchema): {
   description?: string;
   parameters: JsonSchema;
   format?: ToolFormat;
+  outputSchema?: JsonSchema;
 } {
-  const { name, description, parameters, format } = schema;
+  const { name, description, parameters, format, outputSchema } = schema;
   const described = description === undefined ? { name } : { name, description };
-  if (format === undefined || format.type === 'json') return { ...described, parameters };
-  return { ...described, parameters, format };
+  const output = outputSchema === undefined ? {} : { outputSchema };
+  if (format === undefined || format.type === 'json') return { ...described, parameters, ...output };
+  return { ...described, parameters, format, ...output };
 }
