@@ -14,7 +14,6 @@ import { createNestedCallRunner } from '../execution/nested-call.js';
 import { reconcileToolEffects } from '../ledger/reconcile-tool-effects.js';
 import {
   type AppliedControl,
-  filterOfferedTools,
   middlewareContext,
   runAfterHooks,
   runBeforeModel,
