@@ -1,3 +1,7 @@
+/**
+ * Durable SQLite tool-effect ledger for `@tiny/harness`, safe for several processes sharing one database file.
+ * @module @tiny/ledger-sqlite
+ */
 export { SqliteCheckpointStore, type SqliteCheckpointStoreOptions } from './checkpoint/sqlite-checkpoint-store.js';
 export { LedgerClosedError } from './errors/ledger-closed-error.js';
 export { LedgerOpenError, type LedgerOpenProblem } from './errors/ledger-open-error.js';

@@ -3,9 +3,9 @@ import { renderToolContent, resolveReturnDirect, type ToolContent, type ToolResu
 import type { Admission } from '../admission/admission.js';
 import type { LoopState } from '../agent/loop-state.js';
 import { approvalDigest } from '../deferral/approval-digest.js';
+import type { DeferredBatchData, DeferredCall } from '../deferral/deferred-call.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { middlewareContext, runAfterTool } from '../middleware/middleware-runner.js';
-import type { DeferredBatchData, DeferredCall } from '../run/agent-run.js';
 import { isRunStop } from '../run/run-stop.js';
 import type { CallOutcome } from './execute-call.js';
 import { eventSecrets, redactionOf, scrubText, sensitiveValues } from './redaction.js';

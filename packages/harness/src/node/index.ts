@@ -1,2 +1,6 @@
+/**
+ * Node-only parts of `@tiny/harness`: checkpoint stores on the file system.
+ * @module @tiny/harness/node
+ */
 // Node.js-only helpers (`node:fs`), kept out of the runtime-neutral main entry.
 export { createFileCheckpointStore, type FileCheckpointStoreOptions } from './file-checkpoint-store.js';
