@@ -1,3 +1,7 @@
+/**
+ * Code mode for `@tiny/harness`: the model writes one program that calls the tools, run in a QuickJS WebAssembly sandbox with every nested call admitted by the harness.
+ * @module @tiny/code-mode
+ */
 export { type CodeModeArguments, type CodeModeToolOptions, codeModeTool } from './code-mode-tool.js';
 export { CodeModeLimitError, type CodeModeLimitKind } from './errors/code-mode-limit-error.js';
 export { CodeProgramError, type CodeProgramFailure } from './errors/code-program-error.js';

@@ -1,3 +1,7 @@
+/**
+ * Agent loop for `@tiny` tools: registry, fail-closed admission and tool execution.
+ * @module @tiny/harness
+ */
 export { ModelCallError } from '@tiny/llm';
 // Each layer re-exports the error classes beneath it (STYLE.md).
 export {
@@ -15,7 +19,6 @@ export {
 } from '@tiny/tools';
 export { AgentHarness, type AgentHarnessOptions, type InvokeOptions } from './agent/agent-harness.js';
 export { AgentRunStream } from './agent/agent-run-stream.js';
-export type { PendingCall } from './agent/loop-state.js';
 export { type DeferredToolHandler, DROPPED_TOOL_CALL_NUDGE } from './agent/run-loop.js';
 export type {
   ArtifactData,
@@ -38,6 +41,7 @@ export {
   type ApprovalSecret,
   approvalDigest,
 } from './deferral/approval-digest.js';
+export type { DeferredBatchData, DeferredCall } from './deferral/deferred-call.js';
 export {
   type DeferredCallRef,
   type DeferredDecision,
@@ -136,6 +140,7 @@ export type {
   ModelRequestPatch,
   NextModel,
   NextTool,
+  PendingCall,
 } from './middleware/agent-middleware.js';
 export {
   ContextualToolSelectionMiddleware,
@@ -150,8 +155,6 @@ export { ToolPolicyMiddleware, type ToolPolicyRules } from './middleware/tool-po
 export { type RegisteredTool, type RegisterToolOptions, ToolRegistry } from './registry/tool-registry.js';
 export type {
   AgentRun,
-  DeferredBatchData,
-  DeferredCall,
   DeferredToolRequests,
   ToolMetadataRecord,
 } from './run/agent-run.js';

@@ -1,3 +1,7 @@
+/**
+ * Durable SQLite tool-effect ledger for `@tiny/harness`, safe for several processes sharing one database file.
+ * @module @tiny/ledger-sqlite
+ */
 export { SqliteArtifactStore, type SqliteArtifactStoreOptions } from './artifacts/sqlite-artifact-store.js';
 export { SqliteCheckpointStore, type SqliteCheckpointStoreOptions } from './checkpoint/sqlite-checkpoint-store.js';
 export { LedgerClosedError } from './errors/ledger-closed-error.js';

@@ -1,3 +1,7 @@
+/**
+ * Model-facing contract for `@tiny` tools: tool calls, schemas, formats, dialects, parsers and the provider spec.
+ * @module @tiny/llm
+ */
 // Each layer re-exports the error classes beneath it (STYLE.md).
 export {
   ApprovalRequiredError,

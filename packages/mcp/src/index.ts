@@ -1,3 +1,7 @@
+/**
+ * MCP client toolset for `@tiny/harness`: a Model Context Protocol server's tools as a ToolSet.
+ * @module @tiny/mcp
+ */
 export { createMcpToolSet } from './create-mcp-tool-set.js';
 export { McpConnectionError } from './errors/mcp-connection-error.js';
 export { McpPinFileError } from './errors/mcp-pin-file-error.js';

@@ -1,3 +1,7 @@
+/**
+ * Anthropic Messages API LanguageModelV1 adapter for Claude and local servers that speak /v1/messages, over fetch.
+ * @module @tiny/provider-anthropic
+ */
 export { ModelCallError } from '@tiny/llm';
 export { type AnthropicOptions, type AnthropicProvider, createAnthropic } from './create-anthropic.js';
 export { AnthropicCallError, type AnthropicErrorKind } from './errors/anthropic-call-error.js';

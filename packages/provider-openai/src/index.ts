@@ -1,3 +1,7 @@
+/**
+ * OpenAI-compatible LanguageModelV1 adapter for OpenAI, vLLM, Ollama, LM Studio and llama.cpp, over fetch.
+ * @module @tiny/provider-openai
+ */
 export { ModelCallError } from '@tiny/llm';
 export {
   createOpenAICompatible,

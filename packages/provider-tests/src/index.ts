@@ -1,3 +1,7 @@
+/**
+ * Standard conformance tests for `@tiny/llm` provider adapters, with a replay server for recorded wire traffic.
+ * @module @tiny/provider-tests
+ */
 export {
   CONFORMANCE_CASES,
   type ConformanceCase,

@@ -1,3 +1,7 @@
+/**
+ * Run `@tiny/harness` agents on Restate: every model call and tool execution a journaled step, approvals as durable promises.
+ * @module @tiny/restate
+ */
 export { RestateAgentClient, type RestateClientOptions, type ResultOptions } from './client/restate-agent-client.js';
 export { AdminApiError } from './errors/admin-api-error.js';
 export { type DecisionRefusal, DecisionRefusedError } from './errors/decision-refused-error.js';

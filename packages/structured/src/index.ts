@@ -1,3 +1,7 @@
+/**
+ * Typed structured output for `@tiny` agents.
+ * @module @tiny/structured
+ */
 // Each layer re-exports the error classes beneath it (STYLE.md).
 export {
   LimitExceededError,

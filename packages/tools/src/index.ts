@@ -1,3 +1,7 @@
+/**
+ * Typed tools for LLM agents: tool interface, results, safety policy, validation and errors.
+ * @module @tiny/tools
+ */
 export { CONTEXT_DETAIL_MAX_CHARS, contextDetailFromArgs } from './display/context-detail-from-args.js';
 export { humanizeToolName } from './display/humanize-tool-name.js';
 export { ApprovalRequiredError } from './errors/approval-required-error.js';

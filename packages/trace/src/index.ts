@@ -1,3 +1,7 @@
+/**
+ * A run-trace viewer for `@tiny/harness`: one self-contained HTML file per run, and the tiny-trace CLI.
+ * @module @tiny/trace
+ */
 export type { TraceInput } from './model/trace-input.js';
 export {
   type EventRecorder,

@@ -42,6 +42,7 @@ export class AgentRunStream implements AsyncIterable<AgentEvent> {
     );
   }
 
+  /** Yields every event of the run in order (buffered ones first), and ends when the run settles. */
   async *[Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
     let read = 0;
     for (;;) {

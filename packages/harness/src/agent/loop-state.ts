@@ -14,24 +14,8 @@ import type { RunPolicy } from '../run/run-policy.js';
 import type { RunDeadline } from '../run/run-stop.js';
 import type { ToolSet } from '../toolsets/tool-set.js';
 
-/** A call on its way through admission: the model's id, name and arguments. */
-export interface PendingCall {
-  readonly id: string;
-  readonly name: string;
-  readonly arguments: unknown;
-  /** Set when the provider could not decode the arguments (then `arguments` is the raw string). */
-  readonly invalid?: string | undefined;
-}
-
-/**
- * Runs before each call is admitted, in registration order. Return a changed call to rewrite it,
- * `undefined` to keep it; throw to refuse it: the refusal fails the run (it is never turned into a
- * tool result) and its tool-call budget slot is released.
- */
-export type BeforeToolHook = (
-  call: PendingCall,
-  context: RunContext,
-) => PendingCall | undefined | Promise<PendingCall | undefined>;
+// The loop's modules take `PendingCall` from here; it is declared with the middleware hooks that receive it.
+export type { PendingCall } from '../middleware/agent-middleware.js';
 
 /**
  * The mutable state of one run. Everything per-turn is derived from it; the transcript is one

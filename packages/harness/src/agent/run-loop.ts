@@ -1,6 +1,7 @@
 import { addUsage, type LanguageModelV1Request, type Message, recordAssistantTurn, type ToolChoice } from '@tiny/llm';
 import type { Admission } from '../admission/admission.js';
 import { admitModelCall, brokenTurnReason, checkRunAlive, refuseBrokenCall } from '../admission/admit-call.js';
+import type { DeferredBatchData } from '../deferral/deferred-call.js';
 import { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import { admitDecisions, checkDecisions, checkDigests } from '../deferral/resolve-deferred.js';
 import { RUN_STATE_VERSION, type RunState, unansweredCalls } from '../deferral/run-state.js';
@@ -14,17 +15,11 @@ import { createNestedCallRunner } from '../execution/nested-call.js';
 import { reconcileToolEffects } from '../ledger/reconcile-tool-effects.js';
 import {
   type AppliedControl,
-  filterOfferedTools,
   middlewareContext,
   runAfterHooks,
   runBeforeModel,
 } from '../middleware/middleware-runner.js';
-import {
-  type AgentRun,
-  createDeferredToolRequests,
-  type DeferredBatchData,
-  type DeferredToolRequests,
-} from '../run/agent-run.js';
+import { type AgentRun, createDeferredToolRequests, type DeferredToolRequests } from '../run/agent-run.js';
 import type { RunContext } from '../run/run-context.js';
 import { callModelThroughMiddleware } from './call-model.js';
 import type { LoopState, PendingCall } from './loop-state.js';

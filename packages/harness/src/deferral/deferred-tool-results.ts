@@ -1,5 +1,5 @@
 import { InvalidInputError, ToolResult } from '@tiny/tools';
-import type { DeferredCall } from '../run/agent-run.js';
+import type { DeferredCall } from './deferred-call.js';
 
 /**
  * One decision about a deferred call. `digest` is the pending call's digest when the decision was

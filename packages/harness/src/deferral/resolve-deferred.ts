@@ -4,8 +4,8 @@ import { admitCall } from '../admission/admit-call.js';
 import type { LoopState } from '../agent/loop-state.js';
 import { DeferredResolutionError } from '../errors/deferred-resolution-error.js';
 import { InvalidRunStateError } from '../errors/invalid-run-state-error.js';
-import type { DeferredBatchData, DeferredCall } from '../run/agent-run.js';
 import { type ApprovalSecret, approvalDigest, sameDigest } from './approval-digest.js';
+import type { DeferredBatchData, DeferredCall } from './deferred-call.js';
 import type { DeferredToolResults } from './deferred-tool-results.js';
 import { unansweredCalls } from './run-state.js';
 

@@ -1,7 +1,7 @@
 import type { LanguageModelV1Usage, Message } from '@tiny/llm';
 import { createValidator, formatValidationIssues, type JsonSchema } from '@tiny/tools';
 import { InvalidRunStateError } from '../errors/invalid-run-state-error.js';
-import type { DeferredBatchData } from '../run/agent-run.js';
+import type { DeferredBatchData } from './deferred-call.js';
 
 /** The schema version this build writes and reads. */
 export const RUN_STATE_VERSION = 1;

@@ -25,7 +25,9 @@ export interface DeferredCatalogue {
   /** Entries sorted by name (code-unit order). */
   readonly entries: readonly DeferredCatalogueEntry[];
   readonly size: number;
+  /** The entry of a deferred tool, or `undefined` when no deferred tool has that name. */
   get(name: string): DeferredCatalogueEntry | undefined;
+  /** Whether a deferred tool of this name is in the catalogue. */
   has(name: string): boolean;
   /** Ranker candidates (`key` = name, `summary` = search text, `family`), in entry order. */
   readonly candidates: readonly RankCandidate[];

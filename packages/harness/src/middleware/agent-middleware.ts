@@ -7,10 +7,18 @@ import type {
   ToolSchema,
 } from '@tiny/llm';
 import type { JsonValue, ToolResult } from '@tiny/tools';
-import type { PendingCall } from '../agent/loop-state.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import type { RunContext } from '../run/run-context.js';
+
+/** A call on its way through admission: the model's id, name and arguments. */
+export interface PendingCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: unknown;
+  /** Set when the provider could not decode the arguments (then `arguments` is the raw string). */
+  readonly invalid?: string | undefined;
+}
 
 /**
  * What a hook may ask the loop to do, applied at the next safe checkpoint with a

@@ -1,6 +1,5 @@
 import { ApprovalRequiredError, ToolResult } from '@tiny/tools';
-import type { PendingCall } from '../agent/loop-state.js';
-import type { AgentMiddleware, BeforeToolResult, MiddlewareContext } from './agent-middleware.js';
+import type { AgentMiddleware, BeforeToolResult, MiddlewareContext, PendingCall } from './agent-middleware.js';
 
 /** What to do with a flagged call: run it, answer the model with a denial, or pause for a human. */
 export type ApprovalOutcome = 'allow' | 'defer' | { readonly deny: string };

@@ -1,5 +1,5 @@
 import { ApprovalRequiredError, CallDeferredError, type ToolResult } from '@tiny/tools';
-import type { LoopState, PendingCall } from '../agent/loop-state.js';
+import type { LoopState } from '../agent/loop-state.js';
 import { MiddlewareError } from '../errors/middleware-error.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { isRunStop } from '../run/run-stop.js';
@@ -11,6 +11,7 @@ import type {
   MiddlewareControl,
   ModelRequestPatch,
   NextTool,
+  PendingCall,
 } from './agent-middleware.js';
 
 /** Runs one hook; anything it throws (other than deferrals and cancellation) becomes a `MiddlewareError`. */

@@ -1,7 +1,6 @@
 import { ApprovalRequiredError, ToolResult, type ToolSideEffects } from '@tiny/tools';
-import type { PendingCall } from '../agent/loop-state.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
-import type { AgentMiddleware, BeforeToolResult, MiddlewareContext } from './agent-middleware.js';
+import type { AgentMiddleware, BeforeToolResult, MiddlewareContext, PendingCall } from './agent-middleware.js';
 
 /** The rules a {@link ToolPolicyMiddleware} enforces. */
 export interface ToolPolicyRules {
@@ -49,26 +48,32 @@ export class ToolPolicyMiddleware implements AgentMiddleware {
     return new ToolPolicyMiddleware({ strict: true });
   }
 
+  /** A copy that also refuses tools without a declared policy. */
   requireClassification(): ToolPolicyMiddleware {
     return this.with({ requireClassification: true });
   }
 
+  /** A copy that also refuses tools not declared `backgroundSafe` (for unattended runs). */
   requireBackgroundSafe(): ToolPolicyMiddleware {
     return this.with({ requireBackgroundSafe: true });
   }
 
+  /** A copy that also refuses tools declaring any side effect set in `mask` (added to those already denied). */
   denySideEffects(mask: Partial<Record<keyof ToolSideEffects, boolean>>): ToolPolicyMiddleware {
     return this.with({ denySideEffects: { ...this.rules.denySideEffects, ...mask } });
   }
 
+  /** A copy that runs sandbox-requiring tools only when the run's workspace is sandboxed. */
   requireSandbox(): ToolPolicyMiddleware {
     return this.with({ requireSandbox: true });
   }
 
+  /** A copy that also defers every call of the named tools until a human approves it. */
   requireApproval(names: readonly string[]): ToolPolicyMiddleware {
     return this.with({ requireApproval: [...(this.rules.requireApproval ?? []), ...names] });
   }
 
+  /** A copy that truncates successful results longer than the tool's `runtime.maxResultBytes`, with a note. */
   enforceResultBytes(): ToolPolicyMiddleware {
     return this.with({ enforceResultBytes: true });
   }

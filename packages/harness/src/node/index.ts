@@ -1,3 +1,7 @@
+/**
+ * Node-only parts of `@tiny/harness`: checkpoint stores on the file system.
+ * @module @tiny/harness/node
+ */
 // Node.js-only helpers (`node:fs`), kept out of the runtime-neutral main entry.
 
 export { createFileArtifactStore, type FileArtifactStoreOptions } from './file-artifact-store.js';

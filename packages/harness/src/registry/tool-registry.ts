@@ -138,6 +138,7 @@ export class ToolRegistry {
     return this.entries.get(name);
   }
 
+  /** Whether a tool of this name is registered. */
   has(name: string): boolean {
     return this.entries.has(name);
   }

@@ -1,3 +1,8 @@
+/**
+ * Test helpers for `@tiny/harness`: `ScriptedModel`, a language model that replays scripted steps
+ * (no network, no weights), and assertions over the events of a run.
+ * @module @tiny/harness/testkit
+ */
 export { eventsOfType, eventTypes, toolEventViolations } from './event-assertions.js';
 export {
   ScriptedModel,

@@ -28,6 +28,7 @@ export class ApprovalRequiredToolSet extends WrappingToolSet {
     this.label = options.label ?? 'approval_required';
   }
 
+  /** The inner set's tools, those matching `predicate` with `access.approvalRequired` set on their policy. */
   async tools(context: ToolSetContext): Promise<ToolSetListing> {
     const listing = await listToolSet(this.inner, context);
     const explanations = [...listing.explanations];
@@ -39,6 +40,7 @@ export class ApprovalRequiredToolSet extends WrappingToolSet {
     return { tools, explanations };
   }
 
+  /** Delegates to the inner set unchanged (the loop asks for the approval before it gets here). */
   call(name: string, args: unknown, context: ToolSetCallContext): Promise<ToolResult> {
     return this.inner.call(name, args, context);
   }

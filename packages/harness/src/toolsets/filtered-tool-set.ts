@@ -33,6 +33,7 @@ export class FilteredToolSet extends WrappingToolSet {
     return new FilteredToolSet(inner, (tool) => allowed.has(tool.name), { label: options.label ?? 'allow_list' });
   }
 
+  /** The inner set's tools that pass `predicate` this turn; the others are reported as `filtered_out`. */
   async tools(context: ToolSetContext): Promise<ToolSetListing> {
     const listing = await listToolSet(this.inner, context);
     const kept: AnyTool[] = [];
@@ -44,6 +45,10 @@ export class FilteredToolSet extends WrappingToolSet {
     return { tools: kept, explanations };
   }
 
+  /**
+   * Delegates a call to a tool that passes `predicate`.
+   * @throws {ToolNotFoundError} when the name is filtered out.
+   */
   async call(name: string, args: unknown, context: ToolSetCallContext): Promise<ToolResult> {
     return this.callListed(name, args, context);
   }

@@ -26,6 +26,7 @@ export class PrefixedToolSet extends WrappingToolSet {
     this.label = options.label ?? `prefixed:${prefix}`;
   }
 
+  /** The inner set's tools, each advertised as `prefix + name`. */
   async tools(context: ToolSetContext): Promise<ToolSetListing> {
     const listing = await listToolSet(this.inner, context);
     const explanations = [...listing.explanations];
@@ -37,6 +38,10 @@ export class PrefixedToolSet extends WrappingToolSet {
     return { tools, explanations };
   }
 
+  /**
+   * Strips the prefix and delegates.
+   * @throws {ToolNotFoundError} when the name does not start with the prefix.
+   */
   call(name: string, args: unknown, context: ToolSetCallContext): Promise<ToolResult> {
     if (!name.startsWith(this.prefix) || name.length === this.prefix.length) {
       return Promise.reject(new ToolNotFoundError({ toolName: name }));

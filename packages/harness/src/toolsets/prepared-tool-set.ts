@@ -55,6 +55,7 @@ export class PreparedToolSet extends WrappingToolSet {
     this.label = options.label ?? 'prepared';
   }
 
+  /** The inner set's tools after this turn's callback rewrote or dropped their declarations. */
   async tools(context: ToolSetContext): Promise<ToolSetListing> {
     const listing = await listToolSet(this.inner, context);
     const declarations = listing.tools.map((tool) => ({
@@ -112,6 +113,10 @@ export class PreparedToolSet extends WrappingToolSet {
     return { tools, explanations };
   }
 
+  /**
+   * Delegates a call to a tool the callback kept this turn.
+   * @throws {ToolNotFoundError} when the callback dropped the tool.
+   */
   async call(name: string, args: unknown, context: ToolSetCallContext): Promise<ToolResult> {
     return this.callListed(name, args, context);
   }

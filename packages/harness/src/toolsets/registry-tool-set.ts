@@ -4,7 +4,9 @@ import { runTool } from './tool-set-from-tools.js';
 
 /** The part of `ToolRegistry` that {@link registryToolSet} reads. */
 export interface ToolRegistryView {
+  /** The registered tool names, in registration order. */
   names(): readonly string[];
+  /** The registered tool and whether it is executed by the host (`external`), or `undefined`. */
   get(name: string): { readonly tool: CompleteTool<never>; readonly external: boolean } | undefined;
 }
 

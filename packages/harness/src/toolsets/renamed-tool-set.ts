@@ -29,6 +29,7 @@ export class RenamedToolSet extends WrappingToolSet {
     this.label = options.label ?? 'renamed';
   }
 
+  /** The inner set's tools, renamed as `map` says (unmapped names unchanged). */
   async tools(context: ToolSetContext): Promise<ToolSetListing> {
     const listing = await listToolSet(this.inner, context);
     const explanations = [...listing.explanations];
@@ -41,6 +42,10 @@ export class RenamedToolSet extends WrappingToolSet {
     return { tools, explanations };
   }
 
+  /**
+   * Maps an advertised name back to the inner tool's name and delegates.
+   * @throws {ToolNotFoundError} for a name not advertised this turn (the old name of a renamed tool included).
+   */
   async call(name: string, args: unknown, context: ToolSetCallContext): Promise<ToolResult> {
     const listing = await listToolSet(this.inner, context);
     for (const tool of listing.tools) {

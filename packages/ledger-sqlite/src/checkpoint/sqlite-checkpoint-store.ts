@@ -8,7 +8,6 @@ import {
 import { InvalidInputError } from '@tiny/tools';
 import type Database from 'better-sqlite3';
 import { LedgerClosedError } from '../errors/ledger-closed-error.js';
-import type { SqliteToolEffectLedger } from '../ledger/sqlite-tool-effect-ledger.js';
 import { CHECKPOINT_TABLE } from '../schema/migrate-schema.js';
 import { openDatabase, type SqliteOpenMode } from '../schema/open-database.js';
 import { databases } from '../schema/shared-connection.js';
@@ -18,7 +17,13 @@ import { databases } from '../schema/shared-connection.js';
  * `ledger.checkpointStore()` does), or a database file of its own.
  */
 export type SqliteCheckpointStoreOptions =
-  | { readonly ledger: SqliteToolEffectLedger }
+  | {
+      /**
+       * An open `SqliteToolEffectLedger` (typed by its shape, so this module and the ledger's need
+       * not import each other; anything else is refused at run time with `InvalidInputError`).
+       */
+      readonly ledger: { readonly path: string };
+    }
   | {
       /** The database file; required (`':memory:'` written out is allowed), as for the ledger. */
       readonly path: string;

@@ -17,7 +17,8 @@ export interface PformatCall {
  *
  * An empty value removes its key and a repeated slot overwrites, so the last write wins.
  * `\|`, `\]` and `\\` are the only escapes; any other backslash is kept. Values are coerced with
- * {@link coercePformatValue}; `name[]` gives `{}`. Runs in linear time and never throws.
+ * their declared parameter types (numbers, booleans, JSON arrays and objects; a value that does not
+ * convert stays a string); `name[]` gives `{}`. Runs in linear time and never throws.
  */
 export function parsePformatBody(body: string, registry: PformatRegistry): PformatCall | undefined {
   const text = body.trim();

@@ -1,11 +1,11 @@
-import type { JsonValue } from '@tiny/tools';
 import type { Message } from '../messages/message.js';
 import type { LanguageModelV1CallWarning } from './call-warning.js';
+import type { LanguageModelV1Choice } from './choice.js';
 import type { LanguageModelV1FinishReason } from './finish-reason.js';
 import type { ModelProfile } from './model-profile.js';
 import type { LanguageModelV1ResponseFormat } from './response-format.js';
 import type { LanguageModelV1StreamPart } from './stream-part.js';
-import type { ToolCall } from './tool-call.js';
+import type { LanguageModelV1ToolCall } from './tool-call.js';
 import type { ToolChoice } from './tool-choice.js';
 import type { ToolSchema } from './tool-schema.js';
 import type { LanguageModelV1Usage } from './usage.js';
@@ -39,17 +39,9 @@ export interface LanguageModelV1Request {
   readonly abortSignal?: AbortSignal | undefined;
 }
 
-/**
- * A tool call on a model response. Beyond {@link ToolCall}: `rawArguments` is the argument text
- * exactly as the provider sent it (kept so a replay is byte-exact; absent when the provider sent
- * an object), and `extraContent` is provider data that must be sent back with the call (Gemini
- * thought signatures). A call whose arguments could not be decoded has `invalid` set and the raw
- * string in `arguments`; it never fails the model call.
- */
-export interface LanguageModelV1ToolCall extends ToolCall {
-  readonly rawArguments?: string | undefined;
-  readonly extraContent?: JsonValue | undefined;
-}
+// Declared with their owners (the tool call and choice shapes, which stream parts share too).
+export type { LanguageModelV1Choice } from './choice.js';
+export type { LanguageModelV1ToolCall } from './tool-call.js';
 
 /** Raw bodies of the exchange, for logs and debugging. */
 export interface LanguageModelV1RawRequest {
@@ -62,22 +54,6 @@ export interface LanguageModelV1RawResponse {
   readonly body?: unknown;
   readonly headers?: Readonly<Record<string, string>> | undefined;
   readonly statusCode?: number | undefined;
-}
-
-/**
- * One of several answers to a request that asked for more than one (`n > 1`, say). The response's
- * own fields are choice `0`; `choices` lists every choice, choice `0` included, by `index`.
- */
-export interface LanguageModelV1Choice {
-  /** The choice's index as the provider numbered it (`0` is the response's own answer). */
-  readonly index: number;
-  readonly content: string;
-  readonly reasoning?: string | undefined;
-  /** The choice's refusal, as on {@link LanguageModelV1Response.refusal}. */
-  readonly refusal?: string | undefined;
-  readonly toolCalls: readonly LanguageModelV1ToolCall[];
-  readonly finishReason: LanguageModelV1FinishReason;
-  readonly rawFinishReason?: string | undefined;
 }
 
 /** The answer to `doGenerate`. */

@@ -1,6 +1,7 @@
 import type { JsonValue } from '@tiny/tools';
+import type { LanguageModelV1Choice } from './choice.js';
 import type { LanguageModelV1FinishReason } from './finish-reason.js';
-import type { LanguageModelV1Choice, LanguageModelV1ToolCall } from './language-model-v1.js';
+import type { LanguageModelV1ToolCall } from './tool-call.js';
 import type { LanguageModelV1Usage } from './usage.js';
 
 /**

@@ -1,3 +1,5 @@
+import type { JsonValue } from '@tiny/tools';
+
 /**
  * A call the model asked for, in the one typed shape the harness executes.
  * `arguments` is the decoded JSON value. When a provider could not decode the arguments,
@@ -19,4 +21,16 @@ export function createInvalidToolCall(id: string, name: string, raw: string, rea
 /** True when the provider could not decode this call's arguments. */
 export function isInvalidToolCall(call: ToolCall): call is ToolCall & { arguments: string; invalid: string } {
   return call.invalid !== undefined;
+}
+
+/**
+ * A tool call on a model response. Beyond {@link ToolCall}: `rawArguments` is the argument text
+ * exactly as the provider sent it (kept so a replay is byte-exact; absent when the provider sent
+ * an object), and `extraContent` is provider data that must be sent back with the call (Gemini
+ * thought signatures). A call whose arguments could not be decoded has `invalid` set and the raw
+ * string in `arguments`; it never fails the model call.
+ */
+export interface LanguageModelV1ToolCall extends ToolCall {
+  readonly rawArguments?: string | undefined;
+  readonly extraContent?: JsonValue | undefined;
 }

@@ -10,7 +10,9 @@ export interface AiSdkLanguageModel {
   /** The AI SDK provider id (`google.generative-ai`, `anthropic.messages`, `openai.chat`, ...). */
   readonly provider: string;
   readonly modelId: string;
+  /** The AI SDK's one-shot call: the bridge reads the result's content, finish reason and usage. */
   doGenerate(options: never): PromiseLike<unknown>;
+  /** The AI SDK's streamed call: the bridge reads the parts of `stream` and maps them to tiny stream parts. */
   doStream(options: never): PromiseLike<{ readonly stream: ReadableStream<unknown> }>;
 }
 

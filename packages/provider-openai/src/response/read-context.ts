@@ -15,6 +15,11 @@ export interface ReadContext {
   readonly httpStatus?: number | undefined;
 }
 
+/** Cancellation for a stream. @internal */
+export interface StreamContext extends ReadContext {
+  readonly signal?: AbortSignal | undefined;
+}
+
 /**
  * A call read from text as a response tool call: id `text-{seq}-{slot}`, decoded arguments, and
  * their compact JSON as the raw argument text (what a replay will show). A call whose stated

@@ -1,7 +1,7 @@
 import type { LanguageModelV1StreamPart } from '@tiny/llm';
 import { transportError } from '../errors/create-call-error.js';
 import { type Completion, parseCompletion } from '../response/parse-completion.js';
-import type { StreamContext } from './stream-completion.js';
+import type { StreamContext } from '../response/read-context.js';
 
 /**
  * The parts for a server that answered a streaming request with one JSON body (some proxies and

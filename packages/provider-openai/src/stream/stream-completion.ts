@@ -3,14 +3,9 @@ import { asArray, asNonEmptyString, asRecord, readSseEvents } from '@tiny/provid
 import { errorFromBody, transportError } from '../errors/create-call-error.js';
 import { mapUsage } from '../response/map-usage.js';
 import { choiceIndex, parseCompletion } from '../response/parse-completion.js';
-import type { ReadContext } from '../response/read-context.js';
+import type { StreamContext } from '../response/read-context.js';
 import { ChoiceFold, ChoiceStream } from './choice-stream.js';
 import { partsOfCompletion } from './completion-to-parts.js';
-
-/** Cancellation for a stream. @internal */
-export interface StreamContext extends ReadContext {
-  readonly signal?: AbortSignal | undefined;
-}
 
 function parseJson(data: string): { ok: true; value: unknown } | { ok: false; error: unknown } {
   try {

@@ -13,6 +13,7 @@ export interface RestateClientOptions {
   readonly service: string;
   /** Extra headers on every request (an auth token for a proxy in front of the ingress). */
   readonly headers?: Readonly<Record<string, string>> | undefined;
+  /** The `fetch` used for every request to the ingress (default `globalThis.fetch`; a test can pass its own). */
   readonly fetch?: typeof globalThis.fetch | undefined;
   /**
    * How long `result()` and `run()` wait for a run to finish before throwing `ResultTimeoutError`

@@ -152,6 +152,7 @@ export function createRestateAgentService<TName extends string>(options: Restate
     name: options.name,
     ...(options.options === undefined ? {} : { options: options.options }),
     handlers: {
+      /** Runs the agent durably, waiting on a durable promise per pending call of a deferred batch. */
       run: async (ctx: WorkflowContext, input: RestateAgentInput): Promise<RestateAgentResult> => {
         if (!Array.isArray(input?.messages)) throw refuse('invalid', '`messages` must be an array of messages');
         const runId = ctx.key;
@@ -217,9 +218,11 @@ export function createRestateAgentService<TName extends string>(options: Restate
         }
       },
 
+      /** The calls waiting for a decision now (none when the run is not paused). */
       pending: async (ctx: WorkflowSharedContext): Promise<PendingDecisions> =>
         (await ctx.get<PendingDecisions>(PENDING_KEY)) ?? { round: 0, calls: [] },
 
+      /** Resolves one pending call; a stale, foreign, malformed or mismatched decision is refused with a terminal error. */
       decide: async (ctx: WorkflowSharedContext, request: DecisionRequest): Promise<DecisionReceipt> => {
         const callId = request?.callId;
         if (typeof callId !== 'string' || callId === '') throw refuse('invalid', '`callId` must be a non-empty string');

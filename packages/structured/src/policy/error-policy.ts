@@ -16,19 +16,27 @@ export type StructuredOutputErrorPolicy =
   | { readonly type: 'return_error' }
   | { readonly type: 'retry_with_default_message' }
   | { readonly type: 'retry_with_message'; readonly message: string }
-  | { readonly type: 'retry_with_formatter'; readonly format: (attempt: StructuredAttempt) => string };
+  | {
+      readonly type: 'retry_with_formatter';
+      /** Writes the retry message for a failed attempt. */
+      readonly format: (attempt: StructuredAttempt) => string;
+    };
 
 /** Factories for {@link StructuredOutputErrorPolicy}. */
 export const StructuredOutputErrorPolicy = {
+  /** Fail at once with `StructuredOutputError`, without a retry. */
   returnError(): StructuredOutputErrorPolicy {
     return { type: 'return_error' };
   },
+  /** Retry with {@link DEFAULT_RETRY_TEMPLATE} (the attempt's error, then "Fix the errors and try again."). */
   retryWithDefaultMessage(): StructuredOutputErrorPolicy {
     return { type: 'retry_with_default_message' };
   },
+  /** Retry with `message` as the user turn; `{error}` in it is replaced with the attempt's error. */
   retryWithMessage(message: string): StructuredOutputErrorPolicy {
     return { type: 'retry_with_message', message };
   },
+  /** Retry with the text `format` returns for the failed attempt. */
   retryWithFormatter(format: (attempt: StructuredAttempt) => string): StructuredOutputErrorPolicy {
     return { type: 'retry_with_formatter', format };
   },

@@ -71,6 +71,10 @@ export type ToolDefinition<
   readonly parameters: TParams;
   /** The schema of the tool's structured result; any kind a schema slot takes. */
   readonly outputSchema?: TOutput;
+  /**
+   * Runs the call with the arguments typed by `parameters` (after validation and injection); with
+   * an `outputSchema`, what it returns must match that schema.
+   */
   execute(
     args: InferToolArguments<TParams>,
     context: ToolExecutionContext,

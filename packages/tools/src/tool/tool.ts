@@ -74,6 +74,7 @@ export interface Tool<TArgs = Record<string, unknown>> {
    * `beforeTool` hooks and policy, injected arguments, validation, approval, ledger, events.
    */
   readonly nestedTools?: readonly Tool<never>[];
+  /** How much this call may do (`none` to `dangerous`), for host permission checks. Default `read_only`. */
   permissionLevel?(args: TArgs): PermissionLevel;
   /** Whether this call may run alongside others in the same batch. Default false. */
   isConcurrencySafe?(args: TArgs): boolean;
@@ -91,8 +92,14 @@ export interface Tool<TArgs = Record<string, unknown>> {
    * and its canonical arguments.
    */
   idempotencyKey?(args: TArgs): string | undefined;
+  /** A short human label for this call in a UI. Default: the policy's `display.label`, else the humanised tool name. */
   displayLabel?(args: TArgs): string;
+  /** A one-line detail for this call in a UI. Default: the policy's `display.detail`, else a summary of the arguments. */
   displayDetail?(args: TArgs): string | undefined;
+  /**
+   * Runs the call with validated arguments (injected host values included). Return the result;
+   * throw to say the call could not run (a {@link ModelRetry} asks the model to try again).
+   */
   execute(args: TArgs, context: ToolExecutionContext): ToolOutput | Promise<ToolOutput>;
 }
 

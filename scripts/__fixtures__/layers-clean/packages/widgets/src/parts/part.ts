@@ -1,0 +1,3 @@
+export interface Part {
+  readonly name: string;
+}

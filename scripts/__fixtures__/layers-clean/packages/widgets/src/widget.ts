@@ -1,0 +1,9 @@
+import type { Part } from './parts/part.js';
+
+export interface Widget {
+  readonly parts: readonly Part[];
+}
+
+export function makeWidget(parts: readonly Part[]): Widget {
+  return { parts };
+}

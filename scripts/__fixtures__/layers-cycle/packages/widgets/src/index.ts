@@ -1,0 +1,1 @@
+export { makeWidget } from './widget.js';

@@ -1,0 +1,5 @@
+import type { Widget } from '../widget.js';
+
+export interface Part {
+  readonly owner?: Widget;
+}
