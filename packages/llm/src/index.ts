@@ -23,6 +23,8 @@ export {
   type TypeScriptDeclarationOptions,
 } from './code-call/render-typescript-declaration.js';
 export { renderTypeScriptSignature } from './code-call/render-typescript-signature.js';
+// Schema-guided recovery of final answers.
+export { parseWithSchema, type SchemaAnswer } from './answer/parse-with-schema.js';
 export { createCodeDialect } from './dialects/create-code-dialect.js';
 export { createNativeDialect } from './dialects/create-native-dialect.js';
 export { createPformatDialect } from './dialects/create-pformat-dialect.js';
