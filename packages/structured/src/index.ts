@@ -49,6 +49,7 @@ export type {
   StructuredAttempt,
   StructuredErrorKind,
   StructuredFallback,
+  StructuredRepair,
   StructuredRun,
   StructuredRunWithoutRaw,
   ValidationRecord,
