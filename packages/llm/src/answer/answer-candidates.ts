@@ -1,5 +1,7 @@
 /** Candidates taken at most from one answer (fenced blocks plus JSON-looking spans). */
 const MAX_CANDIDATES = 24;
+/** A span nested deeper than this is dropped (no answer nests so deep; the reader refuses past 128). */
+const MAX_SPAN_DEPTH = 512;
 
 /** Where a candidate came from. @internal */
 export type CandidateOrigin = 'fence' | 'span';
@@ -47,17 +49,20 @@ function fencedBlocks(text: string, into: AnswerCandidate[]): void {
  * still open at the end runs to the end (an answer cut off). One pass.
  */
 function jsonSpans(text: string, into: AnswerCandidate[]): void {
-  const stack: number[] = [];
+  // The closers owed, as a fixed stack (1 = `}`, 2 = `]`): a plain array is slow to grow this often.
+  const stack = new Uint8Array(MAX_SPAN_DEPTH + 1);
+  let depth = 0;
   let start = -1;
   let quote = 0;
   let escaped = false;
   let previous = 0;
   for (let index = 0; index < text.length && into.length < MAX_CANDIDATES; index++) {
     const code = text.charCodeAt(index);
-    if (stack.length === 0) {
+    if (depth === 0) {
       if (code === 123 || code === 91) {
         start = index;
-        stack.push(code === 123 ? 125 : 93);
+        stack[0] = code === 123 ? 1 : 2;
+        depth = 1;
         previous = code;
       }
       continue;
@@ -71,18 +76,22 @@ function jsonSpans(text: string, into: AnswerCandidate[]): void {
     if (code === 34 || (code === 39 && (previous === 58 || previous === 91 || previous === 44 || previous === 123))) {
       quote = code;
     } else if (code === 123 || code === 91) {
-      stack.push(code === 123 ? 125 : 93);
-    } else if (code === 125 || code === 93) {
-      if (stack[stack.length - 1] !== code) {
-        stack.length = 0;
+      if (depth >= MAX_SPAN_DEPTH) {
+        depth = 0;
         continue;
       }
-      stack.pop();
-      if (stack.length === 0) into.push({ text: text.slice(start, index + 1), origin: 'span' });
+      stack[depth++] = code === 123 ? 1 : 2;
+    } else if (code === 125 || code === 93) {
+      if (stack[depth - 1] !== (code === 125 ? 1 : 2)) {
+        depth = 0;
+        continue;
+      }
+      depth--;
+      if (depth === 0) into.push({ text: text.slice(start, index + 1), origin: 'span' });
     }
     if (code !== 32 && code !== 9 && code !== 10 && code !== 13) previous = code;
   }
-  if (stack.length > 0 && into.length < MAX_CANDIDATES) into.push({ text: text.slice(start), origin: 'span' });
+  if (depth > 0 && into.length < MAX_CANDIDATES) into.push({ text: text.slice(start), origin: 'span' });
 }
 
 /**

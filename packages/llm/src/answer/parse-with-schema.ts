@@ -29,6 +29,17 @@ const lenientRepairs: Readonly<Record<LenientJsonRepair, string | undefined>> = 
   closed: 'closed_truncated',
 };
 
+/**
+ * Longest text given to {@link parseLenientJson} first. Its closing rung re-parses the text up to
+ * 64 times, which costs seconds on a megabyte of adversarial nesting; longer answers go straight
+ * to the one-pass reader, which covers the same repairs but the conservative object ladder's.
+ */
+const MAX_LADDER_TEXT = 100_000;
+/**
+ * Nesting past which `JSON.parse` is not even tried: V8 takes seconds to reject a megabyte of
+ * `[`, and an answer nested this deep is not one a model meant (the reader refuses past 128).
+ */
+const MAX_NESTING = 512;
 /** Enum members searched for in a bare-text answer at most. */
 const MAX_ENUM_MEMBERS = 256;
 /** Longest bare-text answer searched for an enum member (longer prose is not a safe recovery). */
@@ -39,6 +50,36 @@ function settle(value: unknown, schema: JsonSchema, repairs: AnswerRepairs): Sch
   const coerced = coerceAnswer(value, schema, repairs);
   if (!createValidator(schema).validate(coerced).ok) return undefined;
   return { value: coerced, repairs: repairs.list() };
+}
+
+/** Whether brackets outside double-quoted strings nest deeper than `limit` anywhere in `text`. One pass. */
+function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (code === 92) escaped = true;
+      else if (code === 34) inString = false;
+    } else if (code === 34) {
+      inString = true;
+    } else if (code === 123 || code === 91) {
+      if (++depth > limit) return true;
+    } else if ((code === 125 || code === 93) && depth > 0) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+function strictJson(text: string): { value: unknown; repair: LenientJsonRepair } | undefined {
+  try {
+    return { value: JSON.parse(text) as unknown, repair: 'strict' };
+  } catch {
+    return undefined;
+  }
 }
 
 function escapeRegExp(text: string): string {
@@ -73,7 +114,8 @@ function enumFromText(text: string, schema: JsonSchema): string | undefined {
  * text, guided by its JSON Schema, and validates it with ajv. Tried in order, the first value
  * that validates wins:
  * 1. {@link parseLenientJson} (strict JSON, one code fence, the slice from the first bracket,
- *    the conservative object ladder, a closed truncation), then coerced to the schema;
+ *    the conservative object ladder, a closed truncation; for texts over 100 000 characters only
+ *    `JSON.parse`), then coerced to the schema;
  * 2. each fenced block, then each top-level `{…}`/`[…]` span of the text (the first that
  *    validates; earlier ones that did not are reported as `skipped_invalid_candidates`), read
  *    leniently with the schema as a guide: single-quoted and unquoted strings only where the
@@ -93,7 +135,11 @@ function enumFromText(text: string, schema: JsonSchema): string | undefined {
  */
 export function parseWithSchema(text: string, schema: JsonSchema): SchemaAnswer | undefined {
   createValidator(schema);
-  const lenient = parseLenientJson(text);
+  const lenient = nestsDeeperThan(text, MAX_NESTING)
+    ? undefined
+    : text.length <= MAX_LADDER_TEXT
+      ? parseLenientJson(text)
+      : strictJson(text);
   if (lenient !== undefined) {
     const repairs = new AnswerRepairs();
     const label = lenientRepairs[lenient.repair];
