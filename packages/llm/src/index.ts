@@ -106,6 +106,7 @@ export { renderPformatProtocol } from './pformat/render-pformat-protocol.js';
 export { renderPformatSignature } from './pformat/render-pformat-signature.js';
 export { type CoalesceToolResultsOptions, coalesceToolResults } from './prompt/coalesce-tool-results.js';
 export { CONTINUATION_PROMPT, ensureResolvableUserTurn } from './prompt/ensure-resolvable-user-turn.js';
+export { placeSystemPrompt, type SystemPromptPlacement } from './prompt/place-system-prompt.js';
 export { renderJsonCall as renderToolCallTag, renderJsonCalls } from './prompt/render-json-call.js';
 export { renderJsonCatalogue, renderJsonProtocol } from './prompt/render-json-protocol.js';
 export { renderNativeProtocol } from './prompt/render-native-protocol.js';
