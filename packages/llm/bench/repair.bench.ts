@@ -80,7 +80,11 @@ describe('pathological 100 KB', () => {
 // printed once when the file loads.
 const answerSchema = {
   type: 'object',
-  properties: { name: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } }, age: { type: 'integer' } },
+  properties: {
+    name: { type: 'string' },
+    tags: { type: 'array', items: { type: 'string' } },
+    age: { type: 'integer' },
+  },
   required: ['name', 'age'],
 } as const;
 const MB = 1_000_000;

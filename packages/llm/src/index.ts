@@ -13,6 +13,8 @@ export {
   ToolNotFoundError,
   ToolTimeoutError,
 } from '@tiny/tools';
+// Schema-guided recovery of final answers.
+export { parseWithSchema, type SchemaAnswer } from './answer/parse-with-schema.js';
 export { type CodeCall, type ParseCodeCallOptions, parseCodeCallBody } from './code-call/parse-code-call-body.js';
 export { renderPythonCall, renderTypeScriptCall } from './code-call/render-code-call.js';
 export { type CodeLanguage, renderCodeCatalogue } from './code-call/render-code-catalogue.js';
@@ -23,8 +25,6 @@ export {
   type TypeScriptDeclarationOptions,
 } from './code-call/render-typescript-declaration.js';
 export { renderTypeScriptSignature } from './code-call/render-typescript-signature.js';
-// Schema-guided recovery of final answers.
-export { parseWithSchema, type SchemaAnswer } from './answer/parse-with-schema.js';
 export { createCodeDialect } from './dialects/create-code-dialect.js';
 export { createNativeDialect } from './dialects/create-native-dialect.js';
 export { createPformatDialect } from './dialects/create-pformat-dialect.js';

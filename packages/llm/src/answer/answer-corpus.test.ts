@@ -19,7 +19,9 @@ const corpus = JSON.parse(
 
 const outcomes = corpus.map((entry) => {
   const answer = parseWithSchema(entry.text, entry.schema);
-  const correct = entry.recover ? answer !== undefined && isDeepEqual(answer.value, entry.expected) : answer === undefined;
+  const correct = entry.recover
+    ? answer !== undefined && isDeepEqual(answer.value, entry.expected)
+    : answer === undefined;
   return { entry, answer, correct };
 });
 
@@ -44,13 +46,20 @@ describe('schema-guided recovery: corpus from BAML, LangChain and instructor tes
     const recoverable = outcomes.filter(({ entry }) => entry.recover);
     const recovered = recoverable.filter(({ correct }) => correct);
     const rate = recovered.length / recoverable.length;
-    const missed = recoverable.filter(({ correct }) => !correct).map(({ entry, answer }) => ({ id: entry.id, got: answer?.value }));
-    console.info(`schema-guided recovery: ${recovered.length}/${recoverable.length} (${(rate * 100).toFixed(1)} %)`, missed);
+    const missed = recoverable
+      .filter(({ correct }) => !correct)
+      .map(({ entry, answer }) => ({ id: entry.id, got: answer?.value }));
+    console.info(
+      `schema-guided recovery: ${recovered.length}/${recoverable.length} (${(rate * 100).toFixed(1)} %)`,
+      missed,
+    );
     expect(rate).toBeGreaterThanOrEqual(0.95);
   });
 
   it('returns undefined for every answer that must not be recovered', () => {
-    const wrong = outcomes.filter(({ entry, correct }) => !entry.recover && !correct).map(({ entry, answer }) => [entry.id, answer]);
+    const wrong = outcomes
+      .filter(({ entry, correct }) => !entry.recover && !correct)
+      .map(({ entry, answer }) => [entry.id, answer]);
     expect(wrong).toEqual([]);
   });
 

@@ -123,7 +123,8 @@ function coerceObject(
     const child = value[key];
     const coerced = coerceAt(child, propertySchema(state.root, schema, key), childPath, state, depth + 1);
     if (coerced !== child) result ??= copyKeys(value, keys.slice(0, index));
-    if (result !== undefined) Object.defineProperty(result, key, { value: coerced, writable: true, enumerable: true, configurable: true });
+    if (result !== undefined)
+      Object.defineProperty(result, key, { value: coerced, writable: true, enumerable: true, configurable: true });
   });
   return result ?? value;
 }
@@ -160,7 +161,13 @@ function coerceUnion(value: unknown, members: readonly JsonSchema[], path: strin
   return value;
 }
 
-function coerceAt(value: unknown, given: JsonSchema | undefined, path: string, state: Coercion, depth: number): unknown {
+function coerceAt(
+  value: unknown,
+  given: JsonSchema | undefined,
+  path: string,
+  state: Coercion,
+  depth: number,
+): unknown {
   const schema = resolveAnswerSchema(state.root, given);
   if (schema === undefined || depth > MAX_DEPTH) return value;
   const members = unionMembers(state.root, schema);

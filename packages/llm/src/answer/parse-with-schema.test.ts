@@ -15,7 +15,10 @@ const closedPerson: JsonSchema = { ...person, additionalProperties: false };
 
 describe('parseWithSchema', () => {
   it('returns valid JSON unchanged with no repairs', () => {
-    expect(parseWithSchema('{"name":"Ada","age":36}', person)).toEqual({ value: { name: 'Ada', age: 36 }, repairs: [] });
+    expect(parseWithSchema('{"name":"Ada","age":36}', person)).toEqual({
+      value: { name: 'Ada', age: 36 },
+      repairs: [],
+    });
   });
 
   it('accepts single-quoted and unquoted strings only where the schema says string', () => {

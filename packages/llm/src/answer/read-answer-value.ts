@@ -1,6 +1,6 @@
 import type { JsonSchema } from '@tiny/tools';
-import { acceptsString, answerTypes, itemSchema, propertySchema } from './answer-schema.js';
 import { type AnswerRepairs, pointerSegment } from './answer-repairs.js';
+import { acceptsString, answerTypes, itemSchema, propertySchema } from './answer-schema.js';
 
 /** Containers nested deeper than this refuse the candidate (the answer is not read, nothing overflows). */
 const MAX_DEPTH = 128;
@@ -273,7 +273,8 @@ function readKey(reader: Reader, path: string): string | typeof FAIL {
   let at = start;
   for (; at < text.length; at++) {
     const part = text.charCodeAt(at);
-    if (part === 58 || isSpace(part) || part === 44 || part === 123 || part === 125 || part === 91 || part === 93) break;
+    if (part === 58 || isSpace(part) || part === 44 || part === 123 || part === 125 || part === 91 || part === 93)
+      break;
     if (part === 34 || part === 39) return FAIL;
   }
   if (at === start) return FAIL;

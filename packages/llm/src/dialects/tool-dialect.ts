@@ -1,7 +1,7 @@
 import type { JsonValue } from '@tiny/tools';
 import type { Message, ToolMessage } from '../messages/message.js';
-import type { SystemPromptPlacement } from '../prompt/place-system-prompt.js';
 import type { CallSource, ParseDiagnostic } from '../parse/parse-types.js';
+import type { SystemPromptPlacement } from '../prompt/place-system-prompt.js';
 import type { LanguageModelV1ToolCall } from '../spec/language-model-v1.js';
 import type { ToolChoice } from '../spec/tool-choice.js';
 import type { ToolSchema } from '../spec/tool-schema.js';

@@ -12,7 +12,7 @@ import { createToolDialect } from '../dialects/create-tool-dialect.js';
 import { type Message, messageText } from '../messages/message.js';
 import type { ToolSchema } from '../spec/tool-schema.js';
 import { CONTINUATION_PROMPT } from './ensure-resolvable-user-turn.js';
-import { type SystemPromptPlacement, placeSystemPrompt } from './place-system-prompt.js';
+import { placeSystemPrompt, type SystemPromptPlacement } from './place-system-prompt.js';
 
 const fixtures = new URL('./__fixtures__/', import.meta.url);
 const templates = {
@@ -117,7 +117,13 @@ describe('placeSystemPrompt', () => {
     const image = { type: 'image', mediaType: 'image/png', data: { kind: 'url', value: 'https://x/y.png' } } as const;
     const placed = placeSystemPrompt(
       [
-        { role: 'system', content: [{ type: 'text', text: 'A.' }, { type: 'text', text: ' ' }] },
+        {
+          role: 'system',
+          content: [
+            { type: 'text', text: 'A.' },
+            { type: 'text', text: ' ' },
+          ],
+        },
         { role: 'system', content: 'B.' },
         { role: 'user', content: [{ type: 'text', text: 'Look.' }, image] },
       ],

@@ -12,7 +12,8 @@ const SEPARATOR = '\n\n';
 
 /** The text parts of a system message, in order (blank ones dropped). */
 function systemParts(message: Message): TextPart[] {
-  if (typeof message.content === 'string') return message.content.trim() === '' ? [] : [{ type: 'text', text: message.content }];
+  if (typeof message.content === 'string')
+    return message.content.trim() === '' ? [] : [{ type: 'text', text: message.content }];
   return (message.content as readonly TextPart[]).filter((part) => part.type === 'text' && part.text.trim() !== '');
 }
 
@@ -42,7 +43,10 @@ function withSystemText(user: UserMessage, parts: readonly TextPart[], before: b
  * user turn of its own in its place, so a template that wants a user turn first gets one.
  * Messages are not mutated.
  */
-export function placeSystemPrompt(messages: readonly Message[], placement: SystemPromptPlacement = 'system'): Message[] {
+export function placeSystemPrompt(
+  messages: readonly Message[],
+  placement: SystemPromptPlacement = 'system',
+): Message[] {
   if (placement === 'system' || !messages.some((message) => message.role === 'system')) return [...messages];
   const output: Message[] = [];
   let pending: TextPart[] = [];

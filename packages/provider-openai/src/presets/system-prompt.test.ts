@@ -13,7 +13,9 @@ const replay = useReplayServer();
 describe("systemPrompt: 'first_user' preset knob", () => {
   it('sends no system message: system text and tool instructions open the first user turn', async () => {
     const baseURL = replay.load('vllm/system-first-user.json');
-    const model = vllm({ baseURL, systemPrompt: 'first_user', profile: { toolCalling: false } })('google/gemma-2-2b-it');
+    const model = vllm({ baseURL, systemPrompt: 'first_user', profile: { toolCalling: false } })(
+      'google/gemma-2-2b-it',
+    );
     expect(model.profile.systemPrompt).toBe('first_user');
     const response = await model.doGenerate({
       messages: [
@@ -30,7 +32,9 @@ describe("systemPrompt: 'first_user' preset knob", () => {
       ],
     });
     expect(plain.content).toBe('Hello.');
-    const [withTools, withoutTools] = replay.server().requests.map((request) => request.body as { messages: unknown[] });
+    const [withTools, withoutTools] = replay
+      .server()
+      .requests.map((request) => request.body as { messages: unknown[] });
     expect(withTools?.messages).toHaveLength(1);
     const first = withTools?.messages[0] as { role: string; content: string | { text: string }[] };
     expect(first.role).toBe('user');

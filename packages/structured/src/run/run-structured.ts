@@ -55,8 +55,16 @@ export async function runStructured<TOutput>(
   options: StructuredOptions<TOutput>,
   runOnce: RunOnce,
 ): Promise<StructuredRun<TOutput>> {
-  const { errorPolicy, maxRetries, endStrategy, multipleOutputs, validate, includeRaw, schemaRecovery, ...invokeOptions } =
-    options;
+  const {
+    errorPolicy,
+    maxRetries,
+    endStrategy,
+    multipleOutputs,
+    validate,
+    includeRaw,
+    schemaRecovery,
+    ...invokeOptions
+  } = options;
   if (maxRetries !== undefined && (!Number.isInteger(maxRetries) || maxRetries < 0)) {
     throw new InvalidInputError({
       entryPoint: 'invokeStructured',

@@ -16,7 +16,11 @@ const ticket = ResponseFormat.auto({ name: 'ticket', schema: Ticket });
 /** Messy answers each strategy's first attempt gets; the second scripted answer is valid. */
 const messy = [
   ['unquoted keys and a single-quoted string', "{name: 'Ada', age: 36}", ada],
-  ['an unquoted value with a space and a numeric string', '{name: Ada Lovelace, age: "36"}', { name: 'Ada Lovelace', age: 36 }],
+  [
+    'an unquoted value with a space and a numeric string',
+    '{name: Ada Lovelace, age: "36"}',
+    { name: 'Ada Lovelace', age: 36 },
+  ],
   ['an answer cut at the end, with unquoted keys', 'Sure:\n```json\n{age: 36, name: "Ada', ada],
   ['two candidates, the first invalid', 'Not {"name": "Bob"} but {"name": "Ada", "age": 36}', ada],
 ] as const;
