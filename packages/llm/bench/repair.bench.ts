@@ -2,6 +2,7 @@
 // Run from packages/llm: npx vitest bench --run bench/repair.bench.ts
 // MB/s = hz * size / 1e6 (sizes are printed in the task names).
 import { bench, describe } from 'vitest';
+import { parseWithSchema } from '../src/answer/parse-with-schema.js';
 import { parseLenientJson } from '../src/repair/parse-lenient-json.js';
 import { recoverRelaxedObject } from '../src/repair/recover-relaxed-object.js';
 
@@ -71,5 +72,55 @@ describe('pathological 100 KB', () => {
     bench(`recoverRelaxedObject ${label}`, () => {
       recoverRelaxedObject(input);
     });
+  }
+});
+
+// Adversarial 1 MB inputs for the schema-guided recovery of final answers: each must finish well
+// under a second (one pass per candidate, a bounded number of candidates). The time per input is
+// printed once when the file loads.
+const answerSchema = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    tags: { type: 'array', items: { type: 'string' } },
+    age: { type: 'integer' },
+  },
+  required: ['name', 'age'],
+} as const;
+const MB = 1_000_000;
+const adversarialAnswers: ReadonlyArray<readonly [string, string]> = [
+  ['{"a": repeated', repeatTo('{"a":', MB)],
+  ['" repeated', repeatTo('"', MB)],
+  ["' repeated inside an object", `{name: ${repeatTo("'", MB - 7)}`],
+  ['```json fences repeated', repeatTo('```json\n', MB)],
+  ['[ repeated', repeatTo('[', MB)],
+  ['JSON-looking prose', repeatTo('{"name": "x"} ', MB)],
+  ['unquoted value with commas', `{name: ${repeatTo('a, "b, c', MB - 7)}`],
+  ['quote then spaces repeated', `{"name": "${repeatTo(`"${' '.repeat(200)}`, MB - 12)}`],
+  ['/* repeated', `{"name": ${repeatTo('/*', MB - 10)}`],
+  ['unclosed string in a fence', `\`\`\`json\n{"name": "${repeatTo('abc ', MB - 20)}`],
+];
+
+function repeatTo(unit: string, size: number): string {
+  return unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+}
+
+const timings: string[] = ['parseWithSchema, adversarial 1 MB inputs (ms):'];
+for (const [name, text] of adversarialAnswers) {
+  const start = performance.now();
+  parseWithSchema(text, answerSchema);
+  timings.push(`  ${name.padEnd(32)} ${(performance.now() - start).toFixed(1)}`);
+}
+console.info(timings.join('\n'));
+
+describe('parseWithSchema: adversarial 1 MB', () => {
+  for (const [name, text] of adversarialAnswers) {
+    bench(
+      name,
+      () => {
+        parseWithSchema(text, answerSchema);
+      },
+      { time: 200, iterations: 3, warmupIterations: 1 },
+    );
   }
 });

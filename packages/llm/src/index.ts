@@ -17,6 +17,8 @@ export {
   ToolNotFoundError,
   ToolTimeoutError,
 } from '@tiny/tools';
+// Schema-guided recovery of final answers.
+export { parseWithSchema, type SchemaAnswer } from './answer/parse-with-schema.js';
 export { type CodeCall, type ParseCodeCallOptions, parseCodeCallBody } from './code-call/parse-code-call-body.js';
 export { renderPythonCall, renderTypeScriptCall } from './code-call/render-code-call.js';
 export { type CodeLanguage, renderCodeCatalogue } from './code-call/render-code-catalogue.js';
@@ -108,6 +110,7 @@ export { renderPformatProtocol } from './pformat/render-pformat-protocol.js';
 export { renderPformatSignature } from './pformat/render-pformat-signature.js';
 export { type CoalesceToolResultsOptions, coalesceToolResults } from './prompt/coalesce-tool-results.js';
 export { CONTINUATION_PROMPT, ensureResolvableUserTurn } from './prompt/ensure-resolvable-user-turn.js';
+export { placeSystemPrompt, type SystemPromptPlacement } from './prompt/place-system-prompt.js';
 export { renderJsonCall as renderToolCallTag, renderJsonCalls } from './prompt/render-json-call.js';
 export { renderJsonCatalogue, renderJsonProtocol } from './prompt/render-json-protocol.js';
 export { renderNativeProtocol } from './prompt/render-native-protocol.js';

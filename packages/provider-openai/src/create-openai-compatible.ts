@@ -60,18 +60,25 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAI
     }
     return memory;
   };
-  const chatModel = (modelId: string, settings?: OpenAICompatibleSettings): OpenAICompatibleChatModel =>
-    new OpenAICompatibleChatModel({
+  const chatModel = (modelId: string, settings?: OpenAICompatibleSettings): OpenAICompatibleChatModel => {
+    const systemPrompt = settings?.systemPrompt ?? options.systemPrompt;
+    return new OpenAICompatibleChatModel({
       provider,
       modelId,
       url: `${baseURL}/chat/completions`,
       apiKey: options.apiKey,
       headers: options.headers ?? {},
       fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-      profile: createModelProfile({ structuredOutput: 'json_schema', ...options.profile, ...settings?.profile }),
+      profile: createModelProfile({
+        structuredOutput: 'json_schema',
+        ...options.profile,
+        ...settings?.profile,
+        ...(systemPrompt === undefined ? {} : { systemPrompt }),
+      }),
       settings: resolveSettings(baseURL, options, settings),
       memory: memoryOf(modelId),
     });
+  };
   return Object.assign(chatModel, { chatModel, provider, baseURL });
 }
 

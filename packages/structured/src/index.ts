@@ -53,6 +53,7 @@ export type {
   StructuredAttempt,
   StructuredErrorKind,
   StructuredFallback,
+  StructuredRepair,
   StructuredRun,
   StructuredRunWithoutRaw,
   ValidationRecord,

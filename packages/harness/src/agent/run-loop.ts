@@ -1,4 +1,11 @@
-import { addUsage, type LanguageModelV1Request, type Message, recordAssistantTurn, type ToolChoice } from '@tiny/llm';
+import {
+  addUsage,
+  type LanguageModelV1Request,
+  type Message,
+  placeSystemPrompt,
+  recordAssistantTurn,
+  type ToolChoice,
+} from '@tiny/llm';
 import type { Admission } from '../admission/admission.js';
 import { admitModelCall, brokenTurnReason, checkRunAlive, refuseBrokenCall } from '../admission/admit-call.js';
 import type { DeferredBatchData } from '../deferral/deferred-call.js';
@@ -292,6 +299,8 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     if (patch.systemMessages !== undefined && patch.systemMessages.length > 0) {
       messages = [...patch.systemMessages.map((text): Message => ({ role: 'system', content: text })), ...messages];
     }
+    // Templates without a system role: system text and tool instructions go into the first user turn.
+    if (state.model.profile.systemPrompt === 'first_user') messages = placeSystemPrompt(messages, 'first_user');
     const request: LanguageModelV1Request = {
       ...settings.request,
       messages,

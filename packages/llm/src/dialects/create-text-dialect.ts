@@ -3,6 +3,7 @@ import { toolResultEntryFrom } from '../envelope/tool-result-entry-from.js';
 import { parseToolCalls } from '../parse/parse-tool-calls.js';
 import { coalesceToolResults } from '../prompt/coalesce-tool-results.js';
 import { ensureResolvableUserTurn } from '../prompt/ensure-resolvable-user-turn.js';
+import { placeSystemPrompt } from '../prompt/place-system-prompt.js';
 import { toolChoiceInstruction } from '../prompt/tool-instructions.js';
 import { appendSystemInstructions } from '../prompt/with-tool-instructions.js';
 import type { ToolChoice } from '../spec/tool-choice.js';
@@ -79,7 +80,8 @@ export function createTextDialect(specification: TextDialectSpecification): Tool
       const renderCall = (name: string, args: unknown): string => specification.renderCall(name, args, tools);
       const coalesced = coalesceToolResults(pairToolCycles(history), { renderCall, tools });
       const instructions = textDialectInstructions(specification, tools, choice, options);
-      return appendSystemInstructions(ensureResolvableUserTurn(coalesced), instructions);
+      const messages = appendSystemInstructions(ensureResolvableUserTurn(coalesced), instructions);
+      return placeSystemPrompt(messages, options.systemPrompt);
     },
   };
   return dialect;

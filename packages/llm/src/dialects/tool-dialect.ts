@@ -1,6 +1,7 @@
 import type { JsonValue } from '@tiny/tools';
 import type { Message, ToolMessage } from '../messages/message.js';
 import type { CallSource, ParseDiagnostic } from '../parse/parse-types.js';
+import type { SystemPromptPlacement } from '../prompt/place-system-prompt.js';
 import type { LanguageModelV1ToolCall } from '../spec/language-model-v1.js';
 import type { ToolChoice } from '../spec/tool-choice.js';
 import type { ToolSchema } from '../spec/tool-schema.js';
@@ -58,6 +59,11 @@ export interface ToolPromptOptions {
   readonly hostRendersCatalogue?: boolean | undefined;
   /** Tools listed even when the host renders the catalogue (structured-output fallback tools). */
   readonly alwaysListed?: readonly string[] | undefined;
+  /**
+   * Text dialects: `first_user` merges the system prompt and the tool instructions into the first
+   * user turn (`placeSystemPrompt`), for chat templates without a system role. Default `system`.
+   */
+  readonly systemPrompt?: SystemPromptPlacement | undefined;
 }
 
 /**
@@ -93,8 +99,9 @@ export interface ToolDialect {
   /**
    * The history as this model must receive it. Always drops broken tool cycles
    * (`pairToolCycles`). Text dialects then write calls into assistant text, fold results, make
-   * sure there is a user turn to resolve and add the tool instructions to the system prompt;
-   * `native` sends the paired history as is.
+   * sure there is a user turn to resolve and add the tool instructions to the system prompt (or,
+   * with `options.systemPrompt: 'first_user'`, to the first user turn); `native` sends the paired
+   * history as is.
    */
   toProviderMessages(
     history: readonly Message[],

@@ -1,3 +1,4 @@
+import type { SystemPromptPlacement } from '../prompt/place-system-prompt.js';
 import type { SchemaTransform } from '../schema/schema-transform.js';
 import type { ToolFormat } from './tool-format.js';
 
@@ -28,6 +29,14 @@ export interface ModelProfile {
   readonly defaultStructuredMode: 'provider' | 'tool' | 'prompted';
   /** Applied to every tool and response schema before it is sent; absent means verbatim. */
   readonly schemaTransform?: SchemaTransform | undefined;
+  /**
+   * Where the model's chat template takes the system prompt. `system` (the default, also when
+   * absent): system messages. `first_user`: the template drops or rejects the system role (Gemma
+   * 2, Falcon, ChatGLM), so the system text and the prompt-guided tool instructions are merged
+   * into the first user turn (or the continuation turn) with `placeSystemPrompt`; the harness and
+   * the OpenAI-compatible adapter both apply it to every request.
+   */
+  readonly systemPrompt?: SystemPromptPlacement | undefined;
 }
 
 /**
@@ -40,6 +49,7 @@ export interface ModelProfile {
  *   `'tool'` when the model calls tools; otherwise `'provider'` (a model without tool calling is
  *   never given the tool strategy by default).
  * - `schemaTransform`: none.
+ * - `systemPrompt`: none (system messages).
  *
  * Given fields are kept as they are, even when they contradict each other.
  */
@@ -54,5 +64,9 @@ export function createModelProfile(partial: Partial<ModelProfile> = {}): ModelPr
     toolFormats: partial.toolFormats ?? (toolCalling ? ['json'] : []),
     defaultStructuredMode: partial.defaultStructuredMode ?? derivedMode,
   };
-  return partial.schemaTransform === undefined ? profile : { ...profile, schemaTransform: partial.schemaTransform };
+  return {
+    ...profile,
+    ...(partial.schemaTransform === undefined ? {} : { schemaTransform: partial.schemaTransform }),
+    ...(partial.systemPrompt === undefined ? {} : { systemPrompt: partial.systemPrompt }),
+  };
 }

@@ -1,4 +1,4 @@
-import type { ModelProfile } from '@tiny/llm';
+import type { ModelProfile, SystemPromptPlacement } from '@tiny/llm';
 
 /**
  * How a server or model deviates from the OpenAI wire format. Settable on the provider (every
@@ -46,6 +46,14 @@ export interface OpenAICompatibleSettings {
    * replayed calls and answer 400/500 to a malformed one.
    */
   readonly replayArguments?: 'raw' | 'valid_json' | undefined;
+  /**
+   * Where the served model's chat template takes the system prompt: `system` (default) or
+   * `first_user` for templates that drop or reject the system role (Gemma 2, Falcon, ChatGLM):
+   * every request then carries the system text, and in prompt-guided mode the tool instructions,
+   * at the start of its first user turn (`placeSystemPrompt`). Sets the model profile's
+   * `systemPrompt` (this setting wins over `profile.systemPrompt`), so a harness sees it too.
+   */
+  readonly systemPrompt?: SystemPromptPlacement | undefined;
 }
 
 /** Every setting resolved to a value. @internal */

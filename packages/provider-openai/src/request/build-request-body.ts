@@ -1,4 +1,11 @@
-import type { LanguageModelV1CallWarning, LanguageModelV1Request, Message, ModelProfile, ToolSchema } from '@tiny/llm';
+import {
+  type LanguageModelV1CallWarning,
+  type LanguageModelV1Request,
+  type Message,
+  type ModelProfile,
+  placeSystemPrompt,
+  type ToolSchema,
+} from '@tiny/llm';
 import type { DegradableField } from '../errors/classify-rejection.js';
 import type { ResolvedSettings } from '../model/openai-compatible-settings.js';
 import { readProviderOptions } from './openai-compatible-provider-options.js';
@@ -34,7 +41,8 @@ export interface RequestPlan {
 
 /**
  * Builds the chat-completions body for a request. In prompt-guided mode the messages are reshaped
- * by `promptGuidedMessages` and no `tools` are sent; otherwise tools, `tool_choice` and
+ * by `promptGuidedMessages` and no `tools` are sent; with a profile whose `systemPrompt` is
+ * `first_user` the system text (and tool instructions) move into the first user turn. Otherwise tools, `tool_choice` and
  * `parallel_tool_calls` (the profile's, or the `parallelToolCalls` provider option) go on the
  * wire. Then `response_format`, sampling settings, `stream` / `stream_options`, the provider
  * options (`reasoning_effort`, `user`, `n`, OpenRouter's `reasoning`) and finally `extraBody`,
@@ -47,9 +55,10 @@ export function buildRequestBody(request: LanguageModelV1Request, context: Reque
   const degradable = new Set<DegradableField>();
   const options = readProviderOptions(request.providerOptions, context.provider);
   const tools = request.tools ?? [];
-  const messages: readonly Message[] = context.promptGuided
+  const shaped: readonly Message[] = context.promptGuided
     ? promptGuidedMessages(request.messages, tools, request.toolChoice)
     : request.messages;
+  const messages = profile.systemPrompt === 'first_user' ? placeSystemPrompt(shaped, 'first_user') : shaped;
   const body: Record<string, unknown> = {
     model: context.modelId,
     messages: toWireMessages(messages, settings, warnings),

@@ -40,7 +40,7 @@ describe('invokeStructured: provider strategy', () => {
 
   it('retries invalid output with the validation error as a user turn, counting both model calls', async () => {
     const { model, harness } = setup(
-      [{ content: '{"name":"Ada","age":"36"}' }, { content: JSON.stringify(ada) }],
+      [{ content: '{"name":"Ada","age":"thirty-six"}' }, { content: JSON.stringify(ada) }],
       profiles.native,
     );
     const result = await invokeStructured(harness, {}, ask, person);

@@ -29,6 +29,14 @@ export interface StructuredOptions<TOutput> extends InvokeOptions {
   readonly validate?: OutputValidator<TOutput> | undefined;
   /** Return the raw assistant message on the result; default true. */
   readonly includeRaw?: boolean | undefined;
+  /**
+   * Provider and prompted strategies: before asking the model again, try to recover a failed text
+   * answer with `parseWithSchema` (candidates, lenient strings where the schema says string,
+   * coercion by the schema, a cut answer closed), validated like any answer; the repairs are on
+   * `validation.repairs` and the `structured_output` event. Never applied to tool arguments.
+   * Default true.
+   */
+  readonly schemaRecovery?: boolean | undefined;
 }
 
 /** Runs one strategy's attempt: `invoke` or a streamed run. @internal */
@@ -47,7 +55,16 @@ export async function runStructured<TOutput>(
   options: StructuredOptions<TOutput>,
   runOnce: RunOnce,
 ): Promise<StructuredRun<TOutput>> {
-  const { errorPolicy, maxRetries, endStrategy, multipleOutputs, validate, includeRaw, ...invokeOptions } = options;
+  const {
+    errorPolicy,
+    maxRetries,
+    endStrategy,
+    multipleOutputs,
+    validate,
+    includeRaw,
+    schemaRecovery,
+    ...invokeOptions
+  } = options;
   if (maxRetries !== undefined && (!Number.isInteger(maxRetries) || maxRetries < 0)) {
     throw new InvalidInputError({
       entryPoint: 'invokeStructured',
@@ -72,6 +89,7 @@ export async function runStructured<TOutput>(
       policy: errorPolicy ?? StructuredOutputErrorPolicy.retryWithDefaultMessage(),
       maxRetries: maxRetries ?? 1,
       validate: validate as OutputValidator<unknown> | undefined,
+      schemaRecovery: schemaRecovery ?? true,
     });
     const middleware: AgentMiddleware =
       strategy === 'tool'
@@ -108,6 +126,7 @@ function finishStructured(
       schemaName: plan.schemaName,
       strategy: plan.strategy,
       repair: result.repair,
+      repairs: result.repairs,
       attempts: attempts.length + 1,
       failures: [...attempts],
       ...(result.variant === undefined ? {} : { variant: result.variant }),

@@ -4,6 +4,13 @@ import type { ValidationIssue } from '@tiny/tools';
 import type { StructuredStrategy } from '../format/response-format.js';
 
 /**
+ * How the value was read: a rung of `parseLenientJson` (`strict` when no repair was needed), or
+ * `schema` when `parseWithSchema` recovered an answer the ladder could not (see
+ * `ValidationRecord.repairs`).
+ */
+export type StructuredRepair = LenientJsonRepair | 'schema';
+
+/**
  * Why an attempt produced no output.
  * - `parse`: the text (or the output tool's argument string) is not JSON, even after repair.
  * - `validation`: the value does not match the declared schema.
@@ -55,9 +62,16 @@ export interface ValidationRecord {
   readonly strategy: StructuredStrategy;
   /**
    * The rung of `parseLenientJson` that read the value (`strict` when no repair was needed,
-   * including tool arguments the provider decoded itself). A `closed` value may be missing data.
+   * including tool arguments the provider decoded itself), or `schema` when the schema-guided
+   * recovery read it. A `closed` value (or one whose `repairs` include `closed_truncated`) may be
+   * missing data.
    */
-  readonly repair: LenientJsonRepair;
+  readonly repair: StructuredRepair;
+  /**
+   * For `repair: 'schema'`: every change the recovery made, in order (`coerced_to_number at /age`,
+   * `matched_enum_case at /status`, ...); empty otherwise.
+   */
+  readonly repairs: readonly string[];
   /** Attempts made, the successful one included (1 when the first answer was valid). */
   readonly attempts: number;
   /** The failed attempts before the successful one. */

@@ -52,7 +52,9 @@ export function createTextOutputMiddleware(session: OutputSession, notices: Fall
       const attempt = session.nextAttempt();
       const extraction = await session.check(
         refusedExtraction(plan, input.response.refusal) ??
-          (await extractFromText(plan, input.response.content, input.response.finishReason)),
+          (await extractFromText(plan, input.response.content, input.response.finishReason, {
+            schemaRecovery: session.settings.schemaRecovery,
+          })),
         raw,
         attempt,
       );

@@ -1,6 +1,6 @@
-import { fromStrictValue, type LenientJsonRepair, parseLenientJson } from '@tiny/llm';
+import { fromStrictValue, parseLenientJson, parseWithSchema } from '@tiny/llm';
 import { formatValidationIssues, type ValidationIssue, validateSchemaValue } from '@tiny/tools';
-import type { StructuredErrorKind } from '../run/structured-attempt.js';
+import type { StructuredErrorKind, StructuredRepair } from '../run/structured-attempt.js';
 import type { OutputPlan, OutputTarget } from './output-plan.js';
 
 /** What one answer yielded: a value, or why not. @internal */
@@ -8,7 +8,9 @@ export type Extraction =
   | {
       readonly ok: true;
       readonly value: unknown;
-      readonly repair: LenientJsonRepair;
+      readonly repair: StructuredRepair;
+      /** The repairs of a schema-guided recovery (`repair: 'schema'`); empty otherwise. */
+      readonly repairs: readonly string[];
       readonly variant: string | undefined;
     }
   | {
@@ -31,31 +33,60 @@ export function refusedExtraction(plan: OutputPlan, refusal: string | undefined)
   };
 }
 
+/** How a text answer is read: `schemaRecovery` tries {@link parseWithSchema} before failing. @internal */
+export interface DecodeOptions {
+  readonly schemaRecovery: boolean;
+}
+
 /**
  * Reads a value for `target` from text (lenient ladder) or from decoded arguments, validated by
- * ajv then (for a Standard Schema format) by the library, whose output is the value. @internal
+ * ajv then (for a Standard Schema format) by the library, whose output is the value. A text
+ * answer that fails to parse or validate is given to `parseWithSchema` (when `schemaRecovery`);
+ * a value it recovers goes through the same checks and is recorded as repair `schema`.
+ * Arguments of a call (tool strategy) are never recovered that way. @internal
  */
 export function decodeForTarget(
   plan: OutputPlan,
   target: OutputTarget,
   source: { readonly text: string } | { readonly value: unknown },
+  options: DecodeOptions = { schemaRecovery: false },
 ): Extraction | Promise<Extraction> {
-  let value: unknown;
-  let repair: LenientJsonRepair = 'strict';
+  let first: Extraction | Promise<Extraction>;
   if ('text' in source) {
     const parsed = parseLenientJson(source.text);
-    if (parsed === undefined) {
-      return {
-        ok: false,
-        kind: 'parse',
-        error: `The output for \`${plan.schemaName}\` is not valid JSON and no conservative repair recovered it.`,
-      };
-    }
-    value = parsed.value;
-    repair = parsed.repair;
+    first =
+      parsed === undefined
+        ? {
+            ok: false,
+            kind: 'parse',
+            error: `The output for \`${plan.schemaName}\` is not valid JSON and no conservative repair recovered it.`,
+          }
+        : checkValue(plan, target, parsed.value, parsed.repair, []);
   } else {
-    value = source.value;
+    return checkValue(plan, target, source.value, 'strict', []);
   }
+  if (!options.schemaRecovery) return first;
+  const text = source.text;
+  const recover = (failed: Extraction): Extraction | Promise<Extraction> => {
+    if (failed.ok) return failed;
+    const recovered = parseWithSchema(text, target.recoverySchema);
+    if (recovered === undefined) return failed;
+    const checked = checkValue(plan, target, recovered.value, 'schema', recovered.repairs);
+    const settle = (extraction: Extraction): Extraction => (extraction.ok ? extraction : failed);
+    return checked instanceof Promise ? checked.then(settle) : settle(checked);
+  };
+  return first instanceof Promise ? first.then(recover) : recover(first);
+}
+
+/** The checks every decoded value goes through: strict nulls, unwrapping, ajv, the library. */
+function checkValue(
+  plan: OutputPlan,
+  target: OutputTarget,
+  decoded: unknown,
+  repair: StructuredRepair,
+  repairs: readonly string[],
+): Extraction | Promise<Extraction> {
+  let value = decoded;
   if (target.strict) value = fromStrictValue(value, target.wireDeclared);
   if (target.wrapped && typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const record = value as Record<string, unknown>;
@@ -64,11 +95,11 @@ export function decodeForTarget(
   const result = target.validator.validate(value);
   if (!result.ok) return invalid(plan, result.issues);
   const variant = target.variant ?? plan.variants.find((entry) => entry.validator.validate(value).ok)?.name;
-  if (plan.standard === undefined) return { ok: true, value, repair, variant };
+  if (plan.standard === undefined) return { ok: true, value, repair, repairs, variant };
   // The gate passed; the library's own checks (refinements, transforms, defaults) come second.
   const library = validateSchemaValue({ jsonSchema: alreadyChecked, standard: plan.standard, vendor: '' }, value);
   const settle = (checked: Awaited<typeof library>): Extraction =>
-    checked.ok ? { ok: true, value: checked.value, repair, variant } : invalid(plan, checked.issues);
+    checked.ok ? { ok: true, value: checked.value, repair, repairs, variant } : invalid(plan, checked.issues);
   return library instanceof Promise ? library.then(settle) : settle(library);
 }
 
@@ -92,6 +123,7 @@ export function extractFromText(
   plan: OutputPlan,
   text: string,
   finishReason: string,
+  options: DecodeOptions = { schemaRecovery: true },
 ): Extraction | Promise<Extraction> {
   if (text.trim() === '') {
     if (finishReason === 'length') {
@@ -107,7 +139,7 @@ export function extractFromText(
       error: `The model returned no content for \`${plan.schemaName}\` (finish_reason=${finishReason}). Answer with the JSON value.`,
     };
   }
-  return decodeForTarget(plan, plan.targets[0] as OutputTarget, { text });
+  return decodeForTarget(plan, plan.targets[0] as OutputTarget, { text }, options);
 }
 
 /** Reads an output-tool call's arguments: decoded ones as they are, a raw string through the ladder. @internal */

@@ -15,6 +15,12 @@ export interface OutputTarget {
   readonly wireDeclared: JsonSchema;
   /** What the model sees. */
   readonly wire: JsonSchema;
+  /**
+   * The schema a text answer is recovered against (`parseWithSchema`): the declared schema as the
+   * model was asked to write it (wrapped when `wrapped`, strict when `strict`), without the
+   * profile's transform.
+   */
+  readonly recoverySchema: JsonSchema;
   /** A non-object root travels as `{ value: ... }` (providers want object roots). */
   readonly wrapped: boolean;
   /** Map strict-mode `null`s back with `fromStrictValue`. */
@@ -94,9 +100,19 @@ function createTarget(
         ...defs,
       }
     : base;
-  let wire = strict ? toStrictSchema(wireDeclared) : wireDeclared;
-  if (transform !== undefined) wire = applySchemaTransform(wire, transform);
-  return { toolName, variant, declared: base, validator: createValidator(base), wireDeclared, wire, wrapped, strict };
+  const recoverySchema = strict ? toStrictSchema(wireDeclared) : wireDeclared;
+  const wire = transform === undefined ? recoverySchema : applySchemaTransform(recoverySchema, transform);
+  return {
+    toolName,
+    variant,
+    declared: base,
+    validator: createValidator(base),
+    wireDeclared,
+    wire,
+    recoverySchema,
+    wrapped,
+    strict,
+  };
 }
 
 /**

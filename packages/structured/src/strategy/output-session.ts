@@ -1,8 +1,8 @@
 import type { MiddlewareContext } from '@tiny/harness';
-import type { AssistantMessage, LanguageModelV1Response, LenientJsonRepair, Message } from '@tiny/llm';
+import type { AssistantMessage, LanguageModelV1Response, Message } from '@tiny/llm';
 import { type JsonValue, ModelRetry } from '@tiny/tools';
 import { retryMessage, type StructuredOutputErrorPolicy } from '../policy/error-policy.js';
-import type { StructuredAttempt, StructuredErrorKind } from '../run/structured-attempt.js';
+import type { StructuredAttempt, StructuredErrorKind, StructuredRepair } from '../run/structured-attempt.js';
 import type { Extraction } from './extract-output.js';
 import type { OutputPlan } from './output-plan.js';
 
@@ -34,13 +34,16 @@ export interface SessionSettings {
   readonly policy: StructuredOutputErrorPolicy;
   readonly maxRetries: number;
   readonly validate: OutputValidator<unknown> | undefined;
+  /** Text strategies try `parseWithSchema` on an answer that fails, before a retry. */
+  readonly schemaRecovery: boolean;
 }
 
 /** The recorded success. @internal */
 export interface SessionResult {
   readonly value: unknown;
   readonly raw: AssistantMessage;
-  readonly repair: LenientJsonRepair;
+  readonly repair: StructuredRepair;
+  readonly repairs: readonly string[];
   readonly variant: string | undefined;
 }
 
@@ -105,15 +108,23 @@ export class OutputSession {
 
   /**
    * Records the value and emits a `custom` event `{ kind: 'structured_output', ... }` carrying the
-   * raw assistant message, so it is in the events even when the caller leaves it out of the result.
+   * raw assistant message (and, for a schema-guided recovery, `repairs`), so it is in the events
+   * even when the caller leaves it out of the result.
    */
   succeed(extraction: Extraction & { ok: true }, raw: AssistantMessage, context: MiddlewareContext): void {
-    this.result = { value: extraction.value, raw, repair: extraction.repair, variant: extraction.variant };
+    this.result = {
+      value: extraction.value,
+      raw,
+      repair: extraction.repair,
+      repairs: extraction.repairs,
+      variant: extraction.variant,
+    };
     const payload = {
       kind: 'structured_output',
       schemaName: this.plan.schemaName,
       strategy: this.plan.strategy,
       repair: extraction.repair,
+      ...(extraction.repairs.length === 0 ? {} : { repairs: [...extraction.repairs] }),
       ...(extraction.variant === undefined ? {} : { variant: extraction.variant }),
       raw,
     };

@@ -1,0 +1,115 @@
+/** Candidates taken at most from one answer (fenced blocks plus JSON-looking spans). */
+const MAX_CANDIDATES = 24;
+/** A span nested deeper than this is dropped (no answer nests so deep; the reader refuses past 128). */
+const MAX_SPAN_DEPTH = 512;
+
+/** Where a candidate came from. @internal */
+export type CandidateOrigin = 'fence' | 'span';
+
+/** A piece of an answer that may hold the value. @internal */
+export interface AnswerCandidate {
+  readonly text: string;
+  readonly origin: CandidateOrigin;
+}
+
+/** The bodies of the markdown code fences of `text`, in order; an unclosed last fence runs to the end. */
+function fencedBlocks(text: string, into: AnswerCandidate[]): void {
+  let open: { readonly marker: string; readonly bodyStart: number } | undefined;
+  let lineStart = 0;
+  while (lineStart <= text.length && into.length < MAX_CANDIDATES) {
+    const newline = text.indexOf('\n', lineStart);
+    const lineEnd = newline < 0 ? text.length : newline;
+    const line = text.slice(lineStart, lineEnd).trim();
+    if (open === undefined) {
+      const match = /^(`{3,}|~{3,})[\w.+-]*/.exec(line);
+      if (match !== null) {
+        const rest = line.slice(match[0].length).trim();
+        const closer = match[1] as string;
+        // A one-line fence (```json {"a": 1}```) is a block of its own.
+        if (rest.endsWith(closer) && rest.length > closer.length) {
+          into.push({ text: rest.slice(0, -closer.length), origin: 'fence' });
+        } else {
+          open = { marker: closer, bodyStart: rest === '' ? lineEnd + 1 : lineStart + line.indexOf(rest) };
+        }
+      }
+    } else if (line.startsWith(open.marker) && /^[`~]+$/.test(line)) {
+      into.push({ text: text.slice(open.bodyStart, lineStart), origin: 'fence' });
+      open = undefined;
+    }
+    if (newline < 0) break;
+    lineStart = newline + 1;
+  }
+  if (open !== undefined && open.bodyStart < text.length && into.length < MAX_CANDIDATES) {
+    into.push({ text: text.slice(open.bodyStart), origin: 'fence' });
+  }
+}
+
+/**
+ * The top-level `{…}` / `[…]` spans of `text`, in order, skipping brackets inside strings; a span
+ * still open at the end runs to the end (an answer cut off). One pass.
+ */
+function jsonSpans(text: string, into: AnswerCandidate[]): void {
+  // The closers owed, as a fixed stack (1 = `}`, 2 = `]`): a plain array is slow to grow this often.
+  const stack = new Uint8Array(MAX_SPAN_DEPTH + 1);
+  let depth = 0;
+  let start = -1;
+  let quote = 0;
+  let escaped = false;
+  let previous = 0;
+  for (let index = 0; index < text.length && into.length < MAX_CANDIDATES; index++) {
+    const code = text.charCodeAt(index);
+    if (depth === 0) {
+      if (code === 123 || code === 91) {
+        start = index;
+        stack[0] = code === 123 ? 1 : 2;
+        depth = 1;
+        previous = code;
+      }
+      continue;
+    }
+    if (quote !== 0) {
+      if (escaped) escaped = false;
+      else if (code === 92) escaped = true;
+      else if (code === quote || (quote === 39 && code === 10)) quote = 0;
+      continue;
+    }
+    if (code === 34 || (code === 39 && (previous === 58 || previous === 91 || previous === 44 || previous === 123))) {
+      quote = code;
+    } else if (code === 123 || code === 91) {
+      if (depth >= MAX_SPAN_DEPTH) {
+        depth = 0;
+        continue;
+      }
+      stack[depth++] = code === 123 ? 1 : 2;
+    } else if (code === 125 || code === 93) {
+      if (stack[depth - 1] !== (code === 125 ? 1 : 2)) {
+        depth = 0;
+        continue;
+      }
+      depth--;
+      if (depth === 0) into.push({ text: text.slice(start, index + 1), origin: 'span' });
+    }
+    if (code !== 32 && code !== 9 && code !== 10 && code !== 13) previous = code;
+  }
+  if (depth > 0 && into.length < MAX_CANDIDATES) into.push({ text: text.slice(start), origin: 'span' });
+}
+
+/**
+ * The pieces of an answer that may hold its value, in the order they are tried: the bodies of its
+ * code fences, then its top-level JSON-looking spans (outside and inside fences), without
+ * repeats, at most 24. Linear in the text.
+ * @internal
+ */
+export function answerCandidates(text: string): AnswerCandidate[] {
+  const found: AnswerCandidate[] = [];
+  fencedBlocks(text, found);
+  jsonSpans(text, found);
+  const seen = new Set<string>();
+  const trimmedWhole = text.trim();
+  return found.filter((candidate) => {
+    const key = candidate.text.trim();
+    if (key === '' || key === trimmedWhole || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

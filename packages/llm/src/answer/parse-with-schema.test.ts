@@ -1,0 +1,126 @@
+import { type JsonSchema, SchemaCompileFailure } from '@tiny/tools';
+import { describe, expect, it } from 'vitest';
+import { parseWithSchema } from './parse-with-schema.js';
+
+const person: JsonSchema = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    age: { type: 'integer' },
+    status: { type: 'string', enum: ['active', 'retired'] },
+  },
+  required: ['name', 'age'],
+};
+const closedPerson: JsonSchema = { ...person, additionalProperties: false };
+
+describe('parseWithSchema', () => {
+  it('returns valid JSON unchanged with no repairs', () => {
+    expect(parseWithSchema('{"name":"Ada","age":36}', person)).toEqual({
+      value: { name: 'Ada', age: 36 },
+      repairs: [],
+    });
+  });
+
+  it('accepts single-quoted and unquoted strings only where the schema says string', () => {
+    expect(parseWithSchema("{name: 'Ada Lovelace', age: 36, status: retired}", person)).toEqual({
+      value: { name: 'Ada Lovelace', age: 36, status: 'retired' },
+      repairs: [
+        'unquoted_key at /name',
+        'single_quoted_string at /name',
+        'unquoted_key at /age',
+        'unquoted_key at /status',
+        'unquoted_string at /status',
+      ],
+    });
+    // `age` is an integer: an unquoted word there is not read as a string.
+    expect(parseWithSchema('{name: Ada, age: thirty-six}', person)).toBeUndefined();
+    expect(parseWithSchema("{name: 'Ada', age: '36'}", person)).toBeUndefined();
+  });
+
+  it('coerces scalars by the schema and matches enum values case-insensitively', () => {
+    const answer = parseWithSchema('{"name": 1815, "age": "36", "status": "Retired"}', person);
+    expect(answer?.value).toEqual({ name: '1815', age: 36, status: 'retired' });
+    expect(answer?.repairs).toEqual([
+      'coerced_to_string at /name',
+      'coerced_to_number at /age',
+      'matched_enum_case at /status',
+    ]);
+    expect(parseWithSchema('{"name": "Ada", "age": "36.5"}', person)).toBeUndefined();
+    expect(parseWithSchema('{"name": "Ada", "age": 36, "status": "retiring"}', person)).toBeUndefined();
+  });
+
+  it('drops undeclared keys only when additionalProperties is false', () => {
+    const text = '{"name": "Ada", "age": 36, "explanation": "I looked her up."}';
+    expect(parseWithSchema(text, person)?.value).toEqual({ name: 'Ada', age: 36, explanation: 'I looked her up.' });
+    expect(parseWithSchema(text, closedPerson)).toEqual({
+      value: { name: 'Ada', age: 36 },
+      repairs: ['dropped_undeclared_key at /explanation'],
+    });
+  });
+
+  it('chooses the first candidate that validates, in fences and in prose', () => {
+    const text = 'For example {"name": "Bob"} would be wrong. The answer:\n```json\n{"name": "Ada", "age": 36}\n```';
+    const answer = parseWithSchema(text, person);
+    expect(answer?.value).toEqual({ name: 'Ada', age: 36 });
+    expect(answer?.repairs).toContain('code_fence');
+    const spans = parseWithSchema('Not {"name": "Bob"} but {"name": "Ada", "age": 36}.', person);
+    expect(spans?.value).toEqual({ name: 'Ada', age: 36 });
+    expect(spans?.repairs).toEqual(['extracted_from_prose', 'skipped_invalid_candidates (1)']);
+  });
+
+  it('closes an answer cut at the end, and refuses one that lost a required field', () => {
+    expect(parseWithSchema('{"age": 36, "name": "Ada Love', person)).toEqual({
+      value: { age: 36, name: 'Ada Love' },
+      repairs: ['closed_truncated'],
+    });
+    expect(parseWithSchema('{"name": "Ada", "a', person)).toBeUndefined();
+  });
+
+  it('keeps inner quotes that do not end a value and backslashes that are not JSON escapes', () => {
+    const schema: JsonSchema = { type: 'object', properties: { quote: { type: 'string' }, path: { type: 'string' } } };
+    const answer = parseWithSchema(String.raw`{"quote": "She said "no" twice", 'path': 'C:\Users\ada'}`, schema);
+    expect(answer?.value).toEqual({ quote: 'She said "no" twice', path: String.raw`C:\Users\ada` });
+  });
+
+  it('reads a bare string answer and a string enum named once in prose', () => {
+    expect(parseWithSchema('Paris', { type: 'string' })).toEqual({ value: 'Paris', repairs: ['unquoted_string'] });
+    const mood: JsonSchema = { type: 'string', enum: ['POSITIVE', 'NEGATIVE'] };
+    expect(parseWithSchema('The review is clearly positive.', mood)?.value).toBe('POSITIVE');
+    expect(parseWithSchema('Not positive, rather negative.', mood)).toBeUndefined();
+    expect(parseWithSchema('No idea.', mood)).toBeUndefined();
+  });
+
+  it('picks the union member the coerced value validates against, following local refs', () => {
+    const schema: JsonSchema = {
+      $defs: { Count: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] } },
+      anyOf: [{ $ref: '#/$defs/Count' }, { type: 'string', enum: ['none'] }],
+    };
+    expect(parseWithSchema('{"count": "3"}', schema)?.value).toEqual({ count: 3 });
+    expect(parseWithSchema('"NONE"', schema)?.value).toBe('none');
+    expect(parseWithSchema('{"count": "three"}', schema)).toBeUndefined();
+  });
+
+  it('wraps one value into a one-item array and unwraps a one-item array', () => {
+    const tags: JsonSchema = { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } } };
+    expect(parseWithSchema('{"tags": "urgent"}', tags)).toEqual({
+      value: { tags: ['urgent'] },
+      repairs: ['wrapped_in_array at /tags'],
+    });
+    expect(parseWithSchema('["TWO"]', { type: 'string', enum: ['ONE', 'TWO'] })?.value).toBe('TWO');
+  });
+
+  it('refuses prose and empty text, and reads deep but bounded nesting', () => {
+    expect(parseWithSchema('I cannot help with that.', person)).toBeUndefined();
+    expect(parseWithSchema('', { type: 'string' })).toBeUndefined();
+    expect(parseWithSchema(`${'['.repeat(500)}1${']'.repeat(500)}`, { type: 'array' })).toEqual({
+      value: expect.any(Array),
+      repairs: [],
+    });
+  });
+
+  it('throws SchemaCompileFailure for a schema ajv cannot compile', () => {
+    expect(() => parseWithSchema('{}', { type: 'object', properties: { a: { $ref: '#/nowhere' } } })).toThrow(
+      SchemaCompileFailure,
+    );
+  });
+});

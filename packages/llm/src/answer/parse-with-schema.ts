@@ -1,0 +1,181 @@
+import { createValidator, type JsonSchema } from '@tiny/tools';
+import { type LenientJsonRepair, parseLenientJson } from '../repair/parse-lenient-json.js';
+import { stripCodeFence } from '../repair/strip-code-fence.js';
+import { answerCandidates } from './answer-candidates.js';
+import { AnswerRepairs } from './answer-repairs.js';
+import { acceptsString, answerTypes } from './answer-schema.js';
+import { coerceAnswer } from './coerce-answer.js';
+import { readAnswerValue } from './read-answer-value.js';
+
+/** A final answer recovered by {@link parseWithSchema}: the value and every repair, in order. */
+export interface SchemaAnswer {
+  /** The value; it validates against the schema. */
+  readonly value: unknown;
+  /**
+   * What was changed to get it, in order: `kind` or `kind at /json/pointer` (`code_fence`,
+   * `extracted_from_prose`, `skipped_invalid_candidates`, `closed_truncated`,
+   * `single_quoted_string at /name`, `unquoted_string at /city`, `coerced_to_number at /age`,
+   * `matched_enum_case at /status`, `dropped_undeclared_key at /note`, ...). Empty when the text
+   * was a valid answer as written.
+   */
+  readonly repairs: readonly string[];
+}
+
+const lenientRepairs: Readonly<Record<LenientJsonRepair, string | undefined>> = {
+  strict: undefined,
+  code_fence: 'code_fence',
+  slice: 'extracted_from_prose',
+  relaxed: 'relaxed_syntax',
+  closed: 'closed_truncated',
+};
+
+/**
+ * Longest text given to {@link parseLenientJson} first. Its closing rung re-parses the text up to
+ * 64 times, which costs seconds on a megabyte of adversarial nesting; longer answers go straight
+ * to the one-pass reader, which covers the same repairs but the conservative object ladder's.
+ */
+const MAX_LADDER_TEXT = 100_000;
+/**
+ * Nesting past which `JSON.parse` is not even tried: V8 takes seconds to reject a megabyte of
+ * `[`, and an answer nested this deep is not one a model meant (the reader refuses past 128).
+ */
+const MAX_NESTING = 512;
+/** Enum members searched for in a bare-text answer at most. */
+const MAX_ENUM_MEMBERS = 256;
+/** Longest bare-text answer searched for an enum member (longer prose is not a safe recovery). */
+const MAX_ENUM_TEXT = 4096;
+
+/** Coerces `value`, validates it, and returns the answer with `prefix` repairs, or `undefined`. */
+function settle(value: unknown, schema: JsonSchema, repairs: AnswerRepairs): SchemaAnswer | undefined {
+  const coerced = coerceAnswer(value, schema, repairs);
+  if (!createValidator(schema).validate(coerced).ok) return undefined;
+  return { value: coerced, repairs: repairs.list() };
+}
+
+/** Whether brackets outside double-quoted strings nest deeper than `limit` anywhere in `text`. One pass. */
+function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (code === 92) escaped = true;
+      else if (code === 34) inString = false;
+    } else if (code === 34) {
+      inString = true;
+    } else if (code === 123 || code === 91) {
+      if (++depth > limit) return true;
+    } else if ((code === 125 || code === 93) && depth > 0) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+function strictJson(text: string): { value: unknown; repair: LenientJsonRepair } | undefined {
+  try {
+    return { value: JSON.parse(text) as unknown, repair: 'strict' };
+  } catch {
+    return undefined;
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A root string enum answered in prose: the one member the text names as a whole word. */
+function enumFromText(text: string, schema: JsonSchema): string | undefined {
+  const members = Array.isArray(schema.enum) ? schema.enum : undefined;
+  if (members === undefined || members.length > MAX_ENUM_MEMBERS || text.length > MAX_ENUM_TEXT) return undefined;
+  const named = (flags: string): string[] | undefined => {
+    const found: string[] = [];
+    for (const member of members) {
+      if (typeof member !== 'string' || member.trim() === '') continue;
+      // Word boundaries by hand (letters, digits, `_`), so members with punctuation still match.
+      const pattern = new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(member)}(?![\\p{L}\\p{N}_])`, flags);
+      if (pattern.test(text)) found.push(member);
+      if (found.length > 1) return undefined;
+    }
+    return found;
+  };
+  // Spelled exactly as declared first ("TWO is one of the answers" names TWO, not ONE); then any case.
+  const exact = named('u');
+  if (exact === undefined) return undefined;
+  if (exact.length === 1) return exact[0];
+  const anyCase = named('iu');
+  return anyCase?.length === 1 ? anyCase[0] : undefined;
+}
+
+/**
+ * Recovers a final structured answer (never tool arguments: those fail closed) from a model's
+ * text, guided by its JSON Schema, and validates it with ajv. Tried in order, the first value
+ * that validates wins:
+ * 1. {@link parseLenientJson} (strict JSON, one code fence, the slice from the first bracket,
+ *    the conservative object ladder, a closed truncation; for texts over 100 000 characters only
+ *    `JSON.parse`), then coerced to the schema;
+ * 2. each fenced block, then each top-level `{…}`/`[…]` span of the text (the first that
+ *    validates; earlier ones that did not are reported as `skipped_invalid_candidates`), read
+ *    leniently with the schema as a guide: single-quoted and unquoted strings only where the
+ *    schema says string, unquoted keys, comments, extra or missing commas, Python literals,
+ *    inner quotes that do not end a value, an answer cut at the end closed;
+ * 3. for a root that accepts a string: the bare text (fence removed), or for a string enum the
+ *    one member the text names.
+ *
+ * Coercion by the schema: numeric and boolean strings, numbers to strings, enum values matched
+ * case-insensitively, one value wrapped into a one-item array (and back), the first union member
+ * that validates, and undeclared keys dropped only under `additionalProperties: false`.
+ *
+ * Returns `undefined` when nothing validates, so a retry policy can ask the model again. Time is
+ * linear in the text (a bounded number of candidates, each read in one pass).
+ *
+ * @throws {SchemaCompileFailure} when ajv cannot compile `schema`.
+ */
+export function parseWithSchema(text: string, schema: JsonSchema): SchemaAnswer | undefined {
+  createValidator(schema);
+  const lenient = nestsDeeperThan(text, MAX_NESTING)
+    ? undefined
+    : text.length <= MAX_LADDER_TEXT
+      ? parseLenientJson(text)
+      : strictJson(text);
+  if (lenient !== undefined) {
+    const repairs = new AnswerRepairs();
+    const label = lenientRepairs[lenient.repair];
+    if (label !== undefined) repairs.add(label);
+    const settled = settle(lenient.value, schema, repairs);
+    if (settled !== undefined) return settled;
+  }
+  const whole = text.trim();
+  let skipped = 0;
+  const candidates = [{ text: whole, origin: 'whole' as const }, ...answerCandidates(text)];
+  for (const candidate of candidates) {
+    const repairs = new AnswerRepairs();
+    if (candidate.origin === 'fence') repairs.add('code_fence');
+    if (candidate.origin === 'span') repairs.add('extracted_from_prose');
+    if (skipped > 0) repairs.add(`skipped_invalid_candidates (${skipped})`);
+    const read = readAnswerValue(candidate.text.trim(), schema, repairs);
+    if (read === undefined) continue;
+    if (read.truncated) repairs.add('closed_truncated');
+    const settled = settle(read.value, schema, repairs);
+    if (settled !== undefined) return settled;
+    skipped += 1;
+  }
+  if (!acceptsString(schema, schema)) return undefined;
+  const bare = stripCodeFence(whole);
+  const repairs = new AnswerRepairs();
+  if (bare !== whole) repairs.add('code_fence');
+  const types = answerTypes(schema, schema) ?? [];
+  if (Array.isArray(schema.enum) && types.every((type) => type === 'string')) {
+    const named = enumFromText(bare, schema);
+    if (named === undefined) return undefined;
+    repairs.add('unquoted_string');
+    if (named.toLowerCase() !== bare.toLowerCase()) repairs.add('enum_from_text');
+    else if (named !== bare) repairs.add('matched_enum_case');
+    return settle(named, schema, repairs);
+  }
+  if (bare === '') return undefined;
+  repairs.add('unquoted_string');
+  return settle(bare, schema, repairs);
+}

@@ -1,0 +1,391 @@
+import type { JsonSchema } from '@tiny/tools';
+import { type AnswerRepairs, pointerSegment } from './answer-repairs.js';
+import { acceptsString, answerTypes, itemSchema, propertySchema } from './answer-schema.js';
+
+/** Containers nested deeper than this refuse the candidate (the answer is not read, nothing overflows). */
+const MAX_DEPTH = 128;
+/** Characters a lookahead for `, key:` inspects at most, so an unquoted value is read in linear time. */
+const MAX_KEY_LOOKAHEAD = 256;
+
+const FAIL: unique symbol = Symbol('fail');
+const MISSING: unique symbol = Symbol('missing');
+type Read = unknown | typeof FAIL | typeof MISSING;
+
+type Context = 'root' | 'object' | 'array';
+
+interface Reader {
+  readonly text: string;
+  pos: number;
+  readonly root: JsonSchema;
+  readonly repairs: AnswerRepairs;
+  /** The text ended inside a value or container. */
+  truncated: boolean;
+  depth: number;
+  /** Repair kinds recorded once per answer (comments, escapes). */
+  readonly once: Set<string>;
+}
+
+/** What {@link readAnswerValue} read. @internal */
+export interface AnswerValue {
+  readonly value: unknown;
+  /** The text ended before the value did; containers and strings were closed. */
+  readonly truncated: boolean;
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13 || code === 0xa0 || code === 0xfeff;
+}
+
+function isWordStart(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 36;
+}
+
+function isWordPart(code: number): boolean {
+  return isWordStart(code) || (code >= 48 && code <= 57);
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+function noteOnce(reader: Reader, kind: string): void {
+  if (reader.once.has(kind)) return;
+  reader.once.add(kind);
+  reader.repairs.add(kind);
+}
+
+/** Skips whitespace and `//` / `/* *\/` / `#` comments. */
+function skipSpace(reader: Reader): void {
+  const { text } = reader;
+  for (;;) {
+    while (reader.pos < text.length && isSpace(text.charCodeAt(reader.pos))) reader.pos++;
+    const code = text.charCodeAt(reader.pos);
+    const next = text.charCodeAt(reader.pos + 1);
+    if (code === 47 && next === 47) {
+      const end = text.indexOf('\n', reader.pos);
+      reader.pos = end < 0 ? text.length : end + 1;
+      noteOnce(reader, 'removed_comment');
+    } else if (code === 47 && next === 42) {
+      const end = text.indexOf('*/', reader.pos + 2);
+      reader.pos = end < 0 ? text.length : end + 2;
+      noteOnce(reader, 'removed_comment');
+    } else {
+      return;
+    }
+  }
+}
+
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** Whether a quote at `index` closes its string: what follows (spaces/tabs skipped) ends a value. */
+function closesString(text: string, index: number): boolean {
+  let at = index + 1;
+  while (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9) at++;
+  if (at >= text.length) return true;
+  const code = text.charCodeAt(at);
+  // `/` starts a comment after the value (`'text' /* note */`).
+  return code === 44 || code === 125 || code === 93 || code === 58 || code === 10 || code === 13 || code === 47;
+}
+
+const escapes: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '/': '/', '\\': '\\' };
+
+/** Reads a quoted string starting at the quote; tolerates inner unescaped quotes and a cut end. */
+function readString(reader: Reader, path: string): string {
+  const { text } = reader;
+  const quote = text.charCodeAt(reader.pos);
+  const chunks: string[] = [];
+  let from = ++reader.pos;
+  while (reader.pos < text.length) {
+    const code = text.charCodeAt(reader.pos);
+    if (code === 92) {
+      chunks.push(text.slice(from, reader.pos));
+      const escaped = text[reader.pos + 1];
+      if (escaped === undefined) {
+        reader.pos = text.length;
+        from = reader.pos;
+        break;
+      }
+      if (escaped === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(reader.pos + 2, reader.pos + 6))) {
+        chunks.push(String.fromCharCode(Number.parseInt(text.slice(reader.pos + 2, reader.pos + 6), 16)));
+        reader.pos += 6;
+      } else if (escaped === '"' || escaped === "'") {
+        chunks.push(escaped);
+        reader.pos += 2;
+      } else if (escapes[escaped] !== undefined) {
+        chunks.push(escapes[escaped] as string);
+        reader.pos += 2;
+      } else {
+        // Only the escapes of JSON are escapes: `C:\Users` keeps its backslash.
+        chunks.push(`\\${escaped}`);
+        reader.pos += 2;
+        noteOnce(reader, 'kept_invalid_escape');
+      }
+      from = reader.pos;
+      continue;
+    }
+    if (code === quote) {
+      if (closesString(text, reader.pos)) {
+        chunks.push(text.slice(from, reader.pos));
+        reader.pos++;
+        return chunks.join('');
+      }
+      reader.repairs.add('kept_inner_quote', path);
+    }
+    reader.pos++;
+  }
+  chunks.push(text.slice(from, reader.pos));
+  reader.truncated = true;
+  return chunks.join('');
+}
+
+/** After `,` inside an object: does a key (then `:`) or the closing brace follow? Bounded lookahead. */
+function keyFollows(text: string, from: number): boolean {
+  let at = from;
+  while (at < text.length && isSpace(text.charCodeAt(at))) at++;
+  const code = text.charCodeAt(at);
+  if (code === 125) return true;
+  const limit = Math.min(text.length, at + MAX_KEY_LOOKAHEAD);
+  if (code === 34 || code === 39) {
+    at++;
+    while (at < limit && text.charCodeAt(at) !== code) at++;
+    at++;
+  } else if (isWordStart(code)) {
+    while (at < limit && isWordPart(text.charCodeAt(at))) at++;
+  } else {
+    return false;
+  }
+  while (at < limit && (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9)) at++;
+  return text.charCodeAt(at) === 58;
+}
+
+/** An unquoted string value: up to the end of the line or the container's next separator. */
+function readUnquoted(reader: Reader, context: Context, path: string): string | typeof FAIL {
+  const { text } = reader;
+  const start = reader.pos;
+  let at = start;
+  for (; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 10 || code === 13) break;
+    if (context === 'array' && (code === 44 || code === 93)) break;
+    if (context === 'object' && (code === 125 || (code === 44 && keyFollows(text, at + 1)))) break;
+  }
+  const value = text.slice(start, at).trim();
+  if (value === '') return FAIL;
+  if (at >= text.length) reader.truncated = true;
+  reader.pos = at;
+  reader.repairs.add('unquoted_string', path);
+  return value;
+}
+
+const numberPattern = /[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?/y;
+/** `12,111` or `12,111.5`: digit grouping, read only for a whole answer (in a list the commas separate). */
+const groupedNumberPattern = /[-+]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?/y;
+
+/** Whether the character at `index` (spaces and tabs skipped) ends a scalar: a separator, a line end, the end. */
+function endsScalar(text: string, index: number): boolean {
+  let at = index;
+  while (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9) at++;
+  if (at >= text.length) return true;
+  const code = text.charCodeAt(at);
+  return code === 44 || code === 125 || code === 93 || code === 10 || code === 13 || code === 47;
+}
+
+const literals: Readonly<Record<string, { value: unknown; python: boolean }>> = {
+  true: { value: true, python: false },
+  false: { value: false, python: false },
+  null: { value: null, python: false },
+  True: { value: true, python: true },
+  False: { value: false, python: true },
+  None: { value: null, python: true },
+};
+
+function readValue(reader: Reader, schema: JsonSchema | undefined, path: string, context: Context): Read {
+  skipSpace(reader);
+  const { text, root } = reader;
+  if (reader.pos >= text.length) {
+    reader.truncated = true;
+    return MISSING;
+  }
+  const code = text.charCodeAt(reader.pos);
+  if (code === 123) return readObject(reader, schema, path);
+  if (code === 91) return readArray(reader, schema, path);
+  if (code === 34) return readString(reader, path);
+  const stringSlot = acceptsString(root, schema);
+  if (code === 39) {
+    if (!stringSlot) return FAIL;
+    reader.repairs.add('single_quoted_string', path);
+    return readString(reader, path);
+  }
+  const types = answerTypes(root, schema);
+  const numericSlot = types === undefined || types.includes('number') || types.includes('integer');
+  if (isDigit(code) || code === 45 || code === 43 || code === 46) {
+    if (stringSlot && !numericSlot) return context === 'root' ? FAIL : readUnquoted(reader, context, path);
+    if (context === 'root') {
+      groupedNumberPattern.lastIndex = reader.pos;
+      const grouped = groupedNumberPattern.exec(text);
+      if (grouped !== null && endsScalar(text, reader.pos + grouped[0].length)) {
+        reader.pos += grouped[0].length;
+        reader.repairs.add('removed_digit_grouping', path);
+        return Number(grouped[0].replaceAll(',', ''));
+      }
+    }
+    numberPattern.lastIndex = reader.pos;
+    const match = numberPattern.exec(text);
+    if (match !== null && endsScalar(text, reader.pos + match[0].length)) {
+      const number = Number(match[0]);
+      if (Number.isFinite(number)) {
+        reader.pos += match[0].length;
+        if (match[0].startsWith('+') || match[0].endsWith('.') || match[0].startsWith('.')) {
+          reader.repairs.add('normalized_number', path);
+        }
+        return number;
+      }
+    }
+    return stringSlot && context !== 'root' ? readUnquoted(reader, context, path) : FAIL;
+  }
+  if (isWordStart(code)) {
+    let end = reader.pos;
+    while (end < text.length && isWordPart(text.charCodeAt(end))) end++;
+    const literal = literals[text.slice(reader.pos, end)];
+    // A whole answer that is the word `None` where a string may stand is that word, not null.
+    const wordIsTheAnswer = literal?.python === true && context === 'root' && stringSlot;
+    if (literal !== undefined && !wordIsTheAnswer && endsScalar(text, end)) {
+      reader.pos = end;
+      if (literal.python) reader.repairs.add('python_literal', path);
+      return literal.value;
+    }
+  }
+  return stringSlot && context !== 'root' ? readUnquoted(reader, context, path) : FAIL;
+}
+
+/** An object key: quoted, or bare up to `:`. */
+function readKey(reader: Reader, path: string): string | typeof FAIL {
+  const { text } = reader;
+  const code = text.charCodeAt(reader.pos);
+  if (code === 34) return readString(reader, path);
+  if (code === 39) {
+    reader.repairs.add('single_quoted_key', path);
+    return readString(reader, path);
+  }
+  const start = reader.pos;
+  let at = start;
+  for (; at < text.length; at++) {
+    const part = text.charCodeAt(at);
+    if (part === 58 || isSpace(part) || part === 44 || part === 123 || part === 125 || part === 91 || part === 93)
+      break;
+    if (part === 34 || part === 39) return FAIL;
+  }
+  if (at === start) return FAIL;
+  reader.pos = at;
+  const key = text.slice(start, at);
+  reader.repairs.add('unquoted_key', `${path}/${pointerSegment(key)}`);
+  return key;
+}
+
+function startsKey(code: number): boolean {
+  return code === 34 || code === 39 || isWordStart(code);
+}
+
+function readObject(reader: Reader, schema: JsonSchema | undefined, path: string): Read {
+  if (++reader.depth > MAX_DEPTH) return FAIL;
+  const { text, root } = reader;
+  const result: Record<string, unknown> = {};
+  reader.pos++;
+  let expectingEntry = true;
+  for (;;) {
+    skipSpace(reader);
+    if (reader.pos >= text.length) break;
+    const code = text.charCodeAt(reader.pos);
+    if (code === 125) {
+      if (expectingEntry && Object.keys(result).length > 0) reader.repairs.add('removed_trailing_comma', path);
+      reader.pos++;
+      reader.depth--;
+      return result;
+    }
+    if (code === 44) {
+      reader.pos++;
+      if (expectingEntry) reader.repairs.add('removed_extra_comma', path);
+      expectingEntry = true;
+      continue;
+    }
+    if (!expectingEntry) {
+      if (!startsKey(code)) return FAIL;
+      reader.repairs.add('inserted_missing_comma', path);
+    }
+    const key = readKey(reader, path);
+    if (key === FAIL) return FAIL;
+    if (reader.truncated) break;
+    skipSpace(reader);
+    if (reader.pos >= text.length) break;
+    if (text.charCodeAt(reader.pos) !== 58) return FAIL;
+    reader.pos++;
+    const childPath = `${path}/${pointerSegment(key)}`;
+    const value = readValue(reader, propertySchema(root, schema, key), childPath, 'object');
+    if (value === FAIL) return FAIL;
+    if (value === MISSING) break;
+    setOwn(result, key, value);
+    expectingEntry = false;
+    if (reader.truncated) break;
+  }
+  reader.truncated = true;
+  reader.depth--;
+  return result;
+}
+
+function readArray(reader: Reader, schema: JsonSchema | undefined, path: string): Read {
+  if (++reader.depth > MAX_DEPTH) return FAIL;
+  const { text, root } = reader;
+  const result: unknown[] = [];
+  reader.pos++;
+  let expectingItem = true;
+  for (;;) {
+    skipSpace(reader);
+    if (reader.pos >= text.length) break;
+    const code = text.charCodeAt(reader.pos);
+    if (code === 93) {
+      if (expectingItem && result.length > 0) reader.repairs.add('removed_trailing_comma', path);
+      reader.pos++;
+      reader.depth--;
+      return result;
+    }
+    if (code === 44) {
+      reader.pos++;
+      if (expectingItem) reader.repairs.add('removed_extra_comma', path);
+      expectingItem = true;
+      continue;
+    }
+    if (!expectingItem) {
+      if (code !== 123 && code !== 91 && code !== 34 && code !== 39) return FAIL;
+      reader.repairs.add('inserted_missing_comma', path);
+    }
+    const value = readValue(reader, itemSchema(root, schema, result.length), `${path}/${result.length}`, 'array');
+    if (value === FAIL) return FAIL;
+    if (value === MISSING) break;
+    result.push(value);
+    expectingItem = false;
+    if (reader.truncated) break;
+  }
+  reader.truncated = true;
+  reader.depth--;
+  return result;
+}
+
+/**
+ * Reads one JSON-like value that fills all of `text` (surrounding whitespace aside), guided by
+ * `root`: single-quoted and unquoted strings only where the schema says a string may stand,
+ * unquoted keys, comments, extra and missing commas, Python `True`/`False`/`None`, inner quotes
+ * that do not end a value, and a value cut off at the end (open strings and containers are
+ * closed, a dangling key is dropped). Each repair goes to `repairs`. Returns `undefined` when the
+ * text is not such a value (or nests deeper than 128). One pass: time linear in the text.
+ * @internal
+ */
+export function readAnswerValue(text: string, root: JsonSchema, repairs: AnswerRepairs): AnswerValue | undefined {
+  const reader: Reader = { text, pos: 0, root, repairs, truncated: false, depth: 0, once: new Set() };
+  const value = readValue(reader, root, '', 'root');
+  if (value === FAIL || value === MISSING) return undefined;
+  skipSpace(reader);
+  if (reader.pos < text.length) return undefined;
+  return { value, truncated: reader.truncated };
+}

@@ -1,0 +1,110 @@
+import { eventsOfType, scriptedInvalidToolCall, scriptedToolCall } from '@tiny/harness/testkit';
+import { Type } from 'typebox';
+import { describe, expect, it } from 'vitest';
+import { ResponseFormat } from '../format/response-format.js';
+import { invokeStructured } from './invoke-structured.js';
+import { ask, Person, profiles, setup } from './scripted-setup.test-helpers.js';
+
+const ada = { name: 'Ada', age: 36 };
+const person = ResponseFormat.auto({ name: 'person', schema: Person });
+const Ticket = Type.Object(
+  { title: Type.String(), priority: Type.Union([Type.Literal('low'), Type.Literal('high')]), count: Type.Integer() },
+  { additionalProperties: false },
+);
+const ticket = ResponseFormat.auto({ name: 'ticket', schema: Ticket });
+
+/** Messy answers each strategy's first attempt gets; the second scripted answer is valid. */
+const messy = [
+  ['unquoted keys and a single-quoted string', "{name: 'Ada', age: 36}", ada],
+  [
+    'an unquoted value with a space and a numeric string',
+    '{name: Ada Lovelace, age: "36"}',
+    { name: 'Ada Lovelace', age: 36 },
+  ],
+  ['an answer cut at the end, with unquoted keys', 'Sure:\n```json\n{age: 36, name: "Ada', ada],
+  ['two candidates, the first invalid', 'Not {"name": "Bob"} but {"name": "Ada", "age": 36}', ada],
+] as const;
+
+function structuredOutputEvents(events: readonly unknown[]) {
+  return eventsOfType(events as never, 'custom')
+    .map((event) => (event as { payload: Record<string, unknown> }).payload)
+    .filter((payload) => payload.kind === 'structured_output');
+}
+
+describe('schema-guided recovery before a retry', () => {
+  for (const [strategy, profile] of [
+    ['provider', profiles.native],
+    ['prompted', profiles.textOnly],
+  ] as const) {
+    it.each(messy)(`${strategy}: recovers %s with one model call instead of two`, async (_label, content, expected) => {
+      const { model, harness } = setup([{ content }, { content: JSON.stringify(ada) }], profile);
+      const result = await invokeStructured(harness, {}, ask, person);
+      expect(result.parsed).toEqual(expected);
+      expect(model.requests).toHaveLength(1);
+      expect(result.run.modelCalls).toBe(1);
+      expect(result.validation).toMatchObject({ strategy, repair: 'schema', attempts: 1, failures: [] });
+      expect(result.validation.repairs.length).toBeGreaterThan(0);
+      expect(eventsOfType(result.run.events, 'output_retry')).toEqual([]);
+      const [event] = structuredOutputEvents(result.run.events);
+      expect(event).toMatchObject({ repair: 'schema', repairs: result.validation.repairs });
+
+      // The same answers without the recovery: the model is asked again.
+      const again = setup([{ content }, { content: JSON.stringify(ada) }], profile);
+      const retried = await invokeStructured(again.harness, {}, ask, person, { schemaRecovery: false });
+      expect(again.model.requests).toHaveLength(2);
+      expect(retried.validation.attempts).toBe(2);
+    });
+  }
+
+  it('saves one model call per recovered answer across a batch of runs', async () => {
+    let calls = 0;
+    let callsWithout = 0;
+    for (const [, content] of messy) {
+      const recovered = setup([{ content }, { content: JSON.stringify(ada) }], profiles.textOnly);
+      await invokeStructured(recovered.harness, {}, ask, person);
+      calls += recovered.model.requests.length;
+      const plain = setup([{ content }, { content: JSON.stringify(ada) }], profiles.textOnly);
+      await invokeStructured(plain.harness, {}, ask, person, { schemaRecovery: false });
+      callsWithout += plain.model.requests.length;
+    }
+    expect(callsWithout - calls).toBe(messy.length);
+  });
+
+  it('matches enum case and drops prose keys only because the schema forbids them', async () => {
+    const content = '{"title": "Printer on fire", "priority": "HIGH", "count": "2", "reasoning": "It is urgent."}';
+    const { model, harness } = setup([{ content }], profiles.native);
+    const result = await invokeStructured(harness, {}, ask, ticket);
+    expect(result.parsed).toEqual({ title: 'Printer on fire', priority: 'high', count: 2 });
+    expect(model.requests).toHaveLength(1);
+    expect(result.validation.repairs).toEqual([
+      'matched_enum_case at /priority',
+      'coerced_to_number at /count',
+      'dropped_undeclared_key at /reasoning',
+    ]);
+  });
+
+  it('leaves an answer that still fails validation to the retry policy', async () => {
+    const { model, harness } = setup(
+      [{ content: "{'name': 'Ada', 'age': 'thirty-six'}" }, { content: JSON.stringify(ada) }],
+      profiles.native,
+    );
+    const result = await invokeStructured(harness, {}, ask, person);
+    expect(model.requests).toHaveLength(2);
+    expect(result.validation).toMatchObject({ attempts: 2, repair: 'strict', repairs: [] });
+    expect(eventsOfType(result.run.events, 'output_retry')).toHaveLength(1);
+  });
+
+  it('never recovers the arguments of the tool strategy', async () => {
+    const { model, harness } = setup(
+      [
+        { toolCalls: [scriptedInvalidToolCall('person', "{'name': 'Ada', 'age': 'thirty-six'}", 'not JSON')] },
+        { toolCalls: [scriptedToolCall('person', ada)] },
+      ],
+      profiles.toolsOnly,
+    );
+    const result = await invokeStructured(harness, {}, ask, person);
+    expect(result.validation.strategy).toBe('tool');
+    expect(model.requests).toHaveLength(2);
+    expect(result.validation.repair).not.toBe('schema');
+  });
+});
