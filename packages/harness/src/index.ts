@@ -1,9 +1,26 @@
-export { ModelCallError } from '@tiny/llm';
+export {
+  type AssistantMessage,
+  type AssistantToolCall,
+  type FilePart,
+  type ImagePart,
+  type LanguageModelV1,
+  type Message,
+  type MessagePart,
+  ModelCallError,
+  messageText,
+  type ReasoningPart,
+  type SystemMessage,
+  type TextPart,
+  type ToolChoice,
+  type ToolMessage,
+  type UserMessage,
+} from '@tiny/llm';
 // Each layer re-exports the error classes beneath it (STYLE.md).
 export {
   ApprovalRequiredError,
   CallDeferredError,
   InjectedArgumentError,
+  InvalidInputError,
   InvalidToolPolicyError,
   ModelRetry,
   TinyError,
@@ -13,7 +30,7 @@ export {
   ToolNotFoundError,
   ToolTimeoutError,
 } from '@tiny/tools';
-export { AgentHarness, type AgentHarnessOptions, type InvokeOptions } from './agent/agent-harness.js';
+export { AgentHarness, type AgentHarnessOptions, type InvokeOptions, type RunInput } from './agent/agent-harness.js';
 export { AgentRunStream } from './agent/agent-run-stream.js';
 export type { PendingCall } from './agent/loop-state.js';
 export { type DeferredToolHandler, DROPPED_TOOL_CALL_NUDGE } from './agent/run-loop.js';
@@ -28,6 +45,7 @@ export {
   type DeferredCallRef,
   type DeferredDecision,
   DeferredToolResults,
+  type TypedDeferredCallRef,
 } from './deferral/deferred-tool-results.js';
 export { parseRunState, RUN_STATE_VERSION, type RunState, serializeRunState } from './deferral/run-state.js';
 export {
@@ -135,9 +153,14 @@ export { ToolPolicyMiddleware, type ToolPolicyRules } from './middleware/tool-po
 export { type RegisteredTool, type RegisterToolOptions, ToolRegistry } from './registry/tool-registry.js';
 export type {
   AgentRun,
+  AgentRunBase,
+  DeferredAgentRun,
   DeferredBatchData,
   DeferredCall,
   DeferredToolRequests,
+  InterruptedAgentRun,
+  SettledAgentRun,
+  ToolArguments,
   ToolMetadataRecord,
 } from './run/agent-run.js';
 export { allowedToolNames, type HostToolAccess, type RunContext } from './run/run-context.js';

@@ -173,9 +173,15 @@ function runArguments(
 ): { context: RunContext; messages: readonly Message[]; options: InvokeOptions } {
   const toMessages = (input: unknown): readonly Message[] =>
     typeof input === 'string' ? [{ role: 'user', content: input }] : (input as readonly Message[]);
-  if (typeof first === 'string' || Array.isArray(first))
-    return { context: {}, messages: toMessages(first), options: (second ?? {}) as InvokeOptions };
-  return { context: first as RunContext, messages: toMessages(second), options: third ?? {} };
+  if (typeof first === 'string' || Array.isArray(first)) {
+    if (typeof second === 'string' || Array.isArray(second))
+      throw new InvalidInputError({
+        entryPoint: 'AgentHarness.invoke',
+        reason: `\`context\` must be an object, got ${typeof first === 'string' ? 'a string' : 'an array'} (pass the context first, or call invoke(messages, options) without one)`,
+      });
+    return { context: {}, messages: toMessages(first), options: (second === undefined ? {} : second) as InvokeOptions };
+  }
+  return { context: first as RunContext, messages: toMessages(second), options: third === undefined ? {} : third };
 }
 
 function describeThrown(value: unknown): string {
@@ -301,8 +307,13 @@ export class AgentHarness {
   invoke(messages: RunInput, options?: InvokeOptions): Promise<AgentRun>;
   invoke(context: RunContext, messages: RunInput, options?: InvokeOptions): Promise<AgentRun>;
   invoke(first: RunContext | RunInput, second?: RunInput | InvokeOptions, third?: InvokeOptions): Promise<AgentRun> {
-    const { context, messages, options } = runArguments(first, second, third);
-    return this.run(context, messages, options, {}, [], false);
+    let parsed: ReturnType<typeof runArguments>;
+    try {
+      parsed = runArguments(first, second, third);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.run(parsed.context, parsed.messages, parsed.options, {}, [], false);
   }
 
   /**

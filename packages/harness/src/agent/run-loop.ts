@@ -133,7 +133,7 @@ function finish(
     stateUpdates: state.stateUpdates,
     ...(deferred === undefined ? {} : { deferred, state: snapshot(state, extra.deferred) }),
     ...(extra.interrupt === undefined ? {} : { interrupt: extra.interrupt }),
-  };
+  } as AgentRun;
 }
 
 /**

@@ -1,14 +1,26 @@
 import type { LanguageModelV1Usage, Message } from '@tiny/llm';
-import type { JsonValue } from '@tiny/tools';
+import type { AnyTool, JsonValue, Tool } from '@tiny/tools';
 import type { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import type { RunState } from '../deferral/run-state.js';
 import type { AgentEvent, RunOutcome } from '../events/agent-event.js';
 
-/** A call that left the loop without a result, waiting for the host. */
-export interface DeferredCall {
+/**
+ * The arguments a tool's `execute` takes (`Tool<TArgs>` → `TArgs`), e.g. `ToolArguments<typeof pay>`:
+ * what `approvalsFor` types a call's `arguments` as, and what `approveWithArgs<typeof pay>` takes.
+ */
+export type ToolArguments<TTool> = TTool extends Tool<infer TArgs> ? TArgs : never;
+
+/**
+ * A call that left the loop without a result, waiting for the host. Untyped (`arguments: unknown`)
+ * as the run returns it; `run.deferred.approvalsFor(tool)` gives the calls of one tool typed with
+ * its arguments and name.
+ */
+export interface DeferredCall<TArgs = unknown, TName extends string = string> {
   readonly callId: string;
-  readonly toolName: string;
-  readonly arguments: unknown;
+  /** The tool the model called (the name it is registered under). */
+  readonly toolName: TName;
+  /** The arguments the model sent (no host-injected values). */
+  readonly arguments: TArgs;
   /** `approval_required`, `call_deferred`, `external`, or a reason given by the tool. */
   readonly reason: string;
   /**
@@ -32,15 +44,30 @@ export interface DeferredBatchData {
 export interface DeferredToolRequests extends DeferredBatchData {
   /** The pending calls that `results` does not decide yet; resume only when this is empty. */
   remaining(results: DeferredToolResults): DeferredCall[];
+  /**
+   * The approvals of one tool (matched by its name), typed with its arguments, so an edit is
+   * checked at compile time: `results.approveWithArgs(call, { ...call.arguments, cents: 250 })`.
+   * The arguments are the model's as sent; their type is the tool's, and they were validated
+   * against its schema before the call paused.
+   */
+  approvalsFor<TTool extends AnyTool>(
+    tool: TTool,
+  ): DeferredCall<ToolArguments<TTool>, TTool['name']>[];
 }
 
-/** Wraps batch data with `remaining` (not enumerable, so the object still serialises as plain data). */
+/** Wraps batch data with `remaining` and `approvalsFor` (not enumerable: the object still serialises as plain data). */
 export function createDeferredToolRequests(data: DeferredBatchData): DeferredToolRequests {
   const requests = { ...data } as DeferredToolRequests;
-  Object.defineProperty(requests, 'remaining', {
-    enumerable: false,
-    value: (results: DeferredToolResults) =>
-      [...data.approvals, ...data.calls].filter((call) => results.get(call.callId) === undefined),
+  Object.defineProperties(requests, {
+    remaining: {
+      enumerable: false,
+      value: (results: DeferredToolResults) =>
+        [...data.approvals, ...data.calls].filter((call) => results.get(call.callId) === undefined),
+    },
+    approvalsFor: {
+      enumerable: false,
+      value: (tool: { readonly name: string }) => data.approvals.filter((call) => call.toolName === tool.name),
+    },
   });
   return requests;
 }
@@ -52,8 +79,8 @@ export interface ToolMetadataRecord {
   readonly metadata: JsonValue;
 }
 
-/** What a run produced. */
-export interface AgentRun {
+/** What every run reports, whatever its outcome. */
+export interface AgentRunBase {
   readonly runId: string;
   readonly outcome: RunOutcome;
   /** The whole transcript: the input messages, then everything the run appended. */
@@ -71,10 +98,38 @@ export interface AgentRun {
   readonly toolMetadata: readonly ToolMetadataRecord[];
   /** State updates queued by tools, in call order. */
   readonly stateUpdates: readonly JsonValue[];
-  /** Present when the run paused on deferred calls. */
-  readonly deferred?: DeferredToolRequests | undefined;
-  /** Present when the run paused: everything needed to resume it, as plain JSON (see `serializeRunState`). */
-  readonly state?: RunState | undefined;
-  /** Present when a middleware interrupted the run. */
-  readonly interrupt?: { readonly node: string; readonly message: string; readonly by: string } | undefined;
 }
+
+/** A run that paused on deferred calls (`outcome: 'deferred'`): decide them and `resumeDeferred`. */
+export interface DeferredAgentRun extends AgentRunBase {
+  readonly outcome: 'deferred';
+  /** The calls waiting on the host. */
+  readonly deferred: DeferredToolRequests;
+  /** Everything needed to resume, as plain JSON (see `serializeRunState`). */
+  readonly state: RunState;
+  readonly interrupt?: undefined;
+}
+
+/** A run a middleware interrupted (`outcome: 'interrupted'`). */
+export interface InterruptedAgentRun extends AgentRunBase {
+  readonly outcome: 'interrupted';
+  /** Which middleware interrupted the run, where, and why. */
+  readonly interrupt: { readonly node: string; readonly message: string; readonly by: string };
+  readonly deferred?: undefined;
+  readonly state?: undefined;
+}
+
+/** A run that ended (`final`, `return_direct`, `terminated`, `stopped`): nothing to resume. */
+export interface SettledAgentRun extends AgentRunBase {
+  readonly outcome: Exclude<RunOutcome, 'deferred' | 'interrupted'>;
+  readonly deferred?: undefined;
+  readonly state?: undefined;
+  readonly interrupt?: undefined;
+}
+
+/**
+ * What a run produced: a union on `outcome`. Only a `deferred` run has `deferred` and `state`
+ * (check `run.outcome === 'deferred'` and both are there, no `!`), only an `interrupted` one
+ * `interrupt`; on the others they are `undefined`.
+ */
+export type AgentRun = SettledAgentRun | DeferredAgentRun | InterruptedAgentRun;
