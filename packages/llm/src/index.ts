@@ -13,6 +13,16 @@ export {
   ToolNotFoundError,
   ToolTimeoutError,
 } from '@tiny/tools';
+// The option-key check every layer and adapter uses (`checkOptionKeys`, `optionKeys`).
+export {
+  type CheckOptionKeysOptions,
+  checkOptionKeys,
+  type MissingOptionKeys,
+  type OptionKeyListIsIncomplete,
+  type OptionKeys,
+  optionKeys,
+  suggestOptionKey,
+} from '@tiny/tools';
 export { type CodeCall, type ParseCodeCallOptions, parseCodeCallBody } from './code-call/parse-code-call-body.js';
 export { renderPythonCall, renderTypeScriptCall } from './code-call/render-code-call.js';
 export { type CodeLanguage, renderCodeCatalogue } from './code-call/render-code-catalogue.js';
