@@ -1,27 +1,25 @@
 // Each layer re-exports the error classes beneath it (STYLE.md).
+// The option-key check every layer and adapter uses (`checkOptionKeys`, `optionKeys`).
 export {
   ApprovalRequiredError,
   CallDeferredError,
+  type CheckOptionKeysOptions,
+  checkOptionKeys,
   InjectedArgumentError,
   InvalidInputError,
   InvalidToolPolicyError,
+  type MissingOptionKeys,
   ModelRetry,
+  type OptionKeyListIsIncomplete,
+  type OptionKeys,
+  optionKeys,
+  suggestOptionKey,
   TinyError,
   ToolDefinitionError,
   ToolFailedError,
   ToolInputError,
   ToolNotFoundError,
   ToolTimeoutError,
-} from '@tiny/tools';
-// The option-key check every layer and adapter uses (`checkOptionKeys`, `optionKeys`).
-export {
-  type CheckOptionKeysOptions,
-  checkOptionKeys,
-  type MissingOptionKeys,
-  type OptionKeyListIsIncomplete,
-  type OptionKeys,
-  optionKeys,
-  suggestOptionKey,
 } from '@tiny/tools';
 export { type CodeCall, type ParseCodeCallOptions, parseCodeCallBody } from './code-call/parse-code-call-body.js';
 export { renderPythonCall, renderTypeScriptCall } from './code-call/render-code-call.js';

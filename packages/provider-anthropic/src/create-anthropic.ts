@@ -43,7 +43,19 @@ const SETTING_KEYS = optionKeys<AnthropicSettings>()(['profile', 'maxTokens', 'p
 
 /** Every {@link AnthropicOptions} key. */
 const OPTION_KEYS = optionKeys<AnthropicOptions>()(
-  ['profile', 'maxTokens', 'providerOptions', 'baseURL', 'apiKey', 'authHeader', 'version', 'headers', 'name', 'fetch', 'profileOf'],
+  [
+    'profile',
+    'maxTokens',
+    'providerOptions',
+    'baseURL',
+    'apiKey',
+    'authHeader',
+    'version',
+    'headers',
+    'name',
+    'fetch',
+    'profileOf',
+  ],
   {
     ...SETTING_MISTAKES,
     baseUrl: 'baseURL',
@@ -73,7 +85,9 @@ function parseBaseURL(baseURL: unknown, entryPoint: string): URL {
   try {
     parsed = new URL(baseURL);
   } catch {
-    return fail(`baseURL must be an absolute http(s) URL such as "https://${baseURL.replace(/^\/+/, '')}", got "${baseURL}"`);
+    return fail(
+      `baseURL must be an absolute http(s) URL such as "https://${baseURL.replace(/^\/+/, '')}", got "${baseURL}"`,
+    );
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     return fail(`baseURL must use http: or https:, got "${parsed.protocol}" in "${baseURL}"`);

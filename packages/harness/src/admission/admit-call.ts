@@ -296,9 +296,7 @@ async function admitArguments(state: LoopState, call: PendingCall, entry: Regist
 }
 
 /** The outcome of {@link prepareAndValidate}. @internal */
-export type Checked =
-  | { ok: true; value: Record<string, unknown> }
-  | { ok: false; issues: readonly ValidationIssue[] };
+export type Checked = { ok: true; value: Record<string, unknown> } | { ok: false; issues: readonly ValidationIssue[] };
 
 /**
  * Strips model values under injected names, inserts the host's, and validates against the declared

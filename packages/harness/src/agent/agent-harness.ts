@@ -21,10 +21,10 @@ import type { AgentMiddleware } from '../middleware/agent-middleware.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import type { AgentRun } from '../run/agent-run.js';
 import { assertMessages } from '../run/assert-messages.js';
+import { SHARED_MISTAKES } from '../run/option-keys.js';
 import type { RunContext } from '../run/run-context.js';
 import { definedEntries, type RunLimits, resolveRunLimits } from '../run/run-limits.js';
 import { type RunPolicy, resolveRunPolicy } from '../run/run-policy.js';
-import { SHARED_MISTAKES } from '../run/option-keys.js';
 import { createRunStop } from '../run/run-stop.js';
 import {
   validateDiscoveryOptions,
@@ -157,7 +157,7 @@ const INVOKE_OPTION_KEYS = optionKeys<InvokeOptions>()(
     ...SHARED_MISTAKES,
     tools: 'tools of the AgentHarness (per run: toolSets or contextual tool selection middleware)',
     messages: 'the messages argument of invoke/stream',
-    prompt: "the messages argument of invoke/stream (a string is one user message)",
+    prompt: 'the messages argument of invoke/stream (a string is one user message)',
     model: 'model of the AgentHarness',
   },
 );

@@ -28,9 +28,10 @@ function world() {
 async function run(dialect: (typeof dialects)[number], content: string) {
   const { executed, tools } = world();
   const model = new ScriptedModel({ steps: [{ content }, { content: 'done' }] });
-  const result = await new AgentHarness({ model, tools, policy: { toolDialect: dialect, captureToolIo: true } }).invoke({}, [
-    { role: 'user', content: 'go' },
-  ]);
+  const result = await new AgentHarness({ model, tools, policy: { toolDialect: dialect, captureToolIo: true } }).invoke(
+    {},
+    [{ role: 'user', content: 'go' }],
+  );
   const assistant = result.messages.find((message) => message.role === 'assistant');
   const calls = assistant?.role === 'assistant' ? (assistant.toolCalls ?? []) : [];
   const answers = result.messages.filter((message) => message.role === 'tool');

@@ -178,7 +178,12 @@ describe.each(modes)('deferred calls (%s)', (mode) => {
       expect((again as DeferredResolutionError).problem).toBe('invalid_arguments');
     }
     // The refused attempts did not count as a resume: a valid edit still runs, once.
-    const run = await resume(mode, harness, state, new DeferredToolResults().approveWithArgs('c2', { to: 'ada', cents: 7 }));
+    const run = await resume(
+      mode,
+      harness,
+      state,
+      new DeferredToolResults().approveWithArgs('c2', { to: 'ada', cents: 7 }),
+    );
     expect(log).toEqual(['lookup:a', 'lookup:b', 'pay:ada:7:true']);
     expect(run.outcome).toBe('final');
   });

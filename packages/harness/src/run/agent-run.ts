@@ -50,9 +50,7 @@ export interface DeferredToolRequests extends DeferredBatchData {
    * The arguments are the model's as sent; their type is the tool's, and they were validated
    * against its schema before the call paused.
    */
-  approvalsFor<TTool extends AnyTool>(
-    tool: TTool,
-  ): DeferredCall<ToolArguments<TTool>, TTool['name']>[];
+  approvalsFor<TTool extends AnyTool>(tool: TTool): DeferredCall<ToolArguments<TTool>, TTool['name']>[];
 }
 
 /** Wraps batch data with `remaining` and `approvalsFor` (not enumerable: the object still serialises as plain data). */

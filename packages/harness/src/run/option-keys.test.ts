@@ -35,21 +35,35 @@ describe('unknown option keys', () => {
     for (const [options, expected] of cases)
       expect(await reason(() => new AgentHarness({ model: model(), ...options } as never))).toContain(expected);
     expect(
-      await reason(() => new AgentHarness({ model: model(), policy: { maxConcurrency: 2 }, limits: { maxModelCalls: 3 } })),
+      await reason(
+        () => new AgentHarness({ model: model(), policy: { maxConcurrency: 2 }, limits: { maxModelCalls: 3 } }),
+      ),
     ).toBe('accepted');
   });
 
   it('invoke and stream check the context, options, policy, limits and model settings of each run', async () => {
     const harness = new AgentHarness({ model: model() });
     const cases: [unknown, unknown, string][] = [
-      [{}, { maxSteps: 3 }, 'AgentHarness.invoke: unknown option `options.maxSteps`; did you mean `limits.maxModelCalls`?'],
+      [
+        {},
+        { maxSteps: 3 },
+        'AgentHarness.invoke: unknown option `options.maxSteps`; did you mean `limits.maxModelCalls`?',
+      ],
       [{}, { experimental_context: {} }, 'did you mean `RunContext.hostValues'],
       [{}, { abortSignal: new AbortController().signal }, 'did you mean `RunContext.signal'],
       [{}, { temperature: 0 }, 'did you mean `modelSettings.temperature`?'],
-      [{}, { modelSettings: { maxOutputTokens: 5 } }, '`options.modelSettings.maxOutputTokens`; did you mean `maxTokens`?'],
+      [
+        {},
+        { modelSettings: { maxOutputTokens: 5 } },
+        '`options.modelSettings.maxOutputTokens`; did you mean `maxTokens`?',
+      ],
       [{}, { policy: { toolDialekt: 'xml' } }, 'did you mean `toolDialect`?'],
       [{}, { limits: { wallClock: 5 } }, 'did you mean `wallClockMs`?'],
-      [{ experimental_context: { id: 1 } }, {}, 'unknown option `context.experimental_context`; did you mean `hostValues`?'],
+      [
+        { experimental_context: { id: 1 } },
+        {},
+        'unknown option `context.experimental_context`; did you mean `hostValues`?',
+      ],
       [{ abortSignal: undefined }, {}, 'did you mean `signal`?'],
     ];
     for (const [context, options, expected] of cases) {

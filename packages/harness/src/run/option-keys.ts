@@ -123,7 +123,9 @@ export const RUN_LIMIT_KEYS = optionKeys<RunLimits>()(LIMIT_KEY_LIST, {
 });
 
 /** Every key of `InvokeOptions.modelSettings` (a request without messages, tools, tool choice and signal). @internal */
-export const MODEL_SETTING_KEYS = optionKeys<Omit<LanguageModelV1Request, 'messages' | 'tools' | 'toolChoice' | 'abortSignal'>>()(MODEL_SETTING_KEY_LIST, {
+export const MODEL_SETTING_KEYS = optionKeys<
+  Omit<LanguageModelV1Request, 'messages' | 'tools' | 'toolChoice' | 'abortSignal'>
+>()(MODEL_SETTING_KEY_LIST, {
   maxOutputTokens: 'maxTokens',
   max_tokens: 'maxTokens',
   max_completion_tokens: 'maxTokens',

@@ -23,7 +23,9 @@ describe('provider option keys', () => {
       'openai(): unknown option `apikey`; did you mean `apiKey`?',
     );
     expect(message(() => ollama({ maxRetries: 2 } as never))).toContain('did you mean `limits.maxRetriesPerCall');
-    expect(message(() => createOpenAICompatible({ baseURL: 'http://127.0.0.1:1/v1', structuredOutputs: true } as never))).toBe(
+    expect(
+      message(() => createOpenAICompatible({ baseURL: 'http://127.0.0.1:1/v1', structuredOutputs: true } as never)),
+    ).toBe(
       "createOpenAICompatible: unknown option `structuredOutputs`; did you mean `profile: { structuredOutput: 'json_schema' }`?",
     );
   });

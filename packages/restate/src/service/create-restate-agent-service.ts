@@ -243,7 +243,10 @@ export function createRestateAgentService<TName extends string>(options: Restate
         // host, before the run resumes (the harness checks again, with injected values, on resume).
         if (request.decision.kind === 'approve_with_args' && call !== undefined) {
           const entry = (await options.harness()).registry.get(call.toolName);
-          const checked = entry === undefined ? undefined : createValidator(entry.schema.parameters).validate(request.decision.arguments);
+          const checked =
+            entry === undefined
+              ? undefined
+              : createValidator(entry.schema.parameters).validate(request.decision.arguments);
           if (checked !== undefined && !checked.ok)
             throw refuse(
               'invalid',

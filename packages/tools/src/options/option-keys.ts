@@ -5,10 +5,7 @@ import { InvalidInputError } from '../errors/invalid-input-error.js';
  * built with {@link optionKeys} must leave this `never`, so an option type cannot gain a member
  * the run-time check does not know.
  */
-export type MissingOptionKeys<TOptions, TKeys extends readonly PropertyKey[]> = Exclude<
-  keyof TOptions,
-  TKeys[number]
->;
+export type MissingOptionKeys<TOptions, TKeys extends readonly PropertyKey[]> = Exclude<keyof TOptions, TKeys[number]>;
 
 /** Compile-time marker: the key list passed to {@link optionKeys} misses members of the option type. */
 export interface OptionKeyListIsIncomplete<TMissing> {

@@ -1,7 +1,7 @@
 import type { TSchema } from 'typebox';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
-import { checkOptionKeys, optionKeys } from '../options/option-keys.js';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
+import { checkOptionKeys, optionKeys } from '../options/option-keys.js';
 import type { ToolResult } from '../result/tool-result.js';
 import { type ResolvedSchema, resolveSchema, type SchemaSide } from '../schema/resolve-schema.js';
 import type { InferSchemaInput, InferSchemaOutput, StandardSchemaInput } from '../schema/schema-input.js';
