@@ -2,12 +2,29 @@
  * Agent loop for `@tiny` tools: registry, fail-closed admission and tool execution.
  * @module @tiny/harness
  */
-export { ModelCallError } from '@tiny/llm';
+export {
+  type AssistantMessage,
+  type AssistantToolCall,
+  type FilePart,
+  type ImagePart,
+  type LanguageModelV1,
+  type Message,
+  type MessagePart,
+  ModelCallError,
+  messageText,
+  type ReasoningPart,
+  type SystemMessage,
+  type TextPart,
+  type ToolChoice,
+  type ToolMessage,
+  type UserMessage,
+} from '@tiny/llm';
 // Each layer re-exports the error classes beneath it (STYLE.md).
 export {
   ApprovalRequiredError,
   CallDeferredError,
   InjectedArgumentError,
+  InvalidInputError,
   InvalidToolPolicyError,
   ModelRetry,
   TinyError,
@@ -17,7 +34,7 @@ export {
   ToolNotFoundError,
   ToolTimeoutError,
 } from '@tiny/tools';
-export { AgentHarness, type AgentHarnessOptions, type InvokeOptions } from './agent/agent-harness.js';
+export { AgentHarness, type AgentHarnessOptions, type InvokeOptions, type RunInput } from './agent/agent-harness.js';
 export { AgentRunStream } from './agent/agent-run-stream.js';
 export { type DeferredToolHandler, DROPPED_TOOL_CALL_NUDGE } from './agent/run-loop.js';
 export type {
@@ -41,11 +58,12 @@ export {
   type ApprovalSecret,
   approvalDigest,
 } from './deferral/approval-digest.js';
-export type { DeferredBatchData, DeferredCall } from './deferral/deferred-call.js';
+export type { DeferredBatchData, DeferredCall, ToolArguments } from './deferral/deferred-call.js';
 export {
   type DeferredCallRef,
   type DeferredDecision,
   DeferredToolResults,
+  type TypedDeferredCallRef,
 } from './deferral/deferred-tool-results.js';
 export { parseRunState, RUN_STATE_VERSION, type RunState, serializeRunState } from './deferral/run-state.js';
 export {
@@ -155,7 +173,11 @@ export { ToolPolicyMiddleware, type ToolPolicyRules } from './middleware/tool-po
 export { type RegisteredTool, type RegisterToolOptions, ToolRegistry } from './registry/tool-registry.js';
 export type {
   AgentRun,
+  AgentRunBase,
+  DeferredAgentRun,
   DeferredToolRequests,
+  InterruptedAgentRun,
+  SettledAgentRun,
   ToolMetadataRecord,
 } from './run/agent-run.js';
 export { allowedToolNames, type HostToolAccess, type RunContext } from './run/run-context.js';

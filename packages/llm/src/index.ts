@@ -3,13 +3,21 @@
  * @module @tiny/llm
  */
 // Each layer re-exports the error classes beneath it (STYLE.md).
+// The option-key check every layer and adapter uses (`checkOptionKeys`, `optionKeys`).
 export {
   ApprovalRequiredError,
   CallDeferredError,
+  type CheckOptionKeysOptions,
+  checkOptionKeys,
   InjectedArgumentError,
   InvalidInputError,
   InvalidToolPolicyError,
+  type MissingOptionKeys,
   ModelRetry,
+  type OptionKeyListIsIncomplete,
+  type OptionKeys,
+  optionKeys,
+  suggestOptionKey,
   TinyError,
   ToolDefinitionError,
   ToolFailedError,

@@ -1,4 +1,4 @@
-import { createModelProfile, type ModelProfile } from '@tiny/llm';
+import { checkOptionKeys, createModelProfile, type ModelProfile, optionKeys } from '@tiny/llm';
 import type { AiSdkLanguageModel, LooseModel } from './model/ai-sdk-language-model.js';
 import { AiSdkLanguageModelV1 } from './model/ai-sdk-model.js';
 
@@ -23,6 +23,25 @@ export interface FromAiSdkOptions {
   readonly secrets?: readonly string[] | undefined;
 }
 
+/** Every {@link FromAiSdkOptions} key, with what AI SDK users reach for instead. */
+const OPTION_KEYS = optionKeys<FromAiSdkOptions>()(['profile', 'provider', 'secrets'], {
+  apiKey: 'the wrapped provider (createOpenAI({ apiKey }) etc.); give the key in `secrets` to scrub it from errors',
+  baseURL: 'the wrapped provider (createOpenAI({ baseURL }) etc.)',
+  baseUrl: 'the wrapped provider (createOpenAI({ baseURL }) etc.)',
+  headers: 'the wrapped provider, or modelSettings.headers in the options of invoke/stream',
+  maxSteps: 'limits.maxModelCalls of the AgentHarness',
+  stopWhen: 'limits.maxModelCalls of the AgentHarness',
+  maxRetries: 'limits.maxRetriesPerCall of the AgentHarness',
+  tools: 'tools of the AgentHarness',
+  system: "a { role: 'system' } message first in the messages you pass to invoke/stream",
+  providerOptions: 'modelSettings.providerOptions in the options of invoke/stream',
+  structuredOutputs: "profile: { structuredOutput: 'json_schema' }",
+  supportsStructuredOutputs: "profile: { structuredOutput: 'json_schema' }",
+  toolCalling: 'profile: { toolCalling }',
+  parallelToolCalls: 'profile: { parallelToolCalls }',
+  name: 'provider',
+});
+
 const jsonSchemaProviders = new Set(['openai', 'azure', 'google', 'vertex', 'anthropic', 'mistral']);
 const geminiProviders = new Set(['google', 'vertex']);
 
@@ -43,8 +62,11 @@ export function defaultProfile(providerKey: string): Partial<ModelProfile> {
  * nothing of the `ai` package runs.
  *
  * @throws {TypeError} when `model` is not an AI SDK language model of a known spec version.
+ * @throws {InvalidInputError} for an option key it does not take, naming it and what it probably
+ * meant (an AI SDK setting such as `maxSteps` or `apiKey` points at where it goes here).
  */
 export function fromAiSdk(model: AiSdkLanguageModel, options: FromAiSdkOptions = {}): AiSdkLanguageModelV1 {
+  checkOptionKeys('fromAiSdk', options, OPTION_KEYS);
   const version = (model as { specificationVersion?: unknown } | null)?.specificationVersion;
   if (version !== 'v2' && version !== 'v3' && version !== 'v4') {
     throw new TypeError(

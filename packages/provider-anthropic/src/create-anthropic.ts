@@ -1,4 +1,4 @@
-import { createModelProfile, type ModelProfile } from '@tiny/llm';
+import { checkOptionKeys, createModelProfile, InvalidInputError, type ModelProfile, optionKeys } from '@tiny/llm';
 import { AnthropicMessagesModel } from './model/anthropic-messages-model.js';
 import type { AnthropicSettings } from './model/anthropic-settings.js';
 
@@ -28,6 +28,82 @@ export interface AnthropicOptions extends AnthropicSettings {
   readonly profileOf?: ((modelId: string) => Partial<ModelProfile>) | undefined;
 }
 
+/** Names the AI SDK's `createAnthropic` and the Anthropic SDK use, mapped to ours. */
+const SETTING_MISTAKES: Readonly<Record<string, string>> = {
+  max_tokens: 'maxTokens',
+  maxOutputTokens: 'maxTokens',
+  thinking: "providerOptions: { thinking: { type: 'enabled', budget_tokens } }",
+  sendReasoning: 'providerOptions',
+  cacheControl: 'providerOptions',
+  temperature: 'modelSettings.temperature in the options of invoke/stream',
+};
+
+/** Every {@link AnthropicSettings} key (per model). */
+const SETTING_KEYS = optionKeys<AnthropicSettings>()(['profile', 'maxTokens', 'providerOptions'], SETTING_MISTAKES);
+
+/** Every {@link AnthropicOptions} key. */
+const OPTION_KEYS = optionKeys<AnthropicOptions>()(
+  [
+    'profile',
+    'maxTokens',
+    'providerOptions',
+    'baseURL',
+    'apiKey',
+    'authHeader',
+    'version',
+    'headers',
+    'name',
+    'fetch',
+    'profileOf',
+  ],
+  {
+    ...SETTING_MISTAKES,
+    baseUrl: 'baseURL',
+    base_url: 'baseURL',
+    url: 'baseURL',
+    endpoint: 'baseURL',
+    api_key: 'apiKey',
+    authToken: "apiKey with authHeader: 'authorization'",
+    anthropicVersion: 'version',
+    defaultHeaders: 'headers',
+    provider: 'name',
+    maxRetries: 'limits.maxRetriesPerCall of the AgentHarness',
+    timeout: 'limits.wallClockMs of the AgentHarness, or a fetch with its own timeout',
+  },
+);
+
+/** The base URL as an absolute http(s) URL without query or fragment, else an `InvalidInputError` saying why. */
+function parseBaseURL(baseURL: unknown, entryPoint: string): URL {
+  const fail = (reason: string): never => {
+    throw new InvalidInputError({ entryPoint, reason });
+  };
+  if (typeof baseURL !== 'string' || baseURL.trim() === '')
+    return fail(
+      `baseURL must be an absolute http(s) URL such as "https://api.anthropic.com/v1", got ${JSON.stringify(baseURL) ?? String(baseURL)}`,
+    );
+  let parsed: URL;
+  try {
+    parsed = new URL(baseURL);
+  } catch {
+    return fail(
+      `baseURL must be an absolute http(s) URL such as "https://${baseURL.replace(/^\/+/, '')}", got "${baseURL}"`,
+    );
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return fail(`baseURL must use http: or https:, got "${parsed.protocol}" in "${baseURL}"`);
+  if (parsed.search !== '' || parsed.hash !== '')
+    return fail(`baseURL must not carry a query or fragment (the adapter appends /messages), got "${baseURL}"`);
+  return parsed;
+}
+
+/**
+ * Refuses a key `createAnthropic` (or a preset) does not take, naming it and what it probably
+ * meant (`baseUrl` → `baseURL`). @internal
+ */
+export function checkAnthropicOptions(entryPoint: string, options: unknown): void {
+  checkOptionKeys(entryPoint, options, OPTION_KEYS);
+}
+
 /** Makes models on one Messages API endpoint: call it with a model id. */
 export interface AnthropicProvider {
   /** A model; `settings` override the provider's for this model only. */
@@ -47,19 +123,19 @@ export interface AnthropicProvider {
  * output (so structured output takes the tool strategy); the `anthropic` preset declares
  * JSON-schema output for the models that have it.
  *
- * @throws {TypeError} when `baseURL` is not an absolute URL.
+ * @throws {InvalidInputError} when `baseURL` is not an absolute http(s) URL (or carries a query),
+ * or for an option key it does not take (named, with the one it probably meant), also in the
+ * per-model settings.
  */
 export function createAnthropic(options: AnthropicOptions): AnthropicProvider {
-  let parsed: URL;
-  try {
-    parsed = new URL(options.baseURL);
-  } catch {
-    throw new TypeError(`createAnthropic: baseURL must be an absolute URL, got "${options.baseURL}"`);
-  }
+  const entryPoint = options?.name === undefined ? 'createAnthropic' : `${options.name}()`;
+  checkAnthropicOptions(entryPoint, options);
+  const parsed = parseBaseURL(options.baseURL, entryPoint);
   const baseURL = parsed.href.replace(/\/+$/, '');
   const provider = options.name ?? 'anthropic';
-  const messages = (modelId: string, settings?: AnthropicSettings): AnthropicMessagesModel =>
-    new AnthropicMessagesModel({
+  const messages = (modelId: string, settings?: AnthropicSettings): AnthropicMessagesModel => {
+    checkOptionKeys(`${provider}(${JSON.stringify(modelId)})`, settings, SETTING_KEYS, { prefix: 'settings.' });
+    return new AnthropicMessagesModel({
       provider,
       modelId,
       url: `${baseURL}/messages`,
@@ -72,5 +148,6 @@ export function createAnthropic(options: AnthropicOptions): AnthropicProvider {
       maxTokens: settings?.maxTokens ?? options.maxTokens ?? 4096,
       providerOptions: { ...options.providerOptions, ...settings?.providerOptions },
     });
+  };
   return Object.assign(messages, { messages, provider, baseURL });
 }

@@ -1,4 +1,4 @@
-import { createModelProfile, InvalidInputError } from '@tiny/llm';
+import { checkOptionKeys, createModelProfile, InvalidInputError, optionKeys } from '@tiny/llm';
 import { type ModelMemory, OpenAICompatibleChatModel } from './model/openai-compatible-chat-model.js';
 import { type OpenAICompatibleSettings, resolveSettings } from './model/openai-compatible-settings.js';
 
@@ -22,6 +22,64 @@ export interface OpenAICompatibleOptions extends OpenAICompatibleSettings {
   readonly fetch?: typeof globalThis.fetch | undefined;
 }
 
+const SETTING_KEY_LIST = [
+  'profile',
+  'namedToolChoice',
+  'jsonObjectFormat',
+  'extractThinking',
+  'maxTokensField',
+  'streamUsage',
+  'replayReasoning',
+  'replayArguments',
+] as const;
+
+/** Names the AI SDK's `createOpenAI`/`createOpenAICompatible` and the OpenAI SDK use, mapped to ours. */
+const SETTING_MISTAKES: Readonly<Record<string, string>> = {
+  structuredOutputs: "profile: { structuredOutput: 'json_schema' }",
+  supportsStructuredOutputs: "profile: { structuredOutput: 'json_schema' }",
+  includeUsage: 'streamUsage',
+  parallelToolCalls: 'profile: { parallelToolCalls }',
+  toolCalling: 'profile: { toolCalling }',
+  reasoningEffort: "modelSettings.providerOptions (InvokeOptions), e.g. { 'openai-compatible': { reasoning_effort } }",
+  maxTokens: 'modelSettings.maxTokens in the options of invoke/stream',
+  temperature: 'modelSettings.temperature in the options of invoke/stream',
+};
+
+/** Every {@link OpenAICompatibleSettings} key (per model). */
+const SETTING_KEYS = optionKeys<OpenAICompatibleSettings>()(SETTING_KEY_LIST, SETTING_MISTAKES);
+
+/** Every {@link OpenAICompatibleOptions} key, with the names other clients give them. */
+const OPTION_KEYS = optionKeys<OpenAICompatibleOptions>()(
+  [...SETTING_KEY_LIST, 'baseURL', 'apiKey', 'headers', 'name', 'fetch'],
+  {
+    ...SETTING_MISTAKES,
+    baseUrl: 'baseURL',
+    baseUri: 'baseURL',
+    base_url: 'baseURL',
+    url: 'baseURL',
+    endpoint: 'baseURL',
+    host: 'baseURL',
+    api_key: 'apiKey',
+    key: 'apiKey',
+    token: 'apiKey',
+    defaultHeaders: 'headers',
+    organization: "headers: { 'OpenAI-Organization': … }",
+    project: "headers: { 'OpenAI-Project': … }",
+    provider: 'name',
+    maxRetries: 'limits.maxRetriesPerCall of the AgentHarness',
+    timeout: 'limits.wallClockMs of the AgentHarness, or a fetch with its own timeout',
+    queryParams: 'baseURL (no query allowed) or a custom fetch',
+  },
+);
+
+/**
+ * Refuses a key `createOpenAICompatible` (or a preset) does not take, naming it and what it
+ * probably meant (`baseUrl` → `baseURL`). @internal
+ */
+export function checkOpenAICompatibleOptions(entryPoint: string, options: unknown): void {
+  checkOptionKeys(entryPoint, options, OPTION_KEYS);
+}
+
 /** Makes chat models on one OpenAI-compatible endpoint: call it with a model id. */
 export interface OpenAICompatibleProvider {
   /** A chat model; `settings` override the provider's for this model only. */
@@ -42,13 +100,14 @@ export interface OpenAICompatibleProvider {
  * `json_schema` structured output; presets (`openai`, `vllm`, `ollama`, `lmstudio`, `llamacpp`)
  * set profiles and quirks per server.
  *
- * @throws {TypeError} when `baseURL` is not an absolute URL.
+ * @throws {InvalidInputError} when `baseURL` is not an absolute http(s) URL, or for an option key
+ * it does not take (named, with the one it probably meant: `baseUrl` → `baseURL`), also in the
+ * per-model settings.
  */
 export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAICompatibleProvider {
-  const parsed = parseBaseURL(
-    options.baseURL,
-    options.name === undefined ? 'createOpenAICompatible' : `${options.name}()`,
-  );
+  const entryPoint = options?.name === undefined ? 'createOpenAICompatible' : `${options.name}()`;
+  checkOpenAICompatibleOptions(entryPoint, options);
+  const parsed = parseBaseURL(options.baseURL, entryPoint);
   const baseURL = parsed.href.replace(/\/+$/, '');
   const provider = options.name ?? 'openai-compatible';
   const memories = new Map<string, ModelMemory>();
@@ -61,6 +120,7 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAI
     return memory;
   };
   const chatModel = (modelId: string, settings?: OpenAICompatibleSettings): OpenAICompatibleChatModel => {
+    checkOptionKeys(`${provider}(${JSON.stringify(modelId)})`, settings, SETTING_KEYS, { prefix: 'settings.' });
     const systemPrompt = settings?.systemPrompt ?? options.systemPrompt;
     return new OpenAICompatibleChatModel({
       provider,

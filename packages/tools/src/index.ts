@@ -18,6 +18,15 @@ export { ToolInputError } from './errors/tool-input-error.js';
 export { ToolNotFoundError } from './errors/tool-not-found-error.js';
 export { ToolOutputError } from './errors/tool-output-error.js';
 export { ToolTimeoutError } from './errors/tool-timeout-error.js';
+export {
+  type CheckOptionKeysOptions,
+  checkOptionKeys,
+  type MissingOptionKeys,
+  type OptionKeyListIsIncomplete,
+  type OptionKeys,
+  optionKeys,
+  suggestOptionKey,
+} from './options/option-keys.js';
 export { TOOL_EXPOSURES, type ToolExposure } from './policy/tool-exposure.js';
 export {
   type SandboxMode,

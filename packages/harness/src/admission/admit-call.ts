@@ -295,7 +295,8 @@ async function admitArguments(state: LoopState, call: PendingCall, entry: Regist
   return { kind: 'execute', call: admitted, entry, args: checked.value, input };
 }
 
-type Checked = { ok: true; value: Record<string, unknown> } | { ok: false; issues: readonly ValidationIssue[] };
+/** The outcome of {@link prepareAndValidate}. @internal */
+export type Checked = { ok: true; value: Record<string, unknown> } | { ok: false; issues: readonly ValidationIssue[] };
 
 /**
  * Strips model values under injected names, inserts the host's, and validates against the declared
@@ -303,8 +304,9 @@ type Checked = { ok: true; value: Record<string, unknown> } | { ok: false; issue
  * under the tool's timeout when async; its output is what `execute` receives). Issues under
  * injected names are the host's fault (the model cannot fix them) and fail the run instead of
  * being shown to the model.
+ * @internal
  */
-async function prepareAndValidate(
+export async function prepareAndValidate(
   state: LoopState,
   call: PendingCall,
   entry: RegisteredTool,

@@ -7,7 +7,7 @@ import {
   type ToolChoice,
   type ToolDialectKind,
 } from '@tiny/llm';
-import { type AnyTool, InvalidInputError } from '@tiny/tools';
+import { type AnyTool, checkOptionKeys, InvalidInputError, optionKeys } from '@tiny/tools';
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { ApprovalSecret } from '../deferral/approval-digest.js';
 import type { DeferredToolResults } from '../deferral/deferred-tool-results.js';
@@ -22,6 +22,7 @@ import type { AgentMiddleware } from '../middleware/agent-middleware.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import type { AgentRun } from '../run/agent-run.js';
 import { assertMessages } from '../run/assert-messages.js';
+import { SHARED_MISTAKES } from '../run/option-keys.js';
 import type { RunContext } from '../run/run-context.js';
 import { definedEntries, type RunLimits, resolveRunLimits } from '../run/run-limits.js';
 import { type RunPolicy, resolveRunPolicy } from '../run/run-policy.js';
@@ -119,6 +120,79 @@ export interface InvokeOptions {
   readonly resumeOnce?: boolean | undefined;
 }
 
+/** Every {@link AgentHarnessOptions} key, checked against the type. */
+const HARNESS_OPTION_KEYS = optionKeys<AgentHarnessOptions>()(
+  [
+    'model',
+    'tools',
+    'policy',
+    'limits',
+    'middleware',
+    'deferredToolHandler',
+    'toolSets',
+    'discovery',
+    'ledger',
+    'ledgerFailure',
+    'idempotencyKey',
+    'approvalSecret',
+  ],
+  {
+    ...SHARED_MISTAKES,
+    toolChoice: 'toolChoice in the options of invoke/stream',
+    activeTools: 'toolSets (filterToolSet) or the tools you register',
+    onEvent: 'onEvent in the options of invoke/stream',
+    approvedCalls: 'approvedCalls in the options of invoke/stream',
+    toolset: 'toolSets',
+    registry: 'tools (a ToolRegistry is accepted as is)',
+  },
+);
+
+/** Every {@link InvokeOptions} key, checked against the type. */
+const INVOKE_OPTION_KEYS = optionKeys<InvokeOptions>()(
+  [
+    'policy',
+    'limits',
+    'onEvent',
+    'recordEvents',
+    'toolChoice',
+    'modelSettings',
+    'approvedCalls',
+    'middleware',
+    'deferredToolHandler',
+    'onCheckpoint',
+    'resumeOnce',
+  ],
+  {
+    ...SHARED_MISTAKES,
+    tools: 'tools of the AgentHarness (per run: toolSets or contextual tool selection middleware)',
+    messages: 'the messages argument of invoke/stream',
+    prompt: 'the messages argument of invoke/stream (a string is one user message)',
+    model: 'model of the AgentHarness',
+  },
+);
+
+/** What a run starts from: the transcript so far, or a prompt (one user message). */
+export type RunInput = readonly Message[] | string;
+
+/** Sorts `invoke(messages, options?)` from `invoke(context, messages, options?)`. */
+function runArguments(
+  first: RunContext | RunInput,
+  second: RunInput | InvokeOptions | undefined,
+  third: InvokeOptions | undefined,
+): { context: RunContext; messages: readonly Message[]; options: InvokeOptions } {
+  const toMessages = (input: unknown): readonly Message[] =>
+    typeof input === 'string' ? [{ role: 'user', content: input }] : (input as readonly Message[]);
+  if (typeof first === 'string' || Array.isArray(first)) {
+    if (typeof second === 'string' || Array.isArray(second))
+      throw new InvalidInputError({
+        entryPoint: 'AgentHarness.invoke',
+        reason: `\`context\` must be an object, got ${typeof first === 'string' ? 'a string' : 'an array'} (pass the context first, or call invoke(messages, options) without one)`,
+      });
+    return { context: {}, messages: toMessages(first), options: (second === undefined ? {} : second) as InvokeOptions };
+  }
+  return { context: first as RunContext, messages: toMessages(second), options: third === undefined ? {} : third };
+}
+
 function describeThrown(value: unknown): string {
   try {
     return String(value);
@@ -165,6 +239,14 @@ export class AgentHarness {
         reason: '`model` must be a LanguageModelV1 (specificationVersion "v1")',
       });
     }
+    checkOptionKeys('AgentHarness', options, HARNESS_OPTION_KEYS);
+    const tools: unknown = options.tools;
+    if (tools !== undefined && !Array.isArray(tools) && !(tools instanceof ToolRegistry))
+      throw new InvalidInputError({
+        entryPoint: 'AgentHarness',
+        reason:
+          '`tools` must be an array of tools (`[defineTool(...), ...]`) or a ToolRegistry; an object keyed by name (the AI SDK shape) is not accepted, each tool carries its own `name`',
+      });
     validateRunPolicy('AgentHarness', options.policy);
     validateRunLimits('AgentHarness', options.limits);
     validateDiscoveryOptions('AgentHarness', options.discovery);
@@ -223,24 +305,36 @@ export class AgentHarness {
   }
 
   /**
-   * Runs the loop to the end and returns the run.
+   * Runs the loop to the end and returns the run. `messages` is the transcript so far, or a string
+   * (one user message); the context (host values, signal, run id) may be left out.
    * @throws {LimitExceededError} when a budget runs out (after a `limit_reached` event).
    * @throws {RunCancelledError} when `context.signal` fires.
    * @throws {ToolNotFoundError} / {ToolInputError} when the policy is `fail` for unknown tools / invalid arguments.
    * @throws {ToolExecutionError} when a tool throws and the tool-error policy is `fail` (the default).
-   * @throws {InvalidInputError} for a bad `context`, `messages` or option (named in the message).
+   * @throws {InvalidInputError} for a bad `context`, `messages` or option (named in the message;
+   * an unknown option key is named with the one it probably meant).
    * @throws {ListenerError} when `onEvent` or `onCheckpoint` throws.
    */
-  invoke(context: RunContext, messages: readonly Message[], options: InvokeOptions = {}): Promise<AgentRun> {
-    return this.run(context, messages, options, [], false);
+  invoke(messages: RunInput, options?: InvokeOptions): Promise<AgentRun>;
+  invoke(context: RunContext, messages: RunInput, options?: InvokeOptions): Promise<AgentRun>;
+  invoke(first: RunContext | RunInput, second?: RunInput | InvokeOptions, third?: InvokeOptions): Promise<AgentRun> {
+    let parsed: ReturnType<typeof runArguments>;
+    try {
+      parsed = runArguments(first, second, third);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.run(parsed.context, parsed.messages, parsed.options, {}, [], false);
   }
 
   /**
    * Resumes a paused run (`run.state`, or a state read back with `parseRunState`) with the host's
-   * decisions. Every pending call must be decided; approved calls re-enter the full admission
-   * pipeline marked approved (edited arguments are validated), denials and host results are
-   * answered, then the loop continues. Budgets continue from the state.
-   * @throws {DeferredResolutionError} for unresolved, foreign or already answered ids (nothing changes).
+   * decisions. Every pending call must be decided; before anything runs, the decisions are checked
+   * against the state (ids, digests) and edited arguments (`approveWithArgs`) against the tool's
+   * declared schema. Approved calls then re-enter the full admission pipeline marked approved,
+   * denials and host results are answered, and the loop continues. Budgets continue from the state.
+   * @throws {DeferredResolutionError} for unresolved, foreign or already answered ids, or edited
+   * arguments the tool's schema refuses (`invalid_arguments`, with the issues); nothing changes.
    * @throws {InvalidRunStateError} for a malformed or wrong-version state.
    */
   resumeDeferred(
@@ -250,7 +344,7 @@ export class AgentHarness {
     options: InvokeOptions = {},
   ): Promise<AgentRun> {
     return Promise.resolve().then(() =>
-      this.run(context, parseRunState(state), { ...options, resumeWith: results }, [], false),
+      this.run(context, parseRunState(state), options, { resumeWith: results }, [], false),
     );
   }
 
@@ -270,7 +364,7 @@ export class AgentHarness {
         const ids = [...parsed.pending.approvals, ...parsed.pending.calls].map((call) => call.callId);
         throw new DeferredResolutionError({ problem: 'unresolved', callIds: ids });
       }
-      return this.run(context, parsed, { ...options, resumeWith: undefined, resuming: true }, [], false);
+      return this.run(context, parsed, options, { resuming: true }, [], false);
     });
   }
 
@@ -284,7 +378,7 @@ export class AgentHarness {
     const stream = new AgentRunStream();
     stream.attach(
       Promise.resolve().then(() =>
-        this.run(context, parseRunState(state), { ...options, resumeWith: results }, [stream.push], true),
+        this.run(context, parseRunState(state), options, { resumeWith: results }, [stream.push], true),
       ),
     );
     return stream;
@@ -293,30 +387,38 @@ export class AgentHarness {
   /**
    * Runs the loop and yields its events live (`model_delta` carries scrubbed text: no partial call
    * openers). `result` resolves to the same `AgentRun` as `invoke`, or rejects with its error
-   * (iteration then ends after `run_failed`).
+   * (iteration then ends after `run_failed`). Takes the same arguments as {@link AgentHarness.invoke}.
    */
-  stream(context: RunContext, messages: readonly Message[], options: InvokeOptions = {}): AgentRunStream {
+  stream(messages: RunInput, options?: InvokeOptions): AgentRunStream;
+  stream(context: RunContext, messages: RunInput, options?: InvokeOptions): AgentRunStream;
+  stream(first: RunContext | RunInput, second?: RunInput | InvokeOptions, third?: InvokeOptions): AgentRunStream {
     const stream = new AgentRunStream();
-    stream.attach(this.run(context, messages, options, [stream.push], true));
+    stream.attach(
+      Promise.resolve().then(() => {
+        const { context, messages, options } = runArguments(first, second, third);
+        return this.run(context, messages, options, {}, [stream.push], true);
+      }),
+    );
     return stream;
   }
 
   private async run(
     context: RunContext,
     input: readonly Message[] | RunState,
-    options: InvokeOptions & { resumeWith?: DeferredToolResults | undefined; resuming?: boolean },
+    options: InvokeOptions,
+    internal: { readonly resumeWith?: DeferredToolResults | undefined; readonly resuming?: boolean },
     extraListeners: readonly AgentEventListener[],
     streaming: boolean,
   ): Promise<AgentRun> {
-    const resuming = !Array.isArray(input) && (options?.resumeWith !== undefined || options?.resuming === true);
+    const resuming = !Array.isArray(input) && (internal.resumeWith !== undefined || internal.resuming === true);
     const entryPoint = resuming ? 'AgentHarness.resume' : streaming ? 'AgentHarness.stream' : 'AgentHarness.invoke';
     validateRunArguments(entryPoint, context, options);
+    checkOptionKeys(entryPoint, options, INVOKE_OPTION_KEYS, { prefix: 'options.' });
     const policy = resolveRunPolicy({ ...definedEntries(this.policy), ...definedEntries(options.policy ?? {}) });
     const limits = resolveRunLimits({ ...definedEntries(this.limits), ...definedEntries(options.limits ?? {}) });
     const listeners = options.onEvent ? [options.onEvent, ...extraListeners] : extraListeners;
     const sink = new EventSink(listeners, options.recordEvents ?? true);
-    const resumed =
-      Array.isArray(input) || (options.resumeWith === undefined && !options.resuming) ? undefined : (input as RunState);
+    const resumed = resuming ? (input as RunState) : undefined;
     const messages: unknown = resumed ? resumed.messages : input;
     assertMessages(resumed ? 'AgentHarness.resume' : 'AgentHarness.invoke', messages);
     const runId = resumed?.runId ?? context.runId ?? shortId();
@@ -366,6 +468,7 @@ export class AgentHarness {
       stateUpdates: [],
       nestedCalls: new Map(),
       seenCallIds: new Set(),
+      hostEdited: new Map(),
     };
     for (const message of history) {
       if (message.role === 'assistant') for (const call of message.toolCalls ?? []) state.seenCallIds.add(call.id);
@@ -381,8 +484,8 @@ export class AgentHarness {
         resume: resumed
           ? {
               pending: resumed.pending,
-              results: options.resumeWith,
-              claim: options.resumeWith === undefined ? undefined : this.claimResume(resumed, options),
+              results: internal.resumeWith,
+              claim: internal.resumeWith === undefined ? undefined : this.claimResume(resumed, options),
             }
           : undefined,
       });

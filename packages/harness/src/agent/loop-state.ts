@@ -75,4 +75,6 @@ export interface LoopState {
   readonly nestedCalls: Map<string, number>;
   /** Call ids already used in this run, so a provider that repeats one gets a fresh id. */
   readonly seenCallIds: Set<string>;
+  /** Approved calls the host edited (`approveWithArgs`), with the arguments they ran with: the tool result says so. */
+  readonly hostEdited: Map<string, unknown>;
 }

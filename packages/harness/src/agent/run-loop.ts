@@ -10,7 +10,7 @@ import type { Admission } from '../admission/admission.js';
 import { admitModelCall, brokenTurnReason, checkRunAlive, refuseBrokenCall } from '../admission/admit-call.js';
 import type { DeferredBatchData } from '../deferral/deferred-call.js';
 import { DeferredToolResults } from '../deferral/deferred-tool-results.js';
-import { admitDecisions, checkDecisions, checkDigests } from '../deferral/resolve-deferred.js';
+import { admitDecisions, checkDecisions, checkDigests, checkEditedArguments } from '../deferral/resolve-deferred.js';
 import { RUN_STATE_VERSION, type RunState, unansweredCalls } from '../deferral/run-state.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import { ListenerError } from '../errors/listener-error.js';
@@ -136,7 +136,7 @@ function finish(
     stateUpdates: state.stateUpdates,
     ...(deferred === undefined ? {} : { deferred, state: snapshot(state, extra.deferred) }),
     ...(extra.interrupt === undefined ? {} : { interrupt: extra.interrupt }),
-  };
+  } as AgentRun;
 }
 
 /**
@@ -207,6 +207,7 @@ async function completeBatch(
     const results = await settings.deferredToolHandler(createDeferredToolRequests(pending), state.context);
     checkDecisions(pending, results, state.history);
     checkDigests(state.runId, state.approvalSecret, pending, results);
+    await checkEditedArguments(state, pending, results);
     const resolved = await admitDecisions(state, pending, results);
     return completeBatch(state, settings, resolved, nested, lastText, followUps);
   }
@@ -245,6 +246,7 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
       const decided = results ?? new DeferredToolResults();
       checkDecisions(pending, decided, state.history);
       checkDigests(state.runId, state.approvalSecret, pending, decided);
+      await checkEditedArguments(state, pending, decided);
       settings.resume.claim?.();
     }
     await reconcileToolEffects(state);

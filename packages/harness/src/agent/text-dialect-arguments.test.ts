@@ -28,7 +28,6 @@ function world() {
 async function run(dialect: (typeof dialects)[number], content: string) {
   const { executed, tools } = world();
   const model = new ScriptedModel({ steps: [{ content }, { content: 'done' }] });
-  // The events below show the raw arguments: tool I/O is recorded only with captureToolIo (SECURITY).
   const result = await new AgentHarness({ model, tools, policy: { toolDialect: dialect, captureToolIo: true } }).invoke(
     {},
     [{ role: 'user', content: 'go' }],

@@ -151,21 +151,70 @@ describe.each(modes)('deferred calls (%s)', (mode) => {
     expect(run.executedTools).toEqual(['pay']);
   });
 
-  it('validates edited arguments like model arguments: invalid edits are answered, not executed', async () => {
+  it('refuses invalid edited arguments to the host before anything runs; the state stays resumable', async () => {
     const { log, harness } = bankScenario();
     const paused = await start(mode, harness, {}, user('pay ada'));
+    const state = paused.state as RunState;
+    const before = serializeRunState(state);
+    const error = await resume(
+      mode,
+      harness,
+      state,
+      new DeferredToolResults().approveWithArgs('c2', { to: 'ada', cents: -5 }),
+    ).catch((caught: unknown) => caught);
+    expect(DeferredResolutionError.isInstance(error)).toBe(true);
+    const refused = error as DeferredResolutionError;
+    expect(refused.problem).toBe('invalid_arguments');
+    expect(refused.callIds).toEqual(['c2']);
+    expect(refused.issues.c2?.map((issue) => issue.path)).toEqual(['/cents']);
+    expect(refused.message).toMatch(/c2 \(\/cents must be >= 1/);
+    expect(log).toEqual(['lookup:a', 'lookup:b']);
+    expect(serializeRunState(state)).toBe(before);
+    // Not an argument at all, and a key the schema does not allow: refused the same way.
+    for (const args of ['ada', { to: 'ada', cents: 5, memo: 'x' }]) {
+      const again = await resume(mode, harness, state, new DeferredToolResults().approveWithArgs('c2', args)).catch(
+        (caught: unknown) => caught,
+      );
+      expect((again as DeferredResolutionError).problem).toBe('invalid_arguments');
+    }
+    // The refused attempts did not count as a resume: a valid edit still runs, once.
     const run = await resume(
       mode,
       harness,
-      paused.state as RunState,
-      new DeferredToolResults().approveWithArgs('c2', { to: 'ada', cents: -5 }),
+      state,
+      new DeferredToolResults().approveWithArgs('c2', { to: 'ada', cents: 7 }),
     );
-    expect(log).toEqual(['lookup:a', 'lookup:b']);
-    expect(eventsOfType(run.events, 'tool_approved')[0]).toMatchObject({ callId: 'c2', edited: true });
-    expect(eventsOfType(run.events, 'invalid_tool_args')[0]).toMatchObject({ callId: 'c2', recovery: 'tool_error' });
-    expect(toolTexts(run.messages).find(([id]) => id === 'c2')?.[1]).toMatch(
-      /^invalid arguments for tool `pay`: \/cents must be >= 1/,
+    expect(log).toEqual(['lookup:a', 'lookup:b', 'pay:ada:7:true']);
+    expect(run.outcome).toBe('final');
+  });
+
+  it('records what ran: the model call unchanged, the result saying the host edited it, the event with the edit', async () => {
+    const { harness } = bankScenario([{ content: 'paid' }]);
+    const paused = await start(mode, harness, {}, user('pay ada'));
+    const state = paused.state as RunState;
+    const call = paused.deferred?.approvals[0];
+    if (call === undefined) throw new Error('no approval');
+    const results = () => new DeferredToolResults().approveWithArgs(call, { to: 'ada', cents: 250 });
+    const run = await resume(mode, harness, state, results());
+    const assistant = run.messages.find((message) => message.role === 'assistant');
+    expect(assistant?.role === 'assistant' && JSON.parse(assistant.toolCalls?.[1]?.arguments ?? '')).toEqual({
+      to: 'ada',
+      cents: 500,
+    });
+    expect(toolTexts(run.messages).find(([id]) => id === 'c2')?.[1]).toBe(
+      '[The host approved this call with edited arguments; the tool ran with {"to":"ada","cents":250}, not with the arguments in your call.]\npaid 250 to ada',
     );
+    // Redacted by default: the event says the call was edited, not to what.
+    expect(eventsOfType(run.events, 'tool_approved')).toEqual([
+      { type: 'tool_approved', callId: 'c2', toolName: 'pay', edited: true },
+    ]);
+    const captured = await harness.resumeDeferred({}, state, results(), {
+      policy: { captureToolIo: true },
+      resumeOnce: false,
+    });
+    expect(eventsOfType(captured.events, 'tool_approved')).toEqual([
+      { type: 'tool_approved', callId: 'c2', toolName: 'pay', edited: true, arguments: { to: 'ada', cents: 250 } },
+    ]);
   });
 
   it('refuses stale, foreign, unresolved and misplaced decisions without changing anything', async () => {

@@ -1,10 +1,23 @@
 import type { Message } from '@tiny/llm';
+import type { Tool } from '@tiny/tools';
 
-/** A call that left the loop without a result, waiting for the host. */
-export interface DeferredCall {
+/**
+ * The arguments a tool's `execute` takes (`Tool<TArgs>` → `TArgs`), e.g. `ToolArguments<typeof pay>`:
+ * what `approvalsFor` types a call's `arguments` as, and what `approveWithArgs<typeof pay>` takes.
+ */
+export type ToolArguments<TTool> = TTool extends Tool<infer TArgs> ? TArgs : never;
+
+/**
+ * A call that left the loop without a result, waiting for the host. Untyped (`arguments: unknown`)
+ * as the run returns it; `run.deferred.approvalsFor(tool)` gives the calls of one tool typed with
+ * its arguments and name.
+ */
+export interface DeferredCall<TArgs = unknown, TName extends string = string> {
   readonly callId: string;
-  readonly toolName: string;
-  readonly arguments: unknown;
+  /** The tool the model called (the name it is registered under). */
+  readonly toolName: TName;
+  /** The arguments the model sent (no host-injected values). */
+  readonly arguments: TArgs;
   /** `approval_required`, `call_deferred`, `external`, or a reason given by the tool. */
   readonly reason: string;
   /**

@@ -1,5 +1,5 @@
-import { InvalidInputError, ToolResult } from '@tiny/tools';
-import type { DeferredCall } from './deferred-call.js';
+import { type AnyTool, InvalidInputError, ToolResult } from '@tiny/tools';
+import type { DeferredCall, ToolArguments } from './deferred-call.js';
 
 /**
  * One decision about a deferred call. `digest` is the pending call's digest when the decision was
@@ -17,6 +17,14 @@ export type DeferredDecision = (
 
 /** A pending call named by id, or the `DeferredCall` itself (then the decision carries its digest). */
 export type DeferredCallRef = string | Pick<DeferredCall, 'callId' | 'digest'>;
+
+/**
+ * A pending call whose arguments may be typed (a `DeferredCall<TArgs>` from `approvalsFor`): what
+ * `approveWithArgs` infers the type of the edited arguments from.
+ */
+export type TypedDeferredCallRef<TArgs> =
+  | string
+  | (Pick<DeferredCall, 'callId' | 'digest'> & { readonly arguments?: TArgs | undefined });
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -86,9 +94,18 @@ export class DeferredToolResults {
   }
 
   /**
-   * Run the call with edited arguments (validated against the tool's declared schema). The digest,
-   * when given, binds the decision to the call the model made; the edited arguments are the host's.
+   * Run the call with edited arguments. The digest, when given, binds the decision to the call the
+   * model made; the edited arguments are the host's. On resume, before anything runs, they are
+   * validated against the tool's declared schema (host-injected values in place): a mismatch is
+   * refused to the host (`DeferredResolutionError`, problem `invalid_arguments`), never answered to
+   * the model. The tool result the model reads opens with a note of the arguments that ran.
+   *
+   * Typed two ways: name the tool (`approveWithArgs<typeof pay>(call, { to: 'ada', cents: 250 })`),
+   * or pass a typed call from `run.deferred.approvalsFor(pay)` and the arguments are checked
+   * against its type. With a bare id or an untyped call, `args` is `unknown` (checked at run time).
    */
+  approveWithArgs<TTool extends AnyTool>(call: DeferredCallRef, args: ToolArguments<TTool>): this;
+  approveWithArgs<TArgs = unknown>(call: TypedDeferredCallRef<TArgs>, args: NoInfer<TArgs>): this;
   approveWithArgs(call: DeferredCallRef, args: unknown): this {
     const { callId, digest } = reference('approveWithArgs', call);
     return this.set(callId, { kind: 'approve_with_args', arguments: args, digest });

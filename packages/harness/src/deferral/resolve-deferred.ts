@@ -1,9 +1,10 @@
-import { ToolResult } from '@tiny/tools';
+import { ToolResult, type ValidationIssue } from '@tiny/tools';
 import type { Admission } from '../admission/admission.js';
-import { admitCall } from '../admission/admit-call.js';
+import { admitCall, prepareAndValidate } from '../admission/admit-call.js';
 import type { LoopState } from '../agent/loop-state.js';
 import { DeferredResolutionError } from '../errors/deferred-resolution-error.js';
 import { InvalidRunStateError } from '../errors/invalid-run-state-error.js';
+import { redactionOf, redactValue } from '../execution/redaction.js';
 import { type ApprovalSecret, approvalDigest, sameDigest } from './approval-digest.js';
 import type { DeferredBatchData, DeferredCall } from './deferred-call.js';
 import type { DeferredToolResults } from './deferred-tool-results.js';
@@ -75,6 +76,33 @@ export function checkDecisions(
 }
 
 /**
+ * Validates every `approveWithArgs` decision's arguments against its tool's declared schema, with
+ * the host's injected values in place, before anything runs. Edited arguments come from the host,
+ * so a mismatch is the host's mistake: it is refused to the host, never answered to the model as if
+ * the model had sent them. A tool no longer offered is left to admission (an unknown-tool answer).
+ * @throws {DeferredResolutionError} `invalid_arguments`, with the issues of each refused call.
+ * @internal
+ */
+export async function checkEditedArguments(
+  state: LoopState,
+  pending: DeferredBatchData,
+  results: DeferredToolResults,
+): Promise<void> {
+  const issues: Record<string, readonly ValidationIssue[]> = {};
+  for (const call of pending.approvals) {
+    const decision = results.get(call.callId);
+    if (decision?.kind !== 'approve_with_args') continue;
+    const entry = state.offered.get(call.toolName) ?? state.deferredTools.get(call.toolName);
+    if (entry === undefined) continue;
+    const pendingCall = { id: call.callId, name: call.toolName, arguments: decision.arguments };
+    const checked = await prepareAndValidate(state, pendingCall, entry, decision.arguments);
+    if (!checked.ok) issues[call.callId] = checked.issues;
+  }
+  const refused = Object.keys(issues);
+  if (refused.length > 0) throw new DeferredResolutionError({ problem: 'invalid_arguments', callIds: refused, issues });
+}
+
+/**
  * Turns decisions into admissions, in the order the model made the calls. Approvals go through the
  * full admission pipeline with the call marked approved (edited arguments validated like the
  * model's; the budget slot is taken now, when the call actually runs); denials and host answers
@@ -101,15 +129,17 @@ export async function admitDecisions(
       case 'approve':
       case 'approve_with_args': {
         state.approvedCalls.add(callId);
-        const args = decision.kind === 'approve' ? deferred.arguments : decision.arguments;
+        const edited = decision.kind === 'approve_with_args';
+        const args = edited ? decision.arguments : deferred.arguments;
+        if (edited) state.hostEdited.set(callId, args);
         if (sink.active) {
-          const edited = decision.kind === 'approve_with_args';
+          const tool = (state.offered.get(deferred.toolName) ?? state.deferredTools.get(deferred.toolName))?.tool;
           sink.emit({
             type: 'tool_approved',
             callId,
             toolName: deferred.toolName,
             edited,
-            ...(edited && state.policy.captureToolIo ? { arguments: args } : {}),
+            ...(edited && state.policy.captureToolIo ? { arguments: redactValue(args, redactionOf(tool)) } : {}),
           });
         }
         admissions.push(await admitCall(state, { ...call, arguments: args }));

@@ -188,7 +188,11 @@ export type AgentEvent =
       readonly toolName: string;
       /** True when the host approved with edited arguments (`approveWithArgs`): what runs is not what the model sent. */
       readonly edited: boolean;
-      /** The edited arguments (only with tool I/O capture on, like `tool_started.input`). */
+      /**
+       * The edited arguments the call runs with (only with tool I/O capture on, like
+       * `tool_started.input`; the tool's sensitive fields read `[redacted]`). The model reads them
+       * too: its tool result opens with a note that the host edited the call.
+       */
       readonly arguments?: unknown;
     }
   | { readonly type: 'tool_denied'; readonly callId: string; readonly toolName: string; readonly message: string }

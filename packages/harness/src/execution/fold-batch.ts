@@ -10,7 +10,7 @@ import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { middlewareContext, runAfterTool } from '../middleware/middleware-runner.js';
 import { isRunStop } from '../run/run-stop.js';
 import type { CallOutcome } from './execute-call.js';
-import { eventSecrets, redactionOf, scrubText, sensitiveValues } from './redaction.js';
+import { eventSecrets, redactionOf, redactValue, scrubText, sensitiveValues } from './redaction.js';
 import { unserializableResult } from './serializable-result.js';
 
 /** What folding a batch decided. @internal */
@@ -45,6 +45,28 @@ function modelText(
   if (maxChars === undefined || text.length <= maxChars) return text;
   return `${text.slice(0, maxChars)}\n[output truncated: ${maxChars} of ${text.length} characters]`;
 }
+
+/**
+ * The line that opens the result of a call the host approved with edited arguments
+ * (`approveWithArgs`). The transcript keeps the assistant's call as the model made it (its
+ * arguments are the model's own output: rewriting them would make the model "remember" a choice it
+ * never made, and would break what binds that turn: the approval digest, the idempotency key, and a
+ * provider's signed reasoning or encrypted turn items), and the result says what actually ran.
+ * A tool result is plain text in every dialect and chat template (native `tool` role, prompt-guided
+ * `<tool_response>`/ipython rows), so this needs no template support. Sensitive fields read `[redacted]`.
+ * @internal
+ */
+export function hostEditNote(args: unknown, tool: ToolForNote | undefined): string {
+  let shown: string;
+  try {
+    shown = JSON.stringify(redactValue(args, redactionOf(tool))) ?? 'null';
+  } catch {
+    shown = String(args);
+  }
+  return `[The host approved this call with edited arguments; the tool ran with ${shown}, not with the arguments in your call.]`;
+}
+
+type ToolForNote = Parameters<typeof redactionOf>[0];
 
 /**
  * Folds a batch into the transcript in the original call order: one tool message per answered or
@@ -164,9 +186,12 @@ export async function foldBatch(
         ...(artifacts.length === 0 ? {} : { artifacts }),
       });
     }
+    // The model reads that the host edited the call; a return-direct answer and events keep the tool's own text.
+    const edited = !isAnswer && state.hostEdited.size > 0 && state.hostEdited.has(admission.call.id);
+    const said = edited ? `${hostEditNote(state.hostEdited.get(admission.call.id), tool)}\n${content}` : content;
     const message: ToolMessage = result.isError
-      ? { role: 'tool', toolCallId: admission.call.id, toolName, content, isError: true }
-      : { role: 'tool', toolCallId: admission.call.id, toolName, content };
+      ? { role: 'tool', toolCallId: admission.call.id, toolName, content: said, isError: true }
+      : { role: 'tool', toolCallId: admission.call.id, toolName, content: said };
     state.history.push(message);
     if (!isAnswer) state.executedTools.push(toolName);
     if (result.metadata !== undefined) {

@@ -1,7 +1,7 @@
 import type { LanguageModelV1Usage, Message } from '@tiny/llm';
-import type { JsonValue } from '@tiny/tools';
+import type { AnyTool, JsonValue } from '@tiny/tools';
 import type { ArtifactRef } from '../artifacts/artifact-store.js';
-import type { DeferredBatchData, DeferredCall } from '../deferral/deferred-call.js';
+import type { DeferredBatchData, DeferredCall, ToolArguments } from '../deferral/deferred-call.js';
 import type { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import type { RunState } from '../deferral/run-state.js';
 import type { AgentEvent, RunOutcome } from '../events/agent-event.js';
@@ -10,15 +10,28 @@ import type { AgentEvent, RunOutcome } from '../events/agent-event.js';
 export interface DeferredToolRequests extends DeferredBatchData {
   /** The pending calls that `results` does not decide yet; resume only when this is empty. */
   remaining(results: DeferredToolResults): DeferredCall[];
+  /**
+   * The approvals of one tool (matched by its name), typed with its arguments, so an edit is
+   * checked at compile time: `results.approveWithArgs(call, { ...call.arguments, cents: 250 })`.
+   * The arguments are the model's as sent; their type is the tool's, and they were validated
+   * against its schema before the call paused.
+   */
+  approvalsFor<TTool extends AnyTool>(tool: TTool): DeferredCall<ToolArguments<TTool>, TTool['name']>[];
 }
 
-/** Wraps batch data with `remaining` (not enumerable, so the object still serialises as plain data). */
+/** Wraps batch data with `remaining` and `approvalsFor` (not enumerable: the object still serialises as plain data). */
 export function createDeferredToolRequests(data: DeferredBatchData): DeferredToolRequests {
   const requests = { ...data } as DeferredToolRequests;
-  Object.defineProperty(requests, 'remaining', {
-    enumerable: false,
-    value: (results: DeferredToolResults) =>
-      [...data.approvals, ...data.calls].filter((call) => results.get(call.callId) === undefined),
+  Object.defineProperties(requests, {
+    remaining: {
+      enumerable: false,
+      value: (results: DeferredToolResults) =>
+        [...data.approvals, ...data.calls].filter((call) => results.get(call.callId) === undefined),
+    },
+    approvalsFor: {
+      enumerable: false,
+      value: (tool: { readonly name: string }) => data.approvals.filter((call) => call.toolName === tool.name),
+    },
   });
   return requests;
 }
@@ -30,8 +43,8 @@ export interface ToolMetadataRecord {
   readonly metadata: JsonValue;
 }
 
-/** What a run produced. */
-export interface AgentRun {
+/** What every run reports, whatever its outcome. */
+export interface AgentRunBase {
   readonly runId: string;
   readonly outcome: RunOutcome;
   /** The whole transcript: the input messages, then everything the run appended. */
@@ -55,10 +68,38 @@ export interface AgentRun {
   readonly artifacts: readonly ArtifactRef[];
   /** State updates queued by tools, in call order. */
   readonly stateUpdates: readonly JsonValue[];
-  /** Present when the run paused on deferred calls. */
-  readonly deferred?: DeferredToolRequests | undefined;
-  /** Present when the run paused: everything needed to resume it, as plain JSON (see `serializeRunState`). */
-  readonly state?: RunState | undefined;
-  /** Present when a middleware interrupted the run. */
-  readonly interrupt?: { readonly node: string; readonly message: string; readonly by: string } | undefined;
 }
+
+/** A run that paused on deferred calls (`outcome: 'deferred'`): decide them and `resumeDeferred`. */
+export interface DeferredAgentRun extends AgentRunBase {
+  readonly outcome: 'deferred';
+  /** The calls waiting on the host. */
+  readonly deferred: DeferredToolRequests;
+  /** Everything needed to resume, as plain JSON (see `serializeRunState`). */
+  readonly state: RunState;
+  readonly interrupt?: undefined;
+}
+
+/** A run a middleware interrupted (`outcome: 'interrupted'`). */
+export interface InterruptedAgentRun extends AgentRunBase {
+  readonly outcome: 'interrupted';
+  /** Which middleware interrupted the run, where, and why. */
+  readonly interrupt: { readonly node: string; readonly message: string; readonly by: string };
+  readonly deferred?: undefined;
+  readonly state?: undefined;
+}
+
+/** A run that ended (`final`, `return_direct`, `terminated`, `stopped`): nothing to resume. */
+export interface SettledAgentRun extends AgentRunBase {
+  readonly outcome: Exclude<RunOutcome, 'deferred' | 'interrupted'>;
+  readonly deferred?: undefined;
+  readonly state?: undefined;
+  readonly interrupt?: undefined;
+}
+
+/**
+ * What a run produced: a union on `outcome`. Only a `deferred` run has `deferred` and `state`
+ * (check `run.outcome === 'deferred'` and both are there, no `!`), only an `interrupted` one
+ * `interrupt`; on the others they are `undefined`.
+ */
+export type AgentRun = SettledAgentRun | DeferredAgentRun | InterruptedAgentRun;

@@ -1,4 +1,5 @@
-import { InvalidInputError } from '@tiny/tools';
+import { checkOptionKeys, InvalidInputError } from '@tiny/tools';
+import { MODEL_SETTING_KEYS, RUN_CONTEXT_KEYS, RUN_LIMIT_KEYS, RUN_POLICY_KEYS } from './option-keys.js';
 
 /** How a numeric option is checked. */
 interface NumberRule {
@@ -67,7 +68,8 @@ const count = { integer: true, min: 0, infinity: false } as const;
 const budget = { integer: true, min: 0, infinity: true } as const;
 
 /**
- * Checks (partial) run limits: `maxModelCalls`/`maxToolCalls` are integers ≥ 0 or `Infinity`;
+ * Checks (partial) run limits: every key a member of `RunLimits` (an unknown one is named, with
+ * the key it probably meant: `maxSteps` → `maxModelCalls`); `maxModelCalls`/`maxToolCalls` are integers ≥ 0 or `Infinity`;
  * `maxRetriesPerCall` an integer ≥ 0; `wallClockMs` a number > 0 or `Infinity` (both `Infinity`
  * and `undefined` mean no deadline); `retryDelayMs` a finite number ≥ 0; `toolTimeouts` whole
  * milliseconds with `minMs` ≥ 1 and `maxMs` ≥ `minMs`.
@@ -77,6 +79,7 @@ const budget = { integer: true, min: 0, infinity: true } as const;
 export function validateRunLimits(entryPoint: string, limits: unknown, prefix = 'limits'): void {
   if (limits === undefined) return;
   checkObject(entryPoint, prefix, limits);
+  checkOptionKeys(entryPoint, limits, RUN_LIMIT_KEYS, { prefix: `${prefix}.` });
   const at = (key: string) => `${prefix}.${key}`;
   if (limits.maxModelCalls !== undefined)
     checkNumberOption(entryPoint, at('maxModelCalls'), limits.maxModelCalls, budget);
@@ -109,7 +112,8 @@ const DIALECTS = ['auto', 'native', 'xml', 'pformat', 'python', 'typescript'] as
 const INVALID_ARGS = ['return_tool_error', 'normalize_then_return_tool_error', 'fail'] as const;
 
 /**
- * Checks a (partial) run policy: every choice is one of its documented values, `maxConcurrency`
+ * Checks a (partial) run policy: every key a member of `RunPolicy` (an unknown one is named, with a
+ * suggestion), every choice is one of its documented values, `maxConcurrency`
  * is an integer ≥ 1 or `Infinity` (no cap), `droppedToolCallNudges` an integer ≥ 0, flags are booleans.
  * @throws {InvalidInputError} naming the first bad option.
  * @internal
@@ -117,6 +121,7 @@ const INVALID_ARGS = ['return_tool_error', 'normalize_then_return_tool_error', '
 export function validateRunPolicy(entryPoint: string, policy: unknown, prefix = 'policy'): void {
   if (policy === undefined) return;
   checkObject(entryPoint, prefix, policy);
+  checkOptionKeys(entryPoint, policy, RUN_POLICY_KEYS, { prefix: `${prefix}.` });
   const at = (key: string) => `${prefix}.${key}`;
   if (policy.toolDialect !== undefined) checkChoice(entryPoint, at('toolDialect'), policy.toolDialect, DIALECTS);
   if (policy.invalidArgs !== undefined) checkChoice(entryPoint, at('invalidArgs'), policy.invalidArgs, INVALID_ARGS);
@@ -177,13 +182,15 @@ export function validateDiscoveryOptions(entryPoint: string, discovery: unknown)
 
 /**
  * Checks the arguments of `invoke`/`stream`/`resume`: `context` and `options` are objects (or
- * absent), `context.signal` an `AbortSignal`, `context.hostValues` an object, and the per-run
+ * absent) whose keys are members of `RunContext` / `InvokeOptions` (`options` keys are checked by
+ * the caller, against `INVOKE_OPTION_KEYS`; `modelSettings` keys here), `context.signal` an `AbortSignal`, `context.hostValues` an object, and the per-run
  * policy and limits as {@link validateRunPolicy} / {@link validateRunLimits}.
  * @throws {InvalidInputError} naming the first bad value.
  * @internal
  */
 export function validateRunArguments(entryPoint: string, context: unknown, options: unknown): void {
   checkObject(entryPoint, 'context', context);
+  checkOptionKeys(entryPoint, context, RUN_CONTEXT_KEYS, { prefix: 'context.' });
   const signal = context.signal as { aborted?: unknown; addEventListener?: unknown } | undefined;
   if (signal !== undefined && (typeof signal?.aborted !== 'boolean' || typeof signal.addEventListener !== 'function'))
     throw new InvalidInputError({ entryPoint, reason: '`context.signal` must be an AbortSignal' });
@@ -196,6 +203,10 @@ export function validateRunArguments(entryPoint: string, context: unknown, optio
   if (options === undefined) return;
   checkObject(entryPoint, 'options', options);
   validateRunPolicy(entryPoint, options.policy, 'options.policy');
+  if (options.modelSettings !== undefined) {
+    checkObject(entryPoint, 'options.modelSettings', options.modelSettings);
+    checkOptionKeys(entryPoint, options.modelSettings, MODEL_SETTING_KEYS, { prefix: 'options.modelSettings.' });
+  }
   validateRunLimits(entryPoint, options.limits, 'options.limits');
   for (const key of ['onEvent', 'onCheckpoint', 'deferredToolHandler'] as const) {
     const value = options[key];

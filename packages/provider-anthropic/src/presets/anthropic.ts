@@ -1,5 +1,5 @@
 import type { ModelProfile } from '@tiny/llm';
-import { type AnthropicProvider, createAnthropic } from '../create-anthropic.js';
+import { type AnthropicProvider, checkAnthropicOptions, createAnthropic } from '../create-anthropic.js';
 import type { AnthropicPresetOptions } from './preset-options.js';
 
 /** Claude models with native JSON-schema output (`output_config.format`): 4.5 and later, and Opus 4.1. */
@@ -20,8 +20,10 @@ function claudeProfile(modelId: string): Partial<ModelProfile> {
  * `ANTHROPIC_API_KEY` environment variable (`ANTHROPIC_BASE_URL` overrides the URL). Models of
  * Claude 4.5 and later (and Opus 4.1) declare native JSON-schema output; older ones take the tool
  * strategy.
+ * @throws {InvalidInputError} for an unknown option key (`baseUrl` → `baseURL`) or a malformed `baseURL`.
  */
 export function anthropic(options: AnthropicPresetOptions = {}): AnthropicProvider {
+  checkAnthropicOptions('anthropic()', options);
   const env = typeof process === 'undefined' ? {} : process.env;
   return createAnthropic({
     ...options,

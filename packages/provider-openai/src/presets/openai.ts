@@ -1,4 +1,8 @@
-import { createOpenAICompatible, type OpenAICompatibleProvider } from '../create-openai-compatible.js';
+import {
+  checkOpenAICompatibleOptions,
+  createOpenAICompatible,
+  type OpenAICompatibleProvider,
+} from '../create-openai-compatible.js';
 import { MissingApiKeyError } from '../errors/missing-api-key-error.js';
 import { type PresetOptions, withPreset } from './preset-options.js';
 
@@ -12,9 +16,11 @@ import { type PresetOptions, withPreset } from './preset-options.js';
  * const model = openai()('gpt-4o-mini');
  * ```
  * @throws {MissingApiKeyError} when there is no key (none passed, `OPENAI_API_KEY` unset or empty).
- * @throws {InvalidInputError} when `baseURL` is not an absolute http(s) URL.
+ * @throws {InvalidInputError} when `baseURL` is not an absolute http(s) URL, or for an unknown option key.
  */
 export function openai(options?: PresetOptions): OpenAICompatibleProvider {
+  // A mistyped key (`apikey`, `baseUrl`) is named before the missing-key check can mislead.
+  checkOpenAICompatibleOptions('openai()', options);
   const apiKey = options?.apiKey ?? (typeof process === 'undefined' ? undefined : process.env.OPENAI_API_KEY);
   if (typeof apiKey !== 'string' || apiKey.trim() === '') {
     throw new MissingApiKeyError({ provider: 'openai', envVar: 'OPENAI_API_KEY' });

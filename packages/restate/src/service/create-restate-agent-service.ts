@@ -18,7 +18,7 @@ import {
   type ToolMetadataRecord,
 } from '@tiny/harness';
 import type { LanguageModelV1Usage, Message } from '@tiny/llm';
-import type { JsonValue } from '@tiny/tools';
+import { createValidator, formatValidationIssues, type JsonValue } from '@tiny/tools';
 import {
   DECIDED_KEY,
   type DecisionJson,
@@ -144,7 +144,8 @@ function refuse(problem: keyof typeof REFUSAL_STATUS, detail: string): TerminalE
  * - `pending()`: the calls waiting for a decision now.
  * - `decide({ callId, decision })`: resolves one pending call. Refused with a terminal error and
  *   HTTP status 409 (`stale`: decided already), 404 (`foreign`: never pending in this run) or 400
- *   (`invalid`: malformed decision) or 422 (`mismatch`: the decision carries a `digest` that is not
+ *   (`invalid`: malformed decision, or `approve_with_args` arguments the tool's schema refuses:
+ *   the host's mistake, never shown to the model) or 422 (`mismatch`: the decision carries a `digest` that is not
  *   the pending call's); the message starts with the problem.
  */
 export function createRestateAgentService<TName extends string>(options: RestateAgentServiceOptions<TName>) {
@@ -238,9 +239,23 @@ export function createRestateAgentService<TName extends string>(options: Restate
           throw refuse('foreign', `call \`${callId}\` is not pending in run \`${ctx.key}\``);
         }
         const digest = (request.decision as { digest?: unknown }).digest;
-        const expected = pending.calls.find((call) => call.callId === callId)?.digest;
-        if (digest !== undefined && digest !== expected)
+        const call = pending.calls.find((entry) => entry.callId === callId);
+        if (digest !== undefined && digest !== call?.digest)
           throw refuse('mismatch', `the decision's digest does not match pending call \`${callId}\``);
+        // Edited arguments are the host's: a mismatch with the tool's schema is refused here, to the
+        // host, before the run resumes (the harness checks again, with injected values, on resume).
+        if (request.decision.kind === 'approve_with_args' && call !== undefined) {
+          const entry = (await options.harness()).registry.get(call.toolName);
+          const checked =
+            entry === undefined
+              ? undefined
+              : createValidator(entry.schema.parameters).validate(request.decision.arguments);
+          if (checked !== undefined && !checked.ok)
+            throw refuse(
+              'invalid',
+              `edited arguments for call \`${callId}\` do not match tool \`${call.toolName}\`: ${formatValidationIssues(checked.issues)}`,
+            );
+        }
         const promise = ctx.promise<DecisionJson>(decisionPromiseName(callId));
         if ((await promise.peek()) !== undefined) throw refuse('stale', `call \`${callId}\` was decided already`);
         await promise.resolve(request.decision);

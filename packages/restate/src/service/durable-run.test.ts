@@ -212,14 +212,20 @@ describe('a harness run as a Restate workflow (real restate-server on 127.0.0.1)
     expect(effects('run-4')).toEqual([]);
   });
 
-  it('validates edited arguments like resumeDeferred', async () => {
+  it('refuses invalid edited arguments to the host, like resumeDeferred; a valid edit then runs', async () => {
     await client.start('run-5', { messages: [{ role: 'user', content: 'refund order A5' }] });
     await client.waitForPending('run-5');
-    await client.decide('run-5', 'refund-1', { kind: 'approve_with_args', arguments: { cents: -5 } });
-    const result = await client.result('run-5');
+    const refused = await client
+      .decide('run-5', 'refund-1', { kind: 'approve_with_args', arguments: { cents: -5 } })
+      .catch((error: unknown) => error);
+    expect(DecisionRefusedError.isInstance(refused) && [refused.problem, refused.status]).toEqual(['invalid', 400]);
+    expect((refused as Error).message).toMatch(/\/cents/);
     expect(effects('run-5')).toEqual([]);
-    expect(result.executedTools).toEqual(['lookup']);
-    expect(result.text).toMatch(/cents/);
+    expect((await client.pending('run-5')).calls.map((call) => call.callId)).toEqual(['refund-1']);
+    await client.decide('run-5', 'refund-1', { kind: 'approve_with_args', arguments: { cents: 120 } });
+    const result = await client.result('run-5');
+    expect(effects('run-5').map((effect) => effect.cents)).toEqual([-120]);
+    expect(result.executedTools).toEqual(['lookup', 'refund']);
   });
 
   it('enforces the host allow-list exactly as in-process', async () => {

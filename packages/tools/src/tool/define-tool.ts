@@ -1,6 +1,7 @@
 import type { TSchema } from 'typebox';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
+import { checkOptionKeys, optionKeys } from '../options/option-keys.js';
 import type { ToolResult } from '../result/tool-result.js';
 import { type ResolvedSchema, resolveSchema, type SchemaSide } from '../schema/resolve-schema.js';
 import type { InferSchemaInput, InferSchemaOutput, StandardSchemaInput } from '../schema/schema-input.js';
@@ -84,90 +85,56 @@ export type ToolDefinition<
 const modelSchemas = new WeakMap<object, JsonSchema>();
 
 /**
- * Every member a {@link Tool} may have; any other key in a definition is a mistake. The type check
- * below fails when `Tool` gains a member that is not listed.
+ * Every member a {@link Tool} may have, and what other libraries call some of them; any other key
+ * in a definition is a mistake. `optionKeys` fails to compile when `Tool` gains a member that is
+ * not listed.
  */
-const TOOL_KEY_LIST = [
-  'name',
-  'description',
-  'parameters',
-  'outputSchema',
-  'standardSchemas',
-  'nestedTools',
-  'injected',
-  'policy',
-  'exposure',
-  'family',
-  'tags',
-  'category',
-  'scope',
-  'supportsMarkdown',
-  'returnDirect',
-  'maxResultSizeChars',
-  'hostExtension',
-  'permissionLevel',
-  'isConcurrencySafe',
-  'externalEffect',
-  'indirectTarget',
-  'timeoutPolicy',
-  'hostCallExtension',
-  'idempotencyKey',
-  'displayLabel',
-  'displayDetail',
-  'execute',
-] as const satisfies readonly (keyof Tool)[];
-const TOOL_KEYS_COMPLETE: [Exclude<keyof Tool, (typeof TOOL_KEY_LIST)[number]>] extends [never] ? true : false = true;
-void TOOL_KEYS_COMPLETE;
-const TOOL_KEYS: ReadonlySet<string> = new Set(TOOL_KEY_LIST);
-
-/** What other libraries call a member, and what it is here. */
-const KNOWN_MISTAKES: Readonly<Record<string, string>> = {
-  needsApproval: 'policy: ToolPolicy.classified().requiringApproval()',
-  requiresApproval: 'policy: ToolPolicy.classified().requiringApproval()',
-  inputSchema: 'parameters',
-  schema: 'parameters',
-  args: 'parameters',
-  argsSchema: 'parameters',
-  run: 'execute',
-  handler: 'execute',
-  invoke: 'execute',
-  func: 'execute',
-  timeout: 'policy: ToolPolicy.classified().withRuntime({ timeoutMs })',
-  readOnly: 'policy: ToolPolicy.readOnly()',
-};
-
-/** The suggestion for an unknown key: a known mistake, else the closest member within two edits. */
-function suggestKey(key: string): string | undefined {
-  const known = KNOWN_MISTAKES[key];
-  if (known !== undefined) return known;
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of TOOL_KEYS) {
-    const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        (previous[j] ?? 0) + 1,
-        (current[j - 1] ?? 0) + 1,
-        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
-}
+const TOOL_KEYS = optionKeys<Tool>()(
+  [
+    'name',
+    'description',
+    'parameters',
+    'outputSchema',
+    'standardSchemas',
+    'nestedTools',
+    'injected',
+    'policy',
+    'exposure',
+    'family',
+    'tags',
+    'category',
+    'scope',
+    'supportsMarkdown',
+    'returnDirect',
+    'maxResultSizeChars',
+    'hostExtension',
+    'permissionLevel',
+    'isConcurrencySafe',
+    'externalEffect',
+    'indirectTarget',
+    'timeoutPolicy',
+    'hostCallExtension',
+    'idempotencyKey',
+    'displayLabel',
+    'displayDetail',
+    'execute',
+  ],
+  {
+    needsApproval: 'policy: ToolPolicy.classified().requiringApproval()',
+    requiresApproval: 'policy: ToolPolicy.classified().requiringApproval()',
+    inputSchema: 'parameters',
+    schema: 'parameters',
+    args: 'parameters',
+    argsSchema: 'parameters',
+    run: 'execute',
+    handler: 'execute',
+    invoke: 'execute',
+    func: 'execute',
+    timeout: 'policy: ToolPolicy.classified().withRuntime({ timeoutMs })',
+    readOnly: 'policy: ToolPolicy.readOnly()',
+    toModelOutput: 'execute returning a ToolResult',
+  },
+);
 
 /**
  * Defines a tool with statically typed arguments. `parameters` is a TypeBox schema, a raw JSON
@@ -200,14 +167,7 @@ export function defineTool<
     throw new InvalidInputError({ entryPoint: 'defineTool', reason: 'the tool name must be a string' });
   }
   const name = definition.name;
-  for (const key of Object.keys(definition)) {
-    if (TOOL_KEYS.has(key)) continue;
-    const suggestion = suggestKey(key);
-    throw new InvalidInputError({
-      entryPoint: 'defineTool',
-      reason: `tool \`${name}\` has an unknown option \`${key}\`${suggestion === undefined ? '' : `; did you mean \`${suggestion}\`?`}`,
-    });
-  }
+  checkOptionKeys('defineTool', definition, TOOL_KEYS, { subject: `tool \`${name}\` has an` });
   const fail = (reason: string, cause?: unknown): never => {
     throw new ToolDefinitionError({ toolName: name, reason, cause });
   };
