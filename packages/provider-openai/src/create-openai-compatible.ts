@@ -31,6 +31,7 @@ const SETTING_KEY_LIST = [
   'streamUsage',
   'replayReasoning',
   'replayArguments',
+  'systemPrompt',
 ] as const;
 
 /** Names the AI SDK's `createOpenAI`/`createOpenAICompatible` and the OpenAI SDK use, mapped to ours. */

@@ -135,6 +135,7 @@ const HARNESS_OPTION_KEYS = optionKeys<AgentHarnessOptions>()(
     'ledgerFailure',
     'idempotencyKey',
     'approvalSecret',
+    'artifacts',
   ],
   {
     ...SHARED_MISTAKES,
