@@ -40,8 +40,8 @@ export interface FenceState extends ReasoningState {
   openStart: number;
 }
 
-/** @internal A state at offset 0, outside any fence, at a line start. */
-export function initialFenceState(): FenceState {
+/** @internal A state at offset 0, outside any fence, at a line start (see `initialReasoningState`). */
+export function initialFenceState(leadingReasoning = true): FenceState {
   return {
     offset: 0,
     lineStart: 0,
@@ -54,7 +54,7 @@ export function initialFenceState(): FenceState {
     openChar: 0,
     openLength: 0,
     openStart: -1,
-    ...initialReasoningState(),
+    ...initialReasoningState(leadingReasoning),
   };
 }
 

@@ -19,15 +19,28 @@ export interface ProtectedRegions {
    * (its language is not complete yet); blocks from there cannot be decided. -1 otherwise.
    */
   readonly undecidedFrom: number;
+  /**
+   * In an incomplete text, where a region may still turn out to have begun that nothing decides
+   * yet: the start of the text while no reasoning token has been seen (a later `</think>` would
+   * make everything before it reasoning). A call block starting there is held whole, while the
+   * narrative before it is released. -1 when nothing is undecided.
+   */
+  readonly undecidedCallsFrom: number;
 }
 
 /**
  * Finds the protected regions of `text`. Offsets are relative to `text`; `state` (a copy is used)
  * continues a text that began earlier, as the stream scrubber needs, and `complete` says whether
- * `text` runs to the end of the response.
+ * `text` runs to the end of the response. `leadingReasoning` (without `state`) turns the
+ * leading-closer rule on (default) or off.
  */
-export function findProtectedRegions(text: string, state?: FenceState, complete = true): ProtectedRegions {
-  const working: FenceState = state === undefined ? initialFenceState() : { ...state };
+export function findProtectedRegions(
+  text: string,
+  state?: FenceState,
+  complete = true,
+  leadingReasoning = true,
+): ProtectedRegions {
+  const working: FenceState = state === undefined ? initialFenceState(leadingReasoning) : { ...state };
   const base = working.offset;
   const ranges: Array<readonly [number, number]> = [];
   const onRange = (start: number, end: number): void => {
@@ -37,12 +50,14 @@ export function findProtectedRegions(text: string, state?: FenceState, complete 
   };
   feedFence(working, text, onRange);
   const undecided = complete ? -1 : undecidedFenceLine(working);
+  const callsUndecided = complete || working.reasoningDecided ? -1 : 0;
   finishFence(working, complete, onRange);
   mergeRanges(ranges);
   return {
     ranges,
     endAt: (position) => protectedEnd(ranges, position),
     undecidedFrom: undecided < 0 ? -1 : Math.max(0, undecided - base),
+    undecidedCallsFrom: callsUndecided,
   };
 }
 
