@@ -36,14 +36,23 @@ export function parseCompleteText(
   nested = false,
 ): ParsedText {
   if (options.allowBareJson) {
-    const bare = admit(safely(() => readBareJson(text, knowledge)), knowledge);
+    const bare = admit(
+      safely(() => readBareJson(text, knowledge)),
+      knowledge,
+    );
     if (bare !== undefined) {
       const finished = finalizeCalls(bare.calls, knowledge);
       return { text: bare.text, calls: finished.calls, diagnostics: finished.diagnostics };
     }
     // Reasoning first, then the whole answer as JSON (xLAM, Qwen3): the reasoning stays narrative.
     const reasoned = leadingReasoningEnd(text, knowledge.leadingReasoning);
-    const afterReasoning = reasoned < 0 ? undefined : admit(safely(() => readBareJson(text.slice(reasoned), knowledge)), knowledge);
+    const afterReasoning =
+      reasoned < 0
+        ? undefined
+        : admit(
+            safely(() => readBareJson(text.slice(reasoned), knowledge)),
+            knowledge,
+          );
     if (afterReasoning !== undefined) {
       const finished = finalizeCalls(afterReasoning.calls, knowledge);
       const narrative = joinNarrative([text.slice(0, reasoned), afterReasoning.text]);
@@ -53,7 +62,8 @@ export function parseCompleteText(
       admit(
         safely(() => readFunctionaryRecipients(text, knowledge)),
         knowledge,
-      ) ?? admit(
+      ) ??
+      admit(
         safely(() => readCommandActionFence(text, knowledge)),
         knowledge,
       );
@@ -61,7 +71,10 @@ export function parseCompleteText(
       const finished = finalizeCalls(whole.calls, knowledge);
       return { text: whole.text, calls: finished.calls, diagnostics: finished.diagnostics };
     }
-    const pythonic = admit(safely(() => readWholePythonicList(text, knowledge)), knowledge);
+    const pythonic = admit(
+      safely(() => readWholePythonicList(text, knowledge)),
+      knowledge,
+    );
     if (pythonic !== undefined) {
       const finished = finalizeCalls(pythonic.calls, knowledge);
       const dropped = pythonic.dropped.map((tool) => ({ kind: 'call_dropped', source: 'pythonic', tool }) as const);
@@ -149,7 +162,10 @@ function acceptsGlmCall(call: RawCall, knowledge: ToolKnowledge): boolean {
 }
 
 /** A whole-response reading counts only when every call's grammar is allowed (`toolCallFormats`). */
-function admit<T extends { readonly calls: readonly RawCall[] }>(reading: T | undefined, knowledge: ToolKnowledge): T | undefined {
+function admit<T extends { readonly calls: readonly RawCall[] }>(
+  reading: T | undefined,
+  knowledge: ToolKnowledge,
+): T | undefined {
   if (reading === undefined || knowledge.formats === undefined) return reading;
   return reading.calls.every((call) => knowledge.allows(call.source)) ? reading : undefined;
 }

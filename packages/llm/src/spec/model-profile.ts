@@ -1,3 +1,4 @@
+import type { CallSource } from '../parse/parse-types.js';
 import type { SchemaTransform } from '../schema/schema-transform.js';
 import type { ToolFormat } from './tool-format.js';
 
@@ -28,6 +29,14 @@ export interface ModelProfile {
   readonly defaultStructuredMode: 'provider' | 'tool' | 'prompted';
   /** Applied to every tool and response schema before it is sent; absent means verbatim. */
   readonly schemaTransform?: SchemaTransform | undefined;
+  /**
+   * The grammars this model family writes calls in as text (`CallSource`s: `harmony` for gpt-oss,
+   * `mistral` for Mistral, `['tagged_json']` for Hermes-style models, ...). An adapter that sets
+   * it restricts `parseToolCalls` and the stream scrubber to them, so another family's markup a
+   * model quotes stays text. Absent means every grammar. Text dialects (xml, pformat, code), which
+   * teach their own format, ignore it.
+   */
+  readonly toolCallFormats?: readonly CallSource[] | undefined;
 }
 
 /**
@@ -40,6 +49,7 @@ export interface ModelProfile {
  *   `'tool'` when the model calls tools; otherwise `'provider'` (a model without tool calling is
  *   never given the tool strategy by default).
  * - `schemaTransform`: none.
+ * - `toolCallFormats`: none (every grammar).
  *
  * Given fields are kept as they are, even when they contradict each other.
  */
@@ -54,5 +64,9 @@ export function createModelProfile(partial: Partial<ModelProfile> = {}): ModelPr
     toolFormats: partial.toolFormats ?? (toolCalling ? ['json'] : []),
     defaultStructuredMode: partial.defaultStructuredMode ?? derivedMode,
   };
-  return partial.schemaTransform === undefined ? profile : { ...profile, schemaTransform: partial.schemaTransform };
+  return {
+    ...profile,
+    ...(partial.schemaTransform === undefined ? {} : { schemaTransform: partial.schemaTransform }),
+    ...(partial.toolCallFormats === undefined ? {} : { toolCallFormats: [...partial.toolCallFormats] }),
+  };
 }

@@ -1,5 +1,5 @@
-import type { ScanContext, ToolKnowledge } from '../scan-context.js';
 import type { CallSource } from '../parse-types.js';
+import type { ScanContext, ToolKnowledge } from '../scan-context.js';
 import type { Block, Grammar } from '../scan-types.js';
 import { createCommandActionGrammar } from './command-action.js';
 import { createHarmonyGrammar } from './harmony.js';
