@@ -1,4 +1,5 @@
 import { type FenceState, feedFence, finishFence, initialFenceState, undecidedFenceLine } from './fence-tracker.js';
+import { undecidedInlineCode } from './inline-code-tracker.js';
 
 /**
  * The spans of a text in which nothing is a tool call: fenced code blocks (``` or ~~~, three or
@@ -8,6 +9,16 @@ import { type FenceState, feedFence, finishFence, initialFenceState, undecidedFe
  * protects to the end; a closing fence may carry trailing text and its span ends at the run.
  * Reasoning regions (`<think>…</think>`, `[THINK]…[/THINK]`, the Harmony analysis channel; see
  * `reasoning-tracker.ts`) are protected too: markup there is reasoning text, kept in the narrative.
+ * So are inline code spans (`` `…` ``, ``` ``…`` ```; see `inline-code-tracker.ts`): markup quoted
+ * in backticks in an answer is content.
+ *
+ * Which fenced blocks are examples, precisely: a fence whose language is set and is not a call
+ * language is an example (```` ```xml ````, ```` ```json ````, ```` ```python ```` in an
+ * explanation). A fence without a language may hold real calls (small models wrap their call in a
+ * bare fence). Two whole-response readings take precedence over the example rule because their
+ * families really fence calls: a Command R+ `Action:` ```` ```json ```` fence of actions, and one
+ * ```` ```xml ```` / ```` ```json ```` fence around a whole Hermes response that holds nothing but
+ * `<tool_call>` blocks (see `parse-complete-text.ts`).
  */
 export interface ProtectedRegions {
   /** `[start, end)` pairs, ordered and disjoint. */
@@ -50,7 +61,8 @@ export function findProtectedRegions(
   };
   feedFence(working, text, onRange);
   const undecided = complete ? -1 : undecidedFenceLine(working);
-  const callsUndecided = complete || working.reasoningDecided ? -1 : 0;
+  const inline = complete ? -1 : undecidedInlineCode(working);
+  const callsUndecided = complete ? -1 : !working.reasoningDecided ? 0 : inline < 0 ? -1 : Math.max(0, inline - base);
   finishFence(working, complete, onRange);
   mergeRanges(ranges);
   return {
