@@ -130,7 +130,8 @@ export function createGrammars(context: ScanContext): Grammar[] {
  * invoke-XML bodies inside its tags.
  */
 function producibleSources(source: CallSource): readonly CallSource[] {
-  return source === 'tagged_json' ? ['tagged_json', 'pformat', 'code', 'glm', 'invoke_xml'] : [source];
+  if (source === 'tagged_json') return ['tagged_json', 'pformat', 'code', 'glm', 'invoke_xml'];
+  return source === 'invoke_xml' ? ['invoke_xml', 'pythonic'] : [source];
 }
 
 /**

@@ -103,20 +103,19 @@ function nextParameterClose(
 }
 
 /**
- * @internal The text of an element-per-field value as the model meant it: only the one newline a
- * chat template writes after the opening tag (`<parameter=path>\n`) and the one before the closing
- * tag are removed (`\r\n` counts as one). Every other leading or trailing space, tab or newline is
- * part of the value: an edit of indented code depends on it (vLLM's Qwen3-Coder and llama.cpp's
- * invoke-XML parsers read values the same way).
+ * @internal The text of an element-per-field value as the model meant it. A template that puts
+ * values on their own lines (Qwen3-Coder, Qwen 3.5: `<parameter=path>\nVALUE\n</parameter>`)
+ * writes a newline after the opening tag and one before the closing tag; exactly that pair is
+ * removed (`\r\n` counts as one newline). A value written inline (Claude, MiniMax, Step3,
+ * Seed-OSS: `<parameter name="k">VALUE</parameter>`) has no such pair and is kept whole. Every
+ * other leading or trailing space, tab or newline is part of the value: an edit of indented code
+ * depends on it (vLLM's Step3, MiniMax M2 and MiniCPM5 parsers keep it the same way).
  */
 export function templateTrim(raw: string): string {
-  let start = 0;
-  let end = raw.length;
-  if (raw.startsWith('\r\n')) start = 2;
-  else if (raw.startsWith('\n')) start = 1;
-  if (end - start >= 2 && raw.endsWith('\r\n')) end -= 2;
-  else if (end > start && raw.endsWith('\n')) end -= 1;
-  return raw.slice(start, end);
+  const start = raw.startsWith('\r\n') ? 2 : raw.startsWith('\n') ? 1 : 0;
+  if (start === 0 || raw.length <= start) return raw;
+  const end = raw.endsWith('\r\n') ? raw.length - 2 : raw.endsWith('\n') ? raw.length - 1 : -1;
+  return end < start ? raw : raw.slice(start, end);
 }
 
 /**
