@@ -60,6 +60,17 @@ export function feedInlineCode(
   base: number,
   onRange: (start: number, end: number) => void,
 ): void {
+  // The next backtick and line end at or after the cursor, each found once per pass (linear).
+  let tick = -2;
+  let newline = -2;
+  const nextInteresting = (from: number): number => {
+    if (tick !== -1 && tick < from) tick = chunk.indexOf('`', from);
+    if (newline !== -1 && newline < from) newline = chunk.indexOf('\n', from);
+    if (tick < 0 && newline < 0) return chunk.length;
+    if (tick < 0) return newline;
+    if (newline < 0) return tick;
+    return Math.min(tick, newline);
+  };
   for (let index = 0; index < chunk.length; index++) {
     const code = chunk.charCodeAt(index);
     if (state.inlineRunStart >= 0) {
@@ -93,7 +104,7 @@ export function feedInlineCode(
     if (code !== 32 && code !== 9 && code !== 13) state.inlineBlank = false;
     // A quick skip to the next character that matters (a backtick or a line end).
     if (state.inlineIndent < 0 && !state.inlineBlank) {
-      const next = nextInteresting(chunk, index + 1);
+      const next = nextInteresting(index + 1);
       if (next > index + 1) {
         state.inlinePrevious = chunk.charCodeAt(next - 1);
         index = next - 1;
@@ -143,13 +154,4 @@ function endRun(state: InlineCodeState, onRange: (start: number, end: number) =>
   if (escaped) return;
   state.inlineOpenStart = start;
   state.inlineOpenLength = length;
-}
-
-function nextInteresting(chunk: string, from: number): number {
-  const tick = chunk.indexOf('`', from);
-  const newline = chunk.indexOf('\n', from);
-  if (tick < 0 && newline < 0) return chunk.length;
-  if (tick < 0) return newline;
-  if (newline < 0) return tick;
-  return Math.min(tick, newline);
 }
