@@ -7,6 +7,7 @@ import { AgentHarness } from './agent-harness.js';
 
 // HARDEN item 1: a text-dialect call whose stated arguments are not an object reaches admission
 // as an invalid call (raw text kept), exactly like a native call with bad JSON; it never runs with {}.
+// The raw text appears in `invalid_tool_args` events only with `captureToolIo` (redaction by default).
 
 const dialects = ['xml', 'pformat', 'python', 'typescript'] as const;
 
@@ -28,9 +29,10 @@ function world() {
 async function run(dialect: (typeof dialects)[number], content: string) {
   const { executed, tools } = world();
   const model = new ScriptedModel({ steps: [{ content }, { content: 'done' }] });
-  const result = await new AgentHarness({ model, tools, policy: { toolDialect: dialect } }).invoke({}, [
-    { role: 'user', content: 'go' },
-  ]);
+  const result = await new AgentHarness({ model, tools, policy: { toolDialect: dialect, captureToolIo: true } }).invoke(
+    {},
+    [{ role: 'user', content: 'go' }],
+  );
   const assistant = result.messages.find((message) => message.role === 'assistant');
   const calls = assistant?.role === 'assistant' ? (assistant.toolCalls ?? []) : [];
   const answers = result.messages.filter((message) => message.role === 'tool');
