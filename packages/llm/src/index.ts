@@ -46,6 +46,7 @@ export { recordAssistantTurn } from './dialects/record-assistant-turn.js';
 export type {
   DialectCall,
   DialectParse,
+  DialectParseOptions,
   DialectResponse,
   ToolDialect,
   ToolDialectKind,

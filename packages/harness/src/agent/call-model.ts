@@ -88,7 +88,9 @@ async function* tapTextDeltas(
   modelCallId: string,
   tools: readonly ToolSchema[],
 ): AsyncGenerator<LanguageModelV1StreamPart> {
-  const scrubber = tools.length > 0 ? createStreamScrubber({ tools }) : undefined;
+  // A native dialect reads text calls only in the model family's grammars; text dialects read all.
+  const toolCallFormats = state.dialect.shouldSendToolSpecs ? state.model.profile.toolCallFormats : undefined;
+  const scrubber = tools.length > 0 ? createStreamScrubber({ tools, toolCallFormats }) : undefined;
   const emit = (delta: string) => {
     if (delta !== '' && state.sink.active) state.sink.emit({ type: 'model_delta', modelCallId, delta });
   };

@@ -315,7 +315,7 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     if (sink.active) sink.emit({ type: 'model_started', modelCallId, turn });
     const response = await callModelThroughMiddleware(state, request, modelCallId, settings.streaming, tools, context);
     state.usage = addUsage(state.usage, response.usage);
-    const parsed = dialect.parseResponse(response, tools);
+    const parsed = dialect.parseResponse(response, tools, { toolCallFormats: state.model.profile.toolCallFormats });
     const calls = settleCallIds(state, parsed.calls, modelCallId);
     state.history.push(recordAssistantTurn(response, parsed, calls));
     if (sink.active) {

@@ -7,6 +7,7 @@ import { AgentHarness } from './agent-harness.js';
 
 // HARDEN item 1: a text-dialect call whose stated arguments are not an object reaches admission
 // as an invalid call (raw text kept), exactly like a native call with bad JSON; it never runs with {}.
+// The raw text appears in `invalid_tool_args` events only with `captureToolIo` (redaction by default).
 
 const dialects = ['xml', 'pformat', 'python', 'typescript'] as const;
 

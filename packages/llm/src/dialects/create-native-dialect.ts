@@ -20,13 +20,13 @@ export function createNativeDialect(): ToolDialect {
     promptInstructions: (tools, choice = { type: 'auto' }) =>
       choice.type === 'none' || tools.length === 0 ? '' : renderNativeProtocol(),
     renderCall: (call) => renderJsonCall(call.name, call.arguments),
-    parseResponse(response, tools) {
+    parseResponse(response, tools, options = {}) {
       const structured = response.toolCalls ?? [];
       if (structured.length > 0) {
         const calls = structured.map(structuredDialectCall);
         return { text: response.content, replayText: response.content, calls, diagnostics: [] };
       }
-      const parsed = parseToolCalls(response.content, { tools });
+      const parsed = parseToolCalls(response.content, { tools, toolCallFormats: options.toolCallFormats });
       if (parsed.calls.length === 0) {
         return { text: response.content, replayText: response.content, calls: [], diagnostics: parsed.diagnostics };
       }

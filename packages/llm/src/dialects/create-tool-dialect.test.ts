@@ -123,11 +123,28 @@ describe('parseResponse', () => {
     ]);
   });
 
-  it('refuses P-Format and code bodies that break the rules instead of guessing', () => {
-    expect(call('<tool_call>get_weather[7|Paris]</tool_call>', 'pformat').calls).toEqual([]);
-    expect(call('<tool_call>get_weather[0|Paris|1]</tool_call>', 'pformat').calls).toEqual([]);
+  it('makes P-Format and code bodies that break the rules invalid calls instead of guessing', () => {
+    const invalid = (body: string, kind: 'pformat' | 'python') => {
+      const [only, ...rest] = call(`<tool_call>${body}</tool_call>`, kind).calls;
+      expect(rest).toEqual([]);
+      expect(only?.invalid).toBeTypeOf('string');
+      return { name: only?.name, arguments: only?.arguments, source: only?.source };
+    };
+    expect(invalid('get_weather[7|Paris]', 'pformat')).toEqual({
+      name: 'get_weather',
+      arguments: 'get_weather[7|Paris]',
+      source: 'pformat',
+    });
+    expect(invalid('get_weather[0|Paris|1]', 'pformat').arguments).toBe('get_weather[0|Paris|1]');
+    expect(invalid('get_weather(city=town)', 'python')).toEqual({
+      name: 'get_weather',
+      arguments: 'get_weather(city=town)',
+      source: 'code',
+    });
+    expect(invalid('result = await functions.get_weather({city: town})', 'python').name).toBe('get_weather');
+    // Prose that mentions a call, or a callee that is not offered, is no call at all.
     expect(call('<tool_call>I will call get_weather(city="Oslo") now</tool_call>', 'python').calls).toEqual([]);
-    expect(call('<tool_call>get_weather(city=town)</tool_call>', 'python').calls).toEqual([]);
+    expect(call('<tool_call>launch_rockets(now=yes)</tool_call>', 'python').calls).toEqual([]);
   });
 
   it('prefers structured calls and keeps their ids, raw arguments and extra content', () => {

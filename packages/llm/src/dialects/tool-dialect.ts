@@ -88,7 +88,7 @@ export interface ToolDialect {
    * Reads a response: structured calls when the provider sent any, else calls recovered from the
    * text with every grammar and the offered tool names (refusing rather than guessing).
    */
-  parseResponse(response: DialectResponse, tools: readonly ToolSchema[]): DialectParse;
+  parseResponse(response: DialectResponse, tools: readonly ToolSchema[], options?: DialectParseOptions): DialectParse;
   /**
    * How a batch of results looks to the model: text dialects fold them into `[Tool results]` user
    * turns (trusted-verbatim results in turns of their own); `native` keeps one tool message per
@@ -109,4 +109,13 @@ export interface ToolDialect {
     choice?: ToolChoice,
     options?: ToolPromptOptions,
   ): Message[];
+}
+
+/** Options for {@link ToolDialect.parseResponse}. */
+export interface DialectParseOptions {
+  /**
+   * `ModelProfile.toolCallFormats`: the grammars calls may be read from in the text of a native
+   * dialect's response. Text dialects read every grammar (they taught the model their format).
+   */
+  readonly toolCallFormats?: readonly CallSource[] | undefined;
 }

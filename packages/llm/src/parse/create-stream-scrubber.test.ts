@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { pathologicalInputs, pathologicalTools } from './__fixtures__/pathological-inputs.js';
 import { createStreamScrubber } from './create-stream-scrubber.js';
+import { parseToolCalls } from './parse-tool-calls.js';
 import type { ParsedCall } from './parse-types.js';
+
+function tool(name: string) {
+  return { name, description: '', parameters: { type: 'object' } };
+}
 
 function run(
   fragments: readonly string[],
@@ -33,7 +38,7 @@ describe('createStreamScrubber', () => {
   });
 
   it('releases a completed call as soon as its block closes, exactly once', () => {
-    const scrubber = createStreamScrubber();
+    const scrubber = createStreamScrubber({ leadingReasoning: false });
     expect(scrubber.feed('answer: <tool_').text).toBe('answer:');
     expect(scrubber.feed('call>{"name":"x","arguments":').calls).toEqual([]);
     const closed = scrubber.feed('{"a":1}}</tool_call> end');
@@ -109,10 +114,50 @@ describe('createStreamScrubber', () => {
 
   it('can be reused after flush', () => {
     const scrubber = createStreamScrubber();
-    scrubber.feed('```python\nunclosed');
+    scrubber.feed('<think>x</think>```python\nunclosed');
     scrubber.flush();
-    const next = scrubber.feed('<tool_call>{"name":"a","arguments":{}}</tool_call>');
+    const next = scrubber.feed('<think>y</think><tool_call>{"name":"a","arguments":{}}</tool_call>');
     expect(next.calls.map((call) => call.name)).toEqual(['a']);
+    scrubber.flush();
+    // A fresh stream is undecided again: its call waits for a reasoning token or the end.
+    expect(scrubber.feed('<tool_call>{"name":"b","arguments":{}}</tool_call>').calls).toEqual([]);
+    expect(scrubber.flush().calls.map((call) => call.name)).toEqual(['b']);
+  });
+
+  describe('a leading </think> without an opener (the prompt opened the think block)', () => {
+    const call = '<tool_call>{"name":"search","arguments":{"q":"draft"}}</tool_call>';
+
+    it('holds a call found before any reasoning token, and a later </think> makes it reasoning', () => {
+      const scrubber = createStreamScrubber();
+      const first = scrubber.feed(`Maybe ${call} would do.`);
+      expect(first.calls).toEqual([]);
+      expect(first.text).toBe('Maybe');
+      const closed = scrubber.feed('</think>\nDone.');
+      expect(closed.calls).toEqual([]);
+      const rest = scrubber.flush();
+      expect(rest.calls).toEqual([]);
+      expect(first.text + closed.text + rest.text).toBe(`Maybe ${call} would do.</think>\nDone.`);
+    });
+
+    it('releases the held call at the end when no closer came', () => {
+      const scrubber = createStreamScrubber();
+      expect(scrubber.feed(`Let me look. ${call}`).calls).toEqual([]);
+      expect(scrubber.flush().calls).toEqual([{ name: 'search', arguments: { q: 'draft' }, source: 'tagged_json' }]);
+    });
+
+    it('releases calls at once after an opener decided the start', () => {
+      const scrubber = createStreamScrubber();
+      expect(scrubber.feed(`<think>plan</think>${call}`).calls.map((entry) => entry.name)).toEqual(['search']);
+    });
+
+    it('keeps the batch reading: text before the first closer is reasoning, after it calls count', () => {
+      const text = `${call}</think>\n<tool_call>{"name":"get_weather","arguments":{"city":"Oslo"}}</tool_call>`;
+      const parsed = parseToolCalls(text, { tools: [tool('search'), tool('get_weather')] });
+      expect(parsed.calls.map((entry) => entry.name)).toEqual(['get_weather']);
+      expect(parsed.text).toBe(`${call}</think>`);
+      const off = parseToolCalls(text, { tools: [tool('search'), tool('get_weather')], leadingReasoning: false });
+      expect(off.calls.map((entry) => entry.name)).toEqual(['search', 'get_weather']);
+    });
   });
 
   it('stays fast when one huge block arrives a character at a time', () => {

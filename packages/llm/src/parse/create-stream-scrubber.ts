@@ -3,7 +3,7 @@ import { feedFence, initialFenceState } from './fence-tracker.js';
 import { finalizeCalls } from './finalize-calls.js';
 import { createGrammars, streamNeedsScan } from './grammars/create-grammars.js';
 import { createNarrativeEmitter } from './narrative-emitter.js';
-import type { ParsedText } from './parse-types.js';
+import type { CallSource, ParsedText } from './parse-types.js';
 import { findProtectedRegions } from './protected-regions.js';
 import { createScanContext, createToolKnowledge } from './scan-context.js';
 import { scanText } from './scan-text.js';
@@ -12,6 +12,14 @@ import { scanText } from './scan-text.js';
 export interface StreamScrubberOptions {
   /** The tools offered this turn (name repair, P-Format / code bodies, seed formats). Default: none. */
   readonly tools?: readonly ToolSchema[] | undefined;
+  /** As `ParseToolCallsOptions.toolCallFormats`: only these grammars read calls or hold openers. */
+  readonly toolCallFormats?: readonly CallSource[] | undefined;
+  /**
+   * As `ParseToolCallsOptions.leadingReasoning` (default `true`). While it is on and no reasoning
+   * token has arrived yet, a completed call block is held (with the text after it) until a token
+   * decides whether the start was reasoning, or the stream ends; text before the block still flows.
+   */
+  readonly leadingReasoning?: boolean | undefined;
 }
 
 /** Strips tool-call markup from a stream of visible text as it arrives. */
@@ -68,10 +76,10 @@ function hasAny(text: string, chars: string): boolean {
  * does not depend on how the text was split.
  */
 export function createStreamScrubber(options: StreamScrubberOptions = {}): StreamScrubber {
-  const knowledge = createToolKnowledge(options.tools);
+  const knowledge = createToolKnowledge(options.tools, options);
   const needsScan = streamNeedsScan(knowledge);
   const narrative = createNarrativeEmitter();
-  let fence = initialFenceState();
+  let fence = initialFenceState(knowledge.leadingReasoning);
   let buffer = '';
   let previousCode = -1;
   let heldAfterLastScan = 0;
@@ -104,7 +112,7 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
     };
     if (final) {
       narrative.reset();
-      fence = initialFenceState();
+      fence = initialFenceState(knowledge.leadingReasoning);
       buffer = '';
       previousCode = -1;
       heldAfterLastScan = 0;

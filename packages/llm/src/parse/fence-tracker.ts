@@ -1,3 +1,9 @@
+import {
+  feedInlineCode,
+  finishInlineCode,
+  type InlineCodeState,
+  initialInlineCodeState,
+} from './inline-code-tracker.js';
 import { feedReasoning, finishReasoning, initialReasoningState, type ReasoningState } from './reasoning-tracker.js';
 
 /**
@@ -24,7 +30,7 @@ const MAX_WORD = 64;
  * @internal The line-by-line state of a fence scan, with the reasoning-region scan riding along;
  * plain data, so it can be copied.
  */
-export interface FenceState extends ReasoningState {
+export interface FenceState extends ReasoningState, InlineCodeState {
   /** Absolute offset of the next character to read. */
   offset: number;
   lineStart: number;
@@ -40,8 +46,8 @@ export interface FenceState extends ReasoningState {
   openStart: number;
 }
 
-/** @internal A state at offset 0, outside any fence, at a line start. */
-export function initialFenceState(): FenceState {
+/** @internal A state at offset 0, outside any fence, at a line start (see `initialReasoningState`). */
+export function initialFenceState(leadingReasoning = true): FenceState {
   return {
     offset: 0,
     lineStart: 0,
@@ -54,7 +60,8 @@ export function initialFenceState(): FenceState {
     openChar: 0,
     openLength: 0,
     openStart: -1,
-    ...initialReasoningState(),
+    ...initialReasoningState(leadingReasoning),
+    ...initialInlineCodeState(),
   };
 }
 
@@ -67,6 +74,7 @@ export function initialFenceState(): FenceState {
  */
 export function feedFence(state: FenceState, chunk: string, onRange: (start: number, end: number) => void): void {
   feedReasoning(state, chunk, state.offset, onRange);
+  feedInlineCode(state, chunk, state.offset, onRange);
   const length = chunk.length;
   let index = 0;
   if ((state.stage === INDENT || state.stage === REST) && !hasFenceCharacter(chunk)) {
@@ -157,6 +165,7 @@ export function finishFence(state: FenceState, complete: boolean, onRange: (star
   }
   if (state.openStart >= 0) onRange(state.openStart, state.offset);
   finishReasoning(state, state.offset, onRange);
+  if (complete) finishInlineCode(state, onRange);
 }
 
 function endRun(state: FenceState, onRange: (start: number, end: number) => void): void {

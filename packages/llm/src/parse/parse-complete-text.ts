@@ -36,26 +36,45 @@ export function parseCompleteText(
   nested = false,
 ): ParsedText {
   if (options.allowBareJson) {
-    const bare = safely(() => readBareJson(text, knowledge));
+    const bare = admit(
+      safely(() => readBareJson(text, knowledge)),
+      knowledge,
+    );
     if (bare !== undefined) {
       const finished = finalizeCalls(bare.calls, knowledge);
       return { text: bare.text, calls: finished.calls, diagnostics: finished.diagnostics };
     }
     // Reasoning first, then the whole answer as JSON (xLAM, Qwen3): the reasoning stays narrative.
-    const reasoned = leadingReasoningEnd(text);
-    const afterReasoning = reasoned < 0 ? undefined : safely(() => readBareJson(text.slice(reasoned), knowledge));
+    const reasoned = leadingReasoningEnd(text, knowledge.leadingReasoning);
+    const afterReasoning =
+      reasoned < 0
+        ? undefined
+        : admit(
+            safely(() => readBareJson(text.slice(reasoned), knowledge)),
+            knowledge,
+          );
     if (afterReasoning !== undefined) {
       const finished = finalizeCalls(afterReasoning.calls, knowledge);
       const narrative = joinNarrative([text.slice(0, reasoned), afterReasoning.text]);
       return { text: narrative, calls: finished.calls, diagnostics: finished.diagnostics };
     }
     const whole =
-      safely(() => readFunctionaryRecipients(text, knowledge)) ?? safely(() => readCommandActionFence(text, knowledge));
+      admit(
+        safely(() => readFunctionaryRecipients(text, knowledge)),
+        knowledge,
+      ) ??
+      admit(
+        safely(() => readCommandActionFence(text, knowledge)),
+        knowledge,
+      );
     if (whole !== undefined) {
       const finished = finalizeCalls(whole.calls, knowledge);
       return { text: whole.text, calls: finished.calls, diagnostics: finished.diagnostics };
     }
-    const pythonic = safely(() => readWholePythonicList(text, knowledge));
+    const pythonic = admit(
+      safely(() => readWholePythonicList(text, knowledge)),
+      knowledge,
+    );
     if (pythonic !== undefined) {
       const finished = finalizeCalls(pythonic.calls, knowledge);
       const dropped = pythonic.dropped.map((tool) => ({ kind: 'call_dropped', source: 'pythonic', tool }) as const);
@@ -63,18 +82,21 @@ export function parseCompleteText(
     }
   }
   const context = createScanContext(text, 'batch', knowledge);
-  const regions = findProtectedRegions(text);
+  const regions = findProtectedRegions(text, undefined, true, knowledge.leadingReasoning);
   const scan = scanText(text, createGrammars(context), regions);
   let narrative = joinNarrative(scan.parts.map(([start, end]) => text.slice(start, end)));
   let calls: RawCall[] = scan.calls;
   if (calls.length === 0 && options.allowBareJson && scan.diagnostics.length === 0) {
-    const embedded = safely(() => stripEmbeddedJsonCalls(text, knowledge, regions));
+    const embedded = admit(
+      safely(() => stripEmbeddedJsonCalls(text, knowledge, regions)),
+      knowledge,
+    );
     if (embedded !== undefined) {
       narrative = embedded.text;
       calls = embedded.calls;
     }
   }
-  if (calls.length === 0 && options.allowGlmLines) {
+  if (calls.length === 0 && options.allowGlmLines && knowledge.allows('glm')) {
     const glm = stripGlmLines(narrative, (call) => acceptsGlmCall(call, knowledge));
     if (glm.calls.length > 0) {
       narrative = glm.text;
@@ -102,21 +124,50 @@ const reasoningPairs: ReadonlyArray<readonly [string, string]> = [
   ['[THINK]', '[/THINK]'],
 ];
 
-/** The end of a closed reasoning region the text starts with (after whitespace), else -1. */
-function leadingReasoningEnd(text: string): number {
+/**
+ * The end of a closed reasoning region the text starts with (after whitespace), else -1; a text
+ * whose first reasoning token is a closer (the prompt opened the region, Qwen3 thinking, DeepSeek
+ * R1) starts with reasoning up to that closer.
+ */
+function leadingReasoningEnd(text: string, leadingReasoning: boolean): number {
   const start = text.length - text.trimStart().length;
+  const lower = text.toLowerCase();
   for (const [open, close] of reasoningPairs) {
-    if (!text.startsWith(open, start)) continue;
-    const end = text.indexOf(close, start + open.length);
+    if (!lower.startsWith(open.toLowerCase(), start)) continue;
+    const end = lower.indexOf(close.toLowerCase(), start + open.length);
     return end < 0 ? -1 : end + close.length;
   }
-  return -1;
+  if (!leadingReasoning) return -1;
+  let first = -1;
+  let firstEnd = -1;
+  for (const [open, close] of reasoningPairs) {
+    const opener = lower.indexOf(open.toLowerCase());
+    const closer = lower.indexOf(close.toLowerCase());
+    if (opener >= 0 && (first < 0 || opener < first)) {
+      first = opener;
+      firstEnd = -1;
+    }
+    if (closer >= 0 && (first < 0 || closer < first)) {
+      first = closer;
+      firstEnd = closer + close.length;
+    }
+  }
+  return firstEnd;
 }
 
 /** With offered tools, a GLM line on free text must name one of them (or repair to one). */
 function acceptsGlmCall(call: RawCall, knowledge: ToolKnowledge): boolean {
   if (knowledge.names.length === 0) return true;
   return safely(() => resolveToolNameDetailed(call.name, knowledge.names).status !== 'unknown') ?? false;
+}
+
+/** A whole-response reading counts only when every call's grammar is allowed (`toolCallFormats`). */
+function admit<T extends { readonly calls: readonly RawCall[] }>(
+  reading: T | undefined,
+  knowledge: ToolKnowledge,
+): T | undefined {
+  if (reading === undefined || knowledge.formats === undefined) return reading;
+  return reading.calls.every((call) => knowledge.allows(call.source)) ? reading : undefined;
 }
 
 function safely<T>(run: () => T): T | undefined {

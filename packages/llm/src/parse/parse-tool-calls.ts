@@ -1,6 +1,6 @@
 import type { ToolSchema } from '../spec/tool-schema.js';
 import { parseCompleteText } from './parse-complete-text.js';
-import type { ParsedText } from './parse-types.js';
+import type { CallSource, ParsedText } from './parse-types.js';
 import { createToolKnowledge } from './scan-context.js';
 
 /** Options for {@link parseToolCalls}. */
@@ -16,6 +16,19 @@ export interface ParseToolCallsOptions {
    * it off for a model that legitimately answers in JSON.
    */
   readonly allowBareJson?: boolean | undefined;
+  /**
+   * The grammars that may read calls, as `CallSource`s (`ModelProfile.toolCallFormats`): an adapter
+   * serving one model family lists its own, and markup of any other family stays text. Default:
+   * every grammar.
+   */
+  readonly toolCallFormats?: readonly CallSource[] | undefined;
+  /**
+   * Whether a text whose first reasoning token is a closer (`</think>`, `</thinking>`, `[/THINK]`)
+   * starts inside reasoning, as with templates that open the think block in the prompt (Qwen3
+   * thinking, DeepSeek R1): everything before that closer is reasoning and no call. Default `true`;
+   * `false` for a model known never to do so (a stream then releases calls without waiting).
+   */
+  readonly leadingReasoning?: boolean | undefined;
 }
 
 /**
@@ -33,7 +46,7 @@ export interface ParseToolCallsOptions {
  * names. Never throws; runs in time linear in `text`.
  */
 export function parseToolCalls(text: string, options: ParseToolCallsOptions = {}): ParsedText {
-  const knowledge = createToolKnowledge(options.tools);
+  const knowledge = createToolKnowledge(options.tools, options);
   try {
     return parseCompleteText(text, knowledge, { allowBareJson: options.allowBareJson ?? true, allowGlmLines: true });
   } catch {

@@ -18,8 +18,10 @@ describe('findProtectedRegions', () => {
   });
 
   it('needs three fence characters and at most three spaces of indent', () => {
-    expect(spans('``json\n{"a":1}\n``\n')).toEqual([]);
-    expect(spans('    ```rust\nfn main() {}\n    ```\n')).toEqual([]);
+    // Not fences, but still code: a two-backtick inline span, and runs indented past three spaces.
+    expect(spans('``json\n{"a":1}\n``\n')).toEqual(['``json\n{"a":1}\n``']);
+    expect(spans('    ```rust\nfn main() {}\n    ```\n')).toEqual(['```rust\nfn main() {}\n    ```']);
+    expect(spans('``json\n\n{"a":1}\n``\n')).toEqual([]);
     expect(spans('   ```rust\nfn main() {}\n   ```\n')).toEqual(['   ```rust\nfn main() {}\n   ```']);
   });
 
@@ -67,5 +69,28 @@ describe('findProtectedRegions', () => {
     expect(findProtectedRegions('ok\n```pyt', undefined, false).undecidedFrom).toBe(3);
     expect(findProtectedRegions('ok\n```python\n', undefined, false).undecidedFrom).toBe(-1);
     expect(findProtectedRegions('ok\n```pyt', undefined, true).undecidedFrom).toBe(-1);
+  });
+
+  describe('inline code spans', () => {
+    it('protects markup quoted in backticks, single or multi-backtick', () => {
+      expect(spans('write `<invoke name="x">` like that')).toEqual(['`<invoke name="x">`']);
+      expect(spans('use ``<tool_call>`{}`</tool_call>`` here')).toEqual(['``<tool_call>`{}`</tool_call>``']);
+    });
+
+    it('leaves an unclosed, escaped or blank-line-crossed run literal', () => {
+      expect(spans('a ` b <tool_call>')).toEqual([]);
+      expect(spans('a \\` b ` c')).toEqual([]);
+      expect(spans('a ` b\n\n c ` d')).toEqual([]);
+      expect(spans('a ` b\n```\n c ` d')).toEqual([]);
+    });
+
+    it('never treats fence lines as span runs', () => {
+      expect(spans('```tool_call\n{"name":"a"}\n```')).toEqual([]);
+    });
+
+    it('leaves calls after an open span undecided in a stream until it closes', () => {
+      expect(findProtectedRegions('see `<tool_call>', undefined, false, false).undecidedCallsFrom).toBe(4);
+      expect(findProtectedRegions('see `x` <tool_call>', undefined, false, false).undecidedCallsFrom).toBe(-1);
+    });
   });
 });

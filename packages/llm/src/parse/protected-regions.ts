@@ -1,4 +1,5 @@
 import { type FenceState, feedFence, finishFence, initialFenceState, undecidedFenceLine } from './fence-tracker.js';
+import { undecidedInlineCode } from './inline-code-tracker.js';
 
 /**
  * The spans of a text in which nothing is a tool call: fenced code blocks (``` or ~~~, three or
@@ -8,6 +9,16 @@ import { type FenceState, feedFence, finishFence, initialFenceState, undecidedFe
  * protects to the end; a closing fence may carry trailing text and its span ends at the run.
  * Reasoning regions (`<think>…</think>`, `[THINK]…[/THINK]`, the Harmony analysis channel; see
  * `reasoning-tracker.ts`) are protected too: markup there is reasoning text, kept in the narrative.
+ * So are inline code spans (`` `…` ``, ``` ``…`` ```; see `inline-code-tracker.ts`): markup quoted
+ * in backticks in an answer is content.
+ *
+ * Which fenced blocks are examples, precisely: a fence whose language is set and is not a call
+ * language is an example (```` ```xml ````, ```` ```json ````, ```` ```python ```` in an
+ * explanation). A fence without a language may hold real calls (small models wrap their call in a
+ * bare fence). Two whole-response readings take precedence over the example rule because their
+ * families really fence calls: a Command R+ `Action:` ```` ```json ```` fence of actions, and one
+ * ```` ```xml ```` / ```` ```json ```` fence around a whole Hermes response that holds nothing but
+ * `<tool_call>` blocks (see `parse-complete-text.ts`).
  */
 export interface ProtectedRegions {
   /** `[start, end)` pairs, ordered and disjoint. */
@@ -19,15 +30,28 @@ export interface ProtectedRegions {
    * (its language is not complete yet); blocks from there cannot be decided. -1 otherwise.
    */
   readonly undecidedFrom: number;
+  /**
+   * In an incomplete text, where a region may still turn out to have begun that nothing decides
+   * yet: the start of the text while no reasoning token has been seen (a later `</think>` would
+   * make everything before it reasoning). A call block starting there is held whole, while the
+   * narrative before it is released. -1 when nothing is undecided.
+   */
+  readonly undecidedCallsFrom: number;
 }
 
 /**
  * Finds the protected regions of `text`. Offsets are relative to `text`; `state` (a copy is used)
  * continues a text that began earlier, as the stream scrubber needs, and `complete` says whether
- * `text` runs to the end of the response.
+ * `text` runs to the end of the response. `leadingReasoning` (without `state`) turns the
+ * leading-closer rule on (default) or off.
  */
-export function findProtectedRegions(text: string, state?: FenceState, complete = true): ProtectedRegions {
-  const working: FenceState = state === undefined ? initialFenceState() : { ...state };
+export function findProtectedRegions(
+  text: string,
+  state?: FenceState,
+  complete = true,
+  leadingReasoning = true,
+): ProtectedRegions {
+  const working: FenceState = state === undefined ? initialFenceState(leadingReasoning) : { ...state };
   const base = working.offset;
   const ranges: Array<readonly [number, number]> = [];
   const onRange = (start: number, end: number): void => {
@@ -37,12 +61,15 @@ export function findProtectedRegions(text: string, state?: FenceState, complete 
   };
   feedFence(working, text, onRange);
   const undecided = complete ? -1 : undecidedFenceLine(working);
+  const inline = complete ? -1 : undecidedInlineCode(working);
+  const callsUndecided = complete ? -1 : !working.reasoningDecided ? 0 : inline < 0 ? -1 : Math.max(0, inline - base);
   finishFence(working, complete, onRange);
   mergeRanges(ranges);
   return {
     ranges,
     endAt: (position) => protectedEnd(ranges, position),
     undecidedFrom: undecided < 0 ? -1 : Math.max(0, undecided - base),
+    undecidedCallsFrom: callsUndecided,
   };
 }
 

@@ -10,6 +10,13 @@
  * call section inside its reasoning, so a Kimi call token (`<|tool_calls_section_begin|>`,
  * `<|tool_call_begin|>`) ends the region where it starts. An opener without its closer is
  * reasoning to the end of the text.
+ *
+ * A leading closer without an opener: templates that open the think block in the prompt (Qwen3
+ * thinking, DeepSeek R1, whose generation prompt ends in `<think>\n`) make the model's text start
+ * inside reasoning, so when a closer (`</think>`, `</thinking>`, `[/THINK]`) comes before any
+ * opener and before any Kimi call token, everything from the start of the text to that closer is
+ * reasoning. Until one of those tokens is seen the start is undecided: a stream cannot release a
+ * call found there yet (see `ProtectedRegions.undecidedCallsFrom`).
  */
 const pairs: ReadonlyArray<readonly [string, string]> = [
   ['<think>', '</think>'],
@@ -18,6 +25,8 @@ const pairs: ReadonlyArray<readonly [string, string]> = [
   ['<|channel|>analysis<|message|>', '<|end|>'],
 ];
 const callTokens: readonly string[] = ['<|tool_calls_section_begin|>', '<|tool_call_begin|>'];
+/** Closers that end a region the prompt opened (Harmony's `<|end|>` ends every message, so not it). */
+const leadingClosers: readonly string[] = ['</think>', '</thinking>', '[/think]'];
 const longest = Math.max(...pairs.flat().map((token) => token.length), ...callTokens.map((token) => token.length));
 
 /** @internal The carried state of the reasoning scan (flat, so the fence state can hold it). */
@@ -28,11 +37,19 @@ export interface ReasoningState {
   reasoningCloser: string;
   /** The end of the text already read that may still begin a token (kept until more arrives). */
   reasoningTail: string;
+  /**
+   * Whether the start of the text is known not to be (or to be) a region the prompt opened: set by
+   * the first opener, closer or Kimi call token.
+   */
+  reasoningDecided: boolean;
 }
 
-/** @internal A state outside any region. */
-export function initialReasoningState(): ReasoningState {
-  return { reasoningStart: -1, reasoningCloser: '', reasoningTail: '' };
+/**
+ * @internal A state outside any region. With `leadingReasoning` false the text is known not to
+ * start inside a region the prompt opened (no leading-closer rule, nothing undecided).
+ */
+export function initialReasoningState(leadingReasoning = true): ReasoningState {
+  return { reasoningStart: -1, reasoningCloser: '', reasoningTail: '', reasoningDecided: !leadingReasoning };
 }
 
 /**
@@ -70,6 +87,17 @@ export function feedReasoning(
           length = opener.length;
         }
       }
+      if (!state.reasoningDecided) {
+        const leading = firstOf(leadingClosers, find, position);
+        const call = firstOf(callTokens, find, position);
+        const first = Math.min(...[best, leading.at, call.at].filter((at) => at >= 0));
+        if (Number.isFinite(first)) state.reasoningDecided = true;
+        if (leading.at >= 0 && leading.at === first) {
+          onRange(0, textBase + leading.at + leading.length);
+          position = leading.at + leading.length;
+          continue;
+        }
+      }
       if (best < 0) break;
       state.reasoningStart = textBase + best;
       state.reasoningCloser = closer;
@@ -95,6 +123,23 @@ export function feedReasoning(
   }
   const keep = Math.max(position, lower.length - (longest - 1));
   state.reasoningTail = (carried + chunk).slice(keep);
+}
+
+function firstOf(
+  tokens: readonly string[],
+  find: (token: string, from: number) => number,
+  from: number,
+): { at: number; length: number } {
+  let at = -1;
+  let length = 0;
+  for (const token of tokens) {
+    const found = find(token, from);
+    if (found >= 0 && (at < 0 || found < at)) {
+      at = found;
+      length = token.length;
+    }
+  }
+  return { at, length };
 }
 
 /** @internal Ends the text: an open region runs to `end`. */

@@ -1,6 +1,7 @@
 import { createPformatRegistry, type PformatRegistry } from '../pformat/create-pformat-registry.js';
 import type { ToolSchema } from '../spec/tool-schema.js';
 import { createForwardFinder, type ForwardFinder } from './forward-finder.js';
+import type { CallSource } from './parse-types.js';
 import type { ScanMode } from './scan-types.js';
 
 /** @internal What the parser knows about the offered tools, built once per parse or scrubber. */
@@ -10,11 +11,31 @@ export interface ToolKnowledge {
   /** P-Format / code-call registry; only when tools were offered. */
   readonly registry: PformatRegistry | undefined;
   isKnown(name: string): boolean;
+  /** The grammars that may read calls (`ModelProfile.toolCallFormats`); undefined means all. */
+  readonly formats: ReadonlySet<CallSource> | undefined;
+  /** Whether the leading-closer rule applies (text before a first `</think>` is reasoning). */
+  readonly leadingReasoning: boolean;
+  /** Whether grammar `source` may read calls. */
+  allows(source: CallSource): boolean;
+}
+
+/** @internal What narrows a parse beyond the offered tools. */
+export interface KnowledgeOptions {
+  readonly toolCallFormats?: readonly CallSource[] | undefined;
+  readonly leadingReasoning?: boolean | undefined;
 }
 
 /** @internal Builds {@link ToolKnowledge} from `options.tools`. */
-export function createToolKnowledge(tools: readonly ToolSchema[] | undefined): ToolKnowledge {
-  if (tools === undefined || tools.length === 0) return noTools;
+export function createToolKnowledge(
+  tools: readonly ToolSchema[] | undefined,
+  options: KnowledgeOptions = {},
+): ToolKnowledge {
+  const formats = options.toolCallFormats === undefined ? undefined : new Set(options.toolCallFormats);
+  const leadingReasoning = options.leadingReasoning ?? true;
+  const allows = (source: CallSource): boolean => formats === undefined || formats.has(source);
+  if (tools === undefined || tools.length === 0) {
+    return { tools: [], names: [], registry: undefined, isKnown: () => false, formats, leadingReasoning, allows };
+  }
   const list = tools;
   const names = list.map((tool) => tool.name);
   const known = new Set(names);
@@ -23,10 +44,11 @@ export function createToolKnowledge(tools: readonly ToolSchema[] | undefined): T
     names,
     registry: createPformatRegistry(list),
     isKnown: (name) => known.has(name),
+    formats,
+    leadingReasoning,
+    allows,
   };
 }
-
-const noTools: ToolKnowledge = { tools: [], names: [], registry: undefined, isKnown: () => false };
 
 /** @internal Everything a grammar reads while scanning one text. */
 export interface ScanContext {

@@ -50,6 +50,15 @@ export function scanText(text: string, grammars: readonly Grammar[], regions: Pr
       return { parts, calls, diagnostics, pending: start };
     }
     const source = grammars[bestIndex]?.source ?? 'tagged_json';
+    if (
+      best.kind !== 'unterminated' &&
+      best.kind !== 'pending' &&
+      regions.undecidedCallsFrom >= 0 &&
+      best.start >= regions.undecidedCallsFrom
+    ) {
+      parts.push([partStart, best.start]);
+      return { parts, calls, diagnostics, pending: best.start };
+    }
     if (best.kind === 'pending') {
       parts.push([partStart, best.start]);
       return { parts, calls, diagnostics, pending: best.start };

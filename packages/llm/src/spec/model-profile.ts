@@ -1,4 +1,5 @@
 import type { SystemPromptPlacement } from '../prompt/place-system-prompt.js';
+import type { CallSource } from '../parse/parse-types.js';
 import type { SchemaTransform } from '../schema/schema-transform.js';
 import type { ToolFormat } from './tool-format.js';
 
@@ -37,6 +38,14 @@ export interface ModelProfile {
    * the OpenAI-compatible adapter both apply it to every request.
    */
   readonly systemPrompt?: SystemPromptPlacement | undefined;
+  /**
+   * The grammars this model family writes calls in as text (`CallSource`s: `harmony` for gpt-oss,
+   * `mistral` for Mistral, `['tagged_json']` for Hermes-style models, ...). An adapter that sets
+   * it restricts `parseToolCalls` and the stream scrubber to them, so another family's markup a
+   * model quotes stays text. Absent means every grammar. Text dialects (xml, pformat, code), which
+   * teach their own format, ignore it.
+   */
+  readonly toolCallFormats?: readonly CallSource[] | undefined;
 }
 
 /**
@@ -50,6 +59,7 @@ export interface ModelProfile {
  *   never given the tool strategy by default).
  * - `schemaTransform`: none.
  * - `systemPrompt`: none (system messages).
+ * - `toolCallFormats`: none (every grammar).
  *
  * Given fields are kept as they are, even when they contradict each other.
  */
@@ -68,5 +78,6 @@ export function createModelProfile(partial: Partial<ModelProfile> = {}): ModelPr
     ...profile,
     ...(partial.schemaTransform === undefined ? {} : { schemaTransform: partial.schemaTransform }),
     ...(partial.systemPrompt === undefined ? {} : { systemPrompt: partial.systemPrompt }),
+    ...(partial.toolCallFormats === undefined ? {} : { toolCallFormats: [...partial.toolCallFormats] }),
   };
 }

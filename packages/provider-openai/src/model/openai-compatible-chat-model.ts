@@ -193,6 +193,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
       ...this.errorContext,
       extractThinking: this.config.settings.extractThinking,
       textTools: plan.textTools,
+      toolCallFormats: this.config.profile.toolCallFormats,
       nextTextSequence: () => ++memory.textSequence,
       headers,
     };

@@ -71,7 +71,7 @@ export function readChoice(index: number, message: WireMessage, context: ReadCon
   reasoning = reasoning.trim();
   let toolCalls = message.toolCalls;
   if (toolCalls.length === 0 && context.textTools !== undefined) {
-    const parsed = parseToolCalls(content, { tools: context.textTools });
+    const parsed = parseToolCalls(content, { tools: context.textTools, toolCallFormats: context.toolCallFormats });
     if (parsed.calls.length > 0) {
       const seq = context.nextTextSequence();
       toolCalls = parsed.calls.map((call, slot) => textToolCall(call, seq, slot));

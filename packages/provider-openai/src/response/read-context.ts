@@ -1,4 +1,4 @@
-import type { LanguageModelV1ToolCall, ParsedCall, ToolSchema } from '@tiny/llm';
+import type { CallSource, LanguageModelV1ToolCall, ParsedCall, ToolSchema } from '@tiny/llm';
 
 /** What the response readers need to know about the request and the provider. @internal */
 export interface ReadContext {
@@ -8,6 +8,8 @@ export interface ReadContext {
   readonly extractThinking: boolean;
   /** Tools offered in the prompt: read calls from the text. `undefined` in native mode. */
   readonly textTools: readonly ToolSchema[] | undefined;
+  /** `ModelProfile.toolCallFormats` of the model: the grammars text calls are read from (default all). */
+  readonly toolCallFormats?: readonly CallSource[] | undefined;
   /** Draws the next `seq` for `text-{seq}-{slot}` ids; called once per response that has text calls. */
   readonly nextTextSequence: () => number;
   readonly headers?: Headers | undefined;

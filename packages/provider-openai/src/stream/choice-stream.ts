@@ -37,7 +37,10 @@ export class ChoiceStream {
     this.index = index;
     this.context = context;
     this.think = context.extractThinking ? createThinkExtractor() : undefined;
-    this.scrubber = context.textTools === undefined ? undefined : createStreamScrubber({ tools: context.textTools });
+    this.scrubber =
+      context.textTools === undefined
+        ? undefined
+        : createStreamScrubber({ tools: context.textTools, toolCallFormats: context.toolCallFormats });
   }
 
   /** True once a `finish_reason` arrived for this choice. */

@@ -57,4 +57,9 @@ export const pathologicalInputs: ReadonlyArray<readonly [string, (size: number) 
   ['<weather> repeated (seed xml)', (size) => repeatTo('<weather>', size)],
   ['GLM lines', (size) => repeatTo('shell/command>ls\n', size)],
   ['JSON-looking prose', (size) => repeatTo('{"name": "x", "input": 1} ', size)],
+  ['<function_calls> with code, unclosed, repeated', (size) => repeatTo('<function_calls>lookup(id=7)\n', size)],
+  ['backtick runs of growing length', (size) => repeatTo('` `` ``` x <tool_call> ', size)],
+  ['</think> repeated', (size) => repeatTo('</think><tool_call>{}', size)],
+  ['step3 sentinel + invoke repeated', (size) => repeatTo('<｜tool_call_begin｜><steptml:invoke name="x">', size)],
+  ['<tool_call>lookup[ repeated (P-Format head)', (size) => repeatTo('<tool_call>lookup[0|', size)],
 ];

@@ -1,5 +1,6 @@
+import type { CallSource } from '../parse-types.js';
 import type { ScanContext, ToolKnowledge } from '../scan-context.js';
-import type { Grammar } from '../scan-types.js';
+import type { Block, Grammar } from '../scan-types.js';
 import { createCommandActionGrammar } from './command-action.js';
 import { createHarmonyGrammar } from './harmony.js';
 import { createInvokeXmlGrammar } from './invoke-xml.js';
@@ -117,5 +118,42 @@ export function createGrammars(context: ScanContext): Grammar[] {
     (!stream || ptypeMatters(context.text, context.previousCode, ptypeNeedles(context.knowledge)))
   )
     grammars.push(createSeedPtypeGrammar(context, ptypeTools));
-  return grammars;
+  const { knowledge } = context;
+  if (knowledge.formats === undefined) return grammars;
+  return grammars
+    .filter((grammar) => producibleSources(grammar.source).some((source) => knowledge.allows(source)))
+    .map((grammar) => restrictGrammar(grammar, knowledge));
+}
+
+/**
+ * The sources a grammar's calls may carry: the tagged grammar also reads P-Format, code, GLM and
+ * invoke-XML bodies inside its tags.
+ */
+function producibleSources(source: CallSource): readonly CallSource[] {
+  if (source === 'tagged_json') return ['tagged_json', 'pformat', 'code', 'glm', 'invoke_xml'];
+  return source === 'invoke_xml' ? ['invoke_xml', 'pythonic'] : [source];
+}
+
+/**
+ * @internal A grammar limited to the allowed sources (`ModelProfile.toolCallFormats`): a block
+ * with a call of another source is no block (its markup stays text, and the engine looks for the
+ * next block after its start); a block without calls (malformed, furniture, unterminated) counts
+ * only when the grammar's own source is allowed. Holding is kept, so a stream agrees with a batch.
+ */
+function restrictGrammar(grammar: Grammar, knowledge: ToolKnowledge): Grammar {
+  const own = knowledge.allows(grammar.source);
+  const admitted = (block: Block): boolean => {
+    if (block.kind === 'pending') return true;
+    if (block.kind === 'calls') return block.calls.every((call) => knowledge.allows(call.source));
+    return own;
+  };
+  return {
+    source: grammar.source,
+    findNext(from) {
+      let block = grammar.findNext(from);
+      while (block !== undefined && !admitted(block)) block = grammar.findNext(block.start + 1);
+      return block;
+    },
+    holdFrom: (floor) => grammar.holdFrom(floor),
+  };
 }

@@ -2,7 +2,7 @@ import { setOwn } from '../own-properties.js';
 import type { ToolKnowledge } from '../scan-context.js';
 import type { RawCall } from '../scan-types.js';
 import { declaresString } from './declared-string.js';
-import { parameterValue } from './invoke-xml-arguments.js';
+import { parameterValue, templateTrim } from './invoke-xml-arguments.js';
 
 const KEY_OPEN = '<arg_key>';
 const KEY_CLOSE = '</arg_key>';
@@ -13,8 +13,8 @@ const namePattern = /^[A-Za-z0-9_.-]+$/;
 /**
  * @internal Reads a GLM-4.5-style tag body, `NAME<arg_key>k</arg_key><arg_value>v</arg_value>...`
  * (whitespace allowed between the pieces; source `glm`). Values are JSON when they are numbers,
- * booleans, null, arrays or objects, else trimmed text; a parameter the offered tool declares as a
- * string stays its trimmed text. A body that is only a name is a call
+ * booleans, null, arrays or objects, else the text less the template's one newline on each side
+ * (`templateTrim`); a parameter the offered tool declares as a string stays that text. A body that is only a name is a call
  * without arguments, but only when that name is an offered tool. `undefined` for any other shape.
  */
 export function readGlmArgumentBody(body: string, knowledge: ToolKnowledge): RawCall | undefined {
@@ -36,7 +36,7 @@ export function readGlmArgumentBody(body: string, knowledge: ToolKnowledge): Raw
     const key = body.slice(keyStart, keyEnd).trim();
     if (key === '') return undefined;
     const raw = body.slice(valueStart, valueEnd);
-    setOwn(args, key, declaresString(knowledge, name, key) ? raw.trim() : parameterValue(raw));
+    setOwn(args, key, declaresString(knowledge, name, key) ? templateTrim(raw) : parameterValue(raw));
     position = skipBlank(body, valueEnd + VALUE_CLOSE.length);
   }
   return { name, arguments: args, source: 'glm' };

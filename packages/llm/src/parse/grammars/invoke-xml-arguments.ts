@@ -14,8 +14,9 @@ export interface InvokeArguments {
 /**
  * @internal Reads the arguments of an invoke block from `text[start..end)`. Parameter children
  * (`<parameter name="k">v</parameter>`, `<parameter=k>v</parameter>`, any prefix) win: each value is
- * JSON when it is a number, boolean, null, array or object, else its trimmed text (a parameter the
- * tool declares as a string is always its trimmed text: `5123123` stays a string; a value in one
+ * JSON when it is a number, boolean, null, array or object, else its text less the template's one
+ * newline on each side ({@link templateTrim}; a parameter the tool declares as a string is always
+ * that text: `5123123` stays a string; a value in one
  * CDATA section is that section's text, verbatim, and nothing inside it closes the parameter); a lone
  * `arguments` parameter holding an object is unwrapped. Without parameters the body is JSON
  * (orphan `</parameter>` closers removed): empty gives `{}`, any other text that is not an object
@@ -40,7 +41,7 @@ export function readInvokeArguments(
       if (tag.name !== '') {
         const raw = text.slice(tag.end, close.start);
         const cdata = cdataValue(raw);
-        setOwn(parameters, tag.name, cdata ?? (isString(tag.name) ? raw.trim() : parameterValue(raw)));
+        setOwn(parameters, tag.name, cdata ?? (isString(tag.name) ? templateTrim(raw) : parameterValue(raw)));
         found = true;
       }
       position = text.indexOf('<', close.end);
@@ -101,7 +102,26 @@ function nextParameterClose(
   return undefined;
 }
 
-/** A parameter value: JSON for numbers, booleans, null, arrays and objects; otherwise trimmed text. */
+/**
+ * @internal The text of an element-per-field value as the model meant it. A template that puts
+ * values on their own lines (Qwen3-Coder, Qwen 3.5: `<parameter=path>\nVALUE\n</parameter>`)
+ * writes a newline after the opening tag and one before the closing tag; exactly that pair is
+ * removed (`\r\n` counts as one newline). A value written inline (Claude, MiniMax, Step3,
+ * Seed-OSS: `<parameter name="k">VALUE</parameter>`) has no such pair and is kept whole. Every
+ * other leading or trailing space, tab or newline is part of the value: an edit of indented code
+ * depends on it (vLLM's Step3, MiniMax M2 and MiniCPM5 parsers keep it the same way).
+ */
+export function templateTrim(raw: string): string {
+  const start = raw.startsWith('\r\n') ? 2 : raw.startsWith('\n') ? 1 : 0;
+  if (start === 0 || raw.length <= start) return raw;
+  const end = raw.endsWith('\r\n') ? raw.length - 2 : raw.endsWith('\n') ? raw.length - 1 : -1;
+  return end < start ? raw : raw.slice(start, end);
+}
+
+/**
+ * A parameter value: JSON for numbers, booleans, null, arrays and objects (surrounding whitespace
+ * ignored); otherwise the text with only the template newlines removed ({@link templateTrim}).
+ */
 export function parameterValue(raw: string): unknown {
   const trimmed = raw.trim();
   const first = trimmed.charCodeAt(0);
@@ -117,7 +137,7 @@ export function parameterValue(raw: string): unknown {
     const parsed = parseJsonStrict(trimmed);
     if (parsed !== undefined && typeof parsed.value !== 'string') return parsed.value;
   }
-  return trimmed;
+  return templateTrim(raw);
 }
 
 function removeRanges(

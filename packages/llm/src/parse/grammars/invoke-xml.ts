@@ -5,6 +5,7 @@ import { skipWhitespace } from '../text-scanning.js';
 import { declaresString } from './declared-string.js';
 import { readInvokeArguments } from './invoke-xml-arguments.js';
 import { type InvokeTag, matchInvokeTag, PARTIAL_TAG } from './invoke-xml-tags.js';
+import { readPythonicList } from './pythonic.js';
 
 /** The longest `</ | DSML | ` or `ns:` prefix between `<` and the keyword. */
 const MAX_TAG_PREFIX = 72;
@@ -81,10 +82,33 @@ export function createInvokeXmlGrammar(context: ScanContext): Grammar {
     if (tag.closing || tag.prefixed) return { kind: 'furniture', start, end: tag.end };
     const next = skipWhitespace(text, tag.end);
     if (next >= text.length) return mode === 'stream' ? { kind: 'pending', start, end: text.length } : undefined;
-    if (text.charCodeAt(next) !== 60) return undefined;
+    if (text.charCodeAt(next) !== 60) return codeCallsBlock(start, tag);
     const following = matchInvokeTag(text, lower, next);
     if (following === PARTIAL_TAG) return mode === 'stream' ? { kind: 'pending', start, end: text.length } : undefined;
     return following?.kind === 'open' ? { kind: 'furniture', start, end: tag.end } : undefined;
+  }
+
+  /**
+   * OLMo 3 writes Python calls, one per line, inside `<function_calls>…</function_calls>`: with
+   * offered tools, a bare wrapper whose body reads as such calls (every callee an offered tool) is a
+   * block of pythonic calls; an unreadable sibling is dropped with a diagnostic. Anything else stays
+   * prose, as before.
+   */
+  function codeCallsBlock(start: number, tag: InvokeTag & { kind: 'wrapper' }): Block | undefined {
+    if (context.knowledge.registry === undefined) return undefined;
+    const word = lower.slice(start + 1, tag.end - 1).trim();
+    if (!/^[a-z_]+$/.test(word)) return undefined;
+    const close = context.finder(`</${word}>`, true).next(tag.end);
+    if (close < 0) return mode === 'stream' ? { kind: 'pending', start, end: text.length } : undefined;
+    const body = text.slice(tag.end, close);
+    const lines = body
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '');
+    const list =
+      readPythonicList(`[${body}]`, context.knowledge) ?? readPythonicList(`[${lines.join(',')}]`, context.knowledge);
+    if (list === undefined) return undefined;
+    return { kind: 'calls', start, end: close + word.length + 3, calls: list.calls, dropped: list.dropped };
   }
 
   function invokeBlock(start: number, tag: InvokeTag & { kind: 'open' }): Block {

@@ -4,6 +4,7 @@ import type { ForwardFinder } from '../forward-finder.js';
 import type { ScanContext } from '../scan-context.js';
 import { type Block, countCharacters, type Grammar } from '../scan-types.js';
 import { endsInsidePrefix } from '../text-scanning.js';
+import { templateTrim } from './invoke-xml-arguments.js';
 
 interface XmlTool {
   readonly tool: ToolSchema;
@@ -17,7 +18,8 @@ interface XmlTool {
  * @internal The seed's element-per-field XML form (source `xml_element`), only for tools whose
  * `format` is `{type: 'xml'}`: `<weather><city>Oslo</city></weather>`, from `<name>` to the first
  * `</name>` (exact, case-sensitive name). The element is decoded by `parseXmlCall`; a failed decode is
- * a malformed block, never a guessed call.
+ * a malformed block, never a guessed call. Model-written string fields are then trimmed as Cline's
+ * parser trims them ({@link clineTrim}); `parseXmlCall` itself stays lossless for rendered calls.
  */
 export function createSeedXmlGrammar(context: ScanContext, tools: readonly ToolSchema[]): Grammar {
   const { text, mode } = context;
@@ -67,8 +69,25 @@ function safeParse(
 ): { name: string; arguments: Record<string, unknown> } | undefined {
   try {
     const result = parseXmlCall(element, tool);
-    return result.ok ? { name: tool.name, arguments: result.call.arguments } : undefined;
+    return result.ok ? { name: tool.name, arguments: clineTrim(result.call.arguments) } : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * @internal Cline's rule for the string value of a top-level field written by a model
+ * (`parseAssistantMessageV2`): surrounding whitespace is trimmed, except in a field named
+ * `content` (a file body), where only the one newline after the opening tag and the one before
+ * the closing tag are removed, so the file keeps its indentation and blank lines. Values that are
+ * not strings are left as decoded.
+ */
+export function clineTrim(args: Record<string, unknown>): Record<string, unknown> {
+  const trimmed: Record<string, unknown> = {};
+  for (const key of Object.keys(args)) {
+    const value = args[key];
+    const written = typeof value !== 'string' ? value : key === 'content' ? templateTrim(value) : value.trim();
+    Object.defineProperty(trimmed, key, { value: written, enumerable: true, writable: true, configurable: true });
+  }
+  return trimmed;
 }

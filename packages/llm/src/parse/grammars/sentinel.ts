@@ -7,6 +7,7 @@ import { invalidArguments } from '../read-stated-arguments.js';
 import type { ScanContext } from '../scan-context.js';
 import { type Block, countCharacters, type Grammar, type RawCall } from '../scan-types.js';
 import { stripOuterFence } from '../strip-outer-fence.js';
+import { readInvokeXmlBody } from './invoke-xml-body.js';
 import { matchSentinelToken, PARTIAL_TOKEN, type SentinelToken } from './sentinel-tokens.js';
 
 /**
@@ -73,11 +74,20 @@ export function createSentinelGrammar(context: ScanContext): Grammar {
       if (left === 'function' || left === 'tool' || left === 'functions') {
         const newline = right.indexOf('\n');
         const name = (newline < 0 ? right : right.slice(0, newline)).trim();
-        return name === '' ? [] : [call(name, newline < 0 ? '' : right.slice(newline + 1))];
+        const rest = newline < 0 ? '' : right.slice(newline + 1).trim();
+        // Step3 writes its invoke-XML call after the name line: the invoke names the call.
+        const invoked = rest.startsWith('<') ? readInvokeXmlBody(rest, context.knowledge) : [];
+        if (invoked.length > 0) return invoked;
+        return name === '' ? [] : [call(name, rest)];
       }
       return left === '' ? [] : [call(left, right)];
     }
     const body = stripOuterFence(text.slice(start, end));
+    // Step3 (`<｜tool_call_begin｜><steptml:invoke name=…>…`): an invoke-XML body.
+    if (body.startsWith('<')) {
+      const invoked = readInvokeXmlBody(body, context.knowledge);
+      if (invoked.length > 0) return invoked;
+    }
     const strict = parseJsonStrict(body);
     if (strict !== undefined) return readCalls(strict.value, true, context.knowledge.isKnown, 'sentinel');
     const recovered = recoverLeadingObject(body);

@@ -1,4 +1,5 @@
 import { parseCodeCallBody } from '../../code-call/parse-code-call-body.js';
+import type { PformatRegistry } from '../../pformat/create-pformat-registry.js';
 import { parsePformatBody } from '../../pformat/parse-pformat-body.js';
 import { recoverLeadingObject } from '../../repair/recover-leading-object.js';
 import { extractJsonValues, parseJsonStrict } from '../extract-json-values.js';
@@ -17,7 +18,8 @@ import { readKimiBody } from './kimi-body.js';
  * (Qwen3-Coder's `<function=…>` inside the tag), a GLM-4.5 `NAME<arg_key>…` body, every JSON value
  * in the body (one ```` ```json ```` fence removed), relaxed object recovery, and GLM lines. The two
  * added forms sit before the JSON steps because their values may themselves hold JSON. A leading
- * `call:` is ignored. Returns no calls when nothing decodes.
+ * `call:` is ignored. A body that calls an offered tool in P-Format or code form but cannot be read
+ * is one invalid call with the body as raw text. Returns no calls when nothing decodes.
  */
 export function decodeTaggedBody(rawBody: string, knowledge: ToolKnowledge): RawCall[] {
   let body = rawBody.trim();
@@ -29,10 +31,13 @@ export function decodeTaggedBody(rawBody: string, knowledge: ToolKnowledge): Raw
   if (registry !== undefined) {
     const pformat = parsePformatBody(body, registry);
     if (pformat !== undefined) return [{ name: pformat.name, arguments: pformat.arguments, source: 'pformat' }];
-    const code = parseCodeCallBody(stripOuterFence(body), registry);
+    const unfenced = stripOuterFence(body);
+    const code = parseCodeCallBody(unfenced, registry);
     if (code !== undefined && code.length > 0) {
       return code.map((call) => ({ name: call.name, arguments: call.arguments, source: 'code' as const }));
     }
+    const attempted = attemptedCall(unfenced, registry);
+    if (attempted !== undefined) return [attempted];
   }
   const kimi = readKimiBody(body);
   if (kimi !== undefined) return [kimi];
@@ -42,6 +47,30 @@ export function decodeTaggedBody(rawBody: string, knowledge: ToolKnowledge): Raw
   if (glm !== undefined) return [glm];
 
   return decodeJsonBody(body, stripOuterFence(body), knowledge);
+}
+
+const callHead =
+  /^(?:(?:const|let|var)\s+[A-Za-z_$][\w$]*\s*=\s*|[A-Za-z_$][\w$]*\s*=(?!=)\s*)?(?:await\s+)?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)[ \t]*([[(])/;
+
+/**
+ * A body that plainly calls an offered tool in P-Format (`NAME[`) or as code (`NAME(`, after an
+ * optional `await` or assignment, the name dotted or not) but whose arguments could not be read
+ * (a bad slot, an unclosed string, a variable as an argument): an invalid call carrying the whole
+ * body as its raw text, as the JSON dialects give for arguments that do not decode, so admission
+ * repairs it or answers with a tool error; never dropped and never `{}`.
+ */
+function attemptedCall(body: string, registry: PformatRegistry): RawCall | undefined {
+  const match = callHead.exec(body);
+  const written = match?.[1];
+  if (written === undefined) return undefined;
+  const last = written.slice(written.lastIndexOf('.') + 1);
+  const name = registry.has(written) ? written : registry.has(last) ? last : undefined;
+  if (name === undefined) return undefined;
+  const pformat = match?.[2] === '[';
+  const reason = pformat
+    ? 'the P-Format arguments could not be read'
+    : 'the code-call arguments could not be read as literals';
+  return { name, arguments: {}, source: pformat ? 'pformat' : 'code', invalid: { raw: body, reason } };
 }
 
 /**
