@@ -2,10 +2,11 @@ import { defineTool, ToolPolicy } from '@tiny/tools';
 import { Type } from 'typebox';
 import { describe, expectTypeOf, it } from 'vitest';
 import { AgentHarness } from '../agent/agent-harness.js';
+import type { DeferredCall, ToolArguments } from '../deferral/deferred-call.js';
 import { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import type { RunState } from '../deferral/run-state.js';
 import { ScriptedModel } from '../testkit/index.js';
-import type { AgentRun, DeferredCall, DeferredToolRequests, ToolArguments } from './agent-run.js';
+import type { AgentRun, DeferredToolRequests } from './agent-run.js';
 
 const pay = defineTool({
   name: 'pay',

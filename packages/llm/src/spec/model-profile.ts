@@ -1,5 +1,5 @@
-import type { SystemPromptPlacement } from '../prompt/place-system-prompt.js';
 import type { CallSource } from '../parse/parse-types.js';
+import type { SystemPromptPlacement } from '../prompt/place-system-prompt.js';
 import type { SchemaTransform } from '../schema/schema-transform.js';
 import type { ToolFormat } from './tool-format.js';
 

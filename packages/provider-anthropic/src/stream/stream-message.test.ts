@@ -187,7 +187,10 @@ describe('streamMessage', () => {
   });
 
   it('reads a plain JSON error body sent under text/event-stream (a proxy answering a stream) as that error', async () => {
-    const raw = JSON.stringify({ type: 'error', error: { type: 'rate_limit_error', message: 'Number of requests exceeded' } });
+    const raw = JSON.stringify({
+      type: 'error',
+      error: { type: 'rate_limit_error', message: 'Number of requests exceeded' },
+    });
     const out = await parts(body([raw.slice(0, 20), raw.slice(20)]));
     expect(out).toHaveLength(1);
     const error = out[0]?.type === 'error' ? out[0].error : undefined;

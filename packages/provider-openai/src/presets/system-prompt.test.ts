@@ -1,6 +1,6 @@
 import { createModelProfile, type ToolSchema } from '@tiny/llm';
+import { useReplayServer } from '@tiny/provider-tests';
 import { describe, expect, it } from 'vitest';
-import { useReplayServer } from '../replay.test-helper.js';
 import { vllm } from './vllm.js';
 
 const weather: ToolSchema = {
@@ -8,7 +8,7 @@ const weather: ToolSchema = {
   description: 'Get the current weather for a city.',
   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
 };
-const replay = useReplayServer();
+const replay = useReplayServer(new URL('../__fixtures__/', import.meta.url));
 
 describe("systemPrompt: 'first_user' preset knob", () => {
   it('sends no system message: system text and tool instructions open the first user turn', async () => {
