@@ -5,7 +5,7 @@
 export { createMcpToolSet } from './create-mcp-tool-set.js';
 export { McpConnectionError } from './errors/mcp-connection-error.js';
 export { McpPinFileError } from './errors/mcp-pin-file-error.js';
-export { contentFromMcp, type McpCallResult, resultFromMcp } from './map-call-result.js';
+export { contentFromMcp, type McpCallResult, type ResultFromMcpOptions, resultFromMcp } from './map-call-result.js';
 export { type McpToolAnnotations, policyFromAnnotations } from './map-tool-policy.js';
 export { advertisedToolNames } from './mcp-tool-name.js';
 export {
