@@ -63,6 +63,14 @@ export {
   stripInstructionFences,
   truncateUtf8,
 } from './sanitize/sanitize-metadata.js';
+export {
+  isRecord,
+  LIST_SUBSCHEMA_KEYWORDS,
+  MAP_SUBSCHEMA_KEYWORDS,
+  mapSubschemas,
+  SINGLE_SUBSCHEMA_KEYWORDS,
+  setOwn,
+} from './schema/map-subschemas.js';
 export { isStandardSchema, type ResolvedSchema, resolveSchema, type SchemaSide } from './schema/resolve-schema.js';
 export type {
   InferSchemaInput,

@@ -1,5 +1,11 @@
 import type { ToolSchema } from '@tiny/llm';
-import { type JsonSchema, truncateUtf8 } from '@tiny/tools';
+import {
+  type JsonSchema,
+  LIST_SUBSCHEMA_KEYWORDS,
+  MAP_SUBSCHEMA_KEYWORDS,
+  SINGLE_SUBSCHEMA_KEYWORDS,
+  truncateUtf8,
+} from '@tiny/tools';
 
 /** Byte ceilings for the model-facing projection of a tool schema. Unset means no ceiling. */
 export interface SchemaCompaction {
@@ -48,21 +54,9 @@ export function clipDescription(text: string, maxBytes: number): string {
 type Node = Record<string, unknown>;
 const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const mapKeywords = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'] as const;
-const singleKeywords = [
-  'items',
-  'additionalItems',
-  'additionalProperties',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-  'contains',
-  'propertyNames',
-  'not',
-  'if',
-  'then',
-  'else',
-] as const;
-const listKeywords = ['items', 'prefixItems', 'anyOf', 'oneOf', 'allOf'] as const;
+const mapKeywords = MAP_SUBSCHEMA_KEYWORDS;
+const singleKeywords = SINGLE_SUBSCHEMA_KEYWORDS;
+const listKeywords = LIST_SUBSCHEMA_KEYWORDS;
 const refKeywords = ['$ref', '$dynamicRef', '$recursiveRef'] as const;
 const compositions = ['anyOf', 'oneOf', 'allOf'] as const;
 const definitionTables = ['$defs', 'definitions'] as const;

@@ -11,6 +11,7 @@ import {
   sha256Hex,
 } from '../artifacts/artifact-uri.js';
 import { ArtifactUnreadableError } from '../errors/artifact-unreadable-error.js';
+import { syncDirectory } from './sync-directory.js';
 
 const DATA = '.bin';
 const RECORD = '.json';
@@ -165,23 +166,4 @@ export function createFileArtifactStore(dir: string, options: FileArtifactStoreO
         .map((record) => record.ref);
     },
   };
-}
-
-/** fsyncs a directory so a rename in it is durable (a no-op where directories cannot be opened, as on Windows). */
-async function syncDirectory(dir: string): Promise<void> {
-  let handle: FileHandle;
-  try {
-    handle = await open(dir, 'r');
-  } catch (error) {
-    if (process.platform === 'win32') return;
-    throw error;
-  }
-  try {
-    await handle.sync();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'EINVAL' && code !== 'EPERM' && code !== 'EISDIR') throw error;
-  } finally {
-    await handle.close();
-  }
 }

@@ -5,6 +5,7 @@ import { InvalidInputError } from '@tiny/tools';
 import type { CheckpointStore } from '../checkpoint/checkpoint-store.js';
 import { checkedRunId, readRunState } from '../checkpoint/in-memory-checkpoint-store.js';
 import { serializeRunState } from '../deferral/run-state.js';
+import { syncDirectory } from './sync-directory.js';
 
 const SUFFIX = '.json';
 const TEMP = '.tmp';
@@ -132,23 +133,4 @@ export function createFileCheckpointStore(dir: string, options: FileCheckpointSt
       if (fsync) await syncDirectory(dir).catch(() => undefined);
     },
   };
-}
-
-/** fsyncs a directory so a rename or unlink in it is durable (a no-op where directories cannot be opened, as on Windows). */
-async function syncDirectory(dir: string): Promise<void> {
-  let handle: FileHandle;
-  try {
-    handle = await open(dir, 'r');
-  } catch (error) {
-    if (process.platform === 'win32') return;
-    throw error;
-  }
-  try {
-    await handle.sync();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'EINVAL' && code !== 'EPERM' && code !== 'EISDIR') throw error;
-  } finally {
-    await handle.close();
-  }
 }
