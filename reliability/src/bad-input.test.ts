@@ -61,7 +61,15 @@ describe('bad input at public entry points gets a typed error and changes nothin
   it('rejects a message list that is not one, without calling the model', async () => {
     const model = new ScriptedModel({ steps: [{ content: 'x' }] });
     const harness = new AgentHarness({ model });
-    for (const messages of ['hi', [{ role: 'wizard', content: 'x' }], [null], [{ role: 'user' }], cyclic]) {
+    // A string is a prompt (one user message), so it is not among the bad inputs.
+    for (const messages of [
+      42,
+      { role: 'user', content: 'x' },
+      [{ role: 'wizard', content: 'x' }],
+      [null],
+      [{ role: 'user' }],
+      cyclic,
+    ]) {
       await typedError(() => harness.invoke({}, messages as never));
     }
     expect(model.calls).toBe(0);
