@@ -2,6 +2,8 @@ import { parseJson } from './parse-json.js';
 
 /** Trailing characters dropped at most while looking for a closable prefix. */
 const MAX_DROPPED = 64;
+/** Deeper than this is no answer to close (and closing 10^6 levels would cost seconds, not a repair). */
+const MAX_OWED = 512;
 
 interface ScanState {
   stack: number[];
@@ -33,7 +35,8 @@ function advance(text: string, from: number, to: number, state: ScanState): bool
  * The `closed` rung of the structured-output ladder: starting at the first `{` or `[`, closes an
  * open string with `"`, then appends the closers still owed. When that does not parse, drops
  * trailing characters one at a time (at most 64) and closes again. A stray or mismatched closer
- * anywhere refuses, and so does text that owes nothing (it is complete, just invalid).
+ * anywhere refuses, and so does text that owes nothing (it is complete, just invalid), or more
+ * than 512 closers (nesting no real answer has; closing it would take seconds on 1 MB).
  * Returns the parsed value, or `undefined`.
  * @internal
  */
@@ -50,6 +53,7 @@ export function closeTruncatedJson(text: string): unknown {
   if (!advance(body, checkpoint, body.length, full)) return undefined;
   // Complete but invalid text (`{'a':'b'}`) is not truncated; cutting it down would only lose data.
   if (!full.inString && full.stack.length === 0) return undefined;
+  if (full.stack.length > MAX_OWED) return undefined;
   // Closers owed by the part before the checkpoint, innermost first, built once.
   const baseClosers = base.stack
     .map((code) => (code === 125 ? '}' : ']'))

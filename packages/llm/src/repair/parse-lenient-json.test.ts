@@ -47,6 +47,17 @@ describe('parseLenientJson', () => {
     expect(parseLenientJson(beyond)).toBeUndefined();
   });
 
+  it('closes nesting up to 512 levels and refuses deeper, so 1 MB of openers costs no seconds', () => {
+    const nested = (depth: number) => '['.repeat(depth);
+    const closed = parseLenientJson(`${nested(512)}1`);
+    expect(closed?.repair).toBe('closed');
+    let value = closed?.value;
+    for (let level = 0; level < 512; level++) value = (value as unknown[])[0];
+    expect(value).toBe(1);
+    expect(parseLenientJson(`${nested(513)}1`)).toBeUndefined();
+    expect(parseLenientJson(nested(1_000_000))).toBeUndefined();
+  });
+
   it('refuses a stray closer, complete-but-invalid text and garbage', () => {
     expect(parseLenientJson('[1, 2]] , [3')).toBeUndefined();
     expect(parseLenientJson('{"a": [1}, "b": "x')).toBeUndefined();
