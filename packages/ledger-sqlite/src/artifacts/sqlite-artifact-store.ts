@@ -12,8 +12,8 @@ import type Database from 'better-sqlite3';
 import { LedgerClosedError } from '../errors/ledger-closed-error.js';
 import type { SqliteToolEffectLedger } from '../ledger/sqlite-tool-effect-ledger.js';
 import { ARTIFACT_TABLE } from '../schema/migrate-schema.js';
-import { openDatabase, type SqliteOpenMode } from '../schema/open-database.js';
-import { databases } from '../schema/shared-connection.js';
+import type { SqliteOpenMode } from '../schema/open-database.js';
+import { connectStore } from '../schema/shared-connection.js';
 
 /**
  * Options for {@link SqliteArtifactStore}: the ledger whose connection to share, or a database file
@@ -79,24 +79,10 @@ export class SqliteArtifactStore implements ArtifactStore {
   };
 
   constructor(options: SqliteArtifactStoreOptions) {
-    if (options !== null && typeof options === 'object' && 'ledger' in options) {
-      const db = databases.get(options.ledger);
-      if (db === undefined) {
-        throw new InvalidInputError({
-          entryPoint: 'SqliteArtifactStore',
-          reason: '`ledger` must be a SqliteToolEffectLedger',
-        });
-      }
-      if (!db.open) throw new LedgerClosedError({ operation: 'SqliteArtifactStore' });
-      this.db = db;
-      this.path = options.ledger.path;
-      this.owned = false;
-    } else {
-      const opened = openDatabase('SqliteArtifactStore', options);
-      this.db = opened.db;
-      this.path = opened.path;
-      this.owned = true;
-    }
+    const connection = connectStore('SqliteArtifactStore', 'SqliteArtifactStore', options);
+    this.db = connection.db;
+    this.path = connection.path;
+    this.owned = connection.owned;
     const columns = 'uri, run_id, call_id, name, media_type, bytes, sha256';
     this.statements = {
       put: this.db.prepare(

@@ -9,8 +9,8 @@ import { InvalidInputError } from '@tiny/tools';
 import type Database from 'better-sqlite3';
 import { LedgerClosedError } from '../errors/ledger-closed-error.js';
 import { CHECKPOINT_TABLE } from '../schema/migrate-schema.js';
-import { openDatabase, type SqliteOpenMode } from '../schema/open-database.js';
-import { databases } from '../schema/shared-connection.js';
+import type { SqliteOpenMode } from '../schema/open-database.js';
+import { connectStore } from '../schema/shared-connection.js';
 
 /**
  * Options for {@link SqliteCheckpointStore}: the ledger whose connection to share (what
@@ -65,24 +65,10 @@ export class SqliteCheckpointStore implements CheckpointStore {
   };
 
   constructor(options: SqliteCheckpointStoreOptions) {
-    if (options !== null && typeof options === 'object' && 'ledger' in options) {
-      const db = databases.get(options.ledger);
-      if (db === undefined) {
-        throw new InvalidInputError({
-          entryPoint: 'SqliteCheckpointStore',
-          reason: '`ledger` must be a SqliteToolEffectLedger',
-        });
-      }
-      if (!db.open) throw new LedgerClosedError({ operation: 'checkpointStore' });
-      this.db = db;
-      this.path = options.ledger.path;
-      this.owned = false;
-    } else {
-      const opened = openDatabase('SqliteCheckpointStore', options);
-      this.db = opened.db;
-      this.path = opened.path;
-      this.owned = true;
-    }
+    const connection = connectStore('SqliteCheckpointStore', 'checkpointStore', options);
+    this.db = connection.db;
+    this.path = connection.path;
+    this.owned = connection.owned;
     this.statements = {
       save: this.db.prepare(
         `INSERT INTO ${CHECKPOINT_TABLE} (run_id, state, saved_at) VALUES (?, ?, ?)
