@@ -75,6 +75,19 @@ describe('parseCodeCallBody', () => {
     expect(parse('tools.run(cmd="ls")')).toEqual([{ name: 'tools.run', arguments: { cmd: 'ls' } }]);
   });
 
+  it('reads a tool named like a keyword as a call, and the keyword before another call as a keyword', () => {
+    const keywordTools = createPformatRegistry(
+      ['let', 'const', 'var', 'await'].map((name) => ({ name, description: '', parameters: {} })),
+    );
+    for (const name of ['let', 'const', 'var', 'await'])
+      expect(parseCodeCallBody(`${name} ({})`, keywordTools)).toEqual([{ name, arguments: {} }]);
+    const both = createPformatRegistry([...tools, { name: 'let', description: '', parameters: {} }]);
+    expect(parseCodeCallBody('let x = await search("a")\nlet()', both)).toEqual([
+      { name: 'search', arguments: { query: 'a' } },
+      { name: 'let', arguments: {} },
+    ]);
+  });
+
   it('reads several statements as several calls, in order', () => {
     const body = '\nsearch(query="a")\n\nclock();  ;search("b", limit=2)\n';
     expect(parse(body)).toEqual([

@@ -76,11 +76,13 @@ function readStatement(
   keywords: boolean,
 ): CodeCall | undefined {
   let word = cursor.readIdentifier();
-  if (word === 'const' || word === 'let' || word === 'var') {
+  // A tool may be named like a keyword (`let`, `await`): followed by `(`, the word is that call.
+  const keyword = word !== undefined && !callsTool(cursor, registry, word);
+  if (keyword && (word === 'const' || word === 'let' || word === 'var')) {
     cursor.skipInlineSpace();
     if (cursor.readIdentifier() === undefined) return undefined;
     word = readAfterAssignment(cursor);
-  } else if (word !== undefined && word !== 'await') {
+  } else if (word !== undefined && (word !== 'await' || !keyword)) {
     const afterWord = cursor.position;
     cursor.skipInlineSpace();
     if (cursor.peek() === '=' && cursor.peek(1) !== '=') {
@@ -89,7 +91,7 @@ function readStatement(
       cursor.position = afterWord;
     }
   }
-  if (word === 'await') {
+  if (word === 'await' && keyword) {
     cursor.skipInlineSpace();
     word = cursor.readIdentifier();
   }
@@ -114,6 +116,16 @@ function readStatement(
   if (written === undefined) return undefined;
   const args = bindCodeArguments(written, parameters);
   return args === undefined ? undefined : { name, arguments: args };
+}
+
+/** Whether `word`, just read, names an offered tool and `(` follows it (the cursor stays put). */
+function callsTool(cursor: CodeCursor, registry: PformatRegistry, word: string): boolean {
+  if (!registry.has(word)) return false;
+  const at = cursor.position;
+  cursor.skipInlineSpace();
+  const opens = cursor.peek() === '(';
+  cursor.position = at;
+  return opens;
 }
 
 /** Expects `=` (already at it when `atEquals`), then reads the word after it. */
