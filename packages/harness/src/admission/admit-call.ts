@@ -39,24 +39,20 @@ export function checkRunAlive(state: LoopState): void {
 /**
  * Admits a call the model made. A discovery `tool_call` is unwrapped first, so hooks, allow-lists
  * and policies see the real tool (a malformed one is answered with a tool error and spends its
- * budget slot); everything else goes straight to {@link admitCall}.
+ * budget slot); everything else goes straight to {@link admitCall}. Like `admitCall`, it settles
+ * synchronously when nothing on the way is asynchronous, and may throw instead of rejecting.
  * @internal
  */
-export function admitModelCall(state: LoopState, call: PendingCall): Promise<Admission> {
-  // Not `async`: the common path hands back admitCall's promise as is (no second promise per call).
+export function admitModelCall(state: LoopState, call: PendingCall): Admission | Promise<Admission> {
   const discovery = state.discovery;
   if (discovery === undefined || !discovery.isBridgeCall(call.name) || call.invalid !== undefined)
     return admitCall(state, call);
   const unwrapped = unwrapBridgeCall(call);
   if (unwrapped.kind === 'not_bridge') return admitCall(state, call);
   if (unwrapped.kind === 'invalid') {
-    try {
-      checkRunAlive(state);
-      reserveSlot(state);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return Promise.resolve({ kind: 'answer', call, toolName: call.name, result: ToolResult.error(unwrapped.message) });
+    checkRunAlive(state);
+    reserveSlot(state);
+    return { kind: 'answer', call, toolName: call.name, result: ToolResult.error(unwrapped.message) };
   }
   return admitCall(state, { ...unwrapped.call, id: call.id }, 'tool_call');
 }
@@ -124,32 +120,47 @@ function reserveSlot(state: LoopState): void {
  * tool error; never `{}`); a hook may also answer the call or defer it → name lookup against this turn's offered tools (unknown-tool policy) →
  * injected arguments → validation against the **declared** schema (invalid-args policy) →
  * approval / external deferral. Emits no `tool_started`: that waits until the whole batch is admitted.
+ *
+ * The admission comes back as is when no step is asynchronous (no `beforeTool` hook, synchronous
+ * validation): most calls, and a promise per call is a measurable share of the loop's cost. It
+ * throws (rather than rejects) what it refuses before any asynchronous step.
  * @internal
  */
-export async function admitCall(
+export function admitCall(
   state: LoopState,
   original: PendingCall,
   via: 'name' | 'tool_call' = 'name',
-): Promise<Admission> {
+): Admission | Promise<Admission> {
   checkRunAlive(state);
   reserveSlot(state);
-  let call = original;
-  if (state.middleware.length > 0) {
-    let hooked: Awaited<ReturnType<typeof runBeforeTool>>;
-    try {
-      hooked = await runBeforeTool(state, call, middlewareContext(state, state.turn));
-    } catch (error) {
-      state.toolCalls -= 1;
-      if (ApprovalRequiredError.isInstance(error) || CallDeferredError.isInstance(error)) {
-        const approval = ApprovalRequiredError.isInstance(error);
-        return { kind: 'defer', call, toolName: call.name, approval, reason: error.reason, metadata: error.metadata };
-      }
-      throw error;
-    }
-    if ('respond' in hooked) return { kind: 'answer', call, toolName: call.name, result: hooked.respond };
-    call = hooked;
-  }
+  if (state.middleware.length > 0) return admitHooked(state, original, via);
+  return admitUnhooked(state, original, via);
+}
 
+/** {@link admitCall} with `beforeTool` hooks: they may refuse, answer, defer or rewrite the call. */
+async function admitHooked(state: LoopState, call: PendingCall, via: 'name' | 'tool_call'): Promise<Admission> {
+  let hooked: Awaited<ReturnType<typeof runBeforeTool>>;
+  try {
+    hooked = await runBeforeTool(state, call, middlewareContext(state, state.turn));
+  } catch (error) {
+    state.toolCalls -= 1;
+    if (ApprovalRequiredError.isInstance(error) || CallDeferredError.isInstance(error)) {
+      const approval = ApprovalRequiredError.isInstance(error);
+      return { kind: 'defer', call, toolName: call.name, approval, reason: error.reason, metadata: error.metadata };
+    }
+    throw error;
+  }
+  if ('respond' in hooked) return { kind: 'answer', call, toolName: call.name, result: hooked.respond };
+  return admitUnhooked(state, hooked, via);
+}
+
+/** The steps of {@link admitCall} after the hooks: repair, lookup, arguments. */
+function admitUnhooked(
+  state: LoopState,
+  original: PendingCall,
+  via: 'name' | 'tool_call',
+): Admission | Promise<Admission> {
+  let call = original;
   if (call.invalid !== undefined) {
     const raw = typeof call.arguments === 'string' ? call.arguments : '';
     const repaired = recoverToolArguments(raw);
@@ -236,37 +247,67 @@ function resolveUnknown(
   return { kind: 'answer', call, toolName: call.name, result: ToolResult.error(message) };
 }
 
-async function admitArguments(state: LoopState, call: PendingCall, entry: RegisteredTool): Promise<Admission> {
-  const tool = entry.tool;
-  let checked: Checked;
-  try {
-    checked = await prepareAndValidate(state, call, entry, call.arguments);
-  } catch (error) {
-    if (!ToolTimeoutError.isInstance(error)) throw error;
-    return { kind: 'answer', call, toolName: entry.name, result: ToolResult.error(error.message) };
-  }
-  let input = call.arguments;
-  if (!checked.ok && state.policy.invalidArgs === 'normalize_then_return_tool_error') {
+/**
+ * Validates the call's arguments and settles the admission; synchronous unless validation is (a
+ * Standard Schema tool's asynchronous `validate`). A validation timeout is answered with a tool error.
+ */
+function admitArguments(state: LoopState, call: PendingCall, entry: RegisteredTool): Admission | Promise<Admission> {
+  return validating(state, call, entry, call.arguments, (checked) => {
+    if (checked.ok || state.policy.invalidArgs !== 'normalize_then_return_tool_error')
+      return concludeAdmission(state, call, entry, checked, call.arguments);
     const normalized = normalizeArguments(call.arguments, entry.schema.parameters);
-    const original = checked.issues;
-    if (normalized !== undefined) {
-      input = normalized;
-      checked = await prepareAndValidate(state, call, entry, normalized);
-      if (checked.ok && state.sink.active) {
+    if (normalized === undefined) return concludeAdmission(state, call, entry, checked, call.arguments);
+    return validating(state, call, entry, normalized, (again) => {
+      if (again.ok && state.sink.active) {
         state.sink.emit({
           type: 'invalid_tool_args',
           callId: call.id,
           toolName: entry.name,
           ...recordedArguments(state, call.arguments, entry),
           error: scrubText(
-            formatValidationIssues(original),
+            formatValidationIssues(checked.issues),
             eventSecrets(call.arguments, redactionOf(entry.tool), state.policy.captureToolIo),
           ),
           recovery: 'normalized',
         });
       }
-    }
+      return concludeAdmission(state, call, entry, again, normalized);
+    });
+  });
+}
+
+/**
+ * Runs {@link prepareAndValidate} on `args` and hands its outcome to `then`, without a promise when
+ * validation is synchronous; a `ToolTimeoutError` from validation becomes a tool-error answer.
+ */
+function validating(
+  state: LoopState,
+  call: PendingCall,
+  entry: RegisteredTool,
+  args: unknown,
+  then: (checked: Checked) => Admission | Promise<Admission>,
+): Admission | Promise<Admission> {
+  const timedOut = (error: unknown): Admission => {
+    if (!ToolTimeoutError.isInstance(error)) throw error;
+    return { kind: 'answer', call, toolName: entry.name, result: ToolResult.error(error.message) };
+  };
+  let checked: Checked | Promise<Checked>;
+  try {
+    checked = prepareAndValidate(state, call, entry, args);
+  } catch (error) {
+    return timedOut(error);
   }
+  return checked instanceof Promise ? checked.then(then, timedOut) : then(checked);
+}
+
+/** The admission for validated (or finally invalid) arguments: an answer, a deferral, or the call to execute. */
+function concludeAdmission(
+  state: LoopState,
+  call: PendingCall,
+  entry: RegisteredTool,
+  checked: Checked,
+  input: unknown,
+): Admission {
   if (!checked.ok) {
     if (state.policy.invalidArgs === 'fail') throw new ToolInputError({ toolName: entry.name, issues: checked.issues });
     const detail = formatValidationIssues(checked.issues);
@@ -283,12 +324,12 @@ async function admitArguments(state: LoopState, call: PendingCall, entry: Regist
     const message = `invalid arguments for tool \`${entry.name}\`: ${detail}; expected schema: ${JSON.stringify(entry.schema.parameters)}`;
     return { kind: 'answer', call, toolName: entry.name, result: ToolResult.error(message) };
   }
-  const admitted = { ...call, name: entry.name };
+  const admitted = call.name === entry.name ? call : { ...call, name: entry.name };
   if (entry.external) {
     state.toolCalls -= 1;
     return { kind: 'defer', call: admitted, toolName: entry.name, approval: false, reason: 'external' };
   }
-  if (tool.policy.access.approvalRequired && !state.approvedCalls.has(call.id)) {
+  if (entry.tool.policy.access.approvalRequired && !state.approvedCalls.has(call.id)) {
     state.toolCalls -= 1;
     return { kind: 'defer', call: admitted, toolName: entry.name, approval: true, reason: 'approval_required' };
   }
@@ -306,12 +347,12 @@ export type Checked = { ok: true; value: Record<string, unknown> } | { ok: false
  * being shown to the model.
  * @internal
  */
-export async function prepareAndValidate(
+export function prepareAndValidate(
   state: LoopState,
   call: PendingCall,
   entry: RegisteredTool,
   args: unknown,
-): Promise<Checked> {
+): Checked | Promise<Checked> {
   const injected = entry.tool.injected;
   const prepared = isObject(args)
     ? prepareToolArguments({ id: call.id, arguments: args }, injected, state.context.hostValues ?? {}, entry.name)
@@ -326,9 +367,14 @@ export async function prepareAndValidate(
     signal: state.signal,
     onTimeout: () => new ToolTimeoutError({ toolName: entry.name, timeoutMs: budgetMs }),
   });
-  const result = outcome instanceof Promise ? await outcome : outcome;
-  if (result.ok) return { ok: true, value: result.value };
-  const hidden = injected.map((argument) => `/${argument.name}`);
+  if (outcome instanceof Promise) return outcome.then((result) => checkedOf(entry, result));
+  return checkedOf(entry, outcome);
+}
+
+/** A validation result as {@link Checked}; issues under injected names are thrown as the host's fault. */
+function checkedOf(entry: RegisteredTool, result: Awaited<ReturnType<typeof validateToolArguments>>): Checked {
+  if (result.ok) return result;
+  const hidden = entry.tool.injected.map((argument) => `/${argument.name}`);
   const hostFault = result.issues.filter((issue) =>
     hidden.some((path) => issue.path === path || issue.path.startsWith(`${path}/`)),
   );

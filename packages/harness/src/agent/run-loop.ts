@@ -108,7 +108,7 @@ function settleCallIds<T extends { readonly id?: string | undefined }>(
       call.id !== undefined && call.id !== '' && !state.seenCallIds.has(call.id) ? call.id : `${modelCallId}-tool-${n}`;
     while (state.seenCallIds.has(id)) id = `${id}'`;
     state.seenCallIds.add(id);
-    return { ...call, id };
+    return id === call.id ? (call as T & { readonly id: string }) : { ...call, id };
   });
 }
 
@@ -366,7 +366,12 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     const broken = policy.brokenTurnCalls === 'refuse' ? brokenTurnReason(response.finishReason) : undefined;
     if (broken !== undefined)
       for (const call of pendingCalls) admissions.push(refuseBrokenCall(state, call, broken, modelCallId));
-    else for (const call of pendingCalls) admissions.push(await admitModelCall(state, call));
+    else
+      for (const call of pendingCalls) {
+        // Most admissions settle synchronously: awaiting only a promise saves a microtask per call.
+        const admission = admitModelCall(state, call);
+        admissions.push(admission instanceof Promise ? await admission : admission);
+      }
     const ended = await completeBatch(state, settings, admissions, nested, parsed.text, []);
     if (ended !== undefined && ended !== 'model') return ended;
   }

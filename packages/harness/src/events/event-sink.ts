@@ -28,7 +28,9 @@ export class EventSink {
 
   emit(event: AgentEvent): void {
     this.recorded?.push(event);
-    for (const [index, listener] of this.listeners.entries()) {
+    const listeners = this.listeners;
+    for (let index = 0; index < listeners.length; index += 1) {
+      const listener = listeners[index];
       if (listener === undefined) continue;
       try {
         listener(event);

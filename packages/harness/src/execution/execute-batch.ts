@@ -21,11 +21,15 @@ export function runsConcurrently(state: LoopState, executables: readonly Executa
 
 function emitStarted(state: LoopState, admission: Executable, parentCallId?: string): void {
   if (!state.sink.active) return;
+  const started = { type: 'tool_started', callId: admission.call.id, toolName: admission.entry.name } as const;
+  const capture = state.policy.captureToolIo;
+  if (!capture && parentCallId === undefined) {
+    state.sink.emit(started);
+    return;
+  }
   state.sink.emit({
-    type: 'tool_started',
-    callId: admission.call.id,
-    toolName: admission.entry.name,
-    ...(state.policy.captureToolIo ? { input: redactValue(admission.input, redactionOf(admission.entry.tool)) } : {}),
+    ...started,
+    ...(capture ? { input: redactValue(admission.input, redactionOf(admission.entry.tool)) } : {}),
     ...(parentCallId === undefined ? {} : { parentCallId }),
   });
 }
@@ -54,7 +58,9 @@ export async function executeBatch(
   if (!runsConcurrently(state, executables)) {
     for (const index of indexes) {
       emitStarted(state, admissions[index] as Executable);
-      const outcome = await run(index);
+      const pending = run(index);
+      // A synchronous tool's outcome is used as is: no promise and no microtask per call.
+      const outcome = pending instanceof Promise ? await pending : pending;
       outcomes.set(index, outcome);
       if (outcome.kind === 'fatal') break;
     }
@@ -67,7 +73,8 @@ export async function executeBatch(
     while (next < indexes.length) {
       const index = indexes[next] as number;
       next += 1;
-      outcomes.set(index, await run(index));
+      const pending = run(index);
+      outcomes.set(index, pending instanceof Promise ? await pending : pending);
     }
   };
   const workers = Math.min(state.policy.maxConcurrency, indexes.length);

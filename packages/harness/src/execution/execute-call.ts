@@ -4,6 +4,7 @@ import {
   ModelRetry,
   prepareToolArguments,
   resolveToolTimeout,
+  type ToolExecutionContext,
   ToolFailedError,
   ToolInputError,
   type ToolOutput,
@@ -19,7 +20,7 @@ import { markToolError, middlewareContext, wrapToolOnion } from '../middleware/m
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { canStop, isRunStop, runStopError } from '../run/run-stop.js';
 import { unserializableReason, unserializableResult } from './serializable-result.js';
-import { createCallContext, LazyCallSignal } from './tool-context.js';
+import { createCallContext, endCall, LazyCallSignal } from './tool-context.js';
 
 /** How one executed call ended. @internal */
 export type CallOutcome =
@@ -124,10 +125,11 @@ async function revalidate(
  * Runs one admitted call under its resolved timeout and the run's signal, and classifies the end:
  * `ModelRetry` → retry result, `ToolFailedError` → failed result, approval/deferral errors →
  * deferral, cancellation → fatal (always propagates), anything else through the tool-error policy.
- * A synchronous `execute` is not raced against anything (it cannot be interrupted). With a ledger,
- * the `started` row is written before `execute` and settled after (`completed` for any returned
- * result, error results included; `failed` for a throw, and for a result that cannot be serialised,
- * which is answered with a tool error whatever the tool-error policy).
+ * A synchronous `execute` is not raced against anything (it cannot be interrupted), and its outcome
+ * comes back as is, without a promise (most tools, and a promise per call is a measurable share of
+ * the loop's cost). With a ledger, the `started` row is written before `execute` and settled after
+ * (`completed` for any returned result, error results included; `failed` for a throw, and for a
+ * result that cannot be serialised, which is answered with a tool error whatever the tool-error policy).
  * @internal
  */
 export function executeCall(
@@ -137,17 +139,12 @@ export function executeCall(
   args: Record<string, unknown>,
   depth: number,
   callTool: NestedCallRunner,
-): Promise<CallOutcome> {
+): CallOutcome | Promise<CallOutcome> {
   const startedAt = Date.now();
   // A call whose run already stopped never starts (and writes no `started` row).
-  if (state.signal.aborted) {
-    return Promise.resolve({ kind: 'fatal', error: runStopError(state), startedAt, durationMs: 0 });
-  }
-  // Not `async`: without a ledger, runCall's promise is handed back as is (no second promise per call).
+  if (state.signal.aborted) return { kind: 'fatal', error: runStopError(state), startedAt, durationMs: 0 };
   if (state.ledger !== undefined) return executeWithLedger(state, call, entry, args, depth, callTool, startedAt);
-  return runCall(state, call, entry, args, depth, callTool, startedAt, () =>
-    idempotencyKeyOf(state, call.id, entry, args),
-  );
+  return runCall(state, call, entry, args, depth, callTool, startedAt, undefined);
 }
 
 /** {@link executeCall} with a ledger: the `started` row before the call, the settled row after. */
@@ -161,10 +158,9 @@ async function executeWithLedger(
   startedAt: number,
 ): Promise<CallOutcome> {
   const key = idempotencyKeyOf(state, call.id, entry, args);
-  const idempotencyKey = () => key;
   const refused = await recordStarted(state, call, entry, key);
   if (refused !== undefined) return { kind: 'result', result: refused, startedAt, durationMs: 0 };
-  const outcome = await runCall(state, call, entry, args, depth, callTool, startedAt, idempotencyKey);
+  const outcome = await runCall(state, call, entry, args, depth, callTool, startedAt, key);
   // Cancellation leaves the row `started`: whether the effect happened is unknown until a resume reconciles it.
   if (!(outcome.kind === 'fatal' && isRunStop(outcome.error))) {
     await recordSettled(state, call.id, outcome.kind === 'result' && outcome.threw !== true ? 'completed' : 'failed');
@@ -172,7 +168,7 @@ async function executeWithLedger(
   return outcome;
 }
 
-async function runCall(
+function runCall(
   state: LoopState,
   call: PendingCall,
   entry: RegisteredTool,
@@ -180,80 +176,129 @@ async function runCall(
   depth: number,
   callTool: NestedCallRunner,
   startedAt: number,
-  idempotencyKey: () => string,
-): Promise<CallOutcome> {
-  const tool = entry.tool;
+  idempotencyKey: string | undefined,
+): CallOutcome | Promise<CallOutcome> {
   const signal = new LazyCallSignal();
-  let running = true;
-  const context = createCallContext(state, {
-    callId: call.id,
-    idempotencyKey,
-    signal,
-    depth,
-    preferMarkdown: state.policy.preferMarkdown && tool.supportsMarkdown,
-    isRunning: () => running,
-    callTool: (parentId, callDepth, name, args) => callTool(parentId, callDepth, name, args, entry),
-  });
+  const context = createCallContext(state, { callId: call.id, entry, args, idempotencyKey, signal, depth, callTool });
+  let outcome: CallOutcome | Promise<CallOutcome>;
   try {
     if (state.signal.aborted) throw runStopError(state);
-    const settle = (output: ToolOutput | PromiseLike<ToolOutput>, callArgs: Record<string, unknown>) => {
-      if (!isPromiseLike(output)) return output;
-      const timeout = resolveToolTimeout(tool.timeoutPolicy(callArgs as never), state.limits.toolTimeouts);
-      const budget = timeout.budgetMs ?? timeout.deadlineMs ?? 0;
-      const timeoutError = () => new ToolTimeoutError({ toolName: entry.name, timeoutMs: budget });
-      return settleWithin(state, output, signal, timeout.deadlineMs, timeoutError);
-    };
-    const returned = (result: ToolResult): CallOutcome => {
-      const durationMs = Date.now() - startedAt;
-      const unserializable = unserializableReason(result);
-      if (unserializable === undefined) return { kind: 'result', result, startedAt, durationMs };
-      return {
-        kind: 'result',
-        result: unserializableResult(entry.name, unserializable),
-        startedAt,
-        durationMs,
-        threw: true,
-      };
-    };
-    if (!state.wrapsTools) {
-      const output = await settle(tool.execute(args as never, context), args);
-      return returned(toToolResult(output));
+    if (state.wrapsTools) {
+      outcome = runWrapped(state, call, entry, args, context, signal, startedAt);
+    } else {
+      const output = entry.tool.execute(args as never, context);
+      outcome = isPromiseLike(output)
+        ? settleOutput(state, entry, output, args, signal, startedAt)
+        : returned(entry, toToolResult(output), startedAt);
     }
-    const innermost = async (wrapped: PendingCall): Promise<ToolResult> => {
-      const callArgs = wrapped.arguments === call.arguments ? args : await revalidate(state, entry, wrapped);
-      try {
-        return toToolResult(await settle(tool.execute(callArgs as never, context), callArgs));
-      } catch (error) {
-        markToolError(error);
-        throw error;
-      }
-    };
-    return returned(await wrapToolOnion(state, innermost, middlewareContext(state, state.turn))(call));
   } catch (error) {
-    const durationMs = Date.now() - startedAt;
-    if (MiddlewareError.isInstance(error)) return { kind: 'fatal', error, startedAt, durationMs };
-    if (isRunStop(error) || state.signal.aborted) {
-      return { kind: 'fatal', error: isRunStop(error) ? error : runStopError(state), startedAt, durationMs };
-    }
-    const result = (value: ToolResult): CallOutcome => ({
-      kind: 'result',
-      result: value,
-      startedAt,
-      durationMs,
-      threw: true,
-    });
-    if (ModelRetry.isInstance(error)) return result(ToolResult.retry(error.advice));
-    if (ToolFailedError.isInstance(error)) return result(ToolResult.failed(error.reason));
-    if (ApprovalRequiredError.isInstance(error) || CallDeferredError.isInstance(error)) {
-      const approval = ApprovalRequiredError.isInstance(error);
-      return { kind: 'defer', approval, reason: error.reason, metadata: error.metadata, startedAt, durationMs };
-    }
-    const policy = state.policy.toolErrors;
-    if (policy.kind === 'return_error')
-      return result(ToolResult.error(error instanceof Error ? error.message : String(error)));
-    if (policy.kind === 'message') return result(ToolResult.error(policy.message));
-    return { kind: 'fatal', error, startedAt, durationMs };
-  } finally {
-    running = false;
+    outcome = thrown(state, error, startedAt);
   }
+  if (!(outcome instanceof Promise)) {
+    endCall(context);
+    return outcome;
+  }
+  return outcome.finally(() => endCall(context));
+}
+
+/** An asynchronous `execute`'s output, awaited under the call's deadline and the run's signal. */
+async function settleOutput(
+  state: LoopState,
+  entry: RegisteredTool,
+  output: PromiseLike<ToolOutput>,
+  args: Record<string, unknown>,
+  signal: LazyCallSignal,
+  startedAt: number,
+): Promise<CallOutcome> {
+  try {
+    return returned(entry, toToolResult(await settle(state, entry, output, args, signal)), startedAt);
+  } catch (error) {
+    return thrown(state, error, startedAt);
+  }
+}
+
+/** Waits for a promised output under the tool's resolved timeout and the run's signal. */
+function settle(
+  state: LoopState,
+  entry: RegisteredTool,
+  output: ToolOutput | PromiseLike<ToolOutput>,
+  args: Record<string, unknown>,
+  signal: LazyCallSignal,
+): ToolOutput | Promise<ToolOutput> {
+  if (!isPromiseLike(output)) return output;
+  const timeout = resolveToolTimeout(entry.tool.timeoutPolicy(args as never), state.limits.toolTimeouts);
+  const budget = timeout.budgetMs ?? timeout.deadlineMs ?? 0;
+  const timeoutError = () => new ToolTimeoutError({ toolName: entry.name, timeoutMs: budget });
+  return settleWithin(state, output, signal, timeout.deadlineMs, timeoutError);
+}
+
+/** The call through the `wrapTool` middleware onion; arguments a layer changed are validated again. */
+async function runWrapped(
+  state: LoopState,
+  call: PendingCall,
+  entry: RegisteredTool,
+  args: Record<string, unknown>,
+  context: ToolExecutionContext,
+  signal: LazyCallSignal,
+  startedAt: number,
+): Promise<CallOutcome> {
+  const innermost = async (wrapped: PendingCall): Promise<ToolResult> => {
+    const callArgs = wrapped.arguments === call.arguments ? args : await revalidate(state, entry, wrapped);
+    try {
+      return toToolResult(await settle(state, entry, entry.tool.execute(callArgs as never, context), callArgs, signal));
+    } catch (error) {
+      markToolError(error);
+      throw error;
+    }
+  };
+  try {
+    return returned(
+      entry,
+      await wrapToolOnion(state, innermost, middlewareContext(state, state.turn))(call),
+      startedAt,
+    );
+  } catch (error) {
+    return thrown(state, error, startedAt);
+  }
+}
+
+/** The outcome of a returned result; one that cannot be serialised is answered with a tool error. */
+function returned(entry: RegisteredTool, result: ToolResult, startedAt: number): CallOutcome {
+  const durationMs = Date.now() - startedAt;
+  const unserializable = unserializableReason(result);
+  if (unserializable === undefined) return { kind: 'result', result, startedAt, durationMs };
+  return {
+    kind: 'result',
+    result: unserializableResult(entry.name, unserializable),
+    startedAt,
+    durationMs,
+    threw: true,
+  };
+}
+
+/** Classifies what a call threw (see {@link executeCall}). */
+function thrown(state: LoopState, error: unknown, startedAt: number): CallOutcome {
+  const durationMs = Date.now() - startedAt;
+  if (MiddlewareError.isInstance(error)) return { kind: 'fatal', error, startedAt, durationMs };
+  if (isRunStop(error) || state.signal.aborted) {
+    return { kind: 'fatal', error: isRunStop(error) ? error : runStopError(state), startedAt, durationMs };
+  }
+  const result = (value: ToolResult): CallOutcome => ({
+    kind: 'result',
+    result: value,
+    startedAt,
+    durationMs,
+    threw: true,
+  });
+  if (ModelRetry.isInstance(error)) return result(ToolResult.retry(error.advice));
+  if (ToolFailedError.isInstance(error)) return result(ToolResult.failed(error.reason));
+  if (ApprovalRequiredError.isInstance(error) || CallDeferredError.isInstance(error)) {
+    const approval = ApprovalRequiredError.isInstance(error);
+    return { kind: 'defer', approval, reason: error.reason, metadata: error.metadata, startedAt, durationMs };
+  }
+  const policy = state.policy.toolErrors;
+  if (policy.kind === 'return_error')
+    return result(ToolResult.error(error instanceof Error ? error.message : String(error)));
+  if (policy.kind === 'message') return result(ToolResult.error(policy.message));
+  return { kind: 'fatal', error, startedAt, durationMs };
 }

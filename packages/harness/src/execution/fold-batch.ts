@@ -173,18 +173,26 @@ export async function foldBatch(
           ? eventSecrets(admission.call.arguments, redactionOf(tool ?? state.offered.get(toolName)?.tool), capture)
           : [];
       if (isAnswer) sink.emit({ type: 'tool_started', callId: admission.call.id, toolName });
-      sink.emit({
+      const completed = {
         type: 'tool_completed',
         callId: admission.call.id,
         toolName,
         startedAtMs: startedAt,
         durationMs: done?.durationMs ?? 0,
         outputBytes: Buffer.byteLength(content),
-        ...(state.policy.captureToolIo ? { output: scrubText(content, secrets) } : {}),
-        ...(result.isError ? { error: scrubText(content, secrets) } : {}),
-        ...(result.metadata === undefined ? {} : { metadata: result.metadata }),
-        ...(artifacts.length === 0 ? {} : { artifacts }),
-      });
+      } as const;
+      const plain = !capture && !result.isError && result.metadata === undefined && artifacts.length === 0;
+      sink.emit(
+        plain
+          ? completed
+          : {
+              ...completed,
+              ...(capture ? { output: scrubText(content, secrets) } : {}),
+              ...(result.isError ? { error: scrubText(content, secrets) } : {}),
+              ...(result.metadata === undefined ? {} : { metadata: result.metadata }),
+              ...(artifacts.length === 0 ? {} : { artifacts }),
+            },
+      );
     }
     // The model reads that the host edited the call; a return-direct answer and events keep the tool's own text.
     const edited = !isAnswer && state.hostEdited.size > 0 && state.hostEdited.has(admission.call.id);

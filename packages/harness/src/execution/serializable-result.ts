@@ -12,14 +12,16 @@ function firstLine(error: unknown): string {
  * @internal
  */
 export function unserializableReason(result: ToolResult): string | undefined {
-  for (const blocks of [result.content, result.followUp]) {
-    for (const block of blocks) {
-      if (block.type !== 'json') continue;
-      try {
-        JSON.stringify(block.data);
-      } catch (error) {
-        return firstLine(error);
-      }
+  return unserializableBlock(result.content) ?? unserializableBlock(result.followUp);
+}
+
+function unserializableBlock(blocks: ToolResult['content']): string | undefined {
+  for (const block of blocks) {
+    if (block.type !== 'json') continue;
+    try {
+      JSON.stringify(block.data);
+    } catch (error) {
+      return firstLine(error);
     }
   }
   return undefined;

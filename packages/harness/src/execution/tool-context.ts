@@ -1,5 +1,7 @@
 import type { JsonValue, ToolExecutionContext, ToolProgress, ToolResult } from '@tiny/tools';
 import type { LoopState } from '../agent/loop-state.js';
+import { idempotencyKeyOf } from '../ledger/record-effect.js';
+import type { RegisteredTool } from '../registry/tool-registry.js';
 
 /**
  * The per-call abort signal, created only if the tool reads `context.signal` (most tools never
@@ -30,20 +32,27 @@ export class LazyCallSignal {
 
 interface CallContextOptions {
   readonly callId: string;
-  /** Computes the call's idempotency key on first read (hashing costs more than most calls). */
-  readonly idempotencyKey: () => string;
+  readonly entry: RegisteredTool;
+  readonly args: Record<string, unknown>;
+  /** The idempotency key when the caller already has it (a ledger); else hashed on first read (hashing costs more than most calls). */
+  readonly idempotencyKey: string | undefined;
   readonly signal: LazyCallSignal;
   readonly depth: number;
-  readonly preferMarkdown: boolean;
-  readonly isRunning: () => boolean;
-  readonly callTool: (parentId: string, depth: number, name: string, args: unknown) => Promise<ToolResult>;
+  /** Runs a nested call for `parent` (the calling tool; its `nestedTools` are looked up first). */
+  readonly callTool: (
+    parentId: string,
+    depth: number,
+    name: string,
+    args: unknown,
+    parent: RegisteredTool,
+  ) => Promise<ToolResult>;
 }
 
 /**
  * The context a tool sees for one call: run and call ids, the call's signal (run cancellation and
  * the tool's own deadline), host state and store, `custom` events and progress (only while the
- * call runs; fractions clamped to 0..1, NaN dropped), and `callTool` for nested calls
- * (ids `<callId>/<n>`). A class, so the per-call cost is one small object.
+ * call runs, see {@link endCall}; fractions clamped to 0..1, NaN dropped), and `callTool` for nested calls
+ * (ids `<callId>/<n>`). A class with no closures, so the per-call cost is one small object.
  * @internal
  */
 class CallContext implements ToolExecutionContext {
@@ -53,6 +62,8 @@ class CallContext implements ToolExecutionContext {
   readonly streaming = false;
   readonly approved: boolean;
   #idempotencyKey: string | undefined;
+  #running = true;
+  #callTool: ToolExecutionContext['callTool'] | undefined;
   readonly #loop: LoopState;
   readonly #options: CallContextOptions;
 
@@ -61,12 +72,18 @@ class CallContext implements ToolExecutionContext {
     this.#options = options;
     this.callId = options.callId;
     this.depth = options.depth;
-    this.preferMarkdown = options.preferMarkdown;
-    this.approved = state.approvedCalls.has(options.callId);
+    this.preferMarkdown = state.policy.preferMarkdown && options.entry.tool.supportsMarkdown;
+    this.approved = state.approvedCalls.size > 0 && state.approvedCalls.has(options.callId);
+    this.#idempotencyKey = options.idempotencyKey;
+  }
+
+  /** Marks the call finished: later progress reports are dropped. */
+  static end(context: CallContext): void {
+    context.#running = false;
   }
 
   get idempotencyKey(): string {
-    this.#idempotencyKey ??= this.#options.idempotencyKey();
+    this.#idempotencyKey ??= idempotencyKeyOf(this.#loop, this.callId, this.#options.entry, this.#options.args);
     return this.#idempotencyKey;
   }
 
@@ -96,7 +113,7 @@ class CallContext implements ToolExecutionContext {
 
   reportProgress(progress: ToolProgress): void {
     const sink = this.#loop.sink;
-    if (!sink.active || !this.#options.isRunning()) return;
+    if (!sink.active || !this.#running) return;
     const { fraction, ...rest } = progress;
     const clamped = fraction === undefined || Number.isNaN(fraction) ? undefined : Math.min(1, Math.max(0, fraction));
     sink.emit({
@@ -107,11 +124,19 @@ class CallContext implements ToolExecutionContext {
     });
   }
 
-  readonly callTool = (name: string, args: unknown): Promise<ToolResult> =>
-    this.#options.callTool(this.callId, this.depth, name, args);
+  /** Nested calls; a bound function (made on first read), so `const { callTool } = context` works. */
+  get callTool(): ToolExecutionContext['callTool'] {
+    this.#callTool ??= (name, args) => this.#options.callTool(this.callId, this.depth, name, args, this.#options.entry);
+    return this.#callTool;
+  }
 }
 
 /** The context for one call (see {@link CallContext}). @internal */
 export function createCallContext(state: LoopState, options: CallContextOptions): ToolExecutionContext {
   return new CallContext(state, options);
+}
+
+/** Ends a call's context: progress reported after this is dropped. @internal */
+export function endCall(context: ToolExecutionContext): void {
+  if (context instanceof CallContext) CallContext.end(context);
 }

@@ -20,12 +20,11 @@ export function recordAssistantTurn(
   parsed: Pick<DialectParse, 'replayText'>,
   calls: readonly (DialectCall & { readonly id: string })[],
 ): AssistantMessage {
-  const toolCalls: AssistantToolCall[] = calls.map((call) => ({
-    id: call.id,
-    name: call.name,
-    arguments: recordedArguments(call),
-    ...(call.extraContent === undefined ? {} : { extraContent: call.extraContent }),
-  }));
+  const toolCalls: AssistantToolCall[] = calls.map((call) =>
+    call.extraContent === undefined
+      ? { id: call.id, name: call.name, arguments: recordedArguments(call) }
+      : { id: call.id, name: call.name, arguments: recordedArguments(call), extraContent: call.extraContent },
+  );
   const withCalls = toolCalls.length === 0 ? {} : { toolCalls };
   if (response.reasoning === undefined) return { role: 'assistant', content: parsed.replayText, ...withCalls };
   if (response.reasoningSignature === undefined) {

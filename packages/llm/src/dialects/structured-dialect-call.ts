@@ -8,13 +8,15 @@ import type { DialectCall } from './tool-dialect.js';
  * @internal
  */
 export function structuredDialectCall(call: LanguageModelV1ToolCall): DialectCall {
-  return {
+  // Optional fields assigned, not spread: one object per call.
+  const read: { -readonly [K in keyof DialectCall]: DialectCall[K] } = {
     id: call.id,
     name: call.name,
     arguments: call.arguments,
     source: 'native',
-    ...(call.invalid === undefined ? {} : { invalid: call.invalid }),
-    ...(call.rawArguments === undefined ? {} : { rawArguments: call.rawArguments }),
-    ...(call.extraContent === undefined ? {} : { extraContent: call.extraContent }),
   };
+  if (call.invalid !== undefined) read.invalid = call.invalid;
+  if (call.rawArguments !== undefined) read.rawArguments = call.rawArguments;
+  if (call.extraContent !== undefined) read.extraContent = call.extraContent;
+  return read;
 }

@@ -30,6 +30,14 @@ interface ToolResultFields {
   readonly errorKind?: ToolErrorKind | undefined;
 }
 
+const NO_BLOCKS: readonly ToolContent[] = Object.freeze([]);
+
+/** A frozen copy of `blocks`; a list that is frozen already cannot change, so it is kept as is. */
+function frozenBlocks(blocks: readonly ToolContent[]): readonly ToolContent[] {
+  if (Object.isFrozen(blocks)) return blocks;
+  return blocks.length === 0 ? NO_BLOCKS : Object.freeze([...blocks]);
+}
+
 /**
  * What a tool returns: content blocks for the model, optional follow-up content (sent as a user
  * message after the batch), host-only `metadata` (never shown to the model) and loop `control`.
@@ -49,10 +57,10 @@ export class ToolResult implements ToolResultFields {
   readonly errorKind: ToolErrorKind | undefined;
 
   private constructor(fields: ToolResultFields) {
-    this.content = Object.freeze([...fields.content]);
+    this.content = frozenBlocks(fields.content);
     this.isError = fields.isError;
     this.markdownFormatted = fields.markdownFormatted;
-    this.followUp = Object.freeze([...fields.followUp]);
+    this.followUp = frozenBlocks(fields.followUp);
     this.metadata = fields.metadata;
     this.control = fields.control;
     this.errorKind = fields.errorKind;
@@ -65,17 +73,17 @@ export class ToolResult implements ToolResultFields {
 
   /** A successful result with one text block. */
   static success(text: string): ToolResult {
-    return new ToolResult({ content: [{ type: 'text', text }], isError: false, followUp: [] });
+    return new ToolResult({ content: Object.freeze([{ type: 'text', text }]), isError: false, followUp: NO_BLOCKS });
   }
 
   /** A successful result with one JSON block (pretty-printed for the model). */
   static json(data: JsonValue): ToolResult {
-    return new ToolResult({ content: [{ type: 'json', data }], isError: false, followUp: [] });
+    return new ToolResult({ content: Object.freeze([{ type: 'json', data }]), isError: false, followUp: NO_BLOCKS });
   }
 
   /** A successful result from explicit content blocks. */
   static fromContent(content: readonly ToolContent[]): ToolResult {
-    return new ToolResult({ content, isError: false, followUp: [] });
+    return new ToolResult({ content, isError: false, followUp: NO_BLOCKS });
   }
 
   /** A successful result with a plain-text body and a markdown rendering used when markdown is preferred. */
@@ -85,7 +93,11 @@ export class ToolResult implements ToolResultFields {
 
   /** An error result: the tool ran and refused; the model reads `message`. */
   static error(message: string): ToolResult {
-    return new ToolResult({ content: [{ type: 'text', text: message }], isError: true, followUp: [] });
+    return new ToolResult({
+      content: Object.freeze([{ type: 'text', text: message }]),
+      isError: true,
+      followUp: NO_BLOCKS,
+    });
   }
 
   /** An error result the model is invited to fix and retry (`errorKind: 'retry'`). */
@@ -168,6 +180,8 @@ export class ToolResult implements ToolResultFields {
    * images as `[image <mime>]`, files as `[file <name> (<mime>)]`. Follow-up content is never included.
    */
   output(): string {
+    const only = this.content.length === 1 ? this.content[0] : undefined;
+    if (only !== undefined) return renderToolContent(only);
     return this.content.map(renderToolContent).join('\n');
   }
 

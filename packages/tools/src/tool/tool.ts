@@ -114,8 +114,8 @@ export type AnyTool = Tool<never>;
  * text results, `undefined` an empty text result, and any other JSON value a JSON result.
  */
 export function toToolResult(output: ToolOutput): ToolResult {
-  if (ToolResult.isInstance(output)) return output;
   if (typeof output === 'string') return ToolResult.success(output);
+  if (ToolResult.isInstance(output)) return output;
   if (output === undefined) return ToolResult.success('');
   return ToolResult.json(output);
 }
