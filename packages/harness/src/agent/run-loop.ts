@@ -189,7 +189,8 @@ async function completeBatch(
   lastText: string,
   heldFollowUps: readonly Message[],
 ): Promise<AgentRun | 'model' | undefined> {
-  const outcomes = await executeBatch(state, admissions, nested);
+  const executed = executeBatch(state, admissions, nested);
+  const outcomes = executed instanceof Promise ? await executed : executed;
   const folded = await foldBatch(state, admissions, outcomes);
   const followUps = [...heldFollowUps, ...folded.followUps];
   if (state.sink.active) {

@@ -39,16 +39,19 @@ function emitStarted(state: LoopState, admission: Executable, parentCallId?: str
  * `tool_started` is emitted only now, after the whole batch was admitted: all at once before a
  * concurrent batch, or just before each call of a serial one. A serial batch stops at the first
  * fatal outcome (later calls never start); a concurrent one lets running siblings finish.
+ * Calls start in call order; a synchronous tool settles as it starts, so a batch of them comes back
+ * without a promise, and at most `maxConcurrency` asynchronous calls are in flight at once.
  * @internal
  */
-export async function executeBatch(
+export function executeBatch(
   state: LoopState,
   admissions: readonly Admission[],
   callTool: NestedCallRunner,
-): Promise<Map<number, CallOutcome>> {
+): Map<number, CallOutcome> | Promise<Map<number, CallOutcome>> {
   const outcomes = new Map<number, CallOutcome>();
   const indexes: number[] = [];
-  for (const [index, admission] of admissions.entries()) if (admission.kind === 'execute') indexes.push(index);
+  for (let index = 0; index < admissions.length; index += 1)
+    if (admissions[index]?.kind === 'execute') indexes.push(index);
   const executables = indexes.map((index) => admissions[index] as Executable);
   const run = (index: number) => {
     const admission = admissions[index] as Executable;
@@ -56,28 +59,49 @@ export async function executeBatch(
   };
 
   if (!runsConcurrently(state, executables)) {
-    for (const index of indexes) {
-      emitStarted(state, admissions[index] as Executable);
-      const pending = run(index);
-      // A synchronous tool's outcome is used as is: no promise and no microtask per call.
-      const outcome = pending instanceof Promise ? await pending : pending;
-      outcomes.set(index, outcome);
-      if (outcome.kind === 'fatal') break;
-    }
-    return outcomes;
+    const serial = (from: number): Map<number, CallOutcome> | Promise<Map<number, CallOutcome>> => {
+      for (let at = from; at < indexes.length; at += 1) {
+        const index = indexes[at] as number;
+        emitStarted(state, admissions[index] as Executable);
+        const pending = run(index);
+        if (pending instanceof Promise) {
+          return pending.then((outcome) => {
+            outcomes.set(index, outcome);
+            return outcome.kind === 'fatal' ? outcomes : serial(at + 1);
+          });
+        }
+        outcomes.set(index, pending);
+        if (pending.kind === 'fatal') break;
+      }
+      return outcomes;
+    };
+    return serial(0);
   }
 
   for (const admission of executables) emitStarted(state, admission);
   let next = 0;
-  const worker = async () => {
+  // One slot: starts calls in order until one is asynchronous, and takes the next call when it settles.
+  const slot = (): Promise<void> | undefined => {
     while (next < indexes.length) {
       const index = indexes[next] as number;
       next += 1;
       const pending = run(index);
-      outcomes.set(index, pending instanceof Promise ? await pending : pending);
+      if (!(pending instanceof Promise)) {
+        outcomes.set(index, pending);
+        continue;
+      }
+      return pending.then((outcome) => {
+        outcomes.set(index, outcome);
+        return slot();
+      });
     }
+    return undefined;
   };
-  const workers = Math.min(state.policy.maxConcurrency, indexes.length);
-  await Promise.all(Array.from({ length: workers }, worker));
-  return outcomes;
+  const inFlight: Promise<void>[] = [];
+  for (let count = 0; count < state.policy.maxConcurrency; count += 1) {
+    const started = slot();
+    if (started === undefined) break;
+    inFlight.push(started);
+  }
+  return inFlight.length === 0 ? outcomes : Promise.all(inFlight).then(() => outcomes);
 }
