@@ -4,6 +4,7 @@ import addFormatsModule from 'ajv-formats';
 import { isMarked, TinyError } from '../errors/tiny-error.js';
 import type { JsonSchema } from './json-schema.js';
 import { linearPatternProblem, linearRegExpEngine } from './linear-regexp.js';
+import { validate as validateMeta2020 } from './meta-schema-2020.generated.js';
 import type { ValidationIssue } from './validation-issue.js';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object.
@@ -54,8 +55,11 @@ function createAjv(kind: '2020' | '07'): Ajv {
   // strict: false lets provider-specific keywords (`x-...`, `examples`) pass through unenforced;
   // useDefaults/coerceTypes stay off: validation never rewrites the model's arguments.
   // code.regExp: `pattern` and `patternProperties` run on RE2JS, in time linear in the input.
+  // validateSchema: false on the 2020-12 instance: schemas are checked against the meta-schema by
+  // the validator compiled ahead of time (see validateAgainstMeta), not by compiling it here.
   const options = { allErrors: true, strict: false, validateFormats: true, code: { regExp: linearRegExpEngine } };
-  const ajv = kind === '2020' ? (new Ajv2020(options) as unknown as Ajv) : new Ajv(options);
+  const ajv =
+    kind === '2020' ? (new Ajv2020({ ...options, validateSchema: false }) as unknown as Ajv) : new Ajv(options);
   addFormats(ajv);
   return ajv;
 }
@@ -72,8 +76,38 @@ function ajvFor(schema: JsonSchema, fresh: boolean): Ajv {
   return ajv2020;
 }
 
+/** The ahead-of-time 2020-12 meta-schema validator (ajv standalone code), as ajv calls it. */
+const meta2020 = validateMeta2020 as unknown as ((schema: unknown) => boolean) & { errors?: ErrorObject[] | null };
+const META_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
+
+/**
+ * Checks `schema` against its meta-schema, as `ajv.validateSchema` does: schemas of the 2020-12
+ * dialect (no `$schema`, or 2020-12's) with the precompiled validator, any other through ajv.
+ * @throws {SchemaCompileFailure} naming the first problems (`schema/required must be array`).
+ */
+function validateAgainstMeta(ajv: Ajv, schema: JsonSchema): void {
+  const declared = schema.$schema;
+  const precompiled =
+    ajv === ajv2020 && (declared === undefined || (typeof declared === 'string' && META_2020.test(declared)));
+  let valid: boolean;
+  let errors: ErrorObject[] | null | undefined;
+  try {
+    if (precompiled) {
+      valid = meta2020(schema);
+      errors = meta2020.errors;
+    } else {
+      valid = ajv.validateSchema(schema) as boolean;
+      errors = ajv.errors;
+    }
+  } catch (error) {
+    throw new SchemaCompileFailure(error instanceof Error ? error.message : String(error), { cause: error });
+  }
+  if (!valid) throw new SchemaCompileFailure(ajv.errorsText(errors, { dataVar: 'schema' }));
+}
+
 function compile(schema: JsonSchema): ValidateFunction {
   const ajv = ajvFor(schema, false);
+  if (ajv === ajv2020) validateAgainstMeta(ajv, schema);
   try {
     const compiled = ajv.compile(schema);
     // The compiled function is kept in our WeakMap; dropping it from ajv's own cache keeps the
@@ -288,14 +322,7 @@ export function checkSchema(schema: JsonSchema): void {
   if (cache.has(schema)) return;
   const text = schemaText(schema);
   if (text !== undefined && compiledByText.has(text)) return;
-  const ajv = ajvFor(schema, false);
-  let valid: boolean;
-  try {
-    valid = ajv.validateSchema(schema) as boolean;
-  } catch (error) {
-    throw new SchemaCompileFailure(error instanceof Error ? error.message : String(error), { cause: error });
-  }
-  if (!valid) throw new SchemaCompileFailure(ajv.errorsText(ajv.errors, { dataVar: 'schema' }));
+  validateAgainstMeta(ajvFor(schema, false), schema);
   checkRefs(schema);
   checkPatterns(schema);
 }
