@@ -8,6 +8,9 @@ import { summarize } from '../stats.mjs';
 const childPath = fileURLToPath(new URL('./cold-start.mjs', import.meta.url));
 const systems = [
   { id: 'tiny', label: 'tiny (@tiny/harness + @tiny/tools + typebox)', ours: true },
+  // The same agent with a zod schema (tiny takes Standard Schema): the schema library's own import
+  // (typebox 1.x loads about 700 modules) is then the same on both sides.
+  { id: 'tiny-zod', label: 'tiny (@tiny/harness + @tiny/tools + zod)', ours: true },
   { id: 'ai-sdk', label: 'AI SDK 6 (ai + zod)' },
 ];
 

@@ -1,4 +1,4 @@
-// Child process for the cold-start figure: `node cold-start.mjs <tiny|ai-sdk>`. Imports the
+// Child process for the cold-start figure: `node cold-start.mjs <tiny|tiny-zod|ai-sdk>`. Imports the
 // system's packages, defines a one-tool agent and runs it; the first tool call is complete when
 // the model is asked again with its result. Prints the milliseconds from this process's start to
 // then (`performance.now()` counts from the process's start).
@@ -10,15 +10,22 @@ const mark = () => {
   firstCallMs ??= performance.now();
 };
 
-if (system === 'tiny') {
+if (system === 'tiny' || system === 'tiny-zod') {
   const { AgentHarness } = await import('@tiny/harness');
   const { createModelProfile } = await import('@tiny/llm');
   const { defineTool } = await import('@tiny/tools');
-  const { Type } = await import('typebox');
+  let parameters;
+  if (system === 'tiny') {
+    const { Type } = await import('typebox');
+    parameters = Type.Object({ a: Type.Integer(), b: Type.Integer() }, { additionalProperties: false });
+  } else {
+    const { z } = await import('zod');
+    parameters = z.object({ a: z.number().int(), b: z.number().int() }).strict();
+  }
   const add = defineTool({
     name: 'add',
     description: 'Add two integers.',
-    parameters: Type.Object({ a: Type.Integer(), b: Type.Integer() }, { additionalProperties: false }),
+    parameters,
     execute: ({ a, b }) => String(a + b),
   });
   let call = 0;
