@@ -20,7 +20,7 @@ describe('the precompiled 2020-12 meta-schema validator', () => {
       { type: 'object', properties: { x: { type: 5 } } },
       { properties: { deep: { properties: { deeper: { additionalProperties: { minimum: 'x' } } } } } },
       { prefixItems: [{ const: 1 }, { type: 'nope' }] },
-      { if: { type: 'string' }, then: { maxLength: 'x' } },
+      { if: { type: 'string' }, else: { maxLength: 'x' } },
       { dependentSchemas: { a: { required: [1] } } },
       { unevaluatedProperties: { type: 7 } },
       { $schema: 'https://json-schema.org/draft/2020-12/schema', anyOf: [] },
