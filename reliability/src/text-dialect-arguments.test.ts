@@ -20,7 +20,22 @@ const statedArb = fc.oneof(
     kind: fc.constant('value' as const),
     value: fc.oneof(
       fc.string({ maxLength: 24 }),
-      fc.constantFrom('{"note": }', '{"note": "cut', '{,}', '[]', 'null', 'oops', 'rm -rf', '{note: "x",}', '{}', ' '),
+      fc.constantFrom(
+        '{"note": }',
+        '{"note": "cut',
+        '{,}',
+        '{',
+        '{{',
+        '{ {',
+        '{{}}',
+        '[]',
+        'null',
+        'oops',
+        'rm -rf',
+        '{note: "x",}',
+        '{}',
+        ' ',
+      ),
     ),
   }),
   fc.record({ kind: fc.constant('text' as const), value: fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)) }),
@@ -39,8 +54,9 @@ function statesNothing(stated: { kind: string; value?: unknown }): boolean {
     typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
   if (isEmptyObject(value)) return true;
   if (typeof value !== 'string') return false;
-  // Blank, or an object with nothing in it (`{,}`, or `{` cut at the end, which repair closes).
-  if (/^\s*(\{[\s,]*\}?\s*)?$/.test(value)) return true;
+  // Blank, or an object written with nothing in it (`{}`, `{,}`, `{{}}`). A cut or garbled opening
+  // (`{`, `{{`) is not one: repair refuses it rather than close it into `{}`.
+  if (/^\s*(\{[\s,]*\}|\{\{[\s,]*\}\})?\s*$/.test(value)) return true;
   try {
     const parsed: unknown = JSON.parse(value);
     return isEmptyObject(parsed) || (typeof parsed === 'string' && statesNothing({ kind: 'value', value: parsed }));

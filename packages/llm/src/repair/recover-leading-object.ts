@@ -1,5 +1,5 @@
 import { findCompositeEnd } from './find-composite-end.js';
-import { recoverRelaxedObject } from './recover-relaxed-object.js';
+import { recoverArgumentsObject } from './recover-arguments-object.js';
 import { isFenceInfoCharacter } from './strip-code-fence.js';
 import { templateMarkerLength } from './template-markers.js';
 
@@ -32,7 +32,7 @@ function skipLeadingFurniture(text: string): number {
 }
 
 /**
- * The relaxed-object ladder of {@link recoverRelaxedObject} (whole input, rungs R0 to R4) plus
+ * The relaxed-object ladder of `recoverRelaxedObject` (whole input, rungs R0 to R4) plus
  * rung R5: when the whole input is not one object, accepts the first complete object at the start of the input (after whitespace,
  * template markers or a fence opener) and ignores what follows it. Meant for text inside a
  * delimited call, where trailing noise is common.
@@ -41,15 +41,16 @@ function skipLeadingFurniture(text: string): number {
  * when the whole input was recovered, otherwise just past the object's closing brace, so a caller
  * can continue scanning from there. The leading object is delimited by counting braces outside
  * `"`-strings, so an object whose repair would re-quote a mismatched `"` key is found only when it is
- * the whole input. Returns `undefined` when no object is recovered.
+ * the whole input. Returns `undefined` when no object is recovered, and for an empty object the
+ * text does not write (`{ {`: see `recoverArgumentsObject`).
  */
 export function recoverLeadingObject(raw: string): { value: Record<string, unknown>; end: number } | undefined {
-  const whole = recoverRelaxedObject(raw);
+  const whole = recoverArgumentsObject(raw);
   if (whole !== undefined) return { value: whole, end: raw.trimEnd().length };
   const start = skipLeadingFurniture(raw);
   if (raw.charCodeAt(start) !== 123) return undefined;
   const end = findCompositeEnd(raw, start);
   if (end < 0) return undefined;
-  const value = recoverRelaxedObject(raw.slice(start, end));
+  const value = recoverArgumentsObject(raw.slice(start, end));
   return value === undefined ? undefined : { value, end };
 }

@@ -37,6 +37,13 @@ describe('recoverToolArguments', () => {
     expect(recoverToolArguments('nope')).toBeUndefined();
   });
 
+  it('makes an empty object only from text that writes one, never from a cut or garbled opening', () => {
+    for (const written of ['{}', '{ }', '{,}', '{{}}', '{}}']) expect(recoverToolArguments(written)).toEqual({});
+    for (const cut of ['{', '{{', '{ {', '{{}', '{,', '{{,'])
+      expect(recoverToolArguments(cut), JSON.stringify(cut)).toBeUndefined();
+    expect(recoverToolArguments('{{"a":1}')).toEqual({ a: 1 });
+  });
+
   it('never throws', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' })), (text) => {

@@ -1,7 +1,7 @@
 import { findCompositeEnd } from './find-composite-end.js';
 import { isPlainObject } from './is-plain-object.js';
 import { parseJson } from './parse-json.js';
-import { recoverRelaxedObject } from './recover-relaxed-object.js';
+import { recoverArgumentsObject } from './recover-arguments-object.js';
 import { removeTemplateMarkers } from './template-markers.js';
 
 function parseObject(text: string): Record<string, unknown> | undefined {
@@ -36,7 +36,9 @@ function losesNothing(head: string, rest: string): boolean {
  *    stray closing brackets, or exact repeats of the same object (`{"a":1}{"a":1}` from a
  *    duplicated stream yields `{ a: 1 }`). Anything else after it (`{"q": "t"}, "limit": 10}`,
  *    a second different object, prose) is content a repair would drop, so this rung refuses;
- * 3. the conservative object ladder, {@link recoverRelaxedObject} (which refuses trailing noise too).
+ * 3. the conservative object ladder, `recoverRelaxedObject` (which refuses trailing noise too),
+ *    where an empty object counts only when the text writes one (`{}`, `{,}`, `{{}}`, never `{`
+ *    or `{{`: see `recoverArgumentsObject`).
  *
  * Markers are removed only outside string literals (a marker inside a string value is data); a
  * textual strip could only differ by rewriting string contents. Returns `undefined` when nothing
@@ -56,5 +58,5 @@ export function recoverToolArguments(raw: string): Record<string, unknown> | und
       if (leading !== undefined && losesNothing(head, unmarked.slice(end))) return leading;
     }
   }
-  return recoverRelaxedObject(trimmed);
+  return recoverArgumentsObject(trimmed);
 }

@@ -1,4 +1,4 @@
-import { recoverRelaxedObject } from '../../repair/recover-relaxed-object.js';
+import { recoverArgumentsObject } from '../../repair/recover-arguments-object.js';
 import { parseJsonStrict } from '../extract-json-values.js';
 import { isRecord } from '../own-properties.js';
 import type { RawCall } from '../scan-types.js';
@@ -26,7 +26,7 @@ export function readKimiBody(body: string): RawCall | undefined {
   if (strict !== undefined && isRecord(strict.value)) {
     return { name, arguments: strict.value, source: 'tagged_json' };
   }
-  const recovered = recoverRelaxedObject(object);
+  const recovered = recoverArgumentsObject(object);
   if (recovered === undefined) return undefined;
   return { name, arguments: recovered, source: 'tagged_json', repaired: true };
 }
