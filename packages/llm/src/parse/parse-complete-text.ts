@@ -118,41 +118,32 @@ export function parseCompleteText(
   return { text: narrative, calls: finished.calls, diagnostics: [...scan.diagnostics, ...finished.diagnostics] };
 }
 
-const reasoningPairs: ReadonlyArray<readonly [string, string]> = [
-  ['<think>', '</think>'],
-  ['<thinking>', '</thinking>'],
-  ['[THINK]', '[/THINK]'],
-];
+/** The first reasoning token, opener or closer, of any pair (`<think>`, `<thinking>`, `[THINK]`), any case. */
+const REASONING_TOKEN = /<(\/?)think(?:ing)?>|\[(\/?)think\]/i;
 
 /**
  * The end of a closed reasoning region the text starts with (after whitespace), else -1; a text
  * whose first reasoning token is a closer (the prompt opened the region, Qwen3 thinking, DeepSeek
- * R1) starts with reasoning up to that closer.
+ * R1) starts with reasoning up to that closer. One case-insensitive search for the first token,
+ * then one for its closer: no lowered copy of the text.
  */
 function leadingReasoningEnd(text: string, leadingReasoning: boolean): number {
-  const start = text.length - text.trimStart().length;
-  const lower = text.toLowerCase();
-  for (const [open, close] of reasoningPairs) {
-    if (!lower.startsWith(open.toLowerCase(), start)) continue;
-    const end = lower.indexOf(close.toLowerCase(), start + open.length);
-    return end < 0 ? -1 : end + close.length;
-  }
-  if (!leadingReasoning) return -1;
-  let first = -1;
-  let firstEnd = -1;
-  for (const [open, close] of reasoningPairs) {
-    const opener = lower.indexOf(open.toLowerCase());
-    const closer = lower.indexOf(close.toLowerCase());
-    if (opener >= 0 && (first < 0 || opener < first)) {
-      first = opener;
-      firstEnd = -1;
-    }
-    if (closer >= 0 && (first < 0 || closer < first)) {
-      first = closer;
-      firstEnd = closer + close.length;
-    }
-  }
-  return firstEnd;
+  const first = REASONING_TOKEN.exec(text);
+  if (first === null) return -1;
+  const isCloser = (first[1] ?? first[2]) === '/';
+  if (isCloser) return leadingReasoning ? first.index + first[0].length : -1;
+  // An opener: it counts only at the start (after whitespace), and the region is closed by its own closer.
+  if (text.slice(0, first.index).trim() !== '') return -1;
+  const closer = first[0].startsWith('[') ? '[/think]' : `</${first[0].slice(1)}`;
+  const end = indexOfFolded(text, closer, first.index + first[0].length);
+  return end < 0 ? -1 : end + closer.length;
+}
+
+/** `text.toLowerCase().indexOf(needle, from)` for an ASCII lower-case needle, without lowering the text. */
+function indexOfFolded(text: string, needle: string, from: number): number {
+  const pattern = new RegExp(needle.replace(/[[\]/\\]/g, '\\$&'), 'gi');
+  pattern.lastIndex = from;
+  return pattern.exec(text)?.index ?? -1;
 }
 
 /** With offered tools, a GLM line on free text must name one of them (or repair to one). */
