@@ -24,6 +24,29 @@ describe('parseToolCalls', () => {
     expect(off.text).toBe(text);
   });
 
+  it('reads a whole-response JSON call after reasoning of any spelling and case, and after a leading closer', () => {
+    const tools = [{ name: 'get_weather', description: '', parameters: { type: 'object', properties: {} } }];
+    const call = '{"name":"get_weather","arguments":{"city":"Oslo"}}';
+    const read = (text: string, leadingReasoning = true) => parseToolCalls(text, { tools, leadingReasoning });
+    for (const reasoning of [
+      '<think>hm</think>',
+      '<THINK>hm</Think>\n',
+      '[THINK]hm[/THINK]',
+      '  <thinking>x</thinking> ',
+    ]) {
+      const result = read(`${reasoning}${call}`);
+      expect(result.calls, reasoning).toEqual([
+        { name: 'get_weather', arguments: { city: 'Oslo' }, source: 'bare_json' },
+      ]);
+      expect(result.text).toBe(reasoning.trim());
+    }
+    // The prompt opened the region: everything before the first closer is reasoning.
+    expect(read(`hm</think>${call}`).text).toBe('hm</think>');
+    expect(read(`hm</think>${call}`, false).text).toBe('hm</think>');
+    // An unclosed opener leaves the whole text as it is.
+    expect(read(`<think>unclosed ${call}`).calls).toEqual([]);
+  });
+
   it('reports an unknown tool only when tools were offered', () => {
     const text = '<tool_call>{"name":"ghost","arguments":{}}</tool_call>';
     expect(parseToolCalls(text).diagnostics).toEqual([]);
