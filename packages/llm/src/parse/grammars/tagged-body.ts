@@ -3,6 +3,7 @@ import type { PformatRegistry } from '../../pformat/create-pformat-registry.js';
 import { parsePformatBody } from '../../pformat/parse-pformat-body.js';
 import { recoverLeadingObject } from '../../repair/recover-leading-object.js';
 import { extractJsonValues, parseJsonStrict } from '../extract-json-values.js';
+import { takeParsedBody } from '../parsed-body-handoff.js';
 import { readCalls } from '../read-call-object.js';
 import type { ToolKnowledge } from '../scan-context.js';
 import type { RawCall } from '../scan-types.js';
@@ -79,7 +80,7 @@ function attemptedCall(body: string, registry: PformatRegistry): RawCall | undef
  */
 function decodeJsonBody(body: string, unfenced: string, knowledge: ToolKnowledge): RawCall[] {
   const first = unfenced.charCodeAt(0);
-  const whole = first === 123 || first === 91 ? parseJsonStrict(unfenced) : undefined;
+  const whole = first === 123 || first === 91 ? (takeParsedBody(unfenced) ?? parseJsonStrict(unfenced)) : undefined;
   if (whole !== undefined) {
     const calls = readCalls(whole.value, true, knowledge.isKnown, 'tagged_json');
     if (calls.length > 0) return calls;

@@ -1,5 +1,6 @@
-import { extractJsonValues } from '../extract-json-values.js';
+import { extractJsonValues, parseJsonStrict } from '../extract-json-values.js';
 import { memoizeForward } from '../forward-finder.js';
+import { holdParsedBody } from '../parsed-body-handoff.js';
 import { readCalls } from '../read-call-object.js';
 import type { ScanContext } from '../scan-context.js';
 import { scanJsonValue } from '../scan-json-value.js';
@@ -123,6 +124,18 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
     // Only up to the next opener, so a run of unclosed openers is still read in linear time.
     const next = nextOpenerMarker.next(at);
     const limit = next < 0 ? text.length : next;
+    // The common case in one pass: the body up to the first closer is one complete JSON value. A
+    // closer inside a JSON string would cut that string and fail the parse, so a success finds the
+    // same closer as the scan below; the parse is handed to the body's decoder.
+    const closer = nextMarker.next(at);
+    if (closer >= 0 && closer <= limit && isClosingMarker(lower, closer)) {
+      const body = text.slice(at, closer).trimEnd();
+      const parsed = parseJsonStrict(body);
+      if (parsed !== undefined) {
+        holdParsedBody(body, parsed.value);
+        return closer;
+      }
+    }
     const scan = scanJsonValue(text, at, limit);
     if (scan.kind === 'complete') return scan.end;
     if (scan.kind === 'incomplete' && mode === 'stream' && limit === text.length) return text.length;
