@@ -28,6 +28,11 @@ const callTokens: readonly string[] = ['<|tool_calls_section_begin|>', '<|tool_c
 /** Closers that end a region the prompt opened (Harmony's `<|end|>` ends every message, so not it). */
 const leadingClosers: readonly string[] = ['</think>', '</thinking>', '[/think]'];
 const longest = Math.max(...pairs.flat().map((token) => token.length), ...callTokens.map((token) => token.length));
+/** Any of the tokens above, in any case: one search tells whether a chunk holds one at all. */
+const anyToken = new RegExp(
+  [...new Set([...pairs.flat(), ...callTokens])].map((token) => token.replace(/[|[\]\\/]/g, '\\$&')).join('|'),
+  'iu',
+);
 
 /** @internal The carried state of the reasoning scan (flat, so the fence state can hold it). */
 export interface ReasoningState {
@@ -63,7 +68,13 @@ export function feedReasoning(
   onRange: (start: number, end: number) => void,
 ): void {
   const carried = state.reasoningTail;
-  const lower = (carried + chunk).toLowerCase();
+  const joined = carried + chunk;
+  // Most text holds no reasoning token: one search, and only the tail is kept.
+  if (!anyToken.test(joined)) {
+    state.reasoningTail = joined.slice(Math.max(0, joined.length - (longest - 1)));
+    return;
+  }
+  const lower = joined.toLowerCase();
   const textBase = base - carried.length;
   const nextAt = new Map<string, number>();
   const find = (token: string, from: number): number => {
