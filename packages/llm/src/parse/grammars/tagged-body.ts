@@ -3,7 +3,6 @@ import type { PformatRegistry } from '../../pformat/create-pformat-registry.js';
 import { parsePformatBody } from '../../pformat/parse-pformat-body.js';
 import { recoverLeadingObject } from '../../repair/recover-leading-object.js';
 import { extractJsonValues, parseJsonStrict } from '../extract-json-values.js';
-import { takeParsedBody } from '../parsed-body-handoff.js';
 import { readCalls } from '../read-call-object.js';
 import type { ToolKnowledge } from '../scan-context.js';
 import type { RawCall } from '../scan-types.js';
@@ -21,13 +20,19 @@ import { readKimiBody } from './kimi-body.js';
  * added forms sit before the JSON steps because their values may themselves hold JSON. A leading
  * `call:` is ignored. A body that calls an offered tool in P-Format or code form but cannot be read
  * is one invalid call with the body as raw text. Returns no calls when nothing decodes.
+ * `parsed` is a strict parse the caller already made of the trimmed body (`text`); it is used
+ * only when `text` is that body.
  */
-export function decodeTaggedBody(rawBody: string, knowledge: ToolKnowledge): RawCall[] {
+export function decodeTaggedBody(
+  rawBody: string,
+  knowledge: ToolKnowledge,
+  parsed?: { readonly text: string; readonly value: unknown },
+): RawCall[] {
   let body = rawBody.trim();
   if ((body.charCodeAt(0) | 32) === 99 && body.slice(0, 5).toLowerCase() === 'call:') body = body.slice(5).trim();
   if (body === '') return [];
   const first = body.charCodeAt(0);
-  if (first === 123 || first === 91) return decodeJsonBody(body, body, knowledge);
+  if (first === 123 || first === 91) return decodeJsonBody(body, body, knowledge, parsed);
   const registry = knowledge.registry;
   if (registry !== undefined) {
     const pformat = parsePformatBody(body, registry);
@@ -78,9 +83,19 @@ function attemptedCall(body: string, registry: PformatRegistry): RawCall | undef
  * The JSON steps, then GLM lines. A body that starts with `{` or `[` comes straight here: no
  * earlier step can read it (they all need a name or a tag first).
  */
-function decodeJsonBody(body: string, unfenced: string, knowledge: ToolKnowledge): RawCall[] {
+function decodeJsonBody(
+  body: string,
+  unfenced: string,
+  knowledge: ToolKnowledge,
+  parsed?: { readonly text: string; readonly value: unknown },
+): RawCall[] {
   const first = unfenced.charCodeAt(0);
-  const whole = first === 123 || first === 91 ? (takeParsedBody(unfenced) ?? parseJsonStrict(unfenced)) : undefined;
+  const whole =
+    parsed !== undefined && parsed.text === unfenced
+      ? parsed
+      : first === 123 || first === 91
+        ? parseJsonStrict(unfenced)
+        : undefined;
   if (whole !== undefined) {
     const calls = readCalls(whole.value, true, knowledge.isKnown, 'tagged_json');
     if (calls.length > 0) return calls;

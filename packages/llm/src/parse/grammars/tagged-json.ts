@@ -1,6 +1,5 @@
 import { extractJsonValues, parseJsonStrict } from '../extract-json-values.js';
 import { memoizeForward } from '../forward-finder.js';
-import { holdParsedBody } from '../parsed-body-handoff.js';
 import { readCalls } from '../read-call-object.js';
 import type { ScanContext } from '../scan-context.js';
 import { scanJsonValue } from '../scan-json-value.js';
@@ -32,6 +31,8 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
   const invokeOpen = context.finder('<invoke>', true);
   const invokeClose = context.finder('</invoke>', true);
 
+  /** The strict parse `jsonEnd` made of the last body it closed, for that body's decoder. */
+  let parsedBody: { readonly text: string; readonly value: unknown } | undefined;
   let cachedMarker = -1;
   let cachedMarkerEnd = -1;
   const nextMarker = memoizeForward((from) => {
@@ -132,7 +133,7 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
       const body = text.slice(at, closer).trimEnd();
       const parsed = parseJsonStrict(body);
       if (parsed !== undefined) {
-        holdParsedBody(body, parsed.value);
+        parsedBody = { text: body, value: parsed.value };
         return closer;
       }
     }
@@ -164,7 +165,10 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
     if (closeStart >= 0) {
       const end = skipped > 0 ? swallowClosers(closeEnd, skipped) : closeEnd;
       if (end < 0) return { kind: 'pending', start: opener.start, end: text.length };
-      const calls = decodeTaggedBody(text.slice(bodyStart, closeStart), context.knowledge);
+      // The parse `jsonEnd` made of this body, handed on once (never to a second reader).
+      const parsed = parsedBody;
+      parsedBody = undefined;
+      const calls = decodeTaggedBody(text.slice(bodyStart, closeStart), context.knowledge, parsed);
       if (calls.length > 0) return { kind: 'calls', start: opener.start, end, calls };
       return { kind: 'malformed', start: opener.start, end, bodyChars: countCharacters(text, bodyStart, closeStart) };
     }
