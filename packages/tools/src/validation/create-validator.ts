@@ -78,6 +78,8 @@ function ajvFor(schema: JsonSchema, fresh: boolean): Ajv {
 
 /** The ahead-of-time 2020-12 meta-schema validator (ajv standalone code), as ajv calls it. */
 const meta2020 = validateMeta2020 as unknown as ((schema: unknown) => boolean) & { errors?: ErrorObject[] | null };
+/** Schema objects that passed {@link validateAgainstMeta}. */
+const metaChecked = new WeakSet<object>();
 const META_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 
 /**
@@ -86,6 +88,8 @@ const META_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
  * @throws {SchemaCompileFailure} naming the first problems (`schema/required must be array`).
  */
 function validateAgainstMeta(ajv: Ajv, schema: JsonSchema): void {
+  // `defineTool` checks a schema and `createValidator` compiles it later: the same object is checked once.
+  if (metaChecked.has(schema)) return;
   const declared = schema.$schema;
   const precompiled =
     ajv === ajv2020 && (declared === undefined || (typeof declared === 'string' && META_2020.test(declared)));
@@ -103,6 +107,7 @@ function validateAgainstMeta(ajv: Ajv, schema: JsonSchema): void {
     throw new SchemaCompileFailure(error instanceof Error ? error.message : String(error), { cause: error });
   }
   if (!valid) throw new SchemaCompileFailure(ajv.errorsText(errors, { dataVar: 'schema' }));
+  metaChecked.add(schema);
 }
 
 function compile(schema: JsonSchema): ValidateFunction {
