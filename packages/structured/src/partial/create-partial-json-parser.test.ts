@@ -152,6 +152,18 @@ const nested = (depth: number, leaf: unknown): unknown => {
   return value;
 };
 
+/** Lists of records over a few keys (some prefixes of others, one escaped): the parser reuses key strings between records. */
+const recordList = (maxLength: number) =>
+  fc
+    .array(
+      fc.dictionary(
+        fc.constantFrom('a', 'ab', 'abc', 'b', 'a"b', 'é', '', 'n'),
+        fc.oneof(fc.jsonValue({ maxDepth: 1 }), fc.constant({ ab: [1] })),
+      ),
+      { maxLength },
+    )
+    .map((records) => JSON.stringify({ records, tail: records.slice(0, 2) }));
+
 const documentText = fc.oneof(
   fc.json(),
   fc.jsonValue().map((value) => JSON.stringify(value, null, 2)),
@@ -163,6 +175,7 @@ const documentText = fc.oneof(
       fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string({ unit: 'binary' })),
     )
     .map(([depth, leaf]) => JSON.stringify(nested(depth, leaf))),
+  recordList(3),
   fc.constantFrom(
     '[-0, 0, -12.5e-3, 1.5E+30, 123456789012345678, 0.000001, 1e5, -7]',
     '{"a":"\\ud83d\\ude00 \\u00e9\\\\\\"\\/\\b\\f\\n\\r\\t","b":[true,false,null],"c":{"":{}}}',
@@ -172,6 +185,7 @@ const documentText = fc.oneof(
 );
 
 const jsonText = fc.oneof(
+  recordList(8),
   fc.json(),
   fc.jsonValue().map((value) => JSON.stringify(value, null, 2)),
   fc.string({ unit: 'binary' }).map((value) => JSON.stringify({ text: value, list: [value, 1.5e-3, -0, true] })),
@@ -215,6 +229,57 @@ describe('createPartialJsonParser', () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  it('reads every number exactly as JSON.parse does', () => {
+    const decimal = fc
+      .tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 17n }), fc.nat({ max: 18 }))
+      .map(([negative, digits, point]) => {
+        const written = digits.toString().padStart(point + 1, '0');
+        const at = written.length - point;
+        return `${negative ? '-' : ''}${written.slice(0, at)}${point > 0 ? `.${written.slice(at)}` : ''}`;
+      });
+    const number = fc.oneof(
+      decimal,
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map((value) => JSON.stringify(value)),
+      fc.constantFrom('-0', '-0.0', '0.1', '0.30000000000000004', '9007199254740993', '1e22', '123456789012345.6'),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(number, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (numbers, cuts) => {
+          const text = `[${numbers.join(',')}]`;
+          const { final } = parseInPieces(split(text, cuts));
+          const expected = JSON.parse(text) as number[];
+          (final as number[]).forEach((value, index) => expect(Object.is(value, expected[index])).toBe(true));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it.each([
+    '[{"ab":1},{"abc":2},{"a":3},{"ab":4,"x":5},{"ab":6}]',
+    '[{"a\\u0062":1},{"ab":2},{"a\\"b":3},{"a\\"b":4}]',
+    '{"a":{"b":1,"c":2},"d":[{"b":3,"c":4},{"c":5,"b":6}]}',
+    '[{"__proto__":1},{"__proto__":{"x":2}}]',
+  ])('reuses key strings between records only where the text writes the same key: %s', (text) => {
+    for (const size of [1, 3, text.length]) {
+      const parser = createPartialJsonParser();
+      for (let at = 0; at < text.length; at += size) parser.push(text.slice(at, at + size));
+      expect(parser.end()).toEqual(JSON.parse(text));
+    }
+  });
+
+  it('does not read a key as the escaped key of the record before', () => {
+    // The first record's key is `a\` (written `a\\`). The second writes `a\":1}]`, an unfinished
+    // key; read as the first record's key, it would end as `[{…},{"a\\":1}]`.
+    const text = '[{"a\\\\":1},{"a\\":1}]';
+    const parser = createPartialJsonParser();
+    parser.push(text);
+    expect(() => parser.end()).toThrow(SyntaxError);
+    expect(() => JSON.parse(text)).toThrow(SyntaxError);
   });
 
   it('grows an object one character at a time', () => {
