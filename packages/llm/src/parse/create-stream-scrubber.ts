@@ -87,7 +87,7 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
   function step(final: boolean): ParsedText {
     const context = createScanContext(buffer, final ? 'batch' : 'stream', knowledge, previousCode);
     const grammars = createGrammars(context);
-    const scan = scanText(buffer, grammars, findProtectedRegions(buffer, fence, final));
+    const scan = scanText(buffer, grammars, findProtectedRegions(buffer, fence, final, true, context.lower));
     const { parts } = scan;
     for (let index = 0; index < parts.length - 1; index++) {
       const part = parts[index];

@@ -72,12 +72,18 @@ export function initialFenceState(leadingReasoning = true): FenceState {
  * and an info-string language that is not a call language; it ends just past the closing run,
  * which may carry trailing text on its line.
  */
-export function feedFence(state: FenceState, chunk: string, onRange: (start: number, end: number) => void): void {
-  feedReasoning(state, chunk, state.offset, onRange);
-  feedInlineCode(state, chunk, state.offset, onRange);
+export function feedFence(
+  state: FenceState,
+  chunk: string,
+  onRange: (start: number, end: number) => void,
+  lowerChunk?: string,
+): void {
+  feedReasoning(state, chunk, state.offset, onRange, lowerChunk);
+  const hasRunCharacter = hasFenceCharacter(chunk);
+  feedInlineCode(state, chunk, state.offset, onRange, hasRunCharacter);
   const length = chunk.length;
   let index = 0;
-  if ((state.stage === INDENT || state.stage === REST) && !hasFenceCharacter(chunk)) {
+  if ((state.stage === INDENT || state.stage === REST) && !hasRunCharacter) {
     const newline = chunk.lastIndexOf('\n');
     if (newline >= 0) {
       // Lines without ` or ~ can neither open nor close a fence: skip to the last line.

@@ -52,14 +52,22 @@ const NEWLINE = 10;
 
 /**
  * @internal Reads `chunk`, which starts at absolute offset `base`, calling `onRange(start, end)` for
- * every span that closes. Linear in the chunk.
+ * every span that closes. Linear in the chunk. `hasRunCharacter: false` tells that the chunk holds
+ * no backtick or tilde (the caller has looked).
  */
 export function feedInlineCode(
   state: InlineCodeState,
   chunk: string,
   base: number,
   onRange: (start: number, end: number) => void,
+  hasRunCharacter = true,
 ): void {
+  // A chunk without a backtick or tilde, with no span or run open, changes nothing before its last
+  // line (a line end resets the line's state): only the last line is read.
+  let first = 0;
+  if (!hasRunCharacter && state.inlineRunStart < 0 && state.inlineOpenStart < 0) {
+    first = Math.max(0, chunk.lastIndexOf('\n'));
+  }
   // The next backtick and line end at or after the cursor, each found once per pass (linear).
   let tick = -2;
   let newline = -2;
@@ -71,7 +79,7 @@ export function feedInlineCode(
     if (newline < 0) return tick;
     return Math.min(tick, newline);
   };
-  for (let index = 0; index < chunk.length; index++) {
+  for (let index = first; index < chunk.length; index++) {
     const code = chunk.charCodeAt(index);
     if (state.inlineRunStart >= 0) {
       if (code === state.inlineRunChar) {

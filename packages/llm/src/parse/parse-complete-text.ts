@@ -82,7 +82,7 @@ export function parseCompleteText(
     }
   }
   const context = createScanContext(text, 'batch', knowledge);
-  const regions = findProtectedRegions(text, undefined, true, knowledge.leadingReasoning);
+  const regions = findProtectedRegions(text, undefined, true, knowledge.leadingReasoning, context.lower);
   const scan = scanText(text, createGrammars(context), regions);
   let narrative = joinNarrative(scan.parts.map(([start, end]) => text.slice(start, end)));
   let calls: RawCall[] = scan.calls;

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { feedFence, initialFenceState } from './fence-tracker.js';
 import { findProtectedRegions } from './protected-regions.js';
+import { lowerAscii } from './scan-context.js';
 
 function spans(text: string): string[] {
   return findProtectedRegions(text).ranges.map(([start, end]) => text.slice(start, end));
@@ -91,6 +92,87 @@ describe('findProtectedRegions', () => {
     it('leaves calls after an open span undecided in a stream until it closes', () => {
       expect(findProtectedRegions('see `<tool_call>', undefined, false, false).undecidedCallsFrom).toBe(4);
       expect(findProtectedRegions('see `x` <tool_call>', undefined, false, false).undecidedCallsFrom).toBe(-1);
+    });
+  });
+
+  describe('with the lowered text the scan context has', () => {
+    // Reasoning tokens in any case (one with a Kelvin sign, which lowers to `k`), parts of them,
+    // pipes, backticks and line ends: the fast token check must never miss what the full one finds.
+    const fragment = fc.constantFrom(
+      '<think>',
+      '</think>',
+      '<THINK>',
+      '</Thinking>',
+      '<thin\u212a>',
+      '[think]',
+      '[/THINK]',
+      '<|channel|>analysis<|message|>',
+      '<|end|>',
+      '<|tool_call_begin|>',
+      '<|tool_calls_section_begin|>',
+      'hink',
+      '<thi',
+      'nk>',
+      '|',
+      '`',
+      '```js\n',
+      '```\n',
+      '\n',
+      'İ',
+      'prose ',
+      '<tool_call>{"a":1}</tool_call>',
+    );
+    const text = fc.array(fragment, { maxLength: 24 }).map((parts) => parts.join(''));
+
+    it('finds the same regions as without it', () => {
+      fc.assert(
+        fc.property(text, fc.boolean(), fc.boolean(), (input, complete, leading) => {
+          const plain = findProtectedRegions(input, undefined, complete, leading);
+          const lowered = findProtectedRegions(input, undefined, complete, leading, lowerAscii(input));
+          expect(lowered.ranges).toEqual(plain.ranges);
+          expect(lowered.undecidedFrom).toBe(plain.undecidedFrom);
+          expect(lowered.undecidedCallsFrom).toBe(plain.undecidedCallsFrom);
+        }),
+        { numRuns: 1000 },
+      );
+    });
+
+    it('finds a token written with a Kelvin sign in a text whose lowering keeps it (an İ changes the length)', () => {
+      const input = 'İ <thin\u212a>plan</thin\u212a> answer';
+      expect(lowerAscii(input)).toContain('\u212a');
+      const plain = findProtectedRegions(input);
+      expect(plain.ranges).toHaveLength(1);
+      expect(findProtectedRegions(input, undefined, true, true, lowerAscii(input)).ranges).toEqual(plain.ranges);
+    });
+
+    it('finds the same regions in any split, tokens cut across pieces included', () => {
+      fc.assert(
+        fc.property(text, fc.array(fc.nat(), { maxLength: 8 }), (input, cuts) => {
+          const points = [...new Set(cuts.map((cut) => cut % (input.length + 1)))].sort((a, b) => a - b);
+          const pieces: string[] = [];
+          let at = 0;
+          for (const point of points) {
+            pieces.push(input.slice(at, point));
+            at = point;
+          }
+          pieces.push(input.slice(at));
+          const feed = (withLower: boolean) => {
+            const state = initialFenceState();
+            const ranges: Array<[number, number]> = [];
+            for (const piece of pieces) {
+              feedFence(
+                state,
+                piece,
+                (start, end) => ranges.push([start, end]),
+                withLower ? lowerAscii(piece) : undefined,
+              );
+            }
+            return ranges;
+          };
+          expect(feed(true)).toEqual(feed(false));
+        }),
+        { numRuns: 1000 },
+      );
     });
   });
 });

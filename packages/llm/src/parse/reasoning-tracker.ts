@@ -58,22 +58,41 @@ export function initialReasoningState(leadingReasoning = true): ReasoningState {
 }
 
 /**
+ * Whether `carried + chunk` may hold a token. With `lowerChunk` (`chunk` lowered, as the scan
+ * context has it), by the characters every token has: `hink` or a pipe (single-character and
+ * rare-letter searches are several times faster than the regular expression), a Kelvin sign (which
+ * lowers to `k`), or a token across the join.
+ */
+function mayHoldToken(carried: string, chunk: string, lowerChunk: string | undefined): boolean {
+  if (lowerChunk === undefined) return anyToken.test(carried + chunk);
+  return (
+    lowerChunk.indexOf('hink') >= 0 ||
+    lowerChunk.indexOf('|') >= 0 ||
+    lowerChunk.indexOf('\u212a') >= 0 ||
+    (carried !== '' && anyToken.test(carried + chunk.slice(0, longest - 1)))
+  );
+}
+
+/**
  * @internal Reads `chunk`, which starts at absolute offset `base`, as the continuation of what
  * `state` has read, calling `onRange(start, end)` for every region that closes. Linear in the chunk.
+ * `lowerChunk`, when given, is `chunk` with its ASCII letters lowered (it speeds up the common case).
  */
 export function feedReasoning(
   state: ReasoningState,
   chunk: string,
   base: number,
   onRange: (start: number, end: number) => void,
+  lowerChunk?: string,
 ): void {
   const carried = state.reasoningTail;
-  const joined = carried + chunk;
   // Most text holds no reasoning token: one search, and only the tail is kept.
-  if (!anyToken.test(joined)) {
+  if (!mayHoldToken(carried, chunk, lowerChunk)) {
+    const joined = carried + chunk;
     state.reasoningTail = joined.slice(Math.max(0, joined.length - (longest - 1)));
     return;
   }
+  const joined = carried + chunk;
   const lower = joined.toLowerCase();
   const textBase = base - carried.length;
   const nextAt = new Map<string, number>();

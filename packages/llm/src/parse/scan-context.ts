@@ -1,5 +1,6 @@
 import { createPformatRegistry, type PformatRegistry } from '../pformat/create-pformat-registry.js';
 import type { ToolSchema } from '../spec/tool-schema.js';
+import { findPresentWords } from './find-present-words.js';
 import { createForwardFinder, type ForwardFinder } from './forward-finder.js';
 import type { CallSource } from './parse-types.js';
 import type { ScanMode } from './scan-types.js';
@@ -61,7 +62,27 @@ export interface ScanContext {
   readonly previousCode: number;
   /** A shared memoised finder for `needle` in `text` (or in `lower` when `folded`). */
   finder(needle: string, folded?: boolean): ForwardFinder;
+  /**
+   * False when `needle`, lowered, is known not to occur in `lower`: the words that gate grammars
+   * ({@link GATE_WORDS}) are all looked for in one pass on first use. True for any other needle.
+   */
+  mayContain(needle: string): boolean;
 }
+
+/**
+ * @internal The words whose presence decides which grammars run and which searches they make.
+ * Usually absent, each would cost a full search of the text; together they cost one.
+ */
+export const GATE_WORDS: readonly string[] = [
+  'call',
+  'calls',
+  'invoke',
+  'function',
+  ':tool_call',
+  'functools[',
+  'tool_code',
+  '<tools',
+];
 
 /** @internal Creates the context for one scan. */
 export function createScanContext(
@@ -73,6 +94,7 @@ export function createScanContext(
   const lower = lowerAscii(text);
   const exact = new Map<string, ForwardFinder>();
   const folded = new Map<string, ForwardFinder>();
+  let present: Set<string> | undefined;
   return {
     text,
     lower,
@@ -87,6 +109,12 @@ export function createScanContext(
         finders.set(needle, found);
       }
       return found;
+    },
+    mayContain(needle) {
+      const word = needle.toLowerCase();
+      if (!GATE_WORDS.includes(word)) return true;
+      present ??= findPresentWords(lower, GATE_WORDS);
+      return present.has(word);
     },
   };
 }

@@ -252,7 +252,8 @@ describe('createPartialJsonParser', () => {
           const text = `[${numbers.join(',')}]`;
           const { final } = parseInPieces(split(text, cuts));
           const expected = JSON.parse(text) as number[];
-          (final as number[]).forEach((value, index) => expect(Object.is(value, expected[index])).toBe(true));
+          for (const [index, value] of (final as number[]).entries())
+            expect(Object.is(value, expected[index])).toBe(true);
         },
       ),
       { numRuns: 1000 },

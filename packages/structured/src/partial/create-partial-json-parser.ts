@@ -342,7 +342,7 @@ class IncrementalJsonParser implements PartialJsonParser {
           nextBackslash = delta.indexOf('\\', i);
           if (nextBackslash < 0) nextBackslash = length;
         }
-        const stop = nextQuote < nextBackslash ? nextQuote : nextBackslash;
+        const stop = Math.min(nextQuote, nextBackslash);
         if (stop > i) this.text += delta.slice(i, stop);
         if (stop >= length) break;
         i = stop + 1;

@@ -78,7 +78,8 @@ export function createGrammars(context: ScanContext): Grammar[] {
   // A stream text without a grammar's triggers cannot hold its blocks or a partial opener either.
   const stream = context.mode === 'stream';
   const all = (triggers: string): boolean => stream && containsAny(context.text, triggers);
-  const has = (needle: string, folded = false): boolean => !stream && context.finder(needle, folded).next(0) >= 0;
+  const has = (needle: string, folded = false): boolean =>
+    !stream && context.mayContain(needle) && context.finder(needle, folded).next(0) >= 0;
   const grammars: Grammar[] = [];
   if (
     all(GRAMMAR_TRIGGERS.invokeXml) ||

@@ -54,17 +54,41 @@ export function matchTagMarker(lower: string, index: number): number {
   return NO_MATCH;
 }
 
-// Longest first, so `tool_calls` is not read as `tool_call` followed by junk.
+// Longest first: `tool_calls` is not read as `tool_call` followed by junk.
 const names = ['function_call', 'tool_calls', 'tool_call', 'toolcall', 'tool-call', 'tools'];
 
+/** The index after the name at `position`, {@link NO_MATCH}, or {@link PARTIAL} when the text ends inside one. */
 function matchName(lower: string, position: number): number {
-  for (const name of names) {
-    if (lower.startsWith(name, position)) return position + name.length;
-  }
+  // Matched by hand, with one comparison of `tool` (or `function_call`) and one of `call`: every
+  // `<` in a text is asked about, and this runs at twice the speed of a `startsWith` per name.
+  const first = lower.charCodeAt(position);
+  if (first === 116) {
+    if (writesAt(lower, position, 'tool')) {
+      const separator = lower.charCodeAt(position + 4);
+      if (separator === 115) return position + 5; // tools
+      // toolcall, tool_call(s), tool-call
+      const call = separator === 99 ? position + 4 : separator === 95 || separator === 45 ? position + 5 : -1;
+      if (call >= 0 && writesAt(lower, call, 'call')) {
+        return separator === 95 && lower.charCodeAt(call + 4) === 115 ? call + 5 : call + 4;
+      }
+    }
+  } else if (first === 102) {
+    if (writesAt(lower, position, 'function_call')) return position + 13;
+  } else return NO_MATCH;
   for (const name of names) {
     if (endsInsidePrefix(lower, position, name)) return PARTIAL;
   }
   return NO_MATCH;
+}
+
+/** Whether `text` has `word` at `position`. */
+function writesAt(text: string, position: number, word: string): boolean {
+  const length = word.length;
+  if (position + length > text.length) return false;
+  for (let offset = 0; offset < length; offset++) {
+    if (text.charCodeAt(position + offset) !== word.charCodeAt(offset)) return false;
+  }
+  return true;
 }
 
 /** @internal Whether the marker at `index` is a closer: a `/` before the name (`</tool_call>`, `<|/tool_call|>`). */

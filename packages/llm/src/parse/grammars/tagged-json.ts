@@ -30,11 +30,15 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
   const fences = context.finder('```');
   const invokeOpen = context.finder('<invoke>', true);
   const invokeClose = context.finder('</invoke>', true);
+  const mayInvoke = context.mayContain('invoke');
 
   /** The strict parse `jsonEnd` made of the last body it closed, for that body's decoder. */
   let parsedBody: { readonly text: string; readonly value: unknown } | undefined;
+  // The last two markers asked about (a block's opener and closer are asked about in turn).
   let cachedMarker = -1;
   let cachedMarkerEnd = -1;
+  let previousMarker = -1;
+  let previousMarkerEnd = -1;
   const nextMarker = memoizeForward((from) => {
     for (let index = angle.next(from); index >= 0; index = angle.next(index + 1)) {
       if (markerEnd(index) >= 0) return index;
@@ -54,12 +58,14 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
     return -1;
   });
 
-  /** `matchTagMarker` at `index`, remembering the last answer (each marker is asked about often). */
+  /** `matchTagMarker` at `index`, remembering the last two answers (each marker is asked about often). */
   function markerEnd(index: number): number {
-    if (index !== cachedMarker) {
-      cachedMarker = index;
-      cachedMarkerEnd = matchTagMarker(lower, index);
-    }
+    if (index === cachedMarker) return cachedMarkerEnd;
+    if (index === previousMarker) return previousMarkerEnd;
+    previousMarker = cachedMarker;
+    previousMarkerEnd = cachedMarkerEnd;
+    cachedMarker = index;
+    cachedMarkerEnd = matchTagMarker(lower, index);
     return cachedMarkerEnd;
   }
 
@@ -67,7 +73,7 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
     let best: Opener | undefined;
     const tag = nextOpenerMarker.next(from);
     if (tag >= 0) best = { start: tag, bodyStart: markerEnd(tag), kind: 'tag' };
-    const invoke = invokeOpen.next(from);
+    const invoke = mayInvoke ? invokeOpen.next(from) : -1;
     if (invoke >= 0 && (best === undefined || invoke < best.start)) {
       best = { start: invoke, bodyStart: invoke + 8, kind: 'invoke' };
     }
@@ -122,14 +128,13 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
     const at = skipWhitespace(text, bodyStart);
     const code = text.charCodeAt(at);
     if (code !== 123 && code !== 91) return bodyStart;
-    // Only up to the next opener, so a run of unclosed openers is still read in linear time.
-    const next = nextOpenerMarker.next(at);
-    const limit = next < 0 ? text.length : next;
-    // The common case in one pass: the body up to the first closer is one complete JSON value. A
-    // closer inside a JSON string would cut that string and fail the parse, so a success finds the
-    // same closer as the scan below; the parse is handed to the body's decoder.
+    // The common case in one pass: the body up to the first marker is one complete JSON value and
+    // that marker is a closer (so no opener comes before it). A closer inside a JSON string would
+    // cut that string and fail the parse, so a success finds the same closer as the scan below; the
+    // parse is handed to the body's decoder. (Asking for the closer before the next opener keeps
+    // the shared finders moving forward: the body is searched once.)
     const closer = nextMarker.next(at);
-    if (closer >= 0 && closer <= limit && isClosingMarker(lower, closer)) {
+    if (closer >= 0 && isClosingMarker(lower, closer)) {
       const body = text.slice(at, closer).trimEnd();
       const parsed = parseJsonStrict(body);
       if (parsed !== undefined) {
@@ -137,6 +142,9 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
         return closer;
       }
     }
+    // Only up to the next opener, so a run of unclosed openers is still read in linear time.
+    const next = nextOpenerMarker.next(at);
+    const limit = next < 0 ? text.length : next;
     const scan = scanJsonValue(text, at, limit);
     if (scan.kind === 'complete') return scan.end;
     if (scan.kind === 'incomplete' && mode === 'stream' && limit === text.length) return text.length;

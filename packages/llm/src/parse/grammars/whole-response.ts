@@ -61,7 +61,8 @@ const ACTION = /(^|\n)[ \t]*Action:[ \t]*```(?:json)?[ \t]*\n/;
  * `Action:` is the narrative. `undefined` when there is no such block or no call in it.
  */
 export function readCommandActionFence(text: string, knowledge: ToolKnowledge): WholeResponseCalls | undefined {
-  if (knowledge.names.length === 0) return undefined;
+  // The fence needs a backtick: one native character search rules most texts out before the regex.
+  if (knowledge.names.length === 0 || text.indexOf('`') < 0) return undefined;
   const match = ACTION.exec(text);
   if (match === null) return undefined;
   const bodyStart = match.index + match[0].length;
