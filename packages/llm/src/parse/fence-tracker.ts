@@ -79,20 +79,17 @@ export function feedFence(
   lowerChunk?: string,
 ): void {
   feedReasoning(state, chunk, state.offset, onRange, lowerChunk);
-  const hasRunCharacter = hasFenceCharacter(chunk);
-  feedInlineCode(state, chunk, state.offset, onRange, hasRunCharacter);
+  // Lines without ` or ~ can neither open nor close a fence or a span: both skip to the last line.
+  const lastLineEnd = hasFenceCharacter(chunk) ? undefined : chunk.lastIndexOf('\n');
+  feedInlineCode(state, chunk, state.offset, onRange, lastLineEnd);
   const length = chunk.length;
   let index = 0;
-  if ((state.stage === INDENT || state.stage === REST) && !hasRunCharacter) {
-    const newline = chunk.lastIndexOf('\n');
-    if (newline >= 0) {
-      // Lines without ` or ~ can neither open nor close a fence: skip to the last line.
-      state.offset += newline + 1;
-      state.lineStart = state.offset;
-      state.stage = INDENT;
-      state.indent = 0;
-      index = newline + 1;
-    }
+  if ((state.stage === INDENT || state.stage === REST) && lastLineEnd !== undefined && lastLineEnd >= 0) {
+    state.offset += lastLineEnd + 1;
+    state.lineStart = state.offset;
+    state.stage = INDENT;
+    state.indent = 0;
+    index = lastLineEnd + 1;
   }
   while (index < length) {
     if (state.stage === REST) {

@@ -52,22 +52,22 @@ const NEWLINE = 10;
 
 /**
  * @internal Reads `chunk`, which starts at absolute offset `base`, calling `onRange(start, end)` for
- * every span that closes. Linear in the chunk. `hasRunCharacter: false` tells that the chunk holds
- * no backtick or tilde (the caller has looked).
+ * every span that closes. Linear in the chunk. `lastLineEnd`, when the caller has found that the
+ * chunk holds no backtick or tilde, is the index of its last `\n` (-1 when it has none).
  */
 export function feedInlineCode(
   state: InlineCodeState,
   chunk: string,
   base: number,
   onRange: (start: number, end: number) => void,
-  hasRunCharacter = true,
+  lastLineEnd?: number,
 ): void {
   // A chunk without a backtick or tilde, with no span or run open, changes nothing before its last
   // line (a line end resets the line's state): only the last line is read.
-  let first = 0;
-  if (!hasRunCharacter && state.inlineRunStart < 0 && state.inlineOpenStart < 0) {
-    first = Math.max(0, chunk.lastIndexOf('\n'));
-  }
+  const first =
+    lastLineEnd !== undefined && lastLineEnd > 0 && state.inlineRunStart < 0 && state.inlineOpenStart < 0
+      ? lastLineEnd
+      : 0;
   // The next backtick and line end at or after the cursor, each found once per pass (linear).
   let tick = -2;
   let newline = -2;

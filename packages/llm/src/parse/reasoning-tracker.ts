@@ -1,3 +1,5 @@
+import { lowerAscii } from './text-scanning.js';
+
 /**
  * Reasoning regions: text a model writes while thinking, where markup is never a call (models quote
  * and rehearse calls there). Each opener pairs with its closer; matched case-insensitively.
@@ -58,19 +60,28 @@ export function initialReasoningState(leadingReasoning = true): ReasoningState {
 }
 
 /**
- * Whether `carried + chunk` may hold a token. With `lowerChunk` (`chunk` lowered, as the scan
- * context has it), by the characters every token has: `hink` or a pipe (single-character and
- * rare-letter searches are several times faster than the regular expression), a Kelvin sign (which
- * lowers to `k`), or a token across the join.
+ * Whether `carried + chunk` may hold a token, given `lowerChunk` (`chunk` lowered, as the scan
+ * context has it): by the characters every token has, `hink` or a pipe (searches for one rare
+ * character or four letters are several times faster than the regular expression), a Kelvin sign
+ * (which lowers to `k`), or a token across the join.
  */
-function mayHoldToken(carried: string, chunk: string, lowerChunk: string | undefined): boolean {
-  if (lowerChunk === undefined) return anyToken.test(carried + chunk);
+function mayHoldToken(carried: string, chunk: string, lowerChunk: string): boolean {
   return (
     lowerChunk.indexOf('hink') >= 0 ||
     lowerChunk.indexOf('|') >= 0 ||
     lowerChunk.indexOf('\u212a') >= 0 ||
     (carried !== '' && anyToken.test(carried + chunk.slice(0, longest - 1)))
   );
+}
+
+/**
+ * The last characters of `joined` (`carried + chunk`) a token may start in. From `chunk` when it
+ * is long enough: slicing the joined string would first copy a long chunk into it.
+ */
+function tailOf(carried: string, chunk: string, joined: string): string {
+  const keep = longest - 1;
+  if (chunk.length >= keep) return chunk.slice(chunk.length - keep);
+  return joined.slice(Math.max(0, carried.length + chunk.length - keep));
 }
 
 /**
@@ -86,14 +97,14 @@ export function feedReasoning(
   lowerChunk?: string,
 ): void {
   const carried = state.reasoningTail;
+  const joined = carried + chunk;
   // Most text holds no reasoning token: one search, and only the tail is kept.
-  if (!mayHoldToken(carried, chunk, lowerChunk)) {
-    const joined = carried + chunk;
-    state.reasoningTail = joined.slice(Math.max(0, joined.length - (longest - 1)));
+  if (lowerChunk === undefined ? !anyToken.test(joined) : !mayHoldToken(carried, chunk, lowerChunk)) {
+    state.reasoningTail = tailOf(carried, chunk, joined);
     return;
   }
-  const joined = carried + chunk;
-  const lower = joined.toLowerCase();
+  // Lowered in place (same length), so every index found in `lower` is one in `joined`.
+  const lower = lowerAscii(joined);
   const textBase = base - carried.length;
   const nextAt = new Map<string, number>();
   const find = (token: string, from: number): number => {

@@ -4,6 +4,7 @@ import { findPresentWords } from './find-present-words.js';
 import { createForwardFinder, type ForwardFinder } from './forward-finder.js';
 import type { CallSource } from './parse-types.js';
 import type { ScanMode } from './scan-types.js';
+import { lowerAscii } from './text-scanning.js';
 
 /** @internal What the parser knows about the offered tools, built once per parse or scrubber. */
 export interface ToolKnowledge {
@@ -117,15 +118,4 @@ export function createScanContext(
       return present.has(word);
     },
   };
-}
-
-const upperRun = /[A-Z]+/g;
-
-/**
- * @internal Lowers letters for case-insensitive search of ASCII needles, keeping every index in
- * place: the fast native lowering when it keeps the length, else ASCII letters only.
- */
-export function lowerAscii(text: string): string {
-  const lowered = text.toLowerCase();
-  return lowered.length === text.length ? lowered : text.replace(upperRun, (run) => run.toLowerCase());
 }

@@ -41,3 +41,14 @@ export function endsInsidePrefix(haystack: string, index: number, literal: strin
 export function isWordCode(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
 }
+
+const upperRun = /[A-Z]+/g;
+
+/**
+ * @internal Lowers letters for case-insensitive search of ASCII needles, keeping every index in
+ * place: the fast native lowering when it keeps the length, else ASCII letters only.
+ */
+export function lowerAscii(text: string): string {
+  const lowered = text.toLowerCase();
+  return lowered.length === text.length ? lowered : text.replace(upperRun, (run) => run.toLowerCase());
+}

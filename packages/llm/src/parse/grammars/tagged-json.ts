@@ -30,7 +30,8 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
   const fences = context.finder('```');
   const invokeOpen = context.finder('<invoke>', true);
   const invokeClose = context.finder('</invoke>', true);
-  const mayInvoke = context.mayContain('invoke');
+  // A stream buffer is scanned again and again; one search for `<invoke>` costs it less than the gate.
+  const mayInvoke = mode === 'stream' || context.mayContain('invoke');
 
   /** The strict parse `jsonEnd` made of the last body it closed, for that body's decoder. */
   let parsedBody: { readonly text: string; readonly value: unknown } | undefined;
