@@ -1,6 +1,3 @@
-/** Below this length (characters) the words are searched one by one. */
-const SHORT_TEXT = 4096;
-
 /** Words searched one regular-expression pass at a time, by the set still unfound (compiled once per set). */
 const unions = new Map<string, RegExp>();
 
@@ -21,8 +18,6 @@ function unionOf(words: readonly string[]): RegExp {
  * many times when they are absent (the usual case); the union scans it once.
  */
 export function findPresentWords(text: string, words: readonly string[]): Set<string> {
-  // On a short text a search per word is cheaper than running the union.
-  if (text.length < SHORT_TEXT) return new Set(words.filter((word) => text.includes(word)));
   const present = new Set<string>();
   let remaining = words;
   let from = 0;

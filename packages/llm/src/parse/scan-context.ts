@@ -64,10 +64,11 @@ export interface ScanContext {
   /** A shared memoised finder for `needle` in `text` (or in `lower` when `folded`). */
   finder(needle: string, folded?: boolean): ForwardFinder;
   /**
-   * False when `needle`, lowered, is known not to occur in `lower`: the words that gate grammars
-   * ({@link GATE_WORDS}) are all looked for in one pass on first use. True for any other needle.
+   * False when `word`, one of {@link GATE_WORDS}, does not occur in `lower`; true for any other
+   * word. In a long text the gate words are all looked for in one pass on first use; in a short
+   * one, each is searched for when first asked about.
    */
-  mayContain(needle: string): boolean;
+  mayContain(word: string): boolean;
 }
 
 /**
@@ -84,6 +85,10 @@ export const GATE_WORDS: readonly string[] = [
   'tool_code',
   '<tools',
 ];
+const gateWords: ReadonlySet<string> = new Set(GATE_WORDS);
+
+/** Below this length (characters), a search per word asked about costs less than the one pass. */
+const SHORT_TEXT = 4096;
 
 /** @internal Creates the context for one scan. */
 export function createScanContext(
@@ -96,6 +101,7 @@ export function createScanContext(
   const exact = new Map<string, ForwardFinder>();
   const folded = new Map<string, ForwardFinder>();
   let present: Set<string> | undefined;
+  let asked: Map<string, boolean> | undefined;
   return {
     text,
     lower,
@@ -111,11 +117,19 @@ export function createScanContext(
       }
       return found;
     },
-    mayContain(needle) {
-      const word = needle.toLowerCase();
-      if (!GATE_WORDS.includes(word)) return true;
-      present ??= findPresentWords(lower, GATE_WORDS);
-      return present.has(word);
+    mayContain(word) {
+      if (!gateWords.has(word)) return true;
+      if (lower.length >= SHORT_TEXT) {
+        present ??= findPresentWords(lower, GATE_WORDS);
+        return present.has(word);
+      }
+      asked ??= new Map();
+      let found = asked.get(word);
+      if (found === undefined) {
+        found = lower.includes(word);
+        asked.set(word, found);
+      }
+      return found;
     },
   };
 }
