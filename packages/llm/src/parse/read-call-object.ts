@@ -1,6 +1,6 @@
 import { isRecord } from './own-properties.js';
 import type { CallSource } from './parse-types.js';
-import { readStatedArguments, type StatedArguments } from './read-stated-arguments.js';
+import { readStatedArguments, type StatedArguments, statedCall } from './read-stated-arguments.js';
 import type { RawCall } from './scan-types.js';
 
 /** Argument keys, in priority order. Only `arguments` counts on a bare object (see {@link readCalls}). */
@@ -54,13 +54,13 @@ function readCall(
   const wrapped = value.function;
   if (isRecord(wrapped)) {
     const name = nameOf(wrapped.name);
-    if (name !== '') return { name, ...argumentsOf(wrapped), source };
+    if (name !== '') return statedCall(name, argumentsOf(wrapped), source);
   }
   const name = nameOf(value.name);
   if (name === '') return undefined;
-  if (marked || isKnown(name)) return { name, ...argumentsOf(value), source };
+  if (marked || isKnown(name)) return statedCall(name, argumentsOf(value), source);
   if (!Object.hasOwn(value, 'arguments')) return undefined;
-  return { name, ...readStatedArguments(value.arguments), source };
+  return statedCall(name, readStatedArguments(value.arguments), source);
 }
 
 function nameOf(value: unknown): string {

@@ -1,5 +1,6 @@
 import { decodeObjectText } from '../repair/decode-object-text.js';
 import { isPlainObject } from '../repair/is-plain-object.js';
+import type { CallSource } from './parse-types.js';
 import type { RawCall } from './scan-types.js';
 
 /** @internal The arguments part of a {@link RawCall}: an object, or the raw text of a value that is not one. */
@@ -41,4 +42,14 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return `a ${typeof value}`;
+}
+
+/**
+ * @internal The call named `name` with `stated` arguments, written out field by field (an object
+ * spread in the middle of a literal takes the slow path, once per call).
+ */
+export function statedCall(name: string, stated: StatedArguments, source: CallSource): RawCall {
+  return stated.invalid === undefined
+    ? { name, arguments: stated.arguments, source }
+    : { name, arguments: stated.arguments, invalid: stated.invalid, source };
 }

@@ -1,7 +1,7 @@
 import { parseJsonStrict } from '../extract-json-values.js';
 import { isRecord } from '../own-properties.js';
 import { readCalls } from '../read-call-object.js';
-import { readStatedArguments } from '../read-stated-arguments.js';
+import { readStatedArguments, statedCall } from '../read-stated-arguments.js';
 import type { ScanContext } from '../scan-context.js';
 import { scanJsonValue } from '../scan-json-value.js';
 import { type Block, countCharacters, type Grammar, type RawCall } from '../scan-types.js';
@@ -90,7 +90,7 @@ export function createMarkedJsonGrammar(context: ScanContext): Grammar {
       const keys = Object.keys(entry);
       const [name] = keys;
       if (keys.length !== 1 || name === undefined || name.trim() === '') continue;
-      calls.push({ name: name.trim(), ...readStatedArguments(entry[name]), source: 'tagged_json' });
+      calls.push(statedCall(name.trim(), readStatedArguments(entry[name]), 'tagged_json'));
     }
     return calls;
   }

@@ -1,7 +1,7 @@
 import { parseJsonStrict } from '../extract-json-values.js';
 import { joinNarrative } from '../join-narrative.js';
 import { isRecord } from '../own-properties.js';
-import { readStatedArguments } from '../read-stated-arguments.js';
+import { readStatedArguments, statedCall } from '../read-stated-arguments.js';
 import type { ToolKnowledge } from '../scan-context.js';
 import type { RawCall } from '../scan-types.js';
 
@@ -49,7 +49,7 @@ function recipientCall(name: string, content: string): RawCall {
   if (name === 'python' && (parsed === undefined || !isRecord(parsed.value))) {
     return { name, arguments: { code: content }, source: 'tagged_json' };
   }
-  return { name, ...readStatedArguments(parsed === undefined ? trimmed : parsed.value), source: 'tagged_json' };
+  return statedCall(name, readStatedArguments(parsed === undefined ? trimmed : parsed.value), 'tagged_json');
 }
 
 const ACTION = /(^|\n)[ \t]*Action:[ \t]*```(?:json)?[ \t]*\n/;
@@ -75,7 +75,7 @@ export function readCommandActionFence(text: string, knowledge: ToolKnowledge): 
   for (const entry of entries) {
     if (!isRecord(entry) || typeof entry.tool_name !== 'string' || !knowledge.isKnown(entry.tool_name)) continue;
     const stated = Object.hasOwn(entry, 'parameters') ? readStatedArguments(entry.parameters) : { arguments: {} };
-    calls.push({ name: entry.tool_name, ...stated, source: 'command_action' });
+    calls.push(statedCall(entry.tool_name, stated, 'command_action'));
   }
   if (calls.length === 0) return undefined;
   const after = close < 0 ? '' : text.slice(close + 3);
