@@ -1,8 +1,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { feedFence, initialFenceState } from './fence-tracker.js';
+import { feedFence, finishFence, initialFenceState } from './fence-tracker.js';
 import { findProtectedRegions } from './protected-regions.js';
 import { lowerAscii } from './text-scanning.js';
+
+/** Ranges sorted and merged, as `findProtectedRegions` reports them. */
+function merged(ranges: Array<[number, number]>): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (const [start, end] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    const last = out[out.length - 1];
+    if (last !== undefined && start <= last[1]) last[1] = Math.max(last[1], end);
+    else out.push([start, end]);
+  }
+  return out;
+}
 
 function spans(text: string): string[] {
   return findProtectedRegions(text).ranges.map(([start, end]) => text.slice(start, end));
@@ -140,7 +151,10 @@ describe('findProtectedRegions', () => {
     it('finds reasoning at the right place after a character whose lowering is longer (İ)', () => {
       // `İ` lowers to two characters; the tokens are searched in a lowering that keeps every index.
       expect(spans('İ <think>plan</think> answer')).toEqual(['<think>plan</think>']);
+      // A Kelvin sign lowers to `k` in either lowering, with an İ in the text or without.
       const input = 'İ <thin\u212a>plan</thin\u212a> answer <think>x</think>';
+      expect(spans(input)).toEqual(['<thin\u212a>plan</thin\u212a>', '<think>x</think>']);
+      expect(spans(input.slice(2))).toEqual(['<thin\u212a>plan</thin\u212a>', '<think>x</think>']);
       expect(findProtectedRegions(input, undefined, true, true, lowerAscii(input)).ranges).toEqual(
         findProtectedRegions(input).ranges,
       );
@@ -171,6 +185,12 @@ describe('findProtectedRegions', () => {
             return ranges;
           };
           expect(feed(true)).toEqual(feed(false));
+          // And the same as the whole text read at once.
+          const state = initialFenceState();
+          const ranges: Array<[number, number]> = [];
+          for (const piece of pieces) feedFence(state, piece, (start, end) => ranges.push([start, end]));
+          finishFence(state, true, (start, end) => ranges.push([start, end]));
+          expect(merged(ranges)).toEqual(findProtectedRegions(input).ranges);
         }),
         { numRuns: 1000 },
       );

@@ -62,14 +62,13 @@ export function initialReasoningState(leadingReasoning = true): ReasoningState {
 /**
  * Whether `carried + chunk` may hold a token, given `lowerChunk` (`chunk` lowered, as the scan
  * context has it): by the characters every token has, `hink` or a pipe (searches for one rare
- * character or four letters are several times faster than the regular expression), a Kelvin sign
- * (which lowers to `k`), or a token across the join.
+ * character or four letters are several times faster than the regular expression), or a token
+ * across the join.
  */
 function mayHoldToken(carried: string, chunk: string, lowerChunk: string): boolean {
   return (
     lowerChunk.indexOf('hink') >= 0 ||
     lowerChunk.indexOf('|') >= 0 ||
-    lowerChunk.indexOf('\u212a') >= 0 ||
     (carried !== '' && anyToken.test(carried + chunk.slice(0, longest - 1)))
   );
 }
@@ -78,7 +77,7 @@ function mayHoldToken(carried: string, chunk: string, lowerChunk: string): boole
  * The last characters of `joined` (`carried + chunk`) a token may start in. From `chunk` when it
  * is long enough: slicing the joined string would first copy a long chunk into it.
  */
-function tailOf(carried: string, chunk: string, joined: string): string {
+function tailOf(carried: string, chunk: string, joined = carried + chunk): string {
   const keep = longest - 1;
   if (chunk.length >= keep) return chunk.slice(chunk.length - keep);
   return joined.slice(Math.max(0, carried.length + chunk.length - keep));
@@ -97,6 +96,13 @@ export function feedReasoning(
   lowerChunk?: string,
 ): void {
   const carried = state.reasoningTail;
+  // Every token ends in `>` or `]`, and the carried tail holds no token the search below would act
+  // on (it acted on every such token when the tail was read): a chunk with neither character, as a
+  // stream's small pieces mostly are, cannot change anything but the tail.
+  if (chunk.indexOf('>') < 0 && chunk.indexOf(']') < 0) {
+    state.reasoningTail = tailOf(carried, chunk);
+    return;
+  }
   const joined = carried + chunk;
   // Most text holds no reasoning token: one search, and only the tail is kept.
   if (lowerChunk === undefined ? !anyToken.test(joined) : !mayHoldToken(carried, chunk, lowerChunk)) {

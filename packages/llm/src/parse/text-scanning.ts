@@ -42,11 +42,15 @@ export function isWordCode(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
 }
 
-const upperRun = /[A-Z]+/g;
+// ASCII capitals and the Kelvin sign, the one other character the native lowering makes ASCII
+// (`K` → `k`) without changing the length: both lowerings agree on every ASCII result, so what
+// a search finds does not depend on which one a text (or a piece of it) got.
+const upperRun = /[A-Z\u212a]+/g;
 
 /**
  * @internal Lowers letters for case-insensitive search of ASCII needles, keeping every index in
- * place: the fast native lowering when it keeps the length, else ASCII letters only.
+ * place: the fast native lowering when it keeps the length, else ASCII capitals (and the Kelvin
+ * sign) only.
  */
 export function lowerAscii(text: string): string {
   const lowered = text.toLowerCase();
