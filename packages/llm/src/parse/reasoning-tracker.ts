@@ -74,13 +74,15 @@ function mayHoldToken(carried: string, chunk: string, lowerChunk: string): boole
 }
 
 /**
- * The last characters of `joined` (`carried + chunk`) a token may start in. From `chunk` when it
- * is long enough: slicing the joined string would first copy a long chunk into it.
+ * The tail to carry after `carried + chunk` (`joined`): at least its last `longest - 1` characters,
+ * where a token may have begun. From `chunk` when it is that long (slicing the joined string would
+ * first copy a long chunk into it); a short chunk is appended, and the tail is cut back only past
+ * twice that length, so a stream of small pieces costs one join each and a cut now and then.
  */
 function tailOf(carried: string, chunk: string, joined = carried + chunk): string {
   const keep = longest - 1;
   if (chunk.length >= keep) return chunk.slice(chunk.length - keep);
-  return joined.slice(Math.max(0, carried.length + chunk.length - keep));
+  return joined.length > 2 * keep ? joined.slice(joined.length - keep) : joined;
 }
 
 /**

@@ -41,7 +41,12 @@ export const GRAMMAR_TRIGGERS = {
 
 const ALL_TRIGGERS = [...new Set(Object.values(GRAMMAR_TRIGGERS).join(''))].join('');
 
+/** Whether `text` holds any of `chars`: the shorter of the two is walked, the other searched. */
 function containsAny(text: string, chars: string): boolean {
+  if (text.length < chars.length) {
+    for (let index = 0; index < text.length; index++) if (chars.includes(text.charAt(index))) return true;
+    return false;
+  }
   for (let index = 0; index < chars.length; index++) if (text.includes(chars.charAt(index))) return true;
   return false;
 }
