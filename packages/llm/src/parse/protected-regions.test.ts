@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { splitAt } from './__fixtures__/grammar-fragment-arbitrary.js';
 import { feedFence, finishFence, initialFenceState } from './fence-tracker.js';
 import { findProtectedRegions } from './protected-regions.js';
 import { lowerAscii } from './text-scanning.js';
@@ -163,14 +164,7 @@ describe('findProtectedRegions', () => {
     it('finds the same regions in any split, tokens cut across pieces included', () => {
       fc.assert(
         fc.property(text, fc.array(fc.nat(), { maxLength: 8 }), (input, cuts) => {
-          const points = [...new Set(cuts.map((cut) => cut % (input.length + 1)))].sort((a, b) => a - b);
-          const pieces: string[] = [];
-          let at = 0;
-          for (const point of points) {
-            pieces.push(input.slice(at, point));
-            at = point;
-          }
-          pieces.push(input.slice(at));
+          const pieces = splitAt(input, cuts);
           const feed = (withLower: boolean) => {
             const state = initialFenceState();
             const ranges: Array<[number, number]> = [];

@@ -275,26 +275,16 @@ class IncrementalJsonParser implements PartialJsonParser {
     // one division rounds correctly. Anything else goes to `Number`.
     let significand = 0;
     const digitsStart = end;
-    while (end < length) {
-      const digit = delta.charCodeAt(end) - 48;
-      if (digit < 0 || digit > 9) break;
-      significand = significand * 10 + digit;
-      end += 1;
+    let point = -1;
+    for (; end < length; end += 1) {
+      const unit = delta.charCodeAt(end);
+      if (unit === 46 && point < 0) point = end;
+      else if (unit >= 48 && unit <= 57) significand = significand * 10 + (unit - 48);
+      else break;
     }
-    const integerDigits = end - digitsStart;
-    let fractionDigits = 0;
-    if (end < length && delta.charCodeAt(end) === 46) {
-      end += 1;
-      const fractionStart = end;
-      while (end < length) {
-        const digit = delta.charCodeAt(end) - 48;
-        if (digit < 0 || digit > 9) break;
-        significand = significand * 10 + digit;
-        end += 1;
-      }
-      fractionDigits = end - fractionStart;
-      if (fractionDigits === 0) fractionDigits = -1;
-    }
+    const integerDigits = (point < 0 ? end : point) - digitsStart;
+    // -1: a point with no digit after it (not a number).
+    const fractionDigits = point < 0 ? 0 : end - point - 1 || -1;
     if (end >= length) return -1;
     if (!isNumberChar(delta.charCodeAt(end))) {
       if (
