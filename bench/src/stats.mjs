@@ -21,7 +21,8 @@ export function scale(stats, map) {
  * Samples several systems in rotation, so load that comes and goes on a shared machine falls on
  * all of them alike. Each `sampler` returns one figure (or a promise of one); `perRound[i]` (default
  * 1) is how many samples system `i` takes per round, so cheap systems get more samples. Stops
- * after `rounds` rounds, or once `budgetMs` has passed and `minRounds` are done.
+ * after `rounds` rounds, or once `budgetMs` has passed and `minRounds` are done. Each summary also
+ * carries its raw samples as `values` (not serialised), in round order, for {@link pairedRatio}.
  */
 export async function sampleInRotation(
   samplers,
@@ -35,5 +36,15 @@ export async function sampleInRotation(
     }
     if (round + 1 >= minRounds && Date.now() - started > budgetMs) break;
   }
-  return values.map(summarize);
+  return values.map((list) => Object.defineProperty(summarize(list), 'values', { value: list }));
+}
+
+/**
+ * The ratio of two systems sampled in the same rotation (one sample each per round), round by
+ * round: a machine whose speed drifts from one round to the next moves both figures of a round
+ * together, so the median of these ratios is steadier than the ratio of the two medians.
+ */
+export function pairedRatio(a, b) {
+  const rounds = Math.min(a.values.length, b.values.length);
+  return summarize(Array.from({ length: rounds }, (_, round) => a.values[round] / b.values[round]));
 }

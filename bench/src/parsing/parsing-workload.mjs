@@ -4,7 +4,7 @@
 // the systems of one input are sampled in rotation.
 import { parseToolCalls, recoverRelaxedObject } from '@tiny/llm';
 import { jsonrepair } from 'jsonrepair';
-import { nowUs, sampleInRotation, summarize } from '../stats.mjs';
+import { nowUs, pairedRatio, sampleInRotation, summarize } from '../stats.mjs';
 import { addToolSchema, malformedObject, toolCallText } from './parsing-inputs.mjs';
 
 const tools = [addToolSchema];
@@ -47,6 +47,7 @@ async function measureGroup(workload, bytes, systems, settings) {
     rotating.map((sampler) => sampler.sample),
     settings,
   );
+  const jsonParse = stats[rotating.indexOf(samplers[systems.findIndex((system) => system.id === 'json-parse')])];
   return systems.map((system, index) => {
     const sampler = samplers[index];
     const mbPerSecond = sampler.single ? { ...sampler.single, singleRun: true } : stats[rotating.indexOf(sampler)];
@@ -58,6 +59,10 @@ async function measureGroup(workload, bytes, systems, settings) {
       ours: system.ours === true,
       inputBytes: system.input.length,
       mbPerSecond,
+      // Speed ÷ JSON.parse's, round by round (see `pairedRatio`); the targets read this.
+      ...(system.ours && !sampler.single && jsonParse !== undefined
+        ? { vsJsonParse: pairedRatio(mbPerSecond, jsonParse) }
+        : {}),
     };
   });
 }
