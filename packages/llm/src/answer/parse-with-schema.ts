@@ -1,4 +1,5 @@
 import { createValidator, type JsonSchema } from '@tiny/tools';
+import { escapeRegExp } from '../parse/text-scanning.js';
 import { type LenientJsonRepair, parseLenientJson } from '../repair/parse-lenient-json.js';
 import { stripCodeFence } from '../repair/strip-code-fence.js';
 import { answerCandidates } from './answer-candidates.js';
@@ -80,10 +81,6 @@ function strictJson(text: string): { value: unknown; repair: LenientJsonRepair }
   } catch {
     return undefined;
   }
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** A root string enum answered in prose: the one member the text names as a whole word. */

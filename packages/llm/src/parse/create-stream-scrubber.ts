@@ -7,6 +7,7 @@ import type { CallSource, ParsedText } from './parse-types.js';
 import { findProtectedRegions } from './protected-regions.js';
 import { createScanContext, createToolKnowledge } from './scan-context.js';
 import { scanText } from './scan-text.js';
+import { containsAny } from './text-scanning.js';
 
 /** Options for {@link createStreamScrubber}. */
 export interface StreamScrubberOptions {
@@ -46,11 +47,6 @@ const MIN_GROWTH = 8;
  * `<` and `[`. A fragment without them leaves an opened block open.
  */
 const DECISIVE = '<>[]}`)\n';
-
-function hasAny(text: string, chars: string): boolean {
-  for (let index = 0; index < chars.length; index++) if (text.includes(chars.charAt(index))) return true;
-  return false;
-}
 
 /**
  * Creates a scrubber for streamed visible text (L12). It reads the same scan grammars as
@@ -144,7 +140,11 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
       buffer += fragment;
       const grown = buffer.length - heldAfterLastScan;
       if (buffer.length > EAGER_LIMIT && grown < heldAfterLastScan / 8) return { text: '', calls: [], diagnostics: [] };
-      if (heldAfterLastScan > 0 && grown < Math.max(MIN_GROWTH, heldAfterLastScan / 8) && !hasAny(fragment, DECISIVE)) {
+      if (
+        heldAfterLastScan > 0 &&
+        grown < Math.max(MIN_GROWTH, heldAfterLastScan / 8) &&
+        !containsAny(fragment, DECISIVE)
+      ) {
         return { text: '', calls: [], diagnostics: [] };
       }
       try {

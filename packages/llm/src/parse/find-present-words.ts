@@ -1,3 +1,5 @@
+import { escapeRegExp } from './text-scanning.js';
+
 /** Words searched one regular-expression pass at a time, by the set still unfound (compiled once per set). */
 const unions = new Map<string, RegExp>();
 
@@ -5,7 +7,7 @@ function unionOf(words: readonly string[]): RegExp {
   const key = words.join('\u0000');
   let union = unions.get(key);
   if (union === undefined) {
-    union = new RegExp(words.map((word) => word.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('|'), 'g');
+    union = new RegExp(words.map(escapeRegExp).join('|'), 'g');
     unions.set(key, union);
   }
   return union;

@@ -56,3 +56,18 @@ export function lowerAscii(text: string): string {
   const lowered = text.toLowerCase();
   return lowered.length === text.length ? lowered : text.replace(upperRun, (run) => run.toLowerCase());
 }
+
+/** @internal Whether `text` holds any of `chars`: the shorter of the two is walked, the other searched. */
+export function containsAny(text: string, chars: string): boolean {
+  if (text.length < chars.length) {
+    for (let index = 0; index < text.length; index++) if (chars.includes(text.charAt(index))) return true;
+    return false;
+  }
+  for (let index = 0; index < chars.length; index++) if (text.includes(chars.charAt(index))) return true;
+  return false;
+}
+
+/** @internal `text` with every regular-expression metacharacter escaped, to match it literally. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

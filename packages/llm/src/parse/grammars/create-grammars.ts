@@ -1,6 +1,7 @@
 import type { CallSource } from '../parse-types.js';
 import type { ScanContext, ToolKnowledge } from '../scan-context.js';
 import type { Block, Grammar } from '../scan-types.js';
+import { containsAny } from '../text-scanning.js';
 import { createCommandActionGrammar } from './command-action.js';
 import { createHarmonyGrammar } from './harmony.js';
 import { createInvokeXmlGrammar } from './invoke-xml.js';
@@ -40,16 +41,6 @@ export const GRAMMAR_TRIGGERS = {
 } as const;
 
 const ALL_TRIGGERS = [...new Set(Object.values(GRAMMAR_TRIGGERS).join(''))].join('');
-
-/** Whether `text` holds any of `chars`: the shorter of the two is walked, the other searched. */
-function containsAny(text: string, chars: string): boolean {
-  if (text.length < chars.length) {
-    for (let index = 0; index < text.length; index++) if (chars.includes(text.charAt(index))) return true;
-    return false;
-  }
-  for (let index = 0; index < chars.length; index++) if (text.includes(chars.charAt(index))) return true;
-  return false;
-}
 
 function ptypeNeedles(knowledge: ToolKnowledge): string[] {
   return knowledge.tools.filter((tool) => tool.format?.type === 'ptype').map((tool) => `${tool.name}(`);
