@@ -5,7 +5,7 @@ import { createDiscoverySession } from '../discovery/discovery-session.js';
 import { filterOfferedTools, middlewareContext } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { allowedToolNames } from '../run/run-context.js';
-import { listToolSet } from '../toolsets/tool-set.js';
+import { listToolSet, toolSetEmitter } from '../toolsets/tool-set.js';
 import { toolsFilteredDetails } from '../toolsets/tools-filtered-details.js';
 import type { LoopState } from './loop-state.js';
 
@@ -55,7 +55,12 @@ export async function resolveCatalogue(state: LoopState): Promise<void> {
     if (permitted(schema.name)) deferred.set(schema.name, state.registry.get(schema.name) as RegisteredTool);
   }
   for (const toolSet of state.toolSets) {
-    const listing = await listToolSet(toolSet, { runId: state.runId, turn: state.turn, run: state.context });
+    const listing = await listToolSet(toolSet, {
+      runId: state.runId,
+      turn: state.turn,
+      run: state.context,
+      ...(state.sink.active ? { emit: toolSetEmitter(state) } : {}),
+    });
     if (state.sink.active) {
       for (const detail of toolsFilteredDetails(listing)) {
         state.sink.emit({ type: 'tools_filtered', ...detail });

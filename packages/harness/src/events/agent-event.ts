@@ -165,6 +165,46 @@ export type AgentEvent =
         | undefined;
     }
   | {
+      /**
+       * A toolset that pins tool definitions (an MCP server's, say) listed a tool it had not
+       * listed before: added or renamed mid-session, or not in its pin file. Reported through
+       * `ToolSetContext.emit`, at the run's next listing or call of that toolset.
+       */
+      readonly type: 'tool_definition_added';
+      /** The reporting toolset's `label` (`mcp:<server>`). */
+      readonly toolSet: string;
+      /** The toolset's own name for the tool (an MCP server's tool name, before any prefix). */
+      readonly toolName: string;
+      /** SHA-256 (hex) of the definition as listed. */
+      readonly current: string;
+      /** True when the tool is not offered until the host approves this digest. */
+      readonly withheld: boolean;
+    }
+  | {
+      /**
+       * A pinning toolset listed a tool whose definition (description, schemas, annotations, ...)
+       * differs from the one it last listed. `changed` names the parts that differ from the pin
+       * (empty when the definition is the pinned one again). While `withheld`, the tool is not
+       * offered, and an admitted call to it is refused rather than run under the new definition.
+       */
+      readonly type: 'tool_definition_changed';
+      readonly toolSet: string;
+      readonly toolName: string;
+      readonly changed: readonly string[];
+      /** SHA-256 of the pinned (approved) definition; absent for a tool never approved. */
+      readonly pinned?: string | undefined;
+      readonly current: string;
+      readonly withheld: boolean;
+    }
+  | {
+      /** A pinning toolset no longer lists a tool it listed before (removed, or renamed). */
+      readonly type: 'tool_definition_removed';
+      readonly toolSet: string;
+      readonly toolName: string;
+      /** SHA-256 of the definition last listed. */
+      readonly previous: string;
+    }
+  | {
       readonly type: 'tool_searched';
       readonly callId: string;
       /** Empty unless tool I/O capture is on. */

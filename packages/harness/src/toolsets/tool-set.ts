@@ -1,4 +1,34 @@
 import type { AnyTool, ExecuteToolOptions, ToolResult } from '@tiny/tools';
+import type { AgentEventOf } from '../events/agent-event.js';
+
+/** The events a {@link ToolSet} may report into a run (through {@link ToolSetContext.emit}). */
+export type ToolSetEvent = AgentEventOf<
+  'tool_definition_added' | 'tool_definition_changed' | 'tool_definition_removed'
+>;
+
+const TOOL_SET_EVENT_TYPES: ReadonlySet<string> = new Set<ToolSetEvent['type']>([
+  'tool_definition_added',
+  'tool_definition_changed',
+  'tool_definition_removed',
+]);
+
+/**
+ * The `emit` the harness hands toolsets: passes {@link ToolSetEvent}s to the run's sink, drops anything else.
+ * @internal
+ */
+export function toolSetEmitter(state: {
+  readonly sink: { emit(event: ToolSetEvent): void };
+}): (event: ToolSetEvent) => void {
+  return (event) => {
+    if (isToolSetEvent(event)) state.sink.emit(event);
+  };
+}
+
+/** Whether `value` is an event a toolset may report (a {@link ToolSetEvent}). @internal */
+export function isToolSetEvent(value: unknown): value is ToolSetEvent {
+  const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
+  return typeof type === 'string' && TOOL_SET_EVENT_TYPES.has(type);
+}
 
 /** What a {@link ToolSet} is told about the turn it serves. */
 export interface ToolSetContext {
@@ -7,6 +37,11 @@ export interface ToolSetContext {
   readonly turn: number;
   /** The host's per-run context (the harness passes its `RunContext`); opaque to toolsets. */
   readonly run?: unknown;
+  /**
+   * Reports a {@link ToolSetEvent} into the run's events (the harness passes it when the run has
+   * listeners or records events; other event types are dropped). Absent outside the harness.
+   */
+  readonly emit?: ((event: ToolSetEvent) => void) | undefined;
 }
 
 /** What a {@link ToolSet.call} is given besides the turn: how to run the tool. */
