@@ -207,6 +207,7 @@ export {
   type ToolSet,
   type ToolSetCallContext,
   type ToolSetContext,
+  type ToolSetEvent,
   type ToolSetListing,
 } from './toolsets/tool-set.js';
 export { toolSetFromTools } from './toolsets/tool-set-from-tools.js';
