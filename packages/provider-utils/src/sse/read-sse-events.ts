@@ -1,9 +1,23 @@
 import { createParser } from 'eventsource-parser';
+import { HttpFailure } from '../errors/http-failure.js';
+import { BoundedReader } from '../limits/bounded-reader.js';
+import { type HttpLimits, resolveHttpLimits } from '../limits/http-limits.js';
 
 /** One server-sent event: its `event:` name (absent for plain `data:` events) and its data. */
 export interface SseEvent {
   readonly event: string | undefined;
   readonly data: string;
+}
+
+/** How {@link readSseEvents} reads. */
+export interface ReadSseEventsOptions {
+  /** Size and time bounds (see {@link HttpLimits}); the defaults apply to any bound left out. */
+  readonly limits?: HttpLimits | undefined;
+  /**
+   * True for an event that only keeps the connection alive (Anthropic's `ping`): it is still
+   * delivered, but does not reset the idle deadline. SSE comments never do.
+   */
+  readonly isKeepAlive?: ((event: SseEvent) => boolean) | undefined;
 }
 
 /** How much of an event-less body is kept to be read as one JSON body. */
@@ -19,46 +33,90 @@ const MAX_BODY_EVENT_CHARS = 1_048_576;
  * body, an error object say, under `text/event-stream`) is delivered whole as one event named
  * `body`.
  *
+ * Bounded by `options.limits` (defaults in {@link HttpLimits}): the bytes since the last event or
+ * comment (one line or event), the bytes of the whole body, the time without a meaningful event
+ * (comments and `isKeepAlive` events do not count; the time the consumer takes between events
+ * does not either) and the time of the whole stream. A passed bound cancels the body.
+ *
  * Stopping the iteration early cancels the body. Read failures (a dropped connection, an abort)
  * are thrown from the iteration.
+ *
+ * @throws {HttpFailure} of kind `response_too_large` or `response_timeout` past a bound.
  */
-export async function* readSseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
-  const reader = body.getReader();
+export async function* readSseEvents(
+  body: ReadableStream<Uint8Array>,
+  options?: ReadSseEventsOptions,
+): AsyncGenerator<SseEvent> {
+  const limits = resolveHttpLimits(options?.limits);
+  const isKeepAlive = options?.isKeepAlive;
+  const reader = new BoundedReader(body, limits, 'stream');
   const decoder = new TextDecoder();
   const queue: SseEvent[] = [];
+  /** Bytes fed since the last event or comment: what the parser may be holding. */
+  let pending = 0;
   const parser = createParser({
-    onEvent: (message) => queue.push({ event: message.event, data: message.data }),
+    onEvent: (message) => {
+      pending = 0;
+      queue.push({ event: message.event, data: message.data });
+    },
+    onComment: () => {
+      pending = 0;
+    },
     onError: (error) => {
-      if (error.type === 'unknown-field' && error.field === 'error')
+      if (error.type === 'unknown-field' && error.field === 'error') {
+        pending = 0;
         queue.push({ event: 'error', data: error.value ?? '' });
+      }
     },
   });
   let finished = false;
   let delivered = false;
   let opening = '';
+  const deliver = function* (): Generator<SseEvent> {
+    while (queue.length > 0) {
+      delivered = true;
+      const event = queue.shift() as SseEvent;
+      yield event;
+      // The consumer's time is not the server's: the idle deadline starts after it.
+      if (isKeepAlive === undefined || !isKeepAlive(event)) reader.progress();
+    }
+  };
   try {
     for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
+      const value = await reader.read();
+      if (value === undefined) break;
       const text = decoder.decode(value, { stream: true });
       if (!delivered && opening.length < MAX_BODY_EVENT_CHARS) opening += text;
-      parser.feed(text);
-      while (queue.length > 0) {
-        delivered = true;
-        yield queue.shift() as SseEvent;
+      // Fed line by line, so the size bound holds however large a chunk is.
+      let start = 0;
+      while (start < text.length) {
+        const newline = text.indexOf('\n', start);
+        const end = newline === -1 ? text.length : newline + 1;
+        pending += end - start;
+        parser.feed(text.slice(start, end));
+        if (pending > limits.maxEventBytes) {
+          throw new HttpFailure({
+            kind: 'response_too_large',
+            retryable: false,
+            limit: limits.maxEventBytes,
+            message: `sent a stream line or event larger than ${limits.maxEventBytes} bytes (limits.maxEventBytes)`,
+          });
+        }
+        start = end;
       }
+      yield* deliver();
     }
     finished = true;
     const rest = decoder.decode();
     opening += rest;
     parser.feed(`${rest}\n\n`);
     if (queue.length === 0 && !delivered) {
-      const body = opening.trim();
-      if (body.startsWith('{') || body.startsWith('[')) queue.push({ event: 'body', data: body });
+      const whole = opening.trim();
+      if (whole.startsWith('{') || whole.startsWith('[')) queue.push({ event: 'body', data: whole });
     }
-    while (queue.length > 0) yield queue.shift() as SseEvent;
+    yield* deliver();
   } finally {
-    if (!finished) await reader.cancel().catch(() => undefined);
-    reader.releaseLock();
+    if (finished) reader.release();
+    else await reader.cancel();
   }
 }
