@@ -1,9 +1,10 @@
 /**
  * Evaluated in every fresh QuickJS context before the program. A function expression: the host
- * calls it with its two host functions (`call(name, argsJson)` → promise of a JSON string, and
- * `log(text)`) and the callable names (a JSON array), and it returns `settle(program)`, which
- * runs the program function and fulfils with its result as a JSON string or rejects with a
- * message string. Builtins are captured first, so a program that replaces `JSON` or
+ * calls it with its two host functions (`call(name, argsJson)` → promise of a JSON string that
+ * rejects with a message string, and `log(text)`) and the callable names (a JSON array), and it
+ * returns `[settle, describe]`: `settle(program)` runs the program function and fulfils with its
+ * result as a JSON string or rejects with a message string; `describe(value)` is a thrown value as
+ * text. Builtins are captured first, so a program that replaces `JSON` or
  * `Promise.prototype.then` only breaks itself. Nothing but strings crosses the boundary.
  * @internal
  */
@@ -24,6 +25,14 @@ export const PRELUDE = `(function (call, log, namesJson) {
     } catch (_) {
       return 'thrown value that cannot be described';
     }
+  };
+  // A nested call rejects with the host's message (a string); the Error is made here, in the sandbox.
+  const ErrorOf = Error;
+  const defineProperty = Object.defineProperty;
+  const failure = (message) => {
+    const error = new ErrorOf(StringOf(message));
+    defineProperty(error, 'name', { value: 'ToolError', writable: true, configurable: true });
+    throw error;
   };
   const text = (value) => {
     if (typeof value === 'string') return value;
@@ -78,7 +87,7 @@ export const PRELUDE = `(function (call, log, namesJson) {
     const fn = function (args) {
       const json = stringify(args === undefined ? {} : args);
       if (typeof json !== 'string') throw new TypeError('arguments of ' + name + ' must be a JSON object');
-      return apply(then, call(name, json), [parse]);
+      return apply(then, call(name, json), [parse, failure]);
     };
     Object.defineProperty(fn, 'name', { value: name });
     return Object.freeze(fn);
@@ -96,19 +105,22 @@ export const PRELUDE = `(function (call, log, namesJson) {
   });
   globalThis.tools = tools;
   globalThis.console = console;
-  return function settle(program) {
-    let pending;
+  // The result is read by an async function: its promise is the intrinsic one whatever the program
+  // did to Promise, \`then\` or species, and its value is text from the original JSON.stringify.
+  const settle = async function settle(program) {
+    let value;
     try {
-      pending = program();
+      value = await program();
     } catch (error) {
-      return Promise.reject(describe(error));
+      throw describe(error);
     }
-    return apply(then, Promise.resolve(pending), [
-      (value) => {
-        const json = stringify(value === undefined ? null : value);
-        return json === undefined ? 'null' : json;
-      },
-      (error) => { throw describe(error); },
-    ]);
+    let json;
+    try {
+      json = stringify(value === undefined ? null : value);
+    } catch (error) {
+      throw describe(error);
+    }
+    return typeof json === 'string' ? json : 'null';
   };
+  return [settle, describe];
 })`;

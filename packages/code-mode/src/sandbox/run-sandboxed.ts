@@ -1,24 +1,9 @@
-import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
 import type { JsonValue } from '@tiny/tools';
-import {
-  newQuickJSWASMModuleFromVariant,
-  type QuickJSContext,
-  type QuickJSHandle,
-  type QuickJSSyncVariant,
-  type QuickJSWASMModule,
-} from 'quickjs-emscripten-core';
 import { CodeModeLimitError } from '../errors/code-mode-limit-error.js';
 import { CodeProgramError } from '../errors/code-program-error.js';
 import type { CodeModeLimits } from '../limits.js';
-import { PRELUDE } from './prelude.js';
-
-let quickjs: Promise<QuickJSWASMModule> | undefined;
-
-/** The QuickJS WebAssembly module (release build, no asyncify), loaded once per process from the npm package. */
-function loadQuickJS(): Promise<QuickJSWASMModule> {
-  quickjs ??= newQuickJSWASMModuleFromVariant(releaseSync as unknown as QuickJSSyncVariant);
-  return quickjs;
-}
+import type { SandboxDoneMessage, SandboxRunMessage, SandboxSettleMessage } from './sandbox-worker.js';
+import { acquireWorker, KEEP_BELOW_BYTES, releaseWorker } from './worker-pool.js';
 
 /** What the sandbox asks of its host: the callable names and how to run one call. */
 export interface SandboxHost {
@@ -47,15 +32,26 @@ type Limits = Pick<
   'memoryBytes' | 'stackBytes' | 'cpuTimeMs' | 'maxNestedCalls' | 'maxNestedResultChars' | 'maxLogChars'
 >;
 
+type WorkerMessage =
+  | SandboxDoneMessage
+  | { readonly type: 'log'; readonly line: string }
+  | { readonly type: 'call'; readonly id: number; readonly name: string; readonly args: string };
+
+/** How far past `cpuTimeMs` the host's watchdog lets a program run before it ends its thread. */
+const HARD_STOP_FACTOR = 1.5;
+
 /**
- * Runs `source` (JavaScript, the body of an async function) in a fresh QuickJS runtime and context
- * under `limits`: a heap and a stack limit, a CPU-time budget enforced by the interrupt handler
- * (time spent awaiting host calls does not count), a cap on nested calls, `console` captured.
- * Values cross the boundary only as JSON strings. Every host call still in flight is awaited before
- * this settles, so none outlives the program. The runtime is disposed in every case.
+ * Runs `source` (JavaScript, the body of an async function) in a fresh QuickJS runtime, in its own
+ * WebAssembly module instance on a worker thread, under `limits`: the module's memory cannot grow
+ * past `memoryBytes` (plus the module's own 16 MiB), a stack limit, a CPU-time budget (time spent
+ * awaiting host calls does not count) enforced twice: by QuickJS's interrupt handler, and by a
+ * watchdog on the host's event loop that ends the worker thread once the program has run
+ * 1.5 × `cpuTimeMs` (a C builtin never polls the interrupt handler), a cap on nested calls,
+ * `console` captured. Values cross the boundary only as JSON strings. Every host call still in
+ * flight is awaited before this settles, so none outlives the program.
  * @throws {CodeModeLimitError} when a limit stops the program.
  * @throws {CodeProgramError} when it does not parse, throws, or never finishes.
- * @throws the signal's reason when `signal` aborts first.
+ * @throws the signal's reason when `signal` aborts first, or the error of a host call that `stops`.
  */
 export async function runSandboxed(
   source: string,
@@ -63,211 +59,140 @@ export async function runSandboxed(
   limits: Limits,
   signal?: AbortSignal,
 ): Promise<SandboxOutcome> {
-  const module = await loadQuickJS();
-  const runtime = module.newRuntime();
+  if (signal?.aborted) throw reasonOf(signal);
+  const worker = await acquireWorker();
+  const shared = new SharedArrayBuffer(3 * Float64Array.BYTES_PER_ELEMENT);
+  const cells = new Float64Array(shared);
   const logs: string[] = [];
-  let logChars = 0;
-  let droppedLogChars = 0;
-  let cpuMs = 0;
-  let sliceStart = 0;
-  let inside = false;
-  let stop: Error | undefined;
-  let nestedCalls = 0;
   const inflight = new Set<Promise<void>>();
-  let wake: (() => void) | undefined;
-  let vm: QuickJSContext | undefined;
-  const cpuUsed = () => cpuMs + (inside ? performance.now() - sliceStart : 0);
-  const halt = (error: Error) => {
-    stop ??= error;
+  let ended = false;
+  let reusable = false;
+  let watchdog: ReturnType<typeof setTimeout> | undefined;
+  let resolveRun!: (outcome: SandboxOutcome) => void;
+  let rejectRun!: (error: unknown) => void;
+  const result = new Promise<SandboxOutcome>((resolve, reject) => {
+    resolveRun = resolve;
+    rejectRun = reject;
+  });
+  // Ends the run with `error` and the worker with it, wherever the program is.
+  const kill = (error: unknown) => {
+    if (ended) return;
+    ended = true;
+    void worker.terminate();
+    rejectRun(error);
   };
-  try {
-    runtime.setMemoryLimit(limits.memoryBytes);
-    runtime.setMaxStackSize(limits.stackBytes);
-    runtime.setInterruptHandler(() => {
-      if (stop !== undefined) return true;
-      if (signal?.aborted) {
-        halt(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
-        return true;
-      }
-      if (cpuUsed() > limits.cpuTimeMs) {
-        halt(new CodeModeLimitError({ limitKind: 'cpu_time', limit: limits.cpuTimeMs, logs }));
-        return true;
-      }
-      return false;
-    });
-    const context = runtime.newContext();
-    vm = context;
-    const enter = <T>(work: () => T): T => {
-      inside = true;
-      sliceStart = performance.now();
+  const memoryError = () => new CodeModeLimitError({ limitKind: 'memory', limit: limits.memoryBytes, logs });
+  const cpuUsed = () => {
+    const start = cells[1] ?? 0;
+    return (cells[0] ?? 0) + (start > 0 ? performance.timeOrigin + performance.now() - start : 0);
+  };
+  const hardStop = limits.cpuTimeMs * HARD_STOP_FACTOR;
+  const check = () => {
+    if (ended) return;
+    const used = cpuUsed();
+    if (used >= hardStop) {
+      kill(new CodeModeLimitError({ limitKind: 'cpu_time', limit: limits.cpuTimeMs, logs }));
+      return;
+    }
+    watchdog = setTimeout(check, Math.max(2, Math.min(hardStop - used, limits.cpuTimeMs / 4)));
+  };
+  const onAbort = () => kill(reasonOf(signal));
+  const answer = (message: SandboxSettleMessage) => {
+    if (!ended) worker.postMessage(message);
+  };
+  const nestedCall = (id: number, name: string, argsText: string) => {
+    const task = (async () => {
+      let value: JsonValue;
       try {
-        return work();
-      } finally {
-        cpuMs += performance.now() - sliceStart;
-        inside = false;
+        value = await host.call(name, JSON.parse(argsText) as JsonValue);
+      } catch (error) {
+        if (host.stops?.(error)) kill(error instanceof Error ? error : new Error(String(error)));
+        else answer({ type: 'settle', id, ok: false, text: error instanceof Error ? error.message : String(error) });
+        return;
       }
-    };
-    const logFn = context.newFunction('log', (line) => {
-      const text = context.typeof(line) === 'string' ? context.getString(line) : '';
-      const room = limits.maxLogChars - logChars;
-      if (room <= 0) droppedLogChars += text.length;
-      else {
-        const kept = text.length <= room ? text : text.slice(0, room);
-        droppedLogChars += text.length - kept.length;
-        logChars += kept.length;
-        logs.push(kept);
-      }
-    });
-    const callFn = context.newFunction('call', (nameHandle, argsHandle) => {
-      const deferred = context.newPromise();
-      const reject = (message: string) => {
-        context.newError({ name: 'ToolError', message }).consume((error) => deferred.reject(error));
-      };
-      nestedCalls += 1;
-      if (nestedCalls > limits.maxNestedCalls) {
-        const error = new CodeModeLimitError({ limitKind: 'nested_calls', limit: limits.maxNestedCalls, logs });
-        halt(error);
-        reject(error.message);
-        return deferred.handle;
-      }
-      const name = context.typeof(nameHandle) === 'string' ? context.getString(nameHandle) : '';
-      const argsText = context.typeof(argsHandle) === 'string' ? context.getString(argsHandle) : 'null';
-      const task = (async () => {
-        let value: JsonValue;
-        try {
-          value = await host.call(name, JSON.parse(argsText) as JsonValue);
-        } catch (error) {
-          if (host.stops?.(error)) halt(error instanceof Error ? error : new Error(String(error)));
-          if (context.alive) reject(error instanceof Error ? error.message : String(error));
-          return;
-        }
-        if (!context.alive) return;
-        const text = JSON.stringify(value ?? null);
-        if (text.length > limits.maxNestedResultChars) {
-          reject(
-            `result of \`${name}\` is ${text.length} characters, over the limit of ${limits.maxNestedResultChars}`,
-          );
-          return;
-        }
-        context.newString(text).consume((handle) => deferred.resolve(handle));
-      })().finally(() => {
-        inflight.delete(task);
-        wake?.();
-      });
-      inflight.add(task);
-      return deferred.handle;
-    });
-    const settle = enter(() => {
-      const prelude = context.unwrapResult(context.evalCode(PRELUDE, 'prelude.js'));
-      const names = context.newString(JSON.stringify(host.names));
-      const result = context.unwrapResult(context.callFunction(prelude, context.undefined, callFn, logFn, names));
-      prelude.dispose();
-      names.dispose();
-      return result;
-    });
-    logFn.dispose();
-    callFn.dispose();
-    const compiled = enter(() => context.evalCode(`(async function () {\n${source}\n})`, 'program.js'));
-    if (compiled.error) {
-      const detail = readError(context, compiled.error);
-      throw classify(detail, stop, limits, logs, 'syntax');
-    }
-    const promise = enter(() => {
-      const called = context.callFunction(settle, context.undefined, compiled.value);
-      compiled.value.dispose();
-      settle.dispose();
-      return called;
-    });
-    if (promise.error) throw classify(readError(context, promise.error), stop, limits, logs, 'threw');
-    const finished = promise.value;
-    try {
-      for (;;) {
-        const jobs = enter(() => runtime.executePendingJobs());
-        if (jobs.error) jobs.error.dispose();
-        if (stop !== undefined) throw stop;
-        const state = context.getPromiseState(finished);
-        if (state.type === 'fulfilled') {
-          const json = readString(context, state.value);
-          if (state.value !== finished) state.value.dispose();
-          if (json === undefined) throw new CodeProgramError({ failure: 'not_json', detail: 'no JSON text', logs });
-          return { json, logs, droppedLogChars, nestedCalls, cpuTimeMs: Math.round(cpuMs) };
-        }
-        if (state.type === 'rejected') {
-          const detail = readString(context, state.error) ?? 'the program rejected with a non-string reason';
-          state.error.dispose();
-          throw classify(detail, stop, limits, logs, 'threw');
-        }
-        if (inflight.size === 0) {
-          throw new CodeProgramError({
-            failure: 'never_settled',
-            detail: 'it awaits a promise that nothing can settle (no tool call is in flight)',
-            logs,
-          });
-        }
-        await new Promise<void>((resolve) => {
-          const onAbort = () => resolve();
-          wake = () => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-          };
-          signal?.addEventListener('abort', onAbort, { once: true });
+      const text = JSON.stringify(value ?? null);
+      if (text.length > limits.maxNestedResultChars) {
+        answer({
+          type: 'settle',
+          id,
+          ok: false,
+          text: `result of \`${name}\` is ${text.length} characters, over the limit of ${limits.maxNestedResultChars}`,
         });
-        wake = undefined;
-        if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason));
+        return;
       }
-    } finally {
-      finished.dispose();
+      answer({ type: 'settle', id, ok: true, text });
+    })().finally(() => inflight.delete(task));
+    inflight.add(task);
+  };
+  const onMessage = (message: WorkerMessage) => {
+    if (ended) return;
+    if (message.type === 'log') logs.push(message.line);
+    else if (message.type === 'call') nestedCall(message.id, message.name, message.args);
+    else {
+      ended = true;
+      reusable = message.peakMemoryBytes <= KEEP_BELOW_BYTES && (message.ok || message.limitKind !== 'memory');
+      if (message.ok) {
+        resolveRun({
+          json: message.json,
+          logs,
+          droppedLogChars: message.droppedLogChars,
+          nestedCalls: message.nestedCalls,
+          cpuTimeMs: message.cpuTimeMs,
+        });
+      } else if (message.limitKind !== undefined) {
+        const limit = {
+          cpu_time: limits.cpuTimeMs,
+          memory: limits.memoryBytes,
+          stack: limits.stackBytes,
+          nested_calls: limits.maxNestedCalls,
+        }[message.limitKind];
+        rejectRun(new CodeModeLimitError({ limitKind: message.limitKind, limit, logs }));
+      } else {
+        rejectRun(new CodeProgramError({ failure: message.failure ?? 'threw', detail: message.detail, logs }));
+      }
     }
-  } catch (error) {
-    // Once a limit or the signal stopped the program, whatever the sandbox raised is that stop.
-    if (stop !== undefined) throw stop;
-    if (CodeModeLimitError.isInstance(error) || CodeProgramError.isInstance(error)) throw error;
-    const detail = error instanceof Error ? error.message : String(error);
-    throw classify(detail, undefined, limits, logs, 'threw');
-  } finally {
-    // Nested calls never outlive the program: wait for the ones in flight, then free the runtime.
-    if (inflight.size > 0) await Promise.allSettled([...inflight]);
-    try {
-      vm?.dispose();
-      runtime.dispose();
-    } catch {
-      // A runtime stopped mid-allocation may keep objects alive; the wasm memory goes with the module instance's GC.
-    }
-  }
-}
-
-function readString(context: QuickJSContext, handle: QuickJSHandle): string | undefined {
-  return context.typeof(handle) === 'string' ? context.getString(handle) : undefined;
-}
-
-/** The sandbox's own error as `Name: message` text (handles disposed). */
-function readError(context: QuickJSContext, handle: QuickJSHandle): string {
+  };
+  const onError = (error: Error) => {
+    if (cells[2] === 1 || (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') kill(memoryError());
+    else kill(new CodeProgramError({ failure: 'threw', detail: `the sandbox failed: ${error.message}`, logs }));
+  };
+  const onExit = (code: number) => {
+    kill(new CodeProgramError({ failure: 'threw', detail: `the sandbox ended (exit code ${code})`, logs }));
+  };
+  worker.on('message', onMessage);
+  worker.on('error', onError);
+  worker.on('exit', onExit);
+  signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const dumped = context.dump(handle) as unknown;
-    if (typeof dumped === 'object' && dumped !== null && 'message' in dumped) {
-      const { name, message } = dumped as { name?: unknown; message?: unknown };
-      return `${typeof name === 'string' ? name : 'Error'}: ${String(message)}`;
-    }
-    return String(dumped);
-  } catch {
-    return 'an error that cannot be read';
+    const run: SandboxRunMessage = {
+      type: 'run',
+      source,
+      names: host.names,
+      limits: {
+        memoryBytes: limits.memoryBytes,
+        stackBytes: limits.stackBytes,
+        cpuTimeMs: limits.cpuTimeMs,
+        maxNestedCalls: limits.maxNestedCalls,
+        maxLogChars: limits.maxLogChars,
+      },
+      shared,
+    };
+    worker.postMessage(run);
+    check();
+    return await result;
   } finally {
-    handle.dispose();
+    clearTimeout(watchdog);
+    signal?.removeEventListener('abort', onAbort);
+    worker.off('message', onMessage);
+    worker.off('error', onError);
+    worker.off('exit', onExit);
+    releaseWorker(worker, reusable);
+    // Nested calls never outlive the program: wait for the ones in flight.
+    if (inflight.size > 0) await Promise.allSettled([...inflight]);
   }
 }
 
-/** Maps the sandbox's fatal errors to limits: interrupts, out-of-memory and stack overflow. */
-function classify(
-  detail: string,
-  stop: Error | undefined,
-  limits: Limits,
-  logs: readonly string[],
-  failure: 'syntax' | 'threw',
-): Error {
-  if (stop !== undefined) return stop;
-  if (/\bout of memory\b/i.test(detail))
-    return new CodeModeLimitError({ limitKind: 'memory', limit: limits.memoryBytes, logs });
-  if (/\bstack overflow\b/i.test(detail))
-    return new CodeModeLimitError({ limitKind: 'stack', limit: limits.stackBytes, logs });
-  return new CodeProgramError({ failure, detail, logs });
+function reasonOf(signal: AbortSignal | undefined): Error {
+  const reason: unknown = signal?.reason;
+  return reason instanceof Error ? reason : new Error(String(reason));
 }
