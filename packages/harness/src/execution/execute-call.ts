@@ -19,6 +19,7 @@ import { idempotencyKeyOf, recordSettled, recordStarted } from '../ledger/record
 import { markToolError, middlewareContext, wrapToolOnion } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { canStop, isRunStop, runStopError } from '../run/run-stop.js';
+import { scrubOutcome } from './scrub-outcome.js';
 import { unserializableReason, unserializableResult } from './serializable-result.js';
 import { createCallContext, endCall, LazyCallSignal } from './tool-context.js';
 
@@ -130,6 +131,7 @@ async function revalidate(
  * the loop's cost). With a ledger, the `started` row is written before `execute` and settled after
  * (`completed` for any returned result, error results included; `failed` for a throw, and for a
  * result that cannot be serialised, which is answered with a tool error whatever the tool-error policy).
+ * The outcome passes {@link scrubOutcome} (the tool boundary) before anyone reads it.
  * @internal
  */
 export function executeCall(
@@ -143,8 +145,14 @@ export function executeCall(
   const startedAt = Date.now();
   // A call whose run already stopped never starts (and writes no `started` row).
   if (state.signal.aborted) return { kind: 'fatal', error: runStopError(state), startedAt, durationMs: 0 };
-  if (state.ledger !== undefined) return executeWithLedger(state, call, entry, args, depth, callTool, startedAt);
-  return runCall(state, call, entry, args, depth, callTool, startedAt, undefined);
+  const outcome =
+    state.ledger !== undefined
+      ? executeWithLedger(state, call, entry, args, depth, callTool, startedAt)
+      : runCall(state, call, entry, args, depth, callTool, startedAt, undefined);
+  // The tool boundary: nothing the tool produced leaves it with a host value or sensitive value in it.
+  if (outcome instanceof Promise)
+    return outcome.then((settled) => scrubOutcome(state, call.id, entry, args, depth, settled));
+  return scrubOutcome(state, call.id, entry, args, depth, outcome);
 }
 
 /** {@link executeCall} with a ledger: the `started` row before the call, the settled row after. */

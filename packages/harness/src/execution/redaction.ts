@@ -1,10 +1,10 @@
-import type { CompleteTool } from '@tiny/tools';
+import { type CompleteTool, completeTool } from '@tiny/tools';
+import { expandSecrets, MIN_SCRUB_LENGTH, REDACTED, scrubText } from './secret-variants.js';
+
+export { REDACTED, scrubText };
 
 /** The JSON Schema keyword that marks a property's value as sensitive. */
 export const SENSITIVE_KEYWORD = 'x-tiny-sensitive';
-
-/** What replaces a sensitive value in events, spans, traces and error messages. */
-export const REDACTED = '[redacted]';
 
 /**
  * Marks a schema (a TypeBox schema or plain JSON Schema) as sensitive: its value is replaced by
@@ -25,27 +25,88 @@ export interface Redaction {
 
 const cache = new WeakMap<object, Redaction | null>();
 
-function walk(schema: unknown, prefix: Path, out: Path[], depth: number): void {
-  if (typeof schema !== 'object' || schema === null || depth > 32) return;
+/** Most paths one tool's schema may name (a recursive schema is cut off there). */
+const MAX_PATHS = 256;
+/** How often one `$ref` may be followed on one path (a recursive schema is unrolled that deep). */
+const MAX_REF_REPEATS = 3;
+
+/** A local reference (`#`, `#/$defs/Name`, any `#/` JSON pointer) resolved in the root schema. */
+function resolveRef(root: unknown, ref: string): unknown {
+  if (ref === '#') return root;
+  if (!ref.startsWith('#/')) return undefined;
+  let node: unknown = root;
+  for (const raw of ref.slice(2).split('/')) {
+    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+interface Walk {
+  readonly root: unknown;
+  readonly out: Path[];
+  readonly refs: string[];
+}
+
+function walk(schema: unknown, prefix: Path, state: Walk, depth: number): void {
+  if (typeof schema !== 'object' || schema === null || depth > 32 || state.out.length >= MAX_PATHS) return;
   const node = schema as Record<string, unknown>;
   if (node[SENSITIVE_KEYWORD] === true) {
-    out.push(prefix);
+    state.out.push(prefix);
     return;
   }
-  const properties = node.properties;
-  if (typeof properties === 'object' && properties !== null)
-    for (const [key, value] of Object.entries(properties)) walk(value, [...prefix, key], out, depth + 1);
-  if (typeof node.items === 'object') walk(node.items, [...prefix, '*'], out, depth + 1);
-  if (typeof node.additionalProperties === 'object') walk(node.additionalProperties, [...prefix, '*'], out, depth + 1);
+  if (typeof node.$ref === 'string') {
+    const ref = node.$ref;
+    const repeats = state.refs.filter((seen) => seen === ref).length;
+    if (repeats < MAX_REF_REPEATS) {
+      state.refs.push(ref);
+      walk(resolveRef(state.root, ref), prefix, state, depth + 1);
+      state.refs.pop();
+    }
+  }
+  for (const key of ['properties', 'patternProperties'] as const) {
+    const map = node[key];
+    if (typeof map !== 'object' || map === null) continue;
+    for (const [name, value] of Object.entries(map))
+      walk(value, [...prefix, key === 'properties' ? name : '*'], state, depth + 1);
+  }
+  for (const key of ['items', 'additionalProperties', 'unevaluatedProperties', 'additionalItems'] as const) {
+    const value = node[key];
+    if (Array.isArray(value)) for (const entry of value) walk(entry, [...prefix, '*'], state, depth + 1);
+    else if (typeof value === 'object') walk(value, [...prefix, '*'], state, depth + 1);
+  }
+  if (Array.isArray(node.prefixItems))
+    for (const entry of node.prefixItems) walk(entry, [...prefix, '*'], state, depth + 1);
   for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
     const list = node[key];
-    if (Array.isArray(list)) for (const entry of list) walk(entry, prefix, out, depth + 1);
+    if (Array.isArray(list)) for (const entry of list) walk(entry, prefix, state, depth + 1);
   }
+  for (const key of ['if', 'then', 'else'] as const) walk(node[key], prefix, state, depth + 1);
+  const dependent = node.dependentSchemas;
+  if (typeof dependent === 'object' && dependent !== null)
+    for (const value of Object.values(dependent)) walk(value, prefix, state, depth + 1);
+}
+
+/** Whether a tool can call nested tools (`nestedTools`, code mode) that have sensitive fields. */
+function nestsSensitive(tool: CompleteTool<never>): boolean {
+  const nested = tool.nestedTools;
+  if (nested === undefined || nested.length === 0) return false;
+  return nested.some((inner) => {
+    try {
+      return redactionOf(completeTool(inner) as CompleteTool<never>) !== undefined;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**
  * A tool's sensitive paths: properties marked `"x-tiny-sensitive": true` in its parameters schema
- * (at any depth, through arrays and unions) and the top-level names in `policy.access.redact`.
+ * (at any depth, through arrays, unions, conditionals and local `$ref`s into `$defs`/`definitions`;
+ * a recursive schema is followed three levels deep) and the top-level names in
+ * `policy.access.redact`. A tool whose `nestedTools` have sensitive fields (a code-mode tool) has
+ * every argument sensitive: its program text may spell out the values it passes to them.
  * Computed once per tool; undefined when the tool has none (the common case costs one map lookup).
  * @internal
  */
@@ -54,7 +115,10 @@ export function redactionOf(tool: CompleteTool<never> | undefined): Redaction | 
   const cached = cache.get(tool);
   if (cached !== undefined) return cached ?? undefined;
   const paths: Path[] = tool.policy.access.redact.map((name) => [name]);
-  walk(tool.parameters, [], paths, 0);
+  // Marked before walking, so a tool nesting itself cannot recurse here.
+  cache.set(tool, null);
+  walk(tool.parameters, [], { root: tool.parameters, out: paths, refs: [] }, 0);
+  if (nestsSensitive(tool)) paths.push(['*']);
   const redaction = paths.length === 0 ? null : { paths };
   cache.set(tool, redaction);
   return redaction ?? undefined;
@@ -92,11 +156,7 @@ export function redactValue(value: unknown, redaction: Redaction | undefined): u
 function collect(value: unknown, path: Path, at: number, out: Set<string>): void {
   if (value === undefined) return;
   if (at === path.length) {
-    const text = typeof value === 'string' ? value : JSON.stringify(value);
-    if (text === undefined || text === '') return;
-    out.add(text);
-    const escaped = JSON.stringify(text).slice(1, -1);
-    if (escaped !== text) out.add(escaped);
+    leaves(value, out, 0);
     return;
   }
   const key = path[at] as string;
@@ -111,29 +171,74 @@ function collect(value: unknown, path: Path, at: number, out: Set<string>): void
 }
 
 /**
- * The sensitive values of one call's arguments (as text, longest first), for scrubbing free text
- * (results, error messages) that may quote them. Empty without a redaction.
+ * Every string and number inside `value` (plain objects and arrays, at any depth, each once), and
+ * an object's JSON text as well.
+ */
+function leaves(value: unknown, out: Set<string>, depth: number, seen: Set<object> = new Set()): void {
+  if (depth > 32 || value === undefined || value === null) return;
+  if (typeof value === 'string') out.add(value);
+  else if (typeof value === 'number' || typeof value === 'bigint') out.add(String(value));
+  else if (typeof value === 'object' && !seen.has(value)) {
+    seen.add(value);
+    if (Array.isArray(value)) {
+      for (const item of value) leaves(item, out, depth + 1, seen);
+      return;
+    }
+    const prototype = Object.getPrototypeOf(value) as unknown;
+    if (prototype !== Object.prototype && prototype !== null) return;
+    for (const item of Object.values(value)) leaves(item, out, depth + 1, seen);
+    const text = safeJson(value);
+    if (text !== undefined) out.add(text);
+  }
+}
+
+function safeJson(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The raw sensitive values of one call's arguments (every string and number under a sensitive
+ * path). @internal
+ */
+export function sensitiveRawValues(args: unknown, redaction: Redaction | undefined): ReadonlySet<string> {
+  const out = new Set<string>();
+  if (redaction !== undefined) for (const path of redaction.paths) collect(args, path, 0, out);
+  return out;
+}
+
+/**
+ * The sensitive values of one call's arguments with their encoded forms (see `secretVariants`),
+ * longest first, for scrubbing free text (results, error messages) that may quote them. Empty
+ * without a redaction.
  * @internal
  */
 export function sensitiveValues(args: unknown, redaction: Redaction | undefined): readonly string[] {
   if (redaction === undefined) return [];
-  const out = new Set<string>();
-  for (const path of redaction.paths) collect(args, path, 0, out);
-  return [...out].sort((a, b) => b.length - a.length);
+  return expandSecrets(sensitiveRawValues(args, redaction));
 }
 
-function leaves(value: unknown, out: Set<string>, minLength: number, depth: number): void {
-  if (depth > 32) return;
-  if (typeof value === 'string') {
-    if (value.length < minLength) return;
-    out.add(value);
-    const escaped = JSON.stringify(value).slice(1, -1);
-    if (escaped !== value) out.add(escaped);
-  } else if (Array.isArray(value)) {
-    for (const item of value) leaves(item, out, minLength, depth + 1);
-  } else if (typeof value === 'object' && value !== null) {
-    for (const item of Object.values(value)) leaves(item, out, minLength, depth + 1);
+const hostSecretCache = new WeakMap<object, readonly string[]>();
+
+/**
+ * The host values of a run (`context.hostValues`, every string and number inside them, at any
+ * depth) with their encoded forms, longest first: injected arguments, which the model must never
+ * read back. Values shorter than `MIN_SCRUB_LENGTH` are left out (see there). Cached per object.
+ * @internal
+ */
+export function hostSecrets(hostValues: Readonly<Record<string, unknown>> | undefined): readonly string[] {
+  if (hostValues === undefined) return [];
+  let secrets = hostSecretCache.get(hostValues);
+  if (secrets === undefined) {
+    const raw = new Set<string>();
+    for (const value of Object.values(hostValues)) leaves(value, raw, 0);
+    secrets = expandSecrets(raw);
+    hostSecretCache.set(hostValues, secrets);
   }
+  return secrets;
 }
 
 /**
@@ -145,15 +250,19 @@ function leaves(value: unknown, out: Set<string>, minLength: number, depth: numb
  */
 export function eventSecrets(args: unknown, redaction: Redaction | undefined, capture: boolean): readonly string[] {
   if (capture && redaction === undefined) return [];
-  const out = new Set(sensitiveValues(args, redaction));
-  if (!capture) leaves(args, out, 4, 0);
+  const out = new Set(redaction === undefined ? [] : sensitiveRawValues(args, redaction));
+  if (!capture) modelStrings(args, out, 0);
   else if (typeof args === 'string' && args !== '') out.add(args);
-  return [...out].sort((a, b) => b.length - a.length);
+  return expandSecrets(out);
 }
 
-/** `text` with every occurrence of a sensitive value replaced by `[redacted]`. @internal */
-export function scrubText(text: string, values: readonly string[]): string {
-  let out = text;
-  for (const value of values) if (out.includes(value)) out = out.split(value).join(REDACTED);
-  return out;
+function modelStrings(value: unknown, out: Set<string>, depth: number): void {
+  if (depth > 32) return;
+  if (typeof value === 'string') {
+    if (value.length >= MIN_SCRUB_LENGTH) out.add(value);
+  } else if (Array.isArray(value)) {
+    for (const item of value) modelStrings(item, out, depth + 1);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const item of Object.values(value)) modelStrings(item, out, depth + 1);
+  }
 }
