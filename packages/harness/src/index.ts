@@ -49,6 +49,7 @@ export {
   formatByteSize,
   parseArtifactUri,
   prepareArtifact,
+  verifyArtifactBytes,
 } from './artifacts/artifact-uri.js';
 export { InMemoryArtifactStore } from './artifacts/in-memory-artifact-store.js';
 export type { CheckpointStore } from './checkpoint/checkpoint-store.js';
@@ -126,6 +127,7 @@ export { LimitExceededError } from './errors/limit-exceeded-error.js';
 export { ListenerError } from './errors/listener-error.js';
 export { MiddlewareError } from './errors/middleware-error.js';
 export { RunCancelledError } from './errors/run-cancelled-error.js';
+export { StorageError } from './errors/storage-error.js';
 export { ToolExecutionError } from './errors/tool-execution-error.js';
 export type {
   AgentEvent,

@@ -1,11 +1,29 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { InvalidInputError } from '@tiny/tools';
+import { ArtifactUnreadableError } from '../errors/artifact-unreadable-error.js';
 import type { ArtifactData, ArtifactPutOptions, ArtifactRef } from './artifact-store.js';
 
 const SCHEME = 'tiny-artifact://';
 
-/** The `tiny-artifact://<run>/<id>` URI of an artifact id in a run. */
+/** A lone UTF-16 surrogate: text that no URI (nor UTF-8) can hold. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * The `tiny-artifact://<run>/<id>` URI of an artifact id in a run.
+ * @throws {InvalidInputError} when the run id or id holds a lone surrogate (not well-formed Unicode).
+ */
 export function formatArtifactUri(runId: string, id: string): string {
+  for (const [what, value] of [
+    ['run id', runId],
+    ['artifact id', id],
+  ] as const) {
+    if (LONE_SURROGATE.test(value)) {
+      throw new InvalidInputError({
+        entryPoint: 'formatArtifactUri',
+        reason: `the ${what} holds a lone UTF-16 surrogate, which no artifact URI can hold`,
+      });
+    }
+  }
   return `${SCHEME}${encodeURIComponent(runId)}/${encodeURIComponent(id)}`;
 }
 
@@ -66,6 +84,12 @@ export function prepareArtifact(
       throw new InvalidInputError({ entryPoint, reason: `\`${field}\` must be a non-empty string` });
     }
   }
+  if (LONE_SURROGATE.test(options.runId)) {
+    throw new InvalidInputError({
+      entryPoint,
+      reason: '`runId` holds a lone UTF-16 surrogate, which no artifact URI can hold',
+    });
+  }
   const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
   const id = randomUUID();
   return {
@@ -94,5 +118,37 @@ export function refUri(entryPoint: string, ref: ArtifactRef | string): string {
   if (typeof uri !== 'string') {
     throw new InvalidInputError({ entryPoint, reason: 'expected an ArtifactRef or its `uri`' });
   }
+  if (typeof ref !== 'string' && (typeof ref.sha256 !== 'string' || typeof ref.bytes !== 'number')) {
+    throw new InvalidInputError({
+      entryPoint,
+      reason: 'an ArtifactRef must carry its `sha256` and `bytes` (pass the `uri` alone to read without them)',
+    });
+  }
   return uri;
+}
+
+/**
+ * For store implementations: checks bytes read for `ref` against what the store recorded at `put`
+ * and, when `ref` is a reference rather than a bare URI, against the reference's own size and
+ * SHA-256, so a consistent rewrite of bytes and record is never returned as the original.
+ * Returns the bytes when they match.
+ * @throws {ArtifactUnreadableError} on any mismatch.
+ */
+export function verifyArtifactBytes(
+  uri: string,
+  bytes: Uint8Array,
+  recorded: { readonly bytes: number; readonly sha256: string },
+  ref: ArtifactRef | string,
+): Uint8Array {
+  const digest = sha256Hex(bytes);
+  if (bytes.byteLength !== recorded.bytes || digest !== recorded.sha256) {
+    throw new ArtifactUnreadableError({ uri, reason: 'the stored bytes do not match their recorded size and SHA-256' });
+  }
+  if (typeof ref !== 'string' && (bytes.byteLength !== ref.bytes || digest !== ref.sha256.toLowerCase())) {
+    throw new ArtifactUnreadableError({
+      uri,
+      reason: 'the stored bytes do not match the size and SHA-256 of the reference they were read for',
+    });
+  }
+  return bytes;
 }

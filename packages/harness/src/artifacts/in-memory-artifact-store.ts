@@ -1,6 +1,6 @@
 import { InvalidInputError } from '@tiny/tools';
 import type { ArtifactData, ArtifactPutOptions, ArtifactRef, ArtifactStore } from './artifact-store.js';
-import { prepareArtifact, refUri } from './artifact-uri.js';
+import { prepareArtifact, refUri, verifyArtifactBytes } from './artifact-uri.js';
 
 /**
  * An {@link ArtifactStore} in process memory (tests, short-lived runs). `get` returns a copy, so a
@@ -16,7 +16,9 @@ export class InMemoryArtifactStore implements ArtifactStore {
   }
 
   async get(ref: ArtifactRef | string): Promise<Uint8Array | undefined> {
-    return this.entries.get(refUri('InMemoryArtifactStore.get', ref))?.bytes.slice();
+    const uri = refUri('InMemoryArtifactStore.get', ref);
+    const entry = this.entries.get(uri);
+    return entry === undefined ? undefined : verifyArtifactBytes(uri, entry.bytes.slice(), entry.ref, ref);
   }
 
   async list(runId: string): Promise<ArtifactRef[]> {

@@ -1,23 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { type FileHandle, mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InvalidInputError } from '@tiny/tools';
+import { InvalidInputError, TinyError } from '@tiny/tools';
 import type { ArtifactData, ArtifactPutOptions, ArtifactRef, ArtifactStore } from '../artifacts/artifact-store.js';
 import {
   formatArtifactUri as formatUri,
   parseArtifactUri,
   prepareArtifact,
   refUri,
-  sha256Hex,
+  verifyArtifactBytes,
 } from '../artifacts/artifact-uri.js';
 import { ArtifactUnreadableError } from '../errors/artifact-unreadable-error.js';
+import { StorageError } from '../errors/storage-error.js';
+import { decodeStoreName, encodeStoreName } from './store-file-name.js';
 import { syncDirectory } from './sync-directory.js';
 
 const DATA = '.bin';
 const RECORD = '.json';
 const TEMP = '.tmp';
-/** Longest encoded run id: directory names stay below the usual 255-byte limit. */
-const MAX_NAME = 200;
 
 /** Options for {@link createFileArtifactStore}. */
 export interface FileArtifactStoreOptions {
@@ -34,13 +34,17 @@ interface StoredRecord {
 }
 
 /**
- * An {@link ArtifactStore} on the file system: one directory per run in `dir` (the URL-encoded run
- * id), holding `<id>.bin` (the bytes) and `<id>.json` (the reference). A `put` writes each file as
+ * An {@link ArtifactStore} on the file system: one directory per run in `dir`, holding `<id>.bin`
+ * (the bytes) and `<id>.json` (the reference). Run ids and ids are encoded into names that cannot
+ * name another id's files or a path outside `dir`, as in `createFileCheckpointStore`: lower-case
+ * letters, digits, `-` and `_` stay, any other UTF-16 unit becomes `@` and four hex digits, long
+ * ids get a head and their SHA-256. A `put` writes each file as
  * a temporary file, fsyncs it and renames it into place, data first, then the record, then fsyncs
  * the directory: an artifact exists (for `get` and `list`) only once its record does, and its
  * record exists only after the complete bytes. A process killed mid-`put` leaves at most a
  * temporary file (`.<id>.<random>.tmp`) or an unreferenced `.bin`, never a listed or readable half
- * artifact. Every `get` checks the size and SHA-256 recorded at `put`. Node.js only (`node:fs`).
+ * artifact. Every `get` checks the bytes against the size and SHA-256 recorded at `put` and, for a
+ * reference (not a bare URI), against the reference's own. Node.js only (`node:fs`).
  *
  * ```ts
  * // createFileArtifactStore is exported by `@tiny/harness/node`
@@ -48,8 +52,10 @@ interface StoredRecord {
  * ```
  *
  * @throws {InvalidInputError} when `dir` is not a non-empty string; from a method (as a rejection)
- * on malformed arguments or a run id too long for a directory name (over 200 characters encoded).
- * `get` rejects with {@link ArtifactUnreadableError} when stored bytes do not match their record.
+ * on malformed arguments (a run id with a lone surrogate, which no artifact URI can hold, included).
+ * `get` rejects with {@link ArtifactUnreadableError} when stored bytes do not match their record or
+ * the reference; a failing file system (full disk, read-only, no permission) rejects with
+ * {@link StorageError}, and a failed `put` leaves nothing `get` or `list` returns.
  */
 export function createFileArtifactStore(dir: string, options: FileArtifactStoreOptions = {}): ArtifactStore {
   if (typeof dir !== 'string' || dir.length === 0) {
@@ -63,15 +69,11 @@ export function createFileArtifactStore(dir: string, options: FileArtifactStoreO
     if (typeof runId !== 'string' || runId.length === 0) {
       throw new InvalidInputError({ entryPoint, reason: 'the run id must be a non-empty string' });
     }
-    const name = encodeURIComponent(runId);
-    if (name.length > MAX_NAME) {
-      throw new InvalidInputError({
-        entryPoint,
-        reason: `the run id is too long for a directory name (${name.length} characters encoded, at most ${MAX_NAME})`,
-      });
-    }
-    return join(dir, name);
+    return join(dir, encodeStoreName(runId));
   };
+  /** A file-system failure as a {@link StorageError}; errors of this package pass through. */
+  const failed = (operation: string, error: unknown): Error =>
+    TinyError.isInstance(error) ? error : new StorageError({ operation, location: dir, cause: error });
 
   const writeAtomically = async (folder: string, file: string, data: Uint8Array | string): Promise<void> => {
     const temp = join(folder, `.${file}.${randomBytes(6).toString('hex')}${TEMP}`);
@@ -89,13 +91,18 @@ export function createFileArtifactStore(dir: string, options: FileArtifactStoreO
     }
   };
 
-  const readRecord = async (folder: string, id: string, uri: string): Promise<StoredRecord | undefined> => {
+  const readRecord = async (
+    operation: string,
+    folder: string,
+    name: string,
+    uri: string,
+  ): Promise<StoredRecord | undefined> => {
     let text: string;
     try {
-      text = await readFile(join(folder, `${id}${RECORD}`), 'utf8');
+      text = await readFile(join(folder, `${name}${RECORD}`), 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
+      throw failed(operation, error);
     }
     try {
       const record = JSON.parse(text) as StoredRecord;
@@ -115,34 +122,34 @@ export function createFileArtifactStore(dir: string, options: FileArtifactStoreO
     async put(data: ArtifactData, putOptions: ArtifactPutOptions): Promise<ArtifactRef> {
       const folder = runDir('FileArtifactStore.put', putOptions?.runId);
       const { id, bytes, ref } = prepareArtifact('FileArtifactStore.put', data, putOptions);
-      await mkdir(folder, { recursive: true });
-      await writeAtomically(folder, `${id}${DATA}`, bytes);
-      const record: StoredRecord = { ref, storedAt: Date.now() };
-      await writeAtomically(folder, `${id}${RECORD}`, JSON.stringify(record));
-      if (fsync) await syncDirectory(folder);
+      const name = encodeStoreName(id);
+      try {
+        await mkdir(folder, { recursive: true });
+        await writeAtomically(folder, `${name}${DATA}`, bytes);
+        const record: StoredRecord = { ref, storedAt: Date.now() };
+        await writeAtomically(folder, `${name}${RECORD}`, JSON.stringify(record));
+        if (fsync) await syncDirectory(folder);
+      } catch (error) {
+        throw failed('FileArtifactStore.put', error);
+      }
       return ref;
     },
 
     async get(ref: ArtifactRef | string): Promise<Uint8Array | undefined> {
       const uri = refUri('FileArtifactStore.get', ref);
       const { runId, id } = parseArtifactUri(uri);
-      if (id.includes('/') || id.includes('\\') || id.startsWith('.')) return undefined;
       const folder = runDir('FileArtifactStore.get', runId);
-      const record = await readRecord(folder, id, uri);
+      const name = encodeStoreName(id);
+      const record = await readRecord('FileArtifactStore.get', folder, name, uri);
       if (record === undefined) return undefined;
       let bytes: Uint8Array;
       try {
-        bytes = new Uint8Array(await readFile(join(folder, `${id}${DATA}`)));
+        bytes = new Uint8Array(await readFile(join(folder, `${name}${DATA}`)));
       } catch (error) {
-        throw new ArtifactUnreadableError({ uri, reason: 'its data file cannot be read', cause: error });
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw failed('FileArtifactStore.get', error);
+        throw new ArtifactUnreadableError({ uri, reason: 'its data file is missing', cause: error });
       }
-      if (bytes.byteLength !== record.ref.bytes || sha256Hex(bytes) !== record.ref.sha256) {
-        throw new ArtifactUnreadableError({
-          uri,
-          reason: 'the stored bytes do not match their recorded size and SHA-256',
-        });
-      }
-      return bytes;
+      return verifyArtifactBytes(uri, bytes, record.ref, ref);
     },
 
     async list(runId: string): Promise<ArtifactRef[]> {
@@ -152,13 +159,15 @@ export function createFileArtifactStore(dir: string, options: FileArtifactStoreO
         entries = await readdir(folder);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-        throw error;
+        throw failed('FileArtifactStore.list', error);
       }
       const records: StoredRecord[] = [];
       for (const entry of entries) {
-        if (!entry.endsWith(RECORD) || entry.startsWith('.')) continue;
-        const id = entry.slice(0, -RECORD.length);
-        const record = await readRecord(folder, id, formatUri(runId, id));
+        if (!entry.endsWith(RECORD)) continue;
+        const name = entry.slice(0, -RECORD.length);
+        const id = decodeStoreName(name);
+        if (id === undefined) continue; // temporary and foreign files (`put` writes UUID names only)
+        const record = await readRecord('FileArtifactStore.list', folder, name, formatUri(runId, id));
         if (record !== undefined) records.push(record);
       }
       return records

@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { type FileHandle, mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InvalidInputError } from '@tiny/tools';
+import { InvalidInputError, TinyError } from '@tiny/tools';
 import type { CheckpointStore } from '../checkpoint/checkpoint-store.js';
-import { checkedRunId, readRunState } from '../checkpoint/in-memory-checkpoint-store.js';
+import { checkedClaim, checkedRunId, readRunState } from '../checkpoint/in-memory-checkpoint-store.js';
 import { serializeRunState } from '../deferral/run-state.js';
+import { StorageError } from '../errors/storage-error.js';
+import { claimResumeFile } from './file-resume-claim.js';
+import { decodeStoreName, encodeStoreName, isHashedStoreName } from './store-file-name.js';
 import { syncDirectory } from './sync-directory.js';
 
 const SUFFIX = '.json';
 const TEMP = '.tmp';
-/** Longest encoded run id: file names stay below the usual 255-byte limit with room for the suffixes. */
-const MAX_NAME = 200;
 
 /** Options for {@link createFileCheckpointStore}. */
 export interface FileCheckpointStoreOptions {
@@ -22,12 +23,17 @@ export interface FileCheckpointStoreOptions {
 }
 
 /**
- * A {@link CheckpointStore} with one JSON file per run in `dir` (created when missing), named after
- * the URL-encoded run id (`<runId>.json`, the plain `serializeRunState` text). A save writes a
+ * A {@link CheckpointStore} with one JSON file per run in `dir` (created when missing), the plain
+ * `serializeRunState` text. The file name encodes the run id so that no id can name another id's
+ * file or a path outside `dir`: lower-case letters, digits, `-` and `_` stay as they are
+ * (`run-1.json`); any other character, upper-case letters, `.`, `/`, `\`, NUL and lone surrogates
+ * included, is written as `@` and four hex digits, so names survive case-insensitive file systems
+ * and never collide; an id whose name would pass 150 characters gets a readable head and its
+ * SHA-256 instead. A save writes a
  * temporary file beside it, fsyncs it, renames it over the old one and fsyncs the directory, so a
  * process killed at any point leaves the previous state or the new one, never a torn file, and the
  * new one survives a power cut once `save` resolves. Temporary files of killed saves
- * (`.<runId>.json.<random>.tmp`) are never read; `delete` removes the run's own. Several processes may
+ * (`.<name>.json.<random>.tmp`) are never read; `delete` removes the run's own. Several processes may
  * share `dir`; the last save of a run wins. Node.js only (`node:fs`).
  *
  * ```ts
@@ -37,9 +43,9 @@ export interface FileCheckpointStoreOptions {
  * ```
  *
  * @throws {InvalidInputError} when `dir` is not a non-empty string; from a method, (as a rejection)
- * when the run id is empty or too long for a file name (more than 200 characters once encoded).
- * `load` rejects with `CheckpointUnreadableError` when a file holds no valid state; file-system
- * errors reject as they are.
+ * when the run id is not a non-empty string. `load` rejects with `CheckpointUnreadableError` when a
+ * file holds no valid state; a failing file system (full disk, read-only, no permission) rejects
+ * with {@link StorageError}.
  */
 export function createFileCheckpointStore(dir: string, options: FileCheckpointStoreOptions = {}): CheckpointStore {
   if (typeof dir !== 'string' || dir.length === 0) {
@@ -57,36 +63,48 @@ export function createFileCheckpointStore(dir: string, options: FileCheckpointSt
     });
     return ready;
   };
-  const fileOf = (entryPoint: string, runId: unknown): string => {
-    const name = encodeURIComponent(checkedRunId(entryPoint, runId));
-    if (name.length > MAX_NAME) {
-      throw new InvalidInputError({
-        entryPoint,
-        reason: `the run id is too long for a file name (${name.length} characters encoded, at most ${MAX_NAME})`,
-      });
+  const fileOf = (entryPoint: string, runId: unknown): string =>
+    `${encodeStoreName(checkedRunId(entryPoint, runId))}${SUFFIX}`;
+  /** A file-system failure as a {@link StorageError}; errors of this package pass through. */
+  const failed = (operation: string, error: unknown): Error =>
+    TinyError.isInstance(error) ? error : new StorageError({ operation, location: dir, cause: error });
+  /** The run id of a saved file name, read from the file for a hashed (long) name. */
+  const runIdOf = async (entry: string): Promise<string | undefined> => {
+    if (!entry.endsWith(SUFFIX)) return undefined;
+    const name = entry.slice(0, -SUFFIX.length);
+    const decoded = decodeStoreName(name);
+    if (decoded !== undefined || !isHashedStoreName(name)) return decoded;
+    try {
+      const runId = (JSON.parse(await readFile(join(dir, entry), 'utf8')) as { runId?: unknown } | null)?.runId;
+      return typeof runId === 'string' && encodeStoreName(runId) === name ? runId : undefined;
+    } catch {
+      return undefined; // removed meanwhile, or unreadable: `load` reports it
     }
-    return `${name}${SUFFIX}`;
   };
 
   return {
     async save(state) {
       const file = fileOf('FileCheckpointStore.save', state?.runId);
       const text = serializeRunState(state);
-      await ensureDir();
-      const temp = join(dir, `.${file}.${randomBytes(6).toString('hex')}${TEMP}`);
-      let handle: FileHandle | undefined = await open(temp, 'wx');
       try {
-        await handle.writeFile(text, 'utf8');
-        if (fsync) await handle.sync();
-        await handle.close();
-        handle = undefined;
-        await rename(temp, join(dir, file));
+        await ensureDir();
+        const temp = join(dir, `.${file}.${randomBytes(6).toString('hex')}${TEMP}`);
+        let handle: FileHandle | undefined = await open(temp, 'wx');
+        try {
+          await handle.writeFile(text, 'utf8');
+          if (fsync) await handle.sync();
+          await handle.close();
+          handle = undefined;
+          await rename(temp, join(dir, file));
+        } catch (error) {
+          await handle?.close().catch(() => undefined);
+          await unlink(temp).catch(() => undefined);
+          throw error;
+        }
+        if (fsync) await syncDirectory(dir);
       } catch (error) {
-        await handle?.close().catch(() => undefined);
-        await unlink(temp).catch(() => undefined);
-        throw error;
+        throw failed('FileCheckpointStore.save', error);
       }
-      if (fsync) await syncDirectory(dir);
     },
 
     async load(runId) {
@@ -96,7 +114,7 @@ export function createFileCheckpointStore(dir: string, options: FileCheckpointSt
         text = await readFile(join(dir, file), 'utf8');
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw error;
+        throw failed('FileCheckpointStore.load', error);
       }
       return readRunState(text, runId, join(dir, file));
     },
@@ -107,30 +125,33 @@ export function createFileCheckpointStore(dir: string, options: FileCheckpointSt
         entries = await readdir(dir);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-        throw error;
+        throw failed('FileCheckpointStore.list', error);
       }
-      return entries
-        .filter((entry) => entry.endsWith(SUFFIX) && !entry.startsWith('.'))
-        .flatMap((entry) => {
-          try {
-            return [decodeURIComponent(entry.slice(0, -SUFFIX.length))];
-          } catch {
-            return []; // not a name this store wrote
-          }
-        })
-        .sort();
+      const runIds = await Promise.all(entries.map(runIdOf));
+      return runIds.filter((runId) => runId !== undefined).sort();
     },
 
     async delete(runId) {
       const file = fileOf('FileCheckpointStore.delete', runId);
       await unlink(join(dir, file)).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
+        if (error.code !== 'ENOENT') throw failed('FileCheckpointStore.delete', error);
       });
       const leftovers = (await readdir(dir).catch(() => [] as string[])).filter(
         (entry) => entry.startsWith(`.${file}.`) && entry.endsWith(TEMP),
       );
       await Promise.all(leftovers.map((entry) => unlink(join(dir, entry)).catch(() => undefined)));
       if (fsync) await syncDirectory(dir).catch(() => undefined);
+    },
+
+    async claimResume(runId, claim) {
+      const id = checkedRunId('FileCheckpointStore.claimResume', runId);
+      const checked = checkedClaim('FileCheckpointStore.claimResume', claim);
+      await ensureDir();
+      try {
+        return await claimResumeFile(dir, id, checked, fsync);
+      } catch (error) {
+        throw failed('FileCheckpointStore.claimResume', error);
+      }
     },
   };
 }
