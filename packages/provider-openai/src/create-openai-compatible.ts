@@ -1,4 +1,5 @@
 import { checkOptionKeys, createModelProfile, InvalidInputError, optionKeys } from '@tiny/llm';
+import { checkHttpLimits, type HttpLimits } from '@tiny/provider-utils';
 import { type ModelMemory, OpenAICompatibleChatModel } from './model/openai-compatible-chat-model.js';
 import { type OpenAICompatibleSettings, resolveSettings } from './model/openai-compatible-settings.js';
 
@@ -18,8 +19,19 @@ export interface OpenAICompatibleOptions extends OpenAICompatibleSettings {
    * `providerOptions`. Default `openai-compatible`.
    */
   readonly name?: string | undefined;
-  /** The `fetch` to use (a proxy agent, a test double). Default `globalThis.fetch`. */
+  /**
+   * The `fetch` to use (a proxy agent, a test double). Default `globalThis.fetch`. It is called
+   * with `redirect: 'manual'`: a same-origin `307`/`308` is followed by the adapter, any other
+   * redirect fails the call with kind `redirect` before anything reaches its target, and an answer
+   * a custom fetch got by following a redirect to another origin itself is refused.
+   */
   readonly fetch?: typeof globalThis.fetch | undefined;
+  /**
+   * Bounds on what the server sends back: the size of one SSE line or event (default 4 MiB) and of
+   * a whole response (64 MiB), the time without a meaningful event (2 minutes; keep-alives do not
+   * count) and of a whole response (30 minutes). See `HttpLimits`; `Infinity` turns one off.
+   */
+  readonly limits?: HttpLimits | undefined;
 }
 
 const SETTING_KEY_LIST = [
@@ -51,7 +63,7 @@ const SETTING_KEYS = optionKeys<OpenAICompatibleSettings>()(SETTING_KEY_LIST, SE
 
 /** Every {@link OpenAICompatibleOptions} key, with the names other clients give them. */
 const OPTION_KEYS = optionKeys<OpenAICompatibleOptions>()(
-  [...SETTING_KEY_LIST, 'baseURL', 'apiKey', 'headers', 'name', 'fetch'],
+  [...SETTING_KEY_LIST, 'baseURL', 'apiKey', 'headers', 'name', 'fetch', 'limits'],
   {
     ...SETTING_MISTAKES,
     baseUrl: 'baseURL',
@@ -68,7 +80,7 @@ const OPTION_KEYS = optionKeys<OpenAICompatibleOptions>()(
     project: "headers: { 'OpenAI-Project': … }",
     provider: 'name',
     maxRetries: 'limits.maxRetriesPerCall of the AgentHarness',
-    timeout: 'limits.wallClockMs of the AgentHarness, or a fetch with its own timeout',
+    timeout: 'limits: { idleTimeoutMs, totalTimeoutMs }, or limits.wallClockMs of the AgentHarness',
     queryParams: 'baseURL (no query allowed) or a custom fetch',
   },
 );
@@ -101,7 +113,8 @@ export interface OpenAICompatibleProvider {
  * `json_schema` structured output; presets (`openai`, `vllm`, `ollama`, `lmstudio`, `llamacpp`)
  * set profiles and quirks per server.
  *
- * @throws {InvalidInputError} when `baseURL` is not an absolute http(s) URL, or for an option key
+ * @throws {InvalidInputError} when `baseURL` is not an absolute http(s) URL, a `limits` bound is
+ * not a positive number, or for an option key
  * it does not take (named, with the one it probably meant: `baseUrl` → `baseURL`), also in the
  * per-model settings.
  */
@@ -109,6 +122,8 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAI
   const entryPoint = options?.name === undefined ? 'createOpenAICompatible' : `${options.name}()`;
   checkOpenAICompatibleOptions(entryPoint, options);
   const parsed = parseBaseURL(options.baseURL, entryPoint);
+  const wrongLimit = checkHttpLimits(options.limits);
+  if (wrongLimit !== undefined) throw new InvalidInputError({ entryPoint, reason: wrongLimit });
   const baseURL = parsed.href.replace(/\/+$/, '');
   const provider = options.name ?? 'openai-compatible';
   const memories = new Map<string, ModelMemory>();
@@ -138,6 +153,7 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAI
       }),
       settings: resolveSettings(baseURL, options, settings),
       memory: memoryOf(modelId),
+      limits: options.limits,
     });
   };
   return Object.assign(chatModel, { chatModel, provider, baseURL });

@@ -14,6 +14,12 @@
  * - `context_length_exceeded`: the prompt does not fit the model's context; never retryable;
  * - `authentication`: a missing, wrong or unauthorised key (401, 403, `invalid_api_key`);
  * - `server_error`: the server failed (5xx, `server_error`, a lost connection);
+ * - `redirect`: the server answered with a redirect the adapter refuses (to another origin, a
+ *   `301`/`302`/`303`, too many hops); nothing was sent to its target; never retryable;
+ * - `response_too_large`: a stream line or event, the stream or the body passed `limits`
+ *   (`maxEventBytes`, `maxResponseBytes`); never retryable;
+ * - `response_timeout`: no meaningful event within `limits.idleTimeoutMs` (keep-alives do not
+ *   count), or the response took longer than `limits.totalTimeoutMs`; retryable;
  * - `other`: anything else.
  */
 export type OpenAICompatibleErrorKind =
@@ -27,6 +33,9 @@ export type OpenAICompatibleErrorKind =
   | 'context_length_exceeded'
   | 'authentication'
   | 'server_error'
+  | 'redirect'
+  | 'response_too_large'
+  | 'response_timeout'
   | 'other';
 
 /** The facts a kind is read from. @internal */
@@ -67,6 +76,8 @@ export const NON_RETRYABLE_KINDS: ReadonlySet<OpenAICompatibleErrorKind> = new S
   'quota_exceeded',
   'context_length_exceeded',
   'authentication',
+  'redirect',
+  'response_too_large',
 ]);
 
 /** True when the failure is a server configuration problem (see above): never retryable. @internal */

@@ -1,4 +1,4 @@
-import { parseRetryAfter } from '@tiny/provider-utils';
+import { type HttpFailure, type HttpLimits, parseRetryAfter, readBodyText } from '@tiny/provider-utils';
 import type { OpenAICompatibleErrorKind } from './classify-call-error.js';
 import { OpenAICompatibleCallError } from './openai-compatible-call-error.js';
 import { readErrorBody } from './read-error-body.js';
@@ -31,10 +31,18 @@ function tryParse(text: string): unknown {
  * characters), the request id and `retry-after`. Retryable per `isRetryableStatus`.
  * @internal
  */
-export async function errorFromResponse(response: Response, context: ErrorContext): Promise<OpenAICompatibleCallError> {
+export async function errorFromResponse(
+  response: Response,
+  context: ErrorContext & { readonly limits?: HttpLimits | undefined },
+): Promise<OpenAICompatibleCallError> {
   let text = '';
   try {
-    text = await response.text();
+    // Only the head is kept, so an endless error body is cut rather than read.
+    text = await readBodyText(
+      response,
+      { ...context.limits, maxResponseBytes: MAX_BODY_CHARS * 4 },
+      { truncate: true },
+    );
   } catch {
     // the body could not be read; the status still says enough
   }
@@ -128,6 +136,30 @@ export function transportError(
     provider: context.provider,
     requestId,
     cause,
+  });
+}
+
+/**
+ * Builds the error for a refusal of the shared HTTP plumbing (`HttpFailure`): a redirect not
+ * followed, a size or time bound passed; its `kind`, retryability and status carried over.
+ * @internal
+ */
+export function httpFailureError(
+  failure: HttpFailure,
+  context: ErrorContext & { readonly headers?: Headers | undefined; readonly httpStatus?: number | undefined },
+): OpenAICompatibleCallError {
+  const requestId = requestIdOf(context.headers);
+  return new OpenAICompatibleCallError({
+    message: redactSecret(
+      `${context.provider} ${failure.message}${requestId === undefined ? '' : ` (request ${requestId})`}`,
+      context.secret,
+    ),
+    statusCode: failure.statusCode ?? context.httpStatus,
+    isRetryable: failure.retryable,
+    kind: failure.kind,
+    provider: context.provider,
+    requestId,
+    cause: failure,
   });
 }
 

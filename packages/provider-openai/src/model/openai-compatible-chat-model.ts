@@ -6,9 +6,9 @@ import type {
   LanguageModelV1StreamResult,
   ModelProfile,
 } from '@tiny/llm';
-import { mergeHeaders, postJson } from '@tiny/provider-utils';
+import { HttpFailure, type HttpLimits, mergeHeaders, postJson, readBodyText } from '@tiny/provider-utils';
 import { type DegradableField, implicatedField, rejectsTools } from '../errors/classify-rejection.js';
-import { type ErrorContext, errorFromResponse, transportError } from '../errors/create-call-error.js';
+import { type ErrorContext, errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
 import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
 import { parseCompletion } from '../response/parse-completion.js';
 import type { ReadContext } from '../response/read-context.js';
@@ -51,6 +51,8 @@ export interface ChatModelConfig {
   readonly fetch: typeof globalThis.fetch;
   readonly profile: ModelProfile;
   readonly settings: ResolvedSettings;
+  /** Bounds on responses; `HttpLimits` defaults for those left out. */
+  readonly limits?: HttpLimits | undefined;
   readonly memory: ModelMemory;
 }
 
@@ -127,7 +129,9 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
    * Runs the model to completion (`stream` off). Tool calls carry P1 leniency; in prompt-guided
    * mode they are read from the text with ids `text-{seq}-{slot}` and the narrative is the content.
    *
-   * @throws {OpenAICompatibleCallError} for an HTTP error, a transport failure or an error body.
+   * @throws {OpenAICompatibleCallError} for an HTTP error, a transport failure or an error body; of
+   *   kind `redirect` for a redirect not followed (see `createOpenAICompatible`), of kind
+   *   `response_too_large` or `response_timeout` for a body past `limits`.
    * @throws the signal's reason when `abortSignal` fires.
    */
   async doGenerate(request: LanguageModelV1Request): Promise<LanguageModelV1Response> {
@@ -135,9 +139,10 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
     const context = { ...this.readContext(plan, response.headers), httpStatus: response.status };
     let raw: string;
     try {
-      raw = await response.text();
+      raw = await readBodyText(response, this.config.limits);
     } catch (error) {
       if (request.abortSignal?.aborted) throw request.abortSignal.reason;
+      if (HttpFailure.isInstance(error)) throw httpFailureError(error, context);
       throw transportError('lost the connection while sending the body', error, context);
     }
     let body: unknown;
@@ -196,6 +201,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
       toolCallFormats: this.config.profile.toolCallFormats,
       nextTextSequence: () => ++memory.textSequence,
       headers,
+      limits: this.config.limits,
     };
   }
 
@@ -229,12 +235,18 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
         config.headers,
         request.headers,
       );
-      const response = await postJson(
-        { url: config.url, headers, body: plan.body, signal: request.abortSignal, fetch: config.fetch },
-        (message, cause) => transportError(message, cause, this.errorContext),
-      );
+      let response: Response;
+      try {
+        response = await postJson(
+          { url: config.url, headers, body: plan.body, signal: request.abortSignal, fetch: config.fetch },
+          (message, cause) => transportError(message, cause, this.errorContext),
+        );
+      } catch (error) {
+        if (HttpFailure.isInstance(error)) throw httpFailureError(error, this.errorContext);
+        throw error;
+      }
       if (response.ok) return { response, plan, warnings: [...warnings, ...plan.warnings], streamed: stream };
-      const error = await errorFromResponse(response, this.errorContext);
+      const error = await errorFromResponse(response, { ...this.errorContext, limits: config.limits });
       if (request.abortSignal?.aborted) throw request.abortSignal.reason;
       if (stream && plan.nativeTools && error.kind === 'tools_unsupported_in_stream') {
         memory.toolsWithoutStreaming = true;

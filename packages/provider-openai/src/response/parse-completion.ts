@@ -11,7 +11,7 @@ import { LEADING_LINE_BREAKS } from '../stream/create-edge-trimmer.js';
 import { extractThinking } from '../stream/create-think-extractor.js';
 import { contentParts } from '../wire/read-wire.js';
 import { decodeToolCall } from './decode-tool-call.js';
-import { mapFinishReason } from './map-finish-reason.js';
+import { mapFinishReason, readFinishReason } from './map-finish-reason.js';
 import { mapUsage } from './map-usage.js';
 import { type ReadContext, textToolCall } from './read-context.js';
 
@@ -146,7 +146,7 @@ export function parseCompletion(body: unknown, raw: string, context: ReadContext
           reasoning: asString(message?.reasoning_content) ?? asString(message?.reasoning),
           refusal: asString(message?.refusal),
           toolCalls: nativeCalls(message?.tool_calls),
-          rawFinishReason: asNonEmptyString(choice?.finish_reason),
+          rawFinishReason: readFinishReason(choice?.finish_reason),
         },
         context,
       );

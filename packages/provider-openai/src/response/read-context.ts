@@ -1,4 +1,5 @@
 import type { CallSource, LanguageModelV1ToolCall, ParsedCall, ToolSchema } from '@tiny/llm';
+import type { HttpLimits } from '@tiny/provider-utils';
 
 /** What the response readers need to know about the request and the provider. @internal */
 export interface ReadContext {
@@ -15,6 +16,8 @@ export interface ReadContext {
   readonly headers?: Headers | undefined;
   /** The HTTP status of the response being read. */
   readonly httpStatus?: number | undefined;
+  /** Size and time bounds on the response (defaults of `HttpLimits` for those left out). */
+  readonly limits?: HttpLimits | undefined;
 }
 
 /** Cancellation for a stream. @internal */

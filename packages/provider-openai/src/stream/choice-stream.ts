@@ -5,8 +5,8 @@ import {
   type LanguageModelV1ToolCall,
   type StreamScrubber,
 } from '@tiny/llm';
-import { asArray, asNonEmptyString, asRecord, asString } from '@tiny/provider-utils';
-import { mapFinishReason } from '../response/map-finish-reason.js';
+import { asArray, asRecord, asString } from '@tiny/provider-utils';
+import { mapFinishReason, readFinishReason } from '../response/map-finish-reason.js';
 import { type ReadContext, textToolCall } from '../response/read-context.js';
 import { contentParts } from '../wire/read-wire.js';
 import { createEdgeTrimmer, type EdgeTrimmer, LEADING_LINE_BREAKS } from './create-edge-trimmer.js';
@@ -66,7 +66,7 @@ export class ChoiceStream {
       this.content(text, parts);
     }
     for (const fragment of asArray(delta?.tool_calls)) parts.push(...this.assembler.push(fragment));
-    this.rawFinishReason = asNonEmptyString(choice.finish_reason) ?? this.rawFinishReason;
+    this.rawFinishReason = readFinishReason(choice.finish_reason) ?? this.rawFinishReason;
     return parts;
   }
 

@@ -1,5 +1,6 @@
 import type { LanguageModelV1StreamPart } from '@tiny/llm';
-import { transportError } from '../errors/create-call-error.js';
+import { HttpFailure, readBodyText } from '@tiny/provider-utils';
+import { httpFailureError, transportError } from '../errors/create-call-error.js';
 import { type Completion, parseCompletion } from '../response/parse-completion.js';
 import type { StreamContext } from '../response/read-context.js';
 
@@ -15,9 +16,13 @@ export async function* completionToParts(
 ): AsyncGenerator<LanguageModelV1StreamPart> {
   let raw: string;
   try {
-    raw = await response.text();
+    raw = await readBodyText(response, context.limits);
   } catch (error) {
     if (context.signal?.aborted) throw context.signal.reason;
+    if (HttpFailure.isInstance(error)) {
+      yield { type: 'error', error: httpFailureError(error, { ...context, httpStatus: response.status }) };
+      return;
+    }
     yield { type: 'error', error: transportError('lost the connection while sending the body', error, context) };
     return;
   }

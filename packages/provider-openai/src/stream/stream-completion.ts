@@ -1,6 +1,6 @@
 import type { LanguageModelV1Choice, LanguageModelV1StreamPart, LanguageModelV1Usage } from '@tiny/llm';
-import { asArray, asNonEmptyString, asRecord, readSseEvents } from '@tiny/provider-utils';
-import { errorFromBody, transportError } from '../errors/create-call-error.js';
+import { asArray, asNonEmptyString, asRecord, HttpFailure, readSseEvents } from '@tiny/provider-utils';
+import { errorFromBody, httpFailureError, transportError } from '../errors/create-call-error.js';
 import { mapUsage } from '../response/map-usage.js';
 import { choiceIndex, parseCompletion } from '../response/parse-completion.js';
 import type { StreamContext } from '../response/read-context.js';
@@ -44,7 +44,11 @@ function isErrorChunk(chunk: Readonly<Record<string, unknown>>): boolean {
  * - an error in any form servers use: a `data:` payload with `error` (or `object: "error"`), an
  *   `event: error`, an `error:` line, a JSON body without any event; with the server's message
  *   and code;
- * - an event that is not JSON is `invalid_chunk_json`, the parse failure as `cause`.
+ * - an event that is not JSON is `invalid_chunk_json`, the parse failure as `cause`;
+ * - a line, event or stream past `limits` is `response_too_large`; a stream without a meaningful
+ *   event for `limits.idleTimeoutMs` (keep-alive comments do not count), or longer than
+ *   `limits.totalTimeoutMs`, is `response_timeout` (once the finish reason has arrived, both end
+ *   the stream as a normal finish, like a dropped connection).
  * An abort throws the signal's reason.
  * @internal
  */
@@ -75,7 +79,7 @@ export async function* streamCompletion(
   }
 
   try {
-    for await (const event of readSseEvents(body)) {
+    for await (const event of readSseEvents(body, { limits: context.limits })) {
       if (context.signal?.aborted) throw context.signal.reason;
       const data = event.data.trim();
       if (data === '[DONE]') break;
@@ -130,7 +134,9 @@ export async function* streamCompletion(
     if (!primary.stream.finished) {
       yield {
         type: 'error',
-        error: transportError('lost the connection mid-stream', error, { ...streamContext, kind: 'incomplete_stream' }),
+        error: HttpFailure.isInstance(error)
+          ? httpFailureError(error, streamContext)
+          : transportError('lost the connection mid-stream', error, { ...streamContext, kind: 'incomplete_stream' }),
       };
       return;
     }
