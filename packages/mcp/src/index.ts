@@ -5,6 +5,7 @@
 export { createMcpToolSet } from './create-mcp-tool-set.js';
 export { McpConnectionError } from './errors/mcp-connection-error.js';
 export { McpPinFileError } from './errors/mcp-pin-file-error.js';
+export { McpToolDefinitionChangedError } from './errors/mcp-tool-definition-changed-error.js';
 export { contentFromMcp, type McpCallResult, type ResultFromMcpOptions, resultFromMcp } from './map-call-result.js';
 export { type McpToolAnnotations, policyFromAnnotations } from './map-tool-policy.js';
 export { advertisedToolNames } from './mcp-tool-name.js';
@@ -15,6 +16,7 @@ export {
   type McpPinFile,
   type McpPinnedField,
   type McpToolDefinitionChangedEvent,
+  type McpToolDefinitionEvent,
   type McpToolPin,
   parseMcpPinFile,
   pinToolDefinition,
@@ -23,6 +25,7 @@ export {
 } from './mcp-tool-pins.js';
 export {
   type McpConnection,
+  type McpNewToolsMode,
   McpToolSet,
   type McpToolSetCallContext,
   type McpToolSetContext,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { AgentEventOf, ToolSetEvent } from '@tiny/harness';
 import { McpPinFileError } from './errors/mcp-pin-file-error.js';
 
 /** The parts of an MCP tool definition a pin covers, each hashed on its own so a change can be named. */
@@ -34,21 +35,16 @@ export interface McpPinFile {
 }
 
 /**
- * Reported when a listing (first one against a pin file, a `list_changed` refresh or a reconnect)
- * holds a tool whose definition does not match its pin: the tool is withheld until the host
- * re-approves it (`McpToolSet.approveDefinition`). `changed` names what differs; `['new']` for a
- * tool the supplied pin file does not know.
+ * Reported when a listing (the first one against a pin file, a `list_changed` refresh, a call's
+ * check or a reconnect) holds a tool whose definition differs from the one listed before (or, at
+ * the first listing, from its pin): while `withheld`, the tool is not offered until the host
+ * approves the new digest (`McpToolSet.approveDefinition(toolName, current)`). `changed` names the
+ * parts that differ from the pin. The harness event of the same name.
  */
-export interface McpToolDefinitionChangedEvent {
-  readonly type: 'tool_definition_changed';
-  readonly server: string;
-  /** The server's name for the tool. */
-  readonly toolName: string;
-  readonly changed: readonly (McpPinnedField | 'new')[];
-  /** The pinned digest; absent for a tool the pin file does not know. */
-  readonly pinned?: string | undefined;
-  readonly current: string;
-}
+export type McpToolDefinitionChangedEvent = AgentEventOf<'tool_definition_changed'>;
+
+/** Any definition event an `McpToolSet` reports: a tool added, changed or removed between listings. */
+export type McpToolDefinitionEvent = ToolSetEvent;
 
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;

@@ -106,7 +106,13 @@ describe('server-everything: list changes and connection loss', { timeout: 30_00
       changed = resolve;
     });
     // Declaring roots makes the server register its roots tool after the handshake.
-    const toolSet = await createMcpToolSet({ ...everything, roots: [], onToolsChanged: (names) => changed(names) });
+    // The tool is added after the first listing: `newTools: 'offer'` offers it (the default withholds it until approved).
+    const toolSet = await createMcpToolSet({
+      ...everything,
+      roots: [],
+      newTools: 'offer',
+      onToolsChanged: (names) => changed(names),
+    });
     try {
       const names = await notified;
       expect(names).toContain('get-roots-list');

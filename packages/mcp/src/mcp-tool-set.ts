@@ -7,7 +7,7 @@ import {
   type Tool as McpTool,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolSet } from '@tiny/harness';
+import type { ToolSet, ToolSetEvent } from '@tiny/harness';
 import {
   type AnyTool,
   checkToolOutput,
@@ -21,19 +21,20 @@ import {
   toToolResult,
 } from '@tiny/tools';
 import { McpConnectionError } from './errors/mcp-connection-error.js';
+import { McpToolDefinitionChangedError } from './errors/mcp-tool-definition-changed-error.js';
 import { resultFromMcp } from './map-call-result.js';
 import { policyFromAnnotations } from './map-tool-policy.js';
+import {
+  McpDefinitionTracker,
+  type McpNewToolsMode,
+  type McpOfferedTool,
+  type McpWithheldTool,
+} from './mcp-definition-tracker.js';
 import { normalizeInputSchema, sanitizeSchemaText } from './mcp-input-schema.js';
 import { advertisedToolNames } from './mcp-tool-name.js';
-import {
-  changedFields,
-  MCP_PIN_FILE_VERSION,
-  type McpPinFile,
-  type McpPinnedField,
-  type McpToolDefinitionChangedEvent,
-  type McpToolPin,
-  pinToolDefinition,
-} from './mcp-tool-pins.js';
+import { MCP_PIN_FILE_VERSION, type McpPinFile, type McpToolPin, pinToolDefinition } from './mcp-tool-pins.js';
+
+export type { McpNewToolsMode, McpWithheldTool };
 
 /** How to reach the server: an MCP `Client` (connected or not), a transport, or a command over stdio. */
 export type McpConnection =
@@ -70,28 +71,38 @@ export type McpToolSetOptions = McpConnection & {
   readonly onToolsChanged?: ((names: readonly string[]) => void) | undefined;
   /**
    * Approved tool definitions (a pin file, see `readMcpPinFile`). A listed tool whose definition
-   * differs from its pin, or that the file does not know, is withheld. Without it, each tool is
-   * pinned when first listed (trust on first use) and a later change withholds it.
+   * differs from its pin, or that the file does not know, is withheld. Without it, the tools of
+   * the first listing are pinned as listed (trust on first use) and a later change withholds one.
    */
   readonly pins?: McpPinFile | undefined;
-  /** Receives `tool_definition_changed` when a listing withholds a tool (once per new definition). */
-  readonly onEvent?: ((event: McpToolDefinitionChangedEvent) => void) | undefined;
+  /**
+   * Tools without a pin listed later (added or renamed mid-session) or missing from the pin file:
+   * `withhold` (default) until `approveDefinition`, or `offer` (pinned as first listed). Either way
+   * each is reported as `tool_definition_added`.
+   */
+  readonly newTools?: McpNewToolsMode | undefined;
+  /**
+   * Re-read the server's tool list at every `tools()` (each turn) and before every call, and refuse
+   * a call (`McpToolDefinitionChangedError`) when the tool's definition is not the one it was
+   * admitted under. Default true. `false` trusts the last listing, kept current by `list_changed`
+   * notifications (a pending refresh is awaited): one round trip less per turn and per call, but a
+   * server that changes a tool without notifying is caught late or not at all.
+   */
+  readonly freshListings?: boolean | undefined;
+  /**
+   * Receives every `tool_definition_added` / `_changed` / `_removed` as the toolset sees it (the
+   * harness run gets them too, through `ToolSetContext.emit`).
+   */
+  readonly onEvent?: ((event: ToolSetEvent) => void) | undefined;
 };
-
-/** A tool the toolset does not offer because its definition does not match its pin. */
-export interface McpWithheldTool {
-  /** The server's name for the tool. */
-  readonly toolName: string;
-  readonly changed: readonly (McpPinnedField | 'new')[];
-  readonly pinned?: string | undefined;
-  readonly current: string;
-}
 
 /** The per-turn context an {@link McpToolSet} is given (compatible with the harness `ToolSetContext`). */
 export interface McpToolSetContext {
   readonly runId: string;
   readonly turn: number;
   readonly run?: unknown;
+  /** Where the run takes definition events (the harness passes it); none outside the harness. */
+  readonly emit?: ((event: ToolSetEvent) => void) | undefined;
 }
 
 /** What {@link McpToolSet.call} reads from a call context: the cancellation signal. */
@@ -102,6 +113,8 @@ export interface McpToolSetCallContext extends McpToolSetContext {
 interface Entry {
   readonly tool: AnyTool;
   readonly mcpName: string;
+  /** The definition the tool is offered (and its calls admitted) under. */
+  readonly pin: McpToolPin;
 }
 
 const DEFAULT_DEFER_THRESHOLD = 15;
@@ -120,9 +133,11 @@ export class McpToolSet implements ToolSet {
   /** Tools the server listed that could not be offered (bad name or uncompilable schema), with why. */
   skipped: ReadonlyArray<{ readonly name: string; readonly reason: string }> = [];
   private entries = new Map<string, Entry>();
-  private readonly pinned: Map<string, McpToolPin>;
-  private readonly withheldTools = new Map<string, McpWithheldTool>();
+  private readonly tracker: McpDefinitionTracker;
   private listed: readonly McpTool[] = [];
+  private listings = 0;
+  private entriesKey: string | undefined;
+  private applied = 0;
   private refreshing: Promise<void> | undefined;
   private failure: McpConnectionError | undefined;
   private closing = false;
@@ -133,12 +148,17 @@ export class McpToolSet implements ToolSet {
     private readonly options: McpToolSetOptions,
     private readonly stderrTail: () => string | undefined,
   ) {
-    this.pinned = new Map(Object.entries(options.pins?.tools ?? {}));
+    this.tracker = new McpDefinitionTracker({
+      pins: options.pins,
+      newTools: options.newTools ?? 'withhold',
+      label: () => this.label,
+      onEvent: options.onEvent,
+    });
   }
 
   /** Tools withheld because their definition changed since it was pinned (or is not in the pin file). */
   get withheld(): readonly McpWithheldTool[] {
-    return [...this.withheldTools.values()];
+    return [...this.tracker.withheld.values()];
   }
 
   /** The current pins (approved definitions), as a pin file; write it with `writeMcpPinFile`. */
@@ -146,23 +166,36 @@ export class McpToolSet implements ToolSet {
     return {
       version: MCP_PIN_FILE_VERSION,
       server: this.serverName,
-      tools: Object.fromEntries([...this.pinned].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+      tools: Object.fromEntries([...this.tracker.pinned].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
     };
   }
 
   /**
-   * Re-approves a withheld tool (by the server's name for it): its current definition becomes the
-   * pin and the tool is offered again from the next `tools()`. Returns the new pin.
+   * Approves the definition of a withheld tool (by the server's name for it) that the host
+   * reviewed, named by its SHA-256 (`current` of the `tool_definition_*` event or of `withheld`):
+   * it becomes the pin, and the tool is offered again from the next `tools()`. Returns the new pin.
+   * Breaking since 0.1: the digest is required; approving "whatever is current" is not possible.
    * @throws {ToolNotFoundError} when no tool of that name is withheld.
+   * @throws {McpToolDefinitionChangedError} (`during: 'approval'`) when `sha256` is not the
+   * definition the server listed last (it changed again since the host looked): nothing is approved.
    */
-  approveDefinition(toolName: string): McpToolPin {
-    const withheld = this.withheldTools.get(toolName);
+  approveDefinition(toolName: string, sha256: string): McpToolPin {
+    const withheld = this.tracker.withheld.get(toolName);
     const tool = this.listed.find((item) => item.name === toolName);
     if (withheld === undefined || tool === undefined)
-      throw new ToolNotFoundError({ toolName, availableTools: [...this.withheldTools.keys()] });
+      throw new ToolNotFoundError({ toolName, availableTools: [...this.tracker.withheld.keys()] });
     const pin = pinToolDefinition(tool);
-    this.pinned.set(toolName, pin);
-    this.withheldTools.delete(toolName);
+    if (typeof sha256 !== 'string' || sha256 !== withheld.current || pin.sha256 !== sha256) {
+      throw new McpToolDefinitionChangedError({
+        server: this.serverName,
+        toolName,
+        during: 'approval',
+        expected: typeof sha256 === 'string' ? sha256 : undefined,
+        current: withheld.current,
+      });
+    }
+    this.tracker.pinned.set(toolName, pin);
+    this.tracker.withheld.delete(toolName);
     this.entries = this.buildEntries(this.listed);
     return pin;
   }
@@ -182,10 +215,16 @@ export class McpToolSet implements ToolSet {
     return this.failure !== undefined;
   }
 
-  /** The current tools (refreshed after list-changed notifications). */
-  async tools(_context?: McpToolSetContext): Promise<readonly AnyTool[]> {
-    if (this.refreshing) await this.refreshing;
+  /**
+   * The current tools, read afresh from the server (unless `freshListings: false`: the last
+   * listing, refreshed after list-changed notifications). Definition events the run has not had
+   * yet go to `context.emit`.
+   */
+  async tools(context?: McpToolSetContext): Promise<readonly AnyTool[]> {
     this.assertOpen();
+    await (this.options.freshListings === false ? this.refreshing : this.refresh());
+    this.assertOpen();
+    this.tracker.deliver(context?.runId, context?.emit);
     return [...this.entries.values()].map((entry) => entry.tool);
   }
 
@@ -193,6 +232,7 @@ export class McpToolSet implements ToolSet {
    * Calls the tool advertised as `name`. With an output schema, the result's `structuredContent`
    * (its first, JSON block) is checked against it; `isError` results are not.
    * @throws {ToolNotFoundError} when the server does not offer that name now.
+   * @throws {McpToolDefinitionChangedError} when the server's definition of the tool changed since it was listed.
    * @throws {ToolOutputError} when the structured result is missing or does not match the output schema.
    * @throws {McpConnectionError} when the connection is gone (also for a call in flight).
    */
@@ -201,9 +241,9 @@ export class McpToolSet implements ToolSet {
     this.assertOpen();
     const entry = this.entries.get(name);
     if (entry === undefined) throw new ToolNotFoundError({ toolName: name });
-    const structured = entry.tool.outputSchema !== undefined;
-    const result = await this.callServer(entry.mcpName, args, context?.execution?.context?.signal, structured);
-    return structured ? toToolResult(await checkToolOutput(entry.tool, result)) : result;
+    this.tracker.deliver(context?.runId, context?.emit);
+    const result = await this.runAdmitted(entry, args, context?.execution?.context?.signal, context?.runId);
+    return entry.tool.outputSchema !== undefined ? toToolResult(await checkToolOutput(entry.tool, result)) : result;
   }
 
   /** The server's instructions (sanitised), if it sent any. */
@@ -258,6 +298,8 @@ export class McpToolSet implements ToolSet {
   }
 
   private async loadTools(): Promise<void> {
+    this.listings += 1;
+    const listing = this.listings;
     const listed: McpTool[] = [];
     let cursor: string | undefined;
     do {
@@ -267,43 +309,24 @@ export class McpToolSet implements ToolSet {
       listed.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor !== undefined);
+    // Concurrent listings (a notification's, a call's check) may answer out of order: keep the newest.
+    if (listing < this.applied) return;
+    this.applied = listing;
     this.listed = listed;
     this.entries = this.buildEntries(listed);
   }
 
-  /** Checks each listed tool against its pin (pinning new ones unless a pin file was given); returns those to offer. */
-  private checkPins(listed: readonly McpTool[]): McpTool[] {
-    const offered: McpTool[] = [];
-    for (const tool of listed) {
-      const current = pinToolDefinition(tool);
-      const pin = this.pinned.get(tool.name);
-      if (pin === undefined && this.options.pins === undefined) {
-        this.pinned.set(tool.name, current);
-        offered.push(tool);
-        continue;
-      }
-      if (pin !== undefined && pin.sha256 === current.sha256) {
-        this.withheldTools.delete(tool.name);
-        offered.push(tool);
-        continue;
-      }
-      const changed = pin === undefined ? (['new'] as const) : changedFields(pin, current);
-      const previous = this.withheldTools.get(tool.name);
-      const withheld: McpWithheldTool = {
-        toolName: tool.name,
-        changed: changed.length === 0 ? ['name'] : changed,
-        ...(pin === undefined ? {} : { pinned: pin.sha256 }),
-        current: current.sha256,
-      };
-      this.withheldTools.set(tool.name, withheld);
-      if (previous?.current !== current.sha256)
-        this.options.onEvent?.({ type: 'tool_definition_changed', server: this.serverName, ...withheld });
-    }
-    return offered;
-  }
-
   private buildEntries(all: readonly McpTool[]): Map<string, Entry> {
-    const listed = this.checkPins(all);
+    const offered = this.tracker.check(all);
+    // The same definitions as last time: keep the same tool objects (the harness caches per object).
+    const key = [
+      ...offered.map((item) => `${item.tool.name}\u0000${item.pin.sha256}`),
+      ...this.tracker.duplicated,
+    ].join('\n');
+    if (key === this.entriesKey) return this.entries;
+    this.entriesKey = key;
+    const pins = new Map(offered.map((item: McpOfferedTool) => [item.tool.name, item.pin]));
+    const listed = offered.map((item) => item.tool);
     const exposure = this.resolveExposure(listed.length);
     const family = this.options.family ?? sanitizeToolMetadata(this.serverName, { maxBytes: 64 });
     const names = advertisedToolNames(
@@ -311,14 +334,18 @@ export class McpToolSet implements ToolSet {
       this.options.prefix ?? '',
     );
     const byMcpName = new Map(listed.map((tool) => [tool.name, tool]));
-    const skipped: Array<{ name: string; reason: string }> = [];
+    const skipped: Array<{ name: string; reason: string }> = [...this.tracker.duplicated].map((name) => ({
+      name,
+      reason: 'listed more than once',
+    }));
     const advertised = new Set(names.values());
     for (const tool of listed)
       if (!advertised.has(tool.name)) skipped.push({ name: tool.name, reason: 'invalid name' });
     const entries = new Map<string, Entry>();
     for (const [name, mcpName] of names) {
       const tool = byMcpName.get(mcpName);
-      if (tool === undefined) continue;
+      const pin = pins.get(mcpName);
+      if (tool === undefined || pin === undefined) continue;
       const parameters = sanitizeSchemaText(normalizeInputSchema(tool.inputSchema)) as JsonSchema;
       try {
         createValidator(parameters);
@@ -341,8 +368,9 @@ export class McpToolSet implements ToolSet {
       });
       const annotations = tool.annotations;
       const readOnly = annotations?.readOnlyHint === true;
-      entries.set(name, {
+      const entry: Entry = {
         mcpName,
+        pin,
         tool: {
           name,
           description,
@@ -356,18 +384,50 @@ export class McpToolSet implements ToolSet {
           ),
           isConcurrencySafe: () => readOnly,
           externalEffect: () => !readOnly,
-          execute: (args, context) => this.callEntry(name, args, context.signal),
+          execute: (args, context) => this.runAdmitted(entry, args, context.signal, context.runId),
         },
-      });
+      };
+      entries.set(name, entry);
     }
     this.skipped = skipped;
     return entries;
   }
 
-  private async callEntry(name: string, args: unknown, signal: AbortSignal | undefined): Promise<ToolResult> {
+  /**
+   * Runs a call under the definition it was admitted under (`entry.pin`, fixed when the tool was
+   * listed): re-lists the server's tools first (unless `freshListings: false`, then waits for a
+   * pending refresh) and refuses the call when the server's definition is another one now.
+   */
+  private async runAdmitted(
+    entry: Entry,
+    args: unknown,
+    signal: AbortSignal | undefined,
+    runId: string | undefined,
+  ): Promise<ToolResult> {
     this.assertOpen();
-    const entry = this.entries.get(name);
-    if (entry === undefined) throw new ToolNotFoundError({ toolName: name });
+    if (this.options.freshListings === false) {
+      if (this.refreshing) await this.refreshing;
+    } else {
+      try {
+        await this.refresh();
+      } catch (error) {
+        if (McpConnectionError.isInstance(error) || signal?.aborted) throw error;
+        if (error instanceof McpError)
+          return ToolResult.error(`MCP server "${this.serverName}": could not re-read its tools: ${error.message}`);
+        throw error;
+      }
+    }
+    this.tracker.deliver(runId);
+    const current = this.tracker.current(entry.mcpName);
+    if (current?.sha256 !== entry.pin.sha256) {
+      throw new McpToolDefinitionChangedError({
+        server: this.serverName,
+        toolName: entry.mcpName,
+        during: 'call',
+        expected: entry.pin.sha256,
+        current: current?.sha256,
+      });
+    }
     return this.callServer(entry.mcpName, args, signal, entry.tool.outputSchema !== undefined);
   }
 
