@@ -1,4 +1,5 @@
 import { checkOptionKeys, createModelProfile, InvalidInputError, type ModelProfile, optionKeys } from '@tiny/llm';
+import { checkHttpLimits, type HttpLimits } from '@tiny/provider-utils';
 import { AnthropicMessagesModel } from './model/anthropic-messages-model.js';
 import type { AnthropicSettings } from './model/anthropic-settings.js';
 
@@ -22,8 +23,19 @@ export interface AnthropicOptions extends AnthropicSettings {
    * `providerOptions`. Default `anthropic`.
    */
   readonly name?: string | undefined;
-  /** The `fetch` to use (a proxy agent, a test double). Default `globalThis.fetch`. */
+  /**
+   * The `fetch` to use (a proxy agent, a test double). Default `globalThis.fetch`. It is called
+   * with `redirect: 'manual'`: a same-origin `307`/`308` is followed by the adapter, any other
+   * redirect fails the call with kind `redirect` before the key or the prompt reaches its target,
+   * and an answer a custom fetch got by following a redirect to another origin itself is refused.
+   */
   readonly fetch?: typeof globalThis.fetch | undefined;
+  /**
+   * Bounds on what the server sends back: the size of one SSE line or event (default 4 MiB) and of
+   * a whole response (64 MiB), the time without a meaningful event (2 minutes; `ping` events do
+   * not count) and of a whole response (30 minutes). See `HttpLimits`; `Infinity` turns one off.
+   */
+  readonly limits?: HttpLimits | undefined;
   /** Capabilities per model id, under `profile` and the model's own settings. @internal */
   readonly profileOf?: ((modelId: string) => Partial<ModelProfile>) | undefined;
 }
@@ -54,6 +66,7 @@ const OPTION_KEYS = optionKeys<AnthropicOptions>()(
     'headers',
     'name',
     'fetch',
+    'limits',
     'profileOf',
   ],
   {
@@ -68,7 +81,7 @@ const OPTION_KEYS = optionKeys<AnthropicOptions>()(
     defaultHeaders: 'headers',
     provider: 'name',
     maxRetries: 'limits.maxRetriesPerCall of the AgentHarness',
-    timeout: 'limits.wallClockMs of the AgentHarness, or a fetch with its own timeout',
+    timeout: 'limits: { idleTimeoutMs, totalTimeoutMs }, or limits.wallClockMs of the AgentHarness',
   },
 );
 
@@ -123,7 +136,8 @@ export interface AnthropicProvider {
  * output (so structured output takes the tool strategy); the `anthropic` preset declares
  * JSON-schema output for the models that have it.
  *
- * @throws {InvalidInputError} when `baseURL` is not an absolute http(s) URL (or carries a query),
+ * @throws {InvalidInputError} when `baseURL` is not an absolute http(s) URL (or carries a query), a
+ * `limits` bound is not a positive number,
  * or for an option key it does not take (named, with the one it probably meant), also in the
  * per-model settings.
  */
@@ -131,6 +145,8 @@ export function createAnthropic(options: AnthropicOptions): AnthropicProvider {
   const entryPoint = options?.name === undefined ? 'createAnthropic' : `${options.name}()`;
   checkAnthropicOptions(entryPoint, options);
   const parsed = parseBaseURL(options.baseURL, entryPoint);
+  const wrongLimit = checkHttpLimits(options.limits);
+  if (wrongLimit !== undefined) throw new InvalidInputError({ entryPoint, reason: wrongLimit });
   const baseURL = parsed.href.replace(/\/+$/, '');
   const provider = options.name ?? 'anthropic';
   const messages = (modelId: string, settings?: AnthropicSettings): AnthropicMessagesModel => {
@@ -147,6 +163,7 @@ export function createAnthropic(options: AnthropicOptions): AnthropicProvider {
       profile: createModelProfile({ ...options.profileOf?.(modelId), ...options.profile, ...settings?.profile }),
       maxTokens: settings?.maxTokens ?? options.maxTokens ?? 4096,
       providerOptions: { ...options.providerOptions, ...settings?.providerOptions },
+      limits: options.limits,
     });
   };
   return Object.assign(messages, { messages, provider, baseURL });

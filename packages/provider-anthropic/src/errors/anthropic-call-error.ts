@@ -12,6 +12,11 @@ const marker = Symbol.for('tiny.error.AnthropicCallError');
  * - `transport`: no answer arrived or the body could not be read (retryable);
  * - `incomplete_stream`: the stream ended, or its connection dropped, before the model finished
  *   (no `stop_reason` arrived); the text streamed so far is kept before the error (retryable);
+ * - `redirect`: the server answered with a redirect the adapter refuses (to another origin, a
+ *   `301`/`302`/`303`, too many hops); nothing, the key included, was sent to its target;
+ * - `response_too_large`: a stream line or event, the stream or the body passed `limits`;
+ * - `response_timeout`: no meaningful event within `limits.idleTimeoutMs` (`ping` events and
+ *   comments do not count), or the response took longer than `limits.totalTimeoutMs` (retryable);
  * - `other`: any other status or error type (retryable per `isRetryableStatus`).
  */
 export type AnthropicErrorKind =
@@ -25,6 +30,9 @@ export type AnthropicErrorKind =
   | 'api_error'
   | 'transport'
   | 'incomplete_stream'
+  | 'redirect'
+  | 'response_too_large'
+  | 'response_timeout'
   | 'other';
 
 /**

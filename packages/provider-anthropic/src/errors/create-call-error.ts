@@ -1,4 +1,4 @@
-import { asNonEmptyString, asRecord } from '@tiny/provider-utils';
+import { asNonEmptyString, asRecord, type HttpFailure, type HttpLimits, readBodyText } from '@tiny/provider-utils';
 import { AnthropicCallError } from './anthropic-call-error.js';
 import { classifyError } from './classify-error.js';
 import { readRateLimits, retryDelay } from './read-rate-limits.js';
@@ -39,10 +39,18 @@ function suffix(requestId: string | undefined): string {
  * and the delay before a retry.
  * @internal
  */
-export async function errorFromResponse(response: Response, context: ErrorContext): Promise<AnthropicCallError> {
+export async function errorFromResponse(
+  response: Response,
+  context: ErrorContext & { readonly limits?: HttpLimits | undefined },
+): Promise<AnthropicCallError> {
   let text = '';
   try {
-    text = await response.text();
+    // Only the head is kept, so an endless error body is cut rather than read.
+    text = await readBodyText(
+      response,
+      { ...context.limits, maxResponseBytes: MAX_BODY_CHARS * 4 },
+      { truncate: true },
+    );
   } catch {
     // the body could not be read; the status still says enough
   }
@@ -126,5 +134,26 @@ export function transportError(
     provider: context.provider,
     requestId,
     cause,
+  });
+}
+
+/**
+ * Builds the error for a refusal of the shared HTTP plumbing (`HttpFailure`): a redirect not
+ * followed, a size or time bound passed; its `kind`, retryability and status carried over.
+ * @internal
+ */
+export function httpFailureError(
+  failure: HttpFailure,
+  context: ErrorContext & { readonly headers?: Headers | undefined },
+): AnthropicCallError {
+  const requestId = context.headers?.get('request-id') ?? undefined;
+  return new AnthropicCallError({
+    message: redactSecret(`${context.provider} ${failure.message}${suffix(requestId)}`, context.secret),
+    kind: failure.kind,
+    isRetryable: failure.retryable,
+    statusCode: failure.statusCode,
+    provider: context.provider,
+    requestId,
+    cause: failure,
   });
 }

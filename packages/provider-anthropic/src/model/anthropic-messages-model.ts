@@ -6,8 +6,8 @@ import type {
   LanguageModelV1StreamResult,
   ModelProfile,
 } from '@tiny/llm';
-import { mergeHeaders, postJson } from '@tiny/provider-utils';
-import { type ErrorContext, errorFromResponse, transportError } from '../errors/create-call-error.js';
+import { HttpFailure, type HttpLimits, mergeHeaders, postJson, readBodyText } from '@tiny/provider-utils';
+import { type ErrorContext, errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
 import type { AnthropicProviderOptions } from '../request/anthropic-provider-options.js';
 import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
 import { type ParsedMessage, parseMessage } from '../response/parse-message.js';
@@ -26,6 +26,8 @@ export interface AnthropicModelConfig {
   readonly profile: ModelProfile;
   readonly maxTokens: number;
   readonly providerOptions: AnthropicProviderOptions;
+  /** Bounds on responses; `HttpLimits` defaults for those left out. */
+  readonly limits?: HttpLimits | undefined;
 }
 
 /**
@@ -53,7 +55,9 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
   /**
    * Runs the model to completion.
    *
-   * @throws {AnthropicCallError} for an HTTP error, a transport failure or an error body.
+   * @throws {AnthropicCallError} for an HTTP error, a transport failure or an error body; of kind
+   *   `redirect` for a redirect not followed (see `createAnthropic`), of kind `response_too_large`
+   *   or `response_timeout` for a body past `limits`.
    * @throws the signal's reason when `abortSignal` fires.
    */
   async doGenerate(request: LanguageModelV1Request): Promise<LanguageModelV1Response> {
@@ -61,9 +65,10 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
     const context = { ...this.errorContext, headers: response.headers };
     let raw: string;
     try {
-      raw = await response.text();
+      raw = await readBodyText(response, this.config.limits);
     } catch (error) {
       if (request.abortSignal?.aborted) throw request.abortSignal.reason;
+      if (HttpFailure.isInstance(error)) throw httpFailureError(error, context);
       throw transportError('lost the connection while sending the body', error, context);
     }
     let body: unknown;
@@ -90,7 +95,12 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
    */
   async doStream(request: LanguageModelV1Request): Promise<LanguageModelV1StreamResult> {
     const { response, plan } = await this.send(request, true);
-    const context = { ...this.errorContext, headers: response.headers, signal: request.abortSignal };
+    const context = {
+      ...this.errorContext,
+      headers: response.headers,
+      signal: request.abortSignal,
+      limits: this.config.limits,
+    };
     const contentType = response.headers.get('content-type') ?? '';
     const stream =
       response.body === null || contentType.includes('application/json')
@@ -138,12 +148,18 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
       config.headers,
       request.headers,
     );
-    const response = await postJson(
-      { url: config.url, headers, body: plan.body, signal: request.abortSignal, fetch: config.fetch },
-      (message, cause) => transportError(message, cause, this.errorContext),
-    );
+    let response: Response;
+    try {
+      response = await postJson(
+        { url: config.url, headers, body: plan.body, signal: request.abortSignal, fetch: config.fetch },
+        (message, cause) => transportError(message, cause, this.errorContext),
+      );
+    } catch (error) {
+      if (HttpFailure.isInstance(error)) throw httpFailureError(error, this.errorContext);
+      throw error;
+    }
     if (response.ok) return { response, plan };
-    const error = await errorFromResponse(response, this.errorContext);
+    const error = await errorFromResponse(response, { ...this.errorContext, limits: config.limits });
     if (request.abortSignal?.aborted) throw request.abortSignal.reason;
     throw error;
   }
@@ -152,13 +168,17 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
 /** A server that answered a streamed request with one JSON body: its parts in stream order. */
 async function* wholeBody(
   response: Response,
-  context: ErrorContext & { headers: Headers; signal?: AbortSignal | undefined },
+  context: ErrorContext & { headers: Headers; signal?: AbortSignal | undefined; limits?: HttpLimits | undefined },
 ): AsyncGenerator<LanguageModelV1StreamPart> {
   let raw: string;
   try {
-    raw = await response.text();
+    raw = await readBodyText(response, context.limits);
   } catch (error) {
     if (context.signal?.aborted) throw context.signal.reason;
+    if (HttpFailure.isInstance(error)) {
+      yield { type: 'error', error: httpFailureError(error, context) };
+      return;
+    }
     yield { type: 'error', error: transportError('lost the connection while sending the body', error, context) };
     return;
   }

@@ -1,6 +1,14 @@
 import type { LanguageModelV1StreamPart, LanguageModelV1ToolCall } from '@tiny/llm';
-import { asNonEmptyString, asRecord, asString, readSseEvents } from '@tiny/provider-utils';
-import { type ErrorContext, errorFromEvent, transportError } from '../errors/create-call-error.js';
+import {
+  asNonEmptyString,
+  asRecord,
+  asString,
+  HttpFailure,
+  type HttpLimits,
+  readSseEvents,
+  type SseEvent,
+} from '@tiny/provider-utils';
+import { type ErrorContext, errorFromEvent, httpFailureError, transportError } from '../errors/create-call-error.js';
 import { encodeOpaqueBlocks, type OpaqueBlock } from '../request/opaque-blocks.js';
 import { decodeToolInput } from '../response/decode-tool-input.js';
 import { mapStopReason } from '../response/map-stop-reason.js';
@@ -12,7 +20,12 @@ import { readRefusal } from '../response/read-refusal.js';
 export interface StreamContext extends ErrorContext {
   readonly signal?: AbortSignal | undefined;
   readonly headers?: Headers | undefined;
+  /** Size and time bounds on the stream (defaults of `HttpLimits` for those left out). */
+  readonly limits?: HttpLimits | undefined;
 }
+
+/** Anthropic's keep-alive: delivered, but no progress for the idle bound. */
+const isPing = (event: SseEvent): boolean => event.event === 'ping' || event.data.includes('"type":"ping"');
 
 /** A content block being received, by its `index`. */
 type OpenBlock =
@@ -99,7 +112,7 @@ export async function* streamMessage(
   };
 
   try {
-    for await (const event of readSseEvents(body)) {
+    for await (const event of readSseEvents(body, { limits: context.limits, isKeepAlive: isPing })) {
       if (context.signal?.aborted) throw context.signal.reason;
       const data = parseJson(event.data);
       const record = asRecord(data);
@@ -227,10 +240,12 @@ export async function* streamMessage(
     yield* finish(true);
     yield {
       type: 'error',
-      error: transportError('lost the connection mid-stream, before the model finished', error, {
-        ...context,
-        kind: 'incomplete_stream',
-      }),
+      error: HttpFailure.isInstance(error)
+        ? httpFailureError(error, context)
+        : transportError('lost the connection mid-stream, before the model finished', error, {
+            ...context,
+            kind: 'incomplete_stream',
+          }),
     };
     return;
   }
