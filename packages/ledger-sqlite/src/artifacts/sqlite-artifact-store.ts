@@ -1,15 +1,15 @@
-import { createHash } from 'node:crypto';
 import {
   type ArtifactData,
   type ArtifactPutOptions,
   type ArtifactRef,
   type ArtifactStore,
-  ArtifactUnreadableError,
   prepareArtifact,
+  verifyArtifactBytes,
 } from '@tiny/harness';
 import { InvalidInputError } from '@tiny/tools';
 import type Database from 'better-sqlite3';
 import { LedgerClosedError } from '../errors/ledger-closed-error.js';
+import { guarded } from '../ledger/sqlite-failure.js';
 import type { SqliteToolEffectLedger } from '../ledger/sqlite-tool-effect-ledger.js';
 import { ARTIFACT_TABLE } from '../schema/migrate-schema.js';
 import type { SqliteOpenMode } from '../schema/open-database.js';
@@ -54,8 +54,9 @@ const toRef = (row: ArtifactRow): ArtifactRef => ({
  * A durable `ArtifactStore` (`@tiny/harness`) in SQLite: one row per artifact in `tiny_artifacts`
  * (`ARTIFACT_TABLE`), bytes and reference together. Each `put` is one transaction committed with
  * `synchronous=FULL`, so a process killed at any point leaves the artifact wholly stored or absent,
- * never a row that `get` or `list` returns with partial bytes. Every `get` checks the stored size
- * and SHA-256. Pass `{ ledger }` to keep artifacts in the ledger's database (and connection).
+ * never a row that `get` or `list` returns with partial bytes. Every `get` checks the stored bytes
+ * against the size and SHA-256 of their row and, for a reference (not a bare URI), of the reference
+ * itself. Pass `{ ledger }` to keep artifacts in the ledger's database (and connection).
  *
  * ```ts
  * const ledger = new SqliteToolEffectLedger({ path: 'agent.db' });
@@ -65,6 +66,8 @@ const toRef = (row: ArtifactRow): ArtifactRef => ({
  * @throws {InvalidInputError}, `LedgerOpenError` and `LedgerSchemaVersionError` from the
  * constructor, as for {@link SqliteToolEffectLedger}.
  * @throws {LedgerClosedError} (as a rejection) from any method once the store (or its ledger) is closed.
+ * @throws {StorageError} (as a rejection) when the database cannot be written or read (`SQLITE_FULL`,
+ * `SQLITE_READONLY`, I/O errors); a failed `put` stores nothing.
  */
 export class SqliteArtifactStore implements ArtifactStore {
   /** The database file. */
@@ -97,27 +100,30 @@ export class SqliteArtifactStore implements ArtifactStore {
   async put(data: ArtifactData, options: ArtifactPutOptions): Promise<ArtifactRef> {
     this.assertOpen('put');
     const { bytes, ref } = prepareArtifact('SqliteArtifactStore.put', data, options);
-    this.db.exec('PRAGMA synchronous = FULL');
-    const insert = this.db.transaction(() =>
-      this.statements.put.run(
-        ref.uri,
-        ref.runId,
-        ref.callId,
-        ref.name,
-        ref.mediaType,
-        ref.bytes,
-        ref.sha256,
-        Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-        Date.now(),
-      ),
-    );
-    insert.immediate();
+    guarded('SqliteArtifactStore.put', this.path, () => {
+      this.db.exec('PRAGMA synchronous = FULL');
+      const insert = this.db.transaction(() =>
+        this.statements.put.run(
+          ref.uri,
+          ref.runId,
+          ref.callId,
+          ref.name,
+          ref.mediaType,
+          ref.bytes,
+          ref.sha256,
+          Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+          Date.now(),
+        ),
+      );
+      insert.immediate();
+    });
     return ref;
   }
 
   /**
    * The stored bytes, or `undefined` when the store has no artifact of that URI.
-   * @throws {ArtifactUnreadableError} (as a rejection) when the bytes do not match their size and SHA-256.
+   * @throws {ArtifactUnreadableError} (as a rejection) when the bytes do not match the size and
+   * SHA-256 of their row, or of `ref` when it is a reference.
    */
   async get(ref: ArtifactRef | string): Promise<Uint8Array | undefined> {
     this.assertOpen('get');
@@ -128,16 +134,16 @@ export class SqliteArtifactStore implements ArtifactStore {
         reason: 'expected an ArtifactRef or its `uri`',
       });
     }
-    const row = this.statements.get.get(uri);
-    if (row === undefined) return undefined;
-    const bytes = new Uint8Array(row.data.buffer, row.data.byteOffset, row.data.byteLength);
-    if (bytes.byteLength !== row.bytes || createHash('sha256').update(bytes).digest('hex') !== row.sha256) {
-      throw new ArtifactUnreadableError({
-        uri,
-        reason: 'the stored bytes do not match their recorded size and SHA-256',
+    if (typeof ref !== 'string' && (typeof ref.sha256 !== 'string' || typeof ref.bytes !== 'number')) {
+      throw new InvalidInputError({
+        entryPoint: 'SqliteArtifactStore.get',
+        reason: 'an ArtifactRef must carry its `sha256` and `bytes` (pass the `uri` alone to read without them)',
       });
     }
-    return bytes;
+    const row = guarded('SqliteArtifactStore.get', this.path, () => this.statements.get.get(uri));
+    if (row === undefined) return undefined;
+    const bytes = new Uint8Array(row.data.buffer, row.data.byteOffset, row.data.byteLength);
+    return verifyArtifactBytes(uri, bytes, row, ref);
   }
 
   /** The run's artifacts, in the order they were stored. */
@@ -149,7 +155,7 @@ export class SqliteArtifactStore implements ArtifactStore {
         reason: 'the run id must be a non-empty string',
       });
     }
-    return this.statements.list.all(runId).map(toRef);
+    return guarded('SqliteArtifactStore.list', this.path, () => this.statements.list.all(runId)).map(toRef);
   }
 
   /** Closes the connection when the store opened its own; one sharing a ledger's leaves it to the ledger. Idempotent. */

@@ -5,6 +5,7 @@ import { LedgerClosedError } from '../errors/ledger-closed-error.js';
 import { LEDGER_TABLE } from '../schema/migrate-schema.js';
 import { openDatabase, type SqliteOpenMode } from '../schema/open-database.js';
 import { databases } from '../schema/shared-connection.js';
+import { guarded, wellFormed } from './sqlite-failure.js';
 
 /** Options for {@link SqliteToolEffectLedger}. */
 export interface SqliteToolEffectLedgerOptions {
@@ -67,6 +68,10 @@ const COLUMNS = 'run_id, call_id, tool, idempotency_key, effect_summary, status,
  * ledger schema, and in any mode for a file that is not an SQLite database.
  * @throws {LedgerSchemaVersionError} from the constructor when the file has a newer schema.
  * @throws {LedgerClosedError} (as a rejection) from any method called after {@link close}.
+ * @throws {StorageError} (as a rejection) when the database cannot be written or read (`SQLITE_FULL`,
+ * `SQLITE_READONLY`, I/O errors); the failed statement changed nothing.
+ * @throws {InvalidInputError} (as a rejection) from `started` for text with a lone UTF-16 surrogate,
+ * which SQLite's UTF-8 text cannot keep.
  */
 export class SqliteToolEffectLedger implements ToolEffectLedger {
   /** The database file this ledger writes to. */
@@ -117,40 +122,53 @@ export class SqliteToolEffectLedger implements ToolEffectLedger {
   /** Records an intended effect; durable (fsynced) when the promise resolves. A second call for the same `(runId, callId)` changes nothing. */
   async started(row: EffectStarted): Promise<void> {
     this.open('started');
-    this.setSynchronous('FULL');
-    this.statements.insert.run(
-      row.runId,
-      row.callId,
-      row.tool,
-      row.idempotencyKey,
-      row.effectSummary ?? null,
-      Date.now(),
-    );
+    const entryPoint = 'SqliteToolEffectLedger.started';
+    for (const field of ['runId', 'callId', 'tool', 'idempotencyKey', 'effectSummary'] as const) {
+      const value = row?.[field];
+      if (typeof value === 'string') wellFormed(entryPoint, field, value);
+    }
+    guarded(entryPoint, this.path, () => {
+      this.setSynchronous('FULL');
+      this.statements.insert.run(
+        row.runId,
+        row.callId,
+        row.tool,
+        row.idempotencyKey,
+        row.effectSummary ?? null,
+        Date.now(),
+      );
+    });
   }
 
   /** Settles a `started` (or `interrupted`, see the class notes) row; otherwise does nothing. */
   async settled(row: EffectSettled): Promise<void> {
     this.open('settled');
-    this.setSynchronous(this.durableSettled ? 'FULL' : 'NORMAL');
-    this.statements.settle.run({
-      runId: row.runId,
-      callId: row.callId,
-      status: row.status,
-      summary: row.effectSummary ?? null,
-      now: Date.now(),
+    if (typeof row?.effectSummary === 'string')
+      wellFormed('SqliteToolEffectLedger.settled', 'effectSummary', row.effectSummary);
+    guarded('SqliteToolEffectLedger.settled', this.path, () => {
+      this.setSynchronous(this.durableSettled ? 'FULL' : 'NORMAL');
+      this.statements.settle.run({
+        runId: row.runId,
+        callId: row.callId,
+        status: row.status,
+        summary: row.effectSummary ?? null,
+        now: Date.now(),
+      });
     });
   }
 
   /** Rows of `runId` still `started`, oldest first (start time, then insertion order). */
   async unresolved(runId: string): Promise<EffectRecord[]> {
     this.open('unresolved');
-    return this.statements.unresolved.all(runId).map(toRecord);
+    return guarded('SqliteToolEffectLedger.unresolved', this.path, () => this.statements.unresolved.all(runId)).map(
+      toRecord,
+    );
   }
 
   /** Every row of a run, in insertion order: for inspection and tests. */
   async rows(runId: string): Promise<EffectRecord[]> {
     this.open('rows');
-    return this.statements.rows.all(runId).map(toRecord);
+    return guarded('SqliteToolEffectLedger.rows', this.path, () => this.statements.rows.all(runId)).map(toRecord);
   }
 
   /**

@@ -1,6 +1,8 @@
+import { StorageError } from '@tiny/harness';
 import { InvalidInputError } from '@tiny/tools';
 import Database from 'better-sqlite3';
 import { LedgerOpenError } from '../errors/ledger-open-error.js';
+import { isSqliteError } from '../ledger/sqlite-failure.js';
 import { LEDGER_TABLE, migrateSchema } from './migrate-schema.js';
 
 /**
@@ -22,7 +24,8 @@ export interface OpenDatabaseOptions {
  * out: an unset variable never silently becomes a throwaway in-memory database), or `mode` or
  * `busyTimeoutMs` is malformed.
  * @throws {LedgerOpenError} in `open` mode for a missing file or one without the ledger schema, and
- * in any mode for a file that is not an SQLite database.
+ * in any mode for a missing directory or a file that is not an SQLite database.
+ * @throws {StorageError} when SQLite cannot open or write the file (no permission, read-only, full).
  * @internal
  */
 export function openDatabase(
@@ -49,9 +52,15 @@ export function openDatabase(
   try {
     db = new Database(path, { timeout: busyTimeoutMs, fileMustExist: mode === 'open' });
   } catch (error) {
+    // better-sqlite3 checks the directory itself and throws a plain TypeError (no code) for it.
+    if (error instanceof TypeError && /directory does not exist/.test(error.message)) {
+      throw new LedgerOpenError({ path, problem: 'missing_directory', cause: error });
+    }
     if (mode === 'open' && (error as { code?: unknown }).code === 'SQLITE_CANTOPEN') {
       throw new LedgerOpenError({ path, problem: 'missing_file', cause: error });
     }
+    if (isSqliteError(error))
+      throw new StorageError({ operation: `${entryPoint} (open)`, location: path, cause: error });
     throw error;
   }
   try {
@@ -64,6 +73,8 @@ export function openDatabase(
     if ((error as { code?: unknown }).code === 'SQLITE_NOTADB') {
       throw new LedgerOpenError({ path, problem: 'not_a_database', cause: error });
     }
+    if (isSqliteError(error))
+      throw new StorageError({ operation: `${entryPoint} (open)`, location: path, cause: error });
     throw error;
   }
 }
