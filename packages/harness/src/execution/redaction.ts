@@ -1,4 +1,5 @@
 import { type CompleteTool, completeTool } from '@tiny/tools';
+import { scrubValue } from './scrub-value.js';
 import { expandSecrets, MIN_SCRUB_LENGTH, REDACTED, scrubText } from './secret-variants.js';
 
 export { REDACTED, scrubText };
@@ -265,4 +266,22 @@ function modelStrings(value: unknown, out: Set<string>, depth: number): void {
   } else if (typeof value === 'object' && value !== null) {
     for (const item of Object.values(value)) modelStrings(item, out, depth + 1);
   }
+}
+
+/**
+ * The arguments of a call to a tool the run does not know, for a captured event: no schema says
+ * which fields are sensitive, so every sensitive path of every tool the run knows is `[redacted]`
+ * (the model may have misspelled the name of the tool it meant), and every host value of the run
+ * (see {@link hostSecrets}) is scrubbed from what is left. A raw argument string is redacted whole
+ * when any known tool has sensitive fields.
+ * @internal
+ */
+export function redactUnknownArguments(
+  args: unknown,
+  known: Iterable<{ readonly tool: CompleteTool<never> }>,
+  hostValues: Readonly<Record<string, unknown>> | undefined,
+): unknown {
+  let out = args;
+  for (const entry of known) out = redactValue(out, redactionOf(entry.tool));
+  return scrubValue(out, hostSecrets(hostValues));
 }

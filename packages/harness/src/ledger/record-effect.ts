@@ -1,23 +1,32 @@
 import { ToolResult } from '@tiny/tools';
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
+import { redactionOf, redactValue } from '../execution/redaction.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { defaultIdempotencyKey } from './idempotency-key.js';
 import type { EffectSettled } from './tool-effect-ledger.js';
 
-/** The arguments without the names the host injects: what the model chose. */
+/**
+ * The arguments without the names the host injects (what the model chose), with every sensitive
+ * field `[redacted]`: a key is stored in ledger rows and handed to tools, and a hash of a
+ * low-entropy value (a PIN) is recovered by trying them all. The key stays unique per call without
+ * them: it covers the run id and the call id, and a call id is never reused within a run.
+ */
 function modelVisible(entry: RegisteredTool, args: Record<string, unknown>): Record<string, unknown> {
   const injected = entry.tool.injected;
-  if (injected.length === 0) return args;
-  const visible: Record<string, unknown> = { ...args };
-  for (const argument of injected) delete visible[argument.name];
-  return visible;
+  let visible: Record<string, unknown> = args;
+  if (injected.length > 0) {
+    visible = { ...args };
+    for (const argument of injected) delete visible[argument.name];
+  }
+  return redactValue(visible, redactionOf(entry.tool)) as Record<string, unknown>;
 }
 
 /**
  * The idempotency key of a call: the tool's own (`Tool.idempotencyKey`, which sees the injected
  * values too), else the host's `idempotencyKey` option (for example derived from run and call ids
  * by a durable engine), else {@link defaultIdempotencyKey}. The host rule and the default see the
- * model-visible arguments only: host-injected values never enter them.
+ * model-visible arguments only, sensitive fields `[redacted]`: neither host-injected nor sensitive
+ * values enter them.
  * @internal
  */
 export function idempotencyKeyOf(
