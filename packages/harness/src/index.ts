@@ -52,12 +52,14 @@ export {
   verifyArtifactBytes,
 } from './artifacts/artifact-uri.js';
 export { InMemoryArtifactStore } from './artifacts/in-memory-artifact-store.js';
-export type { CheckpointStore } from './checkpoint/checkpoint-store.js';
+export type { CheckpointStore, ResumeClaimStore } from './checkpoint/checkpoint-store.js';
 export { InMemoryCheckpointStore } from './checkpoint/in-memory-checkpoint-store.js';
 export {
   type ApprovalDigestInput,
+  type ApprovalPolicyInput,
   type ApprovalSecret,
   approvalDigest,
+  approvalPolicyDigest,
 } from './deferral/approval-digest.js';
 export type { DeferredBatchData, DeferredCall, ToolArguments } from './deferral/deferred-call.js';
 export {
@@ -66,7 +68,13 @@ export {
   DeferredToolResults,
   type TypedDeferredCallRef,
 } from './deferral/deferred-tool-results.js';
-export { parseRunState, RUN_STATE_VERSION, type RunState, serializeRunState } from './deferral/run-state.js';
+export {
+  parseRunState,
+  RUN_STATE_VERSION,
+  type RefusedTurn,
+  type RunState,
+  serializeRunState,
+} from './deferral/run-state.js';
 export {
   resolveSearchLimits,
   type SearchLimits,
@@ -119,6 +127,7 @@ export {
   renderSearchManifest,
 } from './discovery/search-manifest.js';
 export { type BridgeableCall, type BridgeUnwrap, unwrapBridgeCall } from './discovery/unwrap-bridge-call.js';
+export { ApprovalSecretError } from './errors/approval-secret-error.js';
 export { ArtifactUnreadableError } from './errors/artifact-unreadable-error.js';
 export { CheckpointUnreadableError } from './errors/checkpoint-unreadable-error.js';
 export { DeferredResolutionError, type DeferredResolutionProblem } from './errors/deferred-resolution-error.js';

@@ -13,6 +13,7 @@ import {
   validateToolArguments,
 } from '@tiny/tools';
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
+import { isApprovedCall } from '../deferral/approved-call.js';
 import { unwrapBridgeCall } from '../discovery/unwrap-bridge-call.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import type { BrokenTurnReason } from '../events/agent-event.js';
@@ -329,7 +330,7 @@ function concludeAdmission(
     state.toolCalls -= 1;
     return { kind: 'defer', call: admitted, toolName: entry.name, approval: false, reason: 'external' };
   }
-  if (entry.tool.policy.access.approvalRequired && !state.approvedCalls.has(call.id)) {
+  if (entry.tool.policy.access.approvalRequired && !isApprovedCall(state, call.id, entry.name)) {
     state.toolCalls -= 1;
     return { kind: 'defer', call: admitted, toolName: entry.name, approval: true, reason: 'approval_required' };
   }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   createToolDialect,
   type LanguageModelV1,
@@ -9,6 +10,7 @@ import {
 } from '@tiny/llm';
 import { type AnyTool, checkOptionKeys, InvalidInputError, optionKeys } from '@tiny/tools';
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
+import type { ResumeClaimStore } from '../checkpoint/checkpoint-store.js';
 import type { ApprovalSecret } from '../deferral/approval-digest.js';
 import type { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import { parseRunState, type RunState } from '../deferral/run-state.js';
@@ -78,6 +80,16 @@ export interface AgentHarnessOptions {
    * A `put` that rejects fails the run. None by default: results are folded as they are.
    */
   readonly artifacts?: ArtifactStore | undefined;
+  /**
+   * Where `resumeDeferred` consumes a paused state, once across processes (see `ResumeClaimStore`;
+   * every shipped `CheckpointStore` is one). Before any resumed call starts, the harness claims the
+   * state (its run id and the digests of its pending calls); a second resume of the same state, in
+   * this process or another sharing the store, is refused with `DeferredResolutionError`
+   * (`already_resumed`) and runs nothing. Without one, only this harness instance remembers what it
+   * resumed (and only when there is no ledger): two processes resuming one saved state would both
+   * run its approved calls.
+   */
+  readonly resumeClaims?: ResumeClaimStore | undefined;
 }
 
 /** Per-run options for `invoke` and `stream`. */
@@ -112,10 +124,11 @@ export interface InvokeOptions {
    */
   readonly onCheckpoint?: ((state: RunState) => void | Promise<void>) | undefined;
   /**
-   * `resumeDeferred` only: without a ledger, this harness refuses to resume the same paused state
-   * twice (`DeferredResolutionError`, problem `already_resumed`), so an approved call cannot run
-   * twice in one process. Default true; a durable engine whose journal already makes every step
-   * exactly-once (e.g. `@tiny/restate`) may turn it off.
+   * `resumeDeferred` only: the same paused state is resumed at most once (`DeferredResolutionError`,
+   * problem `already_resumed`), so an approved call cannot run twice: across processes through
+   * `AgentHarnessOptions.resumeClaims`, else (without a ledger) within this harness instance.
+   * Default true; a durable engine whose journal already makes every step exactly-once (e.g.
+   * `@tiny/restate`) may turn it off.
    */
   readonly resumeOnce?: boolean | undefined;
 }
@@ -136,6 +149,7 @@ const HARNESS_OPTION_KEYS = optionKeys<AgentHarnessOptions>()(
     'idempotencyKey',
     'approvalSecret',
     'artifacts',
+    'resumeClaims',
   ],
   {
     ...SHARED_MISTAKES,
@@ -225,8 +239,9 @@ export class AgentHarness {
   private readonly ledgerFailure: LedgerFailureMode;
   private readonly idempotencyKey: IdempotencyKeyRule | undefined;
   private readonly approvalSecret: ApprovalSecret | undefined;
-  /** Paused states this harness resumed (no ledger): run id, transcript length and pending digests. */
+  /** Paused states this harness resumed: run id, transcript length and pending digests. */
   private readonly resumed = new Set<string>();
+  private readonly resumeClaims: ResumeClaimStore | undefined;
 
   constructor(options: AgentHarnessOptions) {
     const model = options?.model as Partial<LanguageModelV1> | undefined;
@@ -280,19 +295,42 @@ export class AgentHarness {
         reason: '`approvalSecret` must be a non-empty string or Uint8Array, or a function of the run id',
       });
     this.approvalSecret = secret;
+    const claims = options.resumeClaims as Partial<ResumeClaimStore> | undefined;
+    if (claims !== undefined && typeof claims?.claimResume !== 'function')
+      throw new InvalidInputError({
+        entryPoint: 'AgentHarness',
+        reason: '`resumeClaims` must have a `claimResume(runId, claim)` method (a CheckpointStore of this package or `@tiny/ledger-sqlite`)',
+      });
+    this.resumeClaims = options.resumeClaims;
   }
 
-  /** Refuses a paused state this harness already resumed (only without a ledger and with `resumeOnce`). */
-  private claimResume(state: RunState, options: InvokeOptions): (() => void) | undefined {
-    if (this.ledger !== undefined || options.resumeOnce === false || state.pending === undefined) return undefined;
+  /**
+   * Consumes a paused state before anything of it runs (with `resumeOnce`): in `resumeClaims` when
+   * given (across processes), and in this instance's memory (without a ledger, or with claims).
+   */
+  private claimResume(state: RunState, options: InvokeOptions): (() => Promise<void>) | undefined {
+    const claims = this.resumeClaims;
+    if (options.resumeOnce === false || state.pending === undefined) return undefined;
+    if (claims === undefined && this.ledger !== undefined) return undefined;
     const pending = [...state.pending.approvals, ...state.pending.calls];
     const key = [state.runId, state.messages.length, ...pending.map((call) => call.digest ?? call.callId)].join(
       '\u0000',
     );
-    return () => {
-      if (this.resumed.has(key))
-        throw new DeferredResolutionError({ problem: 'already_resumed', callIds: pending.map((call) => call.callId) });
+    const refuse = () =>
+      new DeferredResolutionError({ problem: 'already_resumed', callIds: pending.map((call) => call.callId) });
+    return async () => {
+      if (this.resumed.has(key)) throw refuse();
       this.resumed.add(key);
+      if (claims === undefined) return;
+      const claim = `resume:${createHash('sha256').update(key).digest('hex')}`;
+      let first: boolean;
+      try {
+        first = await claims.claimResume(state.runId, claim);
+      } catch (error) {
+        this.resumed.delete(key);
+        throw error;
+      }
+      if (!first) throw refuse();
     };
   }
 
@@ -447,6 +485,7 @@ export class AgentHarness {
       deadline: stop.deadline,
       history,
       approvedCalls: new Set(options.approvedCalls ?? []),
+      approvedTools: new Map(),
       turn: 0,
       ledger: this.ledger,
       deferredTools: new Map(),
@@ -487,6 +526,7 @@ export class AgentHarness {
               pending: resumed.pending,
               results: internal.resumeWith,
               claim: internal.resumeWith === undefined ? undefined : this.claimResume(resumed, options),
+              refusedTurn: resumed.refusedTurn,
             }
           : undefined,
       });

@@ -40,6 +40,8 @@ export interface LoopState {
   readonly history: Message[];
   /** Call ids a human approved (resume after an approval). */
   readonly approvedCalls: Set<string>;
+  /** The tool each decision-approved call was approved for (see `isApprovedCall`). */
+  readonly approvedTools: Map<string, string>;
   /** The current turn (1-based). */
   turn: number;
   /** Where started/settled effect rows go; absent means no ledger I/O at all. */

@@ -11,7 +11,7 @@ import { admitModelCall, brokenTurnReason, checkRunAlive, refuseBrokenCall } fro
 import type { DeferredBatchData } from '../deferral/deferred-call.js';
 import { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import { admitDecisions, checkDecisions, checkDigests, checkEditedArguments } from '../deferral/resolve-deferred.js';
-import { RUN_STATE_VERSION, type RunState, unansweredCalls } from '../deferral/run-state.js';
+import { type RefusedTurn, RUN_STATE_VERSION, type RunState, unansweredCalls } from '../deferral/run-state.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import { ListenerError } from '../errors/listener-error.js';
 import type { RunOutcome } from '../events/agent-event.js';
@@ -60,15 +60,20 @@ export interface LoopSettings {
         readonly pending?: DeferredBatchData | undefined;
         readonly results?: DeferredToolResults | undefined;
         /** Called once the decisions are checked, before anything runs; throws to refuse a repeated resume. */
-        readonly claim?: (() => void) | undefined;
+        readonly claim?: (() => void | Promise<void>) | undefined;
+        /** A checkpoint of a broken turn: its open calls are refused, never run. */
+        readonly refusedTurn?: RefusedTurn | undefined;
       }
     | undefined;
   /** Receives the run state after each assistant turn with tool calls is recorded, before any of them runs. */
   readonly onCheckpoint?: ((state: RunState) => void | Promise<void>) | undefined;
 }
 
-/** The run as plain JSON; `pending` for a paused run, absent for a checkpoint. */
-function snapshot(state: LoopState, pending?: DeferredBatchData): RunState {
+/**
+ * The run as plain JSON; `pending` for a paused run, absent for a checkpoint; `refusedTurn` for the
+ * checkpoint of a broken turn, so the refusal survives a crash.
+ */
+function snapshot(state: LoopState, pending?: DeferredBatchData, refusedTurn?: RefusedTurn): RunState {
   return {
     version: RUN_STATE_VERSION,
     runId: state.runId,
@@ -77,6 +82,7 @@ function snapshot(state: LoopState, pending?: DeferredBatchData): RunState {
     ...(pending === undefined ? {} : { pending }),
     budgets: { modelCalls: state.modelCalls, toolCalls: state.toolCalls },
     usage: state.usage,
+    ...(refusedTurn === undefined ? {} : { refusedTurn }),
   };
 }
 
@@ -97,7 +103,12 @@ function openCalls(state: LoopState): PendingCall[] {
     });
 }
 
-/** Ids for calls: the provider's when present and new in this run, else `{modelCallId}-tool-{n}`. */
+/**
+ * Ids for calls: the provider's when present, new in this run and free of `/`, else
+ * `{modelCallId}-tool-{n}`. `/` is the harness's own: nested calls are minted `<parent>/<n>`, so a
+ * provider id with a `/` is re-keyed and can never name (and take the approval or ledger row of) a
+ * nested call, in this process or after a resume.
+ */
 function settleCallIds<T extends { readonly id?: string | undefined }>(
   state: LoopState,
   calls: readonly T[],
@@ -105,7 +116,9 @@ function settleCallIds<T extends { readonly id?: string | undefined }>(
 ): (T & { readonly id: string })[] {
   return calls.map((call, n) => {
     let id =
-      call.id !== undefined && call.id !== '' && !state.seenCallIds.has(call.id) ? call.id : `${modelCallId}-tool-${n}`;
+      call.id !== undefined && call.id !== '' && !call.id.includes('/') && !state.seenCallIds.has(call.id)
+        ? call.id
+        : `${modelCallId}-tool-${n}`;
     while (state.seenCallIds.has(id)) id = `${id}'`;
     state.seenCallIds.add(id);
     return id === call.id ? (call as T & { readonly id: string }) : { ...call, id };
@@ -248,14 +261,20 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
       checkDecisions(pending, decided, state.history);
       checkDigests(state.runId, state.approvalSecret, pending, decided);
       await checkEditedArguments(state, pending, decided);
-      settings.resume.claim?.();
+      await settings.resume.claim?.();
     }
     await reconcileToolEffects(state);
     const admissions: Admission[] = [];
     if (pending !== undefined) {
       admissions.push(...(await admitDecisions(state, pending, results ?? new DeferredToolResults())));
     } else {
-      for (const call of openCalls(state)) admissions.push(await admitModelCall(state, call));
+      const refused = settings.resume.refusedTurn;
+      for (const call of openCalls(state))
+        admissions.push(
+          refused === undefined
+            ? await admitModelCall(state, call)
+            : refuseBrokenCall(state, call, refused.reason, refused.modelCallId),
+        );
     }
     if (admissions.length > 0) {
       const ended = await completeBatch(state, settings, admissions, nested, '', pending?.followUps ?? []);
@@ -356,15 +375,16 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
       return finish(state, 'final', parsed.text);
     }
     nudges = 0;
+    const broken = policy.brokenTurnCalls === 'refuse' ? brokenTurnReason(response.finishReason) : undefined;
     if (settings.onCheckpoint) {
+      const refusedTurn = broken === undefined ? undefined : { reason: broken, modelCallId };
       try {
-        await settings.onCheckpoint(snapshot(state));
+        await settings.onCheckpoint(snapshot(state, undefined, refusedTurn));
       } catch (error) {
         throw new ListenerError({ listener: 'onCheckpoint', cause: error });
       }
     }
     const admissions: Admission[] = [];
-    const broken = policy.brokenTurnCalls === 'refuse' ? brokenTurnReason(response.finishReason) : undefined;
     if (broken !== undefined)
       for (const call of pendingCalls) admissions.push(refuseBrokenCall(state, call, broken, modelCallId));
     else

@@ -28,4 +28,24 @@ export interface CheckpointStore {
   list(): Promise<string[]>;
   /** Removes the state of `runId`, for example once the run finished; nothing stored is not an error. */
   delete(runId: string): Promise<void>;
+  /** See {@link ResumeClaimStore}; the shipped stores all implement it. */
+  claimResume?(runId: string, claim: string): Promise<boolean>;
+}
+
+/**
+ * Where a paused state's resume is consumed, once, across processes (`AgentHarnessOptions.resumeClaims`).
+ * The harness calls `claimResume` after the decisions are checked and before any resumed call
+ * starts; the first caller for a `(runId, claim)` pair gets `true`, every later one (in any process
+ * sharing the store) `false`, and that resume is refused (`DeferredResolutionError`, `already_resumed`).
+ * Claims are never removed, not even by `delete`. `InMemoryCheckpointStore` (one process),
+ * `createFileCheckpointStore` (exclusive create of a claim file) and `SqliteCheckpointStore` (a unique
+ * row) implement it.
+ */
+export interface ResumeClaimStore {
+  /**
+   * Records the claim atomically; `true` when this call made it, `false` when it was already there.
+   * Durable when the promise resolves (a crash after it leaves the claim in place: the resumed
+   * calls then never run, rather than twice).
+   */
+  claimResume(runId: string, claim: string): Promise<boolean>;
 }

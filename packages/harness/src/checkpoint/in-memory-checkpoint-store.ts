@@ -10,6 +10,7 @@ import type { CheckpointStore } from './checkpoint-store.js';
  */
 export class InMemoryCheckpointStore implements CheckpointStore {
   private readonly states = new Map<string, string>();
+  private readonly claims = new Set<string>();
 
   async save(state: RunState): Promise<void> {
     this.states.set(checkedRunId('InMemoryCheckpointStore.save', state?.runId), serializeRunState(state));
@@ -28,6 +29,25 @@ export class InMemoryCheckpointStore implements CheckpointStore {
   async delete(runId: string): Promise<void> {
     this.states.delete(checkedRunId('InMemoryCheckpointStore.delete', runId));
   }
+
+  /** Consumes `claim` for `runId` (see `ResumeClaimStore`): `true` the first time, then `false`. */
+  async claimResume(runId: string, claim: string): Promise<boolean> {
+    const key = `${checkedRunId('InMemoryCheckpointStore.claimResume', runId)}\u0000${checkedClaim('InMemoryCheckpointStore.claimResume', claim)}`;
+    if (this.claims.has(key)) return false;
+    this.claims.add(key);
+    return true;
+  }
+}
+
+/**
+ * The claim a checkpoint store was given, or an {@link InvalidInputError}: a non-empty string.
+ * @internal
+ */
+export function checkedClaim(entryPoint: string, claim: unknown): string {
+  if (typeof claim !== 'string' || claim.length === 0) {
+    throw new InvalidInputError({ entryPoint, reason: `the claim must be a non-empty string, got ${describe(claim)}` });
+  }
+  return claim;
 }
 
 /**

@@ -83,8 +83,15 @@ describe('approvals bound to the exact call', () => {
   it('gives each pending call a digest of (run id, call id, tool name, arguments); approveAll carries it', async () => {
     const { run } = await paused();
     const [call] = run.deferred?.approvals ?? [];
+    expect(call?.policy).toMatch(/^policy-sha256:[0-9a-f]{64}$/);
     expect(call?.digest).toBe(
-      approvalDigest({ runId: 'run-1', callId: 'c1', toolName: 'pay', arguments: { cents: 500, to: 'ada' } }),
+      approvalDigest({
+        runId: 'run-1',
+        callId: 'c1',
+        toolName: 'pay',
+        arguments: { cents: 500, to: 'ada' },
+        policy: call?.policy,
+      }),
     );
     const decisions = new DeferredToolResults().approveAll(run.deferred ?? { approvals: [] });
     expect(decisions.get('c1')).toEqual({ kind: 'approve', digest: call?.digest });
@@ -143,7 +150,8 @@ describe('approvals bound to the exact call', () => {
     const { harness, paid, run, state } = await paused();
     const decisions = new DeferredToolResults().approveAll(run.deferred ?? { approvals: [] });
     const args = { to: 'mallory', cents: 99_999 };
-    const forged = approvalDigest({ runId: 'run-1', callId: 'c1', toolName: 'pay', arguments: args });
+    const policy = state.pending?.approvals[0]?.policy;
+    const forged = approvalDigest({ runId: 'run-1', callId: 'c1', toolName: 'pay', arguments: args, policy });
     const tampered = edit(state, { args, digest: forged });
     const error = await harness.resumeDeferred({}, tampered, decisions).catch((caught: unknown) => caught);
     expect(DeferredResolutionError.isInstance(error) && error.problem).toBe('digest_mismatch');
@@ -153,7 +161,8 @@ describe('approvals bound to the exact call', () => {
   it('with a secret, a forged plain digest or a missing one is refused (no downgrade)', async () => {
     const { harness, paid, state } = await paused({ approvalSecret: 'k' });
     const args = { to: 'mallory', cents: 99_999 };
-    const forged = approvalDigest({ runId: 'run-1', callId: 'c1', toolName: 'pay', arguments: args });
+    const policy = state.pending?.approvals[0]?.policy;
+    const forged = approvalDigest({ runId: 'run-1', callId: 'c1', toolName: 'pay', arguments: args, policy });
     const decisions = (target: RunState) =>
       new DeferredToolResults().approveAll(parseRunState(target).pending ?? { approvals: [] });
     const withForged = edit(state, { args, digest: forged });

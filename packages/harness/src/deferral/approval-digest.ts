@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { ApprovalSecretError } from '../errors/approval-secret-error.js';
 import { canonical } from '../ledger/idempotency-key.js';
 
 /**
@@ -15,6 +16,11 @@ export interface ApprovalDigestInput {
   readonly toolName: string;
   /** The arguments the model chose (no host-injected values). */
   readonly arguments: unknown;
+  /**
+   * The policy the approval is asked under ({@link approvalPolicyDigest}): when given, the digest
+   * binds it too, so a state whose policy digest was edited is refused like an edited call.
+   */
+  readonly policy?: string | undefined;
 }
 
 /**
@@ -23,10 +29,39 @@ export interface ApprovalDigestInput {
  * once when a call pauses; checked on resume against the state's pending call and the host's decision.
  */
 export function approvalDigest(call: ApprovalDigestInput, secret?: ApprovalSecret): string {
-  const body = canonical(['tiny.approval.v1', call.runId, call.callId, call.toolName, call.arguments]);
+  const body =
+    call.policy === undefined
+      ? canonical(['tiny.approval.v1', call.runId, call.callId, call.toolName, call.arguments])
+      : canonical(['tiny.approval.v2', call.runId, call.callId, call.toolName, call.arguments, call.policy]);
   if (secret === undefined) return `sha256:${createHash('sha256').update(body).digest('hex')}`;
-  const key = typeof secret === 'function' ? secret(call.runId) : secret;
-  return `hmac-sha256:${createHmac('sha256', key).update(body).digest('hex')}`;
+  return `hmac-sha256:${createHmac('sha256', approvalKey(secret, call.runId)).update(body).digest('hex')}`;
+}
+
+/**
+ * The key `secret` gives for `runId`: a non-empty string or non-empty bytes, else
+ * {@link ApprovalSecretError} (an empty HMAC key would let anyone forge an approval).
+ * @internal
+ */
+export function approvalKey(secret: ApprovalSecret, runId: string): string | Uint8Array {
+  let key: unknown = secret;
+  if (typeof secret === 'function') {
+    try {
+      key = secret(runId);
+    } catch (error) {
+      throw new ApprovalSecretError({ runId, reason: 'the key function threw', cause: error });
+    }
+  }
+  if (typeof key === 'string' && key !== '') return key;
+  if (key instanceof Uint8Array && key.length > 0) return key;
+  const got =
+    typeof key === 'string' ? 'an empty string' : key instanceof Uint8Array ? 'empty bytes' : describeKey(key);
+  throw new ApprovalSecretError({ runId, reason: `expected a non-empty string or Uint8Array key, got ${got}` });
+}
+
+function describeKey(value: unknown): string {
+  if (value === null) return 'null';
+  if (value instanceof Promise) return 'a promise (the key function must be synchronous)';
+  return typeof value;
 }
 
 /** Constant-time comparison of two digests. @internal */
@@ -34,4 +69,35 @@ export function sameDigest(left: string, right: string): boolean {
   const a = Buffer.from(left);
   const b = Buffer.from(right);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** What {@link approvalPolicyDigest} reads of a tool: its definition and its declared policy. */
+export interface ApprovalPolicyInput {
+  readonly name: string;
+  readonly description?: string | undefined;
+  /** The model-facing parameter schema. */
+  readonly parameters?: unknown;
+  /** The tool's declared policy (side effects and access, which holds `approvalRequired`). */
+  readonly policy?: { readonly sideEffects?: unknown; readonly access?: unknown } | undefined;
+}
+
+/**
+ * The digest of the policy an approval is asked under: `policy-sha256:<hex>` over the tool's name,
+ * description, model-facing parameters, declared side effects and access rules (approval
+ * requirement included); `undefined` for a tool the harness does not know. A paused call carries it;
+ * an approval resumed under a different one is not run but asked again (`needs_reapproval`).
+ */
+export function approvalPolicyDigest(tool: ApprovalPolicyInput | undefined): string {
+  const body =
+    tool === undefined
+      ? canonical(['tiny.approval-policy.v1', null])
+      : canonical([
+          'tiny.approval-policy.v1',
+          tool.name,
+          tool.description ?? null,
+          tool.parameters ?? null,
+          tool.policy?.sideEffects ?? null,
+          tool.policy?.access ?? null,
+        ]);
+  return `policy-sha256:${createHash('sha256').update(body).digest('hex')}`;
 }

@@ -26,6 +26,12 @@ export interface DeferredCall<TArgs = unknown, TName extends string = string> {
    * whose state or decision no longer matches is refused before anything runs.
    */
   readonly digest?: string | undefined;
+  /**
+   * The policy the call was deferred under (`approvalPolicyDigest`: the tool's definition and
+   * approval requirement), bound by `digest`. An approval resumed after the tool's definition or
+   * policy changed is not run: the call is deferred again with reason `needs_reapproval`.
+   */
+  readonly policy?: string | undefined;
 }
 
 /** The data of a deferred batch (what a run state stores). */

@@ -5,7 +5,7 @@ import type { LoopState } from '../agent/loop-state.js';
 import { DeferredResolutionError } from '../errors/deferred-resolution-error.js';
 import { InvalidRunStateError } from '../errors/invalid-run-state-error.js';
 import { redactionOf, redactValue } from '../execution/redaction.js';
-import { type ApprovalSecret, approvalDigest, sameDigest } from './approval-digest.js';
+import { type ApprovalSecret, approvalDigest, approvalPolicyDigest, sameDigest } from './approval-digest.js';
 import type { DeferredBatchData, DeferredCall } from './deferred-call.js';
 import type { DeferredToolResults } from './deferred-tool-results.js';
 import { unansweredCalls } from './run-state.js';
@@ -27,7 +27,7 @@ export function checkDigests(
   const mismatched: string[] = [];
   for (const call of [...pending.approvals, ...pending.calls]) {
     const expected = approvalDigest(
-      { runId, callId: call.callId, toolName: call.toolName, arguments: call.arguments },
+      { runId, callId: call.callId, toolName: call.toolName, arguments: call.arguments, policy: call.policy },
       secret,
     );
     if (call.digest === undefined) {
@@ -103,6 +103,29 @@ export async function checkEditedArguments(
 }
 
 /**
+ * The policy digest of the tool `call` names, as the harness offers it now (this turn's tools, then
+ * the deferred catalogue, then the registry). @internal
+ */
+export function currentPolicyDigest(state: LoopState, toolName: string): string {
+  const entry = state.offered.get(toolName) ?? state.deferredTools.get(toolName) ?? state.registry.get(toolName);
+  return approvalPolicyDigest(
+    entry === undefined
+      ? undefined
+      : {
+          name: entry.name,
+          description: entry.schema.description,
+          parameters: entry.schema.parameters,
+          policy: entry.tool.policy,
+        },
+  );
+}
+
+/** Whether a paused call's policy digest is the tool's current one (a call without one never is). */
+function samePolicy(state: LoopState, call: DeferredCall): boolean {
+  return call.policy !== undefined && sameDigest(call.policy, currentPolicyDigest(state, call.toolName));
+}
+
+/**
  * Turns decisions into admissions, in the order the model made the calls. Approvals go through the
  * full admission pipeline with the call marked approved (edited arguments validated like the
  * model's; the budget slot is taken now, when the call actually runs); denials and host answers
@@ -128,7 +151,20 @@ export async function admitDecisions(
     switch (decision.kind) {
       case 'approve':
       case 'approve_with_args': {
+        if (!samePolicy(state, deferred)) {
+          // Approved under another policy (the tool's definition or approval rule changed since the
+          // pause): the approval does not carry over; the host is asked again.
+          admissions.push({
+            kind: 'defer',
+            call,
+            toolName: deferred.toolName,
+            approval: true,
+            reason: 'needs_reapproval',
+          });
+          break;
+        }
         state.approvedCalls.add(callId);
+        state.approvedTools.set(callId, deferred.toolName);
         const edited = decision.kind === 'approve_with_args';
         const args = edited ? decision.arguments : deferred.arguments;
         if (edited) state.hostEdited.set(callId, args);

@@ -1,6 +1,7 @@
 import type { LanguageModelV1Usage, Message } from '@tiny/llm';
 import { createValidator, formatValidationIssues, type JsonSchema } from '@tiny/tools';
 import { InvalidRunStateError } from '../errors/invalid-run-state-error.js';
+import type { BrokenTurnReason } from '../events/agent-event.js';
 import type { DeferredBatchData } from './deferred-call.js';
 
 /** The schema version this build writes and reads. */
@@ -23,6 +24,19 @@ export interface RunState {
   readonly pending?: DeferredBatchData | undefined;
   readonly budgets: { readonly modelCalls: number; readonly toolCalls: number };
   readonly usage: LanguageModelV1Usage;
+  /**
+   * In a checkpoint of a broken model turn (finish reason `length`, `content_filter` or `error`,
+   * with `brokenTurnCalls: 'refuse'`): the refusal, decided before the checkpoint was written. A
+   * resume answers the turn's open calls with it instead of running them.
+   */
+  readonly refusedTurn?: RefusedTurn | undefined;
+}
+
+/** Why every open call of a checkpointed turn is refused (see `RunState.refusedTurn`). */
+export interface RefusedTurn {
+  readonly reason: BrokenTurnReason;
+  /** The model call whose reply was broken. */
+  readonly modelCallId: string;
 }
 
 const deferredCall = {
@@ -33,6 +47,7 @@ const deferredCall = {
     toolName: { type: 'string' },
     reason: { type: 'string' },
     digest: { type: 'string' },
+    policy: { type: 'string' },
   },
 };
 const count = { type: 'integer', minimum: 0 };
@@ -78,6 +93,11 @@ const runStateSchema: JsonSchema = {
       properties: { modelCalls: count, toolCalls: count },
     },
     usage: { type: 'object' },
+    refusedTurn: {
+      type: 'object',
+      required: ['reason', 'modelCallId'],
+      properties: { reason: { enum: ['length', 'content_filter', 'error'] }, modelCallId: { type: 'string' } },
+    },
   },
 };
 

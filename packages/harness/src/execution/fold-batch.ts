@@ -6,6 +6,7 @@ import type { ArtifactRef } from '../artifacts/artifact-store.js';
 import { persistArtifacts } from '../artifacts/persist-artifacts.js';
 import { approvalDigest } from '../deferral/approval-digest.js';
 import type { DeferredBatchData, DeferredCall } from '../deferral/deferred-call.js';
+import { currentPolicyDigest } from '../deferral/resolve-deferred.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { middlewareContext, runAfterTool } from '../middleware/middleware-runner.js';
 import { isRunStop } from '../run/run-stop.js';
@@ -121,15 +122,17 @@ export async function foldBatch(
     if (admission.kind === 'defer' || (admission.kind === 'execute' && outcome?.kind === 'defer')) {
       const toolName = admission.kind === 'execute' ? admission.entry.name : admission.toolName;
       const deferral = admission.kind === 'defer' ? admission : (outcome as Extract<CallOutcome, { kind: 'defer' }>);
+      const policy = deferral.approval ? currentPolicyDigest(state, toolName) : undefined;
       const deferred = {
         callId: admission.call.id,
         toolName,
         arguments: admission.call.arguments,
         reason: deferral.reason,
         digest: approvalDigest(
-          { runId: state.runId, callId: admission.call.id, toolName, arguments: admission.call.arguments },
+          { runId: state.runId, callId: admission.call.id, toolName, arguments: admission.call.arguments, policy },
           state.approvalSecret,
         ),
+        ...(policy === undefined ? {} : { policy }),
       };
       (deferral.approval ? approvals : calls).push(deferred);
       if (deferral.metadata !== undefined) metadata[admission.call.id] = deferral.metadata;

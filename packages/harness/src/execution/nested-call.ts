@@ -11,6 +11,7 @@ import {
 } from '@tiny/tools';
 import { checkRunAlive } from '../admission/admit-call.js';
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
+import { isApprovedCall } from '../deferral/approved-call.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { middlewareContext, runBeforeTool } from '../middleware/middleware-runner.js';
@@ -43,6 +44,35 @@ function nestedEntriesOf(parent: RegisteredTool | undefined): ReadonlyMap<string
   return entries;
 }
 
+/**
+ * The tool the harness itself knows under `name`, with the gates it applies to the model's calls:
+ * this turn's offered tools (toolsets included, so `ApprovalRequiredToolSet` and renames hold), the
+ * deferred catalogue, then the registry. Discovery bridge names are not tools. A calling tool's
+ * own `nestedTools` are used only for names the harness does not know, so a program can never reach
+ * an ungated copy of a tool the harness gates.
+ */
+function harnessEntry(state: LoopState, name: string): RegisteredTool | undefined {
+  if (state.discovery?.bridgeNames.includes(name)) return state.registry.get(name);
+  return state.offered.get(name) ?? state.deferredTools.get(name) ?? state.registry.get(name);
+}
+
+/**
+ * A nested call id, `<parent>/<n>`, new in the run: provider ids never hold a `/` (they are re-keyed
+ * when they do), and an id the run already used (a transcript the host passed in) is skipped, so a
+ * nested call never shares an id, an approval or a ledger row with any other call. @internal
+ */
+export function mintNestedId(state: LoopState, parentId: string): string {
+  let n = state.nestedCalls.get(parentId) ?? 0;
+  let callId: string;
+  do {
+    n += 1;
+    callId = `${parentId}/${n}`;
+  } while (state.seenCallIds.has(callId));
+  state.nestedCalls.set(parentId, n);
+  state.seenCallIds.add(callId);
+  return callId;
+}
+
 /** Why a nested call cannot pause: a program calling it would stop half-way. */
 const cannotPause = (name: string, callId: string, why: string) =>
   new ToolExecutionError({
@@ -53,8 +83,9 @@ const cannotPause = (name: string, callId: string, why: string) =>
 
 /**
  * Runs tool calls made from inside another tool (`context.callTool`), through the same admission
- * as a model's call, in order: cancellation and deadline → name lookup (the calling tool's
- * `nestedTools` first, then the registry; external tools are unknown) → the host allow-list →
+ * as a model's call, in order: cancellation and deadline → name lookup (the tools the
+ * harness knows, with their gates: offered this turn, deferred, registered; then the calling tool's
+ * `nestedTools` for names the harness does not know; external tools are unknown) → the host allow-list →
  * one tool-call budget slot → `beforeTool` hooks (a hook's answer is the call's result; a deferral
  * or approval request cannot pause a nested call and is refused) → approval-requiring tools are
  * refused unless the call id was approved → injected arguments → validation against the declared
@@ -70,13 +101,20 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
     const own = nestedEntriesOf(parent);
     const allowed = allowedToolNames(state.context);
     const lookup = (toolName: string): RegisteredTool | undefined => {
-      const entry = own?.get(toolName) ?? state.registry.get(toolName);
+      const entry = harnessEntry(state, toolName) ?? own?.get(toolName);
       if (entry === undefined || entry.external) return undefined;
       if (allowed !== undefined && !allowed.has(toolName)) return undefined;
       return entry;
     };
     const available = () =>
-      [...new Set([...(own?.keys() ?? []), ...state.registry.names()])]
+      [
+        ...new Set([
+          ...(own?.keys() ?? []),
+          ...state.offered.keys(),
+          ...state.deferredTools.keys(),
+          ...state.registry.names(),
+        ]),
+      ]
         .filter((toolName) => lookup(toolName) !== undefined)
         .sort();
     let entry = lookup(name);
@@ -87,9 +125,7 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
       throw new LimitExceededError({ limitKind: 'tool_calls', limit, messages: state.history });
     }
     state.toolCalls += 1;
-    const n = (state.nestedCalls.get(parentId) ?? 0) + 1;
-    state.nestedCalls.set(parentId, n);
-    const callId = `${parentId}/${n}`;
+    const callId = mintNestedId(state, parentId);
     let call: PendingCall = { id: callId, name, arguments: args };
     if (state.middleware.length > 0) {
       const context = { ...middlewareContext(state, state.turn), lookupTool: (toolName: string) => lookup(toolName) };
@@ -111,7 +147,7 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
       }
     }
     const target = entry;
-    if (target.tool.policy.access.approvalRequired && !state.approvedCalls.has(callId)) {
+    if (target.tool.policy.access.approvalRequired && !isApprovedCall(state, callId, target.name)) {
       state.toolCalls -= 1;
       throw cannotPause(target.name, callId, 'approval_required');
     }

@@ -12,6 +12,9 @@ import { CHECKPOINT_TABLE } from '../schema/migrate-schema.js';
 import type { SqliteOpenMode } from '../schema/open-database.js';
 import { connectStore } from '../schema/shared-connection.js';
 
+/** The table of consumed resume claims (`claimResume`), one row per run id and claim. */
+export const RESUME_CLAIM_TABLE = 'tiny_resume_claims';
+
 /**
  * Options for {@link SqliteCheckpointStore}: the ledger whose connection to share (what
  * `ledger.checkpointStore()` does), or a database file of its own.
@@ -62,6 +65,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
     load: Database.Statement<[string], { state: string }>;
     list: Database.Statement<[], { run_id: string }>;
     delete: Database.Statement<[string]>;
+    claim: Database.Statement<[string, string, number]>;
   };
 
   constructor(options: SqliteCheckpointStoreOptions) {
@@ -77,7 +81,20 @@ export class SqliteCheckpointStore implements CheckpointStore {
       load: this.db.prepare(`SELECT state FROM ${CHECKPOINT_TABLE} WHERE run_id = ?`),
       list: this.db.prepare(`SELECT run_id FROM ${CHECKPOINT_TABLE} ORDER BY run_id`),
       delete: this.db.prepare(`DELETE FROM ${CHECKPOINT_TABLE} WHERE run_id = ?`),
+      claim: this.prepareClaims(),
     };
+  }
+
+  /** The claims table (`RESUME_CLAIM_TABLE`, made when missing) and its insert. */
+  private prepareClaims(): Database.Statement<[string, string, number]> {
+    this.db.exec(
+      `CREATE TABLE IF NOT EXISTS ${RESUME_CLAIM_TABLE} (
+         run_id TEXT NOT NULL, claim TEXT NOT NULL, claimed_at INTEGER NOT NULL, PRIMARY KEY (run_id, claim)
+       ) WITHOUT ROWID`,
+    );
+    return this.db.prepare(
+      `INSERT INTO ${RESUME_CLAIM_TABLE} (run_id, claim, claimed_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
+    );
   }
 
   /** Replaces the run's checkpoint in one transaction, fsynced when the promise resolves. */
@@ -124,6 +141,23 @@ export class SqliteCheckpointStore implements CheckpointStore {
   /** Removes the run's checkpoint; nothing stored is not an error. */
   async delete(runId: string): Promise<void> {
     this.statements.delete.run(this.checkedRunId('delete', runId));
+  }
+
+  /**
+   * Consumes `claim` for `runId` (see `ResumeClaimStore`): one `INSERT` into the claims table, whose
+   * primary key is the pair, committed with `synchronous=FULL`. `true` when this call inserted the
+   * row, `false` when any process sharing the database already had.
+   */
+  async claimResume(runId: string, claim: string): Promise<boolean> {
+    const id = this.checkedRunId('claimResume', runId);
+    if (typeof claim !== 'string' || claim.length === 0) {
+      throw new InvalidInputError({
+        entryPoint: 'SqliteCheckpointStore.claimResume',
+        reason: 'the claim must be a non-empty string',
+      });
+    }
+    this.db.exec('PRAGMA synchronous = FULL');
+    return this.statements.claim.run(id, claim, Date.now()).changes === 1;
   }
 
   /** Closes the connection when the store opened its own; a store from `ledger.checkpointStore()` leaves it to the ledger. Idempotent. */
