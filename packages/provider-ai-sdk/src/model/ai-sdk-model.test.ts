@@ -356,7 +356,7 @@ describe('fromAiSdk with hand-written V2 and V4 models', () => {
       { type: 'unsupported_tool', toolName: 'x' },
     ]);
     const streamed = await collectStream(await model.doStream({ messages: [{ role: 'user', content: 'x' }] }));
-    expect([streamed.content, streamed.finishReason, streamed.rawFinishReason]).toEqual(['hi', 'other', 'unknown']);
+    expect([streamed.content, streamed.finishReason, streamed.rawFinishReason]).toEqual(['hi', 'error', 'unknown']);
   });
 
   it('reads a V4 model (hand-written to the @ai-sdk/provider@4 types; the real package needs Node 22)', async () => {
@@ -389,7 +389,7 @@ describe('fromAiSdk with hand-written V2 and V4 models', () => {
     };
     const model = fromAiSdk(v4);
     const response = await model.doGenerate({ messages: [{ role: 'user', content: 'x' }] });
-    expect([response.content, response.finishReason, response.rawFinishReason]).toEqual(['cut', 'other', 'cancelled']);
+    expect([response.content, response.finishReason, response.rawFinishReason]).toEqual(['cut', 'error', 'cancelled']);
     expect(response.warnings).toEqual([{ type: 'other', message: 'toolChoice is emulated: emulated' }]);
     const streamed = await collectStream(await model.doStream({ messages: [{ role: 'user', content: 'x' }] }));
     expect([streamed.content, streamed.usage.reasoningTokens]).toEqual(['v4', 20]);

@@ -19,8 +19,11 @@ function asNumber(value: unknown): number | undefined {
 
 /**
  * Maps a finish reason: V2's string or V3/V4's `{ unified, raw }`. `content-filter` and
- * `tool-calls` take our spelling; `unknown` (V2) and `interrupted` (V4) become `other`. The raw
- * reason is the provider's own when the spec carries it, else the unified one.
+ * `tool-calls` take our spelling. Anything else is not a normal end and becomes `error`, so a
+ * harness refuses the calls of that turn: the SDK's `other` (a provider value the SDK could not
+ * map, Mistral's `model_length` say), `unknown` (V2: no reason given), `interrupted` (V4) and any
+ * value not in the spec. The raw reason is the provider's own when the spec carries it, else the
+ * unified one.
  * @internal
  */
 export function mapFinishReason(value: unknown): {
@@ -28,7 +31,7 @@ export function mapFinishReason(value: unknown): {
   rawFinishReason?: string;
 } {
   const record = asRecord(value);
-  const unified = typeof value === 'string' ? value : typeof record?.unified === 'string' ? record.unified : 'other';
+  const unified = typeof value === 'string' ? value : typeof record?.unified === 'string' ? record.unified : 'unknown';
   const raw = typeof record?.raw === 'string' ? record.raw : unified;
   const table: Record<string, LanguageModelV1FinishReason> = {
     stop: 'stop',
@@ -37,7 +40,10 @@ export function mapFinishReason(value: unknown): {
     'tool-calls': 'tool_calls',
     error: 'error',
   };
-  return { finishReason: table[unified] ?? 'other', rawFinishReason: raw };
+  return {
+    finishReason: Object.hasOwn(table, unified) ? (table[unified] as LanguageModelV1FinishReason) : 'error',
+    rawFinishReason: raw,
+  };
 }
 
 /**
