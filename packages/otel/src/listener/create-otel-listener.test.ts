@@ -304,6 +304,57 @@ describe('createOtelListener', () => {
     expect(root.attributes['tiny.run.outcome']).toBe('failed');
   });
 
+  it('records tool definition changes reported by a toolset as run span events', () => {
+    const onEvent = createOtelListener({ tracer, modelName: 'scripted', provider: 'scripted' });
+    const digest = (char: string) => char.repeat(64);
+    onEvent({ type: 'run_started', runId: 'r1' });
+    onEvent({
+      type: 'tool_definition_changed',
+      toolSet: 'mcp:changing',
+      toolName: 'greet',
+      changed: ['description'],
+      pinned: digest('a'),
+      current: digest('b'),
+      withheld: true,
+    });
+    onEvent({
+      type: 'tool_definition_added',
+      toolSet: 'mcp:changing',
+      toolName: 'wave',
+      current: digest('c'),
+      withheld: true,
+    });
+    onEvent({ type: 'tool_definition_removed', toolSet: 'mcp:changing', toolName: 'old', previous: digest('d') });
+    onEvent({ type: 'run_completed', runId: 'r1', outcome: 'final' });
+    const root = one('invoke_agent');
+    expect(root.events.map((event) => [event.name, event.attributes])).toEqual([
+      [
+        'tiny.tool_definition_changed',
+        {
+          'tiny.toolset': 'mcp:changing',
+          'gen_ai.tool.name': 'greet',
+          'tiny.tool_definition.current': digest('b'),
+          'tiny.tool_definition.withheld': true,
+          'tiny.tool_definition.changed': ['description'],
+          'tiny.tool_definition.pinned': digest('a'),
+        },
+      ],
+      [
+        'tiny.tool_definition_added',
+        {
+          'tiny.toolset': 'mcp:changing',
+          'gen_ai.tool.name': 'wave',
+          'tiny.tool_definition.current': digest('c'),
+          'tiny.tool_definition.withheld': true,
+        },
+      ],
+      [
+        'tiny.tool_definition_removed',
+        { 'tiny.toolset': 'mcp:changing', 'gen_ai.tool.name': 'old', 'tiny.tool_definition.previous': digest('d') },
+      ],
+    ]);
+  });
+
   it('records model retries and limits as span events', async () => {
     let calls = 0;
     const model = new ScriptedModel({

@@ -192,6 +192,24 @@ function handle(run: RunTracer, event: Exclude<AgentEvent, { type: 'run_started'
         'tiny.filter.remaining': event.remaining,
       });
       return;
+    case 'tool_definition_added':
+    case 'tool_definition_changed':
+    case 'tool_definition_removed':
+      // A toolset's tool definition moved under the run (an MCP server changed it): digests, never text.
+      run.runEvent(`tiny.${event.type}`, {
+        'tiny.toolset': event.toolSet,
+        [ATTRIBUTES.toolName]: event.toolName,
+        ...(event.type === 'tool_definition_removed'
+          ? { 'tiny.tool_definition.previous': event.previous }
+          : { 'tiny.tool_definition.current': event.current, 'tiny.tool_definition.withheld': event.withheld }),
+        ...(event.type === 'tool_definition_changed'
+          ? {
+              'tiny.tool_definition.changed': [...event.changed],
+              ...(event.pinned === undefined ? {} : { 'tiny.tool_definition.pinned': event.pinned }),
+            }
+          : {}),
+      });
+      return;
     case 'output_retry':
       run.runEvent('tiny.output_retry', {
         'tiny.output.schema': event.schemaName,
