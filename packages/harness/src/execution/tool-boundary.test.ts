@@ -34,7 +34,9 @@ function leakyTool(echo: Echo) {
         case 'aggregate':
           throw new AggregateError([new Error(`first ${apiKey}`), `second ${apiKey}`], 'all failed');
         case 'custom':
-          throw Object.assign(new Error('request failed'), { config: { headers: { authorization: `Bearer ${apiKey}` } } });
+          throw Object.assign(new Error('request failed'), {
+            config: { headers: { authorization: `Bearer ${apiKey}` } },
+          });
         case 'basic':
           throw new Error(`sent Authorization: Basic ${Buffer.from(`user:${apiKey}`).toString('base64')}`);
         case 'result-json':
@@ -91,11 +93,15 @@ describe('the tool boundary', () => {
 
   for (const echo of ECHOES.filter((name) => !name.startsWith('result') && name !== 'metadata')) {
     it(`keeps a host value out of the ToolExecutionError (${echo}): message, stack, cause chain, errors, custom fields`, async () => {
-      const model = new ScriptedModel({ steps: [{ toolCalls: [scriptedToolCall('fetch_quote', { symbol: 'ACME' }, 'c1')] }] });
+      const model = new ScriptedModel({
+        steps: [{ toolCalls: [scriptedToolCall('fetch_quote', { symbol: 'ACME' }, 'c1')] }],
+      });
       const harness = new AgentHarness({ model, tools: [leakyTool(echo)] });
       const events: AgentEvent[] = [];
       const error = await harness
-        .invoke({ hostValues: { apiKey: KEY } }, [{ role: 'user', content: 'go' }], { onEvent: (event) => events.push(event) })
+        .invoke({ hostValues: { apiKey: KEY } }, [{ role: 'user', content: 'go' }], {
+          onEvent: (event) => events.push(event),
+        })
         .catch((caught: unknown) => caught);
       expect(ToolExecutionError.isInstance(error)).toBe(true);
       expect(leaked(deepText(error), KEY)).toEqual([]);
@@ -121,7 +127,9 @@ describe('the tool boundary', () => {
         return seen;
       },
     });
-    const model = new ScriptedModel({ steps: [{ toolCalls: [scriptedToolCall('outer', {}, 'o1')] }, { content: 'done' }] });
+    const model = new ScriptedModel({
+      steps: [{ toolCalls: [scriptedToolCall('outer', {}, 'o1')] }, { content: 'done' }],
+    });
     const harness = new AgentHarness({ model, tools: [outer], policy: { toolErrors: { kind: 'return_error' } } });
     await harness.invoke({ hostValues: { apiKey: KEY } }, [{ role: 'user', content: 'go' }]);
     expect(seen).toContain(REDACTED);
@@ -136,7 +144,9 @@ describe('the tool boundary', () => {
       injected: [{ name: 'unit', source: 'host' }],
       execute: ({ unit }) => `counted 42 ${unit}`,
     });
-    const model = new ScriptedModel({ steps: [{ toolCalls: [scriptedToolCall('count', {}, 'c1')] }, { content: 'done' }] });
+    const model = new ScriptedModel({
+      steps: [{ toolCalls: [scriptedToolCall('count', {}, 'c1')] }, { content: 'done' }],
+    });
     await new AgentHarness({ model, tools: [tool] }).invoke({ hostValues: { unit: 'kg', region: 'e' } }, [
       { role: 'user', content: 'go' },
     ]);
@@ -176,7 +186,12 @@ describe('sensitive fields through $ref', () => {
       description: 'Pays.',
       parameters: Type.Unsafe<{ card: { pin: string; holder: string }; backup?: { pin: string } }>({
         type: 'object',
-        $defs: { Card: { type: 'object', properties: { pin: { type: 'string', 'x-tiny-sensitive': true }, holder: { type: 'string' } } } },
+        $defs: {
+          Card: {
+            type: 'object',
+            properties: { pin: { type: 'string', 'x-tiny-sensitive': true }, holder: { type: 'string' } },
+          },
+        },
         definitions: { Backup: { $ref: '#/$defs/Card' } },
         properties: { card: { $ref: '#/$defs/Card' }, backup: { $ref: '#/definitions/Backup' } },
       }),
@@ -233,7 +248,12 @@ describe('the default idempotency key', () => {
     for (const row of rows) {
       for (let guess = 0; guess < 10_000; guess += 1) {
         const pin = String(guess).padStart(4, '0');
-        const key = defaultIdempotencyKey({ runId: 'r1', callId: row.callId, toolName: 'pay', arguments: { amount: 5, pin } });
+        const key = defaultIdempotencyKey({
+          runId: 'r1',
+          callId: row.callId,
+          toolName: 'pay',
+          arguments: { amount: 5, pin },
+        });
         if (key === row.idempotencyKey) recovered += 1;
       }
     }
