@@ -229,6 +229,29 @@ export function buildTrace(input: NormalizedInput): TraceView {
       case 'tools_filtered':
         note('info', 'tools filtered', `${event.by} withheld ${event.excluded.join(', ') || 'nothing'}`, at);
         break;
+      case 'tool_definition_added':
+        note(
+          event.withheld ? 'warn' : 'info',
+          'tool definition added',
+          `${event.toolSet}: ${event.toolName} ${event.withheld ? 'withheld until approved' : 'offered'} (${digest(event.current)})`,
+          at,
+        );
+        break;
+      case 'tool_definition_changed':
+        note(
+          event.withheld ? 'warn' : 'info',
+          'tool definition changed',
+          `${event.toolSet}: ${event.toolName} ${
+            event.changed.length === 0 ? 'is its pinned definition again' : `changed ${event.changed.join(', ')}`
+          }, ${event.withheld ? 'withheld until approved' : 'offered'} (${
+            event.pinned === undefined ? '' : `${digest(event.pinned)} → `
+          }${digest(event.current)})`,
+          at,
+        );
+        break;
+      case 'tool_definition_removed':
+        note('info', 'tool definition removed', `${event.toolSet}: ${event.toolName} is no longer listed`, at);
+        break;
       case 'output_retry':
         counts.retries += 1;
         note(
@@ -294,4 +317,9 @@ export function buildTrace(input: NormalizedInput): TraceView {
 
 function fraction(value: number | undefined): string {
   return value === undefined ? '' : ` (${Math.round(Math.min(1, Math.max(0, value)) * 100)}%)`;
+}
+
+/** The first 12 hex digits of a SHA-256, enough to tell definitions apart on the page. */
+function digest(sha256: string): string {
+  return sha256.slice(0, 12);
 }

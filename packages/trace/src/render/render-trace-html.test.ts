@@ -114,6 +114,41 @@ describe('renderTraceHtml', () => {
   });
 });
 
+describe('tool definition events in the viewer', () => {
+  it('shows a visible row for each definition added, changed or removed, escaped', () => {
+    const page = renderTraceHtml([
+      { type: 'run_started', runId: 'r1' },
+      {
+        type: 'tool_definition_changed',
+        toolSet: 'mcp:changing',
+        toolName: 'greet',
+        changed: ['description', 'inputSchema'],
+        pinned: 'a'.repeat(64),
+        current: 'b'.repeat(64),
+        withheld: true,
+      },
+      { type: 'turn_started', turn: 1 },
+      {
+        type: 'tool_definition_added',
+        toolSet: 'mcp:changing',
+        toolName: '<b>wave</b>',
+        current: 'c'.repeat(64),
+        withheld: false,
+      },
+      { type: 'tool_definition_removed', toolSet: 'mcp:changing', toolName: 'old', previous: 'd'.repeat(64) },
+      { type: 'run_completed', runId: 'r1', outcome: 'final' },
+    ]);
+    expect(page).toContain('<b>tool definition changed</b>');
+    expect(page).toContain(
+      'mcp:changing: greet changed description, inputSchema, withheld until approved (aaaaaaaaaaaa → bbbbbbbbbbbb)',
+    );
+    expect(page).toContain('<b>tool definition added</b>');
+    expect(page).toContain('&lt;b&gt;wave&lt;/b&gt; offered (cccccccccccc)');
+    expect(page).toContain('<b>tool definition removed</b>');
+    expect(page).toContain('mcp:changing: old is no longer listed');
+  });
+});
+
 describe('discovery events in the viewer', () => {
   it('notes searches and deferred calls on their tool calls', async () => {
     const { AgentHarness } = await import('@tiny/harness');
