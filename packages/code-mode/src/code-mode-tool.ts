@@ -53,7 +53,14 @@ function listToolSetNow(toolSet: ToolSet): readonly AnyTool[] {
       reason: `toolset \`${toolSet.label}\` lists its tools asynchronously; await \`listToolSet(toolSet, context)\` and pass its \`tools\``,
     });
   }
-  return Array.isArray(listed) ? listed : (listed as { tools: readonly AnyTool[] }).tools;
+  const tools: unknown = Array.isArray(listed) ? listed : (listed as { tools?: unknown } | null)?.tools;
+  if (!Array.isArray(tools)) {
+    throw new InvalidInputError({
+      entryPoint: 'codeModeTool',
+      reason: `toolset \`${toolSet.label}\` listed no array of tools`,
+    });
+  }
+  return tools as readonly AnyTool[];
 }
 
 function entriesOf(tools: readonly AnyTool[]): CodeModeEntry[] {
@@ -123,6 +130,12 @@ export function codeModeTool(options: CodeModeToolOptions): Tool<CodeModeArgumen
       entryPoint: 'codeModeTool',
       reason: `\`${name}\`: ${describeToolNameProblem(problem)}`,
     });
+  if (options.tools !== undefined && !Array.isArray(options.tools)) {
+    throw new InvalidInputError({ entryPoint: 'codeModeTool', reason: '`tools` must be an array of tools' });
+  }
+  if (options.toolSet !== undefined && typeof (options.toolSet as { tools?: unknown })?.tools !== 'function') {
+    throw new InvalidInputError({ entryPoint: 'codeModeTool', reason: '`toolSet` must be a toolset (with `tools()`)' });
+  }
   const given = [...(options.tools ?? []), ...(options.toolSet === undefined ? [] : listToolSetNow(options.toolSet))];
   if (given.length === 0) throw new InvalidInputError({ entryPoint: 'codeModeTool', reason: 'no tools to call' });
   const entries = entriesOf(given);

@@ -2,9 +2,8 @@
  * Evaluated in every fresh QuickJS context before the program. A function expression: the host
  * calls it with its two host functions (`call(name, argsJson)` → promise of a JSON string that
  * rejects with a message string, and `log(text)`) and the callable names (a JSON array), and it
- * returns `[settle, describe]`: `settle(program)` runs the program function and fulfils with its
- * result as a JSON string or rejects with a message string; `describe(value)` is a thrown value as
- * text. Builtins are captured first, so a program that replaces `JSON` or
+ * returns `[encode, describe]`: `encode(value)` is the program's result as JSON text (or throws
+ * a message string), `describe(value)` a thrown value as text. Builtins are captured first, so a program that replaces `JSON` or
  * `Promise.prototype.then` only breaks itself. Nothing but strings crosses the boundary.
  * @internal
  */
@@ -105,15 +104,9 @@ export const PRELUDE = `(function (call, log, namesJson) {
   });
   globalThis.tools = tools;
   globalThis.console = console;
-  // The result is read by an async function: its promise is the intrinsic one whatever the program
-  // did to Promise, \`then\` or species, and its value is text from the original JSON.stringify.
-  const settle = async function settle(program) {
-    let value;
-    try {
-      value = await program();
-    } catch (error) {
-      throw describe(error);
-    }
+  // The host reads the program's promise state natively (no \`then\`, species or \`constructor\` is
+  // consulted) and hands the value here: text from the original JSON.stringify, or a described throw.
+  const encode = function encode(value) {
     let json;
     try {
       json = stringify(value === undefined ? null : value);
@@ -122,5 +115,5 @@ export const PRELUDE = `(function (call, log, namesJson) {
     }
     return typeof json === 'string' ? json : 'null';
   };
-  return [settle, describe];
+  return [encode, describe];
 })`;

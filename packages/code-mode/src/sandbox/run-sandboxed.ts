@@ -163,6 +163,7 @@ export async function runSandboxed(
   worker.on('error', onError);
   worker.on('exit', onExit);
   signal?.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted) onAbort();
   try {
     const run: SandboxRunMessage = {
       type: 'run',
@@ -177,8 +178,10 @@ export async function runSandboxed(
       },
       shared,
     };
-    worker.postMessage(run);
-    check();
+    if (!ended) {
+      worker.postMessage(run);
+      check();
+    }
     return await result;
   } finally {
     clearTimeout(watchdog);

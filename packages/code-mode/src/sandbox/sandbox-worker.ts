@@ -90,7 +90,21 @@ export function sandboxWorkerMain(
     variant: unwrap(variant) as unknown as QuickJSSyncVariant,
   }));
   let settleCall: ((message: SandboxSettleMessage) => void) | undefined;
-  let queue = Promise.resolve();
+  // One silent warm-up run first, so a fresh worker's first program does not pay for cold code.
+  const warmUp: SandboxRunMessage = {
+    type: 'run',
+    source: "const a = [3, 1, 2].map((x) => x * 2).sort(); return JSON.stringify({ a, s: 'x'.repeat(3) });",
+    names: [],
+    limits: {
+      memoryBytes: 8 * 1024 * 1024,
+      stackBytes: 256 * 1024,
+      cpuTimeMs: 10_000,
+      maxNestedCalls: 1,
+      maxLogChars: 1,
+    },
+    shared: new SharedArrayBuffer(3 * Float64Array.BYTES_PER_ELEMENT),
+  };
+  let queue = run(warmUp, true).catch(() => undefined);
   port.on('message', (message) => {
     if (message.type === 'settle') settleCall?.(message);
     else if (message.type === 'run') {
@@ -108,7 +122,10 @@ export function sandboxWorkerMain(
     }
   });
 
-  async function run(message: SandboxRunMessage): Promise<void> {
+  async function run(message: SandboxRunMessage, silent = false): Promise<void> {
+    const post = (value: unknown) => {
+      if (!silent) port.postMessage(value);
+    };
     const { core, variant } = await loaded;
     const { limits } = message;
     const cells = new Float64Array(message.shared);
@@ -162,9 +179,13 @@ export function sandboxWorkerMain(
     const pending = new Map<number, { resolve(text: string): void; reject(text: string): void }>();
     const cpuUsed = () => cpuMs + (sliceStart > 0 ? now() - sliceStart : 0);
     let context: QuickJSContext | undefined;
-    let settle: QuickJSHandle | undefined;
+    let encode: QuickJSHandle | undefined;
     let describe: QuickJSHandle | undefined;
+    // Only the program's own slices count (and are watched): setting up the runtime and the prelude
+    // is the host's work, whatever a cold WebAssembly tier costs.
+    let counting = false;
     const enter = <T>(work: () => T): T => {
+      if (!counting) return work();
       sliceStart = now();
       cells[1] = sliceStart;
       try {
@@ -176,7 +197,7 @@ export function sandboxWorkerMain(
         cells[1] = 0;
       }
     };
-    const finish = (done: SandboxDoneMessage) => port.postMessage(done);
+    const finish = (done: SandboxDoneMessage) => post(done);
     const failed = (kind: 'syntax' | 'threw' | 'not_json' | 'never_settled', detail: string): SandboxDoneMessage => {
       if (stop !== undefined)
         return { type: 'done', ok: false, limitKind: stop.limitKind, detail, peakMemoryBytes: peak() };
@@ -207,7 +228,7 @@ export function sandboxWorkerMain(
           const kept = text.length <= room ? text : text.slice(0, room);
           droppedLogChars += text.length - kept.length;
           logChars += kept.length;
-          port.postMessage({ type: 'log', line: kept });
+          post({ type: 'log', line: kept });
         }
       });
       // A rejection is a plain string: the prelude turns it into an Error inside the sandbox, where
@@ -228,7 +249,7 @@ export function sandboxWorkerMain(
           resolve: (text) => vm.newString(text).consume((handle) => deferred.resolve(handle)),
           reject,
         });
-        port.postMessage({ type: 'call', id, name, args });
+        post({ type: 'call', id, name, args });
         return deferred.handle;
       });
       settleCall = (answer) => {
@@ -241,7 +262,7 @@ export function sandboxWorkerMain(
           wake?.();
         }
       };
-      [settle, describe] = enter(() => {
+      [encode, describe] = enter(() => {
         const prelude = vm.unwrapResult(vm.evalCode(data.prelude, 'prelude.js'));
         const names = vm.newString(JSON.stringify(message.names));
         const pair = vm.unwrapResult(vm.callFunction(prelude, vm.undefined, callFn, logFn, names));
@@ -270,21 +291,20 @@ export function sandboxWorkerMain(
           handle.dispose();
         }
       };
+      counting = true;
       const compiled = enter(() => vm.evalCode(`(async function () {\n${message.source}\n})`, 'program.js'));
       if (compiled.error) {
         finish(failed('syntax', readError(compiled.error)));
         return;
       }
       const program = compiled.value;
-      const runner = settle;
-      if (runner === undefined) throw new Error('the prelude did not start');
-      const promise = enter(() => vm.callFunction(runner, vm.undefined, program));
-      compiled.value.dispose();
-      if (promise.error) {
-        finish(failed('threw', readError(promise.error)));
+      const called = enter(() => vm.callFunction(program, vm.undefined));
+      program.dispose();
+      if (called.error) {
+        finish(failed('threw', readError(called.error)));
         return;
       }
-      const finished = promise.value;
+      const finished = called.value;
       try {
         for (;;) {
           const jobs = enter(() => runtime.executePendingJobs());
@@ -293,12 +313,22 @@ export function sandboxWorkerMain(
             finish(failed('threw', 'stopped'));
             return;
           }
-          // `settle` is an async function of the prelude: `finished` is a genuine promise, and its
-          // value a string made by the original JSON.stringify. Reading its state runs no program code.
+          // The state is read natively (JS_PromiseState): no \`then\`, species or getter of the program
+          // runs on the way. A value that is not a promise counts as fulfilled with itself.
           const state = vm.getPromiseState(finished);
           if (state.type === 'fulfilled') {
-            const json = vm.typeof(state.value) === 'string' ? vm.getString(state.value) : undefined;
+            const writer = encode;
+            if (writer === undefined) throw new Error('the prelude did not start');
+            const encoded = enter(() => vm.callFunction(writer, vm.undefined, state.value));
             if (state.value !== finished) state.value.dispose();
+            if (encoded.error) {
+              const text = vm.typeof(encoded.error) === 'string' ? vm.getString(encoded.error) : undefined;
+              encoded.error.dispose();
+              finish(failed('threw', text ?? 'the result cannot be read'));
+              return;
+            }
+            const json = vm.typeof(encoded.value) === 'string' ? vm.getString(encoded.value) : undefined;
+            encoded.value.dispose();
             let valid = json !== undefined;
             try {
               if (json !== undefined) JSON.parse(json);
@@ -321,12 +351,7 @@ export function sandboxWorkerMain(
             return;
           }
           if (state.type === 'rejected') {
-            const detail =
-              vm.typeof(state.error) === 'string'
-                ? vm.getString(state.error)
-                : 'the program rejected with a non-string reason';
-            state.error.dispose();
-            finish(failed('threw', detail));
+            finish(failed('threw', readError(state.error)));
             return;
           }
           if (pending.size === 0) {
@@ -346,7 +371,7 @@ export function sandboxWorkerMain(
     } finally {
       settleCall = undefined;
       try {
-        for (const handle of [settle, describe]) if (handle?.alive) handle.dispose();
+        for (const handle of [encode, describe]) if (handle?.alive) handle.dispose();
         context?.dispose();
         runtime.dispose();
       } catch {

@@ -43,6 +43,10 @@ export async function acquireWorker(): Promise<Worker> {
     reused.ref();
     return reused;
   }
+  return spawn();
+}
+
+async function spawn(): Promise<Worker> {
   const data: SandboxWorkerData = {
     coreUrl: resolveUrl('quickjs-emscripten-core'),
     variantUrl: resolveUrl('@jitl/quickjs-wasmfile-release-sync'),
@@ -67,4 +71,16 @@ export function releaseWorker(worker: Worker, reusable: boolean): void {
     return;
   }
   void worker.terminate();
+  // A stopped program's thread is gone: start its successor now, off the next run's path.
+  if (idle.length === 0) {
+    spawn().then(
+      (fresh) => {
+        if (idle.length < MAX_IDLE) {
+          fresh.unref();
+          idle.push(fresh);
+        } else void fresh.terminate();
+      },
+      () => undefined,
+    );
+  }
 }
