@@ -22,7 +22,7 @@ import { middlewareContext, runBeforeTool } from '../middleware/middleware-runne
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { runStopError } from '../run/run-stop.js';
 import type { Admission } from './admission.js';
-import { normalizeArguments } from './normalize-arguments.js';
+import { MAX_ARGUMENT_DEPTH, nestsDeeperThan, normalizeArguments } from './normalize-arguments.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -134,8 +134,43 @@ export function admitCall(
 ): Admission | Promise<Admission> {
   checkRunAlive(state);
   reserveSlot(state);
+  if (nestsDeeperThan(original.arguments)) return tooDeep(state, original);
   if (state.middleware.length > 0) return admitHooked(state, original, via);
   return admitUnhooked(state, original, via);
+}
+
+/**
+ * The answer to arguments nested deeper than {@link MAX_ARGUMENT_DEPTH}, given before anything
+ * walks them recursively (validation, redaction, canonical JSON): the invalid-arguments answer, or
+ * a `ToolInputError` under `invalidArgs: 'fail'`. The answer carries no arguments, so nothing later
+ * (event secrets, the ledger) walks them either.
+ */
+function tooDeep(state: LoopState, call: PendingCall): Admission {
+  const issues = [
+    {
+      path: '',
+      keyword: 'maxDepth',
+      message: `must not nest objects and arrays more than ${MAX_ARGUMENT_DEPTH} levels deep`,
+    },
+  ];
+  if (state.policy.invalidArgs === 'fail') throw new ToolInputError({ toolName: call.name, issues });
+  const detail = formatValidationIssues(issues);
+  if (state.sink.active) {
+    state.sink.emit({
+      type: 'invalid_tool_args',
+      callId: call.id,
+      toolName: call.name,
+      error: detail,
+      recovery: 'tool_error',
+    });
+  }
+  const message = `invalid arguments for tool \`${call.name}\`: ${detail}; send them again, less deeply nested`;
+  return {
+    kind: 'answer',
+    call: { id: call.id, name: call.name, arguments: {} },
+    toolName: call.name,
+    result: ToolResult.error(message),
+  };
 }
 
 /** {@link admitCall} with `beforeTool` hooks: they may refuse, answer, defer or rewrite the call. */
@@ -197,6 +232,7 @@ function admitUnhooked(
     }
     call = { id: call.id, name: call.name, arguments: repaired };
   }
+  if (nestsDeeperThan(call.arguments)) return tooDeep(state, call);
 
   let entry = state.offered.get(call.name);
   if (entry === undefined && state.deferredTools.has(call.name)) {
