@@ -8,6 +8,7 @@ import {
 import { InvalidInputError } from '@tiny/tools';
 import type Database from 'better-sqlite3';
 import { LedgerClosedError } from '../errors/ledger-closed-error.js';
+import { guarded, wellFormed } from '../ledger/sqlite-failure.js';
 import { CHECKPOINT_TABLE } from '../schema/migrate-schema.js';
 import type { SqliteOpenMode } from '../schema/open-database.js';
 import { connectStore } from '../schema/shared-connection.js';
@@ -102,8 +103,10 @@ export class SqliteCheckpointStore implements CheckpointStore {
     const runId = this.checkedRunId('save', state?.runId);
     const text = serializeRunState(state);
     // Never weakens durability: a ledger on this connection resets its own level before each write.
-    this.db.exec('PRAGMA synchronous = FULL');
-    this.statements.save.run(runId, text, Date.now());
+    guarded('SqliteCheckpointStore.save', this.path, () => {
+      this.db.exec('PRAGMA synchronous = FULL');
+      this.statements.save.run(runId, text, Date.now());
+    });
   }
 
   /**
@@ -179,6 +182,6 @@ export class SqliteCheckpointStore implements CheckpointStore {
         reason: 'the run id must be a non-empty string',
       });
     }
-    return runId;
+    return wellFormed(`SqliteCheckpointStore.${operation}`, 'runId', runId);
   }
 }
