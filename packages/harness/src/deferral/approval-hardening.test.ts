@@ -319,3 +319,19 @@ describe('approvals bound to their policy, consumed once', () => {
     expect(() => payScenario({ resumeClaims: {} as never })).toThrow(InvalidInputError);
   });
 });
+
+describe('nested calls and bare approved ids', () => {
+  it('a bare id in approvedCalls that spells a nested id approves nothing nested', async () => {
+    const effects: string[] = [];
+    const model = new ScriptedModel({
+      steps: [{ toolCalls: [scriptedToolCall('run_code', {}, 'x')] }, { content: 'ok' }],
+    });
+    const harness = new AgentHarness({
+      model,
+      tools: [refundTool(effects), runnerTool([['refund', { cents: 100_000 }]])],
+    });
+    const run = await harness.invoke({ runId: 'r' }, user('go'), { approvedCalls: ['x/1'] });
+    expect(effects).toEqual([]);
+    expect(answerOf(run.messages, 'x')).toMatch(/refused: .*approval_required/);
+  });
+});

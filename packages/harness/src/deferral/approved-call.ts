@@ -8,8 +8,16 @@ import type { LoopState } from '../agent/loop-state.js';
  * reach another.
  * @internal
  */
-export function isApprovedCall(state: LoopState, callId: string, toolName: string): boolean {
+export function isApprovedCall(
+  state: LoopState,
+  callId: string,
+  toolName: string,
+  options: { readonly nested?: boolean } = {},
+): boolean {
   if (!state.approvedCalls.has(callId)) return false;
   const bound = state.approvedTools.get(callId);
-  return bound === undefined || bound === toolName;
+  // A nested id is minted by the harness: only an approval bound to that very call and tool counts,
+  // never a bare id from `approvedCalls` that happens to spell it.
+  if (bound === undefined) return options.nested !== true;
+  return bound === toolName;
 }

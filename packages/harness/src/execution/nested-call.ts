@@ -147,7 +147,7 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
       }
     }
     const target = entry;
-    if (target.tool.policy.access.approvalRequired && !isApprovedCall(state, callId, target.name)) {
+    if (target.tool.policy.access.approvalRequired && !isApprovedCall(state, callId, target.name, { nested: true })) {
       state.toolCalls -= 1;
       throw cannotPause(target.name, callId, 'approval_required');
     }
