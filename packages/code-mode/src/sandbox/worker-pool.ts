@@ -72,15 +72,26 @@ export function releaseWorker(worker: Worker, reusable: boolean): void {
   }
   void worker.terminate();
   // A stopped program's thread is gone: start its successor now, off the next run's path.
-  if (idle.length === 0) {
+  topUp();
+}
+
+let starting = 0;
+
+/** Starts workers in the background until `MAX_IDLE` are idle or starting. */
+function topUp(): void {
+  while (idle.length + starting < MAX_IDLE) {
+    starting += 1;
     spawn().then(
       (fresh) => {
+        starting -= 1;
         if (idle.length < MAX_IDLE) {
           fresh.unref();
           idle.push(fresh);
         } else void fresh.terminate();
       },
-      () => undefined,
+      () => {
+        starting -= 1;
+      },
     );
   }
 }

@@ -1,0 +1,185 @@
+import {
+  CodeModeLimitError,
+  CodeProgramError,
+  DEFAULT_CODE_MODE_LIMITS,
+  runSandboxed,
+  type SandboxHost,
+} from '@tiny/code-mode';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+
+const RUNS = Number(process.env.CODE_MODE_HOSTILE_RUNS ?? 48);
+const CPU_MS = 100;
+const WALL_MS = 500;
+const MiB = 1024 * 1024;
+
+const host: SandboxHost = {
+  names: ['echo', 'fail'],
+  call: async (name, args) => {
+    if (name === 'fail') throw new Error('refused by the host');
+    return args;
+  },
+};
+
+const loop = 'for (;;) {}';
+const lengths = ['2 ** 53 - 1', '2 ** 32 - 1', '1e7'];
+const genericMethods = [
+  ['indexOf', '1'],
+  ['lastIndexOf', '1'],
+  ['includes', '1'],
+  ['join', "''"],
+  ['reverse', ''],
+  ['copyWithin', '1, 0'],
+  ['fill', '0'],
+  ['sort', ''],
+  ['splice', '0, 0, 1'],
+  ['slice', '0'],
+  ['forEach', '() => {}'],
+  ['every', '() => true'],
+  ['some', '() => false'],
+  ['reduce', '(a) => a, 0'],
+  ['find', '() => false'],
+  ['findLast', '() => false'],
+  ['unshift', '1'],
+  ['toReversed', ''],
+  ['at', '-1'],
+] as const;
+
+/** One hostile statement (each ends the program with a limit or a program error, or runs quickly). */
+const hostile = fc.oneof(
+  fc
+    .constantFrom(
+      `{ toJSON() { ${loop} } }`,
+      `{ get message() { ${loop} } }`,
+      `{ get name() { ${loop} }, message: 'm' }`,
+      `{ toString() { ${loop} } }`,
+      `{ [Symbol.toPrimitive]() { ${loop} } }`,
+      `new Proxy({}, { get() { ${loop} }, has() { ${loop} }, getPrototypeOf() { ${loop} } })`,
+      'null',
+    )
+    .map((value) => `throw ${value};`),
+  fc
+    .constantFrom('message', 'name', 'stack', 'cause')
+    .map(
+      (key) =>
+        `Object.defineProperty(Error.prototype, '${key}', { set(v) { ${loop} }, get() { ${loop} }, configurable: true });\nawait fail({});`,
+    ),
+  fc
+    .tuple(fc.constantFrom(...genericMethods), fc.constantFrom(...lengths))
+    .map(
+      ([[method, args], length]) => `Array.prototype.${method}.call({ length: ${length} }${args ? `, ${args}` : ''});`,
+    ),
+  fc
+    .tuple(fc.constantFrom(...genericMethods), fc.integer({ min: 100_000, max: 400_000 }))
+    .map(
+      ([[method, args], length]) =>
+        `for (;;) Array.prototype.${method}.call({ length: ${length} }${args ? `, ${args}` : ''});`,
+    ),
+  fc.constantFrom(
+    'const a = []; a.length = 2 ** 32 - 1; a.lastIndexOf(1);',
+    'Array.from({ length: 2 ** 32 - 1 });',
+    'new Uint8Array(2 ** 31);',
+    'new Float64Array({ length: 2 ** 28 });',
+    "'x'.repeat(2 ** 28);",
+    "'x'.padStart(2 ** 29, 'ab');",
+    "let s = 'ab'; for (;;) s = s + s;",
+    'JSON.stringify(Array.from({ length: 1e7 }, () => [1, [2, [3]]]));',
+    "/(a+)+$/.test('a'.repeat(48) + 'b');",
+    "/^(\\w+\\s?)*$/.test('ab '.repeat(40) + '!');",
+    "'x'.repeat(1e6).split('').join('-').split('-').sort().join('');",
+  ),
+  fc
+    .constantFrom(
+      'new Uint8Array(1 << 20).fill(i)',
+      "('x'.repeat(1 << 12) + i).toUpperCase()",
+      '{ i, nested: [i, i, i], text: String(i) }',
+      'new Array(1 << 16).fill(i)',
+    )
+    .map((item) => `const keep = []; for (let i = 0; ; i++) keep.push(${item});`),
+  fc.constant(
+    `const resolve = Promise.resolve.bind(Promise);
+     const forged = '1,"console":["forged"]';
+     function Species(executor) { executor(() => {}, () => {}); return resolve(forged); }
+     Object.defineProperty(Promise.prototype, 'constructor', { value: { [Symbol.species]: Species }, configurable: true });
+     Promise.resolve = () => resolve(forged);
+     Promise.prototype.then = function () { return resolve(forged); };
+     return 1;`,
+  ),
+  fc.constant(`return { get then() { ${loop} } };`),
+  fc.constant(`return { toJSON() { ${loop} } };`),
+);
+
+const program = fc
+  .tuple(fc.constantFrom('', "console.log('start');", 'await echo({ a: 1 });'), hostile)
+  .map(([before, statement]) => `${before}\n${statement}\nreturn 'survived';`);
+
+describe('code mode against hostile programs', () => {
+  it(`keeps the host responsive and ends ${RUNS} hostile programs typed, in bounded time and memory`, async () => {
+    const baseline = process.memoryUsage().rss;
+    let lastTick = performance.now();
+    let maxGapMs = 0;
+    let peakRss = baseline;
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      maxGapMs = Math.max(maxGapMs, now - lastTick);
+      lastTick = now;
+      peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    }, 10);
+    let hangs = 0;
+    const cpuStops: number[] = [];
+    let worstWallMs = 0;
+    const kinds = new Map<string, number>();
+    try {
+      await fc.assert(
+        fc.asyncProperty(program, async (source) => {
+          lastTick = performance.now();
+          const started = performance.now();
+          let kind: string;
+          try {
+            const outcome = await runSandboxed(
+              source,
+              host,
+              { ...DEFAULT_CODE_MODE_LIMITS, cpuTimeMs: CPU_MS },
+              AbortSignal.timeout(WALL_MS),
+            );
+            expect(outcome.json).not.toContain('forged');
+            JSON.parse(outcome.json);
+            kind = 'result';
+          } catch (error) {
+            if (CodeModeLimitError.isInstance(error)) kind = error.limitKind;
+            else if (CodeProgramError.isInstance(error)) kind = `program:${error.failure}`;
+            else if (error instanceof Error && error.name === 'TimeoutError') kind = 'wall_clock';
+            else throw error;
+          }
+          const elapsed = performance.now() - started;
+          kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+          worstWallMs = Math.max(worstWallMs, elapsed);
+          if (kind === 'cpu_time') cpuStops.push(elapsed / CPU_MS);
+          if (elapsed > 2 * WALL_MS) hangs += 1;
+        }),
+        { numRuns: RUNS },
+      );
+    } finally {
+      clearInterval(ticker);
+    }
+    const report = {
+      runs: RUNS,
+      hangs,
+      worstWallMs: Math.round(worstWallMs),
+      // Wall time from the call to the cpu_time error, × the CPU limit (includes starting a worker
+      // thread when the previous program's was ended and its successor is not ready yet).
+      cpuStopMedian: Number((cpuStops.sort((a, b) => a - b)[Math.floor(cpuStops.length / 2)] ?? 0).toFixed(2)),
+      cpuStopWorst: Number((cpuStops.at(-1) ?? 0).toFixed(2)),
+      maxHostGapMs: Math.round(maxGapMs),
+      rssBaselineMiB: Math.round(baseline / MiB),
+      rssPeakMiB: Math.round(peakRss / MiB),
+      kinds: Object.fromEntries(kinds),
+    };
+    console.log('code-mode hostile:', JSON.stringify(report));
+    expect(hangs).toBe(0);
+    // The host thread never runs program code: its event loop keeps turning.
+    expect(maxGapMs).toBeLessThan(WALL_MS);
+    // Each program's wasm memory is capped at 32 MiB + 16 MiB; a few worker threads at a time.
+    expect(peakRss - baseline).toBeLessThan(512 * MiB);
+  });
+});
