@@ -10,8 +10,8 @@ export const REDACTED = '[redacted]';
  */
 export const MIN_SCRUB_LENGTH = 4;
 
-/** Base64 variants need this many characters of their own before they are searched for. */
-const MIN_BASE64_CORE = 8;
+/** Base64 variants need this many characters of their own (a value of 5+ UTF-8 bytes) before they are searched for. */
+const MIN_BASE64_CORE = 6;
 
 const HTML: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -54,7 +54,7 @@ function base64Cores(value: string, out: Set<string>): void {
 /**
  * The forms a tool commonly echoes a value in, for searching free text: as is, JSON-escaped (once
  * and twice, and with non-ASCII as `\uXXXX`), URL-encoded (`encodeURIComponent`, lower-case hex,
- * `+` for spaces), HTML-escaped, and base64 / base64url at every byte alignment (values of 8+ bytes).
+ * `+` for spaces), HTML-escaped, and base64 / base64url at every byte alignment (values of 5+ UTF-8 bytes).
  * Not covered: hashes, hex, other encodings or transformations of the value (a tool that reverses,
  * splits or encrypts a secret can always hide it from any scrubber). Empty below
  * {@link MIN_SCRUB_LENGTH}.

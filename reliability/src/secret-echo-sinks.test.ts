@@ -1,0 +1,330 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { codeModeTool } from '@tiny/code-mode';
+import { type AgentEvent, AgentHarness, REDACTED } from '@tiny/harness';
+import { ScriptedModel, scriptedToolCall } from '@tiny/harness/testkit';
+import { createOtelListener } from '@tiny/otel';
+import { defineTool, type ToolExecutionContext, ToolResult } from '@tiny/tools';
+import { renderTraceHtml } from '@tiny/trace';
+import fc from 'fast-check';
+import { Type } from 'typebox';
+import { describe, expect, it } from 'vitest';
+
+// The OTel SDK the otel package tests with (its in-memory exporter), resolved from that package.
+const otelRequire = createRequire(new URL('../../packages/otel/package.json', import.meta.url));
+interface FinishedSpan {
+  readonly name: string;
+  readonly attributes: unknown;
+  readonly status: unknown;
+  readonly events: unknown;
+}
+interface OtelSdk {
+  InMemorySpanExporter: new () => { getFinishedSpans(): FinishedSpan[]; reset(): void };
+  SimpleSpanProcessor: new (exporter: unknown) => unknown;
+  BasicTracerProvider: new (options: {
+    spanProcessors: unknown[];
+  }) => {
+    getTracer(name: string): Parameters<typeof createOtelListener>[0]['tracer'];
+  };
+}
+const sdk = (await import(pathToFileURL(otelRequire.resolve('@opentelemetry/sdk-trace-base')).href)) as OtelSdk;
+const exporter = new sdk.InMemorySpanExporter();
+const provider = new sdk.BasicTracerProvider({ spanProcessors: [new sdk.SimpleSpanProcessor(exporter)] });
+const tracer = provider.getTracer('secret-echo-sinks');
+
+const RUNS = Number(process.env.SECRET_ECHO_RUNS ?? 400);
+const PROGRAM_RUNS = Number(process.env.SECRET_ECHO_PROGRAM_RUNS ?? 60);
+
+/** Characters no harness text holds, so a match in a sink can only be the secret. */
+const RARE = ['\u2063', '§', '🔑', 'ǅ', '\u0007'];
+const META = ['.*+?^$', '{}()|[]', '\\/%&<>"\'=:'].join('').split('');
+const bodyArb = fc.oneof(
+  fc.string({ minLength: 3, maxLength: 20 }),
+  fc.string({ minLength: 3, maxLength: 12, unit: 'grapheme' }),
+  fc.string({ minLength: 3, maxLength: 12, unit: fc.constantFrom(...META) }),
+);
+/** A secret of 4+ characters: arbitrary text (unicode, regex metacharacters) with one rare character in it. */
+const secretArb = fc.tuple(bodyArb, fc.constantFrom(...RARE), fc.nat()).map(([body, rare, at]) => {
+  const points = Array.from(body);
+  const cut = at % (points.length + 1);
+  return `${points.slice(0, cut).join('')}${rare}${points.slice(cut).join('')}`;
+});
+
+const ECHOES = [
+  'message',
+  'url',
+  'json',
+  'double-json',
+  'cause',
+  'aggregate',
+  'custom',
+  'basic',
+  'result',
+  'result-json',
+  'metadata',
+] as const;
+type Echo = (typeof ECHOES)[number];
+
+function echo(kind: Echo, secret: string): ToolResult {
+  const url = `https://api.example/v1?key=${encodeURIComponent(secret)}`;
+  switch (kind) {
+    case 'message':
+      throw new Error(`upstream rejected ${secret}`);
+    case 'url':
+      throw new Error(`GET ${url} -> 401`);
+    case 'json':
+      throw new Error(`body ${JSON.stringify({ auth: { key: secret } })}`);
+    case 'double-json':
+      throw new Error(JSON.stringify({ error: JSON.stringify({ key: secret }) }));
+    case 'cause':
+      throw new Error('call failed', { cause: new Error('auth', { cause: new TypeError(`bad key ${secret}`) }) });
+    case 'aggregate':
+      throw new AggregateError([new Error(`one ${secret}`), { detail: secret }], 'all attempts failed');
+    case 'custom':
+      throw Object.assign(new Error('request failed'), { request: { headers: { authorization: `Bearer ${secret}` } } });
+    case 'basic':
+      throw new Error(`Authorization: Basic ${Buffer.from(`user:${secret}`).toString('base64')}`);
+    case 'result':
+      return ToolResult.success(`fetched ${url} with ${secret}`);
+    case 'result-json':
+      return ToolResult.json({ ok: true, debug: { request: [{ url, key: secret }] } });
+    case 'metadata':
+      return ToolResult.success('ok').withMetadata({ key: secret });
+  }
+}
+
+/** The forms the tools above write a secret in; a sink holding any of them leaks. */
+function forms(secret: string): string[] {
+  const json = JSON.stringify(secret).slice(1, -1);
+  return [
+    secret,
+    json,
+    JSON.stringify(json).slice(1, -1),
+    encodeURIComponent(secret),
+    // Inside a base64 blob a value is findable from 5 UTF-8 bytes on (documented in the harness).
+    ...(Buffer.byteLength(secret) >= 5 ? [Buffer.from(`user:${secret}`).toString('base64')] : []),
+    secret.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`),
+  ].filter((form) => form.length >= 4);
+}
+const htmlEscape = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
+  );
+
+/** Every string an error carries: message, stack, cause chain, `errors`, custom properties. */
+function deepText(value: unknown, seen = new Set<unknown>()): string {
+  if (typeof value === 'string') return value;
+  if (typeof value !== 'object' || value === null || seen.has(value)) return String(value);
+  seen.add(value);
+  const parts = Reflect.ownKeys(value).map(
+    (key) => `${String(key)}=${deepText((value as Record<string | symbol, unknown>)[key], seen)}`,
+  );
+  if (value instanceof Error) parts.push(value.message, value.stack ?? '', String(value));
+  return parts.join('\n');
+}
+
+function spanText(): string {
+  return JSON.stringify(
+    exporter.getFinishedSpans().map((span) => ({
+      name: span.name,
+      attributes: span.attributes,
+      status: span.status,
+      events: span.events,
+    })),
+  );
+}
+
+interface Sinks {
+  readonly [name: string]: string;
+}
+
+function leaksIn(sinks: Sinks, secret: string): string[] {
+  const found: string[] = [];
+  const all = forms(secret);
+  for (const [name, text] of Object.entries(sinks)) {
+    const checked = name === 'trace_html' ? [...all, ...all.map(htmlEscape)] : all;
+    for (const form of checked) if (text.includes(form)) found.push(`${name}: ${JSON.stringify(form)}`);
+  }
+  return found;
+}
+
+let sinkChecks = 0;
+let leakCount = 0;
+
+async function runAndCollect(options: {
+  readonly secret: string;
+  readonly kind: Echo;
+  readonly origin: 'host' | 'sensitive';
+  readonly capture: boolean;
+  readonly fail: boolean;
+}): Promise<Sinks> {
+  const { secret, kind, origin, capture, fail } = options;
+  const tool =
+    origin === 'host'
+      ? defineTool({
+          name: 'fetch_data',
+          description: 'Fetches data.',
+          parameters: Type.Object({ q: Type.String(), apiKey: Type.String() }),
+          injected: [{ name: 'apiKey', source: 'host' }],
+          execute: ({ apiKey }) => echo(kind, apiKey),
+        })
+      : defineTool({
+          name: 'fetch_data',
+          description: 'Fetches data.',
+          parameters: Type.Object({ q: Type.String(), apiKey: Type.String({ 'x-tiny-sensitive': true }) }),
+          execute: ({ apiKey }) => echo(kind, apiKey),
+        });
+  const args = origin === 'host' ? { q: 'x' } : { q: 'x', apiKey: secret };
+  const model = new ScriptedModel({
+    steps: [{ toolCalls: [scriptedToolCall('fetch_data', args, 'c1')] }, { content: 'done' }],
+  });
+  const harness = new AgentHarness({
+    model,
+    tools: [tool],
+    policy: { captureToolIo: capture, toolErrors: fail ? { kind: 'fail' } : { kind: 'return_error' } },
+  });
+  exporter.reset();
+  const otel = createOtelListener({ tracer, captureContent: true, maxContentLength: 100_000 });
+  const events: AgentEvent[] = [];
+  const outcome = await harness
+    .invoke({ hostValues: { apiKey: secret, region: 'eu' } }, [{ role: 'user', content: 'go' }], {
+      onEvent: (event) => {
+        events.push(event);
+        otel(event);
+      },
+    })
+    .then(
+      (run) => ({ run }),
+      (error: unknown) => ({ error }),
+    );
+  // The model wrote a sensitive value itself: only what came back to it (tool rows) must not hold it.
+  const requests =
+    origin === 'host'
+      ? JSON.stringify(model.requests)
+      : JSON.stringify(model.requests.map((request) => request.messages.filter((message) => message.role === 'tool')));
+  return {
+    model_request: requests,
+    events: JSON.stringify(events),
+    otel_spans: spanText(),
+    trace_html: renderTraceHtml('run' in outcome ? outcome.run : events),
+    thrown_error: 'error' in outcome ? deepText(outcome.error) : '',
+    run_result:
+      'run' in outcome
+        ? JSON.stringify({
+            ...outcome.run,
+            state: undefined,
+            messages:
+              origin === 'host'
+                ? outcome.run.messages
+                : outcome.run.messages.filter((message) => message.role !== 'assistant'),
+          })
+        : '',
+  };
+}
+
+describe(`secrets a tool echoes never reach a sink (${RUNS} random cases, ${PROGRAM_RUNS} programs)`, () => {
+  it('host-injected and sensitive values, echoed raw, URL-encoded, JSON-escaped, base64, nested: 0 leaks', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        secretArb,
+        fc.constantFrom(...ECHOES),
+        fc.constantFrom('host', 'sensitive') as fc.Arbitrary<'host' | 'sensitive'>,
+        fc.boolean(),
+        fc.boolean(),
+        async (secret, kind, origin, capture, fail) => {
+          const sinks = await runAndCollect({ secret, kind, origin, capture, fail });
+          const found = leaksIn(sinks, secret);
+          sinkChecks += Object.keys(sinks).length;
+          leakCount += found.length;
+          expect(found).toEqual([]);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('a code-mode program gets host values a nested tool echoes, and its own sensitive literals, only as [redacted]', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        secretArb,
+        fc.constantFrom(...ECHOES),
+        fc.boolean(),
+        fc.constantFrom('host', 'sensitive') as fc.Arbitrary<'host' | 'sensitive'>,
+        async (secret, kind, capture, origin) => {
+          const inner =
+            origin === 'host'
+              ? defineTool({
+                  name: 'fetch_data',
+                  description: 'Fetches data.',
+                  parameters: Type.Object({ apiKey: Type.String() }),
+                  injected: [{ name: 'apiKey', source: 'host' }],
+                  execute: ({ apiKey }, _context: ToolExecutionContext) => echo(kind, apiKey),
+                })
+              : defineTool({
+                  name: 'fetch_data',
+                  description: 'Fetches data.',
+                  parameters: Type.Object({ apiKey: Type.String({ 'x-tiny-sensitive': true }) }),
+                  execute: ({ apiKey }) => echo(kind, apiKey),
+                });
+          // A sensitive value is written into the program by the model; a host value never is.
+          const call = origin === 'host' ? 'fetch_data({})' : `fetch_data({ apiKey: ${JSON.stringify(secret)} })`;
+          const code = `let out; try { out = await ${call}; } catch (e) { out = String(e); } console.log(JSON.stringify(out)); return out;`;
+          const model = new ScriptedModel({
+            steps: [{ toolCalls: [scriptedToolCall('run_code', { code }, 'p1')] }, { content: 'done' }],
+          });
+          const harness = new AgentHarness({
+            model,
+            tools: [codeModeTool({ tools: [inner] })],
+            policy: { captureToolIo: capture, toolErrors: { kind: 'return_error' } },
+          });
+          const events: AgentEvent[] = [];
+          const run = await harness.invoke({ hostValues: { apiKey: secret } }, [{ role: 'user', content: 'go' }], {
+            onEvent: (event) => events.push(event),
+          });
+          const toolRows = (messages: readonly { role: string }[]) =>
+            messages.filter((message) => message.role === 'tool');
+          const sinks = {
+            program_output: JSON.stringify(toolRows(run.messages)),
+            model_request: JSON.stringify(
+              origin === 'host' ? model.requests : model.requests.map((request) => toolRows(request.messages)),
+            ),
+            events: JSON.stringify(events),
+          };
+          const found = leaksIn(sinks, secret);
+          sinkChecks += Object.keys(sinks).length;
+          leakCount += found.length;
+          expect(found).toEqual([]);
+        },
+      ),
+      { numRuns: PROGRAM_RUNS },
+    );
+  }, 60_000);
+
+  it('host values under four characters are left alone (documented policy): text stays whole', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ minLength: 1, maxLength: 3 }), async (short) => {
+        const tool = defineTool({
+          name: 'count',
+          description: 'Counts.',
+          parameters: Type.Object({ unit: Type.String() }),
+          injected: [{ name: 'unit', source: 'host' }],
+          execute: ({ unit }) => `counted 42 items (${unit.length})`,
+        });
+        const model = new ScriptedModel({
+          steps: [{ toolCalls: [scriptedToolCall('count', {}, 'c1')] }, { content: 'done' }],
+        });
+        await new AgentHarness({ model, tools: [tool] }).invoke({ hostValues: { unit: short } }, [
+          { role: 'user', content: 'go' },
+        ]);
+        const tool_rows = JSON.stringify(model.requests.at(-1)?.messages.filter((message) => message.role === 'tool'));
+        expect(tool_rows).toContain(`counted 42 items (${short.length})`);
+        expect(tool_rows).not.toContain(REDACTED);
+      }),
+      { numRuns: 50 },
+    );
+    // The figure for the report.
+    console.log(`secret-echo-sinks: ${leakCount} leaks in ${sinkChecks} sink checks`);
+    expect(leakCount).toBe(0);
+  });
+});
