@@ -57,6 +57,18 @@ function secretsOf(
   return [...new Set([...values, ...host])].sort((a, b) => b.length - a.length);
 }
 
+/**
+ * What to scrub from what a running tool reports itself (`custom` events, progress): the run's
+ * host values and the call's sensitive argument values, with their encoded forms.
+ * @internal
+ */
+export function reportSecrets(state: LoopState, entry: RegisteredTool, args: unknown): readonly string[] {
+  const host = hostSecrets(state.context.hostValues);
+  const own = sensitiveRawValues(args, redactionOf(entry.tool));
+  if (own.size === 0) return host;
+  return [...new Set([...expandSecrets(own), ...host])].sort((a, b) => b.length - a.length);
+}
+
 function scrubBlock(block: ToolContent, secrets: readonly string[]): ToolContent {
   switch (block.type) {
     case 'text': {

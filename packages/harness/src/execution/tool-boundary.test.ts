@@ -136,6 +136,37 @@ describe('the tool boundary', () => {
     expect(leaked(seen, KEY)).toEqual([]);
   });
 
+  it('scrubs host and sensitive values from what a running tool reports (progress, custom events)', async () => {
+    const tool = defineTool({
+      name: 'sync',
+      description: 'Syncs.',
+      parameters: Type.Object({ token: Type.String({ 'x-tiny-sensitive': true }), apiKey: Type.String() }),
+      injected: [{ name: 'apiKey', source: 'host' }],
+      execute: ({ token, apiKey }, context) => {
+        context.reportProgress({ message: `using ${apiKey}`, partial: { token } });
+        context.emit({ debug: [`key=${encodeURIComponent(apiKey)}`, token] });
+        return 'synced';
+      },
+    });
+    const model = new ScriptedModel({
+      steps: [{ toolCalls: [scriptedToolCall('sync', { token: 'tok-5551-abc' }, 'c1')] }, { content: 'done' }],
+    });
+    const events: AgentEvent[] = [];
+    await new AgentHarness({ model, tools: [tool] }).invoke(
+      { hostValues: { apiKey: KEY } },
+      [{ role: 'user', content: 'go' }],
+      {
+        onEvent: (event) => events.push(event),
+      },
+    );
+    const reported = JSON.stringify(
+      events.filter((event) => event.type === 'tool_progress' || event.type === 'custom'),
+    );
+    expect(reported).toContain(REDACTED);
+    expect(leaked(reported, KEY)).toEqual([]);
+    expect(reported).not.toContain('tok-5551-abc');
+  });
+
   it('leaves host values under four characters alone, so short values do not cut up every text', async () => {
     const tool = defineTool({
       name: 'count',

@@ -2,6 +2,8 @@ import type { JsonValue, ToolExecutionContext, ToolProgress, ToolResult } from '
 import type { LoopState } from '../agent/loop-state.js';
 import { idempotencyKeyOf } from '../ledger/record-effect.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
+import { reportSecrets } from './scrub-outcome.js';
+import { scrubValue } from './scrub-value.js';
 
 /**
  * The per-call abort signal, created only if the tool reads `context.signal` (most tools never
@@ -64,6 +66,7 @@ class CallContext implements ToolExecutionContext {
   #idempotencyKey: string | undefined;
   #running = true;
   #callTool: ToolExecutionContext['callTool'] | undefined;
+  #reportSecrets: readonly string[] | undefined;
   readonly #loop: LoopState;
   readonly #options: CallContextOptions;
 
@@ -106,15 +109,21 @@ class CallContext implements ToolExecutionContext {
     return this.#loop.context.state;
   }
 
+  /** Host values and sensitive argument values, scrubbed from what the tool reports (the tool boundary). */
+  #secrets(): readonly string[] {
+    this.#reportSecrets ??= reportSecrets(this.#loop, this.#options.entry, this.#options.args);
+    return this.#reportSecrets;
+  }
+
   emit(payload: JsonValue): void {
     const sink = this.#loop.sink;
-    if (sink.active) sink.emit({ type: 'custom', callId: this.callId, payload });
+    if (sink.active) sink.emit({ type: 'custom', callId: this.callId, payload: scrubValue(payload, this.#secrets()) });
   }
 
   reportProgress(progress: ToolProgress): void {
     const sink = this.#loop.sink;
     if (!sink.active || !this.#running) return;
-    const { fraction, ...rest } = progress;
+    const { fraction, ...rest } = scrubValue(progress, this.#secrets());
     const clamped = fraction === undefined || Number.isNaN(fraction) ? undefined : Math.min(1, Math.max(0, fraction));
     sink.emit({
       type: 'tool_progress',
