@@ -17,7 +17,7 @@ import { isApprovedCall } from '../deferral/approved-call.js';
 import { unwrapBridgeCall } from '../discovery/unwrap-bridge-call.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import type { BrokenTurnReason } from '../events/agent-event.js';
-import { eventSecrets, redactionOf, redactValue, scrubText } from '../execution/redaction.js';
+import { eventSecrets, redactionOf, redactUnknownArguments, redactValue, scrubText } from '../execution/redaction.js';
 import { middlewareContext, runBeforeTool } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { runStopError } from '../run/run-stop.js';
@@ -102,7 +102,14 @@ function recordedArguments(
   entry: RegisteredTool | undefined,
 ): { arguments?: unknown } {
   if (!state.policy.captureToolIo) return {};
-  return { arguments: redactValue(args, redactionOf(entry?.tool)) };
+  if (entry === undefined) {
+    const registered = state.registry.names().map((name) => state.registry.get(name));
+    const known = [...state.offered.values(), ...state.deferredTools.values(), ...registered].filter(
+      (item): item is RegisteredTool => item !== undefined,
+    );
+    return { arguments: redactUnknownArguments(args, known, state.context.hostValues) };
+  }
+  return { arguments: redactValue(args, redactionOf(entry.tool)) };
 }
 
 /** Takes one tool-call budget slot, or ends the run with `limit_reached`. */
