@@ -169,10 +169,14 @@ describe('bounds', () => {
     expect(settled.error).toMatchObject({ kind: 'response_too_large', isRetryable: false });
   });
 
-  it('keep-alive comments forever end the stream with response_timeout', async () => {
+  it('keep-alive comments and ping events forever end the stream with response_timeout', async () => {
     api.handler = (_request, response) => {
       sse(response);
-      const timer = setInterval(() => response.write(': keep-alive\n\n'), 5);
+      let beat = 0;
+      const timer = setInterval(() => {
+        beat += 1;
+        response.write(beat % 2 === 0 ? ': keep-alive\n\n' : 'event: ping\ndata: {"type":"ping"}\n\n');
+      }, 5);
       response.on('close', () => clearInterval(timer));
     };
     const { stream } = await model({ idleTimeoutMs: 150 }).doStream(request);

@@ -25,7 +25,8 @@ export interface StreamContext extends ErrorContext {
 }
 
 /** Anthropic's keep-alive: delivered, but no progress for the idle bound. */
-const isPing = (event: SseEvent): boolean => event.event === 'ping' || event.data.includes('"type":"ping"');
+const isPing = (event: SseEvent): boolean =>
+  event.event === 'ping' || /^\s*\{\s*"type"\s*:\s*"ping"\s*\}\s*$/.test(event.data);
 
 /** A content block being received, by its `index`. */
 type OpenBlock =

@@ -1,5 +1,5 @@
 import type { LanguageModelV1Choice, LanguageModelV1StreamPart, LanguageModelV1Usage } from '@tiny/llm';
-import { asArray, asNonEmptyString, asRecord, HttpFailure, readSseEvents } from '@tiny/provider-utils';
+import { asArray, asNonEmptyString, asRecord, HttpFailure, readSseEvents, type SseEvent } from '@tiny/provider-utils';
 import { errorFromBody, httpFailureError, transportError } from '../errors/create-call-error.js';
 import { mapUsage } from '../response/map-usage.js';
 import { choiceIndex, parseCompletion } from '../response/parse-completion.js';
@@ -20,6 +20,10 @@ function mergeUsage(previous: LanguageModelV1Usage, chunk: Readonly<Record<strin
   const wire = asRecord(chunk.usage) ?? asRecord(asRecord(chunk.x_groq)?.usage);
   return wire === undefined ? previous : { ...previous, ...mapUsage(wire) };
 }
+
+/** A keep-alive event (`event: ping`, a `{"type":"ping"}` payload): delivered, but no progress for the idle bound. */
+const isKeepAlive = (event: SseEvent): boolean =>
+  event.event === 'ping' || /^\s*\{\s*"type"\s*:\s*"ping"\s*\}\s*$/.test(event.data);
 
 function isErrorChunk(chunk: Readonly<Record<string, unknown>>): boolean {
   return (chunk.error !== undefined && chunk.error !== null) || chunk.object === 'error';
@@ -79,7 +83,7 @@ export async function* streamCompletion(
   }
 
   try {
-    for await (const event of readSseEvents(body, { limits: context.limits })) {
+    for await (const event of readSseEvents(body, { limits: context.limits, isKeepAlive })) {
       if (context.signal?.aborted) throw context.signal.reason;
       const data = event.data.trim();
       if (data === '[DONE]') break;

@@ -1,0 +1,324 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  collectStreamSettled,
+  type LanguageModelV1,
+  type LanguageModelV1FinishReason,
+  type LanguageModelV1Request,
+  ModelCallError,
+} from '@tiny/llm';
+import { createAnthropic } from '@tiny/provider-anthropic';
+import { createOpenAICompatible } from '@tiny/provider-openai';
+import { TinyError } from '@tiny/tools';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * Both HTTP adapters against a hostile 127.0.0.1 server: random redirects (301/302/303/307/308 to
+ * other ports, host names and schemes, protocol-relative and relative Locations), finish reasons
+ * drawn from real and random values, giant lines, keep-alive floods and stalls. Properties: nothing
+ * reaches the other origin, no call of a turn that did not end normally is executable (its finish
+ * reason is a broken one), every failure is a typed error, nothing hangs, RSS stays bounded.
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
+const SECRET = 'sk-hostile-secret-key';
+const PROMPT = 'the secret prompt 7d1f';
+
+type Handler = (request: IncomingMessage, response: ServerResponse, body: string) => void;
+
+function server() {
+  const state = {
+    handler: ((_request, response) => response.writeHead(500).end()) as Handler,
+    requests: 0,
+    leaks: 0,
+    server: undefined as unknown as Server,
+    port: 0,
+    open: new Set<ServerResponse>(),
+  };
+  state.server = createServer((request, response) => {
+    state.open.add(response);
+    response.on('close', () => state.open.delete(response));
+    let body = '';
+    request.on('data', (chunk: Buffer) => {
+      body += chunk.toString('utf8');
+    });
+    request.on('end', () => {
+      state.requests += 1;
+      const headers = JSON.stringify(request.headers);
+      if (headers.includes(SECRET) || body.includes(PROMPT)) state.leaks += 1;
+      state.handler(request, response, body);
+    });
+  });
+  return state;
+}
+
+const api = server();
+const elsewhere = server();
+beforeAll(async () => {
+  for (const each of [api, elsewhere]) {
+    await new Promise<void>((resolve) => each.server.listen(0, '127.0.0.1', resolve));
+    each.port = (each.server.address() as AddressInfo).port;
+  }
+  elsewhere.handler = (_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+});
+afterAll(async () => {
+  for (const each of [api, elsewhere]) {
+    for (const response of each.open) response.destroy();
+    each.server.closeAllConnections();
+    await new Promise((resolve) => each.server.close(resolve));
+  }
+});
+
+const KNOWN_REASONS = [
+  'stop',
+  'length',
+  'tool_calls',
+  'content_filter',
+  'function_call',
+  'end_turn',
+  'max_tokens',
+  'stop_sequence',
+  'tool_use',
+  'pause_turn',
+  'refusal',
+  'model_context_window_exceeded',
+  'model_length',
+  'insufficient_system_resource',
+  'abort',
+  'error',
+  'MAX_TOKENS',
+  'SAFETY',
+  'RECITATION',
+  'recitation',
+  'STOP',
+  'OTHER',
+  'FINISH_REASON_UNSPECIFIED',
+  'MALFORMED_FUNCTION_CALL',
+  'eos',
+  'load',
+  'Tool_Calls',
+];
+/** Values after which the calls of a turn may run. */
+const NORMAL = new Set([
+  'stop',
+  'tool_calls',
+  'function_call',
+  'end_turn',
+  'stop_sequence',
+  'tool_use',
+  'eos',
+  'pause_turn',
+]);
+const BROKEN: ReadonlySet<LanguageModelV1FinishReason> = new Set(['length', 'content_filter', 'error']);
+
+type Scenario =
+  | { kind: 'redirect'; status: 301 | 302 | 303 | 307 | 308; target: number }
+  | { kind: 'finish'; reason: string }
+  | { kind: 'giant_line' }
+  | { kind: 'keep_alive'; ping: boolean }
+  | { kind: 'stall'; afterHeaders: boolean };
+
+const scenario: fc.Arbitrary<Scenario> = fc.oneof(
+  fc.record({
+    kind: fc.constant('redirect' as const),
+    status: fc.constantFrom(301 as const, 302 as const, 303 as const, 307 as const, 308 as const),
+    target: fc.nat(6),
+  }),
+  fc.record({
+    kind: fc.constant('finish' as const),
+    reason: fc.oneof(
+      fc.constantFrom(...KNOWN_REASONS),
+      fc.string({ minLength: 1, maxLength: 24 }).filter((value) => value.trim() !== ''),
+    ),
+  }),
+  fc.record({ kind: fc.constant('giant_line' as const) }),
+  fc.record({ kind: fc.constant('keep_alive' as const), ping: fc.boolean() }),
+  fc.record({ kind: fc.constant('stall' as const), afterHeaders: fc.boolean() }),
+);
+
+const CALL = { id: 'call_1', name: 'write_file', input: { path: 'a' } };
+
+function openaiBody(reason: string, stream: boolean): string {
+  const call = { id: CALL.id, type: 'function', function: { name: CALL.name, arguments: JSON.stringify(CALL.input) } };
+  if (!stream)
+    return JSON.stringify({
+      id: 'c',
+      object: 'chat.completion',
+      model: 'm',
+      choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [call] }, finish_reason: reason }],
+    });
+  const chunk = (choice: unknown) =>
+    `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'm', choices: [choice] })}\n\n`;
+  return `${chunk({ index: 0, delta: { tool_calls: [{ index: 0, ...call }] } })}${chunk({ index: 0, delta: {}, finish_reason: reason })}data: [DONE]\n\n`;
+}
+
+function anthropicBody(reason: string, stream: boolean): string {
+  const message = {
+    id: 'msg',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude',
+    content: [{ type: 'tool_use', ...CALL }],
+    stop_reason: reason,
+    usage: { input_tokens: 1, output_tokens: 1 },
+  };
+  if (!stream) return JSON.stringify(message);
+  const event = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  return [
+    event('message_start', { message: { ...message, content: [], stop_reason: null } }),
+    event('content_block_start', {
+      index: 0,
+      content_block: { type: 'tool_use', id: CALL.id, name: CALL.name, input: {} },
+    }),
+    event('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: '{"path":"a"}' } }),
+    event('content_block_stop', { index: 0 }),
+    event('message_delta', { delta: { stop_reason: reason }, usage: { output_tokens: 1 } }),
+    event('message_stop', {}),
+  ].join('');
+}
+
+function locationFor(target: number): { location: string; sameOrigin: boolean } {
+  switch (target) {
+    case 0:
+      return { location: `http://127.0.0.1:${elsewhere.port}/v1/x`, sameOrigin: false };
+    case 1:
+      return { location: `http://localhost:${elsewhere.port}/v1/x`, sameOrigin: false };
+    case 2:
+      return { location: `//127.0.0.1:${elsewhere.port}/v1/x`, sameOrigin: false };
+    case 3:
+      return { location: `https://127.0.0.1:${elsewhere.port}/v1/x`, sameOrigin: false };
+    case 4:
+      return { location: '/v1/ok/final', sameOrigin: true };
+    case 5:
+      return { location: 'ok/final', sameOrigin: true };
+    default:
+      return { location: `http://127.0.0.1:${api.port}/v1/ok/final`, sameOrigin: true };
+  }
+}
+
+function pump(response: ServerResponse, block: string): void {
+  const write = () => {
+    while (!response.destroyed && response.write(block));
+    if (!response.destroyed) response.once('drain', write);
+  };
+  write();
+}
+
+const request: LanguageModelV1Request = { messages: [{ role: 'user', content: PROMPT }] };
+const LIMITS = { maxEventBytes: 64 * 1024, maxResponseBytes: 1024 * 1024, idleTimeoutMs: 80, totalTimeoutMs: 500 };
+const figures = { runs: 0, leaks: 0, hangs: 0, untyped: 0, executableBroken: 0 };
+
+async function settle(model: LanguageModelV1, stream: boolean) {
+  try {
+    if (!stream) return { response: await model.doGenerate(request) };
+    const result = await model.doStream(request);
+    const settled = await collectStreamSettled(result.stream);
+    return settled.error === undefined ? { response: settled } : { error: settled.error };
+  } catch (error) {
+    return { error };
+  }
+}
+
+describe('adapters against a hostile server', () => {
+  it(`leak nothing, run no call of a broken turn, fail typed and never hang (${RUNS} runs)`, async () => {
+    global.gc?.();
+    const rssBefore = process.memoryUsage().rss;
+    let rssPeak = rssBefore;
+    await fc.assert(
+      fc.asyncProperty(
+        scenario,
+        fc.constantFrom('openai', 'anthropic'),
+        fc.boolean(),
+        async (drawn, adapter, stream) => {
+          figures.runs += 1;
+          const body = adapter === 'openai' ? openaiBody : anthropicBody;
+          const leaksBefore = elsewhere.leaks;
+          const requestsBefore = elsewhere.requests;
+          const sse = (response: ServerResponse) => response.writeHead(200, { 'content-type': 'text/event-stream' });
+          const answer = (response: ServerResponse, reason: string, sent: string) => {
+            const streamed = (JSON.parse(sent) as { stream?: boolean }).stream === true;
+            response
+              .writeHead(200, { 'content-type': streamed ? 'text/event-stream' : 'application/json' })
+              .end(body(reason, streamed));
+          };
+          api.handler = (incoming, response, sent) => {
+            if (incoming.url?.includes('/ok/')) return answer(response, 'stop', sent);
+            switch (drawn.kind) {
+              case 'redirect':
+                response.writeHead(drawn.status, { location: locationFor(drawn.target).location }).end();
+                return;
+              case 'finish':
+                answer(response, drawn.reason, sent);
+                return;
+              case 'giant_line':
+                if (stream) {
+                  sse(response);
+                  response.write(adapter === 'openai' ? 'data: {"choices":[{"delta":{"content":"' : 'data: {"type":"');
+                } else {
+                  response.writeHead(200, { 'content-type': 'application/json' });
+                  response.write('{"a":"');
+                }
+                pump(response, 'x'.repeat(16 * 1024));
+                return;
+              case 'keep_alive': {
+                sse(response);
+                const line = drawn.ping ? 'event: ping\ndata: {"type":"ping"}\n\n' : ': keep-alive\n\n';
+                const timer = setInterval(() => response.write(line), 2);
+                response.on('close', () => clearInterval(timer));
+                return;
+              }
+              case 'stall':
+                if (drawn.afterHeaders) {
+                  response.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });
+                  response.write(stream ? ': hi\n\n' : '{');
+                } else response.flushHeaders();
+                return;
+            }
+          };
+          const baseURL = `http://127.0.0.1:${api.port}/v1`;
+          const model: LanguageModelV1 =
+            adapter === 'openai'
+              ? createOpenAICompatible({ baseURL, apiKey: SECRET, limits: LIMITS })('m')
+              : createAnthropic({ baseURL, apiKey: SECRET, limits: LIMITS })('claude');
+          const watchdog = new Promise<'hang'>((resolve) => setTimeout(() => resolve('hang'), 15_000).unref());
+        const outcome = await Promise.race([settle(model, stream), watchdog]);
+          rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+          for (const response of api.open) response.destroy();
+          if (outcome === 'hang') {
+            figures.hangs += 1;
+            throw new Error(`hang: ${JSON.stringify(drawn)} ${adapter} stream=${stream}`);
+          }
+          expect(elsewhere.requests - requestsBefore, 'a request reached the other origin').toBe(0);
+          expect(elsewhere.leaks - leaksBefore).toBe(0);
+          if ('error' in outcome) {
+            const typed = ModelCallError.isInstance(outcome.error) && TinyError.isInstance(outcome.error);
+            if (!typed) figures.untyped += 1;
+            expect(typed, `untyped: ${String(outcome.error)}`).toBe(true);
+            if (drawn.kind === 'redirect' && !(locationFor(drawn.target).sameOrigin && drawn.status >= 307))
+              expect(outcome.error).toMatchObject({ kind: 'redirect', isRetryable: false });
+            return;
+          }
+          const { response } = outcome;
+          const calls = response.toolCalls ?? [];
+          if (drawn.kind === 'finish' && calls.length > 0 && !NORMAL.has(drawn.reason.toLowerCase())) {
+            if (!BROKEN.has(response.finishReason)) figures.executableBroken += 1;
+            expect(
+              BROKEN.has(response.finishReason),
+              `${drawn.reason} → ${response.finishReason} keeps its calls executable`,
+            ).toBe(true);
+          }
+          expect(['finish', 'redirect'], `${drawn.kind} succeeded`).toContain(drawn.kind);
+          if (drawn.kind === 'redirect') expect(locationFor(drawn.target).sameOrigin && drawn.status >= 307).toBe(true);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    figures.leaks = elsewhere.leaks;
+    const growth = (rssPeak - rssBefore) / 1024 / 1024;
+    console.info(
+      `hostile-server: runs ${figures.runs}, requests at the other origin ${elsewhere.requests}, leaks ${figures.leaks}, hangs ${figures.hangs}, untyped ${figures.untyped}, executable broken calls ${figures.executableBroken}, peak RSS growth ${growth.toFixed(1)} MiB`,
+    );
+    expect(elsewhere.requests).toBe(0);
+    expect(growth).toBeLessThan(256);
+  });
+});
