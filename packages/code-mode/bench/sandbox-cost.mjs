@@ -23,7 +23,9 @@ for (let i = 0; i < 10; i++) {
   afterStop.push(await time('return 1;'));
 }
 console.log(`empty program: cold ${cold.toFixed(1)} ms, warm median ${median(warm).toFixed(1)} ms`);
-console.log(`empty program right after a watchdog stop: median ${median(afterStop).toFixed(1)} ms, max ${Math.max(...afterStop).toFixed(1)} ms`);
+console.log(
+  `empty program right after a watchdog stop: median ${median(afterStop).toFixed(1)} ms, max ${Math.max(...afterStop).toFixed(1)} ms`,
+);
 
 const before = rss();
 let peak = before;
