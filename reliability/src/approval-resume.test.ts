@@ -1,0 +1,134 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  AgentHarness,
+  type AgentRun,
+  type CheckpointStore,
+  DeferredResolutionError,
+  DeferredToolResults,
+  InMemoryCheckpointStore,
+  type RunState,
+} from '@tiny/harness';
+import { createFileCheckpointStore } from '@tiny/harness/node';
+import { ScriptedModel, type ScriptedStep, scriptedToolCall } from '@tiny/harness/testkit';
+import { SqliteCheckpointStore } from '@tiny/ledger-sqlite';
+import { defineTool, ToolPolicy } from '@tiny/tools';
+import fc from 'fast-check';
+import { Type } from 'typebox';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const RUNS = Number(process.env.APPROVAL_RESUME_RUNS ?? 150);
+const root = mkdtempSync(join(tmpdir(), 'tiny-approval-resume-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+type Kind = 'memory' | 'file' | 'sqlite';
+
+/** Two handles on one durable store, as two processes would open it. */
+function storesOf(kind: Kind, dir: string): [CheckpointStore, CheckpointStore, () => Promise<void>] {
+  if (kind === 'memory') {
+    const store = new InMemoryCheckpointStore();
+    return [store, store, async () => undefined];
+  }
+  if (kind === 'file') return [createFileCheckpointStore(dir), createFileCheckpointStore(dir), async () => undefined];
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, 'agent.db');
+  const first = new SqliteCheckpointStore({ path });
+  const second = new SqliteCheckpointStore({ path });
+  return [first, second, async () => Promise.all([first.close(), second.close()]).then(() => undefined)];
+}
+
+function smsHarness(sent: string[], steps: ScriptedStep[], claims: CheckpointStore, description: string) {
+  const sendSms = defineTool({
+    name: 'send_sms',
+    description,
+    parameters: Type.Object({ to: Type.String() }),
+    policy: ToolPolicy.classified().withSideEffects({ network: true }).requiringApproval(),
+    execute: ({ to }) => {
+      sent.push(to);
+      return 'sent';
+    },
+  });
+  return new AgentHarness({ model: new ScriptedModel({ steps }), tools: [sendSms], resumeClaims: claims });
+}
+
+describe(`approval resume: once across processes, asked again under a changed policy (${RUNS} runs)`, () => {
+  it('two resumes of one saved state (memory, file, SQLite) run each approved call at most once', async () => {
+    let doubleRuns = 0;
+    let changedRan = 0;
+    let cases = 0;
+    let index = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom<Kind>('memory', 'file', 'sqlite'),
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom('concurrent', 'sequential'),
+        fc.constantFrom('same', 'first_changed', 'second_changed'),
+        async (kind, approveEach, order, policy) => {
+          cases += 1;
+          index += 1;
+          const dir = join(root, `case-${index}`);
+          const [one, two, close] = storesOf(kind, dir);
+          try {
+            const sent: string[] = [];
+            const calls = approveEach.map((_, n) => scriptedToolCall('send_sms', { to: `+${n}` }, `c${n}`));
+            const origin = smsHarness(sent, [{ toolCalls: calls }], one, 'Send a text message.');
+            const paused = await origin.invoke({ runId: 'run-1' }, [{ role: 'user', content: 'text them' }]);
+            expect(paused.outcome).toBe('deferred');
+            await one.save(paused.state as RunState);
+            const decisions = new DeferredToolResults();
+            for (const [n, call] of (paused.deferred?.approvals ?? []).entries()) {
+              if (approveEach[n]) decisions.approve(call);
+              else decisions.deny(call, 'no');
+            }
+            const approvedTargets = approveEach.flatMap((approve, n) => (approve ? [`+${n}`] : []));
+            const descriptionOf = (which: 'first' | 'second') =>
+              policy === `${which}_changed` ? 'Send a text message to anyone, at any cost.' : 'Send a text message.';
+            const resumeWith = async (store: CheckpointStore, which: 'first' | 'second') => {
+              const mine: string[] = [];
+              const saved = (await store.load('run-1')) as RunState;
+              const harness = smsHarness(mine, [{ content: 'done' }], store, descriptionOf(which));
+              try {
+                return { which, run: await harness.resumeDeferred({}, saved, decisions) };
+              } finally {
+                sent.push(...mine);
+                if (policy === `${which}_changed` && mine.length > 0) changedRan += 1;
+              }
+            };
+            const outcomes: PromiseSettledResult<{ which: string; run: AgentRun }>[] =
+              order === 'concurrent'
+                ? await Promise.allSettled([resumeWith(one, 'first'), resumeWith(two, 'second')])
+                : [
+                    ...(await Promise.allSettled([resumeWith(one, 'first')])),
+                    ...(await Promise.allSettled([resumeWith(two, 'second')])),
+                  ];
+            const fulfilled = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+            const rejected = outcomes.filter((outcome) => outcome.status === 'rejected');
+            expect(fulfilled).toHaveLength(1);
+            expect(rejected).toHaveLength(1);
+            const reason = rejected[0]?.status === 'rejected' ? rejected[0].reason : undefined;
+            expect(DeferredResolutionError.isInstance(reason) && reason.problem).toBe('already_resumed');
+            if (new Set(sent).size !== sent.length) doubleRuns += 1;
+            expect(new Set(sent).size).toBe(sent.length);
+            const winner = fulfilled[0]?.status === 'fulfilled' ? fulfilled[0].value : undefined;
+            if (policy === `${winner?.which}_changed` && approvedTargets.length > 0) {
+              expect(sent).toEqual([]);
+              expect(winner?.run.outcome).toBe('deferred');
+              expect(winner?.run.deferred?.approvals.every((call) => call.reason === 'needs_reapproval')).toBe(true);
+              expect(winner?.run.deferred?.approvals).toHaveLength(approvedTargets.length);
+            } else {
+              expect(sent.sort()).toEqual(approvedTargets.sort());
+            }
+          } finally {
+            await close();
+          }
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    expect(changedRan).toBe(0);
+    console.log(
+      `approval resume: double runs ${doubleRuns} of ${cases}, ran under a changed policy ${changedRan} of ${cases}`,
+    );
+  }, 120_000);
+});
