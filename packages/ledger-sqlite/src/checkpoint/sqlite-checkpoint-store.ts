@@ -138,7 +138,11 @@ export class SqliteCheckpointStore implements CheckpointStore {
   /** The run ids with a checkpoint, sorted. */
   async list(): Promise<string[]> {
     this.assertOpen('list');
-    return this.statements.list.all().map((row) => row.run_id);
+    // Sorted here, by UTF-16 code units like every other store: SQLite's order is by UTF-8 bytes.
+    return this.statements.list
+      .all()
+      .map((row) => row.run_id)
+      .sort();
   }
 
   /** Removes the run's checkpoint; nothing stored is not an error. */

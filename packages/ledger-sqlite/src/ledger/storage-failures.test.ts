@@ -5,6 +5,7 @@ import { ArtifactUnreadableError, StorageError } from '@tiny/harness';
 import { InvalidInputError } from '@tiny/tools';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteArtifactStore } from '../artifacts/sqlite-artifact-store.js';
+import { SqliteCheckpointStore } from '../checkpoint/sqlite-checkpoint-store.js';
 import { LedgerOpenError } from '../errors/ledger-open-error.js';
 import { ARTIFACT_TABLE } from '../schema/migrate-schema.js';
 import { databases } from '../schema/shared-connection.js';
@@ -61,6 +62,19 @@ describe('SQLite stores and odd input', () => {
     await ledger.started(started('a'));
     expect((await ledger.rows('A')).map((row) => row.runId)).toEqual(['A']);
     await ledger.close();
+  });
+
+  it('lists checkpoints sorted like every other store (UTF-16 order, not SQLite byte order), refusing lone surrogates', async () => {
+    const store = new SqliteCheckpointStore({ path: join(dir, 'agent.db') });
+    const ids = ['\u{10000}', '\0', 'a', '\uFFFD', 'A'];
+    for (const runId of ids) {
+      await store.save({ version: 1, runId, messages: [], budgets: { modelCalls: 0, toolCalls: 0 }, usage: {} });
+    }
+    expect(await store.list()).toEqual([...ids].sort());
+    await expect(
+      store.save({ version: 1, runId: '\uD800', messages: [], budgets: { modelCalls: 0, toolCalls: 0 }, usage: {} }),
+    ).rejects.toBeInstanceOf(InvalidInputError);
+    await store.close();
   });
 
   it("opens a path in a missing directory with LedgerOpenError ('missing_directory') in either mode", () => {
