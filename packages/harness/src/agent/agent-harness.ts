@@ -111,7 +111,11 @@ export interface InvokeOptions {
   readonly toolChoice?: ToolChoice | undefined;
   /** Model settings passed through on every request (max tokens, temperature, provider options, ...). */
   readonly modelSettings?: Partial<Omit<LanguageModelV1Request, 'messages' | 'tools' | 'toolChoice' | 'abortSignal'>>;
-  /** Call ids a human approved: they run without being deferred again. */
+  /**
+   * Call ids a human approved: the model's calls with these ids run without being deferred again.
+   * A bare id binds the id alone; it never approves a nested call (ids `<parent>/<n>` are minted by
+   * the harness, and a provider id containing `/` is re-keyed, so such an entry approves nothing).
+   */
   readonly approvedCalls?: readonly string[] | undefined;
   /** Middleware for this run only, after the harness's own. */
   readonly middleware?: readonly AgentMiddleware[] | undefined;

@@ -10,6 +10,7 @@ import { InMemoryCheckpointStore } from '../checkpoint/in-memory-checkpoint-stor
 import { ApprovalSecretError } from '../errors/approval-secret-error.js';
 import { DeferredResolutionError } from '../errors/deferred-resolution-error.js';
 import { InMemoryToolEffectLedger } from '../ledger/in-memory-tool-effect-ledger.js';
+import { HumanApprovalMiddleware } from '../middleware/human-approval-middleware.js';
 import { createFileCheckpointStore } from '../node/file-checkpoint-store.js';
 import { ScriptedModel, type ScriptedStep, scriptedToolCall } from '../testkit/index.js';
 import { ApprovalRequiredToolSet } from '../toolsets/approval-required-tool-set.js';
@@ -329,6 +330,23 @@ describe('nested calls and bare approved ids', () => {
     const harness = new AgentHarness({
       model,
       tools: [refundTool(effects), runnerTool([['refund', { cents: 100_000 }]])],
+    });
+    const run = await harness.invoke({ runId: 'r' }, user('go'), { approvedCalls: ['x/1'] });
+    expect(effects).toEqual([]);
+    expect(answerOf(run.messages, 'x')).toMatch(/refused: .*approval_required/);
+  });
+});
+
+describe('approval middleware on nested calls', () => {
+  it('HumanApprovalMiddleware refuses a nested call whose id a bare approvedCalls entry spells', async () => {
+    const effects: string[] = [];
+    const model = new ScriptedModel({
+      steps: [{ toolCalls: [scriptedToolCall('run_code', {}, 'x')] }, { content: 'ok' }],
+    });
+    const harness = new AgentHarness({
+      model,
+      tools: [refundTool(effects, false), runnerTool([['refund', { cents: 100_000 }]])],
+      middleware: [new HumanApprovalMiddleware({ requireFor: ['refund'] })],
     });
     const run = await harness.invoke({ runId: 'r' }, user('go'), { approvedCalls: ['x/1'] });
     expect(effects).toEqual([]);

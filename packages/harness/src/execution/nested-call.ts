@@ -128,7 +128,12 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
     const callId = mintNestedId(state, parentId);
     let call: PendingCall = { id: callId, name, arguments: args };
     if (state.middleware.length > 0) {
-      const context = { ...middlewareContext(state, state.turn), lookupTool: (toolName: string) => lookup(toolName) };
+      const context = {
+        ...middlewareContext(state, state.turn),
+        lookupTool: (toolName: string) => lookup(toolName),
+        // Approval middleware asks about the nested id: only an approval bound to it counts (never a bare id).
+        isCallApproved: (id: string) => isApprovedCall(state, id, state.approvedTools.get(id) ?? '', { nested: true }),
+      };
       let hooked: Awaited<ReturnType<typeof runBeforeTool>>;
       try {
         hooked = await runBeforeTool(state, call, context);
