@@ -222,6 +222,26 @@ export function sensitiveValues(args: unknown, redaction: Redaction | undefined)
   return expandSecrets(sensitiveRawValues(args, redaction));
 }
 
+/**
+ * The raw values the host injected into one call (its `injected` arguments with source `host`,
+ * every string and number inside them) and its sensitive argument values: what the call's output
+ * must not carry. Undefined when the tool has neither (most tools; no allocation).
+ * @internal
+ */
+export function callRawSecrets(tool: CompleteTool<never>, args: unknown): ReadonlySet<string> | undefined {
+  const redaction = redactionOf(tool);
+  const injected = tool.injected;
+  if (redaction === undefined && injected.length === 0) return undefined;
+  const out = new Set<string>();
+  if (redaction !== undefined) for (const path of redaction.paths) collect(args, path, 0, out);
+  if (typeof args === 'object' && args !== null)
+    for (const argument of injected) {
+      if (argument.source !== 'host' || !Object.hasOwn(args, argument.name)) continue;
+      leaves((args as Record<string, unknown>)[argument.name], out, 0);
+    }
+  return out.size === 0 ? undefined : out;
+}
+
 const hostSecretCache = new WeakMap<object, readonly string[]>();
 
 /**

@@ -3,11 +3,13 @@ import type { LoopState } from '../agent/loop-state.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { isRunStop } from '../run/run-stop.js';
 import type { CallOutcome } from './execute-call.js';
-import { hostSecrets, redactionOf, sensitiveRawValues } from './redaction.js';
+import { callRawSecrets } from './redaction.js';
 import { scrubValue } from './scrub-value.js';
 import { expandSecrets, scrubText } from './secret-variants.js';
 
-/** Per run: the sensitive argument values of nested calls, by the id of each calling ancestor. */
+const NONE: readonly string[] = Object.freeze([]);
+
+/** Per run: the injected and sensitive argument values of nested calls, by the id of each calling ancestor. */
 const nestedValues = new WeakMap<LoopState, Map<string, Set<string>>>();
 
 /** The ids of a nested call's ancestors (`<root>/<n>/<m>` at depth 2: `<root>/<n>`, `<root>`). */
@@ -24,10 +26,10 @@ function ancestorsOf(callId: string, depth: number): string[] {
 }
 
 /**
- * What to scrub from one call's output and errors: every host value of the run, the call's
+ * What to scrub from one call's output and errors: the values the host injected into it, its
  * sensitive argument values, and those of the nested calls it made (a code-mode program may echo
- * what it passed), each with its encoded forms. Records the call's own sensitive values for its
- * ancestors, and forgets what its nested calls left.
+ * what it passed), each with its encoded forms. Records the call's own values for its ancestors,
+ * and forgets what its nested calls left. Empty for most tools (no injected or sensitive argument).
  */
 function secretsOf(
   state: LoopState,
@@ -36,10 +38,9 @@ function secretsOf(
   args: unknown,
   depth: number,
 ): readonly string[] {
-  const host = hostSecrets(state.context.hostValues);
-  const own = sensitiveRawValues(args, redactionOf(entry.tool));
+  const own = callRawSecrets(entry.tool, args);
   let byCall = nestedValues.get(state);
-  if (depth > 0 && own.size > 0) {
+  if (depth > 0 && own !== undefined) {
     if (byCall === undefined) {
       byCall = new Map();
       nestedValues.set(state, byCall);
@@ -52,21 +53,18 @@ function secretsOf(
   }
   const nested = byCall?.get(callId);
   if (nested !== undefined) byCall?.delete(callId);
-  if (own.size === 0 && nested === undefined) return host;
-  const values = expandSecrets([...own, ...(nested ?? [])]);
-  return [...new Set([...values, ...host])].sort((a, b) => b.length - a.length);
+  if (own === undefined && nested === undefined) return NONE;
+  return expandSecrets([...(own ?? []), ...(nested ?? [])]);
 }
 
 /**
- * What to scrub from what a running tool reports itself (`custom` events, progress): the run's
- * host values and the call's sensitive argument values, with their encoded forms.
+ * What to scrub from what a running tool reports itself (`custom` events, progress): the values
+ * the host injected into the call and its sensitive argument values, with their encoded forms.
  * @internal
  */
-export function reportSecrets(state: LoopState, entry: RegisteredTool, args: unknown): readonly string[] {
-  const host = hostSecrets(state.context.hostValues);
-  const own = sensitiveRawValues(args, redactionOf(entry.tool));
-  if (own.size === 0) return host;
-  return [...new Set([...expandSecrets(own), ...host])].sort((a, b) => b.length - a.length);
+export function reportSecrets(entry: RegisteredTool, args: unknown): readonly string[] {
+  const own = callRawSecrets(entry.tool, args);
+  return own === undefined ? NONE : expandSecrets(own);
 }
 
 function scrubBlock(block: ToolContent, secrets: readonly string[]): ToolContent {
@@ -111,8 +109,8 @@ function scrubResult(result: ToolResult, secrets: readonly string[]): ToolResult
 }
 
 /**
- * The tool boundary: what a call produced, with every host value and sensitive argument value (and
- * their encoded forms, see `secretVariants`) replaced by `[redacted]`, before anything else reads
+ * The tool boundary: what a call produced, with every value the host injected into it and every
+ * sensitive argument value (and their encoded forms, see `secretVariants`) replaced by `[redacted]`, before anything else reads
  * it: the model's next request, events, spans, traces, `afterTool` middleware, the ledger, a
  * code-mode program, and the error thrown to the host (`message`, `stack`, `cause` chain,
  * `AggregateError.errors`, custom properties; a copy, same prototype). Run stops (cancellation,

@@ -111,7 +111,7 @@ class CallContext implements ToolExecutionContext {
 
   /** Host values and sensitive argument values, scrubbed from what the tool reports (the tool boundary). */
   #secrets(): readonly string[] {
-    this.#reportSecrets ??= reportSecrets(this.#loop, this.#options.entry, this.#options.args);
+    this.#reportSecrets ??= reportSecrets(this.#options.entry, this.#options.args);
     return this.#reportSecrets;
   }
 
