@@ -156,7 +156,13 @@ export class McpToolSet implements ToolSet {
    */
   async tools(context?: McpToolSetContext): Promise<readonly AnyTool[]> {
     this.assertOpen();
-    await (this.options.freshListings === false ? this.refreshing : this.refresh());
+    try {
+      await (this.options.freshListings === false ? this.refreshing : this.refresh());
+    } catch (error) {
+      // The server answered the listing with a JSON-RPC error: keep the last listing (each call
+      // is checked again before it runs, and refused while the server cannot list its tools).
+      if (!(error instanceof McpError)) throw error;
+    }
     this.assertOpen();
     this.tracker.deliver(context?.runId, context?.emit);
     return [...this.entries.values()].map((entry) => entry.tool);
