@@ -61,8 +61,8 @@ export interface AgentHarnessOptions {
   readonly ledgerFailure?: LedgerFailureMode | undefined;
   /**
    * Derives idempotency keys for tools that declare none, from the model-visible call (injected
-   * values removed); default `defaultIdempotencyKey` (SHA-256 of run id, call id, tool name and
-   * canonical model-visible arguments).
+   * values removed, sensitive fields `[redacted]`); default `defaultIdempotencyKey` (SHA-256 of run
+   * id, call id, tool name and canonical model-visible arguments).
    */
   readonly idempotencyKey?: IdempotencyKeyRule | undefined;
   /**
