@@ -206,14 +206,14 @@ function pump(response: ServerResponse, block: string): void {
 
 const request: LanguageModelV1Request = { messages: [{ role: 'user', content: PROMPT }] };
 const LIMITS = { maxEventBytes: 64 * 1024, maxResponseBytes: 1024 * 1024, idleTimeoutMs: 80, totalTimeoutMs: 500 };
-const figures = { runs: 0, leaks: 0, hangs: 0, untyped: 0, executableBroken: 0 };
+const figures = { runs: 0, leaks: 0, hangs: 0, untyped: 0, brokenTurns: 0, executableBroken: 0, redirects: 0 };
 
 async function settle(model: LanguageModelV1, stream: boolean) {
   try {
     if (!stream) return { response: await model.doGenerate(request) };
     const result = await model.doStream(request);
     const settled = await collectStreamSettled(result.stream);
-    return settled.error === undefined ? { response: settled } : { error: settled.error };
+    return settled.error === undefined ? { response: settled.response } : { error: settled.error };
   } catch (error) {
     return { error };
   }
@@ -281,13 +281,14 @@ describe('adapters against a hostile server', () => {
               ? createOpenAICompatible({ baseURL, apiKey: SECRET, limits: LIMITS })('m')
               : createAnthropic({ baseURL, apiKey: SECRET, limits: LIMITS })('claude');
           const watchdog = new Promise<'hang'>((resolve) => setTimeout(() => resolve('hang'), 15_000).unref());
-        const outcome = await Promise.race([settle(model, stream), watchdog]);
+          const outcome = await Promise.race([settle(model, stream), watchdog]);
           rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
           for (const response of api.open) response.destroy();
           if (outcome === 'hang') {
             figures.hangs += 1;
             throw new Error(`hang: ${JSON.stringify(drawn)} ${adapter} stream=${stream}`);
           }
+          if (drawn.kind === 'redirect') figures.redirects += 1;
           expect(elsewhere.requests - requestsBefore, 'a request reached the other origin').toBe(0);
           expect(elsewhere.leaks - leaksBefore).toBe(0);
           if ('error' in outcome) {
@@ -301,6 +302,7 @@ describe('adapters against a hostile server', () => {
           const { response } = outcome;
           const calls = response.toolCalls ?? [];
           if (drawn.kind === 'finish' && calls.length > 0 && !NORMAL.has(drawn.reason.toLowerCase())) {
+            figures.brokenTurns += 1;
             if (!BROKEN.has(response.finishReason)) figures.executableBroken += 1;
             expect(
               BROKEN.has(response.finishReason),
@@ -316,7 +318,7 @@ describe('adapters against a hostile server', () => {
     figures.leaks = elsewhere.leaks;
     const growth = (rssPeak - rssBefore) / 1024 / 1024;
     console.info(
-      `hostile-server: runs ${figures.runs}, requests at the other origin ${elsewhere.requests}, leaks ${figures.leaks}, hangs ${figures.hangs}, untyped ${figures.untyped}, executable broken calls ${figures.executableBroken}, peak RSS growth ${growth.toFixed(1)} MiB`,
+      `hostile-server: runs ${figures.runs}, requests at the other origin ${elsewhere.requests}, leaks ${figures.leaks}, hangs ${figures.hangs}, untyped ${figures.untyped}, executable calls of broken turns ${figures.executableBroken} of ${figures.brokenTurns}, redirect runs ${figures.redirects}, peak RSS growth ${growth.toFixed(1)} MiB`,
     );
     expect(elsewhere.requests).toBe(0);
     expect(growth).toBeLessThan(256);

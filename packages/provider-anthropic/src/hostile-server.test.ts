@@ -65,13 +65,14 @@ function sseOf(body: ReturnType<typeof message>): string {
   const event = (type: string, data: unknown) =>
     `event: ${type}\ndata: ${JSON.stringify({ type, ...(data as object) })}\n\n`;
   const [block] = body.content;
+  const call = block !== undefined && 'id' in block ? block : undefined;
   const start =
-    block?.type === 'tool_use'
-      ? { index: 0, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } }
+    call !== undefined
+      ? { index: 0, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } }
       : { index: 0, content_block: { type: 'text', text: '' } };
   const delta =
-    block?.type === 'tool_use'
-      ? { index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } }
+    call !== undefined
+      ? { index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(call.input) } }
       : { index: 0, delta: { type: 'text_delta', text: 'done' } };
   return [
     event('message_start', { message: { ...body, content: [], stop_reason: null } }),
