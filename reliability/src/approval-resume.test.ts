@@ -8,6 +8,7 @@ import {
   DeferredResolutionError,
   DeferredToolResults,
   InMemoryCheckpointStore,
+  type ResumeClaimStore,
   type RunState,
 } from '@tiny/harness';
 import { createFileCheckpointStore } from '@tiny/harness/node';
@@ -23,9 +24,10 @@ const root = mkdtempSync(join(tmpdir(), 'tiny-approval-resume-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 type Kind = 'memory' | 'file' | 'sqlite';
+type Store = CheckpointStore & ResumeClaimStore;
 
 /** Two handles on one durable store, as two processes would open it. */
-function storesOf(kind: Kind, dir: string): [CheckpointStore, CheckpointStore, () => Promise<void>] {
+function storesOf(kind: Kind, dir: string): [Store, Store, () => Promise<void>] {
   if (kind === 'memory') {
     const store = new InMemoryCheckpointStore();
     return [store, store, async () => undefined];
@@ -38,7 +40,7 @@ function storesOf(kind: Kind, dir: string): [CheckpointStore, CheckpointStore, (
   return [first, second, async () => Promise.all([first.close(), second.close()]).then(() => undefined)];
 }
 
-function smsHarness(sent: string[], steps: ScriptedStep[], claims: CheckpointStore, description: string) {
+function smsHarness(sent: string[], steps: ScriptedStep[], claims: Store, description: string) {
   const sendSms = defineTool({
     name: 'send_sms',
     description,
@@ -84,7 +86,7 @@ describe(`approval resume: once across processes, asked again under a changed po
             const approvedTargets = approveEach.flatMap((approve, n) => (approve ? [`+${n}`] : []));
             const descriptionOf = (which: 'first' | 'second') =>
               policy === `${which}_changed` ? 'Send a text message to anyone, at any cost.' : 'Send a text message.';
-            const resumeWith = async (store: CheckpointStore, which: 'first' | 'second') => {
+            const resumeWith = async (store: Store, which: 'first' | 'second') => {
               const mine: string[] = [];
               const saved = (await store.load('run-1')) as RunState;
               const harness = smsHarness(mine, [{ content: 'done' }], store, descriptionOf(which));

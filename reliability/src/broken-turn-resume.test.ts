@@ -1,5 +1,6 @@
 import { AgentHarness, InMemoryCheckpointStore, InMemoryToolEffectLedger, type RunState } from '@tiny/harness';
 import { ScriptedModel, type ScriptedStep, scriptedToolCall } from '@tiny/harness/testkit';
+import type { LanguageModelV1FinishReason } from '@tiny/llm';
 import { defineTool, ToolPolicy } from '@tiny/tools';
 import fc from 'fast-check';
 import { Type } from 'typebox';
@@ -42,7 +43,7 @@ describe(`a broken turn's refusal survives a crash at any checkpoint (${RUNS} ru
             toolCalls: Array.from({ length: spec.calls }, (_, n) =>
               scriptedToolCall('send', { to: `t${index}c${n}` }, `t${index}c${n}`),
             ),
-            finishReason: spec.finishReason as ScriptedStep['finishReason'],
+            finishReason: spec.finishReason as LanguageModelV1FinishReason,
           }));
           const refusedIds = new Set(
             turns.flatMap((spec, index) =>

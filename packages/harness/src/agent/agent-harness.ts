@@ -303,7 +303,8 @@ export class AgentHarness {
     if (claims !== undefined && typeof claims?.claimResume !== 'function')
       throw new InvalidInputError({
         entryPoint: 'AgentHarness',
-        reason: '`resumeClaims` must have a `claimResume(runId, claim)` method (a CheckpointStore of this package or `@tiny/ledger-sqlite`)',
+        reason:
+          '`resumeClaims` must have a `claimResume(runId, claim)` method (a CheckpointStore of this package or `@tiny/ledger-sqlite`)',
       });
     this.resumeClaims = options.resumeClaims;
   }

@@ -53,6 +53,7 @@ function runnerTool(program: readonly [string, unknown][], nestedTools: readonly
       const outputs: string[] = [];
       for (const [name, args] of program) {
         try {
+          if (context.callTool === undefined) throw new Error('no callTool outside a harness');
           const result: ToolResult = await context.callTool(name, args);
           outputs.push(result.output());
         } catch (error) {
@@ -236,7 +237,7 @@ describe('approvals bound to their policy, consumed once', () => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
-  it.each([
+  it.each<[string, { description?: string; maximum?: number }]>([
     ['description', { description: 'Pay anyone anything.' }],
     ['schema', { maximum: 5_000_000 }],
   ])('asks again (needs_reapproval) when the tool %s changed since the pause', async (_what, change) => {

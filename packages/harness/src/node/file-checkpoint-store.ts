@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type FileHandle, mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidInputError, TinyError } from '@tiny/tools';
-import type { CheckpointStore } from '../checkpoint/checkpoint-store.js';
+import type { CheckpointStore, ResumeClaimStore } from '../checkpoint/checkpoint-store.js';
 import { checkedClaim, checkedRunId, readRunState } from '../checkpoint/in-memory-checkpoint-store.js';
 import { serializeRunState } from '../deferral/run-state.js';
 import { StorageError } from '../errors/storage-error.js';
@@ -47,7 +47,10 @@ export interface FileCheckpointStoreOptions {
  * file holds no valid state; a failing file system (full disk, read-only, no permission) rejects
  * with {@link StorageError}.
  */
-export function createFileCheckpointStore(dir: string, options: FileCheckpointStoreOptions = {}): CheckpointStore {
+export function createFileCheckpointStore(
+  dir: string,
+  options: FileCheckpointStoreOptions = {},
+): CheckpointStore & ResumeClaimStore {
   if (typeof dir !== 'string' || dir.length === 0) {
     throw new InvalidInputError({
       entryPoint: 'createFileCheckpointStore',
