@@ -163,8 +163,11 @@ export class SqliteCheckpointStore implements CheckpointStore {
         reason: 'the claim must be a non-empty string',
       });
     }
-    this.db.exec('PRAGMA synchronous = FULL');
-    return this.statements.claim.run(id, claim, Date.now()).changes === 1;
+    const checked = wellFormed('SqliteCheckpointStore.claimResume', 'claim', claim);
+    return guarded('SqliteCheckpointStore.claimResume', this.path, () => {
+      this.db.exec('PRAGMA synchronous = FULL');
+      return this.statements.claim.run(id, checked, Date.now()).changes === 1;
+    });
   }
 
   /** Closes the connection when the store opened its own; a store from `ledger.checkpointStore()` leaves it to the ledger. Idempotent. */
