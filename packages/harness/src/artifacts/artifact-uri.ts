@@ -84,11 +84,13 @@ export function prepareArtifact(
       throw new InvalidInputError({ entryPoint, reason: `\`${field}\` must be a non-empty string` });
     }
   }
-  if (LONE_SURROGATE.test(options.runId)) {
-    throw new InvalidInputError({
-      entryPoint,
-      reason: '`runId` holds a lone UTF-16 surrogate, which no artifact URI can hold',
-    });
+  for (const field of ['mediaType', 'name', 'runId', 'callId'] as const) {
+    if (LONE_SURROGATE.test(options[field])) {
+      throw new InvalidInputError({
+        entryPoint,
+        reason: `\`${field}\` holds a lone UTF-16 surrogate (not well-formed Unicode: no URI or UTF-8 store can keep it)`,
+      });
+    }
   }
   const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
   const id = randomUUID();

@@ -50,6 +50,9 @@ describe('createFileArtifactStore with odd run ids', () => {
     expect(await store.get('tiny-artifact://%2E%2E/%2E%2E')).toBeUndefined();
     const { text, options } = put('\uD800');
     await expect(store.put(text, options)).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(store.put(text, { ...options, runId: 'r', name: 'a\uDC00.txt' })).rejects.toBeInstanceOf(
+      InvalidInputError,
+    );
     expect(await store.list('\uD800')).toEqual([]);
   });
 });
