@@ -271,10 +271,16 @@ export function hostSecrets(hostValues: Readonly<Record<string, unknown>> | unde
  */
 export function eventSecrets(args: unknown, redaction: Redaction | undefined, capture: boolean): readonly string[] {
   if (capture && redaction === undefined) return [];
-  const out = new Set(redaction === undefined ? [] : sensitiveRawValues(args, redaction));
-  if (!capture) modelStrings(args, out, 0);
-  else if (typeof args === 'string' && args !== '') out.add(args);
-  return expandSecrets(out);
+  const out = new Set(redaction === undefined ? [] : expandSecrets(sensitiveRawValues(args, redaction)));
+  // The model's own strings are kept out of records, not secrets: as written and JSON-escaped suffice.
+  const plain = new Set<string>();
+  if (!capture) modelStrings(args, plain, 0);
+  else if (typeof args === 'string' && args !== '') plain.add(args);
+  for (const text of plain) {
+    out.add(text);
+    out.add(JSON.stringify(text).slice(1, -1));
+  }
+  return [...out].sort((a, b) => b.length - a.length);
 }
 
 function modelStrings(value: unknown, out: Set<string>, depth: number): void {
