@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /** Property runs per store and property: each saves, lists, loads and deletes up to 6 ids. */
-const RUNS = Number(process.env.STORE_FUZZ_RUNS ?? 250);
+const RUNS = Number(process.env.STORE_FUZZ_RUNS ?? 200);
 
 const root = mkdtempSync(join(tmpdir(), 'tiny-store-odd-ids-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
