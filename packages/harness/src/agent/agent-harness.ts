@@ -11,7 +11,7 @@ import {
 import { type AnyTool, checkOptionKeys, InvalidInputError, optionKeys } from '@tiny/tools';
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { ResumeClaimStore } from '../checkpoint/checkpoint-store.js';
-import type { ApprovalSecret } from '../deferral/approval-digest.js';
+import { type ApprovalSecret, approvalKey } from '../deferral/approval-digest.js';
 import type { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import { parseRunState, type RunState } from '../deferral/run-state.js';
 import type { DiscoveryOptions } from '../discovery/discovery-session.js';
@@ -70,6 +70,9 @@ export interface AgentHarnessOptions {
    * model-visible arguments) so a paused state cannot be edited and resumed: a key, or a function of
    * the run id. Without one the digest is a plain SHA-256 (catches edits, not forgeries). With one,
    * a state whose pending calls are unsigned or signed otherwise is refused (`InvalidRunStateError`).
+   * A function must give a non-empty string or `Uint8Array` for the run: it is asked when the run
+   * starts (and at each pause and resume), and an empty or missing key fails the run with
+   * `ApprovalSecretError` before anything runs.
    */
   readonly approvalSecret?: ApprovalSecret | undefined;
   /**
@@ -519,6 +522,8 @@ export class AgentHarness {
       if (message.role === 'assistant') for (const call of message.toolCalls ?? []) state.seenCallIds.add(call.id);
     }
     try {
+      // A key function that gives no usable key fails the run before anything runs, not at a pause mid-batch.
+      if (this.approvalSecret !== undefined) approvalKey(this.approvalSecret, runId);
       for (const toolSet of state.toolSets) await toolSet.forRun?.({ runId, turn: 0, run: context });
       const run = await runLoop(state, {
         streaming,

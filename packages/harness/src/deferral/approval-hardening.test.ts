@@ -354,3 +354,16 @@ describe('approval middleware on nested calls', () => {
     expect(answerOf(run.messages, 'x')).toMatch(/refused: .*approval_required/);
   });
 });
+
+describe('approval keys are asked for when the run starts', () => {
+  it('a key function giving no key fails the run before any call of a batch runs', async () => {
+    const effects: string[] = [];
+    const model = new ScriptedModel({
+      steps: [{ toolCalls: [scriptedToolCall('refund', { cents: 1 }, 'a')] }, { content: 'ok' }],
+    });
+    const harness = new AgentHarness({ model, tools: [refundTool(effects, false)], approvalSecret: () => '' });
+    await expect(harness.invoke({ runId: 'r' }, user('go'))).rejects.toSatisfy(ApprovalSecretError.isInstance);
+    expect(effects).toEqual([]);
+    expect(model.requests).toHaveLength(0);
+  });
+});
