@@ -34,7 +34,9 @@ export interface FileCheckpointStoreOptions {
  * process killed at any point leaves the previous state or the new one, never a torn file, and the
  * new one survives a power cut once `save` resolves. Temporary files of killed saves
  * (`.<name>.json.<random>.tmp`) are never read; `delete` removes the run's own. Several processes may
- * share `dir`; the last save of a run wins. Node.js only (`node:fs`).
+ * share `dir`; the last save of a run wins. `claimResume` (a `ResumeClaimStore`, for
+ * `AgentHarnessOptions.resumeClaims`) creates a claim file in `dir/.claims/` exclusively (`wx`), so of
+ * all the processes sharing `dir` exactly one resumes a paused state. Node.js only (`node:fs`).
  *
  * ```ts
  * // createFileCheckpointStore is exported by `@tiny/harness/node`
