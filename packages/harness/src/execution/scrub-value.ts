@@ -1,4 +1,4 @@
-import { scrubText } from './secret-variants.js';
+import { containsSecret, scrubText } from './secret-variants.js';
 
 const MAX_DEPTH = 32;
 
@@ -6,7 +6,7 @@ const MAX_DEPTH = 32;
 const isBinary = (value: object) => ArrayBuffer.isView(value) || value instanceof ArrayBuffer;
 
 function mentions(value: unknown, secrets: readonly string[], seen: Set<object>, depth: number): boolean {
-  if (typeof value === 'string') return secrets.some((secret) => value.includes(secret));
+  if (typeof value === 'string') return containsSecret(value, secrets);
   if (typeof value !== 'object' && typeof value !== 'function') return false;
   if (value === null || seen.has(value) || depth > MAX_DEPTH || isBinary(value)) return false;
   seen.add(value);

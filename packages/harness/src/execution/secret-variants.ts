@@ -10,8 +10,39 @@ export const REDACTED = '[redacted]';
  */
 export const MIN_SCRUB_LENGTH = 4;
 
-/** Base64 variants need this many characters of their own (a value of 5+ UTF-8 bytes) before they are searched for. */
-const MIN_BASE64_CORE = 6;
+/**
+ * A pattern shorter than this matches only at word edges: where it starts (ends) with a letter or
+ * digit, the character before (after) it must not be one. A 4-digit PIN is then found in
+ * `pin 5717` and `"5717"` but not inside `-1966257170`, and `"kg"`-like fragments of words stay.
+ */
+const MIN_ANYWHERE_LENGTH = 8;
+
+/** Base64 variants need this many characters of their own (a value of 7+ UTF-8 bytes) before they are searched for, anywhere. */
+const MIN_BASE64_CORE = MIN_ANYWHERE_LENGTH;
+
+const WORD = /[\p{L}\p{N}]/u;
+const isWord = (char: string | undefined) => char !== undefined && char !== '' && WORD.test(char);
+
+/** Whether the occurrence of `value` at `at` counts (see {@link MIN_ANYWHERE_LENGTH}). */
+function counts(text: string, value: string, at: number): boolean {
+  if (value.length >= MIN_ANYWHERE_LENGTH) return true;
+  if (isWord(value[0]) && isWord(text[at - 1])) return false;
+  if (isWord(value[value.length - 1]) && isWord(text[at + value.length])) return false;
+  return true;
+}
+
+/** Whether `text` holds any of `values` (as {@link scrubText} would find them). @internal */
+export function containsSecret(text: string, values: readonly string[]): boolean {
+  for (const value of values) {
+    if (value === '') continue;
+    let at = text.indexOf(value);
+    while (at !== -1) {
+      if (counts(text, value, at)) return true;
+      at = text.indexOf(value, at + 1);
+    }
+  }
+  return false;
+}
 
 const HTML: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -54,7 +85,8 @@ function base64Cores(value: string, out: Set<string>): void {
 /**
  * The forms a tool commonly echoes a value in, for searching free text: as is, JSON-escaped (once
  * and twice, and with non-ASCII as `\uXXXX`), URL-encoded (`encodeURIComponent`, lower-case hex,
- * `+` for spaces), HTML-escaped, and base64 / base64url at every byte alignment (values of 5+ UTF-8 bytes).
+ * `+` for spaces), HTML-escaped, and base64 / base64url at every byte alignment (values of 7+ UTF-8 bytes).
+ * Patterns under 8 characters match only at word edges (see `MIN_ANYWHERE_LENGTH`).
  * Not covered: hashes, hex, other encodings or transformations of the value (a tool that reverses,
  * splits or encrypts a secret can always hide it from any scrubber). Empty below
  * {@link MIN_SCRUB_LENGTH}.
@@ -100,8 +132,10 @@ export function scrubText(text: string, values: readonly string[]): string {
     if (value === '') continue;
     let at = text.indexOf(value);
     while (at !== -1) {
-      ranges ??= [];
-      ranges.push([at, at + value.length]);
+      if (counts(text, value, at)) {
+        ranges ??= [];
+        ranges.push([at, at + value.length]);
+      }
       at = text.indexOf(value, at + 1);
     }
   }

@@ -187,9 +187,16 @@ describe('the tool boundary', () => {
 
 describe('scrubText', () => {
   it('replaces overlapping and adjacent occurrences in one pass, never inside its own marker', () => {
-    expect(scrubText('xaaaay', ['aaa'])).toBe(`x${REDACTED}y`);
-    expect(scrubText('tok tok', ['tok ', 'k to'])).toBe(`${REDACTED}k`);
-    expect(scrubText('[redacted] dact', ['dact'])).toBe(`[re${REDACTED}ed] ${REDACTED}`);
+    expect(scrubText('x-abababababab-y', ['abababab'])).toBe(`x-${REDACTED}-y`);
+    expect(scrubText('token-one token-two', ['token-one ', 'one token-'])).toBe(`${REDACTED}two`);
+    expect(scrubText('[redacted] dact', ['dact'])).toBe(`[redacted] ${REDACTED}`);
+    expect(scrubText('xsecret-valueyy', ['secret-value'])).toBe(`x${REDACTED}yy`);
+  });
+
+  it('matches a pattern under 8 characters only at word edges (a PIN is not cut out of a longer number)', () => {
+    expect(scrubText('amount -1966257170, pin 5717.', ['5717'])).toBe(`amount -1966257170, pin ${REDACTED}.`);
+    expect(scrubText('"5717" 5717x x5717 §5717§', ['5717'])).toBe(`"${REDACTED}" 5717x x5717 §${REDACTED}§`);
+    expect(scrubText('a-§bc-d', ['§bc'])).toBe(`a-${REDACTED}-d`);
   });
 
   it('knows the encodings a tool echoes a value in', () => {
