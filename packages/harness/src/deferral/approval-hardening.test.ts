@@ -367,3 +367,24 @@ describe('approval keys are asked for when the run starts', () => {
     expect(model.requests).toHaveLength(0);
   });
 });
+
+describe('context.approved', () => {
+  it('is false for a nested call whose id a bare approvedCalls entry spells', async () => {
+    const seen: boolean[] = [];
+    const probe = defineTool({
+      name: 'probe',
+      description: 'Report whether the call counts as approved.',
+      parameters: Type.Object({}),
+      execute: (_args, context) => {
+        seen.push(context.approved === true);
+        return 'ok';
+      },
+    });
+    const model = new ScriptedModel({
+      steps: [{ toolCalls: [scriptedToolCall('run_code', {}, 'x')] }, { content: 'ok' }],
+    });
+    const harness = new AgentHarness({ model, tools: [probe, runnerTool([['probe', {}]])] });
+    await harness.invoke({ runId: 'r' }, user('go'), { approvedCalls: ['x/1'] });
+    expect(seen).toEqual([false]);
+  });
+});

@@ -1,5 +1,6 @@
 import type { JsonValue, ToolExecutionContext, ToolProgress, ToolResult } from '@tiny/tools';
 import type { LoopState } from '../agent/loop-state.js';
+import { isApprovedCall } from '../deferral/approved-call.js';
 import { idempotencyKeyOf } from '../ledger/record-effect.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { reportSecrets } from './scrub-outcome.js';
@@ -76,7 +77,9 @@ class CallContext implements ToolExecutionContext {
     this.callId = options.callId;
     this.depth = options.depth;
     this.preferMarkdown = state.policy.preferMarkdown && options.entry.tool.supportsMarkdown;
-    this.approved = state.approvedCalls.size > 0 && state.approvedCalls.has(options.callId);
+    this.approved =
+      state.approvedCalls.size > 0 &&
+      isApprovedCall(state, options.callId, options.entry.name, { nested: options.depth > 0 });
     this.#idempotencyKey = options.idempotencyKey;
   }
 
