@@ -3,6 +3,7 @@
  * @module @tiny/provider-anthropic
  */
 export { ModelCallError } from '@tiny/llm';
+export { DEFAULT_HTTP_LIMITS, type HttpLimits } from '@tiny/provider-utils';
 export { type AnthropicOptions, type AnthropicProvider, createAnthropic } from './create-anthropic.js';
 export { AnthropicCallError, type AnthropicErrorKind } from './errors/anthropic-call-error.js';
 export { AnthropicMessagesModel } from './model/anthropic-messages-model.js';

@@ -3,6 +3,7 @@
  * @module @tiny/provider-openai
  */
 export { ModelCallError } from '@tiny/llm';
+export { DEFAULT_HTTP_LIMITS, type HttpLimits } from '@tiny/provider-utils';
 export {
   createOpenAICompatible,
   type OpenAICompatibleOptions,

@@ -31,7 +31,7 @@ export interface HttpLimits {
   readonly totalTimeoutMs?: number | undefined;
 }
 
-/** Every bound resolved to a number. @internal */
+/** Every bound of {@link HttpLimits} resolved to a number. */
 export interface ResolvedHttpLimits {
   readonly maxEventBytes: number;
   readonly maxResponseBytes: number;
