@@ -113,6 +113,26 @@ describe('the tool boundary', () => {
     });
   }
 
+  it('keeps a sensitive argument out of the ToolExecutionError cause, not only its message', async () => {
+    const login = defineTool({
+      name: 'login',
+      description: 'Logs in.',
+      parameters: Type.Object({ password: Type.String({ 'x-tiny-sensitive': true }) }),
+      execute: ({ password }) => {
+        throw new Error(`bad password ${password}`);
+      },
+    });
+    const model = new ScriptedModel({
+      steps: [{ toolCalls: [scriptedToolCall('login', { password: 'correct-horse-1' }, 'c1')] }],
+    });
+    const error = await new AgentHarness({ model, tools: [login] })
+      .invoke({}, [{ role: 'user', content: 'go' }])
+      .catch((caught: unknown) => caught);
+    expect(ToolExecutionError.isInstance(error)).toBe(true);
+    expect(deepText(error)).not.toContain('correct-horse-1');
+    expect(((error as Error).cause as Error).message).toBe(`bad password ${REDACTED}`);
+  });
+
   it('scrubs a nested call’s host value from what the calling tool gets (a program’s output)', async () => {
     const inner = leakyTool('message');
     let seen = '';
