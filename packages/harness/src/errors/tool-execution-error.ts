@@ -4,7 +4,9 @@ const marker = Symbol.for('tiny.error.ToolExecutionError');
 
 /**
  * A tool threw and the run's tool-error policy is `fail` (the default): the run stops. `cause` is
- * what the tool threw; `callId` and `toolName` say which call. The message says how to send such
+ * what the tool threw, or, when it held a value the host injected into the call or a sensitive
+ * argument value, a scrubbed copy of it (same prototype, `[redacted]` in its message, stack, cause
+ * chain and properties); `callId` and `toolName` say which call. The message says how to send such
  * errors to the model instead (`ModelRetry`, or `policy.toolErrors: { kind: 'return_error' }`).
  */
 export class ToolExecutionError extends TinyError {
