@@ -4,6 +4,7 @@
  */
 export { createMcpToolSet } from './create-mcp-tool-set.js';
 export { McpConnectionError } from './errors/mcp-connection-error.js';
+export { type McpListingLimit, McpListingLimitError } from './errors/mcp-listing-limit-error.js';
 export { McpPinFileError } from './errors/mcp-pin-file-error.js';
 export { McpToolDefinitionChangedError } from './errors/mcp-tool-definition-changed-error.js';
 export { contentFromMcp, type McpCallResult, type ResultFromMcpOptions, resultFromMcp } from './map-call-result.js';

@@ -196,12 +196,13 @@ describe('pinned MCP tool definitions (a real stdio server that changes a tool m
     expect(await names(toolSet)).not.toContain('wave');
     await toolSet.call('rename', {});
     await toolSet.refresh();
+    // Changes and removals come before additions.
     expect(events.slice(1).map((event) => [event.type, event.toolName])).toEqual([
-      ['tool_definition_added', 'greet_v2'],
       ['tool_definition_removed', 'greet'],
+      ['tool_definition_added', 'greet_v2'],
     ]);
     expect(await names(toolSet)).not.toContain('greet_v2');
-    const renamed = events[1] as { current: string };
+    const renamed = events[2] as { current: string };
     toolSet.approveDefinition('greet_v2', renamed.current);
     expect(await names(toolSet)).toContain('greet_v2');
 

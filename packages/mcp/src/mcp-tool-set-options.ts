@@ -59,6 +59,19 @@ export type McpToolSetOptions = McpConnection & {
    */
   readonly freshListings?: boolean | undefined;
   /**
+   * Bounds on one `tools/list` read (all its pages): `maxPages` (default 100), `maxTools` (default
+   * 10,000) and `timeoutMs` for the whole read (default 60,000; each page also within
+   * `requestTimeoutMs`). A listing past a bound, or one whose `nextCursor` repeats, fails with
+   * `McpListingLimitError`: `tools()` keeps the last good listing and calls are refused.
+   */
+  readonly listingLimits?:
+    | {
+        readonly maxPages?: number | undefined;
+        readonly maxTools?: number | undefined;
+        readonly timeoutMs?: number | undefined;
+      }
+    | undefined;
+  /**
    * Receives every `tool_definition_added` / `_changed` / `_removed` as the toolset sees it (the
    * harness run gets them too, through `ToolSetContext.emit`).
    */
@@ -69,6 +82,11 @@ export type McpToolSetOptions = McpConnection & {
 export interface McpToolSetContext {
   readonly runId: string;
   readonly turn: number;
+  /**
+   * The run's own object (the harness passes its `RunContext`): the toolset remembers the run's
+   * `emit` on it, weakly, so a call that carries only the run id still reports into the run, and
+   * the run is forgotten when it is garbage. Without it, the last 1,024 runs are remembered by id.
+   */
   readonly run?: unknown;
   /** Where the run takes definition events (the harness passes it); none outside the harness. */
   readonly emit?: ((event: ToolSetEvent) => void) | undefined;

@@ -49,7 +49,8 @@ describe('against @modelcontextprotocol/server-everything', { timeout: 30_000 },
     expect(echo.family).toBe('mcp-servers/everything');
     expect(echo.exposure).toBe('direct');
     expect(echo.policy.sideEffects.readOnly).toBe(true);
-    expect(echo.isConcurrencySafe({} as never)).toBe(true);
+    // readOnlyHint is the server's word: calls to one server still run one at a time.
+    expect(echo.isConcurrencySafe({} as never)).toBe(false);
     expect(echo.parameters).toMatchObject({ type: 'object', required: ['message'] });
     const gzip = completeTool(byName(tools, 'ev_gzip-file-as-resource'));
     expect(gzip.policy.sideEffects).toMatchObject({ readOnly: false, destructive: false, network: true });

@@ -20,6 +20,7 @@ import {
   toToolResult,
 } from '@tiny/tools';
 import { McpConnectionError } from './errors/mcp-connection-error.js';
+import { McpListingLimitError } from './errors/mcp-listing-limit-error.js';
 import { McpToolDefinitionChangedError } from './errors/mcp-tool-definition-changed-error.js';
 import { resultFromMcp } from './map-call-result.js';
 import { policyFromAnnotations } from './map-tool-policy.js';
@@ -30,7 +31,7 @@ import {
   type McpWithheldTool,
 } from './mcp-definition-tracker.js';
 import { normalizeInputSchema, sanitizeSchemaText } from './mcp-input-schema.js';
-import { advertisedToolNames } from './mcp-tool-name.js';
+import { McpToolNames } from './mcp-tool-name.js';
 import { MCP_PIN_FILE_VERSION, type McpPinFile, type McpToolPin, pinToolDefinition } from './mcp-tool-pins.js';
 import type { McpToolSetCallContext, McpToolSetContext, McpToolSetOptions } from './mcp-tool-set-options.js';
 
@@ -51,6 +52,9 @@ interface Entry {
 
 const DEFAULT_DEFER_THRESHOLD = 15;
 const DEFAULT_DESCRIPTION_BYTES = 4096;
+const DEFAULT_MAX_LISTING_PAGES = 100;
+const DEFAULT_MAX_LISTED_TOOLS = 10_000;
+const DEFAULT_LISTING_TIMEOUT_MS = 60_000;
 
 /**
  * An MCP server's tools as a harness `ToolSet`. Each MCP tool becomes a `@tiny/tools` tool: the
@@ -69,10 +73,10 @@ export class McpToolSet implements ToolSet {
   private entries = new Map<string, Entry>();
   private readonly tracker: McpDefinitionTracker;
   private listed: readonly McpTool[] = [];
-  private listings = 0;
   private entriesKey: string | undefined;
-  private applied = 0;
+  private readonly names: McpToolNames;
   private refreshing: Promise<void> | undefined;
+  private queuedListing: Promise<void> | undefined;
   private failure: McpConnectionError | undefined;
   private closing = false;
 
@@ -88,6 +92,7 @@ export class McpToolSet implements ToolSet {
       label: () => this.label,
       onEvent: options.onEvent,
     });
+    this.names = new McpToolNames(options.prefix ?? '');
   }
 
   /** Tools withheld because their definition changed since it was pinned (or is not in the pin file). */
@@ -160,11 +165,12 @@ export class McpToolSet implements ToolSet {
       await (this.options.freshListings === false ? this.refreshing : this.refresh());
     } catch (error) {
       // The server answered the listing with a JSON-RPC error: keep the last listing (each call
-      // is checked again before it runs, and refused while the server cannot list its tools).
-      if (!(error instanceof McpError)) throw error;
+      // is checked again before it runs, and refused while the server cannot list its tools);
+      // the same for a listing past its bounds.
+      if (!(error instanceof McpError) && !McpListingLimitError.isInstance(error)) throw error;
     }
     this.assertOpen();
-    this.tracker.deliver(context?.runId, context?.emit);
+    this.tracker.deliver(context?.runId, context?.emit, context?.run);
     return [...this.entries.values()].map((entry) => entry.tool);
   }
 
@@ -181,7 +187,7 @@ export class McpToolSet implements ToolSet {
     this.assertOpen();
     const entry = this.entries.get(name);
     if (entry === undefined) throw new ToolNotFoundError({ toolName: name });
-    this.tracker.deliver(context?.runId, context?.emit);
+    this.tracker.deliver(context?.runId, context?.emit, context?.run);
     const result = await this.runAdmitted(entry, args, context?.execution?.context?.signal, context?.runId);
     return entry.tool.outputSchema !== undefined ? toToolResult(await checkToolOutput(entry.tool, result)) : result;
   }
@@ -200,11 +206,24 @@ export class McpToolSet implements ToolSet {
     this.assertOpen();
   }
 
-  /** Re-reads the server's tool list (all pages). */
+  /**
+   * Re-reads the server's tool list (all pages, within `listingLimits`). Listings run one at a
+   * time, each applied as it answers (so answers can never be applied out of order); a refresh
+   * asked for while one runs joins the next listing, which starts when the running one ends.
+   */
   refresh(): Promise<void> {
-    const run = this.loadTools().finally(() => {
-      if (this.refreshing === run) this.refreshing = undefined;
-    });
+    if (this.queuedListing !== undefined) return this.queuedListing;
+    const before = this.refreshing ?? Promise.resolve();
+    const run: Promise<void> = before
+      .catch(() => undefined)
+      .then(() => {
+        if (this.queuedListing === run) this.queuedListing = undefined;
+        return this.loadTools();
+      })
+      .finally(() => {
+        if (this.refreshing === run) this.refreshing = undefined;
+      });
+    this.queuedListing = run;
     this.refreshing = run;
     return run;
   }
@@ -238,20 +257,33 @@ export class McpToolSet implements ToolSet {
   }
 
   private async loadTools(): Promise<void> {
-    this.listings += 1;
-    const listing = this.listings;
+    const limits = this.options.listingLimits;
+    const maxPages = limits?.maxPages ?? DEFAULT_MAX_LISTING_PAGES;
+    const maxTools = limits?.maxTools ?? DEFAULT_MAX_LISTED_TOOLS;
+    const timeoutMs = limits?.timeoutMs ?? DEFAULT_LISTING_TIMEOUT_MS;
+    const deadline = performance.now() + timeoutMs;
+    const fail = (limit: McpListingLimitError['limit'], max: number): never => {
+      throw new McpListingLimitError({ server: this.serverName, limit, max });
+    };
     const listed: McpTool[] = [];
+    const cursors = new Set<string>();
     let cursor: string | undefined;
+    let pages = 0;
     do {
-      const page = await this.request(() =>
-        this.client.listTools(cursor === undefined ? {} : { cursor }, this.requestOptions()),
-      );
+      if (pages >= maxPages) fail('pages', maxPages);
+      const left = Math.ceil(deadline - performance.now());
+      if (left <= 0) fail('time', timeoutMs);
+      const timeout = Math.min(this.options.requestTimeoutMs ?? DEFAULT_LISTING_TIMEOUT_MS, left);
+      const page = await this.request(() => this.client.listTools(cursor === undefined ? {} : { cursor }, { timeout }));
+      pages += 1;
+      if (listed.length + page.tools.length > maxTools) fail('tools', maxTools);
       listed.push(...page.tools);
       cursor = page.nextCursor;
+      if (cursor !== undefined) {
+        if (cursors.has(cursor)) fail('cursor_loop', pages);
+        cursors.add(cursor);
+      }
     } while (cursor !== undefined);
-    // Concurrent listings (a notification's, a call's check) may answer out of order: keep the newest.
-    if (listing < this.applied) return;
-    this.applied = listing;
     this.listed = listed;
     this.entries = this.buildEntries(listed);
   }
@@ -269,10 +301,8 @@ export class McpToolSet implements ToolSet {
     const listed = offered.map((item) => item.tool);
     const exposure = this.resolveExposure(listed.length);
     const family = this.options.family ?? sanitizeToolMetadata(this.serverName, { maxBytes: 64 });
-    const names = advertisedToolNames(
-      listed.map((tool) => tool.name),
-      this.options.prefix ?? '',
-    );
+    // Stable for the session: an advertised name keeps meaning the MCP tool it was first given to.
+    const names = this.names.assign(listed.map((tool) => tool.name));
     const byMcpName = new Map(listed.map((tool) => [tool.name, tool]));
     const skipped: Array<{ name: string; reason: string }> = [...this.tracker.duplicated].map((name) => ({
       name,
@@ -322,7 +352,9 @@ export class McpToolSet implements ToolSet {
           policy: policyFromAnnotations(
             annotations === undefined ? undefined : { ...annotations, title: annotations.title ?? tool.title },
           ),
-          isConcurrencySafe: () => readOnly,
+          // Not `readOnlyHint`: the server sets it, and a call running beside another could be
+          // changed by it between its check and its run. Calls to one server run one at a time.
+          isConcurrencySafe: () => false,
           externalEffect: () => !readOnly,
           execute: (args, context) => this.runAdmitted(entry, args, context.signal, context.runId),
         },
@@ -336,7 +368,10 @@ export class McpToolSet implements ToolSet {
   /**
    * Runs a call under the definition it was admitted under (`entry.pin`, fixed when the tool was
    * listed): re-lists the server's tools first (unless `freshListings: false`, then waits for a
-   * pending refresh) and refuses the call when the server's definition is another one now.
+   * pending refresh) and refuses the call when the server's definition is another one now, or
+   * when any listing since the call began showed it changed. After the call, re-lists again: if
+   * the definition changed while the call ran, the result is not returned (the server may have
+   * run another definition) and the call fails with `during: 'result'`.
    */
   private async runAdmitted(
     entry: Entry,
@@ -345,30 +380,62 @@ export class McpToolSet implements ToolSet {
     runId: string | undefined,
   ): Promise<ToolResult> {
     this.assertOpen();
-    if (this.options.freshListings === false) {
-      if (this.refreshing) await this.refreshing;
-    } else {
-      try {
-        await this.refresh();
-      } catch (error) {
-        if (McpConnectionError.isInstance(error) || signal?.aborted) throw error;
-        if (error instanceof McpError)
-          return ToolResult.error(`MCP server "${this.serverName}": could not re-read its tools: ${error.message}`);
-        throw error;
-      }
-    }
+    const generation = this.tracker.generation(entry.mcpName);
+    const fresh = this.options.freshListings !== false;
+    const reread = await this.reread(fresh, signal, 'call');
+    if (reread !== undefined) return reread;
     this.tracker.deliver(runId);
-    const current = this.tracker.current(entry.mcpName);
-    if (current?.sha256 !== entry.pin.sha256) {
-      throw new McpToolDefinitionChangedError({
-        server: this.serverName,
-        toolName: entry.mcpName,
-        during: 'call',
-        expected: entry.pin.sha256,
-        current: current?.sha256,
-      });
+    this.assertPinned(entry, generation, 'call');
+    const checked = this.tracker.generation(entry.mcpName);
+    const result = await this.callServer(entry.mcpName, args, signal, entry.tool.outputSchema !== undefined);
+    if (fresh) {
+      // A failed re-read leaves the answer unconfirmed: it is not returned as the pinned tool's.
+      const after = await this.reread(true, signal, 'result');
+      this.tracker.deliver(runId);
+      if (after !== undefined) return after;
+    } else if (this.refreshing) {
+      await this.refreshing.catch(() => undefined);
+      this.tracker.deliver(runId);
     }
-    return this.callServer(entry.mcpName, args, signal, entry.tool.outputSchema !== undefined);
+    this.assertPinned(entry, checked, 'result');
+    return result;
+  }
+
+  /** Re-reads the tool list for a call's check; a server or listing error becomes the call's error result. */
+  private async reread(
+    fresh: boolean,
+    signal: AbortSignal | undefined,
+    phase: 'call' | 'result',
+  ): Promise<ToolResult | undefined> {
+    if (!fresh) {
+      if (this.refreshing) await this.refreshing.catch(() => undefined);
+      return undefined;
+    }
+    try {
+      await this.refresh();
+      return undefined;
+    } catch (error) {
+      if (McpConnectionError.isInstance(error) || signal?.aborted) throw error;
+      if (error instanceof McpError || McpListingLimitError.isInstance(error))
+        return ToolResult.error(
+          phase === 'call'
+            ? `MCP server "${this.serverName}": could not re-read its tools: ${error.message}`
+            : `MCP server "${this.serverName}": the call was made, but its tools could not be re-read to confirm the definition it ran under, so its answer is withheld: ${error.message}`,
+        );
+      throw error;
+    }
+  }
+
+  private assertPinned(entry: Entry, generation: number, during: 'call' | 'result'): void {
+    const current = this.tracker.current(entry.mcpName);
+    if (current?.sha256 === entry.pin.sha256 && this.tracker.generation(entry.mcpName) === generation) return;
+    throw new McpToolDefinitionChangedError({
+      server: this.serverName,
+      toolName: entry.mcpName,
+      during,
+      expected: entry.pin.sha256,
+      current: current?.sha256,
+    });
   }
 
   private resolveExposure(count: number): ToolExposure {
