@@ -27,12 +27,20 @@ function entryOf(tool: AnyTool): RegisteredTool {
   return entry;
 }
 
+/** Whether two catalogues hold the same entry objects under the same names (a changed tool is a new object). */
+function sameEntries(a: ReadonlyMap<string, RegisteredTool>, b: ReadonlyMap<string, RegisteredTool>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [name, entry] of a) if (b.get(name) !== entry) return false;
+  return true;
+}
+
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /**
  * Resolves this turn's catalogue: the registry's tools, then each toolset's (the first owner of a
  * name wins), minus what the host allow-list denies; `direct` tools are offered, `deferred` ones go
- * into the run's discovery catalogue (callable by name, found through `tool_search`), `hidden` ones
+ * into the run's discovery catalogue (callable by name, found through `tool_search`; refreshed
+ * whenever the deferred tools change, so promoted schemas follow their definitions), `hidden` ones
  * are never offered. Middleware `filterTools` then narrows the offered set, and the discovery
  * bridge is added when there are deferred tools. Without toolsets, filtering middleware or
  * deferred tools, an unchanged registry costs nothing.
@@ -77,6 +85,11 @@ export async function resolveCatalogue(state: LoopState): Promise<void> {
   offered.sort(byName);
   let kept: readonly RegisteredTool[] = offered;
   if (filters) kept = await filterOfferedTools(state, offered, middlewareContext(state, state.turn));
+  if (state.discovery !== undefined && !sameEntries(state.deferredTools, deferred)) {
+    // A deferred tool's definition changed (a toolset re-listed it), or tools came or went: the
+    // model must be shown, searched and promoted, what a call would run under now.
+    state.discovery.updateCatalogue([...deferred.values()].map((entry) => deferredToolSpec(entry.tool)));
+  }
   if (state.discovery === undefined && deferred.size > 0 && state.discoveryOptions.enabled !== false) {
     const { sink, policy } = state;
     state.discovery = createDiscoverySession({

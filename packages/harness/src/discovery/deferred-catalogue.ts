@@ -18,8 +18,9 @@ export interface DeferredCatalogueEntry extends DeferredToolSpec {
 }
 
 /**
- * The per-run catalogue of deferred tools: built once per run (after the host allow-list), sorted
- * by name so the manifest and the request prefix stay byte-stable for prompt caching.
+ * The per-run catalogue of deferred tools: built when the run first has deferred tools (after the
+ * host allow-list) and rebuilt only when they change, sorted by name so the manifest and the
+ * request prefix stay byte-stable for prompt caching.
  */
 export interface DeferredCatalogue {
   /** Entries sorted by name (code-unit order). */

@@ -58,7 +58,16 @@ export interface AdvertisedTools {
  * prefix only grows).
  */
 export interface DiscoverySession {
+  /** The deferred tools as of the last {@link DiscoverySession.updateCatalogue} (or creation). */
   readonly catalogue: DeferredCatalogue;
+  /**
+   * Replaces the catalogue with the run's deferred tools as listed now (a toolset's definition
+   * changed, a tool came or went): searches, the manifest and promoted tools' schemas use the new
+   * definitions from the next request on, so the model is shown the definition a call would run
+   * under. Promotions are kept; a promoted tool no longer in the catalogue is not sent until it is
+   * back. The bridge itself (which names are offered) stays as it was.
+   */
+  updateCatalogue(deferred: readonly DeferredToolSpec[]): void;
   readonly limits: SearchLimits;
   /** Whether the intrinsic bridge is offered (enabled, ≥1 deferred tool, not fully shadowed). */
   readonly bridgeActive: boolean;
@@ -96,7 +105,7 @@ export interface DiscoverySession {
 
 /** Creates the discovery state of one run. */
 export function createDiscoverySession(init: DiscoverySessionInit): DiscoverySession {
-  const catalogue = createDeferredCatalogue(init.deferred);
+  let catalogue = createDeferredCatalogue(init.deferred);
   const limits = resolveSearchLimits({
     ...(init.defaultLimit === undefined ? {} : { defaultLimit: init.defaultLimit }),
     ...(init.maxLimit === undefined ? {} : { maxLimit: init.maxLimit }),
@@ -105,20 +114,30 @@ export function createDiscoverySession(init: DiscoverySessionInit): DiscoverySes
   const enabled = init.enabled !== false && catalogue.size > 0;
   const bridgeNames = enabled ? [TOOL_SEARCH_NAME, TOOL_CALL_NAME].filter((name) => !hostNames.has(name)) : [];
   const schemas: ToolSchema[] = [];
-  if (bridgeNames.includes(TOOL_SEARCH_NAME)) {
-    schemas.push(toolSearchSchema(catalogue, { limits, manifestTokenBudget: init.manifestTokenBudget }));
-  }
-  if (bridgeNames.includes(TOOL_CALL_NAME)) schemas.push(toolCallSchema());
+  const buildSchemas = () => {
+    schemas.length = 0;
+    if (bridgeNames.includes(TOOL_SEARCH_NAME)) {
+      schemas.push(toolSearchSchema(catalogue, { limits, manifestTokenBudget: init.manifestTokenBudget }));
+    }
+    if (bridgeNames.includes(TOOL_CALL_NAME)) schemas.push(toolCallSchema());
+  };
+  buildSchemas();
   const promotedNames: string[] = [];
   const project = (schema: ToolSchema) =>
     init.schemaCompaction === undefined ? schema : compactToolSchema(schema, init.schemaCompaction);
 
   const session: DiscoverySession = {
-    catalogue,
+    get catalogue() {
+      return catalogue;
+    },
+    updateCatalogue(deferred) {
+      catalogue = createDeferredCatalogue(deferred);
+      buildSchemas();
+    },
     limits,
     bridgeActive: bridgeNames.length > 0,
     bridgeNames,
-    bridgeSchemas: () => schemas,
+    bridgeSchemas: () => [...schemas],
     bridgeTools: () => schemas.map((schema) => bridgeTool(schema, session)),
     async search(args, callId = '') {
       const outcome = await searchDeferredTools(catalogue, args, {
