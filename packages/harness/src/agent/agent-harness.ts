@@ -11,7 +11,7 @@ import {
 import { type AnyTool, checkOptionKeys, InvalidInputError, optionKeys } from '@tiny/tools';
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { ResumeClaimStore } from '../checkpoint/checkpoint-store.js';
-import { type ApprovalSecret, approvalKey } from '../deferral/approval-digest.js';
+import { type ApprovalSecret, approvalKey, keyWeakness, MIN_KEY_BYTES } from '../deferral/approval-digest.js';
 import type { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import { parseRunState, type RunState } from '../deferral/run-state.js';
 import type { DiscoveryOptions } from '../discovery/discovery-session.js';
@@ -291,15 +291,16 @@ export class AgentHarness {
     this.ledgerFailure = options.ledgerFailure ?? 'abort';
     this.idempotencyKey = options.idempotencyKey;
     const secret = options.approvalSecret;
-    if (
-      secret !== undefined &&
-      !(typeof secret === 'string' && secret !== '') &&
-      !(secret instanceof Uint8Array && secret.length > 0) &&
-      typeof secret !== 'function'
-    )
+    const weakness =
+      typeof secret === 'string' || secret instanceof Uint8Array
+        ? keyWeakness(secret)
+        : secret === undefined || typeof secret === 'function'
+          ? undefined
+          : 'neither a string, bytes nor a function';
+    if (weakness !== undefined)
       throw new InvalidInputError({
         entryPoint: 'AgentHarness',
-        reason: '`approvalSecret` must be a non-empty string or Uint8Array, or a function of the run id',
+        reason: `\`approvalSecret\` must be a string or Uint8Array of at least ${MIN_KEY_BYTES} bytes (not whitespace only, not all zero bytes), or a function of the run id; got ${weakness}`,
       });
     this.approvalSecret = secret;
     const claims = options.resumeClaims as Partial<ResumeClaimStore> | undefined;

@@ -105,12 +105,12 @@ describe('approvals bound to the exact call', () => {
 
   it('signs with approvalSecret (HMAC) and a key function of the run id', async () => {
     const keys: string[] = [];
-    const a = await paused({ approvalSecret: 'secret-a' });
-    const b = await paused({ approvalSecret: 'secret-b' });
+    const a = await paused({ approvalSecret: 'secret-a-0123456789abcdef' });
+    const b = await paused({ approvalSecret: 'secret-b-0123456789abcdef' });
     const c = await paused({
       approvalSecret: (runId) => {
         keys.push(runId);
-        return 'secret-a';
+        return 'secret-a-0123456789abcdef';
       },
     });
     const digest = (run: typeof a.run) => run.deferred?.approvals[0]?.digest;
@@ -121,7 +121,7 @@ describe('approvals bound to the exact call', () => {
   });
 
   it('runs the approved call when nothing changed', async () => {
-    const { harness, paid, run, state } = await paused({ approvalSecret: 'k' });
+    const { harness, paid, run, state } = await paused({ approvalSecret: 'approval-key-0123456789' });
     const done = await harness.resumeDeferred(
       {},
       JSON.stringify(state),
@@ -136,7 +136,7 @@ describe('approvals bound to the exact call', () => {
     ['tool name', { toolName: 'refund' }],
     ['call id', { callId: 'c9' }],
   ])('refuses a state whose pending %s were edited after the pause; nothing runs', async (_what, change) => {
-    for (const secret of [undefined, 'k']) {
+    for (const secret of [undefined, 'approval-key-0123456789']) {
       const { harness, paid, state } = await paused(secret === undefined ? {} : { approvalSecret: secret });
       const tampered = edit(state, change);
       // Decisions made from the tampered state itself: the state's digest no longer matches.
@@ -159,7 +159,7 @@ describe('approvals bound to the exact call', () => {
   });
 
   it('with a secret, a forged plain digest or a missing one is refused (no downgrade)', async () => {
-    const { harness, paid, state } = await paused({ approvalSecret: 'k' });
+    const { harness, paid, state } = await paused({ approvalSecret: 'approval-key-0123456789' });
     const args = { to: 'mallory', cents: 99_999 };
     const policy = state.pending?.approvals[0]?.policy;
     const forged = approvalDigest({ runId: 'run-1', callId: 'c1', toolName: 'pay', arguments: args, policy });
@@ -174,7 +174,7 @@ describe('approvals bound to the exact call', () => {
     if (first !== undefined) delete first.digest;
     await expect(harness.resumeDeferred({}, unsigned, decisions(unsigned))).rejects.toThrow(/carries no digest/);
     // A state signed with another secret is refused too.
-    const other = await paused({ approvalSecret: 'other' });
+    const other = await paused({ approvalSecret: 'other-key-0123456789abc' });
     await expect(harness.resumeDeferred({}, other.state, decisions(other.state))).rejects.toSatisfy(
       InvalidRunStateError.isInstance,
     );
@@ -182,7 +182,7 @@ describe('approvals bound to the exact call', () => {
   });
 
   it('approveWithArgs stays allowed (bound to the call, arguments validated)', async () => {
-    const { harness, paid, run, state } = await paused({ approvalSecret: 'k' });
+    const { harness, paid, run, state } = await paused({ approvalSecret: 'approval-key-0123456789' });
     const [call] = run.deferred?.approvals ?? [];
     if (call === undefined) throw new Error('no approval');
     const bad = await harness

@@ -38,8 +38,9 @@ export function approvalDigest(call: ApprovalDigestInput, secret?: ApprovalSecre
 }
 
 /**
- * The key `secret` gives for `runId`: a non-empty string or non-empty bytes, else
- * {@link ApprovalSecretError} (an empty HMAC key would let anyone forge an approval).
+ * The key `secret` gives for `runId`: a string or bytes of at least {@link MIN_KEY_BYTES} bytes,
+ * not whitespace only and not all zero bytes, else {@link ApprovalSecretError} (an empty or
+ * zero-filled HMAC key would let anyone forge an approval).
  * @internal
  */
 export function approvalKey(secret: ApprovalSecret, runId: string): string | Uint8Array {
@@ -51,11 +52,33 @@ export function approvalKey(secret: ApprovalSecret, runId: string): string | Uin
       throw new ApprovalSecretError({ runId, reason: 'the key function threw', cause: error });
     }
   }
-  if (typeof key === 'string' && key !== '') return key;
-  if (key instanceof Uint8Array && key.length > 0) return key;
-  const got =
-    typeof key === 'string' ? 'an empty string' : key instanceof Uint8Array ? 'empty bytes' : describeKey(key);
-  throw new ApprovalSecretError({ runId, reason: `expected a non-empty string or Uint8Array key, got ${got}` });
+  if (typeof key === 'string' || key instanceof Uint8Array) {
+    const weakness = keyWeakness(key);
+    if (weakness === undefined) return key;
+    throw new ApprovalSecretError({
+      runId,
+      reason: `expected a key of at least ${MIN_KEY_BYTES} bytes, got ${weakness}`,
+    });
+  }
+  throw new ApprovalSecretError({ runId, reason: `expected a string or Uint8Array key, got ${describeKey(key)}` });
+}
+
+/** The fewest bytes an approval key may have (HMAC zero-pads shorter keys, so tiny keys are guessable). */
+export const MIN_KEY_BYTES = 16;
+
+/**
+ * Why `key` is too weak to sign approvals, or `undefined`: shorter than {@link MIN_KEY_BYTES} bytes,
+ * whitespace only, or all zero bytes (HMAC zero-pads its key, so an all-zero key signs exactly as
+ * an empty one would, and anyone can forge with it).
+ * @internal
+ */
+export function keyWeakness(key: string | Uint8Array): string | undefined {
+  const bytes = typeof key === 'string' ? Buffer.from(key, 'utf8') : key;
+  if (bytes.length === 0) return typeof key === 'string' ? 'an empty string' : 'empty bytes';
+  if (typeof key === 'string' && key.trim() === '') return 'a whitespace-only string';
+  if (bytes.every((byte) => byte === 0)) return 'a key of zero bytes only (equivalent to an empty key)';
+  if (bytes.length < MIN_KEY_BYTES) return `${bytes.length} bytes`;
+  return undefined;
 }
 
 function describeKey(value: unknown): string {

@@ -204,8 +204,27 @@ describe('approval keys', () => {
     expect(paid).toEqual([]);
   });
 
+  it.each([
+    ['zero-filled bytes', () => new Uint8Array(32)],
+    ['a NUL string', () => '\0'.repeat(32)],
+    ['a whitespace-only string', () => ' '.repeat(32)],
+    ['a short key', () => 'k'],
+  ])(
+    'refuses %s (as weak as an empty HMAC key) with a typed error, at construction and at pause',
+    async (_what, secret) => {
+      expect(() => payScenario({ approvalSecret: secret() })).toThrow(InvalidInputError);
+      const { harness, paid } = payScenario({ approvalSecret: secret });
+      await expect(harness.invoke({ runId: 'r' }, user('pay'))).rejects.toSatisfy(ApprovalSecretError.isInstance);
+      expect(paid).toEqual([]);
+      // A digest "signed" with the zero key equals one signed with the empty key: refused, not computed.
+      expect(() => approvalDigest({ runId: 'r', callId: 'c1', toolName: 'pay', arguments: {} }, secret())).toThrow(
+        ApprovalSecretError,
+      );
+    },
+  );
+
   it('refuses an empty key at resume: a digest forged with the empty key never runs', async () => {
-    const { harness } = payScenario({ approvalSecret: 'k' });
+    const { harness } = payScenario({ approvalSecret: 'approval-key-0123456789' });
     const paused = await harness.invoke({ runId: 'r' }, user('pay'));
     const state = JSON.parse(JSON.stringify(paused.state)) as {
       pending: { approvals: { digest: string; policy: string }[] };
