@@ -22,7 +22,8 @@ import { middlewareContext, runBeforeTool } from '../middleware/middleware-runne
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { runStopError } from '../run/run-stop.js';
 import type { Admission } from './admission.js';
-import { MAX_ARGUMENT_DEPTH, nestsDeeperThan, normalizeArguments } from './normalize-arguments.js';
+import { MAX_ARGUMENT_DEPTH, normalizeArguments } from './normalize-arguments.js';
+import { snapshotArguments } from './snapshot-arguments.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -61,16 +62,18 @@ export function admitModelCall(state: LoopState, call: PendingCall): Admission |
 const BROKEN_TURN_WHY: Record<BrokenTurnReason, string> = {
   length: 'your reply was cut off at the output token limit, so its arguments may be incomplete',
   content_filter: "the provider's content filter withheld or cut your reply",
-  error: 'the provider reported an error while generating your reply',
+  error: 'the provider reported an error (or no reason) for ending your reply',
 };
 
 /**
- * The finish reason of a broken turn (`length`, `content_filter`, `error`), else undefined. @internal
+ * The broken-turn reason of a finish reason, else undefined. An allow-list: only `stop`,
+ * `tool_calls` and `other` are normal ends; `length` and `content_filter` are themselves, and
+ * anything else (`error`, a reason outside the spec such as `max_tokens` or `LENGTH`, `undefined` or
+ * `null` from a custom model) is `error`, so its calls never run. @internal
  */
-export function brokenTurnReason(finishReason: string): BrokenTurnReason | undefined {
-  return finishReason === 'length' || finishReason === 'content_filter' || finishReason === 'error'
-    ? finishReason
-    : undefined;
+export function brokenTurnReason(finishReason: unknown): BrokenTurnReason | undefined {
+  if (finishReason === 'stop' || finishReason === 'tool_calls' || finishReason === 'other') return undefined;
+  return finishReason === 'length' || finishReason === 'content_filter' ? finishReason : 'error';
 }
 
 /**
@@ -141,25 +144,26 @@ export function admitCall(
 ): Admission | Promise<Admission> {
   checkRunAlive(state);
   reserveSlot(state);
-  if (nestsDeeperThan(original.arguments)) return tooDeep(state, original);
-  if (state.middleware.length > 0) return admitHooked(state, original, via);
-  return admitUnhooked(state, original, via);
+  // A plain-JSON copy first: nothing after this reads a getter, proxy or `toJSON` of the model's value.
+  const snapshot = snapshotArguments(original.arguments);
+  if (!snapshot.ok) return refusedArguments(state, original, snapshot);
+  const call = snapshot.value === original.arguments ? original : { ...original, arguments: snapshot.value };
+  if (state.middleware.length > 0) return admitHooked(state, call, via);
+  return admitUnhooked(state, call, via);
 }
 
 /**
- * The answer to arguments nested deeper than {@link MAX_ARGUMENT_DEPTH}, given before anything
- * walks them recursively (validation, redaction, canonical JSON): the invalid-arguments answer, or
- * a `ToolInputError` under `invalidArgs: 'fail'`. The answer carries no arguments, so nothing later
- * (event secrets, the ledger) walks them either.
+ * The answer to arguments that are not plain JSON or nest deeper than {@link MAX_ARGUMENT_DEPTH}
+ * (see `snapshotArguments`), given before anything walks them (validation, redaction, canonical
+ * JSON): the invalid-arguments answer, or a `ToolInputError` under `invalidArgs: 'fail'`. The answer
+ * carries no arguments, so nothing later (event secrets, the ledger) walks them either.
  */
-function tooDeep(state: LoopState, call: PendingCall): Admission {
-  const issues = [
-    {
-      path: '',
-      keyword: 'maxDepth',
-      message: `must not nest objects and arrays more than ${MAX_ARGUMENT_DEPTH} levels deep`,
-    },
-  ];
+function refusedArguments(
+  state: LoopState,
+  call: PendingCall,
+  refusal: { readonly keyword: string; readonly message: string },
+): Admission {
+  const issues = [{ path: '', keyword: refusal.keyword, message: refusal.message }];
   if (state.policy.invalidArgs === 'fail') throw new ToolInputError({ toolName: call.name, issues });
   const detail = formatValidationIssues(issues);
   if (state.sink.active) {
@@ -171,7 +175,8 @@ function tooDeep(state: LoopState, call: PendingCall): Admission {
       recovery: 'tool_error',
     });
   }
-  const message = `invalid arguments for tool \`${call.name}\`: ${detail}; send them again, less deeply nested`;
+  const again = refusal.keyword === 'maxDepth' ? 'less deeply nested' : 'as one JSON object';
+  const message = `invalid arguments for tool \`${call.name}\`: ${detail}; send them again, ${again}`;
   return {
     kind: 'answer',
     call: { id: call.id, name: call.name, arguments: {} },
@@ -239,7 +244,10 @@ function admitUnhooked(
     }
     call = { id: call.id, name: call.name, arguments: repaired };
   }
-  if (nestsDeeperThan(call.arguments)) return tooDeep(state, call);
+  // Again after hooks and repair, which may have replaced the arguments.
+  const snapshot = snapshotArguments(call.arguments);
+  if (!snapshot.ok) return refusedArguments(state, call, snapshot);
+  call = snapshot.value === call.arguments ? call : { ...call, arguments: snapshot.value };
 
   let entry = state.offered.get(call.name);
   if (entry === undefined && state.deferredTools.has(call.name)) {

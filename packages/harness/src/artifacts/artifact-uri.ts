@@ -92,7 +92,18 @@ export function prepareArtifact(
       });
     }
   }
-  const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
+  let bytes: Uint8Array;
+  try {
+    // A copy: the hash and the stored bytes are the same bytes even if the caller changes `data` meanwhile.
+    bytes = typeof data === 'string' ? new TextEncoder().encode(data) : new Uint8Array(data);
+  } catch (error) {
+    // A Uint8Array whose ArrayBuffer was transferred (detached) cannot be read.
+    throw new InvalidInputError({
+      entryPoint,
+      reason: `the data cannot be read (${error instanceof Error ? error.message : String(error)})`,
+      cause: error,
+    });
+  }
   const id = randomUUID();
   return {
     id,

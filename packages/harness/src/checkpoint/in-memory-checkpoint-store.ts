@@ -1,6 +1,7 @@
 import { InvalidInputError } from '@tiny/tools';
-import { parseRunState, type RunState, serializeRunState } from '../deferral/run-state.js';
+import { parseRunState, type RunState, serializeCheckedRunState } from '../deferral/run-state.js';
 import { CheckpointUnreadableError } from '../errors/checkpoint-unreadable-error.js';
+import { InvalidRunStateError } from '../errors/invalid-run-state-error.js';
 import type { CheckpointStore } from './checkpoint-store.js';
 
 /**
@@ -13,7 +14,8 @@ export class InMemoryCheckpointStore implements CheckpointStore {
   private readonly claims = new Set<string>();
 
   async save(state: RunState): Promise<void> {
-    this.states.set(checkedRunId('InMemoryCheckpointStore.save', state?.runId), serializeRunState(state));
+    const { runId, text } = checkpointText('InMemoryCheckpointStore.save', state);
+    this.states.set(runId, text);
   }
 
   async load(runId: string): Promise<RunState | undefined> {
@@ -37,6 +39,31 @@ export class InMemoryCheckpointStore implements CheckpointStore {
     this.claims.add(key);
     return true;
   }
+}
+
+/**
+ * What a checkpoint store writes for `state`: its run id and its text, checked like `load` checks
+ * it (`serializeRunState`), so a save never replaces a good checkpoint with one `load` refuses.
+ * @throws {InvalidInputError} when the run id is not a non-empty string.
+ * @throws {InvalidRunStateError} when the state cannot be serialised, is not a valid run state, or
+ * serialises as the state of another run (a `toJSON` that writes another run id).
+ * @internal
+ */
+export function checkpointText(entryPoint: string, state: RunState): { readonly runId: string; readonly text: string } {
+  let claimed: unknown;
+  try {
+    claimed = (state as { runId?: unknown } | null | undefined)?.runId;
+  } catch (error) {
+    throw new InvalidRunStateError({ reason: `its run id cannot be read (${String(error)})`, cause: error });
+  }
+  const runId = checkedRunId(entryPoint, claimed);
+  const written = serializeCheckedRunState(state);
+  if (written.state.runId !== runId) {
+    throw new InvalidRunStateError({
+      reason: `it names run "${runId}" but serialises as the state of run "${written.state.runId}"`,
+    });
+  }
+  return { runId, text: written.text };
 }
 
 /**

@@ -101,9 +101,30 @@ const runStateSchema: JsonSchema = {
   },
 };
 
-/** Serialises a paused run to a JSON string. */
+/**
+ * Serialises a run state to a JSON string, checked as {@link parseRunState} checks what it reads, so
+ * no store ever writes a state it would refuse to load.
+ * @throws {InvalidRunStateError} when the state cannot be written as JSON (a cycle, a `BigInt`, a
+ * throwing getter or `toJSON`, nesting too deep for the stack) or is not a valid run state.
+ */
 export function serializeRunState(state: RunState): string {
-  return JSON.stringify(state);
+  return serializeCheckedRunState(state).text;
+}
+
+/**
+ * {@link serializeRunState} with the state its text reads back as (which names the run whose
+ * state it really is, even when a `toJSON` wrote another). @internal
+ */
+export function serializeCheckedRunState(state: RunState): { readonly text: string; readonly state: RunState } {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(state);
+  } catch (error) {
+    const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    throw new InvalidRunStateError({ reason: `it cannot be serialised as JSON (${detail})`, cause: error });
+  }
+  if (typeof text !== 'string') throw new InvalidRunStateError({ reason: 'it serialises to nothing (not an object)' });
+  return { text, state: parseRunState(text) };
 }
 
 /**
@@ -182,6 +203,18 @@ export function parseRunState(input: string | unknown): RunState {
       reason: `schema version ${String(version)}; this build reads version ${RUN_STATE_VERSION}`,
     });
   }
+  try {
+    return checkRunState(value);
+  } catch (error) {
+    if (InvalidRunStateError.isInstance(error)) throw error;
+    // A value nested past the stack, or one whose getters throw: never a raw RangeError or TypeError.
+    const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    throw new InvalidRunStateError({ reason: `it cannot be checked (${detail})`, cause: error });
+  }
+}
+
+/** The checks of {@link parseRunState} after the version. */
+function checkRunState(value: unknown): RunState {
   const checked = createValidator(runStateSchema).validate(value);
   if (!checked.ok) throw new InvalidRunStateError({ reason: formatValidationIssues(checked.issues) });
   const state = value as RunState;

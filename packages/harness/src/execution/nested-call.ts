@@ -10,6 +10,7 @@ import {
   validateToolArguments,
 } from '@tiny/tools';
 import { checkRunAlive } from '../admission/admit-call.js';
+import { snapshotArguments } from '../admission/snapshot-arguments.js';
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
 import { isApprovedCall } from '../deferral/approved-call.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
@@ -119,6 +120,13 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
         .sort();
     let entry = lookup(name);
     if (entry === undefined) throw new ToolNotFoundError({ toolName: name, availableTools: available() });
+    // The admission of a model's call: a plain-JSON copy within the depth limit, before anything reads it.
+    const snapshot = snapshotArguments(args);
+    if (!snapshot.ok)
+      throw new ToolInputError({
+        toolName: name,
+        issues: [{ path: '', keyword: snapshot.keyword, message: snapshot.message }],
+      });
     const limit = state.limits.maxToolCalls;
     if (state.toolCalls >= limit) {
       if (state.sink.active) state.sink.emit({ type: 'limit_reached', limitKind: 'tool_calls', limit });
@@ -126,7 +134,7 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
     }
     state.toolCalls += 1;
     const callId = mintNestedId(state, parentId);
-    let call: PendingCall = { id: callId, name, arguments: args };
+    let call: PendingCall = { id: callId, name, arguments: snapshot.value };
     if (state.middleware.length > 0) {
       const context = {
         ...middlewareContext(state, state.turn),
@@ -145,7 +153,13 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
         throw error;
       }
       if ('respond' in hooked) return hooked.respond;
-      call = { id: callId, name: hooked.name, arguments: hooked.arguments };
+      const rewritten = snapshotArguments(hooked.arguments);
+      if (!rewritten.ok)
+        throw new ToolInputError({
+          toolName: hooked.name,
+          issues: [{ path: '', keyword: rewritten.keyword, message: rewritten.message }],
+        });
+      call = { id: callId, name: hooked.name, arguments: rewritten.value };
       if (call.name !== name) {
         entry = lookup(call.name);
         if (entry === undefined) throw new ToolNotFoundError({ toolName: call.name, availableTools: available() });

@@ -1,3 +1,4 @@
+import { checkedLedgerRunId, checkedSettledRow, checkedStartedRow } from './checked-effect-row.js';
 import type { EffectRecord, EffectSettled, EffectStarted, ToolEffectLedger } from './tool-effect-ledger.js';
 
 /**
@@ -8,7 +9,8 @@ import type { EffectRecord, EffectSettled, EffectStarted, ToolEffectLedger } fro
 export class InMemoryToolEffectLedger implements ToolEffectLedger {
   private readonly byRun = new Map<string, Map<string, EffectRecord>>();
 
-  async started(row: EffectStarted): Promise<void> {
+  async started(input: EffectStarted): Promise<void> {
+    const row = checkedStartedRow('InMemoryToolEffectLedger.started', input);
     let rows = this.byRun.get(row.runId);
     if (rows === undefined) {
       rows = new Map();
@@ -17,7 +19,8 @@ export class InMemoryToolEffectLedger implements ToolEffectLedger {
     if (!rows.has(row.callId)) rows.set(row.callId, { ...row, status: 'started', startedAt: Date.now() });
   }
 
-  async settled(row: EffectSettled): Promise<void> {
+  async settled(input: EffectSettled): Promise<void> {
+    const row = checkedSettledRow('InMemoryToolEffectLedger.settled', input);
     const existing = this.byRun.get(row.runId)?.get(row.callId);
     if (existing === undefined) return;
     // The settle rules of `ToolEffectLedger`: final outcomes stay; `interrupted` yields only to one.
@@ -33,11 +36,13 @@ export class InMemoryToolEffectLedger implements ToolEffectLedger {
   }
 
   async unresolved(runId: string): Promise<EffectRecord[]> {
-    return [...(this.byRun.get(runId)?.values() ?? [])].filter((row) => row.status === 'started');
+    const id = checkedLedgerRunId('InMemoryToolEffectLedger.unresolved', runId);
+    return [...(this.byRun.get(id)?.values() ?? [])].filter((row) => row.status === 'started');
   }
 
-  /** Every row of a run, in the order calls started. */
+  /** Every row of a run, in the order calls started. @throws {InvalidInputError} (synchronously) when `runId` is not a non-empty string. */
   rows(runId: string): EffectRecord[] {
-    return [...(this.byRun.get(runId)?.values() ?? [])];
+    const id = checkedLedgerRunId('InMemoryToolEffectLedger.rows', runId);
+    return [...(this.byRun.get(id)?.values() ?? [])];
   }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type FileHandle, mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { type FileHandle, lstat, open, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidInputError, TinyError } from '@tiny/tools';
 import type { ArtifactData, ArtifactPutOptions, ArtifactRef, ArtifactStore } from '../artifacts/artifact-store.js';
@@ -13,6 +13,7 @@ import {
 import { ArtifactUnreadableError } from '../errors/artifact-unreadable-error.js';
 import { StorageError } from '../errors/storage-error.js';
 import { decodeStoreName, encodeStoreName } from './store-file-name.js';
+import { ensureRealDirectory, kindOf, notRegular, readRegularFile } from './store-fs.js';
 import { syncDirectory } from './sync-directory.js';
 
 const DATA = '.bin';
@@ -26,6 +27,29 @@ export interface FileArtifactStoreOptions {
    * a killed process but not an OS crash or power cut; `put` is still atomic.
    */
   readonly fsync?: boolean | undefined;
+  /**
+   * Called by `list` for each stored artifact of the run it cannot read (a corrupt or foreign
+   * record, a symbolic link or FIFO in its place): `list` still returns every readable one.
+   * Default: a process warning (`process.emitWarning`) per unreadable artifact. `scan` returns them.
+   */
+  readonly onUnreadable?: ((error: ArtifactUnreadableError) => void) | undefined;
+}
+
+/** What {@link FileArtifactStore.scan} found in a run's folder. */
+export interface ArtifactScan {
+  /** The readable artifacts, in the order they were stored (what `list` returns). */
+  readonly refs: ArtifactRef[];
+  /** One error per stored artifact whose record cannot be read, by URI. */
+  readonly unreadable: ArtifactUnreadableError[];
+}
+
+/** The store {@link createFileArtifactStore} returns: an {@link ArtifactStore} with {@link FileArtifactStore.scan}. */
+export interface FileArtifactStore extends ArtifactStore {
+  /**
+   * The run's artifacts, split into the readable ones and the unreadable ones: `list` returns
+   * `refs` and reports `unreadable` to `onUnreadable`; `scan` returns both, for checks and repair.
+   */
+  scan(runId: string): Promise<ArtifactScan>;
 }
 
 interface StoredRecord {
@@ -57,7 +81,7 @@ interface StoredRecord {
  * the reference; a failing file system (full disk, read-only, no permission) rejects with
  * {@link StorageError}, and a failed `put` leaves nothing `get` or `list` returns.
  */
-export function createFileArtifactStore(dir: string, options: FileArtifactStoreOptions = {}): ArtifactStore {
+export function createFileArtifactStore(dir: string, options: FileArtifactStoreOptions = {}): FileArtifactStore {
   if (typeof dir !== 'string' || dir.length === 0) {
     throw new InvalidInputError({
       entryPoint: 'createFileArtifactStore',
@@ -65,6 +89,9 @@ export function createFileArtifactStore(dir: string, options: FileArtifactStoreO
     });
   }
   const fsync = options.fsync ?? true;
+  const onUnreadable =
+    options.onUnreadable ??
+    ((error: ArtifactUnreadableError) => process.emitWarning(error.message, { code: 'TINY_ARTIFACT_UNREADABLE' }));
   const runDir = (entryPoint: string, runId: unknown): string => {
     if (typeof runId !== 'string' || runId.length === 0) {
       throw new InvalidInputError({ entryPoint, reason: 'the run id must be a non-empty string' });
@@ -97,15 +124,10 @@ export function createFileArtifactStore(dir: string, options: FileArtifactStoreO
     name: string,
     uri: string,
   ): Promise<StoredRecord | undefined> => {
-    let text: string;
+    const bytes = await readStoreFile(operation, uri, join(folder, `${name}${RECORD}`));
+    if (bytes === undefined) return undefined;
     try {
-      text = await readFile(join(folder, `${name}${RECORD}`), 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw failed(operation, error);
-    }
-    try {
-      const record = JSON.parse(text) as StoredRecord;
+      const record = JSON.parse(bytes.toString('utf8')) as StoredRecord;
       if (record?.ref?.uri !== uri || typeof record.ref.sha256 !== 'string')
         throw new Error('the record names another artifact');
       return record;
@@ -118,13 +140,66 @@ export function createFileArtifactStore(dir: string, options: FileArtifactStoreO
     }
   };
 
+  /** A file of the store, refusing links and FIFOs as unreadable; `undefined` when missing. */
+  const readStoreFile = async (operation: string, uri: string, path: string): Promise<Buffer | undefined> => {
+    try {
+      return await readRegularFile(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOTREG') throw failed(operation, error);
+      throw new ArtifactUnreadableError({ uri, reason: (error as Error).message, cause: error });
+    }
+  };
+
+  /** Whether the run's folder exists; a symbolic link or file in its place is refused, never followed. */
+  const hasRunFolder = async (operation: string, folder: string): Promise<boolean> => {
+    try {
+      const stats = await lstat(folder);
+      if (!stats.isDirectory()) throw notRegular(folder, kindOf(stats), 'a directory');
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw failed(operation, error);
+    }
+  };
+
+  const scan = async (operation: string, runId: string): Promise<ArtifactScan> => {
+    const folder = runDir(operation, runId);
+    let entries: string[] = [];
+    if (await hasRunFolder(operation, folder)) {
+      try {
+        entries = await readdir(folder);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw failed(operation, error);
+      }
+    }
+    const records: StoredRecord[] = [];
+    const unreadable: ArtifactUnreadableError[] = [];
+    for (const entry of entries) {
+      if (!entry.endsWith(RECORD)) continue;
+      const name = entry.slice(0, -RECORD.length);
+      const id = decodeStoreName(name);
+      if (id === undefined) continue; // temporary and foreign files (`put` writes UUID names only)
+      try {
+        const record = await readRecord(operation, folder, name, formatUri(runId, id));
+        if (record !== undefined) records.push(record);
+      } catch (error) {
+        if (!ArtifactUnreadableError.isInstance(error)) throw error;
+        unreadable.push(error);
+      }
+    }
+    const refs = records
+      .sort((a, b) => a.storedAt - b.storedAt || a.ref.uri.localeCompare(b.ref.uri))
+      .map((record) => record.ref);
+    return { refs, unreadable };
+  };
+
   return {
     async put(data: ArtifactData, putOptions: ArtifactPutOptions): Promise<ArtifactRef> {
       const folder = runDir('FileArtifactStore.put', putOptions?.runId);
       const { id, bytes, ref } = prepareArtifact('FileArtifactStore.put', data, putOptions);
       const name = encodeStoreName(id);
       try {
-        await mkdir(folder, { recursive: true });
+        await ensureRealDirectory(folder);
         await writeAtomically(folder, `${name}${DATA}`, bytes);
         const record: StoredRecord = { ref, storedAt: Date.now() };
         await writeAtomically(folder, `${name}${RECORD}`, JSON.stringify(record));
@@ -140,39 +215,22 @@ export function createFileArtifactStore(dir: string, options: FileArtifactStoreO
       const { runId, id } = parseArtifactUri(uri);
       const folder = runDir('FileArtifactStore.get', runId);
       const name = encodeStoreName(id);
+      if (!(await hasRunFolder('FileArtifactStore.get', folder))) return undefined;
       const record = await readRecord('FileArtifactStore.get', folder, name, uri);
       if (record === undefined) return undefined;
-      let bytes: Uint8Array;
-      try {
-        bytes = new Uint8Array(await readFile(join(folder, `${name}${DATA}`)));
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw failed('FileArtifactStore.get', error);
-        throw new ArtifactUnreadableError({ uri, reason: 'its data file is missing', cause: error });
-      }
-      return verifyArtifactBytes(uri, bytes, record.ref, ref);
+      const data = await readStoreFile('FileArtifactStore.get', uri, join(folder, `${name}${DATA}`));
+      if (data === undefined) throw new ArtifactUnreadableError({ uri, reason: 'its data file is missing' });
+      return verifyArtifactBytes(uri, new Uint8Array(data), record.ref, ref);
     },
 
     async list(runId: string): Promise<ArtifactRef[]> {
-      const folder = runDir('FileArtifactStore.list', runId);
-      let entries: string[];
-      try {
-        entries = await readdir(folder);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-        throw failed('FileArtifactStore.list', error);
-      }
-      const records: StoredRecord[] = [];
-      for (const entry of entries) {
-        if (!entry.endsWith(RECORD)) continue;
-        const name = entry.slice(0, -RECORD.length);
-        const id = decodeStoreName(name);
-        if (id === undefined) continue; // temporary and foreign files (`put` writes UUID names only)
-        const record = await readRecord('FileArtifactStore.list', folder, name, formatUri(runId, id));
-        if (record !== undefined) records.push(record);
-      }
-      return records
-        .sort((a, b) => a.storedAt - b.storedAt || a.ref.uri.localeCompare(b.ref.uri))
-        .map((record) => record.ref);
+      const { refs, unreadable } = await scan('FileArtifactStore.list', runId);
+      for (const error of unreadable) onUnreadable(error);
+      return refs;
+    },
+
+    scan(runId: string): Promise<ArtifactScan> {
+      return scan('FileArtifactStore.scan', runId);
     },
   };
 }

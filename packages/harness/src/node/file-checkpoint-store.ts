@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { type FileHandle, mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidInputError, TinyError } from '@tiny/tools';
 import type { CheckpointStore, ResumeClaimStore } from '../checkpoint/checkpoint-store.js';
-import { checkedClaim, checkedRunId, readRunState } from '../checkpoint/in-memory-checkpoint-store.js';
-import { serializeRunState } from '../deferral/run-state.js';
+import { checkedClaim, checkedRunId, checkpointText, readRunState } from '../checkpoint/in-memory-checkpoint-store.js';
+import { CheckpointUnreadableError } from '../errors/checkpoint-unreadable-error.js';
 import { StorageError } from '../errors/storage-error.js';
 import { claimResumeFile } from './file-resume-claim.js';
 import { decodeStoreName, encodeStoreName, isHashedStoreName } from './store-file-name.js';
+import { readRegularFile } from './store-fs.js';
 import { syncDirectory } from './sync-directory.js';
 
 const SUFFIX = '.json';
@@ -60,14 +61,8 @@ export function createFileCheckpointStore(
     });
   }
   const fsync = options.fsync ?? true;
-  let ready: Promise<unknown> | undefined;
-  const ensureDir = () => {
-    ready ??= mkdir(dir, { recursive: true }).catch((error: unknown) => {
-      ready = undefined;
-      throw error;
-    });
-    return ready;
-  };
+  // Made on every write (one cheap syscall when it exists), so a directory removed later is made again.
+  const ensureDir = () => mkdir(dir, { recursive: true });
   const fileOf = (entryPoint: string, runId: unknown): string =>
     `${encodeStoreName(checkedRunId(entryPoint, runId))}${SUFFIX}`;
   /** A file-system failure as a {@link StorageError}; errors of this package pass through. */
@@ -80,17 +75,19 @@ export function createFileCheckpointStore(
     const decoded = decodeStoreName(name);
     if (decoded !== undefined || !isHashedStoreName(name)) return decoded;
     try {
-      const runId = (JSON.parse(await readFile(join(dir, entry), 'utf8')) as { runId?: unknown } | null)?.runId;
+      const bytes = await readRegularFile(join(dir, entry));
+      if (bytes === undefined) return undefined;
+      const runId = (JSON.parse(bytes.toString('utf8')) as { runId?: unknown } | null)?.runId;
       return typeof runId === 'string' && encodeStoreName(runId) === name ? runId : undefined;
     } catch {
-      return undefined; // removed meanwhile, or unreadable: `load` reports it
+      return undefined; // removed meanwhile, or unreadable (a FIFO, a link, bad JSON): no id to list
     }
   };
 
   return {
     async save(state) {
-      const file = fileOf('FileCheckpointStore.save', state?.runId);
-      const text = serializeRunState(state);
+      const { runId, text } = checkpointText('FileCheckpointStore.save', state);
+      const file = `${encodeStoreName(runId)}${SUFFIX}`;
       try {
         await ensureDir();
         const temp = join(dir, `.${file}.${randomBytes(6).toString('hex')}${TEMP}`);
@@ -114,14 +111,18 @@ export function createFileCheckpointStore(
 
     async load(runId) {
       const file = fileOf('FileCheckpointStore.load', runId);
-      let text: string;
+      let bytes: Buffer | undefined;
       try {
-        text = await readFile(join(dir, file), 'utf8');
+        bytes = await readRegularFile(join(dir, file));
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        if ((error as NodeJS.ErrnoException).code === 'ENOTREG') {
+          const reason = (error as Error).message;
+          throw new CheckpointUnreadableError({ runId, location: join(dir, file), reason, cause: error });
+        }
         throw failed('FileCheckpointStore.load', error);
       }
-      return readRunState(text, runId, join(dir, file));
+      if (bytes === undefined) return undefined;
+      return readRunState(bytes.toString('utf8'), runId, join(dir, file));
     },
 
     async list() {
@@ -151,8 +152,8 @@ export function createFileCheckpointStore(
     async claimResume(runId, claim) {
       const id = checkedRunId('FileCheckpointStore.claimResume', runId);
       const checked = checkedClaim('FileCheckpointStore.claimResume', claim);
-      await ensureDir();
       try {
+        await ensureDir();
         return await claimResumeFile(dir, id, checked, fsync);
       } catch (error) {
         throw failed('FileCheckpointStore.claimResume', error);

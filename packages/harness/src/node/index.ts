@@ -4,5 +4,10 @@
  */
 // Node.js-only helpers (`node:fs`), kept out of the runtime-neutral main entry.
 
-export { createFileArtifactStore, type FileArtifactStoreOptions } from './file-artifact-store.js';
+export {
+  type ArtifactScan,
+  createFileArtifactStore,
+  type FileArtifactStore,
+  type FileArtifactStoreOptions,
+} from './file-artifact-store.js';
 export { createFileCheckpointStore, type FileCheckpointStoreOptions } from './file-checkpoint-store.js';
