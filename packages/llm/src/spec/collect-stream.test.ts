@@ -87,7 +87,9 @@ describe('collectStream', () => {
       { id: 'x', name: 'now', arguments: {}, rawArguments: '  ' },
       { id: 'y', name: 'echo', arguments: { a: 1 }, rawArguments: '{"a":1}' },
     ]);
-    expect(response.finishReason).toBe('other');
+    // No `finish` part: the stream broke off, which is not a normal end.
+    expect(response.finishReason).toBe('error');
+    expect(response.rawFinishReason).toBe('missing');
     expect(response.usage).toEqual({});
   });
 
@@ -171,7 +173,7 @@ describe('collectStream: refusals, choices and settled streams', () => {
     );
     expect(settled.error).toBe(typed);
     expect(settled.response.content).toBe('Counting: 1, 2');
-    expect(settled.response.finishReason).toBe('other');
+    expect(settled.response.finishReason).toBe('error');
     expect(settled.response.toolCalls[0]?.invalid).toContain('raw arguments: {"n":');
     const finished = await collectStreamSettled(parts({ type: 'text_delta', delta: 'ok' }));
     expect(finished.error).toBeUndefined();

@@ -24,7 +24,7 @@ export interface SettledStream {
   /**
    * Everything the stream delivered: the whole response, or, after an `error` part, the partial
    * one (text, reasoning, refusal and calls received so far; the finish reason and usage when a
-   * `finish` arrived before the error, else `other` and empty usage).
+   * `finish` arrived before the error, else `error` and empty usage).
    */
   readonly response: LanguageModelV1Response;
   /** The error of the first `error` part, as a `ModelCallError`; absent when the stream finished. */
@@ -39,7 +39,9 @@ export interface SettledStream {
  *   text means no arguments (`{}`), a JSON object is the arguments, anything else gives an invalid
  *   call keeping the raw text and the reason. A `call` carried by `tool_call_end` is used as is.
  * - The last `finish` part sets the finish reason, usage and choices; a stream without one ends
- *   as `other` with empty usage.
+ *   as `error` with empty usage and `rawFinishReason: 'missing'`: a stream that stopped before
+ *   saying why (a dropped connection mid-call) is not a normal end, so a harness refuses its calls
+ *   (they may be cut off) instead of repairing and running them.
  *
  * @throws {ModelCallError} at the first `error` part (the part's error itself when it already is
  *   one). Errors thrown by the iteration itself, such as an abort, pass through unchanged. Use
@@ -74,8 +76,9 @@ export async function collectStreamSettled(
   const calls = new Map<string, PendingCall>();
   let id: string | undefined;
   let modelId: string | undefined;
-  let finishReason: LanguageModelV1FinishReason = 'other';
-  let rawFinishReason: string | undefined;
+  // No `finish` part means the stream broke off: `error`, never a normal end.
+  let finishReason: LanguageModelV1FinishReason = 'error';
+  let rawFinishReason: string | undefined = 'missing';
   let usage: LanguageModelV1Usage = {};
   let body: unknown;
 
