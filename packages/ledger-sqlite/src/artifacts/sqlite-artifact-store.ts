@@ -9,7 +9,7 @@ import {
 import { InvalidInputError } from '@tiny/tools';
 import type Database from 'better-sqlite3';
 import { LedgerClosedError } from '../errors/ledger-closed-error.js';
-import { guarded } from '../ledger/sqlite-failure.js';
+import { guarded, guardStoreMethods } from '../ledger/sqlite-failure.js';
 import type { SqliteToolEffectLedger } from '../ledger/sqlite-tool-effect-ledger.js';
 import { ARTIFACT_TABLE } from '../schema/migrate-schema.js';
 import type { SqliteOpenMode } from '../schema/open-database.js';
@@ -94,6 +94,7 @@ export class SqliteArtifactStore implements ArtifactStore {
       get: this.db.prepare(`SELECT ${columns}, data FROM ${ARTIFACT_TABLE} WHERE uri = ?`),
       list: this.db.prepare(`SELECT ${columns} FROM ${ARTIFACT_TABLE} WHERE run_id = ? ORDER BY seq`),
     };
+    guardStoreMethods(this, 'SqliteArtifactStore', this.path);
   }
 
   /** Stores the bytes and their reference in one transaction, fsynced when the promise resolves. */

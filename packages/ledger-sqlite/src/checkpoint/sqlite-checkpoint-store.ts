@@ -1,6 +1,7 @@
 import {
   type CheckpointStore,
   CheckpointUnreadableError,
+  InvalidRunStateError,
   parseRunState,
   type RunState,
   serializeRunState,
@@ -8,7 +9,7 @@ import {
 import { InvalidInputError } from '@tiny/tools';
 import type Database from 'better-sqlite3';
 import { LedgerClosedError } from '../errors/ledger-closed-error.js';
-import { guarded, wellFormed } from '../ledger/sqlite-failure.js';
+import { guarded, guardStoreMethods, wellFormed } from '../ledger/sqlite-failure.js';
 import { CHECKPOINT_TABLE } from '../schema/migrate-schema.js';
 import type { SqliteOpenMode } from '../schema/open-database.js';
 import { connectStore } from '../schema/shared-connection.js';
@@ -82,8 +83,9 @@ export class SqliteCheckpointStore implements CheckpointStore {
       load: this.db.prepare(`SELECT state FROM ${CHECKPOINT_TABLE} WHERE run_id = ?`),
       list: this.db.prepare(`SELECT run_id FROM ${CHECKPOINT_TABLE} ORDER BY run_id`),
       delete: this.db.prepare(`DELETE FROM ${CHECKPOINT_TABLE} WHERE run_id = ?`),
-      claim: this.prepareClaims(),
+      claim: guarded('SqliteCheckpointStore (open)', this.path, () => this.prepareClaims()),
     };
+    guardStoreMethods(this, 'SqliteCheckpointStore', this.path);
   }
 
   /** The claims table (`RESUME_CLAIM_TABLE`, made when missing) and its insert. */
@@ -100,8 +102,21 @@ export class SqliteCheckpointStore implements CheckpointStore {
 
   /** Replaces the run's checkpoint in one transaction, fsynced when the promise resolves. */
   async save(state: RunState): Promise<void> {
-    const runId = this.checkedRunId('save', state?.runId);
+    let claimed: unknown;
+    try {
+      claimed = (state as { runId?: unknown } | null | undefined)?.runId;
+    } catch (error) {
+      throw new InvalidRunStateError({ reason: `its run id cannot be read (${String(error)})`, cause: error });
+    }
+    const runId = this.checkedRunId('save', claimed);
+    // Checked as `load` checks it, so a save never replaces a good checkpoint with one `load` refuses.
     const text = serializeRunState(state);
+    const written = (JSON.parse(text) as { runId: string }).runId;
+    if (written !== runId) {
+      throw new InvalidRunStateError({
+        reason: `it names run "${runId}" but serialises as the state of run "${written}"`,
+      });
+    }
     // Never weakens durability: a ledger on this connection resets its own level before each write.
     guarded('SqliteCheckpointStore.save', this.path, () => {
       this.db.exec('PRAGMA synchronous = FULL');

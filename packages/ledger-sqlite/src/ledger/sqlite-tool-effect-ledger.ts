@@ -1,11 +1,12 @@
 import type { EffectRecord, EffectSettled, EffectStarted, EffectStatus, ToolEffectLedger } from '@tiny/harness';
+import { InvalidInputError } from '@tiny/tools';
 import type Database from 'better-sqlite3';
 import { SqliteCheckpointStore } from '../checkpoint/sqlite-checkpoint-store.js';
 import { LedgerClosedError } from '../errors/ledger-closed-error.js';
 import { LEDGER_TABLE } from '../schema/migrate-schema.js';
 import { openDatabase, type SqliteOpenMode } from '../schema/open-database.js';
 import { databases } from '../schema/shared-connection.js';
-import { guarded, wellFormed } from './sqlite-failure.js';
+import { checkedText, guarded, guardStoreMethods, rowField } from './sqlite-failure.js';
 
 /** Options for {@link SqliteToolEffectLedger}. */
 export interface SqliteToolEffectLedgerOptions {
@@ -115,52 +116,57 @@ export class SqliteToolEffectLedger implements ToolEffectLedger {
       this.db.exec('PRAGMA synchronous = FULL');
     } catch (error) {
       this.db.close();
+      // A database busy, full or corrupt already when preparing: typed like every later failure.
+      guarded('SqliteToolEffectLedger (open)', this.path, () => {
+        throw error;
+      });
       throw error;
     }
+    guardStoreMethods(this, 'SqliteToolEffectLedger', this.path);
   }
 
   /** Records an intended effect; durable (fsynced) when the promise resolves. A second call for the same `(runId, callId)` changes nothing. */
   async started(row: EffectStarted): Promise<void> {
     this.open('started');
     const entryPoint = 'SqliteToolEffectLedger.started';
-    for (const field of ['runId', 'callId', 'tool', 'idempotencyKey', 'effectSummary'] as const) {
-      const value = row?.[field];
-      if (typeof value === 'string') wellFormed(entryPoint, field, value);
-    }
+    const [runId, callId, tool, idempotencyKey] = (['runId', 'callId', 'tool', 'idempotencyKey'] as const).map(
+      (field) => checkedText(entryPoint, field, rowField(entryPoint, row, field)),
+    );
+    const summary = rowField(entryPoint, row, 'effectSummary');
+    const effectSummary =
+      summary === undefined ? null : checkedText(entryPoint, 'effectSummary', summary, { empty: true });
     guarded(entryPoint, this.path, () => {
       this.setSynchronous('FULL');
-      this.statements.insert.run(
-        row.runId,
-        row.callId,
-        row.tool,
-        row.idempotencyKey,
-        row.effectSummary ?? null,
-        Date.now(),
-      );
+      this.statements.insert.run(runId, callId, tool, idempotencyKey, effectSummary, Date.now());
     });
   }
 
   /** Settles a `started` (or `interrupted`, see the class notes) row; otherwise does nothing. */
   async settled(row: EffectSettled): Promise<void> {
     this.open('settled');
-    if (typeof row?.effectSummary === 'string')
-      wellFormed('SqliteToolEffectLedger.settled', 'effectSummary', row.effectSummary);
-    guarded('SqliteToolEffectLedger.settled', this.path, () => {
-      this.setSynchronous(this.durableSettled ? 'FULL' : 'NORMAL');
-      this.statements.settle.run({
-        runId: row.runId,
-        callId: row.callId,
-        status: row.status,
-        summary: row.effectSummary ?? null,
-        now: Date.now(),
+    const entryPoint = 'SqliteToolEffectLedger.settled';
+    const runId = checkedText(entryPoint, 'runId', rowField(entryPoint, row, 'runId'));
+    const callId = checkedText(entryPoint, 'callId', rowField(entryPoint, row, 'callId'));
+    const status = rowField(entryPoint, row, 'status');
+    if (status !== 'completed' && status !== 'failed' && status !== 'interrupted') {
+      throw new InvalidInputError({
+        entryPoint,
+        reason: "`status` must be 'completed', 'failed' or 'interrupted'",
       });
+    }
+    const given = rowField(entryPoint, row, 'effectSummary');
+    const summary = given === undefined ? null : checkedText(entryPoint, 'effectSummary', given, { empty: true });
+    guarded(entryPoint, this.path, () => {
+      this.setSynchronous(this.durableSettled ? 'FULL' : 'NORMAL');
+      this.statements.settle.run({ runId, callId, status, summary, now: Date.now() });
     });
   }
 
   /** Rows of `runId` still `started`, oldest first (start time, then insertion order). */
   async unresolved(runId: string): Promise<EffectRecord[]> {
     this.open('unresolved');
-    return guarded('SqliteToolEffectLedger.unresolved', this.path, () => this.statements.unresolved.all(runId)).map(
+    const id = checkedText('SqliteToolEffectLedger.unresolved', 'runId', runId);
+    return guarded('SqliteToolEffectLedger.unresolved', this.path, () => this.statements.unresolved.all(id)).map(
       toRecord,
     );
   }
@@ -168,7 +174,8 @@ export class SqliteToolEffectLedger implements ToolEffectLedger {
   /** Every row of a run, in insertion order: for inspection and tests. */
   async rows(runId: string): Promise<EffectRecord[]> {
     this.open('rows');
-    return guarded('SqliteToolEffectLedger.rows', this.path, () => this.statements.rows.all(runId)).map(toRecord);
+    const id = checkedText('SqliteToolEffectLedger.rows', 'runId', runId);
+    return guarded('SqliteToolEffectLedger.rows', this.path, () => this.statements.rows.all(id)).map(toRecord);
   }
 
   /**
