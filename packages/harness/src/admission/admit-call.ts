@@ -147,7 +147,8 @@ export function admitCall(
   // A plain-JSON copy first: nothing after this reads a getter, proxy or `toJSON` of the model's value.
   const snapshot = snapshotArguments(original.arguments);
   if (!snapshot.ok) return refusedArguments(state, original, snapshot);
-  const call = snapshot.value === original.arguments ? original : { ...original, arguments: snapshot.value };
+  const copied = snapshot.value === original.arguments ? original : { ...original, arguments: snapshot.value };
+  const call = rewriteUnknownName(state, copied);
   if (state.middleware.length > 0) return admitHooked(state, call, via);
   return admitUnhooked(state, call, via);
 }
@@ -183,6 +184,28 @@ function refusedArguments(
     toolName: call.name,
     result: ToolResult.error(message),
   };
+}
+
+/**
+ * Under `unknownTool: { kind: 'rewrite' }`, a call to a name the harness does not offer is renamed
+ * to the rewrite target (with its `unknown_tool_call` event) before any hook or gate sees it, so
+ * name-based gates judge, and an approval request names, the tool that will run.
+ */
+function rewriteUnknownName(state: LoopState, call: PendingCall): PendingCall {
+  const policy = state.policy.unknownTool;
+  if (policy.kind !== 'rewrite' || state.offered.has(call.name) || state.deferredTools.has(call.name)) return call;
+  const target = state.offered.get(policy.toolName);
+  if (target === undefined) return call;
+  if (state.sink.active) {
+    state.sink.emit({
+      type: 'unknown_tool_call',
+      callId: call.id,
+      requestedName: call.name,
+      ...recordedArguments(state, call.arguments, undefined),
+      recovery: `rewrite:${target.name}`,
+    });
+  }
+  return { ...call, name: target.name };
 }
 
 /** {@link admitCall} with `beforeTool` hooks: they may refuse, answer, defer or rewrite the call. */

@@ -100,27 +100,37 @@ export interface ApprovalPolicyInput {
   readonly description?: string | undefined;
   /** The model-facing parameter schema. */
   readonly parameters?: unknown;
-  /** The tool's declared policy (side effects and access, which holds `approvalRequired`). */
-  readonly policy?: { readonly sideEffects?: unknown; readonly access?: unknown } | undefined;
+  /**
+   * The tool's declared policy: side effects, access (which holds `approvalRequired`) and runtime
+   * (sandbox, timeouts, result size).
+   */
+  readonly policy?:
+    | { readonly sideEffects?: unknown; readonly access?: unknown; readonly runtime?: unknown }
+    | undefined;
+  /** The arguments the host injects (name and source): a new one changes what the call does. */
+  readonly injected?: readonly { readonly name: string; readonly source?: unknown }[] | undefined;
 }
 
 /**
  * The digest of the policy an approval is asked under: `policy-sha256:<hex>` over the tool's name,
- * description, model-facing parameters, declared side effects and access rules (approval
- * requirement included); `undefined` for a tool the harness does not know. A paused call carries it;
+ * description, model-facing parameters, declared side effects, access rules (approval requirement
+ * included), runtime (sandbox, timeouts, result size) and host-injected arguments (names and
+ * sources, never values); a fixed digest for a tool the harness does not know. A paused call carries it;
  * an approval resumed under a different one is not run but asked again (`needs_reapproval`).
  */
 export function approvalPolicyDigest(tool: ApprovalPolicyInput | undefined): string {
   const body =
     tool === undefined
-      ? canonical(['tiny.approval-policy.v1', null])
+      ? canonical(['tiny.approval-policy.v2', null])
       : canonical([
-          'tiny.approval-policy.v1',
+          'tiny.approval-policy.v2',
           tool.name,
           tool.description ?? null,
           tool.parameters ?? null,
           tool.policy?.sideEffects ?? null,
           tool.policy?.access ?? null,
+          tool.policy?.runtime ?? null,
+          (tool.injected ?? []).map((argument) => [argument.name, argument.source ?? null]),
         ]);
   return `policy-sha256:${createHash('sha256').update(body).digest('hex')}`;
 }

@@ -116,6 +116,7 @@ export function currentPolicyDigest(state: LoopState, toolName: string): string 
           description: entry.schema.description,
           parameters: entry.schema.parameters,
           policy: entry.tool.policy,
+          injected: entry.tool.injected,
         },
   );
 }

@@ -19,8 +19,9 @@ export interface HumanApprovalOptions {
 
 /**
  * Gates flagged calls on a human: deferred for approval (`ApprovalRequiredError`), denied with a
- * message the model reads (`tool_denied`), or allowed, per the outcome callback. A call approved on
- * resume (`isCallApproved`) is never flagged again.
+ * message the model reads (`tool_denied`), or allowed, per the outcome callback. The callback is
+ * asked for approved calls too, and a deny wins over an earlier approval (the policy may have
+ * changed since the pause); a call approved on resume (`isCallApproved`) is never deferred again.
  */
 export class HumanApprovalMiddleware implements AgentMiddleware {
   readonly name = 'human_approval';
@@ -31,12 +32,11 @@ export class HumanApprovalMiddleware implements AgentMiddleware {
   }
 
   async beforeTool(call: PendingCall, context: MiddlewareContext): Promise<BeforeToolResult> {
-    if (context.isCallApproved(call.id)) return undefined;
     const { requireFor, outcome } = this.options;
     const flagged = typeof requireFor === 'function' ? requireFor(call, context) : requireFor.includes(call.name);
     if (!flagged) return undefined;
     const decision = outcome ? await outcome(call, context) : 'defer';
-    if (decision === 'allow') return undefined;
+    if (decision === 'allow' || (decision === 'defer' && context.isCallApproved(call.id))) return undefined;
     if (decision === 'defer')
       throw new ApprovalRequiredError({ reason: 'approval_required', metadata: { middleware: this.name } });
     context.emit({ type: 'tool_denied', callId: call.id, toolName: call.name, message: decision.deny });

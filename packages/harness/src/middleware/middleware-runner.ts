@@ -51,7 +51,8 @@ export function middlewareContext(state: LoopState, turn: number): MiddlewareCon
     emit: (event) => {
       if (state.sink.active) state.sink.emit(event);
     },
-    lookupTool: (name) => state.registry.get(name),
+    // What the harness offers under `name` (toolsets included), so name-based policy sees toolset tools.
+    lookupTool: (name) => state.offered.get(name) ?? state.deferredTools.get(name) ?? state.registry.get(name),
   };
 }
 

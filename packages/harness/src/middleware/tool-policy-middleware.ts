@@ -101,8 +101,8 @@ export class ToolPolicyMiddleware implements AgentMiddleware {
 
   beforeTool(call: PendingCall, context: MiddlewareContext): BeforeToolResult {
     const tool = context.lookupTool(call.name);
-    if (tool === undefined) return undefined;
-    const refusal = this.decide(tool, context);
+    // A name-based approval rule holds whether or not the tool is found (a toolset's, a deferred one).
+    const refusal = tool === undefined ? undefined : this.decide(tool, context);
     if (refusal !== undefined) {
       const message = `tool \`${call.name}\` is not allowed by policy: ${refusal}`;
       context.emit({ type: 'tool_denied', callId: call.id, toolName: call.name, message });
