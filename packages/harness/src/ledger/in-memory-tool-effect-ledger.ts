@@ -9,14 +9,17 @@ import type { EffectRecord, EffectSettled, EffectStarted, ToolEffectLedger } fro
 export class InMemoryToolEffectLedger implements ToolEffectLedger {
   private readonly byRun = new Map<string, Map<string, EffectRecord>>();
 
-  async started(input: EffectStarted): Promise<void> {
+  /** Claims a call: `true` when this wrote its row, `false` when the call already had one (it must not run). */
+  async started(input: EffectStarted): Promise<boolean> {
     const row = checkedStartedRow('InMemoryToolEffectLedger.started', input);
     let rows = this.byRun.get(row.runId);
     if (rows === undefined) {
       rows = new Map();
       this.byRun.set(row.runId, rows);
     }
-    if (!rows.has(row.callId)) rows.set(row.callId, { ...row, status: 'started', startedAt: Date.now() });
+    if (rows.has(row.callId)) return false;
+    rows.set(row.callId, { ...row, status: 'started', startedAt: Date.now() });
+    return true;
   }
 
   async settled(input: EffectSettled): Promise<void> {

@@ -57,9 +57,9 @@ export async function recordStarted(
 ): Promise<ToolResult | undefined> {
   const ledger = state.ledger;
   if (ledger === undefined) return undefined;
+  let first: unknown;
   try {
-    await ledger.started({ runId: state.runId, callId: call.id, tool: entry.name, idempotencyKey });
-    return undefined;
+    first = await ledger.started({ runId: state.runId, callId: call.id, tool: entry.name, idempotencyKey });
   } catch (error) {
     const action = state.ledgerFailure === 'continue' ? 'continued' : 'aborted';
     if (state.sink.active) {
@@ -74,7 +74,24 @@ export async function recordStarted(
     if (action === 'continued') return undefined;
     return ToolResult.error(`tool \`${entry.name}\` was not run: its effect could not be recorded (${message(error)})`);
   }
+  // The ledger already had this call: another resume of the same state started it. A replay-safe
+  // tool may run again (reconciliation left it for that); anything else runs at most once.
+  if (first === false && entry.tool.policy.runtime.replay !== 'safe') {
+    if (state.sink.active) {
+      state.sink.emit({
+        type: 'ledger_write_failed',
+        callId: call.id,
+        phase: 'started',
+        action: 'aborted',
+        error: ALREADY_STARTED,
+      });
+    }
+    return ToolResult.error(`tool \`${entry.name}\` was not run: ${ALREADY_STARTED}`);
+  }
+  return undefined;
 }
+
+const ALREADY_STARTED = 'the ledger shows this call already started (another resume of the same state ran it)';
 
 /** Settles a row; a failed write never fails the run (the row stays `started`; an event says so). @internal */
 export async function recordSettled(state: LoopState, callId: string, status: EffectSettled['status']): Promise<void> {

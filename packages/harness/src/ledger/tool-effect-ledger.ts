@@ -37,16 +37,23 @@ export interface EffectRecord extends EffectStarted {
 /**
  * Durable bookkeeping of tool side effects: a `started` row is written (and durable) **before** a
  * tool executes and settled after, so a run resumed after a crash knows which effects may have
- * happened. Implementations must make `started` idempotent per `(runId, callId)` (a second write for
- * the same call must not create a second row) and keep rows from several processes apart.
+ * happened. Implementations must make `started` an atomic claim per `(runId, callId)`: the first
+ * write creates the row and resolves `true`; any later one for the same call (a second resume of
+ * the same paused state, in this process or another sharing the ledger) creates nothing and
+ * resolves `false`, and the harness then does not run the call (unless its tool is replay-safe).
+ * A ledger whose `started` resolves `undefined` (the older contract) gives no such guarantee: the
+ * harness runs the call. Keep rows from several processes apart.
  *
  * Settle rules: `started` may move to any final status; `completed` and `failed` are final;
  * `interrupted` may only be replaced by a late `completed` or `failed` (the real outcome, from a
  * process that was presumed dead), so an earlier resume's guess never hides or fakes an outcome.
  */
 export interface ToolEffectLedger {
-  /** Records an intended effect. Must be durable when the promise resolves. */
-  started(row: EffectStarted): Promise<void>;
+  /**
+   * Records an intended effect; must be durable when the promise resolves. Resolves `true` when this
+   * call wrote the row, `false` when the call already had one (it must not run again).
+   */
+  started(row: EffectStarted): Promise<boolean | undefined | void>;
   /** Settles a started row. */
   settled(row: EffectSettled): Promise<void>;
   /** Rows of `runId` still `started`, oldest first. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidInputError } from '@tiny/tools';
@@ -28,6 +28,19 @@ describe('claimResume on the shipped stores', () => {
     expect(await store.claimResume('a\udc00', 'k')).toBe(true);
     expect(await store.claimResume('ab', 'c')).toBe(true);
     expect(await store.claimResume('a', 'bc')).toBe(true);
+  });
+
+  it('a claim killed half-way (only its temporary file written) does not count', async () => {
+    const dir = join(root, `d${dirs++}`);
+    const store = createFileCheckpointStore(dir, { fsync: false });
+    await store.claimResume('warm', 'x');
+    const [done] = readdirSync(join(dir, '.claims'));
+    // What a process killed before its link leaves: a temporary file, empty or partial.
+    writeFileSync(join(dir, '.claims', `.${'0'.repeat(64)}.abcdef.tmp`), '');
+    expect(await store.claimResume('r', 'k')).toBe(true);
+    expect(await store.claimResume('r', 'k')).toBe(false);
+    expect(readdirSync(join(dir, '.claims')).filter((name) => !name.startsWith('.'))).toHaveLength(2);
+    expect(readFileSync(join(dir, '.claims', done as string), 'utf8')).toContain('"runId":"warm"');
   });
 
   it('refuses an empty run id or claim', async () => {

@@ -53,6 +53,19 @@ const stateOf = (runId: string, text: string): RunState => ({
 });
 
 describe.each(['ENOSPC', 'EROFS'])('file stores on %s', (code) => {
+  it('reject claimResume with StorageError without using up the claim: the retry gets it', async () => {
+    const dir = freshDir();
+    const store = createFileCheckpointStore(dir, { fsync: false });
+    await store.claimResume('warm', 'x');
+    failure.code = code;
+    const error = await store.claimResume('run-1', 'resume-1').catch((caught: unknown) => caught);
+    failure.code = undefined;
+    expect(StorageError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ operation: 'FileCheckpointStore.claimResume', code });
+    expect(await store.claimResume('run-1', 'resume-1')).toBe(true);
+    expect(await store.claimResume('run-1', 'resume-1')).toBe(false);
+  });
+
   it('reject save with StorageError, keeping the saved state and leaving no temporary file', async () => {
     const dir = freshDir();
     const store = createFileCheckpointStore(dir, { fsync: false });
