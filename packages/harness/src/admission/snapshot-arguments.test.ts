@@ -99,7 +99,8 @@ describe('non-JSON arguments through invoke and nested calls, with a ledger', ()
       nestedTools: [inner],
       execute: async (_args, context) => {
         try {
-          return ((await context.callTool('inner', args() as Record<string, unknown>)) as ToolResult).output();
+          const result = await context.callTool?.('inner', args() as Record<string, unknown>);
+          return (result as ToolResult).output();
         } catch (error) {
           return `refused: ${ToolInputError.isInstance(error) ? 'ToolInputError' : String(error)}`;
         }
