@@ -148,3 +148,24 @@ describe('checkSchema', () => {
     expect(() => checkSchema(schema)).toThrow(message);
   });
 });
+
+describe('createValidator on a big invalid value', () => {
+  it('reports the first 100 distinct issues and counts the rest in one closing issue', () => {
+    const validator = createValidator({
+      type: 'object',
+      properties: { skus: { type: 'array', items: { type: 'string' } } },
+    });
+    const result = validator.validate({ skus: new Array(100_000).fill(0) });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.issues).toHaveLength(101);
+    expect(result.issues[0]).toEqual({ path: '/skus/0', keyword: 'type', message: 'must be string' });
+    expect(result.issues[100]).toEqual({ path: '', keyword: 'maxIssues', message: 'and 99900 more issues' });
+  });
+
+  it('still drops duplicate issues before counting', () => {
+    const validator = createValidator({ anyOf: [{ type: 'string' }, { type: 'string' }] });
+    const result = validator.validate(1);
+    expect(result.ok ? [] : result.issues.filter((issue) => issue.keyword === 'type')).toHaveLength(1);
+  });
+});

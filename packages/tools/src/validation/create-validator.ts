@@ -197,17 +197,30 @@ function enumMessage(allowed: unknown[]): string {
   return message;
 }
 
-/** Maps ajv's errors to issues with JSON-pointer paths; drops the noise ajv adds for failed `if`/`anyOf` branches. */
+/** Issues reported for one value at most; the rest are counted in one closing issue. */
+const MAX_VALIDATION_ISSUES = 100;
+
+/**
+ * Maps ajv's errors to issues with JSON-pointer paths; drops the noise ajv adds for failed
+ * `if`/`anyOf` branches and duplicates. Linear in the number of errors (a hashed key per issue):
+ * a big invalid array yields one error per item. At most {@link MAX_VALIDATION_ISSUES} are kept;
+ * past them one closing issue (keyword `maxIssues`) says how many more there were.
+ */
 function toIssues(errors: readonly ErrorObject[]): ValidationIssue[] {
   if (errors.length === 1 && errors[0]?.keyword !== 'if') return [toIssue(errors[0] as ErrorObject)];
   const issues: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  let more = 0;
   for (const error of errors) {
     if (error.keyword === 'if') continue;
     const issue = toIssue(error);
-    // Error lists are short: a linear scan is cheaper than hashing a key per issue.
-    if (issues.some((seen) => seen.path === issue.path && seen.message === issue.message)) continue;
-    issues.push(issue);
+    const key = `${issue.path}\u0000${issue.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (issues.length < MAX_VALIDATION_ISSUES) issues.push(issue);
+    else more += 1;
   }
+  if (more > 0) issues.push({ path: '', keyword: 'maxIssues', message: `and ${more} more issues` });
   return issues;
 }
 
