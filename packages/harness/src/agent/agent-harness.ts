@@ -12,6 +12,7 @@ import { type AnyTool, checkOptionKeys, InvalidInputError, optionKeys } from '@t
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { ResumeClaimStore } from '../checkpoint/checkpoint-store.js';
 import { type ApprovalSecret, approvalKey, keyWeakness, MIN_KEY_BYTES } from '../deferral/approval-digest.js';
+import type { DeferredCall } from '../deferral/deferred-call.js';
 import type { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import { parseRunState, type RunState } from '../deferral/run-state.js';
 import type { DiscoveryOptions } from '../discovery/discovery-session.js';
@@ -19,6 +20,7 @@ import { DeferredResolutionError } from '../errors/deferred-resolution-error.js'
 import { ListenerError } from '../errors/listener-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { type AgentEventListener, EventSink } from '../events/event-sink.js';
+import { canonical } from '../ledger/idempotency-key.js';
 import type { IdempotencyKeyRule, LedgerFailureMode, ToolEffectLedger } from '../ledger/tool-effect-ledger.js';
 import type { AgentMiddleware } from '../middleware/agent-middleware.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
@@ -85,12 +87,13 @@ export interface AgentHarnessOptions {
   readonly artifacts?: ArtifactStore | undefined;
   /**
    * Where `resumeDeferred` consumes a paused state, once across processes (see `ResumeClaimStore`;
-   * every shipped `CheckpointStore` is one). Before any resumed call starts, the harness claims the
-   * state (its run id and the digests of its pending calls); a second resume of the same state, in
+   * every shipped `CheckpointStore` is one). Before any resumed call starts, the harness claims each
+   * pending call (run id, call id, tool, arguments and policy digest: nothing an editor can vary
+   * while keeping the approval valid); a second resume of any state holding one of those calls, in
    * this process or another sharing the store, is refused with `DeferredResolutionError`
-   * (`already_resumed`) and runs nothing. Without one, only this harness instance remembers what it
-   * resumed (and only when there is no ledger): two processes resuming one saved state would both
-   * run its approved calls.
+   * (`already_resumed`) and runs nothing. Without one, this harness instance remembers what it
+   * resumed (when there is no ledger), and a ledger's `started` claims each call once (the shipped
+   * ledgers, shared across processes for SQLite): a replayed call is answered, not run.
    */
   readonly resumeClaims?: ResumeClaimStore | undefined;
 }
@@ -322,24 +325,25 @@ export class AgentHarness {
     if (options.resumeOnce === false || state.pending === undefined) return undefined;
     if (claims === undefined && this.ledger !== undefined) return undefined;
     const pending = [...state.pending.approvals, ...state.pending.calls];
-    const key = [state.runId, state.messages.length, ...pending.map((call) => call.digest ?? call.callId)].join(
-      '\u0000',
-    );
-    const refuse = () =>
-      new DeferredResolutionError({ problem: 'already_resumed', callIds: pending.map((call) => call.callId) });
+    // One claim per pending call, keyed by what the call is (run, call id, tool, arguments, policy),
+    // never by the state's shape (transcript length) or a digest field an editor may drop.
+    const keys = pending.map((call) => resumeClaimKey(state.runId, call));
+    const refuse = (callIds: readonly string[]) => new DeferredResolutionError({ problem: 'already_resumed', callIds });
     return async () => {
-      if (this.resumed.has(key)) throw refuse();
-      this.resumed.add(key);
+      const taken = pending.filter((_call, index) => this.resumed.has(keys[index] as string));
+      if (taken.length > 0) throw refuse(taken.map((call) => call.callId));
+      for (const key of keys) this.resumed.add(key);
       if (claims === undefined) return;
-      const claim = `resume:${createHash('sha256').update(key).digest('hex')}`;
-      let first: boolean;
+      const refused: string[] = [];
       try {
-        first = await claims.claimResume(state.runId, claim);
+        for (const [index, key] of keys.entries()) {
+          if (!(await claims.claimResume(state.runId, key))) refused.push((pending[index] as DeferredCall).callId);
+        }
       } catch (error) {
-        this.resumed.delete(key);
+        for (const key of keys) this.resumed.delete(key);
         throw error;
       }
-      if (!first) throw refuse();
+      if (refused.length > 0) throw refuse(refused);
     };
   }
 
@@ -559,4 +563,23 @@ export class AgentHarness {
       stop.dispose();
     }
   }
+}
+
+/**
+ * The once-only claim of one pending call of a paused state: `resume-call:<sha256>` over the
+ * canonical JSON of the run id, call id, tool name, model arguments and policy digest. The same
+ * call in any edited copy of the state (messages added or removed, digest field dropped) gives the
+ * same claim; the call paused again under a changed policy (`needs_reapproval`) gives a new one.
+ * @internal
+ */
+export function resumeClaimKey(runId: string, call: DeferredCall): string {
+  const body = canonical([
+    'tiny.resume-claim.v2',
+    runId,
+    call.callId,
+    call.toolName,
+    call.arguments,
+    call.policy ?? null,
+  ]);
+  return `resume-call:${createHash('sha256').update(body).digest('hex')}`;
 }

@@ -53,6 +53,7 @@ export interface ToolEffectLedger {
    * Records an intended effect; must be durable when the promise resolves. Resolves `true` when this
    * call wrote the row, `false` when the call already had one (it must not run again).
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: ledgers written to the older contract resolve `void`.
   started(row: EffectStarted): Promise<boolean | undefined | void>;
   /** Settles a started row. */
   settled(row: EffectSettled): Promise<void>;

@@ -125,8 +125,12 @@ export class SqliteToolEffectLedger implements ToolEffectLedger {
     guardStoreMethods(this, 'SqliteToolEffectLedger', this.path);
   }
 
-  /** Records an intended effect; durable (fsynced) when the promise resolves. A second call for the same `(runId, callId)` changes nothing. */
-  async started(row: EffectStarted): Promise<void> {
+  /**
+   * Claims and records an intended effect; durable (fsynced) when the promise resolves. `true` when
+   * this call wrote the row; `false` when a row for the same `(runId, callId)` already existed (in
+   * this or another process sharing the file): the write changes nothing and the call must not run.
+   */
+  async started(row: EffectStarted): Promise<boolean> {
     this.open('started');
     const entryPoint = 'SqliteToolEffectLedger.started';
     const [runId, callId, tool, idempotencyKey] = (['runId', 'callId', 'tool', 'idempotencyKey'] as const).map(
@@ -135,9 +139,10 @@ export class SqliteToolEffectLedger implements ToolEffectLedger {
     const summary = rowField(entryPoint, row, 'effectSummary');
     const effectSummary =
       summary === undefined ? null : checkedText(entryPoint, 'effectSummary', summary, { empty: true });
-    guarded(entryPoint, this.path, () => {
+    return guarded(entryPoint, this.path, () => {
       this.setSynchronous('FULL');
-      this.statements.insert.run(runId, callId, tool, idempotencyKey, effectSummary, Date.now());
+      // One INSERT … ON CONFLICT DO NOTHING: the unique key makes it an atomic claim across processes.
+      return this.statements.insert.run(runId, callId, tool, idempotencyKey, effectSummary, Date.now()).changes === 1;
     });
   }
 
