@@ -1,4 +1,5 @@
 import type { AgentEvent } from '@tiny/harness';
+import { inlineValue } from '../render/format.js';
 import { assignLanes } from './assign-lanes.js';
 import { resolveTimes } from './resolve-times.js';
 import type { NormalizedInput } from './trace-input.js';
@@ -167,7 +168,7 @@ export function buildTrace(input: NormalizedInput): TraceView {
         break;
       }
       case 'tool_progress':
-        tools.get(event.callId)?.notes.push(`progress: ${event.message}${fraction(event.fraction)}`);
+        tools.get(event.callId)?.notes.push(`progress: ${inlineValue(event.message)}${fraction(event.fraction)}`);
         break;
       case 'unknown_tool_call':
         counts.recoveries += 1;

@@ -6,13 +6,30 @@ export function formatDuration(ms: number | undefined): string {
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
-/** Pretty JSON for a captured value; strings stay as they are. @internal */
+/** What stands for a recorded value that has no JSON form (a cycle, a BigInt, a throwing `toJSON`). @internal */
+export const UNSHOWABLE = '[a value that cannot be shown as JSON]';
+
+/**
+ * Pretty JSON for a captured value; strings stay as they are. A value is shown as the JSON it was
+ * recorded as, never through its own `toString` (an object's `toString` could print what its JSON
+ * form leaves out). @internal
+ */
 export function formatValue(value: unknown): string {
   if (typeof value === 'string') return value;
   try {
-    return JSON.stringify(value, null, 2) ?? String(value);
+    return JSON.stringify(value, null, 2) ?? '';
   } catch {
-    return String(value);
+    return UNSHOWABLE;
+  }
+}
+
+/** {@link formatValue} on one line, for inline text (a progress message). @internal */
+export function inlineValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return UNSHOWABLE;
   }
 }
 

@@ -199,3 +199,19 @@ describe('a call refused from a broken turn', () => {
     expect(renderTraceHtml(events)).toContain('<span class="badge error">refused 1 call · length</span>');
   });
 });
+
+describe('renderTraceHtml with hostile recorded values', () => {
+  it('shows a progress message as its recorded JSON, never through its own toString', () => {
+    const secret = 'sk-live-trace-toString-1234';
+    const message = { toString: () => `key ${secret}`, shown: 'visible' };
+    const events = [
+      { type: 'run_started', runId: 'r1' },
+      { type: 'tool_started', callId: 'c1', toolName: 'api' },
+      { type: 'tool_progress', callId: 'c1', message, fraction: 0.5 },
+      { type: 'tool_completed', callId: 'c1', toolName: 'api', startedAtMs: 0, durationMs: 1, outputBytes: 2 },
+    ] as unknown as AgentEvent[];
+    const page = renderTraceHtml(events);
+    expect(page).not.toContain(secret);
+    expect(page).toContain('visible');
+  });
+});
