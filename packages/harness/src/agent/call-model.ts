@@ -104,9 +104,16 @@ async function* tapTextDeltas(
     else if (part.type === 'tool_call_start') {
       names.set(part.id, part.name);
       const entry = state.offered.get(part.name) ?? state.deferredTools.get(part.name);
-      const isTool = entry !== undefined || state.discovery?.isBridgeCall(part.name) === true;
+      const bridge = state.discovery?.isBridgeCall(part.name) === true;
+      const isTool = entry !== undefined || bridge;
       const schemaOnly = !isTool && tools.some((tool) => tool.name === part.name);
-      if (schemaOnly || (state.policy.captureToolIo && redactionOf(entry?.tool) === undefined)) visible.add(part.id);
+      // A bridge call (its arguments name another tool) and a name no tool has stream nothing: which
+      // of their fields are sensitive is not known until the whole call is read.
+      if (
+        schemaOnly ||
+        (state.policy.captureToolIo && !bridge && entry !== undefined && redactionOf(entry.tool) === undefined)
+      )
+        visible.add(part.id);
     } else if (
       part.type === 'tool_call_delta' &&
       state.sink.active &&

@@ -19,7 +19,8 @@ import { idempotencyKeyOf, recordSettled, recordStarted } from '../ledger/record
 import { markToolError, middlewareContext, wrapToolOnion } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { canStop, isRunStop, runStopError } from '../run/run-stop.js';
-import { scrubOutcome } from './scrub-outcome.js';
+import { describeSafely } from './plain-data.js';
+import { enterCall, scrubOutcome } from './scrub-outcome.js';
 import { unserializableReason, unserializableResult } from './serializable-result.js';
 import { createCallContext, endCall, LazyCallSignal } from './tool-context.js';
 
@@ -32,6 +33,8 @@ export type CallOutcome =
       readonly durationMs: number;
       /** The result stands for something `execute` threw (ModelRetry, ToolFailedError, the error policy), or for a result that cannot be serialised. */
       readonly threw?: boolean;
+      /** The call's secrets (expanded), when it has any: scrubbed again from the text the model reads, once joined and cut. */
+      readonly secrets?: readonly string[];
     }
   | {
       readonly kind: 'defer';
@@ -145,6 +148,7 @@ export function executeCall(
   const startedAt = Date.now();
   // A call whose run already stopped never starts (and writes no `started` row).
   if (state.signal.aborted) return { kind: 'fatal', error: runStopError(state), startedAt, durationMs: 0 };
+  enterCall(state, call.id, entry, args);
   const outcome =
     state.ledger !== undefined
       ? executeWithLedger(state, call, entry, args, depth, callTool, startedAt)
@@ -305,8 +309,7 @@ function thrown(state: LoopState, error: unknown, startedAt: number): CallOutcom
     return { kind: 'defer', approval, reason: error.reason, metadata: error.metadata, startedAt, durationMs };
   }
   const policy = state.policy.toolErrors;
-  if (policy.kind === 'return_error')
-    return result(ToolResult.error(error instanceof Error ? error.message : String(error)));
+  if (policy.kind === 'return_error') return result(ToolResult.error(describeSafely(error)));
   if (policy.kind === 'message') return result(ToolResult.error(policy.message));
   return { kind: 'fatal', error, startedAt, durationMs };
 }

@@ -11,7 +11,7 @@ import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { middlewareContext, runAfterTool } from '../middleware/middleware-runner.js';
 import { isRunStop } from '../run/run-stop.js';
 import type { CallOutcome } from './execute-call.js';
-import { eventSecrets, redactionOf, redactValue, scrubText, sensitiveValues } from './redaction.js';
+import { eventSecrets, redactionOf, redactValue, scrubText, sensitiveValues, unknownCallSecrets } from './redaction.js';
 import { unserializableResult } from './serializable-result.js';
 
 /** What folding a batch decided. @internal */
@@ -36,15 +36,33 @@ function followUpMessage(blocks: readonly ToolContent[]): UserMessage {
   };
 }
 
+/**
+ * The text the model reads for a result, cut at `maxChars`. With the call's secrets, the second
+ * line of defence at the boundary: the text is scrubbed again as rendered (blocks joined, so a
+ * value split across blocks or lines is found whole), and the cut part again (a value cut off by
+ * the limit leaves no prefix of 8+ characters, see `scrubText`).
+ */
 function modelText(
   state: LoopState,
   result: ToolResult,
   preferMarkdown: boolean,
   maxChars: number | undefined,
+  secrets: readonly string[] | undefined,
 ): string {
-  const text = result.outputForLlm(state.policy.preferMarkdown && preferMarkdown);
+  const rendered = result.outputForLlm(state.policy.preferMarkdown && preferMarkdown);
+  const text = secrets === undefined ? rendered : scrubText(rendered, secrets);
   if (maxChars === undefined || text.length <= maxChars) return text;
-  return `${text.slice(0, maxChars)}\n[output truncated: ${maxChars} of ${text.length} characters]`;
+  const cut = secrets === undefined ? text.slice(0, maxChars) : scrubText(text.slice(0, maxChars), secrets);
+  return `${cut}\n[output truncated: ${maxChars} of ${text.length} characters]`;
+}
+
+/** What to keep out of the recorded answer to a call no tool of the run backs (it may quote the arguments). */
+function unknownSecrets(state: LoopState, args: unknown): readonly string[] {
+  const registered = state.registry.names().map((name) => state.registry.get(name));
+  const known = [...state.offered.values(), ...state.deferredTools.values(), ...registered].filter(
+    (item): item is NonNullable<typeof item> => item !== undefined,
+  );
+  return unknownCallSecrets(args, known, state.context.hostValues);
 }
 
 /**
@@ -160,7 +178,7 @@ export async function foldBatch(
     const startedAt = done?.startedAt ?? Date.now();
     let content: string;
     try {
-      content = modelText(state, result, tool?.supportsMarkdown ?? false, tool?.maxResultSizeChars);
+      content = modelText(state, result, tool?.supportsMarkdown ?? false, tool?.maxResultSizeChars, done?.secrets);
     } catch (error) {
       // An `afterTool` hook replaced the result with one that cannot be serialised.
       result = unserializableResult(
@@ -171,9 +189,15 @@ export async function foldBatch(
     }
     if (sink.active) {
       const capture = state.policy.captureToolIo;
+      const owner = tool ?? state.offered.get(toolName)?.tool ?? state.deferredTools.get(toolName)?.tool;
       const secrets =
         result.isError || capture
-          ? eventSecrets(admission.call.arguments, redactionOf(tool ?? state.offered.get(toolName)?.tool), capture)
+          ? owner === undefined && isAnswer
+            ? [
+                ...eventSecrets(admission.call.arguments, undefined, capture),
+                ...unknownSecrets(state, admission.call.arguments),
+              ]
+            : eventSecrets(admission.call.arguments, redactionOf(owner), capture)
           : [];
       if (isAnswer) sink.emit({ type: 'tool_started', callId: admission.call.id, toolName });
       const completed = {

@@ -19,7 +19,10 @@ import { middlewareContext, runBeforeTool } from '../middleware/middleware-runne
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { allowedToolNames } from '../run/run-context.js';
 import { executeCall, type NestedCallRunner } from './execute-call.js';
+import { describeSafely } from './plain-data.js';
 import { eventSecrets, redactionOf, redactValue, scrubText, sensitiveValues } from './redaction.js';
+import { lineageSecrets, scrubResult } from './scrub-outcome.js';
+import { scrubValue } from './scrub-value.js';
 
 const nestedEntries = new WeakMap<object, ReadonlyMap<string, RegisteredTool>>();
 
@@ -180,14 +183,16 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
     const checked = validated instanceof Promise ? await validated : validated;
     if (!checked.ok) throw new ToolInputError({ toolName: target.name, issues: checked.issues });
     const redaction = redactionOf(target.tool);
-    const secrets = eventSecrets(call.arguments, redaction, state.policy.captureToolIo);
+    // The calling tools' own secrets (a parent passing its key on) are kept out of this call's events and result too.
+    const inherited = lineageSecrets(state, parentId);
+    const secrets = [...eventSecrets(call.arguments, redaction, state.policy.captureToolIo), ...inherited];
     if (state.sink.active) {
       state.sink.emit({
         type: 'tool_started',
         callId,
         toolName: target.name,
         parentCallId: parentId,
-        ...(state.policy.captureToolIo ? { input: redactValue(call.arguments, redaction) } : {}),
+        ...(state.policy.captureToolIo ? { input: scrubValue(redactValue(call.arguments, redaction), inherited) } : {}),
       });
     }
     const outcome = await executeCall(
@@ -199,8 +204,10 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
       runner,
     );
     if (outcome.kind === 'result') {
+      // What the calling tool (a code-mode program) receives is scrubbed before it can transform it.
+      const result = inherited.length === 0 ? outcome.result : scrubResult(outcome.result, inherited);
       if (state.sink.active) {
-        const output = scrubText(outcome.result.output(), secrets);
+        const output = scrubText(result.output(), secrets);
         state.sink.emit({
           type: 'tool_completed',
           callId,
@@ -210,12 +217,12 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
           durationMs: outcome.durationMs,
           outputBytes: Buffer.byteLength(output),
           ...(state.policy.captureToolIo ? { output } : {}),
-          ...(outcome.result.isError ? { error: output } : {}),
-          ...(outcome.result.metadata === undefined ? {} : { metadata: outcome.result.metadata }),
+          ...(result.isError ? { error: output } : {}),
+          ...(result.metadata === undefined ? {} : { metadata: result.metadata }),
         });
       }
       state.executedTools.push(target.name);
-      return outcome.result;
+      return result;
     }
     const error = outcome.kind === 'fatal' ? outcome.error : cannotPause(target.name, callId, outcome.reason);
     if (state.sink.active) {
@@ -226,7 +233,7 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
         parentCallId: parentId,
         startedAtMs: outcome.startedAt,
         durationMs: outcome.durationMs,
-        error: scrubText(error instanceof Error ? error.message : String(error), secrets),
+        error: scrubText(describeSafely(error), secrets),
       });
     }
     const hidden = sensitiveValues(call.arguments, redaction);

@@ -1,4 +1,5 @@
 import { type CompleteTool, completeTool } from '@tiny/tools';
+import { describeSafely, toPlainData } from './plain-data.js';
 import { scrubValue } from './scrub-value.js';
 import { expandSecrets, MIN_SCRUB_LENGTH, REDACTED, scrubText } from './secret-variants.js';
 
@@ -31,13 +32,61 @@ const MAX_PATHS = 256;
 /** How often one `$ref` may be followed on one path (a recursive schema is unrolled that deep). */
 const MAX_REF_REPEATS = 3;
 
-/** A local reference (`#`, `#/$defs/Name`, any `#/` JSON pointer) resolved in the root schema. */
-function resolveRef(root: unknown, ref: string): unknown {
+/** Most schema nodes indexed for `$id` / `$anchor` references in one tool's schema. */
+const MAX_INDEXED = 4096;
+
+/** The subschemas of `root` by their `$id`, `$anchor` (as `#name`) and `$dynamicAnchor`, each once. */
+function indexIds(root: unknown): Map<string, unknown> {
+  const index = new Map<string, unknown>();
+  const stack: unknown[] = [root];
+  const seen = new Set<object>();
+  while (stack.length > 0 && seen.size < MAX_INDEXED) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
+    seen.add(node);
+    const record = node as Record<string, unknown>;
+    if (typeof record.$id === 'string' && !index.has(record.$id)) index.set(record.$id, node);
+    for (const key of ['$anchor', '$dynamicAnchor'] as const) {
+      const anchor = record[key];
+      if (typeof anchor === 'string' && !index.has(`#${anchor}`)) index.set(`#${anchor}`, node);
+    }
+    for (const value of Object.values(record)) if (typeof value === 'object' && value !== null) stack.push(value);
+  }
+  return index;
+}
+
+/**
+ * A reference resolved in the root schema: `#`, a `#/` JSON pointer (`#/$defs/Name`), a `#name`
+ * anchor (`$anchor`, `$dynamicAnchor`), or the `$id` of a subschema (a TypeBox `Type.Ref('Pw')`;
+ * also with a `#/...` pointer after it).
+ */
+function resolveRef(root: unknown, ref: string, state: { ids?: Map<string, unknown> }): unknown {
   if (ref === '#') return root;
-  if (!ref.startsWith('#/')) return undefined;
+  if (ref.startsWith('#/')) return pointer(root, ref.slice(2));
+  state.ids ??= indexIds(root);
+  const direct = state.ids.get(ref);
+  if (direct !== undefined) return direct;
+  const hash = ref.indexOf('#');
+  if (hash > 0) {
+    const base = state.ids.get(ref.slice(0, hash));
+    const rest = ref.slice(hash);
+    if (base === undefined) return undefined;
+    if (rest === '#') return base;
+    if (rest.startsWith('#/')) return pointer(base, rest.slice(2));
+    return indexIds(base).get(rest);
+  }
+  return undefined;
+}
+
+function pointer(root: unknown, path: string): unknown {
   let node: unknown = root;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+  for (const raw of path.split('/')) {
+    let key: string;
+    try {
+      key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+    } catch {
+      return undefined;
+    }
     if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
     node = (node as Record<string, unknown>)[key];
   }
@@ -48,6 +97,7 @@ interface Walk {
   readonly root: unknown;
   readonly out: Path[];
   readonly refs: string[];
+  ids?: Map<string, unknown>;
 }
 
 function walk(schema: unknown, prefix: Path, state: Walk, depth: number): void {
@@ -62,7 +112,7 @@ function walk(schema: unknown, prefix: Path, state: Walk, depth: number): void {
     const repeats = state.refs.filter((seen) => seen === ref).length;
     if (repeats < MAX_REF_REPEATS) {
       state.refs.push(ref);
-      walk(resolveRef(state.root, ref), prefix, state, depth + 1);
+      walk(resolveRef(state.root, ref, state), prefix, state, depth + 1);
       state.refs.pop();
     }
   }
@@ -72,7 +122,14 @@ function walk(schema: unknown, prefix: Path, state: Walk, depth: number): void {
     for (const [name, value] of Object.entries(map))
       walk(value, [...prefix, key === 'properties' ? name : '*'], state, depth + 1);
   }
-  for (const key of ['items', 'additionalProperties', 'unevaluatedProperties', 'additionalItems'] as const) {
+  for (const key of [
+    'items',
+    'additionalProperties',
+    'unevaluatedProperties',
+    'additionalItems',
+    'contains',
+    'unevaluatedItems',
+  ] as const) {
     const value = node[key];
     if (Array.isArray(value)) for (const entry of value) walk(entry, [...prefix, '*'], state, depth + 1);
     else if (typeof value === 'object') walk(value, [...prefix, '*'], state, depth + 1);
@@ -83,10 +140,13 @@ function walk(schema: unknown, prefix: Path, state: Walk, depth: number): void {
     const list = node[key];
     if (Array.isArray(list)) for (const entry of list) walk(entry, prefix, state, depth + 1);
   }
-  for (const key of ['if', 'then', 'else'] as const) walk(node[key], prefix, state, depth + 1);
-  const dependent = node.dependentSchemas;
-  if (typeof dependent === 'object' && dependent !== null)
-    for (const value of Object.values(dependent)) walk(value, prefix, state, depth + 1);
+  for (const key of ['if', 'then', 'else', 'not'] as const) walk(node[key], prefix, state, depth + 1);
+  // `dependentSchemas`, and draft-07 `dependencies` (whose array entries name properties, not schemas).
+  for (const key of ['dependentSchemas', 'dependencies'] as const) {
+    const dependent = node[key];
+    if (typeof dependent === 'object' && dependent !== null)
+      for (const value of Object.values(dependent)) if (!Array.isArray(value)) walk(value, prefix, state, depth + 1);
+  }
 }
 
 /** Whether a tool can call nested tools (`nestedTools`, code mode) that have sensitive fields. */
@@ -172,24 +232,64 @@ function collect(value: unknown, path: Path, at: number, out: Set<string>): void
 }
 
 /**
- * Every string and number inside `value` (plain objects and arrays, at any depth, each once), and
- * an object's JSON text as well.
+ * Every string and number inside `value`, each once, at any depth: through plain objects and
+ * arrays, Map and Set entries, and any other object (a class instance, a URL, a Date) by the JSON
+ * data it serialises as (see `toPlainData`) and its own `String()` text; and an object's JSON text
+ * as well. A number also gives its `en-US` grouped form (`4,111,111,111,111,111`).
  */
 function leaves(value: unknown, out: Set<string>, depth: number, seen: Set<object> = new Set()): void {
-  if (depth > 32 || value === undefined || value === null) return;
+  try {
+    walkLeaves(value, out, depth, seen);
+  } catch {
+    // A getter or proxy trap threw: what was collected before it stands.
+  }
+}
+
+function walkLeaves(value: unknown, out: Set<string>, depth: number, seen: Set<object>): void {
+  if (depth > 64 || value === undefined || value === null) return;
   if (typeof value === 'string') out.add(value);
-  else if (typeof value === 'number' || typeof value === 'bigint') out.add(String(value));
-  else if (typeof value === 'object' && !seen.has(value)) {
+  else if (typeof value === 'number' || typeof value === 'bigint') {
+    out.add(String(value));
+    out.add(value.toLocaleString('en-US'));
+  } else if (typeof value === 'object' && !seen.has(value)) {
     seen.add(value);
     if (Array.isArray(value)) {
       for (const item of value) leaves(item, out, depth + 1, seen);
       return;
     }
+    if (value instanceof Map || value instanceof Set) {
+      for (const entry of value instanceof Map ? value.entries() : value.values()) leaves(entry, out, depth + 1, seen);
+      return;
+    }
+    if (value instanceof URL) {
+      // Its credentials and query values, which a tool reads out one by one.
+      for (const part of [value.username, value.password, value.hash.slice(1)])
+        if (part !== '') leaves(part, out, depth + 1, seen);
+      for (const part of [value.username, value.password])
+        if (part !== '') leaves(safeDecode(part), out, depth + 1, seen);
+      for (const item of value.searchParams.values()) leaves(item, out, depth + 1, seen);
+    }
     const prototype = Object.getPrototypeOf(value) as unknown;
-    if (prototype !== Object.prototype && prototype !== null) return;
+    if (prototype !== Object.prototype && prototype !== null) {
+      // A class instance, URL, Date, boxed value: what it serialises as, and what it prints as.
+      const plain = toPlainData(value);
+      if (plain !== null && typeof plain === 'object') leaves(plain, out, depth + 1, seen);
+      else if (typeof plain === 'string' || typeof plain === 'number') out.add(String(plain));
+      const text = describeSafely(value);
+      if (text !== '[object Object]') out.add(text);
+      return;
+    }
     for (const item of Object.values(value)) leaves(item, out, depth + 1, seen);
     const text = safeJson(value);
     if (text !== undefined) out.add(text);
+  }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
   }
 }
 
@@ -310,4 +410,28 @@ export function redactUnknownArguments(
   let out = args;
   for (const entry of known) out = redactValue(out, redactionOf(entry.tool));
   return scrubValue(out, hostSecrets(hostValues));
+}
+
+/**
+ * The values to scrub from the recorded text of a call to a tool the run does not know (the
+ * `unknown tool` answer quotes its arguments): every value under any known tool's sensitive paths
+ * (the model may have misspelled the tool it meant), a raw argument string whole when any known
+ * tool has sensitive fields, and the run's host values; with their encoded forms.
+ * @internal
+ */
+export function unknownCallSecrets(
+  args: unknown,
+  known: Iterable<{ readonly tool: CompleteTool<never> }>,
+  hostValues: Readonly<Record<string, unknown>> | undefined,
+): readonly string[] {
+  const raw = new Set<string>();
+  for (const entry of known) {
+    const redaction = redactionOf(entry.tool);
+    if (redaction === undefined) continue;
+    if (typeof args === 'string') raw.add(args);
+    for (const value of sensitiveRawValues(args, redaction)) raw.add(value);
+  }
+  const host = hostSecrets(hostValues);
+  if (raw.size === 0) return host;
+  return [...expandSecrets(raw), ...host];
 }

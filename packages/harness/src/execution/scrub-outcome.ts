@@ -1,16 +1,58 @@
-import { type ToolContent, ToolResult } from '@tiny/tools';
+import { ToolResult } from '@tiny/tools';
 import type { LoopState } from '../agent/loop-state.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { isRunStop } from '../run/run-stop.js';
 import type { CallOutcome } from './execute-call.js';
+import { toPlainData, UNREADABLE } from './plain-data.js';
 import { callRawSecrets } from './redaction.js';
-import { scrubValue } from './scrub-value.js';
+import { scrubThrown } from './scrub-value.js';
 import { expandSecrets, scrubText } from './secret-variants.js';
 
 const NONE: readonly string[] = Object.freeze([]);
 
 /** Per run: the injected and sensitive argument values of nested calls, by the id of each calling ancestor. */
 const nestedValues = new WeakMap<LoopState, Map<string, Set<string>>>();
+
+/** Per run: the raw secrets of each running call that has any, by call id (for its nested calls' events and results). */
+const runningSecrets = new WeakMap<LoopState, Map<string, ReadonlySet<string>>>();
+
+/**
+ * Records a call's raw secrets (host-injected and sensitive argument values) while it runs, so
+ * the nested calls it makes can be scrubbed of them (see {@link lineageSecrets}). Nothing for a
+ * call without any (most tools).
+ * @internal
+ */
+export function enterCall(state: LoopState, callId: string, entry: RegisteredTool, args: unknown): void {
+  const own = callRawSecrets(entry.tool, args);
+  if (own === undefined) return;
+  let calls = runningSecrets.get(state);
+  if (calls === undefined) {
+    calls = new Map();
+    runningSecrets.set(state, calls);
+  }
+  calls.set(callId, own);
+}
+
+/**
+ * The secrets of a running call and every running ancestor of it (`<root>/<n>` → `<root>`), with
+ * their encoded forms: what the events of its nested calls, and what a nested call hands back to it
+ * (a code-mode program), must not carry. Empty when none of them has any.
+ * @internal
+ */
+export function lineageSecrets(state: LoopState, callId: string): readonly string[] {
+  const calls = runningSecrets.get(state);
+  if (calls === undefined || calls.size === 0) return NONE;
+  const raw: string[] = [];
+  let id = callId;
+  for (;;) {
+    const own = calls.get(id);
+    if (own !== undefined) raw.push(...own);
+    const cut = id.lastIndexOf('/');
+    if (cut < 0) break;
+    id = id.slice(0, cut);
+  }
+  return raw.length === 0 ? NONE : expandSecrets(raw);
+}
 
 /** The ids of a nested call's ancestors (`<root>/<n>/<m>` at depth 2: `<root>/<n>`, `<root>`). */
 function ancestorsOf(callId: string, depth: number): string[] {
@@ -67,45 +109,21 @@ export function reportSecrets(entry: RegisteredTool, args: unknown): readonly st
   return own === undefined ? NONE : expandSecrets(own);
 }
 
-function scrubBlock(block: ToolContent, secrets: readonly string[]): ToolContent {
-  switch (block.type) {
-    case 'text': {
-      const text = scrubText(block.text, secrets);
-      return text === block.text ? block : { ...block, text };
-    }
-    case 'json': {
-      const data = scrubValue(block.data, secrets);
-      return data === block.data ? block : { ...block, data };
-    }
-    case 'image': {
-      const value = scrubText(block.data.value, secrets);
-      return value === block.data.value ? block : { ...block, data: { ...block.data, value } };
-    }
-    case 'file': {
-      const name = scrubText(block.name, secrets);
-      const value = scrubText(block.data.value, secrets);
-      if (name === block.name && value === block.data.value) return block;
-      return { ...block, name, data: { ...block.data, value } };
-    }
+/**
+ * A result with every secret scrubbed from everything it carries (content, follow-ups, markdown,
+ * metadata, control and state update): its JSON form converted once to plain data (see
+ * `toPlainData`: `toJSON` honoured, binary data as base64, bounded depth) and every string scrubbed,
+ * so what was checked is exactly what is sent. A result whose scrubbed form is no longer valid
+ * (cannot happen for a well-formed one) is replaced by an error result saying so.
+ * @internal
+ */
+export function scrubResult(result: ToolResult, secrets: readonly string[]): ToolResult {
+  const plain = toPlainData(result.toJSON(), (text) => scrubText(text, secrets));
+  try {
+    return ToolResult.fromJSON(plain);
+  } catch {
+    return ToolResult.error(UNREADABLE);
   }
-}
-
-/** A result with every secret scrubbed from its content, follow-ups, markdown and metadata. */
-function scrubResult(result: ToolResult, secrets: readonly string[]): ToolResult {
-  const content = result.content.map((block) => scrubBlock(block, secrets));
-  const followUp = result.followUp.map((block) => scrubBlock(block, secrets));
-  const markdown = result.markdownFormatted === undefined ? undefined : scrubText(result.markdownFormatted, secrets);
-  const metadata = scrubValue(result.metadata, secrets);
-  const same = (list: readonly ToolContent[], original: readonly ToolContent[]) =>
-    list.every((block, index) => block === original[index]);
-  if (
-    same(content, result.content) &&
-    same(followUp, result.followUp) &&
-    markdown === result.markdownFormatted &&
-    metadata === result.metadata
-  )
-    return result;
-  return ToolResult.fromJSON({ ...result.toJSON(), content, followUp, markdownFormatted: markdown, metadata });
 }
 
 /**
@@ -125,22 +143,21 @@ export function scrubOutcome(
   depth: number,
   outcome: CallOutcome,
 ): CallOutcome {
+  runningSecrets.get(state)?.delete(callId);
   const secrets = secretsOf(state, callId, entry, args, depth);
   if (secrets.length === 0) return outcome;
   switch (outcome.kind) {
     case 'result': {
-      const result = scrubResult(outcome.result, secrets);
-      return result === outcome.result ? outcome : { ...outcome, result };
+      return { ...outcome, result: scrubResult(outcome.result, secrets), secrets };
     }
     case 'defer': {
       const reason = scrubText(outcome.reason, secrets);
-      const metadata = scrubValue(outcome.metadata, secrets);
-      return reason === outcome.reason && metadata === outcome.metadata ? outcome : { ...outcome, reason, metadata };
+      const metadata = toPlainData(outcome.metadata, (text) => scrubText(text, secrets));
+      return { ...outcome, reason, metadata };
     }
     case 'fatal': {
       if (isRunStop(outcome.error)) return outcome;
-      const error = scrubValue(outcome.error, secrets);
-      return error === outcome.error ? outcome : { ...outcome, error };
+      return { ...outcome, error: scrubThrown(outcome.error, secrets) };
     }
   }
 }

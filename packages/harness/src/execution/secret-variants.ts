@@ -45,18 +45,23 @@ export function containsSecret(text: string, values: readonly string[]): boolean
 }
 
 const HTML: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** The other spellings of `'` an HTML escaper writes (`&#39;` is in {@link HTML}). */
+const APOSTROPHES = ['&#x27;', '&#039;', '&apos;'] as const;
 
 function jsonEscaped(value: string): string {
   return JSON.stringify(value).slice(1, -1);
 }
 
-function asciiEscaped(escaped: string): string {
-  return escaped.replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+function asciiEscaped(escaped: string, upper = false): string {
+  return escaped.replace(/[^\x20-\x7e]/g, (char) => {
+    const hex = char.charCodeAt(0).toString(16).padStart(4, '0');
+    return `\\u${upper ? hex.toUpperCase() : hex}`;
+  });
 }
 
-function uriEncoded(value: string): string | undefined {
+function uriEncoded(value: string, encode: (text: string) => string): string | undefined {
   try {
-    return encodeURIComponent(value);
+    return encode(value);
   } catch {
     // A lone surrogate has no UTF-8 form: nothing could have URL-encoded it either.
     return undefined;
@@ -84,10 +89,15 @@ function base64Cores(value: string, out: Set<string>): void {
 
 /**
  * The forms a tool commonly echoes a value in, for searching free text: as is, JSON-escaped (once
- * and twice, and with non-ASCII as `\uXXXX`), URL-encoded (`encodeURIComponent`, lower-case hex,
- * `+` for spaces), HTML-escaped, and base64 / base64url at every byte alignment (values of 7+ UTF-8 bytes).
+ * and twice, with non-ASCII as `\uXXXX` in lower- and upper-case hex, and with `/` as `\/`),
+ * URL-encoded (`encodeURIComponent` with upper- and lower-case hex and `+` for spaces, `encodeURI`,
+ * and the `URLSearchParams` form encoding), HTML-escaped (named, decimal and hex entities, the
+ * apostrophe spelled each common way),
+ * hex of its UTF-8 bytes (lower- and upper-case), and
+ * base64 / base64url at every byte alignment (values of 7+ UTF-8 bytes; line-wrapped base64 is
+ * found by {@link scrubText}, which also matches across line breaks).
  * Patterns under 8 characters match only at word edges (see `MIN_ANYWHERE_LENGTH`).
- * Not covered: hashes, hex, other encodings or transformations of the value (a tool that reverses,
+ * Not covered: hashes, other encodings or transformations of the value (a tool that reverses,
  * splits or encrypts a secret can always hide it from any scrubber). Empty below
  * {@link MIN_SCRUB_LENGTH}.
  * @internal
@@ -99,47 +109,150 @@ export function secretVariants(value: string): readonly string[] {
   out.add(escaped);
   out.add(jsonEscaped(escaped));
   out.add(asciiEscaped(escaped));
-  const uri = uriEncoded(value);
+  out.add(asciiEscaped(escaped, true));
+  // PHP and some JSON writers escape `/` as `\/`.
+  out.add(escaped.replaceAll('/', '\\/'));
+  out.add(asciiEscaped(escaped).replaceAll('/', '\\/'));
+  const uri = uriEncoded(value, encodeURIComponent);
   if (uri !== undefined) {
     out.add(uri);
     out.add(uri.replace(/%[0-9A-F]{2}/g, (code) => code.toLowerCase()));
     out.add(uri.replaceAll('%20', '+'));
   }
+  const fullUri = uriEncoded(value, encodeURI);
+  if (fullUri !== undefined) out.add(fullUri);
+  // `URLSearchParams` / HTML forms: `application/x-www-form-urlencoded` (`!'()~` encoded, `+` for space).
+  const form = new URLSearchParams([['', value]]).toString().slice(1);
+  out.add(form);
+  out.add(form.replace(/%[0-9A-F]{2}/g, (code) => code.toLowerCase()));
   out.add(value.replace(/[&<>"']/g, (char) => HTML[char] ?? char));
+  for (const apostrophe of APOSTROPHES)
+    out.add(value.replace(/[&<>"']/g, (char) => (char === "'" ? apostrophe : (HTML[char] ?? char))));
+  out.add(value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`));
+  out.add(value.replace(/[&<>"']/g, (char) => `&#x${char.charCodeAt(0).toString(16)};`));
   base64Cores(value, out);
+  const hex = Buffer.from(value, 'utf8').toString('hex');
+  out.add(hex);
+  out.add(hex.toUpperCase());
   return [...out];
 }
 
 /**
- * Every variant of every value (see {@link secretVariants}), deduplicated, longest first.
+ * Every variant of every value and of its NFC and NFD normal forms (see {@link secretVariants}),
+ * deduplicated, longest first.
  * @internal
  */
 export function expandSecrets(values: Iterable<string>): readonly string[] {
   const out = new Set<string>();
-  for (const value of values) for (const variant of secretVariants(value)) out.add(variant);
+  for (const value of values) {
+    for (const variant of secretVariants(value)) out.add(variant);
+    // The same text in the other Unicode normal forms (`é` as one code point or as `e` + accent).
+    for (const form of ['NFC', 'NFD'] as const) {
+      const normal = value.normalize(form);
+      if (normal !== value) for (const variant of secretVariants(normal)) out.add(variant);
+    }
+  }
   return [...out].sort((a, b) => b.length - a.length);
 }
 
-/**
- * `text` with every occurrence of each value replaced by `[redacted]`. Occurrences are found in
- * the original text (overlapping ones merged) and replaced in one pass, so one value never matches
- * inside the marker another one left. Values are used as given (expand them first).
- * @internal
- */
-export function scrubText(text: string, values: readonly string[]): string {
-  let ranges: [number, number][] | undefined;
+/** A value this long or longer is also searched for cut off at an edge of a text (see {@link scrubText}). */
+export const MIN_PARTIAL_SOURCE = 12;
+/** The shortest cut-off part of a value that is redacted at an edge of a text. */
+export const MIN_PARTIAL = MIN_ANYWHERE_LENGTH;
+
+/** What may follow a cut: whitespace, `...` or `…`. */
+const CUT_TAIL = /(?:\s*(?:\.\.\.|…))?\s*$/u;
+const CUT_HEAD = /^\s*(?:\.\.\.|…)?/u;
+
+/** Occurrences of each value in `text`, as [start, end) ranges. */
+function findAll(text: string, values: readonly string[], out: [number, number][]): void {
   for (const value of values) {
     if (value === '') continue;
     let at = text.indexOf(value);
     while (at !== -1) {
-      if (counts(text, value, at)) {
-        ranges ??= [];
-        ranges.push([at, at + value.length]);
-      }
+      if (counts(text, value, at)) out.push([at, at + value.length]);
       at = text.indexOf(value, at + 1);
     }
   }
-  if (ranges === undefined) return text;
+}
+
+/**
+ * Cut-off echoes: a prefix of a value (at least {@link MIN_PARTIAL} characters, of a value of at
+ * least {@link MIN_PARTIAL_SOURCE}) that ends the text (before trailing whitespace, `...` or `…`),
+ * and a suffix that starts it: what is left of a value after a tool, an upstream service or a
+ * limit truncated or split the text it was in.
+ */
+function findEdges(text: string, values: readonly string[], out: [number, number][]): void {
+  const end = text.length - (CUT_TAIL.exec(text)?.[0].length ?? 0);
+  const start = CUT_HEAD.exec(text)?.[0].length ?? 0;
+  for (const value of values) {
+    if (value.length < MIN_PARTIAL_SOURCE) continue;
+    // Longest prefix of `value` that ends at `end`.
+    const head = value.slice(0, MIN_PARTIAL);
+    const from = Math.max(0, end - value.length + 1);
+    let at = text.indexOf(head, from);
+    while (at !== -1 && at + MIN_PARTIAL <= end) {
+      if (value.startsWith(text.slice(at, end))) {
+        out.push([at, end]);
+        break;
+      }
+      at = text.indexOf(head, at + 1);
+    }
+    // Longest suffix of `value` that starts at `start`.
+    const tail = value.slice(-MIN_PARTIAL);
+    const limit = Math.min(text.length, start + value.length - 1);
+    let last = text.lastIndexOf(tail, limit - MIN_PARTIAL);
+    while (last >= start) {
+      const stop = last + MIN_PARTIAL;
+      if (value.endsWith(text.slice(start, stop))) {
+        out.push([start, stop]);
+        break;
+      }
+      last = last === 0 ? -1 : text.lastIndexOf(tail, last - 1);
+    }
+  }
+}
+
+/**
+ * Occurrences across line breaks (a value wrapped or split over lines: MIME base64 at 76 columns,
+ * text blocks joined with `\n`): values of 8+ characters searched in `text` without its `\r` and
+ * `\n`, mapped back to ranges of `text`.
+ */
+function findWrapped(text: string, values: readonly string[], out: [number, number][]): void {
+  const positions: number[] = [];
+  let flat = '';
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index] as string;
+    if (char === '\n' || char === '\r') continue;
+    positions.push(index);
+    flat += char;
+  }
+  for (const value of values) {
+    if (value.length < MIN_ANYWHERE_LENGTH || value.includes('\n')) continue;
+    let at = flat.indexOf(value);
+    while (at !== -1) {
+      out.push([positions[at] as number, (positions[at + value.length - 1] as number) + 1]);
+      at = flat.indexOf(value, at + 1);
+    }
+  }
+}
+
+/**
+ * `text` with every occurrence of each value replaced by `[redacted]`: where it appears whole,
+ * where it is broken across line breaks, and where it is cut off at either edge of the text (a
+ * prefix of 8+ characters of a value of 12+ ending the text, before whitespace or `...`; a suffix
+ * starting it). Occurrences are found in the original text (overlapping ones merged) and replaced
+ * in one pass, so one value never matches inside the marker another one left. Values are used as
+ * given (expand them first).
+ * @internal
+ */
+export function scrubText(text: string, values: readonly string[]): string {
+  if (values.length === 0 || text === '') return text;
+  const ranges: [number, number][] = [];
+  findAll(text, values, ranges);
+  findEdges(text, values, ranges);
+  if (text.includes('\n') || text.includes('\r')) findWrapped(text, values, ranges);
+  if (ranges.length === 0) return text;
   ranges.sort((a, b) => a[0] - b[0]);
   let out = '';
   let position = 0;
