@@ -16,8 +16,8 @@ const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
  * claim's (so any id fits a file name). The claim is first written completely to a temporary file
  * (`.<name>.<random>.tmp`, fsynced with `fsync`), then hard-linked to its name: `link` never
  * replaces an existing file, so exactly one caller creates the claim (`true`), every later one
- * gets `EEXIST` (`false`). A claim that fails anywhere (full disk, I/O error, a killed process)
- * leaves no claim file, only possibly a temporary one that never counts, so the same claim can be
+ * gets `EEXIST` (`false`). A claim that fails anywhere (full disk, I/O error, a failed fsync of
+ * the folder, a killed process) leaves no claim file, only possibly a temporary one that never counts, so the same claim can be
  * made again once the failure is gone. Where hard links are not supported, the claim file is
  * created with `wx` and removed again when writing it fails. A `.claims` that is a symbolic link
  * (or not a directory) is refused. With `fsync`, the folder is synced before it resolves, so a
@@ -51,7 +51,15 @@ export async function claimResumeFile(dir: string, runId: string, claim: string,
     }
   }
   await unlink(temp).catch(() => undefined);
-  if (created && fsync) await syncDirectory(folder);
+  if (created && fsync) {
+    try {
+      await syncDirectory(folder);
+    } catch (error) {
+      // Not known to be durable, so not granted: removed, so that a retry can still make it.
+      await unlink(target).catch(() => undefined);
+      throw error;
+    }
+  }
   return created;
 }
 
