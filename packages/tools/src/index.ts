@@ -125,6 +125,7 @@ export {
   TOOL_NAME_MAX_LENGTH,
   type ToolNameProblem,
 } from './tool/tool-name.js';
+export { recordToolOrigin, toolOrigin } from './tool/tool-origin.js';
 export { checkToolOutput } from './tool/tool-output.js';
 export { validateToolArguments } from './tool/validate-tool-arguments.js';
 export {

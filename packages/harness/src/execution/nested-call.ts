@@ -7,6 +7,7 @@ import {
   ToolInputError,
   ToolNotFoundError,
   type ToolResult,
+  toolOrigin,
   validateToolArguments,
 } from '@tiny/tools';
 import { checkRunAlive } from '../admission/admit-call.js';
@@ -18,6 +19,7 @@ import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { middlewareContext, runBeforeTool } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { allowedToolNames } from '../run/run-context.js';
+import { isWithheld } from '../toolsets/withheld-tools.js';
 import { executeCall, type NestedCallRunner } from './execute-call.js';
 import { describeSafely } from './plain-data.js';
 import { eventSecrets, redactionOf, redactValue, scrubText, sensitiveValues } from './redaction.js';
@@ -48,16 +50,41 @@ function nestedEntriesOf(parent: RegisteredTool | undefined): ReadonlyMap<string
   return entries;
 }
 
+/** What a nested lookup found: the harness's entry to call, or a refusal (the harness hides the tool). */
+type NestedLookup = RegisteredTool | 'hidden' | undefined;
+
 /**
- * The tool the harness itself knows under `name`, with the gates it applies to the model's calls:
- * this turn's offered tools (toolsets included, so `ApprovalRequiredToolSet` and renames hold), the
- * deferred catalogue, then the registry. Discovery bridge names are not tools. A calling tool's
- * own `nestedTools` are used only for names the harness does not know, so a program can never reach
- * an ungated copy of a tool the harness gates.
+ * The tool a nested call of `name` reaches, with the gates the harness applies to the model's
+ * calls. The harness's own tools first: this turn's offered ones (toolsets included, so
+ * `ApprovalRequiredToolSet`, renames and per-turn selection hold) and the deferred catalogue; a
+ * registered tool not offered this turn is `hidden` (middleware or the allow-list withheld it)
+ * unless its exposure is `hidden` (host-only tools, callable from code). Then the calling tool's own
+ * `nestedTools`, matched by provenance (`toolOrigin`): when the harness offers the same tool under
+ * any name (prefixed, renamed, approval-wrapped), the call goes to that entry and its gates; when
+ * the harness withheld it (a `FilteredToolSet`, a middleware filter) it is `hidden`; only a tool the
+ * harness does not know at all runs as the calling tool's own (callable only from that program).
+ * Discovery bridge names are not tools.
  */
-function harnessEntry(state: LoopState, name: string): RegisteredTool | undefined {
+function harnessEntry(state: LoopState, name: string, own: RegisteredTool | undefined): NestedLookup {
   if (state.discovery?.bridgeNames.includes(name)) return state.registry.get(name);
-  return state.offered.get(name) ?? state.deferredTools.get(name) ?? state.registry.get(name);
+  const offered = state.offered.get(name) ?? state.deferredTools.get(name);
+  if (own === undefined) {
+    if (offered !== undefined) return offered;
+    const registered = state.registry.get(name);
+    if (registered === undefined) return undefined;
+    return registered.tool.exposure === 'hidden' ? registered : 'hidden';
+  }
+  const origin = toolOrigin(own.tool);
+  const candidates = [...state.offered.values(), ...state.deferredTools.values()].filter(
+    (entry) => toolOrigin(entry.tool) === origin && !state.discovery?.bridgeNames.includes(entry.name),
+  );
+  if (candidates.length > 0) return candidates.find((entry) => entry.name === name) ?? candidates[0];
+  // Another tool of the harness under this name: the harness's version, never an ungated copy.
+  if (offered !== undefined) return offered;
+  if (isWithheld(state.context, own.tool)) return 'hidden';
+  const registered = state.registry.get(name);
+  if (registered !== undefined) return registered.tool.exposure === 'hidden' ? registered : 'hidden';
+  return own;
 }
 
 /**
@@ -105,9 +132,9 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
     const own = nestedEntriesOf(parent);
     const allowed = allowedToolNames(state.context);
     const lookup = (toolName: string): RegisteredTool | undefined => {
-      const entry = harnessEntry(state, toolName) ?? own?.get(toolName);
-      if (entry === undefined || entry.external) return undefined;
-      if (allowed !== undefined && !allowed.has(toolName)) return undefined;
+      const entry = harnessEntry(state, toolName, own?.get(toolName));
+      if (entry === undefined || entry === 'hidden' || entry.external) return undefined;
+      if (allowed !== undefined && !allowed.has(entry.name)) return undefined;
       return entry;
     };
     const available = () =>
@@ -137,7 +164,8 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
     }
     state.toolCalls += 1;
     const callId = mintNestedId(state, parentId);
-    let call: PendingCall = { id: callId, name, arguments: snapshot.value };
+    // Under the name the harness gates it by (a program's `pay` may be the harness's `bank_pay`).
+    let call: PendingCall = { id: callId, name: entry.name, arguments: snapshot.value };
     if (state.middleware.length > 0) {
       const context = {
         ...middlewareContext(state, state.turn),
@@ -163,7 +191,7 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
           issues: [{ path: '', keyword: rewritten.keyword, message: rewritten.message }],
         });
       call = { id: callId, name: hooked.name, arguments: rewritten.value };
-      if (call.name !== name) {
+      if (call.name !== entry.name) {
         entry = lookup(call.name);
         if (entry === undefined) throw new ToolNotFoundError({ toolName: call.name, availableTools: available() });
       }

@@ -3,6 +3,7 @@ import type { LoopState } from '../agent/loop-state.js';
 import { MiddlewareError } from '../errors/middleware-error.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { isRunStop } from '../run/run-stop.js';
+import { recordWithheld } from '../toolsets/withheld-tools.js';
 import type {
   AgentMiddleware,
   BeforeModelInput,
@@ -67,6 +68,11 @@ export async function filterOfferedTools(
     if (!middleware.filterTools) continue;
     const before = current;
     const kept = await guarded(middleware, 'filterTools', () => middleware.filterTools?.(before, context) ?? before);
+    if (kept.length !== before.length) {
+      const names = new Set(kept.map((tool) => tool.name));
+      // A withheld tool is refused to nested and code-mode calls of the run as well.
+      for (const tool of before) if (!names.has(tool.name)) recordWithheld(state.context, tool.tool);
+    }
     if (kept.length !== before.length && state.sink.active) {
       const names = new Set(kept.map((tool) => tool.name));
       state.sink.emit({

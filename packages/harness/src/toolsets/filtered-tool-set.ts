@@ -6,6 +6,7 @@ import {
   type ToolSetContext,
   type ToolSetListing,
 } from './tool-set.js';
+import { recordWithheld } from './withheld-tools.js';
 import { WrappingToolSet } from './wrapping-tool-set.js';
 
 /** Decides whether a tool stays visible this turn. */
@@ -40,7 +41,11 @@ export class FilteredToolSet extends WrappingToolSet {
     const explanations = [...listing.explanations];
     for (const tool of listing.tools) {
       if (this.predicate(tool, context)) kept.push(tool);
-      else explanations.push({ name: tool.name, kind: 'filtered_out', by: this.label });
+      else {
+        explanations.push({ name: tool.name, kind: 'filtered_out', by: this.label });
+        // Hidden from the model, hidden from nested and code-mode calls of the run too.
+        recordWithheld(context.run, tool);
+      }
     }
     return { tools: kept, explanations };
   }

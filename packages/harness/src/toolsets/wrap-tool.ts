@@ -1,4 +1,11 @@
-import { type AnyTool, type CompleteTool, completeTool, type JsonSchema, type ToolPolicy } from '@tiny/tools';
+import {
+  type AnyTool,
+  type CompleteTool,
+  completeTool,
+  type JsonSchema,
+  recordToolOrigin,
+  type ToolPolicy,
+} from '@tiny/tools';
 
 /** The members a toolset adaptor may change on a tool; everything else is delegated. */
 export interface ToolOverrides {
@@ -26,5 +33,7 @@ export function wrapTool(tool: AnyTool, overrides: ToolOverrides): CompleteTool<
     ...(overrides.policy === undefined ? {} : { policy: overrides.policy }),
     ...(overrides.standardSchemas === undefined ? {} : { standardSchemas: overrides.standardSchemas }),
   };
+  // The copy keeps the tool's provenance: nested calls to the original meet the copy's gates.
+  recordToolOrigin(wrapped, tool);
   return wrapped;
 }

@@ -5,6 +5,7 @@ import { ToolPolicy } from '../policy/tool-policy.js';
 import type { ToolTimeout } from '../timeout/tool-timeout.js';
 import type { InjectedArgument } from './injected-arguments.js';
 import type { PermissionLevel, Tool, ToolCategory, ToolScope } from './tool.js';
+import { recordToolOrigin } from './tool-origin.js';
 import { checkingOutput } from './tool-output.js';
 
 type OptionalMembers =
@@ -75,5 +76,6 @@ export function completeTool<TArgs>(tool: Tool<TArgs>): CompleteTool<TArgs> {
     execute: checkingOutput(tool, tool.execute.bind(tool)),
   };
   completed.set(tool, complete as unknown as CompleteTool<never>);
+  recordToolOrigin(complete, tool);
   return complete;
 }
