@@ -97,7 +97,7 @@ const stateOf = (runId: string, text: string): RunState => ({
   budgets: { modelCalls: 0, toolCalls: 0 },
   usage: {},
 });
-const textOf = (state: RunState | undefined) => state?.messages[0]?.content;
+const textOf = (state: RunState | undefined) => state?.messages[0]?.content as string | undefined;
 /** Every rejection a store gives must be typed. */
 const typed = async <T>(promise: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> => {
   try {
@@ -394,7 +394,8 @@ describe('non-JSON, deep and cyclic arguments with a ledger', () => {
           nestedTools: [inner],
           execute: async (_input, context) => {
             try {
-              return ((await context.callTool?.('inner', args as Record<string, unknown>)) as ToolResult).output();
+              const result = (await context.callTool?.('inner', args as Record<string, unknown>)) as ToolResult;
+              return result.output();
             } catch (error) {
               expect(TinyError.isInstance(error), `raw ${String(error)}`).toBe(true);
               return 'refused';
