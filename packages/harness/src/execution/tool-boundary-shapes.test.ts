@@ -303,7 +303,7 @@ describe('streamed and nested calls (capture on)', () => {
       name: 'child',
       description: 'Echoes.',
       parameters: Type.Object({ q: Type.String() }),
-      execute: ({ q }) => ({ saw: new URL(`https://h/?q=${q}`) }),
+      execute: ({ q }) => ({ saw: new URL(`https://h/?q=${q}`) }) as never,
     });
     let received = '';
     const parent = defineTool({
