@@ -13,9 +13,9 @@ import {
 import { type CodeModeEntry, globalNameOf, renderDeclarations } from './declaration.js';
 import { CodeModeLimitError } from './errors/code-mode-limit-error.js';
 import { CodeProgramError } from './errors/code-program-error.js';
+import { CodeSandboxError } from './errors/code-sandbox-error.js';
 import { type CodeModeLimits, resolveCodeModeLimits } from './limits.js';
 import { runSandboxed } from './sandbox/run-sandboxed.js';
-import { stripTypes } from './sandbox/strip-types.js';
 
 /** Options for {@link codeModeTool}. Give `tools` or `toolSet` (or both). */
 export interface CodeModeToolOptions {
@@ -167,9 +167,10 @@ export function codeModeTool(options: CodeModeToolOptions): Tool<CodeModeArgumen
     }
     let fatal: unknown;
     try {
-      const source = stripTypes(code);
+      // Types are stripped inside the sandbox, under the program's limits (a parser can be driven
+      // into long backtracking by hostile text; the host's event loop never runs it).
       const outcome = await runSandboxed(
-        source,
+        code,
         {
           names: callable,
           call: async (toolName, toolArgs) => {
@@ -193,7 +194,7 @@ export function codeModeTool(options: CodeModeToolOptions): Tool<CodeModeArgumen
           stops: isFatal,
         },
         limits,
-        context.signal,
+        { signal: context.signal, typescript: true },
       );
       return render(outcome.json, outcome.logs, outcome.droppedLogChars, limits.maxOutputChars).withMetadata({
         nestedCalls: outcome.nestedCalls,
@@ -203,6 +204,9 @@ export function codeModeTool(options: CodeModeToolOptions): Tool<CodeModeArgumen
       if (fatal !== undefined) throw fatal;
       if (CodeModeLimitError.isInstance(error)) {
         return ToolResult.error(withLogs(error.message, error.logs)).withMetadata({ limit: error.limitKind });
+      }
+      if (CodeSandboxError.isInstance(error)) {
+        return ToolResult.error(withLogs(error.message, error.logs)).withMetadata({ failure: 'sandbox' });
       }
       if (CodeProgramError.isInstance(error)) {
         return ToolResult.error(withLogs(error.message, error.logs)).withMetadata({ failure: error.failure });

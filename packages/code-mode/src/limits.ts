@@ -4,7 +4,10 @@ import { InvalidInputError } from '@tiny/tools';
 export interface CodeModeLimits {
   /** QuickJS heap limit in bytes. Default 32 MiB. */
   readonly memoryBytes: number;
-  /** QuickJS stack limit in bytes (deep recursion). Default 256 KiB (the wasm stack must stay larger). */
+  /**
+   * QuickJS stack limit in bytes (deep recursion). Default 256 KiB, at most 1 MiB: the sandbox
+   * thread's own stack must stay larger than it (past it, recursion still stops as a stack limit).
+   */
   readonly stackBytes: number;
   /** CPU time the program may spend running (time awaiting tools not counted), in ms. Default 2000. */
   readonly cpuTimeMs: number;
@@ -32,8 +35,11 @@ export const DEFAULT_CODE_MODE_LIMITS: CodeModeLimits = Object.freeze({
   maxOutputChars: 20_000,
 });
 
+/** The largest `stackBytes` accepted. */
+export const MAX_STACK_BYTES = 1024 * 1024;
+
 /**
- * Fills in defaults and checks every limit is a positive integer.
+ * Fills in defaults and checks every limit is a positive integer (and `stackBytes` at most 1 MiB).
  * @throws {InvalidInputError} naming the bad limit.
  */
 export function resolveCodeModeLimits(limits: Partial<CodeModeLimits> | undefined): CodeModeLimits {
@@ -47,6 +53,12 @@ export function resolveCodeModeLimits(limits: Partial<CodeModeLimits> | undefine
       throw new InvalidInputError({
         entryPoint: 'codeModeTool',
         reason: `limit \`${key}\` must be a positive integer, got ${String(value)}`,
+      });
+    }
+    if (key === 'stackBytes' && value > MAX_STACK_BYTES) {
+      throw new InvalidInputError({
+        entryPoint: 'codeModeTool',
+        reason: `limit \`stackBytes\` must be at most ${MAX_STACK_BYTES}, got ${value}`,
       });
     }
     (resolved as Record<string, number>)[key] = value;

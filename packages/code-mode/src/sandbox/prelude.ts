@@ -1,10 +1,15 @@
 /**
  * Evaluated in every fresh QuickJS context before the program. A function expression: the host
- * calls it with its two host functions (`call(name, argsJson)` → promise of a JSON string that
- * rejects with a message string, and `log(text)`) and the callable names (a JSON array), and it
- * returns `[encode, describe]`: `encode(value)` is the program's result as JSON text (or throws
- * a message string), `describe(value)` a thrown value as text. Builtins are captured first, so a program that replaces `JSON` or
- * `Promise.prototype.then` only breaks itself. Nothing but strings crosses the boundary.
+ * calls it with its two host functions (`call(name, argsJson)` → a call id (a number), or a
+ * refusal message (a string), and `log(text)`) and the callable names (a JSON array), and it
+ * returns `[encode, describe, settle, isStackOverflow]`: `encode(value)` is the program's result as
+ * JSON text (or throws a message string), `describe(value)` a thrown value as text,
+ * `settle(id, ok, text)` resolves (JSON text) or rejects (a message) the promise of call `id`, and
+ * `isStackOverflow(value)` tells QuickJS's own stack-overflow error. The promises of nested calls
+ * are made here, in the sandbox, so the host never touches a QuickJS promise capability (whose
+ * resolvers it would read through heap views that memory growth detaches). Builtins are captured
+ * first, so a program that replaces `JSON` or `Promise.prototype.then` only breaks itself, and the
+ * `InternalError` constructor is removed. Nothing but strings and numbers crosses the boundary.
  * @internal
  */
 export const PRELUDE = `(function (call, log, namesJson) {
@@ -14,6 +19,13 @@ export const PRELUDE = `(function (call, log, namesJson) {
   const then = Promise.prototype.then;
   const apply = Reflect.apply;
   const StringOf = String;
+  const PromiseOf = Promise;
+  const getPrototypeOf = Object.getPrototypeOf;
+  const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+  const objectToString = Object.prototype.toString;
+  const internalErrorProto = typeof InternalError === 'function' ? InternalError.prototype : undefined;
+  // Only the engine makes InternalErrors: a program cannot construct one to pose as a limit.
+  delete globalThis.InternalError;
   const describe = (error) => {
     try {
       if (error !== null && typeof error === 'object' && typeof error.message === 'string') {
@@ -82,14 +94,40 @@ export const PRELUDE = `(function (call, log, namesJson) {
   const console = Object.freeze({
     log: printer('log'), info: printer('info'), warn: printer('warn'), error: printer('error'), debug: printer('debug'),
   });
+  // Resolvers of nested calls in flight, by call id: closed over here, out of the program's reach.
+  const pending = Object.create(null);
   const caller = (name) => {
     const fn = function (args) {
       const json = stringify(args === undefined ? {} : args);
       if (typeof json !== 'string') throw new TypeError('arguments of ' + name + ' must be a JSON object');
-      return apply(then, call(name, json), [parse, failure]);
+      const promise = new PromiseOf((resolve, reject) => {
+        const id = call(name, json);
+        if (typeof id === 'number') pending[id] = [resolve, reject];
+        else reject(StringOf(id));
+      });
+      return apply(then, promise, [parse, failure]);
     };
     Object.defineProperty(fn, 'name', { value: name });
     return Object.freeze(fn);
+  };
+  const settle = function settle(id, ok, text) {
+    const entry = pending[id];
+    if (entry === undefined) return;
+    delete pending[id];
+    entry[ok ? 0 : 1](text);
+  };
+  // QuickJS's own stack-overflow error, not a look-alike: an engine-made InternalError (the
+  // constructor is gone, so the program cannot make one) whose own message the engine wrote.
+  const isStackOverflow = function isStackOverflow(value) {
+    try {
+      if (internalErrorProto === undefined || value === null || typeof value !== 'object') return false;
+      if (getPrototypeOf(value) !== internalErrorProto) return false;
+      if (apply(objectToString, value, []) !== '[object Error]') return false;
+      const own = getOwnPropertyDescriptor(value, 'message');
+      return own !== undefined && own.value === 'stack overflow';
+    } catch (_) {
+      return false;
+    }
   };
   const declared = Object.create(null);
   for (const name of parse(namesJson)) {
@@ -115,5 +153,5 @@ export const PRELUDE = `(function (call, log, namesJson) {
     }
     return typeof json === 'string' ? json : 'null';
   };
-  return [encode, describe];
+  return [encode, describe, settle, isStackOverflow];
 })`;

@@ -1,9 +1,10 @@
 import type { JsonValue } from '@tiny/tools';
 import { CodeModeLimitError } from '../errors/code-mode-limit-error.js';
 import { CodeProgramError } from '../errors/code-program-error.js';
+import { CodeSandboxError } from '../errors/code-sandbox-error.js';
 import type { CodeModeLimits } from '../limits.js';
 import type { SandboxDoneMessage, SandboxRunMessage, SandboxSettleMessage } from './sandbox-worker.js';
-import { acquireWorker, KEEP_BELOW_BYTES, releaseWorker } from './worker-pool.js';
+import { acquireWorker, KEEP_BELOW_BYTES, KEEP_HEAP_BELOW_BYTES, releaseWorker } from './worker-pool.js';
 
 /** What the sandbox asks of its host: the callable names and how to run one call. */
 export interface SandboxHost {
@@ -37,37 +38,50 @@ type WorkerMessage =
   | { readonly type: 'log'; readonly line: string }
   | { readonly type: 'call'; readonly id: number; readonly name: string; readonly args: string };
 
-/** How far past `cpuTimeMs` the host's watchdog lets a program run before it ends its thread. */
+/** How far past `cpuTimeMs` the supervisor's watchdog lets a program run before it ends its thread. */
 const HARD_STOP_FACTOR = 1.5;
 
+/** Options of {@link runSandboxed}. */
+export interface SandboxOptions {
+  /** Aborting it ends the program (and its thread); the run throws the signal's reason. */
+  readonly signal?: AbortSignal | undefined;
+  /** Whether `source` is TypeScript: its types are stripped in the sandbox, as program CPU time. */
+  readonly typescript?: boolean | undefined;
+}
+
 /**
- * Runs `source` (JavaScript, the body of an async function) in a fresh QuickJS runtime, in its own
- * WebAssembly module instance on a worker thread, under `limits`: the module's memory cannot grow
- * past `memoryBytes` (plus the module's own 16 MiB), a stack limit, a CPU-time budget (time spent
- * awaiting host calls does not count) enforced twice: by QuickJS's interrupt handler, and by a
- * watchdog on the host's event loop that ends the worker thread once the program has run
- * 1.5 × `cpuTimeMs` (a C builtin never polls the interrupt handler), a cap on nested calls,
- * `console` captured. Values cross the boundary only as JSON strings. Every host call still in
- * flight is awaited before this settles, so none outlives the program.
+ * Runs `source` (JavaScript, or TypeScript with `options.typescript`; the body of an async
+ * function) in a fresh QuickJS runtime, in its own WebAssembly module instance on a worker thread,
+ * under `limits`: the module's memory cannot grow past `memoryBytes` (plus the module's own 16
+ * MiB), a stack limit, a CPU-time budget (time spent awaiting host calls does not count; type
+ * stripping counts) enforced twice: by QuickJS's interrupt handler, and by a watchdog on a
+ * supervisor thread that ends the worker thread once the program has run 1.5 × `cpuTimeMs` (a C
+ * builtin never polls the interrupt handler), however busy the host's event loop is; a cap on
+ * nested calls, `console` captured. Values cross the boundary only as strings, each bounded
+ * relative to `memoryBytes` (nested-call arguments `memoryBytes / 32` characters, the result
+ * `memoryBytes / 4`; past them the run stops at its memory limit). Every host call still in flight
+ * is awaited before this settles, so none outlives the program.
  * @throws {CodeModeLimitError} when a limit stops the program.
  * @throws {CodeProgramError} when it does not parse, throws, or never finishes.
+ * @throws {CodeSandboxError} when the sandbox itself fails (not the program).
  * @throws the signal's reason when `signal` aborts first, or the error of a host call that `stops`.
  */
 export async function runSandboxed(
   source: string,
   host: SandboxHost,
   limits: Limits,
-  signal?: AbortSignal,
+  options?: AbortSignal | SandboxOptions,
 ): Promise<SandboxOutcome> {
+  const { signal, typescript = false }: SandboxOptions =
+    options === undefined ? {} : isAbortSignal(options) ? { signal: options } : options;
   if (signal?.aborted) throw reasonOf(signal);
   const worker = await acquireWorker();
-  const shared = new SharedArrayBuffer(3 * Float64Array.BYTES_PER_ELEMENT);
+  const shared = new SharedArrayBuffer(4 * Float64Array.BYTES_PER_ELEMENT);
   const cells = new Float64Array(shared);
   const logs: string[] = [];
   const inflight = new Set<Promise<void>>();
   let ended = false;
   let reusable = false;
-  let watchdog: ReturnType<typeof setTimeout> | undefined;
   let resolveRun!: (outcome: SandboxOutcome) => void;
   let rejectRun!: (error: unknown) => void;
   const result = new Promise<SandboxOutcome>((resolve, reject) => {
@@ -78,24 +92,11 @@ export async function runSandboxed(
   const kill = (error: unknown) => {
     if (ended) return;
     ended = true;
-    void worker.terminate();
+    worker.terminate();
     rejectRun(error);
   };
   const memoryError = () => new CodeModeLimitError({ limitKind: 'memory', limit: limits.memoryBytes, logs });
-  const cpuUsed = () => {
-    const start = cells[1] ?? 0;
-    return (cells[0] ?? 0) + (start > 0 ? performance.timeOrigin + performance.now() - start : 0);
-  };
-  const hardStop = limits.cpuTimeMs * HARD_STOP_FACTOR;
-  const check = () => {
-    if (ended) return;
-    const used = cpuUsed();
-    if (used >= hardStop) {
-      kill(new CodeModeLimitError({ limitKind: 'cpu_time', limit: limits.cpuTimeMs, logs }));
-      return;
-    }
-    watchdog = setTimeout(check, Math.max(2, Math.min(hardStop - used, limits.cpuTimeMs / 4)));
-  };
+  const cpuError = () => new CodeModeLimitError({ limitKind: 'cpu_time', limit: limits.cpuTimeMs, logs });
   const onAbort = () => kill(reasonOf(signal));
   const answer = (message: SandboxSettleMessage) => {
     if (!ended) worker.postMessage(message);
@@ -130,7 +131,10 @@ export async function runSandboxed(
     else if (message.type === 'call') nestedCall(message.id, message.name, message.args);
     else {
       ended = true;
-      reusable = message.peakMemoryBytes <= KEEP_BELOW_BYTES && (message.ok || message.limitKind !== 'memory');
+      reusable =
+        message.peakMemoryBytes <= KEEP_BELOW_BYTES &&
+        message.heapBytes <= KEEP_HEAP_BELOW_BYTES &&
+        (message.ok || (message.limitKind !== 'memory' && message.fault !== true));
       if (message.ok) {
         resolveRun({
           json: message.json,
@@ -147,17 +151,22 @@ export async function runSandboxed(
           nested_calls: limits.maxNestedCalls,
         }[message.limitKind];
         rejectRun(new CodeModeLimitError({ limitKind: message.limitKind, limit, logs }));
+      } else if (message.fault === true) {
+        rejectRun(new CodeSandboxError({ detail: message.detail, logs }));
       } else {
         rejectRun(new CodeProgramError({ failure: message.failure ?? 'threw', detail: message.detail, logs }));
       }
     }
   };
   const onError = (error: Error) => {
-    if (cells[2] === 1 || (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') kill(memoryError());
-    else kill(new CodeProgramError({ failure: 'threw', detail: `the sandbox failed: ${error.message}`, logs }));
+    if (cells[3] === 1) kill(cpuError());
+    else if (cells[2] === 1 || (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') kill(memoryError());
+    else kill(new CodeSandboxError({ detail: error.message, logs }));
   };
   const onExit = (code: number) => {
-    kill(new CodeProgramError({ failure: 'threw', detail: `the sandbox ended (exit code ${code})`, logs }));
+    if (cells[3] === 1) kill(cpuError());
+    else if (cells[2] === 1) kill(memoryError());
+    else kill(new CodeSandboxError({ detail: `the sandbox ended (exit code ${code})`, logs }));
   };
   worker.on('message', onMessage);
   worker.on('error', onError);
@@ -168,6 +177,7 @@ export async function runSandboxed(
     const run: SandboxRunMessage = {
       type: 'run',
       source,
+      typescript,
       names: host.names,
       limits: {
         memoryBytes: limits.memoryBytes,
@@ -180,11 +190,11 @@ export async function runSandboxed(
     };
     if (!ended) {
       worker.postMessage(run);
-      check();
+      worker.watch(shared, limits.cpuTimeMs, limits.cpuTimeMs * HARD_STOP_FACTOR);
     }
     return await result;
   } finally {
-    clearTimeout(watchdog);
+    worker.unwatch();
     signal?.removeEventListener('abort', onAbort);
     worker.off('message', onMessage);
     worker.off('error', onError);
@@ -193,6 +203,15 @@ export async function runSandboxed(
     // Nested calls never outlive the program: wait for the ones in flight.
     if (inflight.size > 0) await Promise.allSettled([...inflight]);
   }
+}
+
+function isAbortSignal(value: unknown): value is AbortSignal {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as AbortSignal).addEventListener === 'function' &&
+    'aborted' in value
+  );
 }
 
 function reasonOf(signal: AbortSignal | undefined): Error {

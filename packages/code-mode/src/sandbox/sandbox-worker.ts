@@ -10,12 +10,18 @@ export interface SandboxWorkerData {
   readonly wasmModule: object;
   /** The prelude source (see `prelude.ts`). */
   readonly prelude: string;
+  /** URL of `sucrase` (type stripping runs here, under the program's limits, never on the host). */
+  readonly sucraseUrl: string;
+  /** The port to the host (the thread's parent is the supervisor, which only watches it). */
+  readonly port: Port;
 }
 
 /** One run, sent by the host. @internal */
 export interface SandboxRunMessage {
   readonly type: 'run';
   readonly source: string;
+  /** Whether `source` is TypeScript whose types are stripped first (as program CPU time). */
+  readonly typescript: boolean;
   readonly names: readonly string[];
   readonly limits: {
     readonly memoryBytes: number;
@@ -24,7 +30,10 @@ export interface SandboxRunMessage {
     readonly maxNestedCalls: number;
     readonly maxLogChars: number;
   };
-  /** `[cpu ms spent, start of the current slice (epoch ms, 0 outside), wasm memory growth refused (1)]`. */
+  /**
+   * `[cpu ms spent, start of the current slice (epoch ms, 0 outside), wasm memory growth refused (1),
+   * stopped by the supervisor's watchdog (1)]`.
+   */
   readonly shared: SharedArrayBuffer;
 }
 
@@ -47,28 +56,38 @@ export type SandboxDoneMessage =
       readonly nestedCalls: number;
       readonly cpuTimeMs: number;
       readonly peakMemoryBytes: number;
+      readonly heapBytes: number;
     }
   | {
       readonly type: 'done';
       readonly ok: false;
       readonly limitKind?: 'cpu_time' | 'memory' | 'stack' | 'nested_calls';
       readonly failure?: 'syntax' | 'threw' | 'not_json' | 'never_settled';
+      /** The sandbox itself failed (not the program): a fault the program could not catch. */
+      readonly fault?: true;
       readonly detail: string;
       readonly peakMemoryBytes: number;
+      readonly heapBytes: number;
     };
 
-interface Port {
+/** @internal */
+export interface Port {
   on(event: 'message', listener: (message: SandboxRunMessage | SandboxSettleMessage) => void): void;
   postMessage(message: unknown): void;
 }
 
 /**
  * The body of a sandbox worker thread. Self-contained (it is sent to the worker as its source text,
- * so it may use nothing from this module's scope): it loads QuickJS from the given URLs and runs one
- * program at a time, each in a fresh QuickJS module instance whose WebAssembly memory has a
- * maximum of `memoryBytes` plus the module's own 16 MiB, so an allocation past it fails inside
- * QuickJS (out of memory) instead of growing the process. CPU time is written to shared memory for
- * the host's watchdog; logs and nested calls go to the host as messages.
+ * so it may use nothing from this module's scope): it loads QuickJS and sucrase from the given URLs
+ * and runs one program at a time, each in a fresh QuickJS module instance whose WebAssembly memory
+ * has a maximum of `memoryBytes` plus the module's own 16 MiB, so an allocation past it fails
+ * inside QuickJS (out of memory) instead of growing the process. Type stripping runs here as
+ * program CPU time. CPU time is written to shared memory for the supervisor's watchdog; logs and
+ * nested calls go to the host as messages. Every limit is told from facts the program cannot
+ * shape: the memory-refusal flag, the interrupt handler's own stop, V8's stack overflow, QuickJS's
+ * engine-made stack error, never the words of a message. Every value leaving the sandbox is
+ * bounded: nested-call arguments by `memoryBytes / 32` characters, the result by
+ * `memoryBytes / 4`, error text by 2,000, logs by `maxLogChars` (each line counts at least 1).
  * @internal
  */
 export function sandboxWorkerMain(
@@ -76,6 +95,8 @@ export function sandboxWorkerMain(
   data: SandboxWorkerData,
   importer: (url: string) => Promise<Record<string, unknown>>,
 ): void {
+  // Longest error text a run reports (a thrown value's description, a parse error), in characters.
+  const maxDetailChars = 2000;
   const unwrap = (value: Record<string, unknown>): Record<string, unknown> => {
     let current = value;
     while (current && typeof current.default === 'object' && current.default !== null && !('newVariant' in current)) {
@@ -85,15 +106,29 @@ export function sandboxWorkerMain(
     return current;
   };
   type Core = typeof import('quickjs-emscripten-core');
-  const loaded = Promise.all([importer(data.coreUrl), importer(data.variantUrl)]).then(([core, variant]) => ({
-    core: unwrap(core) as unknown as Core,
-    variant: unwrap(variant) as unknown as QuickJSSyncVariant,
-  }));
+  type Transform = (code: string, options: object) => { code: string };
+  const loaded = Promise.all([importer(data.coreUrl), importer(data.variantUrl), importer(data.sucraseUrl)]).then(
+    ([core, variant, sucrase]) => ({
+      core: unwrap(core) as unknown as Core,
+      variant: unwrap(variant) as unknown as QuickJSSyncVariant,
+      transform: ((sucrase as { transform?: Transform }).transform ??
+        (sucrase.default as { transform: Transform }).transform) as Transform,
+    }),
+  );
+  const cut = (text: string) =>
+    text.length <= maxDetailChars
+      ? text
+      : `${text.slice(0, maxDetailChars)}… [${text.length - maxDetailChars} more characters]`;
+  const heapBytes = () => {
+    const usage = (globalThis as unknown as { process: { memoryUsage(): { heapUsed: number } } }).process.memoryUsage();
+    return usage.heapUsed;
+  };
   let settleCall: ((message: SandboxSettleMessage) => void) | undefined;
   // One silent warm-up run first, so a fresh worker's first program does not pay for cold code.
   const warmUp: SandboxRunMessage = {
     type: 'run',
-    source: "const a = [3, 1, 2].map((x) => x * 2).sort(); return JSON.stringify({ a, s: 'x'.repeat(3) });",
+    source: "const a: number[] = [3, 1, 2].map((x) => x * 2).sort(); return JSON.stringify({ a, s: 'x'.repeat(3) });",
+    typescript: true,
     names: [],
     limits: {
       memoryBytes: 8 * 1024 * 1024,
@@ -102,7 +137,7 @@ export function sandboxWorkerMain(
       maxNestedCalls: 1,
       maxLogChars: 1,
     },
-    shared: new SharedArrayBuffer(3 * Float64Array.BYTES_PER_ELEMENT),
+    shared: new SharedArrayBuffer(4 * Float64Array.BYTES_PER_ELEMENT),
   };
   let queue = run(warmUp, true).catch(() => undefined);
   port.on('message', (message) => {
@@ -113,9 +148,10 @@ export function sandboxWorkerMain(
           port.postMessage({
             type: 'done',
             ok: false,
-            failure: 'threw',
-            detail: `the sandbox failed: ${error instanceof Error ? error.message : String(error)}`,
+            fault: true,
+            detail: cut(error instanceof Error ? error.message : String(error)),
             peakMemoryBytes: 0,
+            heapBytes: heapBytes(),
           });
         }),
       );
@@ -126,13 +162,15 @@ export function sandboxWorkerMain(
     const post = (value: unknown) => {
       if (!silent) port.postMessage(value);
     };
-    const { core, variant } = await loaded;
+    const { core, variant, transform } = await loaded;
     const { limits } = message;
     const cells = new Float64Array(message.shared);
     const now = () => performance.timeOrigin + performance.now();
     const page = 65536;
     const initialPages = 256;
     const maximumPages = Math.min(32768, initialPages + Math.ceil(limits.memoryBytes / page));
+    const maxArgsChars = Math.max(1024, Math.floor(limits.memoryBytes / 32));
+    const maxResultChars = Math.max(1024, Math.floor(limits.memoryBytes / 4));
     const { WebAssembly: wasm } = globalThis as unknown as {
       WebAssembly: {
         Memory: new (descriptor: {
@@ -146,6 +184,8 @@ export function sandboxWorkerMain(
     };
     const memory = new wasm.Memory({ initial: initialPages, maximum: maximumPages });
     const grow = memory.grow.bind(memory);
+    // The memory limit is the WebAssembly memory's maximum alone: a refused growth is a fact the
+    // host sees here, which no text the program throws can imitate.
     let refused = false;
     Object.defineProperty(memory, 'grow', {
       value: (delta: number) => {
@@ -172,15 +212,15 @@ export function sandboxWorkerMain(
     let droppedLogChars = 0;
     let cpuMs = 0;
     let sliceStart = 0;
-    let stop: { limitKind: 'cpu_time' | 'nested_calls' } | undefined;
+    let stop: { limitKind: 'cpu_time' | 'nested_calls' | 'memory' } | undefined;
+    let stackOverflow = false;
     let nestedCalls = 0;
     let nextId = 0;
+    let inflight = 0;
     let wake: (() => void) | undefined;
-    const pending = new Map<number, { resolve(text: string): void; reject(text: string): void }>();
     const cpuUsed = () => cpuMs + (sliceStart > 0 ? now() - sliceStart : 0);
     let context: QuickJSContext | undefined;
-    let encode: QuickJSHandle | undefined;
-    let describe: QuickJSHandle | undefined;
+    let helpers: QuickJSHandle[] = [];
     // Only the program's own slices count (and are watched): setting up the runtime and the prelude
     // is the host's work, whatever a cold WebAssembly tier costs.
     let counting = false;
@@ -199,16 +239,35 @@ export function sandboxWorkerMain(
     };
     const finish = (done: SandboxDoneMessage) => post(done);
     const failed = (kind: 'syntax' | 'threw' | 'not_json' | 'never_settled', detail: string): SandboxDoneMessage => {
-      if (stop !== undefined)
-        return { type: 'done', ok: false, limitKind: stop.limitKind, detail, peakMemoryBytes: peak() };
-      if (refused || /\bout of memory\b/i.test(detail))
-        return { type: 'done', ok: false, limitKind: 'memory', detail, peakMemoryBytes: peak() };
-      if (/\bstack overflow\b/i.test(detail))
-        return { type: 'done', ok: false, limitKind: 'stack', detail, peakMemoryBytes: peak() };
-      return { type: 'done', ok: false, failure: kind, detail, peakMemoryBytes: peak() };
+      const base = {
+        type: 'done',
+        ok: false,
+        detail: cut(detail),
+        peakMemoryBytes: peak(),
+        heapBytes: heapBytes(),
+      } as const;
+      if (stop !== undefined) return { ...base, limitKind: stop.limitKind };
+      if (refused) return { ...base, limitKind: 'memory' };
+      if (stackOverflow) return { ...base, limitKind: 'stack' };
+      return { ...base, failure: kind };
+    };
+    // A host-realm error out of the WebAssembly glue: V8's own stack overflow (a RangeError the
+    // program cannot make: its errors live in QuickJS) is the stack limit; anything else is a fault.
+    const hostFault = (error: unknown): SandboxDoneMessage => {
+      const text = error instanceof Error ? error.message : String(error);
+      if (error instanceof RangeError && /call stack size/i.test(text)) stackOverflow = true;
+      const done = failed('threw', text);
+      if (done.ok || done.limitKind !== undefined) return done;
+      return {
+        type: 'done',
+        ok: false,
+        fault: true,
+        detail: done.detail,
+        peakMemoryBytes: done.peakMemoryBytes,
+        heapBytes: done.heapBytes,
+      };
     };
     try {
-      runtime.setMemoryLimit(limits.memoryBytes);
       runtime.setMaxStackSize(limits.stackBytes);
       runtime.setInterruptHandler(() => {
         if (stop !== undefined) return true;
@@ -222,64 +281,76 @@ export function sandboxWorkerMain(
       context = vm;
       const logFn = vm.newFunction('log', (line) => {
         const text = vm.typeof(line) === 'string' ? vm.getString(line) : '';
+        // Every line costs at least one character, so empty lines cannot flood the host.
+        const cost = Math.max(1, text.length);
         const room = limits.maxLogChars - logChars;
-        if (room <= 0) droppedLogChars += text.length;
+        if (room <= 0) droppedLogChars += cost;
         else {
           const kept = text.length <= room ? text : text.slice(0, room);
           droppedLogChars += text.length - kept.length;
-          logChars += kept.length;
+          logChars += Math.max(1, kept.length);
           post({ type: 'log', line: kept });
         }
       });
-      // A rejection is a plain string: the prelude turns it into an Error inside the sandbox, where
-      // any setter the program installed on Error.prototype runs under the interrupt handler.
+      // Returns a call id, or a refusal message (a string) that the prelude turns into a rejection.
       const callFn = vm.newFunction('call', (nameHandle, argsHandle) => {
-        const deferred = vm.newPromise();
-        const reject = (text: string) => vm.newString(text).consume((handle) => deferred.reject(handle));
         nestedCalls += 1;
         if (nestedCalls > limits.maxNestedCalls) {
           stop = { limitKind: 'nested_calls' };
-          reject(`program stopped: limit of ${limits.maxNestedCalls} nested tool calls reached`);
-          return deferred.handle;
+          return vm.newString(`program stopped: limit of ${limits.maxNestedCalls} nested tool calls reached`);
         }
         const name = vm.typeof(nameHandle) === 'string' ? vm.getString(nameHandle) : '';
         const args = vm.typeof(argsHandle) === 'string' ? vm.getString(argsHandle) : 'null';
+        if (args.length > maxArgsChars) {
+          // The host would parse this into far more memory than its text: a memory limit, not a call.
+          stop = { limitKind: 'memory' };
+          return vm.newString(`program stopped: arguments of \`${name}\` are ${args.length} characters`);
+        }
         const id = nextId++;
-        pending.set(id, {
-          resolve: (text) => vm.newString(text).consume((handle) => deferred.resolve(handle)),
-          reject,
-        });
+        inflight += 1;
         post({ type: 'call', id, name, args });
-        return deferred.handle;
+        return vm.newNumber(id);
       });
+      const [encode, describe, settle, isStackOverflow] = enter(() => {
+        const prelude = vm.unwrapResult(vm.evalCode(data.prelude, 'prelude.js'));
+        const names = vm.newString(JSON.stringify(message.names));
+        const tuple = vm.unwrapResult(vm.callFunction(prelude, vm.undefined, callFn, logFn, names));
+        const handles = [0, 1, 2, 3].map((index) => vm.getProp(tuple, index));
+        for (const handle of [prelude, names, tuple]) handle.dispose();
+        return handles as [QuickJSHandle, QuickJSHandle, QuickJSHandle, QuickJSHandle];
+      });
+      helpers = [encode, describe, settle, isStackOverflow];
+      logFn.dispose();
+      callFn.dispose();
       settleCall = (answer) => {
-        const entry = pending.get(answer.id);
-        if (entry === undefined) return;
-        pending.delete(answer.id);
+        inflight -= 1;
         try {
-          if (vm.alive) enter(() => (answer.ok ? entry.resolve(answer.text) : entry.reject(answer.text)));
+          if (vm.alive && stop === undefined) {
+            enter(() => {
+              const id = vm.newNumber(answer.id);
+              const text = vm.newString(answer.text);
+              const settled = vm.callFunction(settle, vm.undefined, id, answer.ok ? vm.true : vm.false, text);
+              id.dispose();
+              text.dispose();
+              if (settled.error) settled.error.dispose();
+              else settled.value.dispose();
+            });
+          }
         } finally {
           wake?.();
         }
       };
-      [encode, describe] = enter(() => {
-        const prelude = vm.unwrapResult(vm.evalCode(data.prelude, 'prelude.js'));
-        const names = vm.newString(JSON.stringify(message.names));
-        const pair = vm.unwrapResult(vm.callFunction(prelude, vm.undefined, callFn, logFn, names));
-        const first = vm.getProp(pair, 0);
-        const second = vm.getProp(pair, 1);
-        for (const handle of [prelude, names, pair]) handle.dispose();
-        return [first, second];
-      });
-      logFn.dispose();
-      callFn.dispose();
       // Reads a thrown value as text by calling the prelude's `describe` inside the sandbox, under the
       // interrupt handler: getters, `toJSON` or proxies the program planted run as its own CPU time.
       const readError = (handle: QuickJSHandle): string => {
         try {
-          if (describe === undefined) return 'an error that cannot be read';
-          const reader = describe;
-          const described = enter(() => vm.callFunction(reader, vm.undefined, handle));
+          const checked = enter(() => vm.callFunction(isStackOverflow, vm.undefined, handle));
+          if (checked.error) checked.error.dispose();
+          else {
+            if (vm.typeof(checked.value) === 'boolean' && vm.dump(checked.value) === true) stackOverflow = true;
+            checked.value.dispose();
+          }
+          const described = enter(() => vm.callFunction(describe, vm.undefined, handle));
           if (described.error) {
             described.error.dispose();
             return 'an error that cannot be read';
@@ -292,7 +363,36 @@ export function sandboxWorkerMain(
         }
       };
       counting = true;
-      const compiled = enter(() => vm.evalCode(`(async function () {\n${message.source}\n})`, 'program.js'));
+      let source = message.source;
+      if (message.typescript) {
+        // Sucrase can backtrack for a long time on hostile text: it runs here, as the program's CPU
+        // time, where the supervisor's watchdog ends the thread past the hard stop.
+        const stripped = enter(() => {
+          try {
+            return {
+              code: transform(`async function __program() {\n${source}\n}`, {
+                transforms: ['typescript'],
+                disableESTransforms: true,
+              }).code,
+            };
+          } catch (error) {
+            return { error: error instanceof Error ? error.message : String(error) };
+          }
+        });
+        if (stripped.error !== undefined) {
+          finish(failed('syntax', stripped.error));
+          return;
+        }
+        const code = stripped.code;
+        const open = code.indexOf('{');
+        const close = code.lastIndexOf('}');
+        if (!code.trimStart().startsWith('async function __program()') || open < 0 || close < open) {
+          finish(failed('syntax', 'the program must be the body of one function'));
+          return;
+        }
+        source = code.slice(open + 1, close);
+      }
+      const compiled = enter(() => vm.evalCode(`(async function () {\n${source}\n})`, 'program.js'));
       if (compiled.error) {
         finish(failed('syntax', readError(compiled.error)));
         return;
@@ -317,9 +417,7 @@ export function sandboxWorkerMain(
           // runs on the way. A value that is not a promise counts as fulfilled with itself.
           const state = vm.getPromiseState(finished);
           if (state.type === 'fulfilled') {
-            const writer = encode;
-            if (writer === undefined) throw new Error('the prelude did not start');
-            const encoded = enter(() => vm.callFunction(writer, vm.undefined, state.value));
+            const encoded = enter(() => vm.callFunction(encode, vm.undefined, state.value));
             if (state.value !== finished) state.value.dispose();
             if (encoded.error) {
               const text = vm.typeof(encoded.error) === 'string' ? vm.getString(encoded.error) : undefined;
@@ -327,16 +425,16 @@ export function sandboxWorkerMain(
               finish(failed('threw', text ?? 'the result cannot be read'));
               return;
             }
+            // Text from the prelude's captured JSON.stringify: JSON by construction, never parsed here.
             const json = vm.typeof(encoded.value) === 'string' ? vm.getString(encoded.value) : undefined;
             encoded.value.dispose();
-            let valid = json !== undefined;
-            try {
-              if (json !== undefined) JSON.parse(json);
-            } catch {
-              valid = false;
-            }
-            if (!valid || json === undefined) {
+            if (json === undefined) {
               finish(failed('not_json', 'no JSON text'));
+              return;
+            }
+            if (json.length > maxResultChars) {
+              stop = { limitKind: 'memory' };
+              finish(failed('threw', `the result is ${json.length} characters`));
               return;
             }
             finish({
@@ -347,6 +445,7 @@ export function sandboxWorkerMain(
               nestedCalls,
               cpuTimeMs: Math.round(cpuMs),
               peakMemoryBytes: peak(),
+              heapBytes: heapBytes(),
             });
             return;
           }
@@ -354,7 +453,7 @@ export function sandboxWorkerMain(
             finish(failed('threw', readError(state.error)));
             return;
           }
-          if (pending.size === 0) {
+          if (inflight === 0) {
             finish(failed('never_settled', 'it awaits a promise that nothing can settle (no tool call is in flight)'));
             return;
           }
@@ -367,11 +466,11 @@ export function sandboxWorkerMain(
         finished.dispose();
       }
     } catch (error) {
-      finish(failed('threw', error instanceof Error ? error.message : String(error)));
+      finish(hostFault(error));
     } finally {
       settleCall = undefined;
       try {
-        for (const handle of [encode, describe]) if (handle?.alive) handle.dispose();
+        for (const handle of helpers) if (handle.alive) handle.dispose();
         context?.dispose();
         runtime.dispose();
       } catch {
