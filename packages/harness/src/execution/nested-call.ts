@@ -19,12 +19,13 @@ import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { middlewareContext, runBeforeTool } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { allowedToolNames } from '../run/run-context.js';
+import { isRunStop } from '../run/run-stop.js';
 import { isWithheld } from '../toolsets/withheld-tools.js';
 import { executeCall, type NestedCallRunner } from './execute-call.js';
 import { describeSafely } from './plain-data.js';
 import { eventSecrets, redactionOf, redactValue, scrubText, sensitiveValues } from './redaction.js';
 import { lineageSecrets, scrubResult } from './scrub-outcome.js';
-import { scrubValue } from './scrub-value.js';
+import { scrubThrown, scrubValue } from './scrub-value.js';
 
 const nestedEntries = new WeakMap<object, ReadonlyMap<string, RegisteredTool>>();
 
@@ -266,7 +267,8 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
     }
     const hidden = sensitiveValues(call.arguments, redaction);
     if (hidden.length > 0 && error instanceof Error) error.message = scrubText(error.message, hidden);
-    throw error;
+    // The calling tool (a program) gets the error scrubbed of its callers' secrets; run stops pass as they are.
+    throw inherited.length === 0 || isRunStop(error) ? error : scrubThrown(error, inherited);
   };
   return runner;
 }
