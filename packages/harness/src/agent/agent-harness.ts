@@ -335,9 +335,17 @@ export class AgentHarness {
       for (const key of keys) this.resumed.add(key);
       if (claims === undefined) return;
       const refused: string[] = [];
+      // In one order (sorted keys), stopping at the first refusal: of concurrent resumes of one
+      // state, the one that takes the first key is the only one that goes on, so they never split
+      // the claims between them and both fail.
+      const order = keys
+        .map((key, index) => ({ key, index }))
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       try {
-        for (const [index, key] of keys.entries()) {
-          if (!(await claims.claimResume(state.runId, key))) refused.push((pending[index] as DeferredCall).callId);
+        for (const { key, index } of order) {
+          if (await claims.claimResume(state.runId, key)) continue;
+          refused.push((pending[index] as DeferredCall).callId);
+          break;
         }
       } catch (error) {
         for (const key of keys) this.resumed.delete(key);
