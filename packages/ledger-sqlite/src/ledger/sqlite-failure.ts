@@ -82,13 +82,14 @@ const describeValue = (value: unknown): string =>
 
 /**
  * A run id argument as well-formed, non-empty text, or an {@link InvalidInputError}: a number or an
- * object is never bound (SQLite would store `1` as an integer that `'1'` never finds). @internal
+ * object is never bound (SQLite would store `1` as an integer that `'1'` never finds). With `lone`,
+ * a lone surrogate is let through for the caller to answer (a read finds no row under it). @internal
  */
 export function checkedText(
   entryPoint: string,
   field: string,
   value: unknown,
-  options: { empty?: boolean } = {},
+  options: { empty?: boolean; lone?: boolean } = {},
 ): string {
   if (typeof value !== 'string' || (value.length === 0 && options.empty !== true)) {
     throw new InvalidInputError({
@@ -96,7 +97,12 @@ export function checkedText(
       reason: `\`${field}\` must be a ${options.empty === true ? '' : 'non-empty '}string, got ${describeValue(value)}`,
     });
   }
-  return wellFormed(entryPoint, field, value);
+  return options.lone === true ? value : wellFormed(entryPoint, field, value);
+}
+
+/** Whether `value` holds a lone UTF-16 surrogate (which SQLite text cannot keep). @internal */
+export function hasLoneSurrogate(value: string): boolean {
+  return LONE_SURROGATE.test(value);
 }
 
 /** Reads `field` of a row argument, refusing a row that is not an object or whose getter throws. @internal */

@@ -6,7 +6,7 @@ import { LedgerClosedError } from '../errors/ledger-closed-error.js';
 import { LEDGER_TABLE } from '../schema/migrate-schema.js';
 import { openDatabase, type SqliteOpenMode } from '../schema/open-database.js';
 import { databases } from '../schema/shared-connection.js';
-import { checkedText, guarded, guardStoreMethods, rowField } from './sqlite-failure.js';
+import { checkedText, guarded, guardStoreMethods, hasLoneSurrogate, rowField } from './sqlite-failure.js';
 
 /** Options for {@link SqliteToolEffectLedger}. */
 export interface SqliteToolEffectLedgerOptions {
@@ -170,7 +170,8 @@ export class SqliteToolEffectLedger implements ToolEffectLedger {
   /** Rows of `runId` still `started`, oldest first (start time, then insertion order). */
   async unresolved(runId: string): Promise<EffectRecord[]> {
     this.open('unresolved');
-    const id = checkedText('SqliteToolEffectLedger.unresolved', 'runId', runId);
+    const id = checkedText('SqliteToolEffectLedger.unresolved', 'runId', runId, { lone: true });
+    if (hasLoneSurrogate(id)) return []; // `started` refuses such ids: no row can have one
     return guarded('SqliteToolEffectLedger.unresolved', this.path, () => this.statements.unresolved.all(id)).map(
       toRecord,
     );
@@ -179,7 +180,8 @@ export class SqliteToolEffectLedger implements ToolEffectLedger {
   /** Every row of a run, in insertion order: for inspection and tests. */
   async rows(runId: string): Promise<EffectRecord[]> {
     this.open('rows');
-    const id = checkedText('SqliteToolEffectLedger.rows', 'runId', runId);
+    const id = checkedText('SqliteToolEffectLedger.rows', 'runId', runId, { lone: true });
+    if (hasLoneSurrogate(id)) return []; // `started` refuses such ids: no row can have one
     return guarded('SqliteToolEffectLedger.rows', this.path, () => this.statements.rows.all(id)).map(toRecord);
   }
 
