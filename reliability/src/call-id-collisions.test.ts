@@ -1,15 +1,22 @@
 import { codeModeTool } from '@tiny/code-mode';
 import {
   AgentHarness,
+  type AgentHarnessOptions,
   type AgentRun,
   ApprovalRequiredToolSet,
+  ContextualToolSelectionMiddleware,
   DeferredToolResults,
+  FilteredToolSet,
+  HumanApprovalMiddleware,
   InMemoryToolEffectLedger,
+  PrefixedToolSet,
+  RenamedToolSet,
   type RunState,
+  ToolPolicyMiddleware,
   toolSetFromTools,
 } from '@tiny/harness';
 import { ScriptedModel, type ScriptedStep, scriptedToolCall } from '@tiny/harness/testkit';
-import { defineTool, ToolPolicy } from '@tiny/tools';
+import { type AnyTool, defineTool, ToolPolicy } from '@tiny/tools';
 import fc from 'fast-check';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
@@ -139,5 +146,122 @@ describe(`call ids: no call runs without its own approval, every effect has its 
       { numRuns: RUNS },
     );
     console.log(`call-id collisions: bypasses ${bypasses} of ${cases}, shared ledger rows ${shared} of ${cases}`);
+  }, 120_000);
+});
+
+const GATE_RUNS = Number(process.env.CALL_GATE_RUNS ?? 120);
+
+/** How the harness offers `pay`: each gate either needs an approval or hides the tool. */
+type Gate = {
+  readonly kind: 'approval' | 'hidden';
+  readonly options: (pay: AnyTool) => Omit<AgentHarnessOptions, 'model'>;
+};
+const wrap = (pay: AnyTool, layers: readonly string[]) => {
+  let set = toolSetFromTools([pay]);
+  for (const layer of layers) {
+    if (layer === 'prefix') set = new PrefixedToolSet(set, 'bank_');
+    else if (layer === 'rename') set = new RenamedToolSet(set, { pay: 'send_money' });
+    else set = new ApprovalRequiredToolSet(set);
+  }
+  return set;
+};
+/** The harness's name for `pay` after the wrapper layers. */
+const nameAfter = (layers: readonly string[]) =>
+  layers.reduce(
+    (name, layer) => (layer === 'prefix' ? `bank_${name}` : layer === 'rename' && name === 'pay' ? 'send_money' : name),
+    'pay',
+  );
+const gateArb: fc.Arbitrary<Gate> = fc.oneof(
+  // Wrapped toolsets with an approval layer somewhere.
+  fc.tuple(fc.array(fc.constantFrom('prefix', 'rename'), { maxLength: 2 }), fc.nat({ max: 2 })).map(([layers, at]) => {
+    const all = [...layers.slice(0, at), 'approval', ...layers.slice(at)];
+    return { kind: 'approval' as const, options: (pay: AnyTool) => ({ toolSets: [wrap(pay, all)] }) };
+  }),
+  // Renamed toolsets gated by middleware on the harness's name.
+  fc
+    .tuple(fc.array(fc.constantFrom('prefix', 'rename'), { maxLength: 2 }), fc.constantFrom('human', 'policy'))
+    .map(([layers, mw]) => ({
+      kind: 'approval' as const,
+      options: (pay: AnyTool) => ({
+        toolSets: [wrap(pay, layers)],
+        middleware: [
+          mw === 'human'
+            ? new HumanApprovalMiddleware({ requireFor: [nameAfter(layers)] })
+            : new ToolPolicyMiddleware().requireApproval([nameAfter(layers)]),
+        ],
+      }),
+    })),
+  // Hidden: a filtered toolset, or a per-turn selection denying it (registered or from a toolset).
+  fc.constantFrom<Gate>(
+    { kind: 'hidden', options: (pay) => ({ toolSets: [new FilteredToolSet(toolSetFromTools([pay]), () => false)] }) },
+    {
+      kind: 'hidden',
+      options: (pay) => ({
+        tools: [pay],
+        middleware: [ContextualToolSelectionMiddleware.fromLists({ deny: ['pay'] })],
+      }),
+    },
+    {
+      kind: 'hidden',
+      options: (pay) => ({
+        toolSets: [toolSetFromTools([pay])],
+        middleware: [ContextualToolSelectionMiddleware.fromLists({ deny: ['pay'] })],
+      }),
+    },
+  ),
+);
+
+describe(`gates hold for nested and code-mode calls of a wrapped, renamed or hidden tool (${GATE_RUNS} runs)`, () => {
+  it('a program or a nested call reaching raw `pay` never runs it when the harness gates or hides it', async () => {
+    let bypasses = 0;
+    let cases = 0;
+    await fc.assert(
+      fc.asyncProperty(gateArb, fc.constantFrom('code', 'nested'), async (gate, path) => {
+        cases += 1;
+        const paid: string[] = [];
+        const pay = defineTool({
+          name: 'pay',
+          description: 'Pay someone.',
+          parameters: Type.Object({ to: Type.String(), cents: Type.Integer() }),
+          policy: ToolPolicy.classified().withSideEffects({ payment: true }),
+          execute: ({ to, cents }) => {
+            paid.push(`${to}:${cents}`);
+            return 'paid';
+          },
+        });
+        const caller =
+          path === 'code'
+            ? codeModeTool({ tools: [pay] })
+            : defineTool({
+                name: 'run_code',
+                description: 'Calls pay.',
+                parameters: Type.Object({ code: Type.String() }),
+                policy: ToolPolicy.readOnly(),
+                nestedTools: [pay],
+                execute: async (_args, context) => {
+                  try {
+                    await context.callTool?.('pay', { to: 'mallory', cents: 99_999 });
+                    return 'ran';
+                  } catch {
+                    return 'refused';
+                  }
+                },
+              });
+        const code = "try { return await pay({ to: 'mallory', cents: 99999 }); } catch (e) { return 'refused'; }";
+        const options = gate.options(pay);
+        const harness = new AgentHarness({
+          model: new ScriptedModel({
+            steps: [{ toolCalls: [scriptedToolCall('run_code', { code }, 'c1')] }, { content: 'done' }],
+          }),
+          ...options,
+          tools: [caller, ...(options.tools ?? [])],
+        });
+        await harness.invoke({ runId: 'r' }, [{ role: 'user', content: 'pay' }]);
+        if (paid.length > 0) bypasses += 1;
+        expect(paid).toEqual([]);
+      }),
+      { numRuns: GATE_RUNS },
+    );
+    console.log(`gates: nested or code-mode calls that ran a gated or hidden tool ${bypasses} of ${cases}`);
   }, 120_000);
 });
