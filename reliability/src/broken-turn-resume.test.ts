@@ -93,3 +93,92 @@ describe(`a broken turn's refusal survives a crash at any checkpoint (${RUNS} ru
     );
   }, 120_000);
 });
+
+const FINISH_RUNS = Number(process.env.BROKEN_FINISH_RUNS ?? 200);
+const NORMAL = new Set<unknown>(['stop', 'tool_calls', 'other']);
+
+/** Finish reasons a model may report: the spec's, near-misses, and non-strings from a custom model. */
+const finishReason = fc.oneof(
+  fc.constantFrom<unknown>('stop', 'tool_calls', 'other', 'length', 'content_filter', 'error'),
+  fc.constantFrom<unknown>('max_tokens', 'unknown', 'LENGTH', 'Stop', 'end_turn', '', undefined, null, 0),
+  fc.string({ maxLength: 8 }),
+);
+
+describe(`odd finish reasons and streams without a finish part never run their calls (${FINISH_RUNS} runs)`, () => {
+  it('only stop, tool_calls and other run calls; a stream that ends without finish (complete or cut) is broken', async () => {
+    let wrong = 0;
+    let cases = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        finishReason,
+        fc.constantFrom('generate', 'stream_finish', 'stream_no_finish'),
+        fc.boolean(),
+        async (reason, mode, cut) => {
+          cases += 1;
+          const ran: string[] = [];
+          const send = defineTool({
+            name: 'send',
+            description: 'Send a message.',
+            parameters: Type.Object({ to: Type.String() }),
+            policy: ToolPolicy.classified().withSideEffects({ network: true }),
+            execute: ({ to }) => {
+              ran.push(to);
+              return 'sent';
+            },
+          });
+          // The streamed first turn is hand-made: the script holds only what follows it.
+          const model = new ScriptedModel({
+            steps: [
+              ...(mode === 'generate' ? [{ toolCalls: [scriptedToolCall('send', { to: 'a' }, 'c1')] }] : []),
+              { content: 'done' },
+            ],
+            repeatLast: true,
+          });
+          let first = true;
+          const generate = model.doGenerate.bind(model);
+          model.doGenerate = async (request) => {
+            const response = await generate(request);
+            if (!first) return response;
+            first = false;
+            return { ...response, finishReason: reason as LanguageModelV1FinishReason };
+          };
+          const stream = model.doStream.bind(model);
+          model.doStream = async (request) => {
+            if (!first) return stream(request);
+            first = false;
+            return {
+              warnings: [],
+              stream: (async function* () {
+                yield { type: 'tool_call_start' as const, id: 'c1', name: 'send' };
+                yield { type: 'tool_call_delta' as const, id: 'c1', argumentsDelta: cut ? '{"to":"a"' : '{"to":"a"}' };
+                if (!cut) yield { type: 'tool_call_end' as const, id: 'c1' };
+                if (mode === 'stream_finish')
+                  yield { type: 'finish' as const, finishReason: reason as LanguageModelV1FinishReason, usage: {} };
+              })(),
+            };
+          };
+          const harness = new AgentHarness({
+            model,
+            tools: [send],
+            policy: { invalidArgs: 'normalize_then_return_tool_error' },
+          });
+          if (mode === 'generate') await harness.invoke({}, [{ role: 'user', content: 'go' }]);
+          else {
+            const run = harness.stream({}, [{ role: 'user', content: 'go' }]);
+            for await (const _event of run) {
+              // drain
+            }
+            await run.result;
+          }
+          // A normal finish with cut arguments is the repair policy's to judge (repaired or answered).
+          const mayRun = NORMAL.has(reason) && mode !== 'stream_no_finish';
+          if (!mayRun && ran.length > 0) wrong += 1;
+          if (!mayRun) expect(ran).toEqual([]);
+          else if (mode === 'generate' || !cut) expect(ran).toEqual(['a']);
+        },
+      ),
+      { numRuns: FINISH_RUNS },
+    );
+    console.log(`broken-turn finish reasons: calls run from a broken or unfinished turn ${wrong} of ${cases}`);
+  }, 120_000);
+});
