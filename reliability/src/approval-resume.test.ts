@@ -8,12 +8,14 @@ import {
   DeferredResolutionError,
   DeferredToolResults,
   InMemoryCheckpointStore,
+  InMemoryToolEffectLedger,
   type ResumeClaimStore,
   type RunState,
+  type ToolEffectLedger,
 } from '@tiny/harness';
 import { createFileCheckpointStore } from '@tiny/harness/node';
 import { ScriptedModel, type ScriptedStep, scriptedToolCall } from '@tiny/harness/testkit';
-import { SqliteCheckpointStore } from '@tiny/ledger-sqlite';
+import { SqliteCheckpointStore, SqliteToolEffectLedger } from '@tiny/ledger-sqlite';
 import { defineTool, ToolPolicy } from '@tiny/tools';
 import fc from 'fast-check';
 import { Type } from 'typebox';
@@ -134,5 +136,126 @@ describe(`approval resume: once across processes, asked again under a changed po
     console.log(
       `approval resume: double runs ${doubleRuns} of ${cases}, ran under a changed policy ${changedRan} of ${cases}, needs_reapproval ${reasked}`,
     );
+  }, 120_000);
+});
+
+const EDIT_RUNS = Number(process.env.APPROVAL_EDIT_RUNS ?? 150);
+
+type Guard = 'claims-memory' | 'claims-file' | 'claims-sqlite' | 'ledger-memory' | 'ledger-no-rows' | 'ledger-sqlite';
+type Edit = 'none' | 'prepend' | 'append' | 'drop-digest' | 'drop-message';
+
+/** An edit of a saved state that keeps every approval valid (the harness signs nothing here). */
+function edited(state: RunState, edit: Edit): RunState {
+  const extra = { role: 'user' as const, content: 'one more thing' };
+  const pending = state.pending as NonNullable<RunState['pending']>;
+  switch (edit) {
+    case 'prepend':
+      return { ...state, messages: [extra, ...state.messages] };
+    case 'append':
+      return { ...state, messages: [...state.messages, extra] };
+    case 'drop-message':
+      return { ...state, messages: state.messages.slice(1) };
+    case 'drop-digest':
+      return { ...state, pending: { ...pending, approvals: pending.approvals.map(({ digest: _d, ...call }) => call) } };
+    default:
+      return state;
+  }
+}
+
+describe(`approval resume: state edits and ledger-only replays never run a call twice (${EDIT_RUNS} runs)`, () => {
+  it('a second resume of an edited copy of the state, through claims or a ledger alone, runs nothing again', async () => {
+    let doubleRuns = 0;
+    let cases = 0;
+    let index = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom<Guard>(
+          'claims-memory',
+          'claims-file',
+          'claims-sqlite',
+          'ledger-memory',
+          'ledger-no-rows',
+          'ledger-sqlite',
+        ),
+        fc.constantFrom<Edit>('none', 'prepend', 'append', 'drop-digest', 'drop-message'),
+        fc.integer({ min: 1, max: 3 }),
+        fc.constantFrom('concurrent', 'sequential'),
+        async (guard, edit, count, order) => {
+          cases += 1;
+          index += 1;
+          const dir = join(root, `edit-${index}`);
+          const closers: (() => Promise<unknown> | unknown)[] = [];
+          /** What each "process" is given: claims, or a ledger handle of its own on shared rows. */
+          const guardOptions = (): { resumeClaims?: Store; ledger?: ToolEffectLedger } => {
+            if (guard.startsWith('claims-')) return {};
+            if (guard === 'ledger-sqlite') {
+              mkdirSync(dir, { recursive: true });
+              const ledger = new SqliteToolEffectLedger({ path: join(dir, 'ledger.db') });
+              closers.push(() => ledger.close());
+              return { ledger };
+            }
+            return { ledger: sharedLedger as ToolEffectLedger };
+          };
+          const inner = new InMemoryToolEffectLedger();
+          const sharedLedger: ToolEffectLedger =
+            guard === 'ledger-no-rows'
+              ? {
+                  started: (row) => inner.started(row),
+                  settled: (row) => inner.settled(row),
+                  unresolved: (id) => inner.unresolved(id),
+                }
+              : inner;
+          let claimStores: [Store, Store] | undefined;
+          if (guard.startsWith('claims-')) {
+            const [one, two, close] = storesOf(guard.slice('claims-'.length) as Kind, dir);
+            claimStores = [one, two];
+            closers.push(close);
+          }
+          try {
+            const sent: string[] = [];
+            const make = (steps: ScriptedStep[], which: 0 | 1) => {
+              const sendSms = defineTool({
+                name: 'send_sms',
+                description: 'Send a text message.',
+                parameters: Type.Object({ to: Type.String() }),
+                policy: ToolPolicy.classified().withSideEffects({ network: true }).requiringApproval(),
+                execute: ({ to }) => {
+                  sent.push(to);
+                  return 'sent';
+                },
+              });
+              return new AgentHarness({
+                model: new ScriptedModel({ steps, repeatLast: true }),
+                tools: [sendSms],
+                ...guardOptions(),
+                ...(claimStores ? { resumeClaims: claimStores[which] } : {}),
+              });
+            };
+            const calls = Array.from({ length: count }, (_, n) =>
+              scriptedToolCall('send_sms', { to: `+${n}` }, `c${n}`),
+            );
+            const paused = await make([{ toolCalls: calls }], 0).invoke({ runId: 'run-1' }, [
+              { role: 'user', content: 'text them' },
+            ]);
+            const state = JSON.parse(JSON.stringify(paused.state)) as RunState;
+            const decisions = new DeferredToolResults().approveAll(paused.deferred ?? { approvals: [] });
+            const first = () => make([{ content: 'done' }], 0).resumeDeferred({}, state, decisions);
+            const second = () => make([{ content: 'done' }], 1).resumeDeferred({}, edited(state, edit), decisions);
+            if (order === 'concurrent') await Promise.allSettled([first(), second()]);
+            else {
+              await Promise.allSettled([first()]);
+              await Promise.allSettled([second()]);
+            }
+            if (new Set(sent).size !== sent.length) doubleRuns += 1;
+            expect(new Set(sent).size).toBe(sent.length);
+            expect(sent.length).toBeLessThanOrEqual(count);
+          } finally {
+            for (const close of closers) await close();
+          }
+        },
+      ),
+      { numRuns: EDIT_RUNS },
+    );
+    console.log(`approval resume, edited states and ledger-only replays: double runs ${doubleRuns} of ${cases}`);
   }, 120_000);
 });
