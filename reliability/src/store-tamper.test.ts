@@ -87,6 +87,12 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 const root = mkdtempSync(join(tmpdir(), 'tiny-store-tamper-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let cases = 0;
+const tally = { planted: 0, injected: 0, failedClaimsRetried: 0, argumentCases: 0, refusedArguments: 0 };
+afterAll(() => {
+  console.log(
+    `store-tamper: ${tally.planted} planted entries, ${tally.injected} injected fs failures, ${tally.failedClaimsRetried} failed claims granted on retry, ${tally.refusedArguments} of ${tally.argumentCases} argument cases refused typed`,
+  );
+});
 const fresh = () => join(root, `c${cases++}`);
 const canFifo = process.platform !== 'win32';
 
@@ -188,6 +194,7 @@ describe('file checkpoint store with planted entries', () => {
       ),
       { numRuns: RUNS },
     );
+    tally.planted += planted;
     expect(planted).toBeGreaterThan(0);
   });
 });
@@ -317,6 +324,7 @@ describe('file checkpoint store with a failure injected at every step', () => {
           for (const key of failedClaims) {
             const [id, claim] = key.split('\0') as [string, string];
             expect(await store.claimResume(id, claim), `claim failed at ${inject.last}`).toBe(true);
+            tally.failedClaimsRetried += 1;
             expect(await store.claimResume(id, claim)).toBe(false);
           }
           if (existsSync(dir)) expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
@@ -324,6 +332,7 @@ describe('file checkpoint store with a failure injected at every step', () => {
       ),
       { numRuns: RUNS * 2 },
     );
+    tally.injected += injected;
     expect(injected).toBeGreaterThan(0);
   });
 });
@@ -419,6 +428,7 @@ describe('non-JSON, deep and cyclic arguments with a ledger', () => {
             onCheckpoint: (state) => checkpoints.save(state),
           });
           expect(run.outcome).toBe('final');
+          tally.argumentCases += 1;
           if (ran.length === 0) refused += 1;
           for (const input of ran) expect(() => JSON.stringify(input)).not.toThrow();
           for (const id of await checkpoints.list()) expect((await checkpoints.load(id))?.runId).toBe('r');
@@ -428,6 +438,7 @@ describe('non-JSON, deep and cyclic arguments with a ledger', () => {
       }),
       { numRuns: RUNS * 2 },
     );
+    tally.refusedArguments += refused;
     expect(refused).toBeGreaterThan(0);
   });
 });
