@@ -88,7 +88,7 @@ export function createFileCheckpointStore(
     async save(state) {
       const { runId, text } = checkpointText('FileCheckpointStore.save', state);
       const file = `${encodeStoreName(runId)}${SUFFIX}`;
-      try {
+      const attempt = async () => {
         await ensureDir();
         const temp = join(dir, `.${file}.${randomBytes(6).toString('hex')}${TEMP}`);
         let handle: FileHandle | undefined = await open(temp, 'wx');
@@ -102,6 +102,19 @@ export function createFileCheckpointStore(
           await handle?.close().catch(() => undefined);
           await unlink(temp).catch(() => undefined);
           throw error;
+        }
+      };
+      try {
+        // A concurrent `delete` of the run removes its temporary files, ours included, and the
+        // directory may be removed meanwhile: then the save is made again (it lands after the
+        // delete), a few times at most.
+        for (let tries = 1; ; tries += 1) {
+          try {
+            await attempt();
+            break;
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || tries >= 3) throw error;
+          }
         }
         if (fsync) await syncDirectory(dir);
       } catch (error) {

@@ -79,6 +79,19 @@ describe('file stores refuse what they did not write (planted links)', () => {
     expect(StorageError.isInstance(error)).toBe(true);
   });
 
+  it('a save racing a delete of the same run never fails (the delete removed its temporary file)', async () => {
+    const store = createFileCheckpointStore(freshDir(), { fsync: false });
+    const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
+    for (let round = 0; round < 20; round += 1) {
+      await Promise.all([
+        ...ids.map((id) => store.save(stateOf(id, `${id}-${round}`))),
+        ...ids.slice(0, 3).map((id) => store.delete(id)),
+      ]);
+    }
+    for (const id of ids) await store.save(stateOf(id, 'last'));
+    expect(await store.list()).toEqual(ids);
+  });
+
   it('saves again after its directory was removed', async () => {
     const dir = freshDir();
     const store = createFileCheckpointStore(dir, { fsync: false });
