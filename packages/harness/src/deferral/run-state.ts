@@ -197,13 +197,13 @@ export function parseRunState(input: string | unknown): RunState {
       throw new InvalidRunStateError({ reason: 'not valid JSON', cause: error });
     }
   }
-  const version = (value as { version?: unknown } | null)?.version;
-  if (typeof value === 'object' && value !== null && version !== RUN_STATE_VERSION) {
-    throw new InvalidRunStateError({
-      reason: `schema version ${String(version)}; this build reads version ${RUN_STATE_VERSION}`,
-    });
-  }
   try {
+    const version = (value as { version?: unknown } | null)?.version;
+    if (typeof value === 'object' && value !== null && version !== RUN_STATE_VERSION) {
+      throw new InvalidRunStateError({
+        reason: `schema version ${String(version)}; this build reads version ${RUN_STATE_VERSION}`,
+      });
+    }
     return checkRunState(value);
   } catch (error) {
     if (InvalidRunStateError.isInstance(error)) throw error;

@@ -93,3 +93,24 @@ describe('in-memory stores', () => {
     expect((await store.load('r'))?.messages[0]).toEqual({ role: 'user', content: 'good' });
   });
 });
+
+describe('parseRunState on hostile objects', () => {
+  it('a throwing version getter or proxy is an InvalidRunStateError, never raw', async () => {
+    const { parseRunState } = await import('../deferral/run-state.js');
+    const hostile = {
+      get version() {
+        throw new RangeError('getter');
+      },
+    };
+    expect(() => parseRunState(hostile)).toThrow(InvalidRunStateError);
+    const proxy = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new TypeError('trap');
+        },
+      },
+    );
+    expect(() => parseRunState(proxy)).toThrow(InvalidRunStateError);
+  });
+});
