@@ -1,4 +1,4 @@
-import { ToolResult } from '@tiny/tools';
+import { type JsonValue, type ToolContent, ToolResult } from '@tiny/tools';
 import type { LoopState } from '../agent/loop-state.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { isRunStop } from '../run/run-stop.js';
@@ -110,6 +110,30 @@ export function reportSecrets(entry: RegisteredTool, args: unknown): readonly st
 }
 
 /**
+ * Text blocks are read joined with line breaks (`ToolResult.output()`): when a secret spans
+ * blocks (each scrubbed alone looks clean), they are merged into one scrubbed text block where
+ * the first one was.
+ */
+function joinedText(blocks: JsonValue[], original: readonly ToolContent[], secrets: readonly string[]): JsonValue[] {
+  const texts = blocks.filter(
+    (block): block is { type: 'text'; text: string } =>
+      typeof block === 'object' &&
+      block !== null &&
+      !Array.isArray(block) &&
+      block.type === 'text' &&
+      typeof block.text === 'string',
+  );
+  if (texts.length < 2) return blocks;
+  // The original blocks joined and scrubbed whole: a value split over blocks is found across the break.
+  const whole = scrubText(original.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n'), secrets);
+  if (whole === texts.map((block) => block.text).join('\n')) return blocks;
+  const first = texts[0];
+  return blocks.flatMap((block) =>
+    block === first ? [{ ...first, text: whole }] : texts.includes(block as never) ? [] : [block],
+  );
+}
+
+/**
  * A result with every secret scrubbed from everything it carries (content, follow-ups, markdown,
  * metadata, control and state update): its JSON form converted once to plain data (see
  * `toPlainData`: `toJSON` honoured, binary data as base64, bounded depth) and every string scrubbed,
@@ -119,6 +143,12 @@ export function reportSecrets(entry: RegisteredTool, args: unknown): readonly st
  */
 export function scrubResult(result: ToolResult, secrets: readonly string[]): ToolResult {
   const plain = toPlainData(result.toJSON(), (text) => scrubText(text, secrets));
+  if (typeof plain === 'object' && plain !== null && !Array.isArray(plain)) {
+    for (const key of ['content', 'followUp'] as const) {
+      const blocks = plain[key];
+      if (Array.isArray(blocks)) plain[key] = joinedText(blocks, result[key], secrets);
+    }
+  }
   try {
     return ToolResult.fromJSON(plain);
   } catch {

@@ -160,6 +160,9 @@ export const MIN_PARTIAL_SOURCE = 12;
 /** The shortest cut-off part of a value that is redacted at an edge of a text. */
 export const MIN_PARTIAL = MIN_ANYWHERE_LENGTH;
 
+/** Lines of one text whose edges are checked for cut-off values (the text's own edges always are). */
+const MAX_EDGE_LINES = 1000;
+
 /** What may follow a cut: whitespace, `...` or `…`. */
 const CUT_TAIL = /(?:\s*(?:\.\.\.|…))?\s*$/u;
 const CUT_HEAD = /^\s*(?:\.\.\.|…)?/u;
@@ -178,38 +181,59 @@ function findAll(text: string, values: readonly string[], out: [number, number][
 
 /**
  * Cut-off echoes: a prefix of a value (at least {@link MIN_PARTIAL} characters, of a value of at
- * least {@link MIN_PARTIAL_SOURCE}) that ends the text (before trailing whitespace, `...` or `…`),
- * and a suffix that starts it: what is left of a value after a tool, an upstream service or a
+ * least {@link MIN_PARTIAL_SOURCE}) that ends the text or one of its first 1000 lines (before
+ * trailing whitespace, `...` or `…`), and a suffix that starts one: what is left of a value after a tool, an upstream service or a
  * limit truncated or split the text it was in.
  */
 function findEdges(text: string, values: readonly string[], out: [number, number][]): void {
-  const end = text.length - (CUT_TAIL.exec(text)?.[0].length ?? 0);
-  const start = CUT_HEAD.exec(text)?.[0].length ?? 0;
+  // Each line is an edge too (an error's message line in its stack, one block of joined text).
+  const ends = new Set<number>();
+  const starts = new Set<number>();
+  let lineStart = 0;
+  for (let line = 0; line < MAX_EDGE_LINES && lineStart <= text.length; line += 1) {
+    const next = text.indexOf('\n', lineStart);
+    const lineEnd = next === -1 ? text.length : next;
+    const content = text.slice(lineStart, lineEnd);
+    ends.add(lineEnd);
+    ends.add(lineEnd - (CUT_TAIL.exec(content)?.[0].length ?? 0));
+    starts.add(lineStart);
+    starts.add(lineStart + (CUT_HEAD.exec(content)?.[0].length ?? 0));
+    if (next === -1) break;
+    lineStart = next + 1;
+  }
+  ends.add(text.length);
   for (const value of values) {
     if (value.length < MIN_PARTIAL_SOURCE) continue;
-    // Longest prefix of `value` that ends at `end`.
-    const head = value.slice(0, MIN_PARTIAL);
-    const from = Math.max(0, end - value.length + 1);
-    let at = text.indexOf(head, from);
-    while (at !== -1 && at + MIN_PARTIAL <= end) {
-      if (value.startsWith(text.slice(at, end))) {
-        out.push([at, end]);
-        break;
-      }
-      at = text.indexOf(head, at + 1);
+    for (const end of ends) prefixEndingAt(text, value, end, out);
+    for (const start of starts) suffixStartingAt(text, value, start, out);
+  }
+}
+
+/** The longest prefix of `value` (of {@link MIN_PARTIAL}+ characters, shorter than it) that ends at `end`. */
+function prefixEndingAt(text: string, value: string, end: number, out: [number, number][]): void {
+  const head = value.slice(0, MIN_PARTIAL);
+  let at = text.indexOf(head, Math.max(0, end - value.length + 1));
+  while (at !== -1 && at + MIN_PARTIAL <= end) {
+    if (value.startsWith(text.slice(at, end))) {
+      out.push([at, end]);
+      return;
     }
-    // Longest suffix of `value` that starts at `start`.
-    const tail = value.slice(-MIN_PARTIAL);
-    const limit = Math.min(text.length, start + value.length - 1);
-    let last = text.lastIndexOf(tail, limit - MIN_PARTIAL);
-    while (last >= start) {
-      const stop = last + MIN_PARTIAL;
-      if (value.endsWith(text.slice(start, stop))) {
-        out.push([start, stop]);
-        break;
-      }
-      last = last === 0 ? -1 : text.lastIndexOf(tail, last - 1);
+    at = text.indexOf(head, at + 1);
+  }
+}
+
+/** The longest suffix of `value` (of {@link MIN_PARTIAL}+ characters, shorter than it) that starts at `start`. */
+function suffixStartingAt(text: string, value: string, start: number, out: [number, number][]): void {
+  const tail = value.slice(-MIN_PARTIAL);
+  const limit = Math.min(text.length, start + value.length - 1);
+  let last = text.lastIndexOf(tail, limit - MIN_PARTIAL);
+  while (last >= start) {
+    const stop = last + MIN_PARTIAL;
+    if (value.endsWith(text.slice(start, stop))) {
+      out.push([start, stop]);
+      return;
     }
+    last = last === 0 ? -1 : text.lastIndexOf(tail, last - 1);
   }
 }
 
@@ -227,14 +251,12 @@ function findWrapped(text: string, values: readonly string[], out: [number, numb
     positions.push(index);
     flat += char;
   }
-  for (const value of values) {
-    if (value.length < MIN_ANYWHERE_LENGTH || value.includes('\n')) continue;
-    let at = flat.indexOf(value);
-    while (at !== -1) {
-      out.push([positions[at] as number, (positions[at + value.length - 1] as number) + 1]);
-      at = flat.indexOf(value, at + 1);
-    }
-  }
+  const found: [number, number][] = [];
+  const long = values.filter((value) => value.length >= MIN_ANYWHERE_LENGTH && !value.includes('\n'));
+  findAll(flat, long, found);
+  findEdges(flat, long, found);
+  for (const [start, end] of found)
+    if (end > start) out.push([positions[start] as number, (positions[end - 1] as number) + 1]);
 }
 
 /**

@@ -3,7 +3,7 @@ import type { LoopState } from '../agent/loop-state.js';
 import { isApprovedCall } from '../deferral/approved-call.js';
 import { idempotencyKeyOf } from '../ledger/record-effect.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
-import { reportSecrets } from './scrub-outcome.js';
+import { lineageSecrets, reportSecrets } from './scrub-outcome.js';
 import { scrubValue } from './scrub-value.js';
 
 /**
@@ -114,7 +114,11 @@ class CallContext implements ToolExecutionContext {
 
   /** Host values and sensitive argument values, scrubbed from what the tool reports (the tool boundary). */
   #secrets(): readonly string[] {
-    this.#reportSecrets ??= reportSecrets(this.#options.entry, this.#options.args);
+    // The call's own secrets, and those of the calls it is nested in (a parent passing its key on).
+    this.#reportSecrets ??=
+      this.depth === 0
+        ? reportSecrets(this.#options.entry, this.#options.args)
+        : lineageSecrets(this.#loop, this.callId);
     return this.#reportSecrets;
   }
 
