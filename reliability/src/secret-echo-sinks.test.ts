@@ -1,10 +1,10 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { codeModeTool } from '@tiny/code-mode';
-import { type AgentEvent, AgentHarness, REDACTED } from '@tiny/harness';
+import { type AgentEvent, AgentHarness, REDACTED, serializeRunState } from '@tiny/harness';
 import { ScriptedModel, scriptedToolCall } from '@tiny/harness/testkit';
 import { createOtelListener } from '@tiny/otel';
-import { defineTool, type ToolExecutionContext, ToolResult } from '@tiny/tools';
+import { CallDeferredError, defineTool, type ToolExecutionContext, ToolResult } from '@tiny/tools';
 import { renderTraceHtml } from '@tiny/trace';
 import fc from 'fast-check';
 import { Type } from 'typebox';
@@ -32,8 +32,9 @@ const exporter = new sdk.InMemorySpanExporter();
 const provider = new sdk.BasicTracerProvider({ spanProcessors: [new sdk.SimpleSpanProcessor(exporter)] });
 const tracer = provider.getTracer('secret-echo-sinks');
 
-const RUNS = Number(process.env.SECRET_ECHO_RUNS ?? 400);
+const RUNS = Number(process.env.SECRET_ECHO_RUNS ?? 600);
 const PROGRAM_RUNS = Number(process.env.SECRET_ECHO_PROGRAM_RUNS ?? 60);
+const NESTED_RUNS = Number(process.env.SECRET_ECHO_NESTED_RUNS ?? 200);
 
 /** Characters no harness text holds, so a match in a sink can only be the secret. */
 const RARE = ['\u2063', '§', '🔑', 'ǅ', '\u0007'];
@@ -62,12 +63,92 @@ const ECHOES = [
   'result',
   'result-json',
   'metadata',
+  // Values that serialise themselves, thrown non-errors, deep values, binary, more encodings.
+  'url-object',
+  'to-json',
+  'boxed',
+  'thrown-object',
+  'thrown-url',
+  'deep',
+  'deep-cause',
+  'buffer',
+  'dated-metadata',
+  'progress-url',
+  'emit-url',
+  'deferred-metadata',
+  'form-encoded',
+  'wrapped-base64',
+  'split-blocks',
+  'truncated',
 ] as const;
 type Echo = (typeof ECHOES)[number];
 
-function echo(kind: Echo, secret: string): ToolResult {
+/** The first three quarters of a secret (8 characters at least): what a cut-off echo leaves. */
+const cutOff = (secret: string) => {
+  const points = Array.from(secret);
+  return points.slice(0, Math.max(8, Math.ceil(points.length * 0.75))).join('');
+};
+
+function echo(kind: Echo, secret: string, context?: ToolExecutionContext): ToolResult {
   const url = `https://api.example/v1?key=${encodeURIComponent(secret)}`;
   switch (kind) {
+    case 'url-object':
+      return { u: new URL(url) } as never;
+    case 'to-json': {
+      class Request {
+        #key = secret;
+        toJSON() {
+          return { auth: this.#key };
+        }
+      }
+      return { request: new Request() } as never;
+    }
+    case 'boxed':
+      return ToolResult.json({ s: new String(secret) as unknown as string });
+    case 'thrown-object':
+      throw {
+        toString() {
+          return `bad ${secret}`;
+        },
+      };
+    case 'thrown-url':
+      throw new URL(url);
+    case 'deep': {
+      let value: unknown = { key: secret };
+      for (let level = 0; level < 40; level += 1) value = { n: value };
+      return value as never;
+    }
+    case 'deep-cause': {
+      let error = new Error(`root ${secret}`);
+      for (let level = 0; level < 40; level += 1) error = new Error(`wrap ${level}`, { cause: error });
+      throw error;
+    }
+    case 'buffer':
+      return { body: Buffer.from(JSON.stringify({ key: secret })) } as never;
+    case 'dated-metadata':
+      return ToolResult.success('ok').withMetadata({ key: secret, at: new Date(0), u: new URL(url) } as never);
+    case 'progress-url':
+      context?.reportProgress({ message: 'working', detail: new URL(url) } as never);
+      return ToolResult.success('ok');
+    case 'emit-url':
+      context?.emit({ u: new URL(url), at: new Date(0) } as never);
+      return ToolResult.success('ok');
+    case 'deferred-metadata':
+      throw new CallDeferredError({ reason: 'waiting', metadata: { u: new URL(url), at: new Date(0) } });
+    case 'form-encoded':
+      throw new Error(`GET /?${new URLSearchParams({ key: secret })} -> 401`);
+    case 'wrapped-base64':
+      return ToolResult.success(Buffer.from(`user:${secret}`).toString('base64').replace(/.{8}/g, '$&\r\n'));
+    case 'split-blocks': {
+      const points = Array.from(secret);
+      const half = Math.ceil(points.length / 2);
+      return ToolResult.fromContent([
+        { type: 'text', text: `key=${points.slice(0, half).join('')}` },
+        { type: 'text', text: points.slice(half).join('') },
+      ]);
+    }
+    case 'truncated':
+      throw new Error(`401 Unauthorized: key ${cutOff(secret)}`);
     case 'message':
       throw new Error(`upstream rejected ${secret}`);
     case 'url':
@@ -93,6 +174,25 @@ function echo(kind: Echo, secret: string): ToolResult {
   }
 }
 
+/**
+ * What else counts as a leak for an echo that never holds the whole secret: the half of a split
+ * secret holding its rare character (secrets of 8+ characters, see `scrubText`), and a cut-off
+ * prefix (secrets of 12+ characters: the documented edge policy).
+ */
+function partialForms(kind: Echo, secret: string): string[] {
+  if (kind === 'split-blocks' && secret.length >= 8) {
+    const points = Array.from(secret);
+    const half = Math.ceil(points.length / 2);
+    const parts = [points.slice(0, half).join(''), points.slice(half).join('')];
+    return parts.filter((part) => RARE.some((rare) => part.includes(rare)) && part.length >= 4);
+  }
+  if (kind === 'truncated' && secret.length >= 12) {
+    const prefix = cutOff(secret);
+    return [prefix, JSON.stringify(prefix).slice(1, -1)];
+  }
+  return [];
+}
+
 /** The forms the tools above write a secret in; a sink holding any of them leaks. */
 function forms(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
@@ -101,6 +201,8 @@ function forms(secret: string): string[] {
     json,
     JSON.stringify(json).slice(1, -1),
     encodeURIComponent(secret),
+    new URLSearchParams({ k: secret }).toString().slice(2),
+    Buffer.from(secret).toString('hex'),
     // Inside a base64 blob a value is searched from 7 UTF-8 bytes on (documented in the harness).
     ...(Buffer.byteLength(secret) >= 7 ? [Buffer.from(`user:${secret}`).toString('base64')] : []),
     secret.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`),
@@ -139,9 +241,11 @@ interface Sinks {
   readonly [name: string]: string;
 }
 
-function leaksIn(sinks: Sinks, secret: string): string[] {
+function leaksIn(sinks: Sinks, secret: string, kind?: Echo): string[] {
   const found: string[] = [];
-  const all = forms(secret);
+  const all = [...forms(secret), ...(kind === undefined ? [] : partialForms(kind, secret))].filter(
+    (form) => form.length >= 4,
+  );
   for (const [name, text] of Object.entries(sinks)) {
     const checked = name === 'trace_html' ? [...all, ...all.map(htmlEscape)] : all;
     for (const form of checked) if (text.includes(form)) found.push(`${name}: ${JSON.stringify(form)}`);
@@ -167,13 +271,13 @@ async function runAndCollect(options: {
           description: 'Fetches data.',
           parameters: Type.Object({ q: Type.String(), apiKey: Type.String() }),
           injected: [{ name: 'apiKey', source: 'host' }],
-          execute: ({ apiKey }) => echo(kind, apiKey),
+          execute: ({ apiKey }, context) => echo(kind, apiKey, context),
         })
       : defineTool({
           name: 'fetch_data',
           description: 'Fetches data.',
           parameters: Type.Object({ q: Type.String(), apiKey: Type.String({ 'x-tiny-sensitive': true }) }),
-          execute: ({ apiKey }) => echo(kind, apiKey),
+          execute: ({ apiKey }, context) => echo(kind, apiKey, context),
         });
   const args = origin === 'host' ? { q: 'x' } : { q: 'x', apiKey: secret };
   const model = new ScriptedModel({
@@ -209,11 +313,25 @@ async function runAndCollect(options: {
     otel_spans: spanText(),
     trace_html: renderTraceHtml('run' in outcome ? outcome.run : events),
     thrown_error: 'error' in outcome ? deepText(outcome.error) : '',
+    // The state saved for a resume holds the model's own arguments (a sensitive value it wrote).
+    run_state:
+      'run' in outcome && origin === 'host' && outcome.run.state !== undefined
+        ? serializeRunState(outcome.run.state)
+        : '',
     run_result:
       'run' in outcome
         ? JSON.stringify({
             ...outcome.run,
             state: undefined,
+            // A pending call's arguments are the model's own (a sensitive value it wrote).
+            deferred:
+              origin === 'host'
+                ? outcome.run.deferred
+                : outcome.run.deferred && {
+                    ...outcome.run.deferred,
+                    calls: outcome.run.deferred.calls.map((call) => ({ ...call, arguments: undefined })),
+                    approvals: outcome.run.deferred.approvals.map((call) => ({ ...call, arguments: undefined })),
+                  },
             messages:
               origin === 'host'
                 ? outcome.run.messages
@@ -234,7 +352,7 @@ describe(`secrets a tool echoes never reach a sink (${RUNS} random cases, ${PROG
         fc.boolean(),
         async (secret, kind, origin, capture, fail) => {
           const sinks = await runAndCollect({ secret, kind, origin, capture, fail });
-          const found = leaksIn(sinks, secret);
+          const found = leaksIn(sinks, secret, kind);
           sinkChecks += Object.keys(sinks).length;
           leakCount += found.length;
           expect(found).toEqual([]);
@@ -259,13 +377,13 @@ describe(`secrets a tool echoes never reach a sink (${RUNS} random cases, ${PROG
                   description: 'Fetches data.',
                   parameters: Type.Object({ apiKey: Type.String() }),
                   injected: [{ name: 'apiKey', source: 'host' }],
-                  execute: ({ apiKey }, _context: ToolExecutionContext) => echo(kind, apiKey),
+                  execute: ({ apiKey }, context: ToolExecutionContext) => echo(kind, apiKey, context),
                 })
               : defineTool({
                   name: 'fetch_data',
                   description: 'Fetches data.',
                   parameters: Type.Object({ apiKey: Type.String({ 'x-tiny-sensitive': true }) }),
-                  execute: ({ apiKey }) => echo(kind, apiKey),
+                  execute: ({ apiKey }, context) => echo(kind, apiKey, context),
                 });
           // A sensitive value is written into the program by the model; a host value never is.
           const call = origin === 'host' ? 'fetch_data({})' : `fetch_data({ apiKey: ${JSON.stringify(secret)} })`;
@@ -291,13 +409,60 @@ describe(`secrets a tool echoes never reach a sink (${RUNS} random cases, ${PROG
             ),
             events: JSON.stringify(events),
           };
-          const found = leaksIn(sinks, secret);
+          const found = leaksIn(sinks, secret, kind);
           sinkChecks += Object.keys(sinks).length;
           leakCount += found.length;
           expect(found).toEqual([]);
         },
       ),
       { numRuns: PROGRAM_RUNS },
+    );
+  }, 60_000);
+
+  it('a tool passing its host value to a nested call: not in the nested call’s events, nor in what it gets back', async () => {
+    await fc.assert(
+      fc.asyncProperty(secretArb, fc.constantFrom(...ECHOES), async (secret, kind) => {
+        const child = defineTool({
+          name: 'child',
+          description: 'Echoes.',
+          parameters: Type.Object({ q: Type.String() }),
+          execute: ({ q }, context) => echo(kind, q, context),
+        });
+        let received = '';
+        const parent = defineTool({
+          name: 'parent',
+          description: 'Calls child.',
+          parameters: Type.Object({ apiKey: Type.String() }),
+          injected: [{ name: 'apiKey', source: 'host' }],
+          nestedTools: [child],
+          execute: async ({ apiKey }, context) => {
+            try {
+              received = (await context.callTool?.('child', { q: apiKey }))?.output() ?? '';
+            } catch (error) {
+              received = deepText(error);
+            }
+            return 'done';
+          },
+        });
+        const model = new ScriptedModel({
+          steps: [{ toolCalls: [scriptedToolCall('parent', {}, 'p1')] }, { content: 'done' }],
+        });
+        const events: AgentEvent[] = [];
+        const harness = new AgentHarness({ model, tools: [parent], policy: { captureToolIo: true } });
+        await harness.invoke({ hostValues: { apiKey: secret } }, [{ role: 'user', content: 'go' }], {
+          onEvent: (event) => events.push(event),
+        });
+        const sinks = {
+          nested_events: JSON.stringify(events),
+          nested_result: received,
+          model_request: JSON.stringify(model.requests),
+        };
+        const found = leaksIn(sinks, secret, kind);
+        sinkChecks += Object.keys(sinks).length;
+        leakCount += found.length;
+        expect(found).toEqual([]);
+      }),
+      { numRuns: NESTED_RUNS },
     );
   }, 60_000);
 
