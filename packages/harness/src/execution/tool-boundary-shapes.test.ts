@@ -7,6 +7,8 @@ import { serializeRunState } from '../deferral/run-state.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { ScriptedModel, scriptedToolCall } from '../testkit/index.js';
 import { REDACTED, redactionOf, redactValue } from './redaction.js';
+import { scrubResult } from './scrub-outcome.js';
+import { scrubThrown } from './scrub-value.js';
 import { scrubText, secretVariants } from './secret-variants.js';
 
 const KEY = 'sk-live-9f8e7d6c5b4a3210ZZ';
@@ -228,6 +230,26 @@ describe('encodings and edges', () => {
     expect(scrubText(`${KEY.slice(6)} was the key`, variants)).toBe(`${REDACTED} was the key`);
     expect(scrubText(`key ${KEY.slice(0, 7)}`, variants)).toBe(`key ${KEY.slice(0, 7)}`);
     expect(scrubText(`key ${KEY.slice(0, 20)} and more`, variants)).toBe(`key ${KEY.slice(0, 20)} and more`);
+  });
+});
+
+describe('cut-off and split values found by the fuzzer', () => {
+  it('redacts a cut-off value at the end of an error’s message line inside its stack', () => {
+    const copy = scrubThrown(new Error(`401: key ${KEY.slice(0, 18)}`), secretVariants(KEY)) as Error;
+    expect(copy.message).toBe(`401: key ${REDACTED}`);
+    expect(copy.stack).not.toContain(KEY.slice(0, 18));
+  });
+
+  it('redacts a value split over text blocks even when each block alone holds a cut-off part of it', () => {
+    const secret = ' \u{10000}  \u{10000} \u2063 A\u0300 ';
+    const points = Array.from(secret);
+    const half = Math.ceil(points.length / 2);
+    const result = ToolResult.fromContent([
+      { type: 'text', text: `key=${points.slice(0, half).join('')}` },
+      { type: 'text', text: points.slice(half).join('') },
+    ]);
+    const scrubbed = scrubResult(result, secretVariants(secret));
+    expect(scrubbed.output()).toBe(`key=${REDACTED}`);
   });
 });
 
