@@ -110,7 +110,10 @@ const PROGRAM_HELP =
  * and refused; a call that would defer (an external tool) is refused by the harness.
  *
  * The given tools ride on the returned tool's `nestedTools`, so registering only the code-mode
- * tool is enough and they are not offered to the model. The result is `{ result, console }` as
+ * tool is enough and they are not offered to the model. A given tool the harness also knows is
+ * reached through the harness (by provenance, whatever name a toolset gives it): the program meets
+ * that entry's gates (an approval toolset or middleware on `bank_pay` holds for the program's
+ * `pay`), and a tool the run withholds (a filtered toolset, a denying selection) is unknown to it. The result is `{ result, console }` as
  * JSON, cut at `limits.maxOutputChars`; limits and program failures are tool errors whose text
  * says which (`CodeModeLimitError` / `CodeProgramError` messages). Run-ending errors from a nested
  * call (cancellation, run budgets, middleware faults) stop the program and propagate.
