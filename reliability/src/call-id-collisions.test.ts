@@ -254,7 +254,7 @@ describe(`gates hold for nested and code-mode calls of a wrapped, renamed or hid
             steps: [{ toolCalls: [scriptedToolCall('run_code', { code }, 'c1')] }, { content: 'done' }],
           }),
           ...options,
-          tools: [caller, ...(options.tools ?? [])],
+          tools: [caller, ...((options.tools as readonly AnyTool[] | undefined) ?? [])],
         });
         await harness.invoke({ runId: 'r' }, [{ role: 'user', content: 'pay' }]);
         if (paid.length > 0) bypasses += 1;

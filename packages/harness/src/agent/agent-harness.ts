@@ -575,9 +575,10 @@ export class AgentHarness {
 
 /**
  * The once-only claim of one pending call of a paused state: `resume-call:<sha256>` over the
- * canonical JSON of the run id, call id, tool name, model arguments and policy digest. The same
- * call in any edited copy of the state (messages added or removed, digest field dropped) gives the
- * same claim; the call paused again under a changed policy (`needs_reapproval`) gives a new one.
+ * canonical JSON of the run id, call id, tool name, model arguments, policy digest and deferral
+ * reason. The same call in any edited copy of the state (messages added or removed, digest field
+ * dropped) gives the same claim; the call paused again under a changed policy (`needs_reapproval`)
+ * or for another reason (an approved call that then deferred) gives a new one.
  * @internal
  */
 export function resumeClaimKey(runId: string, call: DeferredCall): string {
@@ -588,6 +589,7 @@ export function resumeClaimKey(runId: string, call: DeferredCall): string {
     call.toolName,
     call.arguments,
     call.policy ?? null,
+    call.reason,
   ]);
   return `resume-call:${createHash('sha256').update(body).digest('hex')}`;
 }

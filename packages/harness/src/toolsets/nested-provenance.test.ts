@@ -53,7 +53,7 @@ async function runHelper(paid: string[], gate: (pay: AnyTool) => Omit<AgentHarne
   const run = await new AgentHarness({
     model,
     ...options,
-    tools: [helperOf(pay), ...(options.tools ?? [])],
+    tools: [helperOf(pay), ...((options.tools as readonly AnyTool[] | undefined) ?? [])],
   }).invoke({ runId: 'r' }, [{ role: 'user', content: 'go' }]);
   const answer = run.messages.find((message) => message.role === 'tool' && message.toolCallId === 'c1');
   return JSON.stringify(answer?.role === 'tool' ? answer.content : undefined);
