@@ -211,29 +211,32 @@ function findEdges(text: string, values: readonly string[], out: [number, number
 
 /** The longest prefix of `value` (of {@link MIN_PARTIAL}+ characters, shorter than it) that ends at `end`. */
 function prefixEndingAt(text: string, value: string, end: number, out: [number, number][]): void {
+  // Only the characters a cut-off prefix can occupy are searched (never the rest of a long text).
+  const from = Math.max(0, end - value.length + 1);
+  const window = text.slice(from, end);
   const head = value.slice(0, MIN_PARTIAL);
-  let at = text.indexOf(head, Math.max(0, end - value.length + 1));
-  while (at !== -1 && at + MIN_PARTIAL <= end) {
-    if (value.startsWith(text.slice(at, end))) {
-      out.push([at, end]);
+  let at = window.indexOf(head);
+  while (at !== -1 && at + MIN_PARTIAL <= window.length) {
+    if (value.startsWith(window.slice(at))) {
+      out.push([from + at, end]);
       return;
     }
-    at = text.indexOf(head, at + 1);
+    at = window.indexOf(head, at + 1);
   }
 }
 
 /** The longest suffix of `value` (of {@link MIN_PARTIAL}+ characters, shorter than it) that starts at `start`. */
 function suffixStartingAt(text: string, value: string, start: number, out: [number, number][]): void {
+  const window = text.slice(start, Math.min(text.length, start + value.length - 1));
   const tail = value.slice(-MIN_PARTIAL);
-  const limit = Math.min(text.length, start + value.length - 1);
-  let last = text.lastIndexOf(tail, limit - MIN_PARTIAL);
-  while (last >= start) {
+  let last = window.lastIndexOf(tail);
+  while (last >= 0) {
     const stop = last + MIN_PARTIAL;
-    if (value.endsWith(text.slice(start, stop))) {
-      out.push([start, stop]);
+    if (value.endsWith(window.slice(0, stop))) {
+      out.push([start, start + stop]);
       return;
     }
-    last = last === 0 ? -1 : text.lastIndexOf(tail, last - 1);
+    last = last === 0 ? -1 : window.lastIndexOf(tail, last - 1);
   }
 }
 
@@ -243,21 +246,33 @@ function suffixStartingAt(text: string, value: string, start: number, out: [numb
  * `\n`, mapped back to ranges of `text`.
  */
 function findWrapped(text: string, values: readonly string[], out: [number, number][]): void {
-  const positions: number[] = [];
-  let flat = '';
-  for (let index = 0; index < text.length; index += 1) {
-    const char = text[index] as string;
-    if (char === '\n' || char === '\r') continue;
-    positions.push(index);
-    flat += char;
-  }
-  const found: [number, number][] = [];
   const long = values.filter((value) => value.length >= MIN_ANYWHERE_LENGTH && !value.includes('\n'));
+  if (long.length === 0) return;
+  const flat = text.replace(LINE_BREAK, '');
+  // `shifted[i]` = position of the i-th line break minus i: a flat index `f` sits at `f + k` in
+  // `text`, `k` the number of breaks whose shifted position is at most `f`.
+  const shifted: number[] = [];
+  for (let at = 0; at < text.length; at += 1) {
+    const char = text.charCodeAt(at);
+    if (char === 10 || char === 13) shifted.push(at - shifted.length);
+  }
+  const original = (index: number): number => {
+    let low = 0;
+    let high = shifted.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((shifted[middle] as number) <= index) low = middle + 1;
+      else high = middle;
+    }
+    return index + low;
+  };
+  const found: [number, number][] = [];
   findAll(flat, long, found);
   findEdges(flat, long, found);
-  for (const [start, end] of found)
-    if (end > start) out.push([positions[start] as number, (positions[end - 1] as number) + 1]);
+  for (const [start, end] of found) if (end > start) out.push([original(start), original(end - 1) + 1]);
 }
+
+const LINE_BREAK = /[\r\n]/g;
 
 /**
  * `text` with every occurrence of each value replaced by `[redacted]`: where it appears whole,
