@@ -100,9 +100,11 @@ export class ToolPolicyMiddleware implements AgentMiddleware {
   }
 
   beforeTool(call: PendingCall, context: MiddlewareContext): BeforeToolResult {
+    // `lookupTool` sees what the harness offers (toolsets and deferred tools included); a name it
+    // does not know is left to admission (an unknown-tool answer), never asked to be approved.
     const tool = context.lookupTool(call.name);
-    // A name-based approval rule holds whether or not the tool is found (a toolset's, a deferred one).
-    const refusal = tool === undefined ? undefined : this.decide(tool, context);
+    if (tool === undefined) return undefined;
+    const refusal = this.decide(tool, context);
     if (refusal !== undefined) {
       const message = `tool \`${call.name}\` is not allowed by policy: ${refusal}`;
       context.emit({ type: 'tool_denied', callId: call.id, toolName: call.name, message });
