@@ -147,11 +147,11 @@ describe('calls and the definitions they run under', () => {
     const ticks = async (count: number) => {
       for (let index = 0; index < count; index += 1) await new Promise((resolve) => setImmediate(resolve));
     };
-    const script: Partial<ScriptedServer> = { describe: () => `greet v${version}` };
+    let live: ScriptedServer | undefined;
     const list = async () => {
       if (armed && !held) {
         held = true;
-        await script.server?.sendToolListChanged();
+        await live?.server?.sendToolListChanged();
         // Answer the notification's listing (stale D1) first when the client sends it at once;
         // a client that lists one at a time sends it only after this answer.
         await Promise.race([stale.then(() => ticks(5)), ticks(50)]);
@@ -162,12 +162,14 @@ describe('calls and the definitions they run under', () => {
       if (held) staleAnswered();
       return { tools: [def('greet', 'Greets.', R)] }; // stale D1 for every other listing
     };
-    const { toolSet, events } = await connect(list, script);
+    const { toolSet, events, script } = await connect(list, { describe: () => `greet v${version}` });
+    live = script;
     const [greet] = await toolSet.tools(ctx());
     armed = true;
     const error = await exec(greet, {}, 'r').catch((caught: unknown) => caught);
     expect(McpToolDefinitionChangedError.isInstance(error)).toBe(true);
     expect((error as McpToolDefinitionChangedError).during).toBe('call');
+    expect(script.ran).toEqual([]);
     expect(events.some((event) => event.type === 'tool_definition_changed')).toBe(true);
   });
 });
