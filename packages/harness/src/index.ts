@@ -70,8 +70,8 @@ export {
 } from './deferral/deferred-tool-results.js';
 export {
   parseRunState,
-  RUN_STATE_VERSION,
   type RefusedTurn,
+  RUN_STATE_VERSION,
   type RunState,
   serializeRunState,
 } from './deferral/run-state.js';
