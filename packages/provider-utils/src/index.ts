@@ -12,3 +12,4 @@ export { readBodyText } from './http/read-body-text.js';
 export { checkHttpLimits, DEFAULT_HTTP_LIMITS, type HttpLimits } from './limits/http-limits.js';
 export { type ReadSseEventsOptions, readSseEvents, type SseEvent } from './sse/read-sse-events.js';
 export { asArray, asNonEmptyString, asNumber, asRecord, asString, type WireRecord } from './wire/read-wire.js';
+export { exceedsWireDepth, MAX_WIRE_DEPTH, stringifyWire } from './wire/wire-depth.js';

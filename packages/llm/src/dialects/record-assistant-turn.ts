@@ -1,11 +1,38 @@
 import type { AssistantMessage, AssistantToolCall } from '../messages/message.js';
 import type { DialectCall, DialectParse, DialectResponse } from './tool-dialect.js';
 
-/** The argument text to record: the provider's raw text, the raw string of an invalid call, else JSON. */
+/** How deep recorded arguments may nest before they are not serialised (the harness admits 64 levels). */
+const MAX_RECORDED_DEPTH = 64;
+
+/** True when `value` nests arrays or objects deeper than `max` levels; iterative, never recurses. */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const stack: [object, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [object, number];
+    if (depth > max) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/**
+ * The argument text to record: the provider's raw text, the raw string of an invalid call, else
+ * JSON. Arguments nesting deeper than 64 levels (or that cannot be serialised) are recorded as a
+ * placeholder string, never walked recursively: a hostile server's value cannot overflow the stack.
+ */
 function recordedArguments(call: DialectCall): string {
   if (call.rawArguments !== undefined) return call.rawArguments;
   if (call.invalid !== undefined && typeof call.arguments === 'string') return call.arguments;
-  return JSON.stringify(call.arguments ?? {});
+  const placeholder = `<arguments nested deeper than ${MAX_RECORDED_DEPTH} levels>`;
+  if (nestsDeeperThan(call.arguments, MAX_RECORDED_DEPTH)) return placeholder;
+  try {
+    return JSON.stringify(call.arguments ?? {});
+  } catch {
+    return '<arguments that cannot be serialised>';
+  }
 }
 
 /**

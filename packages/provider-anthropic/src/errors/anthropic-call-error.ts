@@ -12,6 +12,8 @@ const marker = Symbol.for('tiny.error.AnthropicCallError');
  * - `transport`: no answer arrived or the body could not be read (retryable);
  * - `incomplete_stream`: the stream ended, or its connection dropped, before the model finished
  *   (no `stop_reason` arrived); the text streamed so far is kept before the error (retryable);
+ * - `protocol_violation`: the stream broke the Messages protocol (content after the stop reason, a
+ *   second `message_start`, a flood of content blocks); nothing of it may run (not retryable);
  * - `redirect`: the server answered with a redirect the adapter refuses (to another origin, a
  *   `301`/`302`/`303`, too many hops); nothing, the key included, was sent to its target;
  * - `response_too_large`: a stream line or event, the stream or the body passed `limits`;
@@ -30,6 +32,7 @@ export type AnthropicErrorKind =
   | 'api_error'
   | 'transport'
   | 'incomplete_stream'
+  | 'protocol_violation'
   | 'redirect'
   | 'response_too_large'
   | 'response_timeout'

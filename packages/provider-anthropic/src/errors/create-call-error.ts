@@ -119,7 +119,7 @@ export function transportError(
   context: ErrorContext & {
     readonly retryable?: boolean | undefined;
     readonly headers?: Headers | undefined;
-    readonly kind?: 'transport' | 'incomplete_stream' | undefined;
+    readonly kind?: 'transport' | 'incomplete_stream' | 'protocol_violation' | undefined;
   },
 ): AnthropicCallError {
   const detail = cause instanceof Error ? cause.message : cause === undefined ? '' : String(cause);

@@ -1,3 +1,5 @@
+import { exceedsWireDepth, MAX_WIRE_DEPTH } from '@tiny/provider-utils';
+
 /**
  * Content blocks the adapter keeps opaque and replays unchanged: thinking (its signature must not
  * change), redacted thinking, and provider-executed server-tool blocks.
@@ -11,10 +13,12 @@ export const OPAQUE_PREFIX = 'tiny.anthropic.blocks.v1:';
 /**
  * The reasoning signature for a response's opaque blocks: the raw signature when they are exactly
  * one signed thinking block (the common case, so the signature is the API's own), else the blocks
- * as base64 JSON behind {@link OPAQUE_PREFIX}. `undefined` when there are none.
+ * as base64 JSON behind {@link OPAQUE_PREFIX}. `undefined` when there are none. A block nesting
+ * deeper than `MAX_WIRE_DEPTH` levels is left out (never serialised: it could overflow the stack).
  * @internal
  */
-export function encodeOpaqueBlocks(blocks: readonly OpaqueBlock[]): string | undefined {
+export function encodeOpaqueBlocks(all: readonly OpaqueBlock[]): string | undefined {
+  const blocks = all.filter((block) => !exceedsWireDepth(block, MAX_WIRE_DEPTH));
   if (blocks.length === 0) return undefined;
   const [only] = blocks;
   if (blocks.length === 1 && only?.type === 'thinking' && typeof only.signature === 'string') return only.signature;

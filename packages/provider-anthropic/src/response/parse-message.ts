@@ -3,7 +3,7 @@ import { asArray, asNonEmptyString, asRecord, asString } from '@tiny/provider-ut
 import { type ErrorContext, errorFromEvent } from '../errors/create-call-error.js';
 import { encodeOpaqueBlocks, type OpaqueBlock } from '../request/opaque-blocks.js';
 import { decodeToolInput } from './decode-tool-input.js';
-import { mapStopReason } from './map-stop-reason.js';
+import { mapStopReason, rawStopReason } from './map-stop-reason.js';
 import { mapUsage, readUsage } from './map-usage.js';
 import { readRefusal } from './read-refusal.js';
 
@@ -19,7 +19,8 @@ export const THINKING_SEPARATOR = '\n\n';
  * cut it off; thinking as `reasoning` and every block the adapter must replay unchanged (thinking
  * with its signature, redacted thinking, server-tool blocks, unknown blocks) as the
  * `reasoningSignature` (see `encodeOpaqueBlocks`). A `refusal` stop sets `refusal` to the
- * `stop_details` explanation (see `readRefusal`); `content` then keeps only the text the streaming
+ * `stop_details` explanation (see `readRefusal`); a `stop_reason` that is missing, not a string or
+ * `pause_turn` makes a turn with tool calls finish `error` (see `mapStopReason`); `content` then keeps only the text the streaming
  * classifier cut off, never an answer, as a stream of the same message would.
  *
  * @throws {AnthropicCallError} when the body is an error object (`{"type":"error",...}`).
@@ -29,7 +30,7 @@ export function parseMessage(body: unknown, raw: string, context: ErrorContext &
   const message = asRecord(body);
   if (message?.type === 'error') throw errorFromEvent(body, raw, context);
   const blocks = asArray(message?.content);
-  const stopReason = asNonEmptyString(message?.stop_reason);
+  const stopReason = rawStopReason(message?.stop_reason);
   const lastToolIndex = blocks.reduce<number>(
     (last, block, index) => (asRecord(block)?.type === 'tool_use' ? index : last),
     -1,
@@ -64,7 +65,7 @@ export function parseMessage(body: unknown, raw: string, context: ErrorContext &
     ...(signature === undefined ? {} : { reasoning: thinking.join(THINKING_SEPARATOR), reasoningSignature: signature }),
     ...(refusal === undefined ? {} : { refusal }),
     toolCalls,
-    finishReason: mapStopReason(stopReason ?? null),
+    finishReason: mapStopReason(message?.stop_reason, toolCalls.length > 0),
     ...(stopReason === undefined ? {} : { rawFinishReason: stopReason }),
     usage: mapUsage(readUsage(message?.usage)),
   };

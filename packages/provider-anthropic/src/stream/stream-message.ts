@@ -11,7 +11,7 @@ import {
 import { type ErrorContext, errorFromEvent, httpFailureError, transportError } from '../errors/create-call-error.js';
 import { encodeOpaqueBlocks, type OpaqueBlock } from '../request/opaque-blocks.js';
 import { decodeToolInput } from '../response/decode-tool-input.js';
-import { mapStopReason } from '../response/map-stop-reason.js';
+import { isNormalStop, mapStopReason, rawStopReason } from '../response/map-stop-reason.js';
 import { mapUsage, readUsage, type WireUsage } from '../response/map-usage.js';
 import { THINKING_SEPARATOR } from '../response/parse-message.js';
 import { readRefusal } from '../response/read-refusal.js';
@@ -23,6 +23,9 @@ export interface StreamContext extends ErrorContext {
   /** Size and time bounds on the stream (defaults of `HttpLimits` for those left out). */
   readonly limits?: HttpLimits | undefined;
 }
+
+/** The most content blocks one streamed message may open; more is a flood, not a turn. @internal */
+export const MAX_CONTENT_BLOCKS = 512;
 
 /** Anthropic's keep-alive: delivered, but no progress for the idle bound. */
 const isPing = (event: SseEvent): boolean =>
@@ -51,12 +54,19 @@ function parseJson(data: string): unknown {
  * are ignored. A `refusal` stop reason sends one `refusal_delta` (the `stop_details` explanation,
  * see `readRefusal`) when its `message_delta` arrives.
  *
+ * The first `stop_reason` holds, unless a later one is no normal end while it was (a turn is never
+ * upgraded to a normal end). A missing, non-string or `pause_turn` stop reason makes a turn with
+ * tool calls finish `error` (see `mapStopReason`). Content after the stop reason (a block start, a
+ * delta with content), a second `message_start` and more than `MAX_CONTENT_BLOCKS` (512) blocks
+ * are a `protocol_violation` error: nothing of that message is runnable.
+ *
  * Endings: an `error` event ends with an `error` part after whatever arrived (kept). A stream that
  * ends, or whose connection drops, before a `message_delta` carried a `stop_reason` (a
  * `message_stop` without one included) ends with a retryable `incomplete_stream` error after the
  * text streamed so far; open calls end invalid. Once the stop reason arrived, a missing
  * `message_stop` (the body ended, or the connection dropped) is a normal finish with the stop
- * reason and the usage already received.
+ * reason and the usage already received, except that a tool block never closed (no
+ * `content_block_stop`) ends invalid, unrepaired, and the finish is `error`.
  *
  * @throws the signal's reason when the call is aborted (from the iteration).
  * @internal
@@ -76,6 +86,17 @@ export async function* streamMessage(
   let lastEvent: unknown;
   let lastStarted: OpenBlock['kind'] | undefined;
   let refused = false;
+  let messageStarted = false;
+  let blocksStarted = 0;
+  let toolBlocks = 0;
+  const violation = (what: string): LanguageModelV1StreamPart => ({
+    type: 'error',
+    error: transportError(`broke the stream protocol: ${what}`, undefined, {
+      ...context,
+      kind: 'protocol_violation',
+      retryable: false,
+    }),
+  });
 
   const finish = function* (truncated: boolean): Generator<LanguageModelV1StreamPart> {
     const last = calls.length - 1;
@@ -96,16 +117,27 @@ export async function* streamMessage(
   };
 
   const finishMessage = function* (): Generator<LanguageModelV1StreamPart> {
-    // A tool block still open here was cut off without its content_block_stop.
+    yield* finish(stopReason === 'max_tokens' && lastStarted === 'tool');
+    // A tool block still open here was cut off without its content_block_stop: its input may be a
+    // prefix, so it ends invalid (never repaired) and the turn is broken.
+    let cut = false;
     for (const block of open.values()) {
-      if (block.kind === 'tool') calls.push({ id: block.id, name: block.name, input: block.json });
+      if (block.kind !== 'tool') continue;
+      cut = true;
+      const call = decodeToolInput(
+        block.id,
+        block.name,
+        block.json,
+        'stream',
+        'the stream ended without closing the block (no content_block_stop)',
+      );
+      yield { type: 'tool_call_end', id: block.id, call };
     }
     open.clear();
-    yield* finish(stopReason === 'max_tokens' && lastStarted === 'tool');
     finished = true;
     yield {
       type: 'finish',
-      finishReason: mapStopReason(stopReason ?? null),
+      finishReason: cut ? 'error' : mapStopReason(stopReason, toolBlocks > 0),
       ...(stopReason === undefined ? {} : { rawFinishReason: stopReason }),
       usage: mapUsage(usage),
       body: lastEvent,
@@ -125,8 +157,19 @@ export async function* streamMessage(
       }
       if (record === undefined) continue;
       lastEvent = data;
+      if (stopReason !== undefined && isContentAfterStop(type, record)) {
+        yield* finish(true);
+        yield violation(`sent ${type} after the stop reason (${stopReason})`);
+        return;
+      }
       switch (type) {
         case 'message_start': {
+          if (messageStarted) {
+            yield* finish(true);
+            yield violation('sent a second message_start in one stream');
+            return;
+          }
+          messageStarted = true;
           const message = asRecord(record.message);
           usage = readUsage(message?.usage, usage);
           if (!metadataSent) {
@@ -142,6 +185,12 @@ export async function* streamMessage(
           break;
         }
         case 'content_block_start': {
+          blocksStarted += 1;
+          if (blocksStarted > MAX_CONTENT_BLOCKS) {
+            yield* finish(true);
+            yield violation(`opened more than ${MAX_CONTENT_BLOCKS} content blocks`);
+            return;
+          }
           const index = typeof record.index === 'number' ? record.index : open.size;
           const block = asRecord(record.content_block) ?? {};
           lastStarted = block.type === 'text' ? 'text' : block.type === 'tool_use' ? 'tool' : 'opaque';
@@ -152,6 +201,7 @@ export async function* streamMessage(
           } else if (block.type === 'tool_use') {
             const id = asString(block.id) ?? `toolu_${index}`;
             const name = asString(block.name) ?? '';
+            toolBlocks += 1;
             open.set(index, { kind: 'tool', id, name, json: '', start: block.input });
             yield { type: 'tool_call_start', id, name };
           } else {
@@ -209,8 +259,12 @@ export async function* streamMessage(
         }
         case 'message_delta': {
           const delta = asRecord(record.delta);
-          const reason = asNonEmptyString(delta?.stop_reason);
-          if (reason !== undefined) {
+          const reason = rawStopReason(delta?.stop_reason);
+          // The first stop reason holds, unless a later one is no normal end while it was.
+          if (
+            reason !== undefined &&
+            (stopReason === undefined || (isNormalStop(stopReason) && !isNormalStop(reason)))
+          ) {
             const refusal = refused ? undefined : readRefusal(reason, delta?.stop_details ?? record.stop_details);
             if (refusal !== undefined) {
               refused = true;
@@ -265,6 +319,15 @@ export async function* streamMessage(
       kind: 'incomplete_stream',
     }),
   };
+}
+
+/** True for an event that adds to the message's content (what may not follow its stop reason). */
+function isContentAfterStop(type: string | undefined, record: Readonly<Record<string, unknown>>): boolean {
+  if (type === 'content_block_start' || type === 'message_start') return true;
+  if (type !== 'content_block_delta') return false;
+  const delta = asRecord(record.delta);
+  if (delta === undefined) return false;
+  return Object.entries(delta).some(([key, value]) => key !== 'type' && value !== '' && value !== null);
 }
 
 function isEmptyObject(value: unknown): boolean {

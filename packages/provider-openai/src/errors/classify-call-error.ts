@@ -8,6 +8,8 @@
  * - `incomplete_stream`: the stream ended (with or without `[DONE]`, or by a dropped
  *   connection) before the model finished;
  * - `invalid_chunk_json`: a stream event was not JSON (the parse failure is the `cause`);
+ * - `protocol_violation`: the stream broke the protocol (content after a finish reason, a flood
+ *   of choices or tool calls, a completion with two choices of one index); never retryable;
  * - `rate_limited`: too many requests now (429, `rate_limit_exceeded`);
  * - `quota_exceeded`: out of credits or quota (OpenAI `insufficient_quota`, 402 from DeepSeek
  *   and OpenRouter); never retryable;
@@ -28,6 +30,7 @@ export type OpenAICompatibleErrorKind =
   | 'response_format_unsupported'
   | 'incomplete_stream'
   | 'invalid_chunk_json'
+  | 'protocol_violation'
   | 'rate_limited'
   | 'quota_exceeded'
   | 'context_length_exceeded'

@@ -1,4 +1,4 @@
-import { asNonEmptyString, asNumber, asRecord } from '@tiny/provider-utils';
+import { asNonEmptyString, asNumber, asRecord, stringifyWire } from '@tiny/provider-utils';
 
 /** The facts an error body may hold, in any of the shapes OpenAI-compatible servers use. @internal */
 export interface ErrorBodyFacts {
@@ -20,7 +20,8 @@ function codeOf(value: unknown): string | undefined {
  * - OpenAI, Ollama, llama.cpp, newer vLLM: `{"error": {"message", "type", "param", "code"}}`;
  * - LM Studio: `{"error": "message"}`;
  * - older vLLM: `{"object": "error", "message", "type", "param", "code"}`;
- * - FastAPI validation: `{"detail": "message"}` (or a list of issues, kept as JSON);
+ * - FastAPI validation: `{"detail": "message"}` (or a list of issues, kept as JSON unless it
+ *   nests too deep to serialise safely);
  * - Gemini's OpenAI endpoint: `[{"error": {"code", "message", "status"}}]` (`status` read as the type).
  * Returns `undefined` when the body holds none of them.
  * @internal
@@ -43,6 +44,7 @@ export function readErrorBody(body: unknown): ErrorBodyFacts | undefined {
     };
   }
   if (typeof record.detail === 'string') return { message: record.detail };
-  if (Array.isArray(record.detail)) return { message: JSON.stringify(record.detail) };
+  if (Array.isArray(record.detail))
+    return { message: stringifyWire(record.detail, '(validation details nested too deep to show)') };
   return undefined;
 }

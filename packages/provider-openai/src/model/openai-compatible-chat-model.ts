@@ -238,7 +238,14 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
       let response: Response;
       try {
         response = await postJson(
-          { url: config.url, headers, body: plan.body, signal: request.abortSignal, fetch: config.fetch },
+          {
+            url: config.url,
+            headers,
+            body: plan.body,
+            signal: request.abortSignal,
+            fetch: config.fetch,
+            limits: config.limits,
+          },
           (message, cause) => transportError(message, cause, this.errorContext),
         );
       } catch (error) {

@@ -1,4 +1,5 @@
 import { createInvalidToolCall, type LanguageModelV1ToolCall, recoverToolArguments } from '@tiny/llm';
+import { exceedsWireDepth, MAX_WIRE_DEPTH } from '@tiny/provider-utils';
 
 /** Where a call was read: a whole `response` body or a `stream`; it opens the reason of an invalid call. */
 export type ToolCallContext = 'response' | 'stream';
@@ -47,20 +48,39 @@ function parseStrict(raw: string): { value?: Record<string, unknown>; detail: st
  *   text and `invalid` the reason ``<context> contained invalid JSON arguments for tool call
  *   `<id>` (`<name>`): <detail>; raw arguments: <raw>``. Never throws: a bad call never fails the
  *   model call.
+ * - arguments (or `extra_content`) nesting deeper than `MAX_WIRE_DEPTH` levels: an invalid call
+ *   (its `extra_content` dropped), never serialised, so no recursive helper meets them;
+ * - with `strict` (a stream cut off after its finish reason), no repair is tried: cut-off
+ *   arguments stay an invalid call, never a runnable prefix.
  * @internal
  */
-export function decodeToolCall(input: WireCallInput, context: ToolCallContext): LanguageModelV1ToolCall {
+export function decodeToolCall(
+  input: WireCallInput,
+  context: ToolCallContext,
+  strict = false,
+): LanguageModelV1ToolCall {
   const { id, name } = input;
-  const extra = input.extraContent === undefined ? {} : { extraContent: input.extraContent };
+  const deepExtra = exceedsWireDepth(input.extraContent);
+  const extra = input.extraContent === undefined || deepExtra ? {} : { extraContent: input.extraContent };
   const value = input.arguments;
+  const tooDeep = (what: string): LanguageModelV1ToolCall => {
+    const raw = `<${what} nested deeper than ${MAX_WIRE_DEPTH} levels>`;
+    const reason = `${context} contained tool call \`${id}\` (\`${name}\`) whose ${what} nest deeper than ${MAX_WIRE_DEPTH} levels`;
+    return { ...createInvalidToolCall(id, name, raw, reason), rawArguments: raw };
+  };
+  if (deepExtra) return tooDeep('extra_content');
+  if (exceedsWireDepth(value)) return tooDeep('arguments');
   if (value === undefined || value === null) return { id, name, arguments: {}, ...extra };
   if (isObject(value)) return { id, name, arguments: value, ...extra };
   const raw = typeof value === 'string' ? value : JSON.stringify(value);
   if (typeof value === 'string' && raw.trim() === '') return { id, name, arguments: {}, rawArguments: raw, ...extra };
-  const strict = typeof value === 'string' ? parseStrict(raw) : { detail: 'the arguments are not a JSON object' };
-  if (strict.value !== undefined) return { id, name, arguments: strict.value, rawArguments: raw, ...extra };
-  const repaired = typeof value === 'string' ? recoverToolArguments(raw) : undefined;
+  const parsed = typeof value === 'string' ? parseStrict(raw) : { detail: 'the arguments are not a JSON object' };
+  if (exceedsWireDepth(parsed.value)) return tooDeep('arguments');
+  if (parsed.value !== undefined) return { id, name, arguments: parsed.value, rawArguments: raw, ...extra };
+  const repaired = typeof value === 'string' && !strict ? recoverToolArguments(raw) : undefined;
+  if (exceedsWireDepth(repaired)) return tooDeep('arguments');
   if (repaired !== undefined) return { id, name, arguments: repaired, rawArguments: raw, ...extra };
-  const reason = `${context} contained invalid JSON arguments for tool call \`${id}\` (\`${name}\`): ${strict.detail}; raw arguments: ${raw}`;
+  const detail = strict && parsed.detail === '' ? 'cut off' : parsed.detail;
+  const reason = `${context} contained invalid JSON arguments for tool call \`${id}\` (\`${name}\`): ${detail}${strict ? ' (the stream was cut off after its finish reason; not repaired)' : ''}; raw arguments: ${raw}`;
   return { ...createInvalidToolCall(id, name, raw, reason), rawArguments: raw, ...extra };
 }

@@ -7,21 +7,32 @@ import { normalizeFinishReason } from '@tiny/provider-utils';
  * `SAFETY`, ...). A value it does not know (vLLM's `abort` and DeepSeek's
  * `insufficient_system_resource` are known as errors) is `error`, never a normal end, so a harness
  * refuses the calls of that turn. A response that carries tool calls but says `stop` (older Ollama
- * and llama.cpp builds do), or says nothing (`null` or absent), is `tool_calls`; without calls, an
- * absent reason is `other`.
+ * and llama.cpp builds do) is `tool_calls`. A missing or blank reason (`null`, absent, `''`,
+ * whitespace) is no normal end: with tool calls it is `error`, so they are refused; without, `other`.
  * @internal
  */
 export function mapFinishReason(raw: string | undefined, hasToolCalls: boolean): LanguageModelV1FinishReason {
-  if (raw === undefined || raw.trim() === '') return hasToolCalls ? 'tool_calls' : 'other';
+  if (raw === undefined || raw.trim() === '') return hasToolCalls ? 'error' : 'other';
   const mapped = normalizeFinishReason(raw);
-  return hasToolCalls && mapped === 'stop' ? 'tool_calls' : mapped;
+  if (!hasToolCalls) return mapped;
+  if (mapped === 'stop') return 'tool_calls';
+  return mapped === 'other' ? 'error' : mapped;
 }
 
 /**
  * The wire `finish_reason` as a string: absent for `null`, absent or `''`; any other non-string
- * value as its JSON (so it maps to `error`, never to a normal end). @internal
+ * value as a marker naming its type (`[array]`, `[object]`, `5`, `true`), never serialised (it may
+ * nest without bound), so it maps to `error`, never to a normal end. @internal
  */
 export function readFinishReason(value: unknown): string | undefined {
   if (value === null || value === undefined || value === '') return undefined;
-  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return '[array]';
+  return typeof value === 'object' ? '[object]' : String(value);
+}
+
+/** True for a finish reason that ends a turn normally (its calls may run). @internal */
+export function isNormalFinish(raw: string): boolean {
+  const mapped = normalizeFinishReason(raw);
+  return mapped === 'stop' || mapped === 'tool_calls';
 }

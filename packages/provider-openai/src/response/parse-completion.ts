@@ -6,7 +6,7 @@ import {
   parseToolCalls,
 } from '@tiny/llm';
 import { asArray, asNonEmptyString, asNumber, asRecord, asString } from '@tiny/provider-utils';
-import { errorFromBody } from '../errors/create-call-error.js';
+import { errorFromBody, transportError } from '../errors/create-call-error.js';
 import { LEADING_LINE_BREAKS } from '../stream/create-edge-trimmer.js';
 import { extractThinking } from '../stream/create-think-extractor.js';
 import { contentParts } from '../wire/read-wire.js';
@@ -29,6 +29,9 @@ export interface Completion {
   readonly choices?: readonly LanguageModelV1Choice[] | undefined;
   readonly usage: LanguageModelV1Usage;
 }
+
+/** The most choices one response may hold (OpenAI's largest `n`); more is a flood, not an answer. @internal */
+export const MAX_CHOICES = 128;
 
 /** The index of a wire choice; a choice without one counts as its position. @internal */
 export function choiceIndex(choice: unknown, position: number): number {
@@ -126,7 +129,8 @@ export function nativeCalls(value: unknown): LanguageModelV1ToolCall[] {
  * finish reason `content_filter`.
  *
  * @throws {OpenAICompatibleCallError} when the body is an error object (some servers answer 200
- *   with one) or not a completion at all.
+ *   with one) or not a completion at all; of kind `protocol_violation` when it holds more than
+ *   `MAX_CHOICES` (128) choices or two choices of one index (which would be the answer is unknown).
  * @internal
  */
 export function parseCompletion(body: unknown, raw: string, context: ReadContext): Completion {
@@ -135,6 +139,19 @@ export function parseCompletion(body: unknown, raw: string, context: ReadContext
     throw errorFromBody(body, raw, { ...context, where: 'response' });
   }
   const list = asArray(record.choices);
+  const violation = (what: string) =>
+    transportError(`broke the protocol: ${what}`, undefined, {
+      ...context,
+      kind: 'protocol_violation',
+      retryable: false,
+    });
+  if (list.length > MAX_CHOICES) throw violation(`sent more than ${MAX_CHOICES} choices`);
+  const indices = new Set<number>();
+  for (const [position, entry] of list.entries()) {
+    const index = choiceIndex(entry, position);
+    if (indices.has(index)) throw violation(`sent two choices with index ${index}`);
+    indices.add(index);
+  }
   const read = list
     .map((entry, position) => {
       const choice = asRecord(entry);

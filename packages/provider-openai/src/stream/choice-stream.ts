@@ -6,12 +6,22 @@ import {
   type StreamScrubber,
 } from '@tiny/llm';
 import { asArray, asRecord, asString } from '@tiny/provider-utils';
-import { mapFinishReason, readFinishReason } from '../response/map-finish-reason.js';
+import { isNormalFinish, mapFinishReason, readFinishReason } from '../response/map-finish-reason.js';
 import { type ReadContext, textToolCall } from '../response/read-context.js';
 import { contentParts } from '../wire/read-wire.js';
 import { createEdgeTrimmer, type EdgeTrimmer, LEADING_LINE_BREAKS } from './create-edge-trimmer.js';
 import { createThinkExtractor, type ThinkExtractor } from './create-think-extractor.js';
-import { ToolCallAssembler } from './tool-call-assembler.js';
+import { MAX_STREAM_TOOL_CALLS, ToolCallAssembler } from './tool-call-assembler.js';
+
+/** True for a delta that carries anything a turn is made of (an empty string or `null` is nothing). */
+function hasContent(delta: Readonly<Record<string, unknown>> | undefined): boolean {
+  if (delta === undefined) return false;
+  const filled = (value: unknown): boolean =>
+    value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
+  return ['content', 'reasoning_content', 'reasoning', 'refusal', 'tool_calls', 'function_call'].some((key) =>
+    filled(delta[key]),
+  );
+}
 
 /**
  * The parts of one streamed choice, kept apart from every other choice of the response: its own
@@ -21,8 +31,14 @@ import { ToolCallAssembler } from './tool-call-assembler.js';
  */
 export class ChoiceStream {
   readonly index: number;
-  /** The last non-empty `finish_reason` seen for this choice. */
+  /**
+   * The `finish_reason` of this choice: the first one sent, unless a later one is no normal end
+   * while the first was (a turn is never upgraded to a normal end, and the first non-normal
+   * reason wins).
+   */
   rawFinishReason: string | undefined;
+  /** Why the stream broke the protocol for this choice (content after its finish, a call flood). */
+  violation: string | undefined;
   private readonly context: ReadContext;
   private readonly think: ThinkExtractor | undefined;
   private readonly scrubber: StreamScrubber | undefined;
@@ -48,10 +64,18 @@ export class ChoiceStream {
     return this.rawFinishReason !== undefined;
   }
 
-  /** Reads one wire choice of a chunk (`delta`, or a whole `message` from some proxies). */
+  /**
+   * Reads one wire choice of a chunk (`delta`, or a whole `message` from some proxies). Content
+   * (text, reasoning, refusal, tool-call fragments) after the choice's finish reason is a protocol
+   * violation: it is dropped and {@link ChoiceStream.violation} set.
+   */
   push(choice: Readonly<Record<string, unknown>>): LanguageModelV1StreamPart[] {
     const parts: LanguageModelV1StreamPart[] = [];
     const delta = asRecord(choice.delta) ?? asRecord(choice.message);
+    if (this.finished && hasContent(delta)) {
+      this.violation ??= `sent content for choice ${this.index} after its finish reason (${this.rawFinishReason})`;
+      return parts;
+    }
     const field = asString(delta?.reasoning_content) ?? asString(delta?.reasoning);
     const content = contentParts(delta?.content);
     const reasoning = (field ?? '') + content.reasoning;
@@ -66,12 +90,25 @@ export class ChoiceStream {
       this.content(text, parts);
     }
     for (const fragment of asArray(delta?.tool_calls)) parts.push(...this.assembler.push(fragment));
-    this.rawFinishReason = readFinishReason(choice.finish_reason) ?? this.rawFinishReason;
+    if (this.assembler.overflow)
+      this.violation ??= `opened more than ${MAX_STREAM_TOOL_CALLS} tool calls in choice ${this.index}`;
+    const reason = readFinishReason(choice.finish_reason);
+    if (reason !== undefined && this.keeps(reason)) this.rawFinishReason = reason;
     return parts;
   }
 
-  /** Ends the choice: held text and reasoning released, every call ended. */
-  finish(): LanguageModelV1StreamPart[] {
+  /** Whether a finish reason `reason` replaces the one held (see `rawFinishReason`). */
+  private keeps(reason: string): boolean {
+    const held = this.rawFinishReason;
+    if (held === undefined) return true;
+    return isNormalFinish(held) && !isNormalFinish(reason);
+  }
+
+  /**
+   * Ends the choice: held text and reasoning released, every call ended. With `strict` (the
+   * stream was cut off after the finish reason) cut-off call arguments are not repaired.
+   */
+  finish(strict = false): LanguageModelV1StreamPart[] {
     const parts: LanguageModelV1StreamPart[] = [];
     if (this.think !== undefined) {
       const split = this.think.flush();
@@ -79,7 +116,7 @@ export class ChoiceStream {
       this.visible(split.text, false, parts);
     }
     this.visible('', true, parts);
-    parts.push(...this.assembler.finish());
+    parts.push(...this.assembler.finish(strict));
     return parts;
   }
 
@@ -120,6 +157,9 @@ export class ChoiceStream {
   }
 }
 
+/** How a stream ended once its finish reason had arrived. @internal */
+export type StreamEnding = 'done' | 'eof' | 'failed';
+
 /** Folds one choice's parts into a {@link LanguageModelV1Choice}. @internal */
 export class ChoiceFold {
   private text = '';
@@ -134,14 +174,25 @@ export class ChoiceFold {
     else if (part.type === 'tool_call_end' && part.call !== undefined) this.calls.push(part.call);
   }
 
-  result(choice: ChoiceStream): LanguageModelV1Choice {
+  /**
+   * The folded choice, given how the stream ended after its finish reason: `done` (`[DONE]`),
+   * `eof` (the body ended without it: a call whose arguments are invalid then was cut off, and
+   * the finish is `error`) or `failed` (an error, a non-JSON event or a dropped connection after
+   * the finish: a finish with tool calls is `error`).
+   */
+  result(choice: ChoiceStream, ending: StreamEnding = 'done'): LanguageModelV1Choice {
+    const mapped = this.refusal === '' ? choice.finishReason(this.calls.length > 0) : 'content_filter';
+    const broken =
+      this.calls.length > 0 &&
+      (ending === 'failed' || (ending === 'eof' && this.calls.some((call) => call.invalid !== undefined)));
+    const finishReason = broken ? 'error' : mapped;
     return {
       index: choice.index,
       content: this.text,
       ...(this.reasoning === '' ? {} : { reasoning: this.reasoning }),
       ...(this.refusal === '' ? {} : { refusal: this.refusal }),
       toolCalls: this.calls,
-      finishReason: this.refusal === '' ? choice.finishReason(this.calls.length > 0) : 'content_filter',
+      finishReason,
       ...(choice.rawFinishReason === undefined ? {} : { rawFinishReason: choice.rawFinishReason }),
     };
   }

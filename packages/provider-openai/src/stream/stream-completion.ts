@@ -2,9 +2,10 @@ import type { LanguageModelV1Choice, LanguageModelV1StreamPart, LanguageModelV1U
 import { asArray, asNonEmptyString, asRecord, HttpFailure, readSseEvents, type SseEvent } from '@tiny/provider-utils';
 import { errorFromBody, httpFailureError, transportError } from '../errors/create-call-error.js';
 import { mapUsage } from '../response/map-usage.js';
-import { choiceIndex, parseCompletion } from '../response/parse-completion.js';
+import { choiceIndex, MAX_CHOICES, parseCompletion } from '../response/parse-completion.js';
 import type { StreamContext } from '../response/read-context.js';
-import { ChoiceFold, ChoiceStream } from './choice-stream.js';
+import { ChoiceFold, ChoiceStream, type StreamEnding } from './choice-stream.js';
+
 import { partsOfCompletion } from './completion-to-parts.js';
 
 function parseJson(data: string): { ok: true; value: unknown } | { ok: false; error: unknown } {
@@ -25,6 +26,14 @@ function mergeUsage(previous: LanguageModelV1Usage, chunk: Readonly<Record<strin
 const isKeepAlive = (event: SseEvent): boolean =>
   event.event === 'ping' || /^\s*\{\s*"type"\s*:\s*"ping"\s*\}\s*$/.test(event.data);
 
+function protocolError(what: string, context: StreamContext & { httpStatus: number }) {
+  return transportError(`broke the stream protocol: ${what}`, undefined, {
+    ...context,
+    kind: 'protocol_violation',
+    retryable: false,
+  });
+}
+
 function isErrorChunk(chunk: Readonly<Record<string, unknown>>): boolean {
   return (chunk.error !== undefined && chunk.error !== null) || chunk.object === 'error';
 }
@@ -42,9 +51,15 @@ function isErrorChunk(chunk: Readonly<Record<string, unknown>>): boolean {
  * Endings and errors, each an `error` part carrying an `OpenAICompatibleCallError` after whatever
  * was already streamed (so `collectStreamSettled` keeps it):
  * - a stream that ends, with or without `[DONE]`, or whose connection drops, before choice `0`
- *   has a `finish_reason` is `incomplete_stream` (retryable); once the finish reason has arrived
- *   the end of the body, a dropped connection or an error after it is a normal finish, with the
- *   finish reason and usage already received;
+ *   has a `finish_reason` is `incomplete_stream` (retryable); once the finish reason has arrived,
+ *   the end of the body without `[DONE]` finishes with the finish reason and usage received, but
+ *   with call arguments never repaired (a cut-off call stays invalid and the finish is `error`);
+ *   an error event, a non-JSON event or a dropped connection after it finishes as `error` when
+ *   the turn has tool calls, so none of them runs;
+ * - the first finish reason of a choice holds: a later one replaces it only when it is no normal
+ *   end and the first was (a turn is never upgraded to a normal end);
+ * - content after a choice's finish reason, more than `MAX_CHOICES` (128) choices or more
+ *   than 256 tool calls in a choice is `protocol_violation` (not retryable);
  * - an error in any form servers use: a `data:` payload with `error` (or `object: "error"`), an
  *   `event: error`, an `error:` line, a JSON body without any event; with the server's message
  *   and code;
@@ -52,7 +67,7 @@ function isErrorChunk(chunk: Readonly<Record<string, unknown>>): boolean {
  * - a line, event or stream past `limits` is `response_too_large`; a stream without a meaningful
  *   event for `limits.idleTimeoutMs` (keep-alive comments do not count), or longer than
  *   `limits.totalTimeoutMs`, is `response_timeout` (once the finish reason has arrived, both end
- *   the stream as a normal finish, like a dropped connection).
+ *   the stream like a dropped connection, above).
  * An abort throws the signal's reason.
  * @internal
  */
@@ -69,6 +84,7 @@ export async function* streamCompletion(
     }
     return entry;
   };
+  let ending: StreamEnding = 'eof';
   const primary = choiceFor(0);
   let metadataSent = false;
   let usage: LanguageModelV1Usage = {};
@@ -86,7 +102,10 @@ export async function* streamCompletion(
     for await (const event of readSseEvents(body, { limits: context.limits, isKeepAlive })) {
       if (context.signal?.aborted) throw context.signal.reason;
       const data = event.data.trim();
-      if (data === '[DONE]') break;
+      if (data === '[DONE]') {
+        ending = 'done';
+        break;
+      }
       if (data === '') continue;
       const parsed = parseJson(data);
       if (event.event === 'body' && parsed.ok) {
@@ -102,7 +121,10 @@ export async function* streamCompletion(
         }
       }
       if (!parsed.ok && event.event !== 'error') {
-        if (primary.stream.finished) break;
+        if (primary.stream.finished) {
+          ending = 'failed';
+          break;
+        }
         yield {
           type: 'error',
           error: transportError('sent a stream event that is not JSON', parsed.error, {
@@ -115,7 +137,10 @@ export async function* streamCompletion(
       const value = parsed.ok ? parsed.value : { error: { message: data } };
       const chunk = asRecord(Array.isArray(value) ? value[0] : value);
       if (event.event === 'error' || chunk === undefined || isErrorChunk(chunk)) {
-        if (primary.stream.finished) break;
+        if (primary.stream.finished) {
+          ending = 'failed';
+          break;
+        }
         // An error event may carry the error object itself (llama.cpp `error: {"code":500,...}`).
         const payload = chunk !== undefined && !isErrorChunk(chunk) ? { error: chunk } : value;
         yield { type: 'error', error: errorFromBody(payload, data, { ...streamContext, where: 'stream' }) };
@@ -130,11 +155,21 @@ export async function* streamCompletion(
         const choice = asRecord(entry);
         if (choice === undefined) continue;
         const index = choiceIndex(choice, position);
-        yield* emit(index, choiceFor(index).stream.push(choice));
+        if (!choices.has(index) && choices.size >= MAX_CHOICES) {
+          yield { type: 'error', error: protocolError(`sent more than ${MAX_CHOICES} choices`, streamContext) };
+          return;
+        }
+        const stream = choiceFor(index).stream;
+        yield* emit(index, stream.push(choice));
+        if (stream.violation !== undefined) {
+          yield { type: 'error', error: protocolError(stream.violation, streamContext) };
+          return;
+        }
       }
     }
   } catch (error) {
     if (context.signal?.aborted) throw context.signal.reason;
+    ending = 'failed';
     if (!primary.stream.finished) {
       yield {
         type: 'error',
@@ -160,8 +195,8 @@ export async function* streamCompletion(
   const all: LanguageModelV1Choice[] = [];
   for (const index of [...choices.keys()].sort((a, b) => a - b)) {
     const entry = choices.get(index) as { stream: ChoiceStream; fold: ChoiceFold };
-    yield* emit(index, entry.stream.finish());
-    all.push(entry.fold.result(entry.stream));
+    yield* emit(index, entry.stream.finish(ending !== 'done'));
+    all.push(entry.fold.result(entry.stream, ending));
   }
   const answer = all.find((choice) => choice.index === 0) as LanguageModelV1Choice;
   yield {

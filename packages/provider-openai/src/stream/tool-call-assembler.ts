@@ -1,6 +1,9 @@
 import type { LanguageModelV1StreamPart, LanguageModelV1ToolCall } from '@tiny/llm';
-import { asNonEmptyString, asNumber, asRecord } from '@tiny/provider-utils';
+import { asNonEmptyString, asNumber, asRecord, stringifyWire } from '@tiny/provider-utils';
 import { decodeToolCall } from '../response/decode-tool-call.js';
+
+/** The most tool calls one streamed choice may open; more is a flood, not a turn. @internal */
+export const MAX_STREAM_TOOL_CALLS = 256;
 
 interface Slot {
   readonly position: number;
@@ -9,7 +12,8 @@ interface Slot {
   streamId: string | undefined;
   name: string;
   readonly pieces: string[];
-  objectArguments: Record<string, unknown> | undefined;
+  /** Arguments sent as a JSON value instead of a string: an object (taken), anything else (invalid). */
+  valueArguments: unknown;
   extraContent: LanguageModelV1ToolCall['extraContent'];
 }
 
@@ -24,11 +28,18 @@ interface Slot {
  *   first `tool_call_delta`); later argument pieces follow as `tool_call_delta`s.
  * - Missing ids are minted `tool-{index}` (the wire index, else the slot's position); an id already
  *   used in this response gets `-{position}` appended, so stream ids are unique.
+ * - `function.arguments` that is neither a string nor absent is kept as the value: an object is
+ *   taken as the arguments, any other value (`["rm","-rf"]`, `5`) makes the call invalid, as in
+ *   a whole response.
+ * - At most {@link MAX_STREAM_TOOL_CALLS} calls per choice: a fragment that would open one more
+ *   sets {@link ToolCallAssembler.overflow} and is dropped (the stream is refused).
  * - {@link ToolCallAssembler.finish} starts any call still unnamed and ends every call in order,
  *   with the arguments decoded (and repaired) by `decodeToolCall` carried on `tool_call_end`.
  * @internal
  */
 export class ToolCallAssembler {
+  /** Set once a fragment would have opened more than {@link MAX_STREAM_TOOL_CALLS} calls. */
+  overflow = false;
   private readonly slots: Slot[] = [];
   private readonly byIndex = new Map<number, Slot>();
   private readonly byId = new Map<string, Slot>();
@@ -46,6 +57,10 @@ export class ToolCallAssembler {
     const index = asNumber(record.index);
     const id = asNonEmptyString(record.id);
     const slot = this.slotFor(index, id);
+    if (slot === undefined) {
+      this.overflow = true;
+      return [];
+    }
     const fn = asRecord(record.function);
     const name = asNonEmptyString(fn?.name);
     if (name !== undefined) slot.name = name;
@@ -56,9 +71,9 @@ export class ToolCallAssembler {
     let piece = '';
     const args = fn?.arguments;
     if (typeof args === 'string') piece = args;
-    else if (asRecord(args) !== undefined) {
-      slot.objectArguments = args as Record<string, unknown>;
-      piece = JSON.stringify(args);
+    else if (args !== undefined && args !== null) {
+      slot.valueArguments = args;
+      piece = stringifyWire(args, '');
     }
     if (slot.streamId === undefined) {
       slot.pieces.push(piece);
@@ -70,8 +85,11 @@ export class ToolCallAssembler {
     return parts;
   }
 
-  /** Ends every call, in order of first appearance. */
-  finish(): LanguageModelV1StreamPart[] {
+  /**
+   * Ends every call, in order of first appearance. With `strict` (the stream was cut off after its
+   * finish reason) no argument text is repaired: cut-off arguments stay an invalid call.
+   */
+  finish(strict = false): LanguageModelV1StreamPart[] {
     const parts: LanguageModelV1StreamPart[] = [];
     for (const slot of this.slots) {
       if (slot.streamId === undefined) parts.push(...this.start(slot));
@@ -80,17 +98,18 @@ export class ToolCallAssembler {
         {
           id,
           name: slot.name,
-          arguments: slot.objectArguments ?? slot.pieces.join(''),
+          arguments: slot.valueArguments ?? slot.pieces.join(''),
           extraContent: slot.extraContent,
         },
         'stream',
+        strict,
       );
       parts.push({ type: 'tool_call_end', id, call });
     }
     return parts;
   }
 
-  private slotFor(index: number | undefined, id: string | undefined): Slot {
+  private slotFor(index: number | undefined, id: string | undefined): Slot | undefined {
     if (id !== undefined) {
       const known = this.byId.get(id);
       if (known !== undefined) return known;
@@ -105,6 +124,7 @@ export class ToolCallAssembler {
       const latest = this.slots[this.slots.length - 1];
       if (latest !== undefined) return latest;
     }
+    if (this.slots.length >= MAX_STREAM_TOOL_CALLS) return undefined;
     const slot: Slot = {
       position: this.slots.length,
       index,
@@ -112,7 +132,7 @@ export class ToolCallAssembler {
       streamId: undefined,
       name: '',
       pieces: [],
-      objectArguments: undefined,
+      valueArguments: undefined,
       extraContent: undefined,
     };
     this.slots.push(slot);
@@ -139,7 +159,7 @@ export class ToolCallAssembler {
         ...(slot.extraContent === undefined ? {} : { extraContent: slot.extraContent }),
       },
     ];
-    const held = slot.objectArguments === undefined ? slot.pieces.join('') : JSON.stringify(slot.objectArguments);
+    const held = slot.valueArguments === undefined ? slot.pieces.join('') : stringifyWire(slot.valueArguments, '');
     if (held !== '') parts.push({ type: 'tool_call_delta', id, argumentsDelta: held });
     return parts;
   }

@@ -1,4 +1,6 @@
 import { HttpFailure } from '../errors/http-failure.js';
+import { type HttpLimits, resolveHttpLimits } from '../limits/http-limits.js';
+import { markRequestStart } from '../limits/request-start.js';
 
 /** One POST of a JSON body. */
 export interface PostJsonOptions {
@@ -13,7 +15,17 @@ export interface PostJsonOptions {
    * when it came from another origin (see {@link postJson}).
    */
   readonly fetch: typeof globalThis.fetch;
+  /**
+   * The bounds of the exchange (see {@link HttpLimits}): `totalTimeoutMs` runs from the request's
+   * start, so a server that never sends final headers (a flood of `103 Early Hints`, a stall)
+   * cannot hold the call past it, and the reading of the body (`readSseEvents`, `readBodyText`)
+   * gets only what is left of it.
+   */
+  readonly limits?: HttpLimits | undefined;
 }
+
+/** setTimeout's largest delay; a longer bound is not timed while waiting for headers. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * Merges header layers left to right, names compared case-insensitively (the last spelling
@@ -53,32 +65,84 @@ const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]
  * @throws the signal's reason when the call is aborted (before or during the request).
  * @throws what `noResponse` returns when no response arrives.
  * @throws {HttpFailure} of kind `redirect` for a refused redirect (not retryable).
+ * @throws {HttpFailure} of kind `response_timeout` when no final response arrived within
+ *   `limits.totalTimeoutMs` of the request's start (retryable).
  */
 export async function postJson(
   options: PostJsonOptions,
   noResponse: (message: string, cause: unknown) => Error,
 ): Promise<Response> {
   const { signal } = options;
+  const { totalTimeoutMs } = resolveHttpLimits(options.limits);
+  const startedAt = Date.now();
   const body = JSON.stringify(options.body);
   let url = options.url;
   for (let hop = 0; ; hop += 1) {
     if (signal?.aborted) throw signal.reason;
-    let response: Response;
-    try {
-      response = await options.fetch(url, {
-        method: 'POST',
-        headers: options.headers,
-        body,
-        redirect: 'manual',
-        ...(signal === undefined ? {} : { signal }),
-      });
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      throw noResponse(`request to ${url} failed`, error);
-    }
+    const response = await fetchWithin(options, url, body, startedAt + totalTimeoutMs, totalTimeoutMs, noResponse);
     const next = redirectTarget(response, url, hop);
-    if (next === undefined) return response;
+    if (next === undefined) {
+      markRequestStart(response.body, startedAt);
+      return response;
+    }
     url = next;
+  }
+}
+
+/**
+ * One `fetch`, aborted (its socket closed) when the headers have not arrived by `deadline`: an
+ * `HttpFailure` of kind `response_timeout` then, whatever the server sent before (1xx responses
+ * included). The caller's signal still aborts it with its own reason.
+ */
+async function fetchWithin(
+  options: PostJsonOptions,
+  url: string,
+  body: string,
+  deadline: number,
+  totalTimeoutMs: number,
+  noResponse: (message: string, cause: unknown) => Error,
+): Promise<Response> {
+  const { signal } = options;
+  const timeout = (): HttpFailure =>
+    new HttpFailure({
+      kind: 'response_timeout',
+      retryable: true,
+      limit: totalTimeoutMs,
+      message: `${url} sent no response within ${totalTimeoutMs} ms (limits.totalTimeoutMs)`,
+    });
+  const wait = deadline - Date.now();
+  if (wait <= 0) throw timeout();
+  const timed = Number.isFinite(wait) && wait <= MAX_TIMER_MS;
+  const controller = timed ? new AbortController() : undefined;
+  let timedOut = false;
+  const forward = (): void => controller?.abort(signal?.reason);
+  if (controller !== undefined) {
+    if (signal?.aborted) throw signal.reason;
+    signal?.addEventListener('abort', forward, { once: true });
+  }
+  const timer = timed
+    ? setTimeout(() => {
+        timedOut = true;
+        controller?.abort(timeout());
+      }, wait)
+    : undefined;
+  const effective = controller?.signal ?? signal;
+  try {
+    return await options.fetch(url, {
+      method: 'POST',
+      headers: options.headers,
+      body,
+      redirect: 'manual',
+      ...(effective === undefined ? {} : { signal: effective }),
+    });
+  } catch (error) {
+    signal?.removeEventListener('abort', forward);
+    if (signal?.aborted) throw signal.reason;
+    if (timedOut) throw timeout();
+    throw noResponse(`request to ${url} failed`, error);
+  } finally {
+    // The caller's signal keeps aborting the body being read: its listener stays.
+    clearTimeout(timer);
   }
 }
 

@@ -1,5 +1,6 @@
 import { HttpFailure } from '../errors/http-failure.js';
 import type { ResolvedHttpLimits } from './http-limits.js';
+import { requestStartOf } from './request-start.js';
 
 /** setTimeout's largest delay; longer ones fire at once. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -7,20 +8,22 @@ const MAX_TIMER_MS = 2_147_483_647;
 /**
  * Reads a response body chunk by chunk within {@link ResolvedHttpLimits}: each read waits at most
  * until the idle deadline (the last `progress()` plus `idleTimeoutMs`) or the total deadline
- * (creation plus `totalTimeoutMs`), whichever comes first, and the bytes read in all stay within
+ * (the request's start, when `postJson` sent it, else creation, plus `totalTimeoutMs`), whichever
+ * comes first, and the bytes read in all stay within
  * `maxResponseBytes`. A passed bound throws an {@link HttpFailure}; the caller cancels the body.
  * @internal
  */
 export class BoundedReader {
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
   private readonly limits: ResolvedHttpLimits;
-  private readonly startedAt = Date.now();
-  private progressAt = this.startedAt;
+  private readonly startedAt: number;
+  private progressAt = Date.now();
   private bytes = 0;
   /** What is being read, for messages: `stream` or `body`. */
   private readonly what: string;
 
   constructor(body: ReadableStream<Uint8Array>, limits: ResolvedHttpLimits, what: string) {
+    this.startedAt = requestStartOf(body) ?? this.progressAt;
     this.reader = body.getReader();
     this.limits = limits;
     this.what = what;
