@@ -3,7 +3,7 @@
  * calls it with its two host functions (`call(name, argsJson)` → a call id (a number), or a
  * refusal message (a string), and `log(text)`) and the callable names (a JSON array), and it
  * returns `[encode, describe, settle, isStackOverflow]`: `encode(value)` is the program's result as
- * JSON text (or throws a message string), `describe(value)` a thrown value as text,
+ * JSON text (or throws what `JSON.stringify` threw), `describe(value)` a thrown value as text,
  * `settle(id, ok, text)` resolves (JSON text) or rejects (a message) the promise of call `id`, and
  * `isStackOverflow(value)` tells QuickJS's own stack-overflow error. The promises of nested calls
  * are made here, in the sandbox, so the host never touches a QuickJS promise capability (whose
@@ -145,12 +145,7 @@ export const PRELUDE = `(function (call, log, namesJson) {
   // The host reads the program's promise state natively (no \`then\`, species or \`constructor\` is
   // consulted) and hands the value here: text from the original JSON.stringify, or a described throw.
   const encode = function encode(value) {
-    let json;
-    try {
-      json = stringify(value === undefined ? null : value);
-    } catch (error) {
-      throw describe(error);
-    }
+    const json = stringify(value === undefined ? null : value);
     return typeof json === 'string' ? json : 'null';
   };
   return [encode, describe, settle, isStackOverflow];

@@ -1,8 +1,8 @@
-import type { JsonValue } from '@tiny/tools';
+import { InvalidInputError, type JsonValue } from '@tiny/tools';
 import { CodeModeLimitError } from '../errors/code-mode-limit-error.js';
 import { CodeProgramError } from '../errors/code-program-error.js';
 import { CodeSandboxError } from '../errors/code-sandbox-error.js';
-import type { CodeModeLimits } from '../limits.js';
+import { type CodeModeLimits, MAX_STACK_BYTES } from '../limits.js';
 import type { SandboxDoneMessage, SandboxRunMessage, SandboxSettleMessage } from './sandbox-worker.js';
 import { acquireWorker, KEEP_BELOW_BYTES, KEEP_HEAP_BELOW_BYTES, releaseWorker } from './worker-pool.js';
 
@@ -64,6 +64,7 @@ export interface SandboxOptions {
  * @throws {CodeModeLimitError} when a limit stops the program.
  * @throws {CodeProgramError} when it does not parse, throws, or never finishes.
  * @throws {CodeSandboxError} when the sandbox itself fails (not the program).
+ * @throws {InvalidInputError} when `limits.stackBytes` is over 1 MiB.
  * @throws the signal's reason when `signal` aborts first, or the error of a host call that `stops`.
  */
 export async function runSandboxed(
@@ -75,8 +76,15 @@ export async function runSandboxed(
   const { signal, typescript = false }: SandboxOptions =
     options === undefined ? {} : isAbortSignal(options) ? { signal: options } : options;
   if (signal?.aborted) throw reasonOf(signal);
+  if (!(limits.stackBytes <= MAX_STACK_BYTES)) {
+    // Past the sandbox thread's own stack, QuickJS's stack check cannot work at all.
+    throw new InvalidInputError({
+      entryPoint: 'runSandboxed',
+      reason: `limit \`stackBytes\` must be at most ${MAX_STACK_BYTES}, got ${limits.stackBytes}`,
+    });
+  }
   const worker = await acquireWorker();
-  const shared = new SharedArrayBuffer(4 * Float64Array.BYTES_PER_ELEMENT);
+  const shared = new SharedArrayBuffer(5 * Float64Array.BYTES_PER_ELEMENT);
   const cells = new Float64Array(shared);
   const logs: string[] = [];
   const inflight = new Set<Promise<void>>();
@@ -159,13 +167,22 @@ export async function runSandboxed(
     }
   };
   const onError = (error: Error) => {
-    if (cells[3] === 1) kill(cpuError());
-    else if (cells[2] === 1 || (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') kill(memoryError());
+    const stopped = firstStop();
+    if (stopped !== undefined) kill(stopped);
+    else if ((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') kill(memoryError());
     else kill(new CodeSandboxError({ detail: error.message, logs }));
   };
+  // The limit the program reached first, as the sandbox recorded it before its thread ended.
+  const firstStop = (): CodeModeLimitError | undefined => {
+    if (cells[4] === 2)
+      return new CodeModeLimitError({ limitKind: 'nested_calls', limit: limits.maxNestedCalls, logs });
+    if (cells[4] === 3 || cells[2] === 1) return memoryError();
+    if (cells[4] === 1 || cells[3] === 1) return cpuError();
+    return undefined;
+  };
   const onExit = (code: number) => {
-    if (cells[3] === 1) kill(cpuError());
-    else if (cells[2] === 1) kill(memoryError());
+    const stopped = firstStop();
+    if (stopped !== undefined) kill(stopped);
     else kill(new CodeSandboxError({ detail: `the sandbox ended (exit code ${code})`, logs }));
   };
   worker.on('message', onMessage);

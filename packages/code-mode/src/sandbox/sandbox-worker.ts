@@ -32,7 +32,8 @@ export interface SandboxRunMessage {
   };
   /**
    * `[cpu ms spent, start of the current slice (epoch ms, 0 outside), wasm memory growth refused (1),
-   * stopped by the supervisor's watchdog (1)]`.
+   * stopped by the supervisor's watchdog (1), first limit reached (1 cpu_time, 2 nested_calls,
+   * 3 memory, 0 none)]`.
    */
   readonly shared: SharedArrayBuffer;
 }
@@ -137,7 +138,7 @@ export function sandboxWorkerMain(
       maxNestedCalls: 1,
       maxLogChars: 1,
     },
-    shared: new SharedArrayBuffer(4 * Float64Array.BYTES_PER_ELEMENT),
+    shared: new SharedArrayBuffer(5 * Float64Array.BYTES_PER_ELEMENT),
   };
   let queue = run(warmUp, true).catch(() => undefined);
   port.on('message', (message) => {
@@ -219,6 +220,13 @@ export function sandboxWorkerMain(
     let inflight = 0;
     let wake: (() => void) | undefined;
     const cpuUsed = () => cpuMs + (sliceStart > 0 ? now() - sliceStart : 0);
+    // The first limit reached is the one reported, also when the supervisor ends the thread later
+    // (a program may keep a C builtin busy after its stop): cell 4 holds it for the host.
+    const halt = (limitKind: 'cpu_time' | 'nested_calls' | 'memory') => {
+      if (stop !== undefined) return;
+      stop = { limitKind };
+      cells[4] = { cpu_time: 1, nested_calls: 2, memory: 3 }[limitKind];
+    };
     let context: QuickJSContext | undefined;
     let helpers: QuickJSHandle[] = [];
     // Only the program's own slices count (and are watched): setting up the runtime and the prelude
@@ -254,7 +262,7 @@ export function sandboxWorkerMain(
     // A host-realm error out of the WebAssembly glue: V8's own stack overflow (a RangeError the
     // program cannot make: its errors live in QuickJS) is the stack limit; anything else is a fault.
     const hostFault = (error: unknown): SandboxDoneMessage => {
-      const text = error instanceof Error ? error.message : String(error);
+      const text = error instanceof Error ? error.message || error.name : String(error);
       if (error instanceof RangeError && /call stack size/i.test(text)) stackOverflow = true;
       const done = failed('threw', text);
       if (done.ok || done.limitKind !== undefined) return done;
@@ -272,7 +280,7 @@ export function sandboxWorkerMain(
       runtime.setInterruptHandler(() => {
         if (stop !== undefined) return true;
         if (cpuUsed() > limits.cpuTimeMs) {
-          stop = { limitKind: 'cpu_time' };
+          halt('cpu_time');
           return true;
         }
         return false;
@@ -294,16 +302,17 @@ export function sandboxWorkerMain(
       });
       // Returns a call id, or a refusal message (a string) that the prelude turns into a rejection.
       const callFn = vm.newFunction('call', (nameHandle, argsHandle) => {
+        if (stop !== undefined) return vm.newString('program stopped');
         nestedCalls += 1;
         if (nestedCalls > limits.maxNestedCalls) {
-          stop = { limitKind: 'nested_calls' };
+          halt('nested_calls');
           return vm.newString(`program stopped: limit of ${limits.maxNestedCalls} nested tool calls reached`);
         }
         const name = vm.typeof(nameHandle) === 'string' ? vm.getString(nameHandle) : '';
         const args = vm.typeof(argsHandle) === 'string' ? vm.getString(argsHandle) : 'null';
         if (args.length > maxArgsChars) {
           // The host would parse this into far more memory than its text: a memory limit, not a call.
-          stop = { limitKind: 'memory' };
+          halt('memory');
           return vm.newString(`program stopped: arguments of \`${name}\` are ${args.length} characters`);
         }
         const id = nextId++;
@@ -420,9 +429,7 @@ export function sandboxWorkerMain(
             const encoded = enter(() => vm.callFunction(encode, vm.undefined, state.value));
             if (state.value !== finished) state.value.dispose();
             if (encoded.error) {
-              const text = vm.typeof(encoded.error) === 'string' ? vm.getString(encoded.error) : undefined;
-              encoded.error.dispose();
-              finish(failed('threw', text ?? 'the result cannot be read'));
+              finish(failed('threw', readError(encoded.error)));
               return;
             }
             // Text from the prelude's captured JSON.stringify: JSON by construction, never parsed here.
@@ -433,7 +440,7 @@ export function sandboxWorkerMain(
               return;
             }
             if (json.length > maxResultChars) {
-              stop = { limitKind: 'memory' };
+              halt('memory');
               finish(failed('threw', `the result is ${json.length} characters`));
               return;
             }

@@ -107,7 +107,6 @@ function supervisorThread(): Worker {
     `const threads = require('node:worker_threads');\n(${supervisorMain.toString()})(threads.parentPort, threads.workerData, threads.Worker);`,
     { eval: true, workerData: data },
   );
-  thread.unref();
   thread.on('message', (report: SupervisorReport) => {
     const sandbox = threads.get(report.id);
     if (sandbox === undefined) return;
@@ -128,6 +127,8 @@ function supervisorThread(): Worker {
     threads.clear();
     for (const sandbox of orphans) sandbox.ended(1);
   });
+  // Last: adding a `message` listener refs a worker again.
+  thread.unref();
   supervisor = thread;
   return thread;
 }
