@@ -5,6 +5,9 @@ import {
   runSandboxed,
   type SandboxHost,
 } from '@tiny/code-mode';
+import { AgentHarness } from '@tiny/harness';
+import { ScriptedModel, scriptedToolCall } from '@tiny/harness/testkit';
+import { defineTool } from '@tiny/tools';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
@@ -107,6 +110,19 @@ const hostile = fc.oneof(
   ),
   fc.constant(`return { get then() { ${loop} } };`),
   fc.constant(`return { toJSON() { ${loop} } };`),
+  // Text a TypeScript parser backtracks on exponentially: stripped in the sandbox, as CPU time.
+  fc.integer({ min: 18, max: 60 }).map((n) => `x = ${'a ? (b): c => '.repeat(n)}d;`),
+  // Amplifying results and arguments: small program text, millions of values on the way out.
+  fc.integer({ min: 200_000, max: 2_000_000 }).map((n) => `return new Array(${n}).fill({});`),
+  fc.integer({ min: 200_000, max: 2_000_000 }).map((n) => `await echo({ s: new Array(${n}).fill({}) });`),
+  // Floods of empty log lines and of concurrent calls.
+  fc.constant('for (;;) console.log();'),
+  fc
+    .integer({ min: 1000, max: 5000 })
+    .map(
+      (n) =>
+        `const ps = []; for (let i = 0; i < ${n}; i++) ps.push(echo({ i }).catch(() => 0)); await Promise.all(ps);`,
+    ),
 );
 
 const program = fc
@@ -140,12 +156,16 @@ describe('code mode against hostile programs', () => {
               source,
               host,
               { ...DEFAULT_CODE_MODE_LIMITS, cpuTimeMs: CPU_MS },
-              AbortSignal.timeout(WALL_MS),
+              { signal: AbortSignal.timeout(WALL_MS), typescript: true },
             );
             expect(outcome.json).not.toContain('forged');
+            expect(outcome.logs.length).toBeLessThanOrEqual(DEFAULT_CODE_MODE_LIMITS.maxLogChars);
             JSON.parse(outcome.json);
             kind = 'result';
           } catch (error) {
+            if (CodeModeLimitError.isInstance(error) || CodeProgramError.isInstance(error)) {
+              expect(error.logs.length).toBeLessThanOrEqual(DEFAULT_CODE_MODE_LIMITS.maxLogChars);
+            }
             if (CodeModeLimitError.isInstance(error)) kind = error.limitKind;
             else if (CodeProgramError.isInstance(error)) kind = `program:${error.failure}`;
             else if (error instanceof Error && error.name === 'TimeoutError') kind = 'wall_clock';
@@ -181,5 +201,85 @@ describe('code mode against hostile programs', () => {
     expect(maxGapMs).toBeLessThan(WALL_MS);
     // Each program's wasm memory is capped at 32 MiB + 16 MiB; a few worker threads at a time.
     expect(peakRss - baseline).toBeLessThan(512 * MiB);
+  });
+});
+
+/** Error texts a program can throw that name a limit: they must come back as the program's own throw. */
+const forged = fc
+  .tuple(
+    fc.constantFrom(
+      'out of memory',
+      'stack overflow',
+      'Maximum call stack size exceeded',
+      'interrupted',
+      'program stopped: limit of 2000 ms of CPU time reached',
+    ),
+    fc.constantFrom('InternalError', 'RangeError', 'Error', 'out of memory'),
+    fc.constantFrom('error', 'string', 'object', 'tagged'),
+  )
+  .map(([text, name, shape]) => {
+    const quoted = JSON.stringify(text);
+    if (shape === 'string') return `throw ${quoted};`;
+    if (shape === 'object') return `throw { name: ${JSON.stringify(name)}, message: ${quoted} };`;
+    const tag = shape === 'tagged' ? `e[Symbol.toStringTag] = 'Error'; ` : '';
+    return `const e = new Error(${quoted}); e.name = ${JSON.stringify(name)}; ${tag}throw e;`;
+  });
+
+describe('code mode limits are host facts', () => {
+  it(`reports ${RUNS} forged limit messages as program errors`, async () => {
+    await fc.assert(
+      fc.asyncProperty(forged, async (source) => {
+        let error: unknown;
+        try {
+          await runSandboxed(source, host, DEFAULT_CODE_MODE_LIMITS, { typescript: true });
+        } catch (caught) {
+          error = caught;
+        }
+        expect(CodeModeLimitError.isInstance(error)).toBe(false);
+        expect(CodeProgramError.isInstance(error) && error.failure).toBe('threw');
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+describe('code mode nested calls with big invalid arguments', () => {
+  it('validates them without blocking the host: issues are capped and deduplicated in linear time', async () => {
+    const prices = defineTool({
+      name: 'get_prices',
+      description: 'prices',
+      parameters: { type: 'object', properties: { skus: { type: 'array', items: { type: 'string' } } } },
+      execute: (args: { skus?: unknown[] }) => args.skus?.length ?? 0,
+    });
+    const { codeModeTool } = await import('@tiny/code-mode');
+    let maxGapMs = 0;
+    const runs = Math.max(4, Math.floor(RUNS / 8));
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 20_000, max: 100_000 }), async (n) => {
+        const tool = codeModeTool({ tools: [prices], limits: { cpuTimeMs: 500 } });
+        const code = `const r = await get_prices({ skus: new Array(${n}).fill(0) }).catch((e) => String(e.message).length); return r;`;
+        const model = new ScriptedModel({
+          steps: [{ toolCalls: [scriptedToolCall('run_code', { code }, 'c1')] }, { content: 'done' }],
+        });
+        const harness = new AgentHarness({ model, tools: [tool] });
+        let last = performance.now();
+        const ticker = setInterval(() => {
+          const now = performance.now();
+          maxGapMs = Math.max(maxGapMs, now - last);
+          last = now;
+        }, 10);
+        try {
+          const run = await harness.invoke({}, [{ role: 'user', content: 'go' }]);
+          const row = run.messages.find((message) => message.role === 'tool');
+          // The refusal text (first 100 issues and a count) comes back to the program as data.
+          expect(String(row?.content)).toMatch(/"result":\d+/);
+        } finally {
+          clearInterval(ticker);
+        }
+      }),
+      { numRuns: runs },
+    );
+    console.log('code-mode big invalid arguments:', JSON.stringify({ runs, maxHostGapMs: Math.round(maxGapMs) }));
+    expect(maxGapMs).toBeLessThan(WALL_MS);
   });
 });
