@@ -1,6 +1,6 @@
 import type { LanguageModelV1Response, LanguageModelV1ToolCall } from '@tiny/llm';
 import { asArray, asNonEmptyString, asRecord, asString } from '@tiny/provider-utils';
-import { type ErrorContext, errorFromEvent } from '../errors/create-call-error.js';
+import { type ErrorContext, errorFromEvent, transportError } from '../errors/create-call-error.js';
 import { encodeOpaqueBlocks, type OpaqueBlock } from '../request/opaque-blocks.js';
 import { decodeToolInput } from './decode-tool-input.js';
 import { mapStopReason, rawStopReason } from './map-stop-reason.js';
@@ -9,6 +9,9 @@ import { readRefusal } from './read-refusal.js';
 
 /** The parts of a response read from its content blocks. @internal */
 export type ParsedMessage = Omit<LanguageModelV1Response, 'warnings' | 'request' | 'response'>;
+
+/** The most content blocks one message may hold; more is a flood, not a turn. @internal */
+export const MAX_MESSAGE_BLOCKS = 512;
 
 /** Joins the text of several thinking blocks (a stream emits the same separator). @internal */
 export const THINKING_SEPARATOR = '\n\n';
@@ -23,13 +26,20 @@ export const THINKING_SEPARATOR = '\n\n';
  * `pause_turn` makes a turn with tool calls finish `error` (see `mapStopReason`); `content` then keeps only the text the streaming
  * classifier cut off, never an answer, as a stream of the same message would.
  *
- * @throws {AnthropicCallError} when the body is an error object (`{"type":"error",...}`).
+ * @throws {AnthropicCallError} when the body is an error object (`{"type":"error",...}`); of kind
+ *   `protocol_violation` when it holds more than `MAX_MESSAGE_BLOCKS` (512) content blocks.
  * @internal
  */
 export function parseMessage(body: unknown, raw: string, context: ErrorContext & { headers?: Headers }): ParsedMessage {
   const message = asRecord(body);
   if (message?.type === 'error') throw errorFromEvent(body, raw, context);
   const blocks = asArray(message?.content);
+  if (blocks.length > MAX_MESSAGE_BLOCKS)
+    throw transportError(`broke the protocol: sent more than ${MAX_MESSAGE_BLOCKS} content blocks`, undefined, {
+      ...context,
+      kind: 'protocol_violation',
+      retryable: false,
+    });
   const stopReason = rawStopReason(message?.stop_reason);
   const lastToolIndex = blocks.reduce<number>(
     (last, block, index) => (asRecord(block)?.type === 'tool_use' ? index : last),

@@ -7,6 +7,7 @@ import {
 } from '@tiny/llm';
 import { asArray, asNonEmptyString, asNumber, asRecord, asString } from '@tiny/provider-utils';
 import { errorFromBody, transportError } from '../errors/create-call-error.js';
+import { MAX_STREAM_TOOL_CALLS } from '../stream/tool-call-assembler.js';
 import { LEADING_LINE_BREAKS } from '../stream/create-edge-trimmer.js';
 import { extractThinking } from '../stream/create-think-extractor.js';
 import { contentParts } from '../wire/read-wire.js';
@@ -130,7 +131,8 @@ export function nativeCalls(value: unknown): LanguageModelV1ToolCall[] {
  *
  * @throws {OpenAICompatibleCallError} when the body is an error object (some servers answer 200
  *   with one) or not a completion at all; of kind `protocol_violation` when it holds more than
- *   `MAX_CHOICES` (128) choices or two choices of one index (which would be the answer is unknown).
+ *   `MAX_CHOICES` (128) choices, two choices of one index (which would be the answer is unknown)
+ *   or more than 256 tool calls in a choice.
  * @internal
  */
 export function parseCompletion(body: unknown, raw: string, context: ReadContext): Completion {
@@ -151,6 +153,8 @@ export function parseCompletion(body: unknown, raw: string, context: ReadContext
     const index = choiceIndex(entry, position);
     if (indices.has(index)) throw violation(`sent two choices with index ${index}`);
     indices.add(index);
+    if (asArray(asRecord(asRecord(entry)?.message)?.tool_calls).length > MAX_STREAM_TOOL_CALLS)
+      throw violation(`sent more than ${MAX_STREAM_TOOL_CALLS} tool calls in choice ${index}`);
   }
   const read = list
     .map((entry, position) => {
