@@ -99,16 +99,7 @@ const KNOWN_REASONS = [
   'Tool_Calls',
 ];
 /** Values after which the calls of a turn may run. */
-const NORMAL = new Set([
-  'stop',
-  'tool_calls',
-  'function_call',
-  'end_turn',
-  'stop_sequence',
-  'tool_use',
-  'eos',
-  'pause_turn',
-]);
+const NORMAL = new Set(['stop', 'tool_calls', 'function_call', 'end_turn', 'stop_sequence', 'tool_use', 'eos']);
 const BROKEN: ReadonlySet<LanguageModelV1FinishReason> = new Set(['length', 'content_filter', 'error']);
 
 type Scenario =
@@ -322,5 +313,280 @@ describe('adapters against a hostile server', () => {
     );
     expect(elsewhere.requests).toBe(0);
     expect(growth).toBeLessThan(256);
+  });
+});
+
+/**
+ * Turn integrity (the second property): missing, malformed and overridden finish reasons, content
+ * after the finish, cuts and errors after the finish, wire values nested thousands deep, floods of
+ * choices, tool-call indices and content blocks, and 1xx floods, against both adapters, streamed
+ * and not. Properties: no call of a turn that did not end normally is executable (the turn fails,
+ * its finish reason is a broken one, or the call is invalid), every failure is a typed error,
+ * nothing hangs.
+ */
+const INTEGRITY_RUNS = Number(process.env.FUZZ_RUNS ?? 150);
+
+type Broken =
+  | { kind: 'reason_value'; value: string }
+  | { kind: 'two_reasons'; first: string; second: string }
+  | { kind: 'after_finish'; what: 'text' | 'call' }
+  | { kind: 'cut_after'; how: 'eof' | 'error_event' | 'garbage' }
+  | { kind: 'deep'; where: 'reason' | 'args' | 'error_detail'; depth: number }
+  | { kind: 'flood'; count: number }
+  | { kind: 'early_hints' };
+
+const nestedText = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+const nestedObject = (depth: number) => `${'{"x":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+const broken: fc.Arbitrary<Broken> = fc.oneof(
+  fc.record({
+    kind: fc.constant('reason_value' as const),
+    value: fc.constantFrom('absent', 'null', '""', '"  "', '5', 'true', '{}', '[]', '{"r":"stop"}', '["tool_calls"]'),
+  }),
+  fc.record({
+    kind: fc.constant('two_reasons' as const),
+    first: fc.constantFrom(...KNOWN_REASONS),
+    second: fc.constantFrom(...KNOWN_REASONS),
+  }),
+  fc.record({ kind: fc.constant('after_finish' as const), what: fc.constantFrom('text' as const, 'call' as const) }),
+  fc.record({
+    kind: fc.constant('cut_after' as const),
+    how: fc.constantFrom('eof' as const, 'error_event' as const, 'garbage' as const),
+  }),
+  fc.record({
+    kind: fc.constant('deep' as const),
+    where: fc.constantFrom('reason' as const, 'args' as const, 'error_detail' as const),
+    depth: fc.integer({ min: 65, max: 6000 }),
+  }),
+  fc.record({ kind: fc.constant('flood' as const), count: fc.integer({ min: 520, max: 3000 }) }),
+  fc.record({ kind: fc.constant('early_hints' as const) }),
+);
+
+/** The reasons after which a turn's calls may run (a missing one is no normal end). */
+const isNormal = (reason: string) => NORMAL.has(reason.toLowerCase());
+
+/** The OpenAI answer for a drawn break: [status, content type, body]. */
+function openaiBroken(drawn: Broken, streamed: boolean): [number, string, string] {
+  const call = (args: string) =>
+    `{"index":0,"id":"call_1","type":"function","function":{"name":"write_file","arguments":${args}}}`;
+  const chunk = (delta: string, reason?: string) =>
+    `data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":${delta}${reason === undefined ? '' : `,"finish_reason":${reason}`}}]}\n\n`;
+  const whole = (args: string, reason: string | undefined) =>
+    `{"object":"chat.completion","choices":[{"index":0,"message":{"content":null,"tool_calls":[${call(args)}]}${reason === undefined ? '' : `,"finish_reason":${reason}`}}]}`;
+  const ok = JSON.stringify(JSON.stringify(CALL.input));
+  const cut = JSON.stringify('{"path":"a"');
+  const sse = (...events: string[]): [number, string, string] => [200, 'text/event-stream', events.join('')];
+  const json = (body: string, status = 200): [number, string, string] => [status, 'application/json', body];
+  const quoted = (reason: string) => JSON.stringify(reason);
+  switch (drawn.kind) {
+    case 'reason_value': {
+      const reason = drawn.value === 'absent' ? undefined : drawn.value;
+      return streamed
+        ? sse(chunk(`{"tool_calls":[${call(ok)}]}`), chunk('{}', reason), 'data: [DONE]\n\n')
+        : json(whole(ok, reason));
+    }
+    case 'two_reasons':
+      return streamed
+        ? sse(
+            chunk(`{"tool_calls":[${call(ok)}]}`),
+            chunk('{}', quoted(drawn.first)),
+            chunk('{}', quoted(drawn.second)),
+            'data: [DONE]\n\n',
+          )
+        : json(whole(ok, quoted(drawn.first)));
+    case 'after_finish':
+      return streamed
+        ? sse(
+            chunk('{"content":"hi"}', '"stop"'),
+            chunk(drawn.what === 'text' ? '{"content":"more"}' : `{"tool_calls":[${call(ok)}]}`),
+            'data: [DONE]\n\n',
+          )
+        : json(whole(ok, '"tool_calls"'));
+    case 'cut_after': {
+      const tail =
+        drawn.how === 'eof'
+          ? ''
+          : drawn.how === 'error_event'
+            ? 'data: {"error":{"message":"died"}}\n\n'
+            : 'data: {oops\n\n';
+      return streamed
+        ? sse(chunk(`{"tool_calls":[${call(cut)}]}`), chunk('{}', '"tool_calls"'), tail)
+        : json(whole(ok, '"tool_calls"'));
+    }
+    case 'deep':
+      if (drawn.where === 'error_detail') return json(`{"detail":${nestedText(drawn.depth)}}`, 422);
+      if (drawn.where === 'reason')
+        return streamed
+          ? sse(chunk(`{"tool_calls":[${call(ok)}]}`), chunk('{}', nestedText(drawn.depth)), 'data: [DONE]\n\n')
+          : json(whole(ok, nestedText(drawn.depth)));
+      return streamed
+        ? sse(chunk(`{"tool_calls":[${call(nestedObject(drawn.depth))}]}`, '"tool_calls"'), 'data: [DONE]\n\n')
+        : json(whole(nestedObject(drawn.depth), '"tool_calls"'));
+    case 'flood': {
+      const many = Array.from({ length: drawn.count }, (_, index) => `{"index":${index},"delta":{"content":"x"}}`).join(
+        ',',
+      );
+      const calls = Array.from({ length: drawn.count }, (_, index) =>
+        call(ok).replace('"index":0', `"index":${index}`).replace('call_1', `c${index}`),
+      ).join(',');
+      return streamed
+        ? sse(`data: {"choices":[${many}]}\n\n`, chunk(`{"tool_calls":[${calls}]}`, '"tool_calls"'), 'data: [DONE]\n\n')
+        : json(`{"choices":[{"index":0,"message":{"tool_calls":[${calls}]},"finish_reason":"tool_calls"}]}`);
+    }
+    case 'early_hints':
+      return [0, '', ''];
+  }
+}
+
+/** The Anthropic answer for a drawn break: [status, content type, body]. */
+function anthropicBroken(drawn: Broken, streamed: boolean): [number, string, string] {
+  const event = (type: string, fields: string) => `event: ${type}\ndata: {"type":"${type}"${fields}}\n\n`;
+  const start = event('message_start', ',"message":{"id":"msg","usage":{}}');
+  const toolStart = (index: number, input = '{}') =>
+    event(
+      'content_block_start',
+      `,"index":${index},"content_block":{"type":"tool_use","id":"t${index}","name":"write_file","input":${input}}`,
+    );
+  const toolJson = (json: string) =>
+    event(
+      'content_block_delta',
+      `,"index":0,"delta":{"type":"input_json_delta","partial_json":${JSON.stringify(json)}}`,
+    );
+  const blockStop = event('content_block_stop', ',"index":0');
+  const stop = (reason: string | undefined) =>
+    event('message_delta', `,"delta":{${reason === undefined ? '' : `"stop_reason":${reason}`}}`);
+  const end = event('message_stop', '');
+  const whole = (input: string, reason: string | undefined, blocks?: string) =>
+    `{"id":"msg","type":"message","content":[${blocks ?? `{"type":"tool_use","id":"t1","name":"write_file","input":${input}}`}]${reason === undefined ? '' : `,"stop_reason":${reason}`}}`;
+  const sse = (...events: string[]): [number, string, string] => [200, 'text/event-stream', events.join('')];
+  const json = (body: string, status = 200): [number, string, string] => [status, 'application/json', body];
+  const tool = [start, toolStart(0), toolJson('{"path":"a"}'), blockStop];
+  switch (drawn.kind) {
+    case 'reason_value': {
+      const reason = drawn.value === 'absent' ? undefined : drawn.value;
+      return streamed ? sse(...tool, stop(reason), end) : json(whole('{"path":"a"}', reason));
+    }
+    case 'two_reasons':
+      return streamed
+        ? sse(...tool, stop(JSON.stringify(drawn.first)), stop(JSON.stringify(drawn.second)), end)
+        : json(whole('{"path":"a"}', JSON.stringify(drawn.first)));
+    case 'after_finish':
+      return streamed
+        ? sse(
+            start,
+            stop('"end_turn"'),
+            ...(drawn.what === 'call'
+              ? [toolStart(0), toolJson('{"path":"a"}'), blockStop]
+              : [event('content_block_start', ',"index":0,"content_block":{"type":"text","text":"more"}')]),
+            end,
+          )
+        : json(whole('{"path":"a"}', '"tool_use"'));
+    case 'cut_after':
+      if (!streamed) return json(whole('{"path":"a"}', '"tool_use"'));
+      if (drawn.how === 'error_event')
+        return sse(...tool, stop('"tool_use"'), event('error', ',"error":{"type":"api_error","message":"died"}'));
+      return sse(
+        start,
+        toolStart(0),
+        toolJson('{"path":"a"'),
+        stop('"tool_use"'),
+        drawn.how === 'garbage' ? 'data: {oops\n\n' : '',
+      );
+    case 'deep':
+      if (drawn.where === 'error_detail')
+        return json(
+          `{"type":"error","error":{"type":"invalid_request_error","message":${nestedText(drawn.depth)}}}`,
+          400,
+        );
+      if (drawn.where === 'reason')
+        return streamed
+          ? sse(...tool, stop(nestedText(drawn.depth)), end)
+          : json(whole('{"path":"a"}', nestedText(drawn.depth)));
+      return streamed
+        ? sse(start, toolStart(0, nestedObject(drawn.depth)), blockStop, stop('"tool_use"'), end)
+        : json(whole(nestedObject(drawn.depth), '"tool_use"'));
+    case 'flood': {
+      const blocks = Array.from(
+        { length: drawn.count },
+        (_, index) => `{"type":"tool_use","id":"t${index}","name":"write_file","input":{}}`,
+      ).join(',');
+      return streamed
+        ? sse(start, ...Array.from({ length: drawn.count }, (_, index) => toolStart(index)), stop('"tool_use"'), end)
+        : json(whole('', '"tool_use"', blocks));
+    }
+    case 'early_hints':
+      return [0, '', ''];
+  }
+}
+
+/** Whether a drawn break may legitimately leave a runnable call. */
+function mayRun(drawn: Broken, streamed: boolean): boolean {
+  if (drawn.kind === 'two_reasons') return isNormal(drawn.first) && (!streamed || isNormal(drawn.second));
+  if (!streamed) return drawn.kind === 'after_finish' || drawn.kind === 'cut_after';
+  return false;
+}
+
+describe('adapters against broken turns', () => {
+  it(`run no call of a turn that did not end normally, fail typed and never hang (${INTEGRITY_RUNS} runs)`, async () => {
+    const counts = { runs: 0, untyped: 0, hangs: 0, executable: 0, failedTyped: 0, refused: 0 };
+    await fc.assert(
+      fc.asyncProperty(broken, fc.constantFrom('openai', 'anthropic'), fc.boolean(), async (drawn, adapter, stream) => {
+        counts.runs += 1;
+        api.handler = (_incoming, response, sent) => {
+          if (drawn.kind === 'early_hints') {
+            const hint = () => {
+              if (!response.destroyed) response.writeEarlyHints({ link: '</a>; rel=preload' });
+            };
+            hint();
+            const timer = setInterval(hint, 20);
+            response.on('close', () => clearInterval(timer));
+            return;
+          }
+          const streamed = (JSON.parse(sent) as { stream?: boolean }).stream === true;
+          const [status, type, body] = (adapter === 'openai' ? openaiBroken : anthropicBroken)(drawn, streamed);
+          response.writeHead(status, { 'content-type': type }).end(body);
+        };
+        const baseURL = `http://127.0.0.1:${api.port}/v1`;
+        const model: LanguageModelV1 =
+          adapter === 'openai'
+            ? createOpenAICompatible({ baseURL, apiKey: SECRET, limits: LIMITS })('m')
+            : createAnthropic({ baseURL, apiKey: SECRET, limits: LIMITS })('claude');
+        const watchdog = new Promise<'hang'>((resolve) => setTimeout(() => resolve('hang'), 15_000).unref());
+        const outcome = await Promise.race([settle(model, stream), watchdog]);
+        for (const response of api.open) response.destroy();
+        const label = `${JSON.stringify(drawn).slice(0, 120)} ${adapter} stream=${stream}`;
+        if (outcome === 'hang') {
+          counts.hangs += 1;
+          throw new Error(`hang: ${label}`);
+        }
+        if ('error' in outcome) {
+          const typed = ModelCallError.isInstance(outcome.error) && TinyError.isInstance(outcome.error);
+          if (!typed) counts.untyped += 1;
+          expect(typed, `untyped: ${String(outcome.error)} for ${label}`).toBe(true);
+          counts.failedTyped += 1;
+          if (drawn.kind === 'early_hints') expect(outcome.error).toMatchObject({ kind: 'response_timeout' });
+          if (drawn.kind === 'flood')
+            expect(['protocol_violation', 'response_too_large'], label).toContain(
+              (outcome.error as { kind?: string }).kind,
+            );
+          if (drawn.kind === 'after_finish' && stream)
+            expect(outcome.error, label).toMatchObject({ kind: 'protocol_violation' });
+          return;
+        }
+        expect(drawn.kind, `${label} succeeded`).not.toBe('early_hints');
+        const { response } = outcome;
+        const runnable =
+          !BROKEN.has(response.finishReason) && (response.toolCalls ?? []).some((call) => call.invalid === undefined);
+        if (runnable && !mayRun(drawn, stream)) counts.executable += 1;
+        else counts.refused += 1;
+        expect(runnable && !mayRun(drawn, stream), `${label} → ${response.finishReason} keeps a call runnable`).toBe(
+          false,
+        );
+      }),
+      { numRuns: INTEGRITY_RUNS },
+    );
+    console.info(
+      `hostile-server integrity: runs ${counts.runs}, hangs ${counts.hangs}, untyped ${counts.untyped}, executable calls of broken turns ${counts.executable}, typed failures ${counts.failedTyped}, refused or non-runnable ${counts.refused}`,
+    );
   });
 });
