@@ -24,9 +24,10 @@ export interface HttpLimits {
    */
   readonly idleTimeoutMs?: number | undefined;
   /**
-   * How long reading one response may take in all, in milliseconds, from the response headers to
-   * its end. Default 1 800 000 (30 minutes): a server that trickles meaningful events forever
-   * still ends; a long local generation fits (raise it for slower ones).
+   * How long one response may take in all, in milliseconds, from the request's start (the wait
+   * for headers included, so a server that sends only `103 Early Hints` or nothing at all is cut
+   * off) to the end of its body. Default 1 800 000 (30 minutes): a server that trickles meaningful
+   * events forever still ends; a long local generation fits (raise it for slower ones).
    */
   readonly totalTimeoutMs?: number | undefined;
 }
