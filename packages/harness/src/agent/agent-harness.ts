@@ -91,9 +91,11 @@ export interface AgentHarnessOptions {
    * pending call (run id, call id, tool, arguments and policy digest: nothing an editor can vary
    * while keeping the approval valid); a second resume of any state holding one of those calls, in
    * this process or another sharing the store, is refused with `DeferredResolutionError`
-   * (`already_resumed`) and runs nothing. Without one, this harness instance remembers what it
-   * resumed (when there is no ledger), and a ledger's `started` claims each call once (the shipped
-   * ledgers, shared across processes for SQLite): a replayed call is answered, not run.
+   * (`already_resumed`) and runs nothing. Without one, only this harness instance remembers what it
+   * resumed (ledger or not): another instance or process can resume the same state again and decide
+   * differently (re-approve a denied call). A ledger's `started` claims stop a second execution of a
+   * call (a replayed call is answered, not run) but not a second decision; only `resumeClaims` makes
+   * a decision single-use across instances and processes.
    */
   readonly resumeClaims?: ResumeClaimStore | undefined;
 }
@@ -136,7 +138,7 @@ export interface InvokeOptions {
   /**
    * `resumeDeferred` only: the same paused state is resumed at most once (`DeferredResolutionError`,
    * problem `already_resumed`), so an approved call cannot run twice: across processes through
-   * `AgentHarnessOptions.resumeClaims`, else (without a ledger) within this harness instance.
+   * `AgentHarnessOptions.resumeClaims`, and always within this harness instance (ledger or not).
    * Default true; a durable engine whose journal already makes every step exactly-once (e.g.
    * `@tiny/restate`) may turn it off.
    */
@@ -317,13 +319,15 @@ export class AgentHarness {
   }
 
   /**
-   * Consumes a paused state before anything of it runs (with `resumeOnce`): in `resumeClaims` when
-   * given (across processes), and in this instance's memory (without a ledger, or with claims).
+   * Consumes a paused state before anything of it runs (with `resumeOnce`): in this instance's
+   * memory always (ledger or not, denials as well as approvals), and in `resumeClaims` when given
+   * (across processes and instances).
    */
   private claimResume(state: RunState, options: InvokeOptions): (() => Promise<void>) | undefined {
     const claims = this.resumeClaims;
     if (options.resumeOnce === false || state.pending === undefined) return undefined;
-    if (claims === undefined && this.ledger !== undefined) return undefined;
+    // The in-memory check applies with or without a ledger: a ledger stops a second execution of a
+    // call, not a second decision on it (a denied call re-approved by resuming the same state again).
     const pending = [...state.pending.approvals, ...state.pending.calls];
     // One claim per pending call, keyed by what the call is (run, call id, tool, arguments, policy),
     // never by the state's shape (transcript length) or a digest field an editor may drop.

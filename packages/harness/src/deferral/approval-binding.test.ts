@@ -214,12 +214,12 @@ describe('approvals bound to the exact call', () => {
     expect(paid).toEqual(['ada:500']);
   });
 
-  it('leaves a repeated resume to the ledger when there is one', async () => {
+  it('refuses a repeated resume in one harness with a ledger too', async () => {
     const ledger = new InMemoryToolEffectLedger();
     const { harness, paid, run, state } = await paused({ ledger });
     const approve = () => new DeferredToolResults().approveAll(run.deferred ?? { approvals: [] });
     await harness.resumeDeferred({}, state, approve());
-    await harness.resumeDeferred({}, state, approve());
+    await expect(harness.resumeDeferred({}, state, approve())).rejects.toMatchObject({ problem: 'already_resumed' });
     expect(paid).toEqual(['ada:500']);
   });
 

@@ -76,8 +76,8 @@ describe('a paused call runs at most once whatever the state edit', () => {
   });
 });
 
-describe('a ledger alone stops a replay', () => {
-  it('two concurrent resumes of one state on one harness run the call once', async () => {
+describe('with a ledger and no resumeClaims', () => {
+  it('two concurrent resumes of one state on one harness: one runs the call, the other is refused', async () => {
     const paid: string[] = [];
     const ledger = new InMemoryToolEffectLedger();
     const { harness, state, decisions } = await paused(paid, { ledger });
@@ -85,8 +85,26 @@ describe('a ledger alone stops a replay', () => {
       harness.resumeDeferred({}, state, decisions),
       harness.resumeDeferred({}, state, decisions),
     ]);
-    expect(runs.every((run) => run.status === 'fulfilled')).toBe(true);
+    expect(runs.map((run) => run.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect(paid).toEqual(['pay:5']);
+  });
+
+  it('a denied call cannot be re-approved by resuming the same state again on one harness', async () => {
+    const paid: string[] = [];
+    const ledger = new InMemoryToolEffectLedger();
+    const harness = scenario(paid, { ledger });
+    const run = await harness.invoke({ runId: 'r' }, [{ role: 'user', content: 'go' }]);
+    const call = run.deferred?.approvals[0];
+    if (call === undefined) throw new Error('expected a pending approval');
+    const state = JSON.stringify(run.state);
+    await harness.resumeDeferred({}, state, new DeferredToolResults().deny(call, 'no'));
+    await expect(harness.resumeDeferred({}, state, new DeferredToolResults().approve(call))).rejects.toMatchObject({
+      problem: 'already_resumed',
+    });
+    await expect(
+      harness.resumeDeferred({}, state, new DeferredToolResults().approveWithArgs(call, { cents: 6 })),
+    ).rejects.toMatchObject({ problem: 'already_resumed' });
+    expect(paid).toEqual([]);
   });
 
   it('two harnesses sharing a ledger without rows() run the call once, one after the other', async () => {
