@@ -109,28 +109,79 @@ export interface ApprovalPolicyInput {
     | undefined;
   /** The arguments the host injects (name and source): a new one changes what the call does. */
   readonly injected?: readonly { readonly name: string; readonly source?: unknown }[] | undefined;
+  /**
+   * The tools this one may call (`nestedTools`), read like this one, recursively: a changed, added
+   * or removed helper changes what an approved call does. Their order does not count; a tool met
+   * again on its own nesting path (a cycle) counts by name only.
+   */
+  readonly nestedTools?: readonly ApprovalPolicyInput[] | undefined;
 }
 
 /**
  * The digest of the policy an approval is asked under: `policy-sha256:<hex>` over the tool's name,
  * description, model-facing parameters, declared side effects, access rules (approval requirement
- * included), runtime (sandbox, timeouts, result size) and host-injected arguments (names and
- * sources, never values); a fixed digest for a tool the harness does not know. A paused call carries it;
- * an approval resumed under a different one is not run but asked again (`needs_reapproval`).
+ * included), runtime (sandbox, timeouts, result size), host-injected arguments (names and
+ * sources, never values) and declared `nestedTools` (each one's name and definition digest,
+ * recursively, in no particular order); a fixed digest for a tool the harness does not know. A
+ * paused call carries it; an approval resumed under a different one is not run but asked again
+ * (`needs_reapproval`). It covers the declared definition, not the code: an `execute` changed under
+ * the same definition keeps the digest.
  */
 export function approvalPolicyDigest(tool: ApprovalPolicyInput | undefined): string {
   const body =
-    tool === undefined
-      ? canonical(['tiny.approval-policy.v2', null])
-      : canonical([
-          'tiny.approval-policy.v2',
-          tool.name,
-          tool.description ?? null,
-          tool.parameters ?? null,
-          tool.policy?.sideEffects ?? null,
-          tool.policy?.access ?? null,
-          tool.policy?.runtime ?? null,
-          (tool.injected ?? []).map((argument) => [argument.name, argument.source ?? null]),
-        ]);
-  return `policy-sha256:${createHash('sha256').update(body).digest('hex')}`;
+    tool === undefined ? canonical(['tiny.approval-policy.v2', null]) : definitionBody(tool, new Set(), new WeakMap());
+  return `policy-sha256:${sha256(body)}`;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * The canonical body of `tool`'s definition. `path` holds the tools on the nesting path (a tool met
+ * again there is a cycle, written as its name); `memo` keeps the bodies of tools whose nesting had
+ * no cycle (theirs do not depend on the path), so a helper shared by many tools is read once.
+ */
+function definitionBody(
+  tool: ApprovalPolicyInput,
+  path: Set<ApprovalPolicyInput>,
+  memo: WeakMap<ApprovalPolicyInput, string>,
+): string {
+  const known = memo.get(tool);
+  if (known !== undefined) return known;
+  const fields: unknown[] = [
+    'tiny.approval-policy.v2',
+    tool.name,
+    tool.description ?? null,
+    tool.parameters ?? null,
+    tool.policy?.sideEffects ?? null,
+    tool.policy?.access ?? null,
+    tool.policy?.runtime ?? null,
+    (tool.injected ?? []).map((argument) => [argument.name, argument.source ?? null]),
+  ];
+  let cut = false;
+  const nested = tool.nestedTools ?? [];
+  if (nested.length > 0) {
+    // By name, the last one winning (as the harness looks nested tools up), then sorted.
+    const byName = new Map<string, ApprovalPolicyInput>();
+    for (const helper of nested) byName.set(helper.name, helper);
+    path.add(tool);
+    const entries: [string, string][] = [];
+    for (const [name, helper] of byName) {
+      if (path.has(helper)) {
+        cut = true;
+        entries.push([name, 'cycle']);
+        continue;
+      }
+      const helperBody = definitionBody(helper, path, memo);
+      if (!memo.has(helper)) cut = true;
+      entries.push([name, `sha256:${sha256(helperBody)}`]);
+    }
+    path.delete(tool);
+    entries.sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
+    fields.push(['nested', entries]);
+  }
+  const body = canonical(fields);
+  if (!cut) memo.set(tool, body);
+  return body;
 }

@@ -117,6 +117,7 @@ export function currentPolicyDigest(state: LoopState, toolName: string): string 
           parameters: entry.schema.parameters,
           policy: entry.tool.policy,
           injected: entry.tool.injected,
+          nestedTools: entry.tool.nestedTools,
         },
   );
 }
