@@ -17,7 +17,13 @@ import { isApprovedCall } from '../deferral/approved-call.js';
 import { unwrapBridgeCall } from '../discovery/unwrap-bridge-call.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import type { BrokenTurnReason } from '../events/agent-event.js';
-import { eventSecrets, redactionOf, redactUnknownArguments, redactValue, scrubText } from '../execution/redaction.js';
+import {
+  eventSecrets,
+  redactionOf,
+  redactLooseArguments,
+  redactUnknownArguments,
+  scrubText,
+} from '../execution/redaction.js';
 import { middlewareContext, runBeforeTool } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { runStopError } from '../run/run-stop.js';
@@ -112,7 +118,9 @@ function recordedArguments(
     );
     return { arguments: redactUnknownArguments(args, known, state.context.hostValues) };
   }
-  return { arguments: redactValue(args, redactionOf(entry.tool)) };
+  const redaction = redactionOf(entry.tool);
+  // These arguments did not validate: looked at fail-closed (see `redactLooseArguments`).
+  return { arguments: redaction === undefined ? args : redactLooseArguments(args, [redaction], []) };
 }
 
 /** Takes one tool-call budget slot, or ends the run with `limit_reached`. */

@@ -98,11 +98,14 @@ async function* tapTextDeltas(
   // Argument text of a call the harness would run is tool input: streamed only with
   // `captureToolIo`, and never for a tool with sensitive fields. Calls to schemas of this request
   // that no tool backs (a structured-output tool added by middleware) always stream.
-  const visible = new Set<string>();
+  // Keyed by call id, valued by the tool it was opened for: an id that restarts with another tool
+  // is judged again (never streamed under the first tool's verdict).
+  const visible = new Map<string, string>();
   for await (const part of stream) {
     if (part.type === 'text_delta') emit(scrubber ? scrubber.feed(part.delta).text : part.delta);
     else if (part.type === 'tool_call_start') {
       names.set(part.id, part.name);
+      visible.delete(part.id);
       const entry = state.offered.get(part.name) ?? state.deferredTools.get(part.name);
       const bridge = state.discovery?.isBridgeCall(part.name) === true;
       const isTool = entry !== undefined || bridge;
@@ -113,11 +116,12 @@ async function* tapTextDeltas(
         schemaOnly ||
         (state.policy.captureToolIo && !bridge && entry !== undefined && redactionOf(entry.tool) === undefined)
       )
-        visible.add(part.id);
+        visible.set(part.id, part.name);
     } else if (
       part.type === 'tool_call_delta' &&
       state.sink.active &&
       part.argumentsDelta !== '' &&
+      visible.get(part.id) === names.get(part.id) &&
       visible.has(part.id)
     ) {
       state.sink.emit({

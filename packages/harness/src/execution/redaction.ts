@@ -1,7 +1,7 @@
 import { type CompleteTool, completeTool } from '@tiny/tools';
 import { describeSafely, toPlainData } from './plain-data.js';
 import { scrubValue } from './scrub-value.js';
-import { expandSecrets, MIN_SCRUB_LENGTH, REDACTED, scrubText } from './secret-variants.js';
+import { binaryVariants, expandSecrets, MIN_SCRUB_LENGTH, REDACTED, scrubText } from './secret-variants.js';
 
 export { REDACTED, scrubText };
 
@@ -98,10 +98,54 @@ interface Walk {
   readonly out: Path[];
   readonly refs: string[];
   ids?: Map<string, unknown>;
+  /** Set when more than {@link MAX_PATHS} paths were found: every argument is then sensitive. */
+  overflow?: boolean;
+}
+
+/** How deep the schema walk goes; a subtree past it that may hold a sensitive field is sensitive whole. */
+const MAX_SCHEMA_DEPTH = 32;
+/** Most schema nodes {@link mayBeSensitive} looks at before it answers yes. */
+const MAX_SCAN_NODES = 10_000;
+
+/**
+ * Whether `schema` (following its `$ref`s) may mark anything sensitive: the walk's fail-closed
+ * answer for a subtree it does not go into (too deep, a recursion unrolled to its limit). Yes when
+ * the scan itself runs past its bound.
+ */
+function mayBeSensitive(schema: unknown, state: Walk): boolean {
+  const stack: unknown[] = [schema];
+  const seen = new Set<object>();
+  let budget = MAX_SCAN_NODES;
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
+    budget -= 1;
+    if (budget < 0) return true;
+    seen.add(node);
+    const record = node as Record<string, unknown>;
+    if (record[SENSITIVE_KEYWORD] === true) return true;
+    if (typeof record.$ref === 'string') stack.push(resolveRef(state.root, record.$ref, state));
+    for (const value of Object.values(record)) if (typeof value === 'object') stack.push(value);
+  }
+  return false;
+}
+
+/** Records `prefix` as sensitive whole when the subtree the walk stops at may hold a sensitive field. */
+function cut(schema: unknown, prefix: Path, state: Walk): void {
+  if (mayBeSensitive(schema, state)) state.out.push(prefix);
 }
 
 function walk(schema: unknown, prefix: Path, state: Walk, depth: number): void {
-  if (typeof schema !== 'object' || schema === null || depth > 32 || state.out.length >= MAX_PATHS) return;
+  if (typeof schema !== 'object' || schema === null) return;
+  if (state.out.length >= MAX_PATHS) {
+    // Fail closed: a schema naming this many sensitive paths has every argument sensitive.
+    if (mayBeSensitive(schema, state)) state.overflow = true;
+    return;
+  }
+  if (depth > MAX_SCHEMA_DEPTH) {
+    cut(schema, prefix, state);
+    return;
+  }
   const node = schema as Record<string, unknown>;
   if (node[SENSITIVE_KEYWORD] === true) {
     state.out.push(prefix);
@@ -110,11 +154,12 @@ function walk(schema: unknown, prefix: Path, state: Walk, depth: number): void {
   if (typeof node.$ref === 'string') {
     const ref = node.$ref;
     const repeats = state.refs.filter((seen) => seen === ref).length;
+    const target = resolveRef(state.root, ref, state);
     if (repeats < MAX_REF_REPEATS) {
       state.refs.push(ref);
-      walk(resolveRef(state.root, ref, state), prefix, state, depth + 1);
+      walk(target, prefix, state, depth + 1);
       state.refs.pop();
-    }
+    } else cut(target, prefix, state);
   }
   for (const key of ['properties', 'patternProperties'] as const) {
     const map = node[key];
@@ -165,7 +210,9 @@ function nestsSensitive(tool: CompleteTool<never>): boolean {
 /**
  * A tool's sensitive paths: properties marked `"x-tiny-sensitive": true` in its parameters schema
  * (at any depth, through arrays, unions, conditionals and local `$ref`s into `$defs`/`definitions`;
- * a recursive schema is followed three levels deep) and the top-level names in
+ * a recursive schema is followed three levels deep, past which, as past 32 levels of nesting, the
+ * subtree is sensitive whole when it may mark anything; more than 256 paths make every argument
+ * sensitive) and the top-level names in
  * `policy.access.redact`. A tool whose `nestedTools` have sensitive fields (a code-mode tool) has
  * every argument sensitive: its program text may spell out the values it passes to them.
  * Computed once per tool; undefined when the tool has none (the common case costs one map lookup).
@@ -178,7 +225,9 @@ export function redactionOf(tool: CompleteTool<never> | undefined): Redaction | 
   const paths: Path[] = tool.policy.access.redact.map((name) => [name]);
   // Marked before walking, so a tool nesting itself cannot recurse here.
   cache.set(tool, null);
-  walk(tool.parameters, [], { root: tool.parameters, out: paths, refs: [] }, 0);
+  const state: Walk = { root: tool.parameters, out: paths, refs: [] };
+  walk(tool.parameters, [], state, 0);
+  if (state.overflow === true) paths.splice(0, paths.length, []);
   if (nestsSensitive(tool)) paths.push(['*']);
   const redaction = paths.length === 0 ? null : { paths };
   cache.set(tool, redaction);
@@ -253,6 +302,14 @@ function walkLeaves(value: unknown, out: Set<string>, depth: number, seen: Set<o
     out.add(value.toLocaleString('en-US'));
   } else if (typeof value === 'object' && !seen.has(value)) {
     seen.add(value);
+    if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) {
+      // Key bytes: every text they are commonly written as (hex, base64), not only their JSON form.
+      const bytes =
+        value instanceof ArrayBuffer
+          ? new Uint8Array(value)
+          : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+      for (const text of binaryVariants(bytes)) out.add(text);
+    }
     if (Array.isArray(value)) {
       for (const item of value) leaves(item, out, depth + 1, seen);
       return;
@@ -371,7 +428,7 @@ export function hostSecrets(hostValues: Readonly<Record<string, unknown>> | unde
  */
 export function eventSecrets(args: unknown, redaction: Redaction | undefined, capture: boolean): readonly string[] {
   if (capture && redaction === undefined) return [];
-  const out = new Set(redaction === undefined ? [] : expandSecrets(sensitiveRawValues(args, redaction)));
+  const out = new Set(redaction === undefined ? [] : expandSecrets(argumentSecrets(args, redaction)));
   // The model's own strings are kept out of records, not secrets: as written and JSON-escaped suffice.
   const plain = new Set<string>();
   if (!capture) modelStrings(args, plain, 0);
@@ -381,6 +438,19 @@ export function eventSecrets(args: unknown, redaction: Redaction | undefined, ca
     out.add(JSON.stringify(text).slice(1, -1));
   }
   return [...out].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * The sensitive values of arguments as sent (which may not match the schema: an envelope, an
+ * object as a JSON string): those under the sensitive paths, and what `redactLooseArguments` finds;
+ * every string of the arguments when that is in doubt.
+ */
+function argumentSecrets(args: unknown, redaction: Redaction): Set<string> {
+  const out = new Set(sensitiveRawValues(args, redaction));
+  const loose = looseValues(args, [redaction]);
+  if (loose === undefined) modelStrings(args, out, 0);
+  else for (const value of loose) out.add(value);
+  return out;
 }
 
 function modelStrings(value: unknown, out: Set<string>, depth: number): void {
@@ -394,12 +464,168 @@ function modelStrings(value: unknown, out: Set<string>, depth: number): void {
   }
 }
 
+/** Most nodes the fail-closed walks over arguments that did not validate visit (then: in doubt). */
+const MAX_LOOSE_NODES = 10_000;
+/** Deepest level those walks go (then: in doubt). */
+const MAX_LOOSE_DEPTH = 64;
+
+/** Thrown inside the loose walks when they run past their bounds: the caller then fails closed. */
+class InDoubt {}
+
+/** The sensitive property names of `redactions` (lower-cased), or undefined when every argument is sensitive. */
+function sensitiveNames(redactions: readonly Redaction[]): Set<string> | undefined {
+  const names = new Set<string>();
+  for (const redaction of redactions)
+    for (const path of redaction.paths) {
+      const named = path.filter((key) => key !== '*');
+      if (named.length === 0) return undefined;
+      names.add((named[named.length - 1] as string).toLowerCase());
+    }
+  return names;
+}
+
+/** A string that holds a JSON object or array (once fenced or not), decoded; else undefined. */
+function decodedJson(text: string): object | undefined {
+  let body = text.trim();
+  const fence = /^```[\w-]*\s*([\s\S]*?)\s*```$/.exec(body);
+  if (fence !== null) body = (fence[1] as string).trim();
+  if (!body.startsWith('{') && !body.startsWith('[')) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return typeof parsed === 'object' && parsed !== null ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Loose {
+  readonly redactions: readonly Redaction[];
+  readonly names: ReadonlySet<string>;
+  budget: number;
+}
+
+function step(state: Loose, depth: number): void {
+  state.budget -= 1;
+  if (state.budget < 0 || depth > MAX_LOOSE_DEPTH) throw new InDoubt();
+}
+
+/**
+ * The sensitive values of arguments that may not match the schema: at every object of `value`
+ * (JSON strings decoded, so an envelope or a stringified object is looked into), what every
+ * sensitive path names, and whatever sits under a property named like a sensitive field.
+ */
+function looseCollect(value: unknown, state: Loose, out: Set<string>, depth: number): void {
+  step(state, depth);
+  if (typeof value === 'string') {
+    const decoded = decodedJson(value);
+    if (decoded !== undefined) looseCollect(decoded, state, out, depth + 1);
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    for (const item of value) looseCollect(item, state, out, depth + 1);
+    return;
+  }
+  for (const redaction of state.redactions) for (const path of redaction.paths) collect(value, path, 0, out);
+  for (const [key, item] of Object.entries(value)) {
+    if (state.names.has(key.toLowerCase())) leaves(item, out, 0);
+    looseCollect(item, state, out, depth + 1);
+  }
+}
+
+/**
+ * `value` with every sensitive path redacted at every object in it and every property named like
+ * a sensitive field `[redacted]`, looking into JSON strings (re-encoded when something in them was
+ * redacted).
+ */
+function looseRedact(value: unknown, state: Loose, depth: number): unknown {
+  step(state, depth);
+  if (typeof value === 'string') {
+    const decoded = decodedJson(value);
+    if (decoded === undefined) return value;
+    const redacted = looseRedact(decoded, state, depth + 1);
+    return safeJson(redacted) === safeJson(decoded) ? value : JSON.stringify(redacted);
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item) => looseRedact(item, state, depth + 1));
+  let out: unknown = value;
+  for (const redaction of state.redactions) for (const path of redaction.paths) out = redactAt(out, path, 0);
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(out as Record<string, unknown>))
+    copy[key] = state.names.has(key.toLowerCase()) ? REDACTED : looseRedact(item, state, depth + 1);
+  return copy;
+}
+
+/** What is left of captured arguments that could not be redacted with confidence: their size. */
+function sizeOnly(args: unknown): string {
+  const text = typeof args === 'string' ? args : (safeJson(args) ?? '');
+  return `${REDACTED} (${text.length} characters of arguments)`;
+}
+
+/**
+ * Captured arguments that did not validate (repaired, invalid, or sent to a tool the run does not
+ * know), redacted fail-closed against `redactions` (the tool's, or every known tool's): the same
+ * repairs the admission applies are looked through (an `{"arguments": {...}}` envelope, an object
+ * sent as a JSON string, at any depth), so every sensitive path is `[redacted]` at every object and
+ * every property named like a sensitive field is `[redacted]` at any depth; the sensitive values
+ * found that way (and `extra`, already expanded) are then scrubbed from what is left. When that
+ * scrub still finds one (the value sat somewhere no name or path explains), when every argument is
+ * sensitive, or when the arguments are too large or deep to walk, only their size is kept. Without
+ * redactions, `extra` is scrubbed and that is all.
+ * @internal
+ */
+export function redactLooseArguments(
+  args: unknown,
+  redactions: readonly Redaction[],
+  extra: readonly string[],
+): unknown {
+  if (redactions.length === 0) return extra.length === 0 ? args : scrubValue(args, extra);
+  if (typeof args === 'string' && decodedJson(args) === undefined) return REDACTED;
+  const names = sensitiveNames(redactions);
+  if (names === undefined) return sizeOnly(args);
+  try {
+    const values = new Set<string>();
+    looseCollect(args, { redactions, names, budget: MAX_LOOSE_NODES }, values, 0);
+    const redacted = looseRedact(args, { redactions, names, budget: MAX_LOOSE_NODES }, 0);
+    const secrets = expandSecrets(values);
+    if (secrets.length > 0 && safeJson(scrubValue(redacted, secrets)) !== safeJson(redacted)) return sizeOnly(args);
+    return extra.length === 0 ? redacted : scrubValue(redacted, extra);
+  } catch (error) {
+    if (error instanceof InDoubt) return sizeOnly(args);
+    throw error;
+  }
+}
+
+/** The sensitive values `redactLooseArguments` finds (raw), or undefined when it would be in doubt. */
+function looseValues(args: unknown, redactions: readonly Redaction[]): Set<string> | undefined {
+  const names = sensitiveNames(redactions);
+  if (names === undefined) return undefined;
+  const values = new Set<string>();
+  try {
+    looseCollect(args, { redactions, names, budget: MAX_LOOSE_NODES }, values, 0);
+  } catch (error) {
+    if (error instanceof InDoubt) return undefined;
+    throw error;
+  }
+  return values;
+}
+
+/** The redactions of the known tools that have one. */
+function knownRedactions(known: Iterable<{ readonly tool: CompleteTool<never> }>): Redaction[] {
+  const out: Redaction[] = [];
+  for (const entry of known) {
+    const redaction = redactionOf(entry.tool);
+    if (redaction !== undefined) out.push(redaction);
+  }
+  return out;
+}
+
 /**
  * The arguments of a call to a tool the run does not know, for a captured event: no schema says
- * which fields are sensitive, so every sensitive path of every tool the run knows is `[redacted]`
- * (the model may have misspelled the name of the tool it meant), and every host value of the run
- * (see {@link hostSecrets}) is scrubbed from what is left. A raw argument string is redacted whole
- * when any known tool has sensitive fields.
+ * which fields are sensitive, so they are redacted fail-closed against every tool the run knows
+ * (the model may have misspelled the name of the tool it meant; see {@link redactLooseArguments}),
+ * and every host value of the run (see {@link hostSecrets}) is scrubbed from what is left. A raw
+ * argument string is redacted whole when any known tool has sensitive fields.
  * @internal
  */
 export function redactUnknownArguments(
@@ -407,9 +633,7 @@ export function redactUnknownArguments(
   known: Iterable<{ readonly tool: CompleteTool<never> }>,
   hostValues: Readonly<Record<string, unknown>> | undefined,
 ): unknown {
-  let out = args;
-  for (const entry of known) out = redactValue(out, redactionOf(entry.tool));
-  return scrubValue(out, hostSecrets(hostValues));
+  return redactLooseArguments(args, knownRedactions(known), hostSecrets(hostValues));
 }
 
 /**
@@ -425,11 +649,13 @@ export function unknownCallSecrets(
   hostValues: Readonly<Record<string, unknown>> | undefined,
 ): readonly string[] {
   const raw = new Set<string>();
-  for (const entry of known) {
-    const redaction = redactionOf(entry.tool);
-    if (redaction === undefined) continue;
+  const redactions = knownRedactions(known);
+  if (redactions.length > 0) {
     if (typeof args === 'string') raw.add(args);
-    for (const value of sensitiveRawValues(args, redaction)) raw.add(value);
+    const loose = looseValues(args, redactions);
+    // In doubt (every argument sensitive, too large to walk): every string the model sent.
+    if (loose === undefined) modelStrings(args, raw, 0);
+    else for (const value of loose) raw.add(value);
   }
   const host = hostSecrets(hostValues);
   if (raw.size === 0) return host;

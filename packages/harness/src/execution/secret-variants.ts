@@ -73,8 +73,8 @@ function uriEncoded(value: string, encode: (text: string) => string): string | u
  * have inside a longer encoded blob (`Basic base64(user:secret)`): the characters that depend on
  * `value`'s bytes alone, which appear in any encoding holding them at that alignment.
  */
-function base64Cores(value: string, out: Set<string>): void {
-  const bytes = Buffer.from(value, 'utf8');
+function base64Cores(value: string | Uint8Array, out: Set<string>): void {
+  const bytes = typeof value === 'string' ? Buffer.from(value, 'utf8') : Buffer.from(value);
   for (let shift = 0; shift < 3; shift += 1) {
     const padded = Buffer.concat([Buffer.alloc(shift), bytes]);
     const encoded = padded.toString('base64').replace(/=+$/, '');
@@ -138,14 +138,53 @@ export function secretVariants(value: string): readonly string[] {
 }
 
 /**
+ * The texts binary secret bytes (a key held in a `Buffer` or `Uint8Array`) are commonly written
+ * as: hex (lower- and upper-case), base64 and base64url (padded and not), and the base64 /
+ * base64url characters that depend on the bytes alone at each byte alignment. Empty below
+ * {@link MIN_SCRUB_LENGTH} bytes. Each is a secret of its own (expand it with the others).
+ * @internal
+ */
+export function binaryVariants(bytes: Uint8Array): readonly string[] {
+  if (bytes.byteLength < MIN_SCRUB_LENGTH) return [];
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = new Set<string>();
+  const hex = buffer.toString('hex');
+  out.add(hex);
+  out.add(hex.toUpperCase());
+  const base64 = buffer.toString('base64');
+  out.add(base64);
+  out.add(base64.replace(/=+$/, ''));
+  out.add(buffer.toString('base64url'));
+  base64Cores(buffer, out);
+  return [...out];
+}
+
+/** A line of a multi-line secret this long or longer is a secret of its own (see {@link expandSecrets}). */
+const MIN_SECRET_LINE = MIN_ANYWHERE_LENGTH;
+
+/**
+ * The lines of a multi-line value (a PEM key, a JSON credential file) long enough to be searched
+ * on their own, trimmed: a tool that rewrites the line breaks (`\r\n`, spaces, nothing) or quotes
+ * only some lines still cannot show them.
+ */
+function secretLines(value: string): readonly string[] {
+  if (!/[\r\n]/.test(value)) return [];
+  return value
+    .split(/[\r\n]+/)
+    .map((line) => line.trim())
+    .filter((line) => line.length >= MIN_SECRET_LINE);
+}
+
+/**
  * Every variant of every value and of its NFC and NFD normal forms (see {@link secretVariants}),
- * deduplicated, longest first.
+ * and of each long line of a multi-line value (see `secretLines`), deduplicated, longest first.
  * @internal
  */
 export function expandSecrets(values: Iterable<string>): readonly string[] {
   const out = new Set<string>();
   for (const value of values) {
     for (const variant of secretVariants(value)) out.add(variant);
+    for (const line of secretLines(value)) for (const variant of secretVariants(line)) out.add(variant);
     // The same text in the other Unicode normal forms (`é` as one code point or as `e` + accent).
     for (const form of ['NFC', 'NFD'] as const) {
       const normal = value.normalize(form);
