@@ -493,3 +493,289 @@ describe(`secrets a tool echoes never reach a sink (${RUNS} random cases, ${PROG
     expect(leakCount).toBe(0);
   });
 });
+
+const FAIL_CLOSED_RUNS = Number(process.env.SECRET_ECHO_FAIL_CLOSED_RUNS ?? 60);
+let closedChecks = 0;
+let closedLeaks = 0;
+
+/** One run of `tools` on the model's `calls`, capture on, with every sink the harness writes as text. */
+async function sinksOf(options: {
+  readonly tools: readonly ReturnType<typeof defineTool>[];
+  readonly calls: readonly ReturnType<typeof scriptedToolCall>[];
+  readonly hostValues?: Record<string, unknown>;
+  readonly fail?: boolean;
+  readonly invalidArgs?: 'normalize_then_return_tool_error' | 'return_tool_error';
+  readonly stream?: boolean;
+}): Promise<Sinks> {
+  const model = new ScriptedModel({ chunkSize: 7, steps: [{ toolCalls: [...options.calls] }, { content: 'done' }] });
+  const harness = new AgentHarness({
+    model,
+    tools: [...options.tools],
+    policy: {
+      captureToolIo: true,
+      toolErrors: options.fail === true ? { kind: 'fail' } : { kind: 'return_error' },
+      ...(options.invalidArgs === undefined ? {} : { invalidArgs: options.invalidArgs }),
+    },
+  });
+  exporter.reset();
+  const otel = createOtelListener({ tracer, captureContent: true, maxContentLength: 100_000 });
+  const events: AgentEvent[] = [];
+  const onEvent = (event: AgentEvent) => {
+    events.push(event);
+    otel(event);
+  };
+  let thrown: unknown;
+  if (options.stream === true) {
+    const stream = harness.stream({ hostValues: options.hostValues ?? {} }, 'go', { onEvent });
+    try {
+      for await (const _ of stream);
+      await stream.result;
+    } catch (error) {
+      thrown = error;
+    }
+  } else
+    await harness.invoke({ hostValues: options.hostValues ?? {} }, [{ role: 'user', content: 'go' }], { onEvent }).then(
+      () => undefined,
+      (error: unknown) => {
+        thrown = error;
+      },
+    );
+  // The model's own tool calls (in later requests) hold what it wrote: only tool rows are checked.
+  return {
+    model_request:
+      options.hostValues === undefined
+        ? JSON.stringify(model.requests.map((request) => request.messages.filter((message) => message.role === 'tool')))
+        : JSON.stringify(model.requests),
+    events: JSON.stringify(events),
+    otel_spans: spanText(),
+    trace_html: renderTraceHtml(events),
+    thrown_error: thrown === undefined ? '' : deepText(thrown),
+  };
+}
+
+function checkForms(sinks: Sinks, secretForms: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const [name, text] of Object.entries(sinks))
+    for (const form of secretForms) if (form.length >= 8 && text.includes(form)) found.push(`${name}: ${form}`);
+  closedChecks += Object.keys(sinks).length;
+  closedLeaks += found.length;
+  return found;
+}
+
+const PASSWORD_FIELD = { 'x-tiny-sensitive': true, type: 'string' } as const;
+const loginTool = defineTool({
+  name: 'login',
+  description: 'Logs in.',
+  parameters: Type.Object({ user: Type.String(), password: Type.Unsafe<string>(PASSWORD_FIELD) }),
+  execute: ({ user }) => `ok ${user}`,
+});
+const echoTool = defineTool({
+  name: 'echo',
+  description: 'Echoes.',
+  parameters: Type.Object({ s: Type.String() }),
+  execute: ({ s }) => s,
+});
+/** A password of 8+ characters with a rare character in it (so a match can only be the password). */
+const passwordArb = fc
+  .tuple(
+    fc.string({ minLength: 8, maxLength: 24, unit: fc.constantFrom(...'abcXYZ0189-_.'.split('')) }),
+    fc.constantFrom(...RARE),
+  )
+  .map(([body, rare]) => `${body.slice(0, 4)}${rare}${body.slice(4)}`);
+
+describe(`fail-closed secret classes (${FAIL_CLOSED_RUNS} random cases each)`, () => {
+  it('binary host keys written as hex, upper hex, base64 or base64url: 0 leaks', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uint8Array({ minLength: 8, maxLength: 48 }),
+        fc.constantFrom('buffer', 'uint8array', 'arraybuffer'),
+        fc.constantFrom('hex', 'HEX', 'base64', 'base64url'),
+        fc.boolean(),
+        async (bytes, holder, encoding, fail) => {
+          const raw = Buffer.from(bytes);
+          const value =
+            holder === 'buffer' ? raw : holder === 'uint8array' ? new Uint8Array(raw) : new Uint8Array(raw).buffer;
+          const write = (key: unknown) => {
+            const buffer = Buffer.from(key instanceof ArrayBuffer ? new Uint8Array(key) : (key as Uint8Array));
+            return encoding === 'HEX'
+              ? buffer.toString('hex').toUpperCase()
+              : buffer.toString(encoding as BufferEncoding);
+          };
+          const tool = defineTool({
+            name: 'api',
+            description: 'Calls an API.',
+            parameters: Type.Object({ q: Type.String(), apiKey: Type.Any() }),
+            injected: [{ name: 'apiKey', source: 'host' }],
+            execute: ({ apiKey }) => {
+              if (fail) throw new Error(`auth failed key=${write(apiKey)}`);
+              return `key=${write(apiKey)}`;
+            },
+          });
+          const sinks = await sinksOf({
+            tools: [tool],
+            calls: [scriptedToolCall('api', { q: 'x' }, 'c1')],
+            hostValues: { apiKey: value },
+            fail,
+          });
+          const secretForms = [
+            raw.toString('hex'),
+            raw.toString('hex').toUpperCase(),
+            raw.toString('base64').replace(/=+$/, ''),
+            raw.toString('base64url'),
+          ];
+          expect(checkForms(sinks, secretForms)).toEqual([]);
+        },
+      ),
+      { numRuns: FAIL_CLOSED_RUNS },
+    );
+  }, 60_000);
+
+  it('multi-line secrets re-joined with CRLF, spaces, tabs or nothing, or quoted one line: 0 leaks', async () => {
+    const lineArb = fc.string({
+      minLength: 8,
+      maxLength: 64,
+      unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.split('')),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(lineArb, { minLength: 2, maxLength: 5 }),
+        fc.constantFrom('\r\n', ' ', '\t', '', 'line'),
+        fc.boolean(),
+        async (lines, joiner, fail) => {
+          const key = ['-----BEGIN PRIVATE KEY-----', ...lines, '-----END PRIVATE KEY-----'].join('\n');
+          const tool = defineTool({
+            name: 'api',
+            description: 'Calls an API.',
+            parameters: Type.Object({ q: Type.String(), apiKey: Type.String() }),
+            injected: [{ name: 'apiKey', source: 'host' }],
+            execute: ({ apiKey }) => {
+              const text = joiner === 'line' ? `line 2: ${apiKey.split('\n')[2]}` : apiKey.split('\n').join(joiner);
+              if (fail) throw new Error(`bad key ${text}`);
+              return `loaded ${text}`;
+            },
+          });
+          const sinks = await sinksOf({
+            tools: [tool],
+            calls: [scriptedToolCall('api', { q: 'x' }, 'c1')],
+            hostValues: { apiKey: key },
+            fail,
+          });
+          // The body lines (random); the BEGIN/END lines are public text.
+          expect(checkForms(sinks, lines)).toEqual([]);
+        },
+      ),
+      { numRuns: FAIL_CLOSED_RUNS },
+    );
+  }, 60_000);
+
+  it('captured arguments that did not validate (envelopes, JSON strings, wrong types, unknown tools, deep names): 0 leaks', async () => {
+    const shapeArb = fc.constantFrom(
+      'envelope',
+      'json-string',
+      'envelope-invalid',
+      'wrong-type',
+      'deep-name',
+      'fenced',
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        passwordArb,
+        shapeArb,
+        fc.constantFrom('login', 'logon'),
+        fc.constantFrom('normalize_then_return_tool_error', 'return_tool_error') as fc.Arbitrary<
+          'normalize_then_return_tool_error' | 'return_tool_error'
+        >,
+        async (password, shape, name, invalidArgs) => {
+          const inner = { user: 'bob', password };
+          const args = {
+            envelope: { arguments: inner },
+            'json-string': { creds: JSON.stringify(inner) },
+            'envelope-invalid': { arguments: { user: 5, password } },
+            'wrong-type': { user: 'bob', password: { value: password } },
+            'deep-name': { user: 'bob', extra: { nested: [{ Password: password }] } },
+            fenced: { payload: `\`\`\`json\n${JSON.stringify(inner)}\n\`\`\`` },
+          }[shape];
+          const sinks = await sinksOf({
+            tools: [loginTool, echoTool],
+            calls: [scriptedToolCall(name, args as never, 'c1')],
+            invalidArgs,
+          });
+          // The answer to the model may quote what the model itself sent: the records must not.
+          const { model_request: _ownArguments, ...records } = sinks;
+          expect(checkForms(records, [password, JSON.stringify(password).slice(1, -1)])).toEqual([]);
+        },
+      ),
+      { numRuns: FAIL_CLOSED_RUNS },
+    );
+  }, 60_000);
+
+  it('schemas past the walk’s limits (recursion, 32+ levels, 256+ paths) redact the rest: 0 leaks', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        passwordArb,
+        fc.constantFrom('recursive', 'nested', 'many'),
+        fc.integer({ min: 1, max: 8 }),
+        async (password, kind, size) => {
+          let parameters: Record<string, unknown>;
+          let args: Record<string, unknown>;
+          if (kind === 'recursive') {
+            parameters = {
+              type: 'object',
+              properties: { root: { $ref: '#/$defs/Node' } },
+              $defs: {
+                Node: { type: 'object', properties: { secret: PASSWORD_FIELD, child: { $ref: '#/$defs/Node' } } },
+              },
+            };
+            let node: Record<string, unknown> = { secret: password };
+            for (let level = 0; level < size; level += 1) node = { secret: `level-${level}`, child: node };
+            args = { root: node };
+          } else if (kind === 'nested') {
+            let schema: Record<string, unknown> = { ...PASSWORD_FIELD };
+            for (let level = 0; level < 28 + size; level += 1) schema = { allOf: [schema] };
+            parameters = { type: 'object', properties: { pw: schema } };
+            args = { pw: password };
+          } else {
+            const properties: Record<string, unknown> = {};
+            for (let index = 0; index < 250 + size; index += 1) properties[`f${index}`] = PASSWORD_FIELD;
+            parameters = { type: 'object', properties };
+            args = { [`f${249 + size}`]: password };
+          }
+          const tool = defineTool({
+            name: 'store',
+            description: 'Stores.',
+            parameters: Type.Unsafe<Record<string, unknown>>(parameters),
+            execute: () => 'stored',
+          });
+          const sinks = await sinksOf({ tools: [tool], calls: [scriptedToolCall('store', args, 'c1')] });
+          expect(checkForms(sinks, [password])).toEqual([]);
+        },
+      ),
+      { numRuns: FAIL_CLOSED_RUNS },
+    );
+  }, 60_000);
+
+  it('streamed argument deltas under reused call ids never carry a sensitive tool’s arguments: 0 leaks', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        passwordArb,
+        fc.array(fc.tuple(fc.constantFrom('echo', 'login'), fc.constantFrom('c1', 'c2', '')), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        async (password, plan) => {
+          const calls = plan.map(([tool, id]) =>
+            tool === 'echo'
+              ? scriptedToolCall('echo', { s: 'hello' }, id)
+              : scriptedToolCall('login', { user: 'bob', password }, id),
+          );
+          const sinks = await sinksOf({ tools: [loginTool, echoTool], calls, stream: true });
+          // Here the events hold only harness output (a streamed delta is the only way in).
+          expect(checkForms({ events: sinks.events ?? '' }, [password])).toEqual([]);
+        },
+      ),
+      { numRuns: FAIL_CLOSED_RUNS },
+    );
+    console.log(`secret-echo-sinks fail-closed: ${closedLeaks} leaks in ${closedChecks} sink checks`);
+    expect(closedLeaks).toBe(0);
+  }, 60_000);
+});
