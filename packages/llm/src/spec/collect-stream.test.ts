@@ -180,3 +180,46 @@ describe('collectStream: refusals, choices and settled streams', () => {
     expect(finished.response.content).toBe('ok');
   });
 });
+
+describe('collectStream: the first finish is final', () => {
+  const usage = { inputTokens: 1, outputTokens: 1 };
+  const finish = (finishReason: 'stop' | 'length' | 'content_filter' | 'tool_calls'): LanguageModelV1StreamPart => ({
+    type: 'finish',
+    finishReason,
+    usage,
+  });
+  const call = (id: string): LanguageModelV1StreamPart[] => [
+    { type: 'tool_call_start', id, name: 'pay' },
+    { type: 'tool_call_delta', id, argumentsDelta: '{"cents":5}' },
+    { type: 'tool_call_end', id },
+  ];
+
+  it.each([
+    ['length then stop', [...call('a'), finish('length'), finish('stop')], 'second finish `stop`'],
+    ['content_filter then tool_calls', [...call('a'), finish('content_filter'), finish('tool_calls')], 'second finish'],
+    ['stop then a tool call', [finish('stop'), ...call('late')], '`tool_call_start` part after the `stop` finish'],
+    ['tool_calls then text', [...call('a'), finish('tool_calls'), { type: 'text_delta', delta: 'x' }], '`text_delta`'],
+    [
+      'stop then a call end',
+      [...call('a').slice(0, 2), finish('stop'), { type: 'tool_call_end', id: 'a' }],
+      'tool_call_end',
+    ],
+  ] as const)('%s: the turn is broken (error) and a late call is not folded in', async (_what, list, why) => {
+    const response = await collectStream(parts(...list));
+    expect(response.finishReason).toBe('error');
+    expect(response.rawFinishReason).toContain('protocol_violation');
+    expect(response.rawFinishReason).toContain(why);
+    expect(response.toolCalls.map((toolCall) => toolCall.id)).not.toContain('late');
+  });
+
+  it('keeps a non-normal first finish (never upgraded) and ignores a repeat of the same finish', async () => {
+    const cut = await collectStream(parts(...call('a'), finish('length'), finish('length')));
+    expect(cut.finishReason).toBe('length');
+    const fine = await collectStream(
+      parts(...call('a'), finish('tool_calls'), { type: 'response_metadata', id: 'r' }, finish('tool_calls')),
+    );
+    expect(fine.finishReason).toBe('tool_calls');
+    expect(fine.id).toBe('r');
+    expect(fine.toolCalls).toHaveLength(1);
+  });
+});

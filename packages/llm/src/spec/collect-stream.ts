@@ -38,10 +38,15 @@ export interface SettledStream {
  *   `tool_call_end` (or at the end of the stream for a call never ended) the text is decoded: blank
  *   text means no arguments (`{}`), a JSON object is the arguments, anything else gives an invalid
  *   call keeping the raw text and the reason. A `call` carried by `tool_call_end` is used as is.
- * - The last `finish` part sets the finish reason, usage and choices; a stream without one ends
- *   as `error` with empty usage and `rawFinishReason: 'missing'`: a stream that stopped before
- *   saying why (a dropped connection mid-call) is not a normal end, so a harness refuses its calls
- *   (they may be cut off) instead of repairing and running them.
+ * - The first `finish` part is final: it sets the finish reason, usage and choices. After it only
+ *   `response_metadata`, an `error` part or a repeat of the same finish (ignored) may come; a text,
+ *   reasoning, refusal or tool-call part, or a finish with another reason, ends reading and makes
+ *   the response `error` with `rawFinishReason: 'protocol_violation: ...'` naming the part (the
+ *   part itself is not folded in), so a non-normal finish is never upgraded and a call that
+ *   arrives after the stream said it was done never runs. A stream without a finish ends as
+ *   `error` with empty usage and `rawFinishReason: 'missing'`: a stream that stopped before saying
+ *   why (a dropped connection mid-call) is not a normal end, so a harness refuses its calls (they
+ *   may be cut off) instead of repairing and running them.
  *
  * @throws {ModelCallError} at the first `error` part (the part's error itself when it already is
  *   one). Errors thrown by the iteration itself, such as an abort, pass through unchanged. Use
@@ -91,7 +96,26 @@ export async function collectStreamSettled(
     return call;
   };
 
+  // The first `finish` is final: what follows it may only be metadata or the same finish again.
+  let finished: LanguageModelV1FinishReason | undefined;
+  const broken = (why: string) => {
+    finishReason = 'error';
+    rawFinishReason = why;
+    choices = undefined;
+  };
+
   reading: for await (const part of stream) {
+    if (finished !== undefined && part.type !== 'response_metadata' && part.type !== 'error') {
+      if (part.type !== 'finish') {
+        broken(`protocol_violation: a \`${part.type}\` part after the \`${finished}\` finish`);
+        break;
+      }
+      if (part.finishReason !== finished) {
+        broken(`protocol_violation: a second finish \`${part.finishReason}\` after the \`${finished}\` finish`);
+        break;
+      }
+      continue;
+    }
     switch (part.type) {
       case 'response_metadata':
         id = part.id ?? id;
@@ -122,6 +146,7 @@ export async function collectStreamSettled(
         break;
       }
       case 'finish':
+        finished = part.finishReason;
         finishReason = part.finishReason;
         rawFinishReason = part.rawFinishReason;
         usage = part.usage;
