@@ -169,3 +169,53 @@ describe('createValidator on a big invalid value', () => {
     expect(result.ok ? [] : result.issues.filter((issue) => issue.keyword === 'type')).toHaveLength(1);
   });
 });
+
+describe('createValidator on uniqueItems', () => {
+  const unique = createValidator({ type: 'array', uniqueItems: true });
+
+  it('compares items with JSON Schema equality: key order is irrelevant, 1 and 1.0 are equal', () => {
+    expect(
+      unique.validate([
+        { a: 1, b: [1, { c: 2 }] },
+        { b: [1.0, { c: 2 }], a: 1 },
+      ]),
+    ).toEqual({
+      ok: false,
+      issues: [
+        { path: '', keyword: 'uniqueItems', message: 'must NOT have duplicate items (items ## 0 and 1 are identical)' },
+      ],
+    });
+    expect(unique.validate([1, 1.0]).ok).toBe(false);
+    expect(unique.validate([{ a: 1 }, { a: '1' }, { a: [1] }, [1], '1', 1, null, { a: null }, {}]).ok).toBe(true);
+    expect(
+      unique.validate([
+        [1, 2],
+        [2, 1],
+      ]).ok,
+    ).toBe(true);
+    expect(createValidator({ type: 'array', uniqueItems: false }).validate([{}, {}]).ok).toBe(true);
+    const draft07 = createValidator({ $schema: 'http://json-schema.org/draft-07/schema#', uniqueItems: true });
+    expect(draft07.validate([{ x: [] }, { x: [] }]).ok).toBe(false);
+  });
+
+  it('reads each object item a bounded number of times (linear, not pairwise)', () => {
+    let reads = 0;
+    const count = 2000;
+    const items = Array.from(
+      { length: count },
+      (_, index) =>
+        new Proxy(
+          { id: index, tag: 'x' },
+          {
+            get(target, key, receiver) {
+              reads += 1;
+              return Reflect.get(target, key, receiver);
+            },
+          },
+        ),
+    );
+    expect(unique.validate(items).ok).toBe(true);
+    // ajv's own check compares every pair: about count² / 2 comparisons, several reads each.
+    expect(reads).toBeLessThan(10 * count);
+  });
+});

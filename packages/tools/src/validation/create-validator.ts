@@ -5,6 +5,7 @@ import { isMarked, TinyError } from '../errors/tiny-error.js';
 import type { JsonSchema } from './json-schema.js';
 import { linearPatternProblem, linearRegExpEngine } from './linear-regexp.js';
 import { validate as validateMeta2020 } from './meta-schema-2020.generated.js';
+import { useLinearUniqueItems } from './unique-items.js';
 import type { ValidationIssue } from './validation-issue.js';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object.
@@ -61,6 +62,8 @@ function createAjv(kind: '2020' | '07'): Ajv {
   const ajv =
     kind === '2020' ? (new Ajv2020({ ...options, validateSchema: false }) as unknown as Ajv) : new Ajv(options);
   addFormats(ajv);
+  // ajv's `uniqueItems` compares every pair of non-primitive items; this one is linear.
+  useLinearUniqueItems(ajv);
   return ajv;
 }
 
