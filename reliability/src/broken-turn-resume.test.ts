@@ -1,6 +1,6 @@
 import { AgentHarness, InMemoryCheckpointStore, InMemoryToolEffectLedger, type RunState } from '@tiny/harness';
 import { ScriptedModel, type ScriptedStep, scriptedToolCall } from '@tiny/harness/testkit';
-import type { LanguageModelV1FinishReason } from '@tiny/llm';
+import type { LanguageModelV1FinishReason, LanguageModelV1StreamPart } from '@tiny/llm';
 import { defineTool, ToolPolicy } from '@tiny/tools';
 import fc from 'fast-check';
 import { Type } from 'typebox';
@@ -180,5 +180,100 @@ describe(`odd finish reasons and streams without a finish part never run their c
       { numRuns: FINISH_RUNS },
     );
     console.log(`broken-turn finish reasons: calls run from a broken or unfinished turn ${wrong} of ${cases}`);
+  }, 120_000);
+});
+
+const AFTER_RUNS = Number(process.env.BROKEN_AFTER_FINISH_RUNS ?? 200);
+const SPEC_REASONS = ['stop', 'tool_calls', 'other', 'length', 'content_filter', 'error'] as const;
+
+/** What may follow a stream's first finish: metadata, another finish, content or a call. */
+const tailPart = fc.oneof(
+  fc.constant<'metadata'>('metadata'),
+  fc.constantFrom(...SPEC_REASONS).map((reason) => ({ finish: reason })),
+  fc.constantFrom<'text' | 'reasoning' | 'refusal' | 'call' | 'call_end'>(
+    'text',
+    'reasoning',
+    'refusal',
+    'call',
+    'call_end',
+  ),
+);
+
+describe(`the first finish of a stream is final (${AFTER_RUNS} runs)`, () => {
+  it('a non-normal finish is never upgraded, and content or a call after a finish breaks the turn', async () => {
+    let wrong = 0;
+    let cases = 0;
+    let broken = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...SPEC_REASONS),
+        fc.array(tailPart, { maxLength: 4 }),
+        fc.boolean(),
+        async (firstReason, tail, callBefore) => {
+          cases += 1;
+          const ran: string[] = [];
+          const send = defineTool({
+            name: 'send',
+            description: 'Send a message.',
+            parameters: Type.Object({ to: Type.String() }),
+            policy: ToolPolicy.classified().withSideEffects({ network: true }),
+            execute: ({ to }) => {
+              ran.push(to);
+              return 'sent';
+            },
+          });
+          const call = (id: string, to: string): LanguageModelV1StreamPart[] => [
+            { type: 'tool_call_start', id, name: 'send' },
+            { type: 'tool_call_delta', id, argumentsDelta: JSON.stringify({ to }) },
+            { type: 'tool_call_end', id },
+          ];
+          const parts: LanguageModelV1StreamPart[] = [
+            ...(callBefore ? call('c1', 'before') : []),
+            { type: 'finish', finishReason: firstReason, usage: {} },
+          ];
+          let late = 0;
+          for (const piece of tail) {
+            if (piece === 'metadata') parts.push({ type: 'response_metadata', id: 'r' });
+            else if (piece === 'text') parts.push({ type: 'text_delta', delta: 'x' });
+            else if (piece === 'reasoning') parts.push({ type: 'reasoning_delta', delta: 'x' });
+            else if (piece === 'refusal') parts.push({ type: 'refusal_delta', delta: 'x' });
+            else if (piece === 'call') parts.push(...call(`late${late++}`, 'after'));
+            else if (piece === 'call_end') parts.push({ type: 'tool_call_end', id: 'c1' });
+            else parts.push({ type: 'finish', finishReason: piece.finish, usage: {} });
+          }
+          const violated = tail.some(
+            (piece) => piece !== 'metadata' && !(typeof piece === 'object' && piece.finish === firstReason),
+          );
+          const model = new ScriptedModel({ steps: [{ content: 'done' }], repeatLast: true });
+          const stream = model.doStream.bind(model);
+          let first = true;
+          model.doStream = async (request) => {
+            if (!first) return stream(request);
+            first = false;
+            return {
+              warnings: [],
+              stream: (async function* () {
+                yield* parts;
+              })(),
+            };
+          };
+          const run = new AgentHarness({ model, tools: [send] }).stream({}, [{ role: 'user', content: 'go' }]);
+          for await (const _event of run) {
+            // drain
+          }
+          const done = await run.result;
+          const completed = done.events.find((event) => event.type === 'model_completed');
+          if (violated) broken += 1;
+          const expected = callBefore && NORMAL.has(firstReason) && !violated ? ['before'] : [];
+          if (JSON.stringify(ran) !== JSON.stringify(expected)) wrong += 1;
+          expect(ran).toEqual(expected);
+          expect(completed).toMatchObject({ finishReason: violated ? 'error' : firstReason });
+        },
+      ),
+      { numRuns: AFTER_RUNS },
+    );
+    console.log(
+      `stream parts after the first finish: wrong runs ${wrong} of ${cases} (turns broken by a late part: ${broken})`,
+    );
   }, 120_000);
 });
