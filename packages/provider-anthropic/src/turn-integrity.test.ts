@@ -90,6 +90,7 @@ describe('a turn that did not end normally never runs its calls (127.0.0.1 serve
     ['stop_reason ""', message('')],
     ['stop_reason absent', message(undefined, true)],
     ['stop_reason pause_turn', message('pause_turn')],
+    ['type ERROR', JSON.stringify({ ...JSON.parse(message('tool_use')), type: 'ERROR' })],
   ])('JSON message, %s', async (_name, json) => {
     first = { json };
     for (const stream of [false, true]) expect((await run(stream)).ran).toEqual([]);
@@ -112,6 +113,14 @@ describe('a turn that did not end normally never runs its calls (127.0.0.1 serve
         stopWith('tool_use'),
         end,
       ],
+    ],
+    [
+      'a non-JSON event after the stop reason',
+      [...tool, stopWith('tool_use'), 'event: message_stop\ndata: {garbage\n\n'],
+    ],
+    [
+      'an upper-case MESSAGE_DELTA saying max_tokens',
+      [...tool, stopWith('tool_use'), 'data: {"type":"MESSAGE_DELTA","delta":{"stop_reason":"max_tokens"}}\n\n', end],
     ],
     ['a block never closed, then a cut', [start, toolStart(), toolJson('{"x":"a"'), stopWith('tool_use')]],
     ['a block never closed, then message_stop', [start, toolStart(), toolJson('{"x":"a"}'), stopWith('tool_use'), end]],

@@ -32,7 +32,8 @@ export const THINKING_SEPARATOR = '\n\n';
  */
 export function parseMessage(body: unknown, raw: string, context: ErrorContext & { headers?: Headers }): ParsedMessage {
   const message = asRecord(body);
-  if (message?.type === 'error') throw errorFromEvent(body, raw, context);
+  if (typeof message?.type === 'string' && message.type.toLowerCase() === 'error')
+    throw errorFromEvent(body, raw, context);
   const blocks = asArray(message?.content);
   if (blocks.length > MAX_MESSAGE_BLOCKS)
     throw transportError(`broke the protocol: sent more than ${MAX_MESSAGE_BLOCKS} content blocks`, undefined, {

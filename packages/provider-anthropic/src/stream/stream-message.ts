@@ -66,7 +66,9 @@ function parseJson(data: string): unknown {
  * text streamed so far; open calls end invalid. Once the stop reason arrived, a missing
  * `message_stop` (the body ended, or the connection dropped) is a normal finish with the stop
  * reason and the usage already received, except that a tool block never closed (no
- * `content_block_stop`) ends invalid, unrepaired, and the finish is `error`.
+ * `content_block_stop`) ends invalid, unrepaired, and the finish is `error`; so is the finish of a
+ * turn with tool calls when an event that is not JSON followed the stop reason. Event types are
+ * compared case-insensitively.
  *
  * @throws the signal's reason when the call is aborted (from the iteration).
  * @internal
@@ -87,6 +89,7 @@ export async function* streamMessage(
   let lastStarted: OpenBlock['kind'] | undefined;
   let refused = false;
   let messageStarted = false;
+  let corrupted = false;
   let blocksStarted = 0;
   let toolBlocks = 0;
   const violation = (what: string): LanguageModelV1StreamPart => ({
@@ -137,7 +140,7 @@ export async function* streamMessage(
     finished = true;
     yield {
       type: 'finish',
-      finishReason: cut ? 'error' : mapStopReason(stopReason, toolBlocks > 0),
+      finishReason: cut || (corrupted && toolBlocks > 0) ? 'error' : mapStopReason(stopReason, toolBlocks > 0),
       ...(stopReason === undefined ? {} : { rawFinishReason: stopReason }),
       usage: mapUsage(usage),
       body: lastEvent,
@@ -149,13 +152,18 @@ export async function* streamMessage(
       if (context.signal?.aborted) throw context.signal.reason;
       const data = parseJson(event.data);
       const record = asRecord(data);
-      const type = asString(record?.type) ?? event.event;
+      // Event types compared case-insensitively: `MESSAGE_DELTA` is no unknown event to skip.
+      const type = (asString(record?.type) ?? event.event)?.toLowerCase();
       if (type === 'error' || event.event === 'error') {
         yield* finish(false);
         yield { type: 'error', error: errorFromEvent(data, event.data, context) };
         return;
       }
-      if (record === undefined) continue;
+      if (record === undefined) {
+        // A corrupted event after the stop reason: the turn can no longer be trusted to be whole.
+        if (stopReason !== undefined && event.data.trim() !== '') corrupted = true;
+        continue;
+      }
       lastEvent = data;
       if (stopReason !== undefined && isContentAfterStop(type, record)) {
         yield* finish(true);
