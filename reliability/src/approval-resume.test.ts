@@ -259,3 +259,223 @@ describe(`approval resume: state edits and ledger-only replays never run a call 
     console.log(`approval resume, edited states and ledger-only replays: double runs ${doubleRuns} of ${cases}`);
   }, 120_000);
 });
+
+const DECIDE_RUNS = Number(process.env.APPROVAL_DECIDE_RUNS ?? 90);
+type DecideGuard = 'none' | 'ledger-memory' | 'ledger-sqlite' | 'claims-memory' | 'claims-file' | 'claims-sqlite';
+type Decision = 'deny' | 'approve' | 'approve_edited';
+
+describe(`approval resume: a decision is single-use (${DECIDE_RUNS} runs)`, () => {
+  it('a state resumed again with another decision is refused (one instance always; any instance with claims)', async () => {
+    let redecided = 0;
+    let cases = 0;
+    let index = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom<DecideGuard>(
+          'none',
+          'ledger-memory',
+          'ledger-sqlite',
+          'claims-memory',
+          'claims-file',
+          'claims-sqlite',
+        ),
+        fc.constantFrom<Decision>('deny', 'approve', 'approve_edited'),
+        fc.constantFrom<Decision>('deny', 'approve', 'approve_edited'),
+        fc.constantFrom('same-instance', 'other-instance'),
+        async (guard, firstDecision, secondDecision, where) => {
+          cases += 1;
+          index += 1;
+          const dir = join(root, `decide-${index}`);
+          const closers: (() => Promise<unknown> | unknown)[] = [];
+          let ledger: ToolEffectLedger | undefined;
+          let claims: [Store, Store] | undefined;
+          if (guard === 'ledger-memory') ledger = new InMemoryToolEffectLedger();
+          if (guard === 'ledger-sqlite') {
+            mkdirSync(dir, { recursive: true });
+            const sqlite = new SqliteToolEffectLedger({ path: join(dir, 'ledger.db') });
+            closers.push(() => sqlite.close());
+            ledger = sqlite;
+          }
+          if (guard.startsWith('claims-')) {
+            const [one, two, close] = storesOf(guard.slice('claims-'.length) as Kind, dir);
+            claims = [one, two];
+            closers.push(close);
+          }
+          try {
+            const sent: string[] = [];
+            const make = (which: 0 | 1) => {
+              const sendSms = defineTool({
+                name: 'send_sms',
+                description: 'Send a text message.',
+                parameters: Type.Object({ to: Type.String() }),
+                policy: ToolPolicy.classified().withSideEffects({ network: true }).requiringApproval(),
+                execute: ({ to }) => {
+                  sent.push(to);
+                  return 'sent';
+                },
+              });
+              return new AgentHarness({
+                model: new ScriptedModel({
+                  steps: [{ toolCalls: [scriptedToolCall('send_sms', { to: '+1' }, 'c1')] }, { content: 'done' }],
+                  repeatLast: true,
+                }),
+                tools: [sendSms],
+                ...(ledger ? { ledger } : {}),
+                ...(claims ? { resumeClaims: claims[which] } : {}),
+              });
+            };
+            const origin = make(0);
+            const paused = await origin.invoke({ runId: 'run-1' }, [{ role: 'user', content: 'text them' }]);
+            const call = paused.deferred?.approvals[0];
+            if (call === undefined) throw new Error('expected a pending approval');
+            const saved = JSON.stringify(paused.state);
+            const decide = (decision: Decision) =>
+              decision === 'deny'
+                ? new DeferredToolResults().deny(call, 'no')
+                : decision === 'approve'
+                  ? new DeferredToolResults().approve(call)
+                  : new DeferredToolResults().approveWithArgs(call, { to: '+2' });
+            await origin.resumeDeferred({}, saved, decide(firstDecision));
+            const afterFirst = [...sent];
+            const second = where === 'same-instance' ? origin : make(1);
+            const again = await second.resumeDeferred({}, saved, decide(secondDecision)).then(
+              () => undefined,
+              (error: unknown) => error,
+            );
+            // Single-use: within one instance always; across instances only through resumeClaims.
+            const mustRefuse = where === 'same-instance' || claims !== undefined;
+            if (mustRefuse) {
+              const refused = DeferredResolutionError.isInstance(again) && again.problem === 'already_resumed';
+              if (!refused || sent.length !== afterFirst.length) redecided += 1;
+              expect(refused).toBe(true);
+              expect(sent).toEqual(afterFirst);
+            }
+            // With any guard (or in one instance) a call never runs twice; two instances with
+            // neither a ledger nor claims share nothing, which the docs say.
+            if (mustRefuse || ledger !== undefined) expect(sent.length).toBeLessThanOrEqual(1);
+          } finally {
+            for (const close of closers) await close();
+          }
+        },
+      ),
+      { numRuns: DECIDE_RUNS },
+    );
+    console.log(`approval resume: a second decision accepted where it must be refused ${redecided} of ${cases}`);
+  }, 120_000);
+});
+
+const NESTED_RUNS = Number(process.env.APPROVAL_NESTED_RUNS ?? 120);
+type HelperSpec = { name: string; description: string; readOnly: boolean; children: HelperSpec[] };
+/** A helper tree at most `depth` levels deep. */
+function helperTree(depth: number): fc.Arbitrary<HelperSpec> {
+  return fc.record({
+    name: fc.constantFrom('h1', 'h2', 'h3'),
+    description: fc.constantFrom('Looks up.', 'Reads.'),
+    readOnly: fc.boolean(),
+    children: depth <= 1 ? fc.constant([]) : fc.array(helperTree(depth - 1), { maxLength: 2 }),
+  });
+}
+const helperSpec = helperTree(3);
+type Mutation = 'none' | 'reorder' | 'description' | 'policy' | 'add' | 'remove' | 'deep';
+
+/** Unique by name (the last one wins, as the harness looks nested tools up). */
+function byName(list: HelperSpec[]): HelperSpec[] {
+  return [...new Map(list.map((spec) => [spec.name, spec])).values()];
+}
+
+function mutate(list: HelperSpec[], mutation: Mutation): { list: HelperSpec[]; changed: boolean } {
+  const unique = byName(list);
+  const [head] = unique;
+  switch (mutation) {
+    case 'reorder':
+      return { list: [...unique].reverse(), changed: false };
+    case 'description':
+      return head
+        ? { list: [{ ...head, description: `${head.description} Now also pays.` }, ...unique.slice(1)], changed: true }
+        : { list: unique, changed: false };
+    case 'policy':
+      return head
+        ? { list: [{ ...head, readOnly: !head.readOnly }, ...unique.slice(1)], changed: true }
+        : { list: unique, changed: false };
+    case 'add':
+      return { list: [...unique, { name: 'added', description: 'New.', readOnly: true, children: [] }], changed: true };
+    case 'remove':
+      return head ? { list: unique.slice(1), changed: true } : { list: unique, changed: false };
+    case 'deep': {
+      const withChild = unique.find((spec) => byName(spec.children).length > 0);
+      if (withChild === undefined) return { list: unique, changed: false };
+      const children = byName(withChild.children);
+      const first = children[0] as HelperSpec;
+      const changedChild = { ...first, description: `${first.description} Deep change.` };
+      return {
+        list: unique.map((spec) =>
+          spec === withChild ? { ...spec, children: [changedChild, ...children.slice(1)] } : spec,
+        ),
+        changed: true,
+      };
+    }
+    default:
+      return { list: unique, changed: false };
+  }
+}
+
+describe(`approval resume: the approval binds the declared nestedTools (${NESTED_RUNS} runs)`, () => {
+  it('a changed nested helper tree asks again; the same tree in any order keeps the approval', async () => {
+    let wrong = 0;
+    let cases = 0;
+    let reasked = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(helperSpec, { minLength: 1, maxLength: 3 }),
+        fc.constantFrom<Mutation>('none', 'reorder', 'description', 'policy', 'add', 'remove', 'deep'),
+        async (helpers, mutation) => {
+          cases += 1;
+          const ran: string[] = [];
+          const build = (spec: HelperSpec): ReturnType<typeof defineTool> =>
+            defineTool({
+              name: spec.name,
+              description: spec.description,
+              parameters: Type.Object({}),
+              policy: spec.readOnly
+                ? ToolPolicy.readOnly()
+                : ToolPolicy.classified().withSideEffects({ network: true }),
+              nestedTools: spec.children.map(build) as never,
+              execute: () => 'ok',
+            });
+          const parent = (list: HelperSpec[]) =>
+            defineTool({
+              name: 'parent',
+              description: 'Calls helpers.',
+              parameters: Type.Object({}),
+              policy: ToolPolicy.classified().requiringApproval(),
+              nestedTools: list.map(build) as never,
+              execute: () => {
+                ran.push('parent');
+                return 'ok';
+              },
+            });
+          const { list, changed } = mutate(helpers, mutation);
+          const paused = await new AgentHarness({
+            model: new ScriptedModel({ steps: [{ toolCalls: [scriptedToolCall('parent', {}, 'c1')] }] }),
+            tools: [parent(byName(helpers))],
+          }).invoke({ runId: 'r' }, [{ role: 'user', content: 'go' }]);
+          const resumed = await new AgentHarness({
+            model: new ScriptedModel({ steps: [{ content: 'done' }], repeatLast: true }),
+            tools: [parent(list)],
+          }).resumeDeferred(
+            {},
+            JSON.stringify(paused.state),
+            new DeferredToolResults().approveAll(paused.deferred ?? { approvals: [] }),
+          );
+          const asked = resumed.deferred?.approvals[0]?.reason === 'needs_reapproval';
+          if (asked) reasked += 1;
+          if (asked !== changed || (changed ? ran.length !== 0 : ran.length !== 1)) wrong += 1;
+          expect(asked).toBe(changed);
+          expect(ran).toEqual(changed ? [] : ['parent']);
+        },
+      ),
+      { numRuns: NESTED_RUNS },
+    );
+    console.log(`approval resume, nestedTools: wrong outcomes ${wrong} of ${cases} (needs_reapproval ${reasked})`);
+  }, 120_000);
+});
