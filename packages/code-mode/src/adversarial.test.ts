@@ -190,7 +190,8 @@ describe('adversarial programs end with a typed tool error within their limit', 
       { maxToolCalls: 100_000 },
     );
     expect(limitOf(parallel.completed)).toBe('nested_calls');
-    expect(parallel.executed).toHaveLength(100);
+    // At most 4 calls of a program are with the host at once; the queued rest end with the program.
+    expect(parallel.executed).toHaveLength(4);
   });
 
   it('runs 10^4 nested calls when the limits allow them, each admitted under the parent', async () => {

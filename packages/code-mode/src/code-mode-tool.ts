@@ -169,6 +169,10 @@ export function codeModeTool(options: CodeModeToolOptions): Tool<CodeModeArgumen
       );
     }
     let fatal: unknown;
+    // Aborted when the program ends (finish, limit, error, timeout): its nested calls are aborted with it.
+    const programEnd = new AbortController();
+    const nestedOptions = { signal: programEnd.signal };
+    const callNested = callTool as (name: string, args: unknown, options: typeof nestedOptions) => Promise<ToolResult>;
     try {
       // Types are stripped inside the sandbox, under the program's limits (a parser can be driven
       // into long backtracking by hostile text; the host's event loop never runs it).
@@ -176,17 +180,23 @@ export function codeModeTool(options: CodeModeToolOptions): Tool<CodeModeArgumen
         code,
         {
           names: callable,
-          call: async (toolName, toolArgs) => {
+          refuses: (toolName) => {
             const entry = byName.get(toolName);
             if (entry === undefined) {
-              throw new Error(`unknown tool \`${toolName}\`; callable: [${callable.join(', ')}]`);
+              const shown =
+                toolName.length > 64 ? `${toolName.slice(0, 64)}… (${toolName.length} characters)` : toolName;
+              return `unknown tool \`${shown}\`; callable: [${callable.join(', ')}]`;
             }
             if (entry.unavailable !== undefined) {
-              throw new Error(`tool \`${toolName}\` is not callable from code: it ${entry.unavailable}`);
+              return `tool \`${toolName}\` is not callable from code: it ${entry.unavailable}`;
             }
+            return undefined;
+          },
+          ended: () => programEnd.abort(new DOMException('the program ended', 'AbortError')),
+          call: async (toolName, toolArgs) => {
             let result: ToolResult;
             try {
-              result = await callTool(toolName, toolArgs);
+              result = await callNested(toolName, toolArgs, nestedOptions);
             } catch (error) {
               if (isFatal(error)) fatal ??= error;
               throw error;

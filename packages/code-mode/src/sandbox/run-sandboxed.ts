@@ -14,6 +14,13 @@ export interface SandboxHost {
   call(name: string, args: JsonValue): Promise<JsonValue>;
   /** Whether an error from `call` ends the whole program (it is then what this run throws). */
   stops?(error: unknown): boolean;
+  /**
+   * Why `name` cannot be called (a refusal message), checked before its arguments are parsed on
+   * the host; undefined lets the call go on to {@link SandboxHost.call}.
+   */
+  refuses?(name: string): string | undefined;
+  /** Called once the program has ended (for any reason): abort the calls still in flight. */
+  ended?(): void;
 }
 
 /** A program's result: its return value (JSON text) and what it printed. */
@@ -37,6 +44,19 @@ type WorkerMessage =
   | SandboxDoneMessage
   | { readonly type: 'log'; readonly line: string }
   | { readonly type: 'call'; readonly id: number; readonly name: string; readonly args: string };
+
+/** How long a finished program waits for its aborted nested calls to settle, in ms. */
+const NESTED_SETTLE_GRACE_MS = 2000;
+
+/** Waits for `tasks` to settle, at most `ms`. */
+async function settledWithin(tasks: readonly Promise<void>[], ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([Promise.allSettled(tasks), bound]);
+  clearTimeout(timer);
+}
 
 /** How far past `cpuTimeMs` the supervisor's watchdog lets a program run before it ends its thread. */
 const HARD_STOP_FACTOR = 1.5;
@@ -113,6 +133,9 @@ export async function runSandboxed(
     const task = (async () => {
       let value: JsonValue;
       try {
+        // The name is resolved before the arguments are parsed: an unknown tool costs no parse.
+        const refusal = host.refuses?.(name);
+        if (refusal !== undefined) throw new Error(refusal);
         value = await host.call(name, JSON.parse(argsText) as JsonValue);
       } catch (error) {
         if (host.stops?.(error)) kill(error instanceof Error ? error : new Error(String(error)));
@@ -217,8 +240,10 @@ export async function runSandboxed(
     worker.off('error', onError);
     worker.off('exit', onExit);
     releaseWorker(worker, reusable);
-    // Nested calls never outlive the program: wait for the ones in flight.
-    if (inflight.size > 0) await Promise.allSettled([...inflight]);
+    // Nested calls never outlive the program: the host aborts the ones in flight, and they get a
+    // bounded time to settle (a tool that ignores its signal cannot hold the run).
+    host.ended?.();
+    if (inflight.size > 0) await settledWithin([...inflight], NESTED_SETTLE_GRACE_MS);
   }
 }
 

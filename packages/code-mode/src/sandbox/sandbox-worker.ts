@@ -77,6 +77,13 @@ export interface Port {
   postMessage(message: unknown): void;
 }
 
+/** A nested call waiting in the sandbox: its arguments stay a QuickJS string until it is sent. */
+interface QueuedCall {
+  readonly id: number;
+  readonly name: string;
+  readonly args: QuickJSHandle;
+}
+
 /**
  * The body of a sandbox worker thread. Self-contained (it is sent to the worker as its source text,
  * so it may use nothing from this module's scope): it loads QuickJS and sucrase from the given URLs
@@ -87,7 +94,9 @@ export interface Port {
  * nested calls go to the host as messages. Every limit is told from facts the program cannot
  * shape: the memory-refusal flag, the interrupt handler's own stop, V8's stack overflow, QuickJS's
  * engine-made stack error, never the words of a message. Every value leaving the sandbox is
- * bounded: nested-call arguments by `memoryBytes / 32` characters, the result by
+ * bounded: nested-call arguments by `memoryBytes / 32` characters and `memoryBytes / 512` JSON
+ * values, tool names by 256 characters, at most 4 calls with the host at once (later ones wait
+ * here, so the host holds at most 4 arguments of a program), the result by
  * `memoryBytes / 4`, error text by 2,000, logs by `maxLogChars` (each line counts at least 1).
  * @internal
  */
@@ -98,6 +107,27 @@ export function sandboxWorkerMain(
 ): void {
   // Longest error text a run reports (a thrown value's description, a parse error), in characters.
   const maxDetailChars = 2000;
+  // Longest tool name a program may call (longer ones are refused in the sandbox, never sent).
+  const MAX_TOOL_NAME_CHARS = 256;
+  // Nested calls of one program with the host at once; later ones wait in the sandbox, in order.
+  const MAX_CALLS_IN_FLIGHT = 4;
+  // The values in JSON text (1 + each `{`, `[` and `,` outside strings), counted until past `max`.
+  const jsonNodes = (text: string, max: number): number => {
+    let nodes = 1;
+    let inString = false;
+    for (let index = 0; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      if (inString) {
+        if (code === 92) index += 1;
+        else if (code === 34) inString = false;
+      } else if (code === 34) inString = true;
+      else if (code === 123 || code === 91 || code === 44) {
+        nodes += 1;
+        if (nodes > max) return nodes;
+      }
+    }
+    return nodes;
+  };
   const unwrap = (value: Record<string, unknown>): Record<string, unknown> => {
     let current = value;
     while (current && typeof current.default === 'object' && current.default !== null && !('newVariant' in current)) {
@@ -218,6 +248,12 @@ export function sandboxWorkerMain(
     let nestedCalls = 0;
     let nextId = 0;
     let inflight = 0;
+    /** Calls sent to the host and not yet settled (at most MAX_CALLS_IN_FLIGHT). */
+    let sending = 0;
+    /** Calls made while MAX_CALLS_IN_FLIGHT were with the host, in order. */
+    const queued: QueuedCall[] = [];
+    let pump: () => void = () => undefined;
+    const maxArgNodes = Math.max(1024, Math.floor(limits.memoryBytes / 512));
     let wake: (() => void) | undefined;
     const cpuUsed = () => cpuMs + (sliceStart > 0 ? now() - sliceStart : 0);
     // The first limit reached is the one reported, also when the supervisor ends the thread later
@@ -301,6 +337,34 @@ export function sandboxWorkerMain(
         }
       });
       // Returns a call id, or a refusal message (a string) that the prelude turns into a rejection.
+      // Arguments the host would parse, validate and copy into far more memory (and time) than
+      // their text: past the character or node cap the program stops at its memory limit.
+      const tooBig = (name: string, args: string): string | undefined => {
+        if (args.length > maxArgsChars) {
+          halt('memory');
+          return `program stopped: arguments of \`${name}\` are ${args.length} characters`;
+        }
+        if (jsonNodes(args, maxArgNodes) > maxArgNodes) {
+          halt('memory');
+          return `program stopped: arguments of \`${name}\` have more than ${maxArgNodes} values`;
+        }
+        return undefined;
+      };
+      // Sends queued calls while fewer than MAX_CALLS_IN_FLIGHT are with the host.
+      pump = () => {
+        while (sending < MAX_CALLS_IN_FLIGHT && queued.length > 0) {
+          const next = queued.shift() as QueuedCall;
+          const args = vm.alive && stop === undefined ? vm.getString(next.args) : undefined;
+          next.args.dispose();
+          if (args === undefined || tooBig(next.name, args) !== undefined) {
+            // Never answered: the program has stopped.
+            inflight -= 1;
+            continue;
+          }
+          sending += 1;
+          post({ type: 'call', id: next.id, name: next.name, args });
+        }
+      };
       const callFn = vm.newFunction('call', (nameHandle, argsHandle) => {
         if (stop !== undefined) return vm.newString('program stopped');
         nestedCalls += 1;
@@ -309,14 +373,24 @@ export function sandboxWorkerMain(
           return vm.newString(`program stopped: limit of ${limits.maxNestedCalls} nested tool calls reached`);
         }
         const name = vm.typeof(nameHandle) === 'string' ? vm.getString(nameHandle) : '';
-        const args = vm.typeof(argsHandle) === 'string' ? vm.getString(argsHandle) : 'null';
-        if (args.length > maxArgsChars) {
-          // The host would parse this into far more memory than its text: a memory limit, not a call.
-          halt('memory');
-          return vm.newString(`program stopped: arguments of \`${name}\` are ${args.length} characters`);
+        if (name.length > MAX_TOOL_NAME_CHARS) {
+          // Refused here: no tool has such a name, and the host never copies it.
+          const shown = name.length > 64 ? `${name.slice(0, 64)}… (${name.length} characters)` : name;
+          return vm.newString(`unknown tool \`${shown}\`; callable: [${message.names.join(', ')}]`);
         }
+        if (vm.typeof(argsHandle) !== 'string') return vm.newString(`arguments of \`${name}\` must be JSON text`);
         const id = nextId++;
+        if (sending >= MAX_CALLS_IN_FLIGHT) {
+          // Held in the sandbox's own memory (a handle, not a host copy) until a call settles.
+          inflight += 1;
+          queued.push({ id, name, args: argsHandle.dup() });
+          return vm.newNumber(id);
+        }
+        const args = vm.getString(argsHandle);
+        const refusal = tooBig(name, args);
+        if (refusal !== undefined) return vm.newString(refusal);
         inflight += 1;
+        sending += 1;
         post({ type: 'call', id, name, args });
         return vm.newNumber(id);
       });
@@ -333,6 +407,7 @@ export function sandboxWorkerMain(
       callFn.dispose();
       settleCall = (answer) => {
         inflight -= 1;
+        sending -= 1;
         try {
           if (vm.alive && stop === undefined) {
             enter(() => {
@@ -346,6 +421,7 @@ export function sandboxWorkerMain(
             });
           }
         } finally {
+          pump();
           wake?.();
         }
       };
@@ -477,6 +553,7 @@ export function sandboxWorkerMain(
     } finally {
       settleCall = undefined;
       try {
+        for (const call of queued.splice(0)) if (call.args.alive) call.args.dispose();
         for (const handle of helpers) if (handle.alive) handle.dispose();
         context?.dispose();
         runtime.dispose();

@@ -16,6 +16,12 @@ export class LazyCallSignal {
   private controller: AbortController | undefined;
   private reason: unknown;
   private aborted = false;
+  /** The signals of this call's nested calls still running: aborting this call aborts them. */
+  private children: Set<LazyCallSignal> | undefined;
+  /** Signals the calling tool gave `callTool`: each one, aborted, aborts the nested calls. */
+  private childStops: WeakSet<AbortSignal> | undefined;
+  /** Set once a signal given through {@link abortChildrenOn} aborted: later nested calls start aborted. */
+  private childrenStopped: { readonly reason: unknown } | undefined;
 
   get signal(): AbortSignal {
     if (this.controller === undefined) {
@@ -30,8 +36,47 @@ export class LazyCallSignal {
     this.aborted = true;
     this.reason = reason;
     this.controller?.abort(reason);
+    this.abortChildren(reason);
+  }
+
+  /** Links a nested call's signal to this one until {@link unlink}: it is aborted with this. */
+  link(child: LazyCallSignal): void {
+    if (this.aborted) child.abort(this.reason);
+    else if (this.childrenStopped !== undefined) child.abort(this.childrenStopped.reason);
+    else {
+      this.children ??= new Set();
+      this.children.add(child);
+    }
+  }
+
+  unlink(child: LazyCallSignal): void {
+    this.children?.delete(child);
+  }
+
+  /** Aborts the nested calls still running (their calling tool ended, or asked so). */
+  abortChildren(reason: unknown): void {
+    const children = this.children;
+    if (children === undefined || children.size === 0) return;
+    this.children = undefined;
+    for (const child of children) child.abort(reason);
+  }
+
+  /** Once `stop` aborts, the nested calls running then (and any made later) are aborted. */
+  abortChildrenOn(stop: AbortSignal): void {
+    this.childStops ??= new WeakSet();
+    if (this.childStops.has(stop)) return;
+    this.childStops.add(stop);
+    const onStop = () => {
+      this.childrenStopped ??= { reason: stop.reason };
+      this.abortChildren(stop.reason);
+    };
+    if (stop.aborted) onStop();
+    else stop.addEventListener('abort', onStop, { once: true });
   }
 }
+
+/** The signals of the calls running, by run state and call id: a nested call links to its parent's. */
+const callSignals = new WeakMap<LoopState, Map<string, LazyCallSignal>>();
 
 interface CallContextOptions {
   readonly callId: string;
@@ -81,11 +126,25 @@ class CallContext implements ToolExecutionContext {
       state.approvedCalls.size > 0 &&
       isApprovedCall(state, options.callId, options.entry.name, { nested: options.depth > 0 });
     this.#idempotencyKey = options.idempotencyKey;
+    // A nested call (`<parent>/<n>`) is aborted with its calling tool's call: none outlives its parent.
+    let signals = callSignals.get(state);
+    if (signals === undefined) {
+      signals = new Map();
+      callSignals.set(state, signals);
+    }
+    if (options.depth > 0) signals.get(options.callId.slice(0, options.callId.lastIndexOf('/')))?.link(options.signal);
+    signals.set(options.callId, options.signal);
   }
 
   /** Marks the call finished: later progress reports are dropped. */
   static end(context: CallContext): void {
     context.#running = false;
+    const { callId, signal, depth } = context.#options;
+    const signals = callSignals.get(context.#loop);
+    if (signals?.get(callId) === signal) signals.delete(callId);
+    if (depth > 0) signals?.get(callId.slice(0, callId.lastIndexOf('/')))?.unlink(signal);
+    // Nested calls still running when their calling tool ends are aborted.
+    signal.abortChildren(new DOMException(`the calling tool's call \`${callId}\` ended`, 'AbortError'));
   }
 
   get idempotencyKey(): string {
@@ -142,7 +201,12 @@ class CallContext implements ToolExecutionContext {
 
   /** Nested calls; a bound function (made on first read), so `const { callTool } = context` works. */
   get callTool(): ToolExecutionContext['callTool'] {
-    this.#callTool ??= (name, args) => this.#options.callTool(this.callId, this.depth, name, args, this.#options.entry);
+    // An optional third argument `{ signal }` (code mode's program): aborting it aborts the nested calls.
+    this.#callTool ??= (name, args, ...rest: unknown[]) => {
+      const stop = (rest[0] as { signal?: unknown } | undefined)?.signal;
+      if (stop instanceof AbortSignal) this.#options.signal.abortChildrenOn(stop);
+      return this.#options.callTool(this.callId, this.depth, name, args, this.#options.entry);
+    };
     return this.#callTool;
   }
 }
