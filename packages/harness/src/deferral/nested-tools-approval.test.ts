@@ -30,6 +30,7 @@ function parent(log: string[], nestedTools: readonly Tool<never>[]) {
     nestedTools,
     execute: async (_args, context) => {
       log.push('parent');
+      if (context.callTool === undefined) throw new Error('expected nested calls to be available');
       return (await context.callTool('helper', {})).output();
     },
   });
