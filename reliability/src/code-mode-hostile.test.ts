@@ -255,7 +255,8 @@ describe('code mode nested calls with big invalid arguments', () => {
     let maxGapMs = 0;
     const runs = Math.max(4, Math.floor(RUNS / 8));
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 20_000, max: 100_000 }), async (n) => {
+      // Up to the value cap of nested-call arguments (memoryBytes / 512 = 65,536 at the default).
+      fc.asyncProperty(fc.integer({ min: 20_000, max: 60_000 }), async (n) => {
         const tool = codeModeTool({ tools: [prices], limits: { cpuTimeMs: 500 } });
         const code = `const r = await get_prices({ skus: new Array(${n}).fill(0) }).catch((e) => String(e.message).length); return r;`;
         const model = new ScriptedModel({
@@ -281,5 +282,110 @@ describe('code mode nested calls with big invalid arguments', () => {
     );
     console.log('code-mode big invalid arguments:', JSON.stringify({ runs, maxHostGapMs: Math.round(maxGapMs) }));
     expect(maxGapMs).toBeLessThan(WALL_MS);
+  });
+});
+
+/** Host-side work per nested call: each class once broke the host (second breaker round). */
+const nestedClass = fc.oneof(
+  // uniqueItems over object items (ajv's pairwise check took a minute at 40,000).
+  fc.integer({ min: 10_000, max: 30_000 }).map((n) => ({
+    kind: 'unique',
+    code: `return await uniq({ items: Array.from({ length: ${n} }, (_, i) => ({ k: i })) });`,
+  })),
+  // Concurrent big valid arguments: at most 4 with the host at once.
+  fc.integer({ min: 10, max: 30 }).map((calls) => ({
+    kind: 'concurrent',
+    code: `const ps = []; for (let i = 0; i < ${calls}; i++) ps.push(uniq({ items: new Array(60000).fill(0).map((_, j) => j) }).catch(() => 0)); return (await Promise.all(ps)).length;`,
+  })),
+  // Object amplification: [{},{},...] under the character cap, over the value cap.
+  fc.integer({ min: 1, max: 100 }).map((calls) => ({
+    kind: 'amplify',
+    code: `const big = new Array(330000).fill({}); const ps = []; for (let i = 0; i < ${calls}; i++) ps.push(uniq({ items: big }).catch(() => 0)); await Promise.all(ps); return 1;`,
+  })),
+  // Huge tool names.
+  fc.integer({ min: 1e5, max: 8e6 }).map((length) => ({
+    kind: 'name',
+    code: `const name = 'x'.repeat(${length}); const ps = []; for (let i = 0; i < 50; i++) ps.push(tools[name]({ a: [1, 2, 3] }).catch((e) => e.message.length)); return Math.max(...(await Promise.all(ps)));`,
+  })),
+  // Slow nested calls outliving a timed-out run_code.
+  fc.integer({ min: 1, max: 4 }).map((calls) => ({
+    kind: 'timeout',
+    code: `await Promise.all(Array.from({ length: ${calls} }, () => slow({}))); return 1;`,
+  })),
+);
+
+describe('code mode nested calls cost the host bounded work', () => {
+  it('keeps the host responsive against unique, concurrent, amplifying, long-name and outliving nested calls', async () => {
+    const { codeModeTool } = await import('@tiny/code-mode');
+    const { ToolPolicy } = await import('@tiny/tools');
+    const uniq = defineTool({
+      name: 'uniq',
+      description: 'unique items',
+      parameters: { type: 'object', properties: { items: { type: 'array', uniqueItems: true } } },
+      execute: (args: { items?: unknown[] }) => args.items?.length ?? 0,
+    });
+    let running = 0;
+    let outlived = 0;
+    const slow = defineTool({
+      name: 'slow',
+      description: 'waits for its abort',
+      parameters: { type: 'object', properties: {} },
+      execute: (_args: unknown, context) =>
+        new Promise<string>((resolve) => {
+          running += 1;
+          context.signal.addEventListener('abort', () => {
+            running -= 1;
+            resolve('aborted');
+          });
+        }),
+    });
+    const baseline = process.memoryUsage().rss;
+    let peakRss = baseline;
+    let maxGapMs = 0;
+    const kinds = new Map<string, number>();
+    const runs = Math.max(10, Math.floor(RUNS / 3));
+    await fc.assert(
+      fc.asyncProperty(nestedClass, async ({ kind, code }) => {
+        const codeMode = codeModeTool({ tools: [uniq, slow], limits: { cpuTimeMs: 1000 } });
+        const tool =
+          kind === 'timeout'
+            ? { ...codeMode, policy: ToolPolicy.readOnly().withRuntime({ timeoutMs: 300 }) }
+            : codeMode;
+        const model = new ScriptedModel({
+          steps: [{ toolCalls: [scriptedToolCall('run_code', { code }, 'c1')] }, { content: 'done' }],
+        });
+        const harness = new AgentHarness({ model, tools: [tool], limits: { maxToolCalls: 1000 } });
+        let last = performance.now();
+        const ticker = setInterval(() => {
+          const now = performance.now();
+          maxGapMs = Math.max(maxGapMs, now - last);
+          last = now;
+          peakRss = Math.max(peakRss, process.memoryUsage().rss);
+        }, 10);
+        try {
+          await harness.invoke({}, [{ role: 'user', content: 'go' }]).catch((error: unknown) => {
+            // Only the slow class may time run_code out.
+            if (kind !== 'timeout') throw error;
+          });
+        } finally {
+          clearInterval(ticker);
+        }
+        if (running > 0) outlived += 1;
+        kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+      }),
+      { numRuns: runs },
+    );
+    const report = {
+      runs,
+      outlived,
+      maxHostGapMs: Math.round(maxGapMs),
+      rssBaselineMiB: Math.round(baseline / MiB),
+      rssPeakMiB: Math.round(peakRss / MiB),
+      kinds: Object.fromEntries(kinds),
+    };
+    console.log('code-mode nested host work:', JSON.stringify(report));
+    expect(outlived).toBe(0);
+    expect(maxGapMs).toBeLessThan(2 * WALL_MS);
+    expect(peakRss - baseline).toBeLessThan(768 * MiB);
   });
 });
