@@ -7,9 +7,9 @@ import {
 } from '@tiny/llm';
 import { asArray, asNonEmptyString, asNumber, asRecord, asString } from '@tiny/provider-utils';
 import { errorFromBody, transportError } from '../errors/create-call-error.js';
-import { MAX_STREAM_TOOL_CALLS } from '../stream/tool-call-assembler.js';
 import { LEADING_LINE_BREAKS } from '../stream/create-edge-trimmer.js';
 import { extractThinking } from '../stream/create-think-extractor.js';
+import { MAX_STREAM_TOOL_CALLS } from '../stream/tool-call-assembler.js';
 import { contentParts } from '../wire/read-wire.js';
 import { decodeToolCall } from './decode-tool-call.js';
 import { mapFinishReason, readFinishReason } from './map-finish-reason.js';
