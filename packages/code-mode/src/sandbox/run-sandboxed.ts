@@ -79,8 +79,10 @@ export interface SandboxOptions {
  * builtin never polls the interrupt handler), however busy the host's event loop is; a cap on
  * nested calls, `console` captured. Values cross the boundary only as strings, each bounded
  * relative to `memoryBytes` (nested-call arguments `memoryBytes / 32` characters, the result
- * `memoryBytes / 4`; past them the run stops at its memory limit). Every host call still in flight
- * is awaited before this settles, so none outlives the program.
+ * `memoryBytes / 4`; past them the run stops at its memory limit; arguments are also capped at
+ * `memoryBytes / 512` JSON values, tool names at 256 characters, and at most 4 calls are with the
+ * host at once). When the program ends, `host.ended` is called (abort the calls in flight) and the
+ * calls still in flight get at most 2 s to settle before this settles.
  * @throws {CodeModeLimitError} when a limit stops the program.
  * @throws {CodeProgramError} when it does not parse, throws, or never finishes.
  * @throws {CodeSandboxError} when the sandbox itself fails (not the program).
