@@ -343,7 +343,7 @@ describe('code mode nested calls cost the host bounded work', () => {
     let peakRss = baseline;
     let maxGapMs = 0;
     const kinds = new Map<string, number>();
-    const runs = Math.max(10, Math.floor(RUNS / 3));
+    const runs = Math.max(8, Math.floor(RUNS / 4));
     await fc.assert(
       fc.asyncProperty(nestedClass, async ({ kind, code }) => {
         const codeMode = codeModeTool({ tools: [uniq, slow], limits: { cpuTimeMs: 1000 } });
