@@ -68,6 +68,37 @@ describe('host-side work per nested call is bounded (second breaker round)', () 
     expect(order).toEqual(Array.from({ length: 20 }, (_, i) => i));
   });
 
+  it('starts nested calls in their own macrotasks: the host never runs more than 4 in one event-loop turn', async () => {
+    let turn = 0;
+    let spinning = true;
+    const spin = () => {
+      turn += 1;
+      if (spinning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const perTurn = new Map<number, number>();
+    const host: SandboxHost = {
+      names: ['work'],
+      call: async (_name, args) => {
+        perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
+        // Synchronous host work per call (as parsing and validating big arguments is).
+        Array.from({ length: 100_000 }, (_, i) => (i * 7919) % 100_003).sort((a, b) => a - b);
+        return args;
+      },
+    };
+    try {
+      const outcome = await runSandboxed(
+        'const all = []; for (let i = 0; i < 40; i++) all.push(work({ i })); return (await Promise.all(all)).length;',
+        host,
+        limits,
+      );
+      expect(outcome.json).toBe('40');
+    } finally {
+      spinning = false;
+    }
+    expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(4);
+  });
+
   it('refuses a tool name over 256 characters in the sandbox, echoing a bounded prefix', async () => {
     const seen: number[] = [];
     const host: SandboxHost = {

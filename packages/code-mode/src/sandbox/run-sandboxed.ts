@@ -161,8 +161,13 @@ export async function runSandboxed(
   const onMessage = (message: WorkerMessage) => {
     if (ended) return;
     if (message.type === 'log') logs.push(message.line);
-    else if (message.type === 'call') nestedCall(message.id, message.name, message.args);
-    else {
+    else if (message.type === 'call') {
+      // Each call's host work (parse, admission, validation) starts in its own macrotask: the
+      // worker's messages are drained in one go, and the host's event loop turns between calls.
+      setImmediate(() => {
+        if (!ended) nestedCall(message.id, message.name, message.args);
+      });
+    } else {
       ended = true;
       reusable =
         message.peakMemoryBytes <= KEEP_BELOW_BYTES &&
