@@ -19,32 +19,13 @@ import { idempotencyKeyOf, recordSettled, recordStarted } from '../ledger/record
 import { markToolError, middlewareContext, wrapToolOnion } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { canStop, isRunStop, runStopError } from '../run/run-stop.js';
+import type { CallOutcome } from './call-outcome.js';
 import { describeSafely } from './plain-data.js';
 import { enterCall, scrubOutcome } from './scrub-outcome.js';
 import { unserializableReason, unserializableResult } from './serializable-result.js';
 import { createCallContext, endCall, LazyCallSignal } from './tool-context.js';
 
-/** How one executed call ended. @internal */
-export type CallOutcome =
-  | {
-      readonly kind: 'result';
-      readonly result: ToolResult;
-      readonly startedAt: number;
-      readonly durationMs: number;
-      /** The result stands for something `execute` threw (ModelRetry, ToolFailedError, the error policy), or for a result that cannot be serialised. */
-      readonly threw?: boolean;
-      /** The call's secrets (expanded), when it has any: scrubbed again from the text the model reads, once joined and cut. */
-      readonly secrets?: readonly string[];
-    }
-  | {
-      readonly kind: 'defer';
-      readonly approval: boolean;
-      readonly reason: string;
-      readonly metadata: unknown;
-      readonly startedAt: number;
-      readonly durationMs: number;
-    }
-  | { readonly kind: 'fatal'; readonly error: unknown; readonly startedAt: number; readonly durationMs: number };
+export type { CallOutcome } from './call-outcome.js';
 
 /**
  * Signature of the nested-call runner handed to tool contexts; `parent` is the calling tool (its

@@ -2,7 +2,7 @@ import { type JsonValue, type ToolContent, ToolResult } from '@tiny/tools';
 import type { LoopState } from '../agent/loop-state.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { isRunStop } from '../run/run-stop.js';
-import type { CallOutcome } from './execute-call.js';
+import type { CallOutcome } from './call-outcome.js';
 import { toPlainData, UNREADABLE } from './plain-data.js';
 import { callRawSecrets } from './redaction.js';
 import { scrubThrown } from './scrub-value.js';
