@@ -54,9 +54,14 @@ describe('started is an atomic claim', () => {
       first.harness.resumeDeferred({}, state, decisions),
       second.harness.resumeDeferred({}, state, decisions),
     ]);
-    await second.harness.resumeDeferred({}, state, decisions);
+    // A third instance on the same file: the ledger's claim answers the call instead of running it.
+    const third = harness(paid, path);
+    await third.harness.resumeDeferred({}, state, decisions);
+    // The same instance refuses a second decision on one state outright.
+    await expect(second.harness.resumeDeferred({}, state, decisions)).rejects.toThrow('already resumed');
     expect(paid).toEqual(['pay:5']);
     first.ledger.close();
     second.ledger.close();
+    third.ledger.close();
   });
 });
