@@ -631,11 +631,15 @@ describe(`fail-closed secret classes (${FAIL_CLOSED_RUNS} random cases each)`, (
   }, 60_000);
 
   it('multi-line secrets re-joined with CRLF, spaces, tabs or nothing, or quoted one line: 0 leaks', async () => {
-    const lineArb = fc.string({
-      minLength: 8,
-      maxLength: 64,
-      unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.split('')),
-    });
+    const lineArb = fc
+      .string({
+        minLength: 8,
+        maxLength: 64,
+        unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.split('')),
+      })
+      // A key body line mixes cases and digits, as base64 of random bytes does: a line such as
+      // `rguments` would also be found in the harness's own words, which no scrubber may remove.
+      .filter((line) => /[0-9]/.test(line) && /[A-Z]/.test(line) && /[a-z]/.test(line));
     await fc.assert(
       fc.asyncProperty(
         fc.array(lineArb, { minLength: 2, maxLength: 5 }),
