@@ -29,4 +29,9 @@ describe('normalizeFinishReason', () => {
     for (const raw of ['OTHER', 'FINISH_REASON_UNSPECIFIED', 'load', 'weird', '', 'tool_calls_partial'])
       expect(normalizeFinishReason(raw)).toBe('error');
   });
+
+  it('maps names of object prototype members to error, not to a prototype member', () => {
+    for (const raw of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'CONSTRUCTOR'])
+      expect(normalizeFinishReason(raw)).toBe('error');
+  });
 });
