@@ -57,7 +57,7 @@ export function resolveSchema(input: SchemaInput, side: SchemaSide = 'input'): R
   let resolved: ResolvedSchema;
   if (looksLikeZod3(record)) {
     throw new SchemaCompileFailure(
-      'Zod 3 is not supported: upgrade to zod ≥ 4.2, or pass z.toJSONSchema(schema) (a JSON Schema) instead',
+      'Zod 3 is not supported: upgrade to zod ≥ 4.2 (its schemas describe themselves as JSON Schema), or convert this schema with zodToJsonSchema(schema) from the zod-to-json-schema package and pass that JSON Schema instead',
     );
   }
   if (isStandardSchema(input)) {
