@@ -67,7 +67,14 @@ export { toolResultEntryFrom } from './envelope/tool-result-entry-from.js';
 export { isToolResultsTurn } from './envelope/tool-results-turn.js';
 export { FormatParseError, type FormatParseErrorKind } from './errors/format-parse-error.js';
 export { FormatRenderError } from './errors/format-render-error.js';
-export { isRetryableStatus, ModelCallError } from './errors/model-call-error.js';
+export { ModelCallError } from './errors/model-call-error.js';
+export {
+  isRetryableKind,
+  isRetryableStatus,
+  kindFromStatus,
+  MODEL_CALL_ERROR_KINDS,
+  type ModelCallErrorKind,
+} from './errors/model-call-error-kind.js';
 // Seed tool formats (json, xml, ptype).
 export type { FormatCall, FormatParseResult } from './formats/format-parse-result.js';
 export { parseJsonCall, renderJsonCall, renderJsonDeclaration } from './formats/json-format.js';

@@ -1,23 +1,29 @@
 import { TinyError } from '@tiny/tools';
+import {
+  isRetryableKind,
+  isRetryableStatus,
+  kindFromStatus,
+  type ModelCallErrorKind,
+} from './model-call-error-kind.js';
+
+export { isRetryableStatus };
 
 const marker = Symbol.for('tiny.error.ModelCallError');
 
 /**
- * True for HTTP statuses worth retrying: 408 (request timeout), 409 (conflict), 429 (rate
- * limited) and every 5xx. Any other status (400, 401, 403, 404, 422, ...) will fail again.
- */
-export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 409 || status === 429 || (status >= 500 && status <= 599);
-}
-
-/**
  * A call to a model failed: a transport error, an HTTP error status, or an error reported in the
- * middle of a stream. `isRetryable` says whether the same request may succeed when sent again;
- * when it is not given it is derived from `statusCode` with {@link isRetryableStatus}, and is
- * false without a status.
+ * middle of a stream. `kind` says what failed in words shared by every adapter (see
+ * {@link ModelCallErrorKind}); the adapter's own word stays in `providerKind`. `isRetryable` says
+ * whether the same request may succeed when sent again: derived from `kind` with
+ * {@link isRetryableKind} (an `unknown` kind by its `statusCode`); adapters never set it by hand.
+ * Without a `kind`, it is read from `statusCode` ({@link kindFromStatus}).
  */
 export class ModelCallError extends TinyError {
   readonly [marker] = true;
+  /** What failed, in the words every adapter shares; decide on this, not on messages. */
+  readonly kind: ModelCallErrorKind;
+  /** The adapter's own word for the failure (`overloaded_error`, `invalid_chunk_json`, ...), when it has one. */
+  readonly providerKind: string | undefined;
   /** Whether sending the same request again may succeed. */
   readonly isRetryable: boolean;
   /** The HTTP status, when the provider answered with one. */
@@ -36,6 +42,8 @@ export class ModelCallError extends TinyError {
 
   constructor(options: {
     message: string;
+    kind?: ModelCallErrorKind | undefined;
+    providerKind?: string | undefined;
     statusCode?: number | undefined;
     responseBody?: string | undefined;
     provider?: string | undefined;
@@ -48,8 +56,9 @@ export class ModelCallError extends TinyError {
     this.responseBody = options.responseBody;
     this.provider = options.provider;
     this.retryAfterMs = options.retryAfterMs;
-    this.isRetryable =
-      options.isRetryable ?? (options.statusCode === undefined ? false : isRetryableStatus(options.statusCode));
+    this.kind = options.kind ?? kindFromStatus(options.statusCode);
+    this.providerKind = options.providerKind;
+    this.isRetryable = options.isRetryable ?? isRetryableKind(this.kind, options.statusCode);
   }
 
   static override isInstance(value: unknown): value is ModelCallError {
