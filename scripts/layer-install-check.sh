@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Packs every publishable package and installs only the bottom layer into a fresh project outside
-# the workspace with npm, then runs a script that imports it and executes a tool. Proves that
+# Packs every publishable package with scripts/pack-all.mjs (the README's "Use it before it is on
+# npm" way: tarballs with workspace ranges resolved), installs them layer by layer into fresh npm
+# projects outside the workspace and runs a small program in each (a tool, a parsed call, an agent
+# on the testkit's scripted model, ...). Proves that the tarballs install with npm alone and that
 # "install only the layers you need" holds. Extend the list as layers gain content.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for dir in "$root"/packages/*/; do
-  (cd "$dir" && pnpm pack --pack-destination "$work/tarballs" >/dev/null)
-done
+node "$root/scripts/pack-all.mjs" --out "$work/tarballs" >/dev/null
 ls "$work/tarballs"
 
 mkdir "$work/tools-only" && cd "$work/tools-only"

@@ -417,7 +417,7 @@ describe(`secrets a tool echoes never reach a sink (${RUNS} random cases, ${PROG
       ),
       { numRuns: PROGRAM_RUNS },
     );
-  }, 60_000);
+  });
 
   it('a tool passing its host value to a nested call: not in the nested call’s events, nor in what it gets back', async () => {
     await fc.assert(
@@ -464,7 +464,7 @@ describe(`secrets a tool echoes never reach a sink (${RUNS} random cases, ${PROG
       }),
       { numRuns: NESTED_RUNS },
     );
-  }, 60_000);
+  });
 
   it('host values under four characters are left alone (documented policy): text stays whole', async () => {
     await fc.assert(
@@ -628,7 +628,7 @@ describe(`fail-closed secret classes (${FAIL_CLOSED_RUNS} random cases each)`, (
       ),
       { numRuns: FAIL_CLOSED_RUNS },
     );
-  }, 60_000);
+  });
 
   it('multi-line secrets re-joined with CRLF, spaces, tabs or nothing, or quoted one line: 0 leaks', async () => {
     const lineArb = fc
@@ -670,7 +670,7 @@ describe(`fail-closed secret classes (${FAIL_CLOSED_RUNS} random cases each)`, (
       ),
       { numRuns: FAIL_CLOSED_RUNS },
     );
-  }, 60_000);
+  });
 
   it('captured arguments that did not validate (envelopes, JSON strings, wrong types, unknown tools, deep names): 0 leaks', async () => {
     const shapeArb = fc.constantFrom(
@@ -711,7 +711,7 @@ describe(`fail-closed secret classes (${FAIL_CLOSED_RUNS} random cases each)`, (
       ),
       { numRuns: FAIL_CLOSED_RUNS },
     );
-  }, 60_000);
+  });
 
   it('schemas past the walk’s limits (recursion, 32+ levels, 256+ paths) redact the rest: 0 leaks', async () => {
     await fc.assert(
@@ -756,7 +756,7 @@ describe(`fail-closed secret classes (${FAIL_CLOSED_RUNS} random cases each)`, (
       ),
       { numRuns: FAIL_CLOSED_RUNS },
     );
-  }, 60_000);
+  });
 
   it('streamed argument deltas under reused call ids never carry a sensitive tool’s arguments: 0 leaks', async () => {
     await fc.assert(
@@ -781,5 +781,5 @@ describe(`fail-closed secret classes (${FAIL_CLOSED_RUNS} random cases each)`, (
     );
     console.log(`secret-echo-sinks fail-closed: ${closedLeaks} leaks in ${closedChecks} sink checks`);
     expect(closedLeaks).toBe(0);
-  }, 60_000);
+  });
 });

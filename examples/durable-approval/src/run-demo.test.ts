@@ -8,5 +8,5 @@ describe('durable-approval demo', () => {
     expect(result.outcome).toBe('final');
     expect(result.text).toBe('Refund handled: refunded 1250 cents on order A-17');
     expect([...refunds.values()]).toEqual([1250]);
-  }, 60_000);
+  });
 });

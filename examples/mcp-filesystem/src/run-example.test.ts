@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runMcpFilesystemExample } from './run-example.js';
 
 describe('mcp-filesystem example', () => {
-  it('lists and reads files through the filesystem server', { timeout: 30_000 }, async () => {
+  it('lists and reads files through the filesystem server', async () => {
     const lines: string[] = [];
     const run = await runMcpFilesystemExample((line) => lines.push(line));
     expect(run.executedTools).toEqual(['fs_list_directory', 'fs_read_text_file']);

@@ -25,11 +25,11 @@ const byName = (tools: readonly AnyTool[], name: string) => {
   return tool;
 };
 
-describe('MCP output schemas (a real stdio server declaring outputSchema)', { timeout: 30_000 }, () => {
+describe('MCP output schemas (a real stdio server declaring outputSchema)', () => {
   let toolSet: McpToolSet;
   beforeAll(async () => {
     toolSet = await createMcpToolSet({ command: process.execPath, args: [fixture], env });
-  }, 30_000);
+  });
   afterAll(async () => {
     await toolSet?.close();
   });

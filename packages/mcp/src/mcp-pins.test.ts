@@ -56,9 +56,7 @@ function nextChange() {
 const greetRuns = async (toolSet: McpToolSet) =>
   JSON.parse((await toolSet.call('log', {}, context)).output()) as Array<{ name: string; version: number }>;
 
-describe('pinned MCP tool definitions (a real stdio server that changes a tool mid-session)', {
-  timeout: 30_000,
-}, () => {
+describe('pinned MCP tool definitions (a real stdio server that changes a tool mid-session)', () => {
   it('withholds a tool whose description and schema change after first listing, until its new digest is approved', async () => {
     const events: McpToolDefinitionEvent[] = [];
     const change = nextChange();

@@ -32,11 +32,11 @@ const byName = (tools: readonly AnyTool[], name: string) => {
   return tool;
 };
 
-describe('against @modelcontextprotocol/server-everything', { timeout: 30_000 }, () => {
+describe('against @modelcontextprotocol/server-everything', () => {
   let toolSet: McpToolSet;
   beforeAll(async () => {
     toolSet = await createMcpToolSet({ ...everything, prefix: 'ev_' });
-  }, 30_000); // a server start on a loaded 2-core machine can take longer than the 10 s hook default
+  });
   afterAll(async () => {
     await toolSet?.close();
   });
@@ -100,7 +100,7 @@ describe('against @modelcontextprotocol/server-everything', { timeout: 30_000 },
   });
 });
 
-describe('server-everything: list changes and connection loss', { timeout: 30_000 }, () => {
+describe('server-everything: list changes and connection loss', () => {
   it('refreshes the catalogue on tools/list_changed', async () => {
     let changed: (names: readonly string[]) => void = () => undefined;
     const notified = new Promise<readonly string[]>((resolve) => {
@@ -159,7 +159,7 @@ describe('server-everything: list changes and connection loss', { timeout: 30_00
   });
 });
 
-describe('against @modelcontextprotocol/server-filesystem on a temp directory', { timeout: 30_000 }, () => {
+describe('against @modelcontextprotocol/server-filesystem on a temp directory', () => {
   let dir: string;
   let toolSet: McpToolSet;
   beforeAll(async () => {
@@ -172,7 +172,7 @@ describe('against @modelcontextprotocol/server-filesystem on a temp directory', 
       env,
       prefix: 'fs_',
     });
-  }, 30_000);
+  });
   afterAll(async () => {
     await toolSet?.close();
     rmSync(dir, { recursive: true, force: true });

@@ -18,7 +18,7 @@ describe.skipIf(!existsSync(demo))('the quickstart demo (built) against an OpenA
         OPENAI_API_KEY: 'sk-quickstart-test',
         OPENAI_MODEL: 'gpt-4o-mini',
       },
-      timeout: 20_000,
+      timeout: 100_000, // the demo's own net, inside the test's 120 s one
     });
     expect(stdout).toContain(`model: gpt-4o-mini at ${baseURL} (openai-compatible preset)`);
     expect(stdout).toContain('> weather [call_w1] {"city":"Oslo","days":2}');

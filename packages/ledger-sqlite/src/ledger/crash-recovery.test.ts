@@ -111,7 +111,7 @@ describe('crash mid-tool, resume in a new process', () => {
     expect(report.text).toContain('interrupted before settlement');
     expect(report.outcome).toBe('final');
     expect(afterResume).toEqual([{ callId: 'c1', status: 'interrupted', idempotencyKey: blocked.idempotencyKey }]);
-  }, 30_000);
+  });
 
   it.each([1, 2])(
     "after %i more crash(es) while resuming, still says the replay: 'never' effect is unknown, never done",
@@ -131,7 +131,6 @@ describe('crash mid-tool, resume in a new process', () => {
       expect(report.text).not.toMatch(/completed|result was lost/);
       expect(afterResume).toEqual([{ callId: 'c1', status: 'interrupted', idempotencyKey: blocked.idempotencyKey }]);
     },
-    30_000,
   );
 
   it("runs a replay: 'safe' tool exactly once more, with the same idempotency key", async () => {
@@ -145,5 +144,5 @@ describe('crash mid-tool, resume in a new process', () => {
     expect(report.text).toBe('model saw: refreshed 5');
     expect(report.outcome).toBe('final');
     expect(afterResume).toEqual([{ callId: 'c1', status: 'completed', idempotencyKey: blocked.idempotencyKey }]);
-  }, 30_000);
+  });
 });

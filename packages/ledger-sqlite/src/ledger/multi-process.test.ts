@@ -85,5 +85,5 @@ describe('several processes on one database file', () => {
     } finally {
       db.close();
     }
-  }, 60_000);
+  });
 });

@@ -68,5 +68,5 @@ describe('json format', () => {
       }),
       { numRuns: 300 },
     );
-  }, 30_000);
+  });
 });

@@ -140,7 +140,7 @@ describe('parsePtypeCall', () => {
       }),
       { numRuns: 400 },
     );
-  }, 30_000);
+  });
 });
 
 describe('renderPtypeDeclaration', () => {

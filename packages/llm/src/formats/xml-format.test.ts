@@ -198,7 +198,7 @@ describe('parseXmlCall', () => {
       }),
       { numRuns: 400 },
     );
-  }, 30_000);
+  });
 });
 
 describe('renderXmlDeclaration', () => {

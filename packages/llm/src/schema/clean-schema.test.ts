@@ -124,5 +124,5 @@ describe('cleanSchema', () => {
       }),
       { numRuns: 150 },
     );
-  }, 30_000);
+  });
 });

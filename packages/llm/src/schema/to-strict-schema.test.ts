@@ -115,7 +115,7 @@ describe('toStrictSchema', () => {
       }),
       { numRuns: 300 },
     );
-  }, 30_000);
+  });
 });
 
 /** Every object node lists all properties as required and forbids extra keys. */
