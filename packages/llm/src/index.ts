@@ -26,7 +26,12 @@ export {
   ToolTimeoutError,
 } from '@tiny/tools';
 // Schema-guided recovery of final answers.
-export { parseWithSchema, type SchemaAnswer } from './answer/parse-with-schema.js';
+export {
+  type AnswerCoercion,
+  type ParseWithSchemaOptions,
+  parseWithSchema,
+  type SchemaAnswer,
+} from './answer/parse-with-schema.js';
 export { type CodeCall, type ParseCodeCallOptions, parseCodeCallBody } from './code-call/parse-code-call-body.js';
 export { renderPythonCall, renderTypeScriptCall } from './code-call/render-code-call.js';
 export { type CodeLanguage, renderCodeCatalogue } from './code-call/render-code-catalogue.js';

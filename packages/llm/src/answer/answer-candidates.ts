@@ -22,7 +22,8 @@ function fencedBlocks(text: string, into: AnswerCandidate[]): void {
     const line = text.slice(lineStart, lineEnd).trim();
     if (open === undefined) {
       const match = /^(`{3,}|~{3,})[\w.+-]*/.exec(line);
-      if (match !== null) {
+      // "```," or "```}" closes a fenced value inside an object; it opens nothing.
+      if (match !== null && !/^[,}\]]/.test(line.slice(match[0].length).trim())) {
         const rest = line.slice(match[0].length).trim();
         const closer = match[1] as string;
         // A one-line fence (```json {"a": 1}```) is a block of its own.
@@ -42,6 +43,35 @@ function fencedBlocks(text: string, into: AnswerCandidate[]): void {
   if (open !== undefined && open.bodyStart < text.length && into.length < MAX_CANDIDATES) {
     into.push({ text: text.slice(open.bodyStart), origin: 'fence' });
   }
+}
+
+/**
+ * Where a string written with another delimiter than `"` ends, for a value starting at `index`
+ * (a fenced block, `"""triple quotes"""` or a `` `backtick` `` string): the index after it, or
+ * `undefined` when `index` starts none. Brackets inside such a value are content.
+ */
+function skipDelimitedValue(text: string, index: number): number | undefined {
+  const code = text.charCodeAt(index);
+  if (code === 34 && text.startsWith('"""', index)) {
+    const end = text.indexOf('"""', index + 3);
+    return end < 0 ? text.length : end + 3;
+  }
+  if (code !== 96) return undefined;
+  if (text.startsWith('```', index)) {
+    const lineEnd = text.indexOf('\n', index);
+    const sameLine = text.indexOf('```', index + 3);
+    if (sameLine >= 0 && (lineEnd < 0 || sameLine < lineEnd)) return sameLine + 3;
+    if (lineEnd < 0) return text.length;
+    const closer = /^[ \t]*```/gm;
+    closer.lastIndex = lineEnd + 1;
+    const found = closer.exec(text);
+    return found === null ? text.length : found.index + found[0].length;
+  }
+  // A backtick string ends at a backtick followed by the end of a value.
+  const closer = /`(?=[ \t]*(?:[,}\]\r\n]|$))/g;
+  closer.lastIndex = index + 1;
+  const found = closer.exec(text);
+  return found === null ? text.length : found.index + 1;
 }
 
 /**
@@ -73,7 +103,14 @@ function jsonSpans(text: string, into: AnswerCandidate[]): void {
       else if (code === quote || (quote === 39 && code === 10)) quote = 0;
       continue;
     }
-    if (code === 34 || (code === 39 && (previous === 58 || previous === 91 || previous === 44 || previous === 123))) {
+    const valueStart = previous === 58 || previous === 91 || previous === 44 || previous === 123;
+    const skipTo = valueStart ? skipDelimitedValue(text, index) : undefined;
+    if (skipTo !== undefined) {
+      index = skipTo - 1;
+      previous = 34;
+      continue;
+    }
+    if (code === 34 || (code === 39 && valueStart)) {
       quote = code;
     } else if (code === 123 || code === 91) {
       if (depth >= MAX_SPAN_DEPTH) {

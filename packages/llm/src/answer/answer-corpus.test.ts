@@ -11,6 +11,11 @@ interface CorpusCase {
   readonly text: string;
   readonly recover: boolean;
   readonly expected?: unknown;
+  /**
+   * `lenient`: the source expects a cross-type coercion (a number from `12,111`, strings from
+   * numbers). Such a case is recovered only with `coerce: 'lenient'`; by default it is refused.
+   */
+  readonly coerce?: 'lenient';
 }
 
 const corpus = JSON.parse(
@@ -18,7 +23,7 @@ const corpus = JSON.parse(
 ) as CorpusCase[];
 
 const outcomes = corpus.map((entry) => {
-  const answer = parseWithSchema(entry.text, entry.schema);
+  const answer = parseWithSchema(entry.text, entry.schema, { coerce: entry.coerce ?? 'off' });
   const correct = entry.recover
     ? answer !== undefined && isDeepEqual(answer.value, entry.expected)
     : answer === undefined;
@@ -54,6 +59,13 @@ describe('schema-guided recovery: corpus from BAML, LangChain and instructor tes
       missed,
     );
     expect(rate).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('refuses by default every answer whose source expects a cross-type coercion', () => {
+    const coerced = corpus.filter((entry) => entry.coerce === 'lenient');
+    expect(coerced.length).toBeGreaterThanOrEqual(5);
+    const recovered = coerced.filter((entry) => parseWithSchema(entry.text, entry.schema) !== undefined);
+    expect(recovered.map((entry) => entry.id)).toEqual([]);
   });
 
   it('returns undefined for every answer that must not be recovered', () => {

@@ -60,9 +60,19 @@ function matchesTypes(value: unknown, types: readonly string[]): boolean {
   }
 }
 
+/**
+ * How far a parsed answer is fitted to its schema: `off` (the default of `parseWithSchema`) keeps
+ * only the repairs that preserve meaning (enum case, undeclared keys dropped under
+ * `additionalProperties: false`, the union member the value already matches); `lenient` also
+ * converts across types (numeric and boolean strings, numbers to strings, digit grouping, `"null"`,
+ * one value wrapped into a one-item array and back).
+ */
+export type AnswerCoercion = 'off' | 'lenient';
+
 interface Coercion {
   readonly root: JsonSchema;
   readonly repairs: AnswerRepairs;
+  readonly policy: AnswerCoercion;
 }
 
 function coerceEnum(value: unknown, allowed: readonly unknown[], path: string, state: Coercion): unknown {
@@ -151,7 +161,7 @@ function coerceItems(value: readonly unknown[], schema: JsonSchema, path: string
 function coerceUnion(value: unknown, members: readonly JsonSchema[], path: string, state: Coercion, depth: number) {
   for (const member of members) if (memberValidator(state.root, member).validate(value).ok) return value;
   for (const member of members) {
-    const trial: Coercion = { root: state.root, repairs: new AnswerRepairs() };
+    const trial: Coercion = { root: state.root, repairs: new AnswerRepairs(), policy: state.policy };
     const coerced = coerceAt(value, member, path, trial, depth + 1);
     if (coerced !== value && memberValidator(state.root, member).validate(coerced).ok) {
       state.repairs.merge(trial.repairs);
@@ -179,6 +189,9 @@ function coerceAt(
   const types = answerTypes(state.root, schema);
   if (types === undefined) return value;
   if (!matchesTypes(value, types)) {
+    // The model wrote another type than the schema asks: that is a validation error unless the
+    // caller opted into cross-type coercion (a retry is the honest repair).
+    if (state.policy !== 'lenient') return value;
     const scalar = coerceScalar(value, types, path, state);
     if (scalar !== undefined) return scalar;
     if (types.includes('array') && value !== null && value !== undefined) {
@@ -197,14 +210,20 @@ function coerceAt(
 }
 
 /**
- * Fits a parsed answer to `root` where the schema says how: numeric strings to numbers (`"36"`,
- * `"1,234.5"`), `"true"`/`"false"` to booleans, numbers and booleans to strings, a string enum
- * value matched case-insensitively to its canonical spelling (only when exactly one member
- * matches), one value to a one-item array and a one-item array to its item, the first union
- * member that the coerced value validates against, and, only under `additionalProperties: false`,
- * undeclared keys dropped. Each change goes to `repairs`. Returns `value` itself when nothing changed.
+ * Fits a parsed answer to `root` where the schema says how. Always: a string enum value matched
+ * case-insensitively to its canonical spelling (only when exactly one member matches), the first
+ * union member that the fitted value validates against, and, only under
+ * `additionalProperties: false`, undeclared keys dropped. With `policy: 'lenient'` also across
+ * types: numeric strings to numbers (`"36"`, `"1,234.5"`), `"true"`/`"false"` to booleans, numbers
+ * and booleans to strings, one value to a one-item array and a one-item array to its item. Each
+ * change goes to `repairs`. Returns `value` itself when nothing changed.
  * @internal
  */
-export function coerceAnswer(value: unknown, root: JsonSchema, repairs: AnswerRepairs): unknown {
-  return coerceAt(value, root, '', { root, repairs }, 0);
+export function coerceAnswer(
+  value: unknown,
+  root: JsonSchema,
+  repairs: AnswerRepairs,
+  policy: AnswerCoercion = 'off',
+): unknown {
+  return coerceAt(value, root, '', { root, repairs, policy }, 0);
 }

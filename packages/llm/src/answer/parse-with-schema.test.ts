@@ -1,4 +1,4 @@
-import { type JsonSchema, SchemaCompileFailure } from '@tiny/tools';
+import { InvalidInputError, type JsonSchema, SchemaCompileFailure } from '@tiny/tools';
 import { describe, expect, it } from 'vitest';
 import { parseWithSchema } from './parse-with-schema.js';
 
@@ -37,16 +37,53 @@ describe('parseWithSchema', () => {
     expect(parseWithSchema("{name: 'Ada', age: '36'}", person)).toBeUndefined();
   });
 
-  it('coerces scalars by the schema and matches enum values case-insensitively', () => {
-    const answer = parseWithSchema('{"name": 1815, "age": "36", "status": "Retired"}', person);
+  // Cross-type coercion is off by default: the model wrote another type, and asking again is the
+  // honest repair. Vercel AI's Output.object refuses a value that does not match its zod schema with
+  // NoObjectGeneratedError (vercel/ai packages/ai/core/generate-text/output.test.ts), instructor
+  // answers a validation error with a retry carrying the error (instructor-ai/instructor
+  // docs/concepts/retrying.md); only the enum-case repair, which keeps the meaning, stays.
+  it('refuses cross-type values by default and matches enum values case-insensitively', () => {
+    const text = '{"name": 1815, "age": "36", "status": "Retired"}';
+    expect(parseWithSchema(text, person)).toBeUndefined();
+    expect(parseWithSchema('{"name": "Ada", "age": "36"}', person)).toBeUndefined();
+    expect(parseWithSchema('{"name": "1815", "age": 36}', person)?.value).toEqual({ name: '1815', age: 36 });
+    expect(parseWithSchema('{"name": 1815, "age": 36}', person)).toBeUndefined();
+    expect(parseWithSchema('{name: 1815, age: 36}', person)).toBeUndefined();
+    expect(parseWithSchema('{"name": "Ada", "age": 36, "status": "Retired"}', person)).toEqual({
+      value: { name: 'Ada', age: 36, status: 'retired' },
+      repairs: ['matched_enum_case at /status'],
+    });
+    expect(parseWithSchema('12,111', { type: 'integer' })).toBeUndefined();
+    expect(parseWithSchema('[1, 2, 3]', { type: 'array', items: { type: 'string' } })).toBeUndefined();
+    expect(parseWithSchema('{"a": 1}', { type: 'string' })).toBeUndefined();
+    expect(parseWithSchema('123', { type: 'string' })).toBeUndefined();
+    expect(parseWithSchema('true', { type: 'string' })).toBeUndefined();
+    const list: JsonSchema = { type: 'array', items: { type: 'object', properties: { a: { type: 'integer' } } } };
+    expect(parseWithSchema('{"a": 1}', list)).toBeUndefined();
+    // Text with more than a number on the line is a string.
+    expect(parseWithSchema('{name: 221B Baker Street, age: 36}', person)?.value).toEqual({
+      name: '221B Baker Street',
+      age: 36,
+    });
+  });
+
+  it("coerces scalars by the schema with coerce: 'lenient'", () => {
+    const lenient = { coerce: 'lenient' } as const;
+    const answer = parseWithSchema('{"name": 1815, "age": "36", "status": "Retired"}', person, lenient);
     expect(answer?.value).toEqual({ name: '1815', age: 36, status: 'retired' });
     expect(answer?.repairs).toEqual([
       'coerced_to_string at /name',
       'coerced_to_number at /age',
       'matched_enum_case at /status',
     ]);
-    expect(parseWithSchema('{"name": "Ada", "age": "36.5"}', person)).toBeUndefined();
-    expect(parseWithSchema('{"name": "Ada", "age": 36, "status": "retiring"}', person)).toBeUndefined();
+    expect(parseWithSchema('{"name": "Ada", "age": "36.5"}', person, lenient)).toBeUndefined();
+    expect(parseWithSchema('{"name": "Ada", "age": 36, "status": "retiring"}', person, lenient)).toBeUndefined();
+    expect(parseWithSchema('12,111', { type: 'integer' }, lenient)).toEqual({
+      value: 12111,
+      repairs: ['removed_digit_grouping at /'],
+    });
+    expect(parseWithSchema('{"a": 1}', { type: 'string' }, lenient)?.value).toBe('{"a": 1}');
+    expect(() => parseWithSchema('1', { type: 'integer' }, { coerce: 'loose' as never })).toThrow(InvalidInputError);
   });
 
   it('drops undeclared keys only when additionalProperties is false', () => {
@@ -95,18 +132,23 @@ describe('parseWithSchema', () => {
       $defs: { Count: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] } },
       anyOf: [{ $ref: '#/$defs/Count' }, { type: 'string', enum: ['none'] }],
     };
-    expect(parseWithSchema('{"count": "3"}', schema)?.value).toEqual({ count: 3 });
+    expect(parseWithSchema('{"count": "3"}', schema, { coerce: 'lenient' })?.value).toEqual({ count: 3 });
+    expect(parseWithSchema('{"count": "3"}', schema)).toBeUndefined();
+    expect(parseWithSchema('{count: 3}', schema)?.value).toEqual({ count: 3 });
     expect(parseWithSchema('"NONE"', schema)?.value).toBe('none');
-    expect(parseWithSchema('{"count": "three"}', schema)).toBeUndefined();
+    expect(parseWithSchema('{"count": "three"}', schema, { coerce: 'lenient' })).toBeUndefined();
   });
 
-  it('wraps one value into a one-item array and unwraps a one-item array', () => {
+  it("wraps one value into a one-item array and unwraps a one-item array only with coerce: 'lenient'", () => {
     const tags: JsonSchema = { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } } };
-    expect(parseWithSchema('{"tags": "urgent"}', tags)).toEqual({
+    expect(parseWithSchema('{"tags": "urgent"}', tags, { coerce: 'lenient' })).toEqual({
       value: { tags: ['urgent'] },
       repairs: ['wrapped_in_array at /tags'],
     });
-    expect(parseWithSchema('["TWO"]', { type: 'string', enum: ['ONE', 'TWO'] })?.value).toBe('TWO');
+    const choice: JsonSchema = { type: 'string', enum: ['ONE', 'TWO'] };
+    expect(parseWithSchema('["TWO"]', choice, { coerce: 'lenient' })?.value).toBe('TWO');
+    expect(parseWithSchema('{"tags": "urgent"}', tags)).toBeUndefined();
+    expect(parseWithSchema('["TWO"]', choice)).toBeUndefined();
   });
 
   it('refuses prose and empty text, and reads deep but bounded nesting', () => {

@@ -1,11 +1,11 @@
-import { createValidator, type JsonSchema } from '@tiny/tools';
+import { createValidator, InvalidInputError, type JsonSchema } from '@tiny/tools';
 import { escapeRegExp } from '../parse/text-scanning.js';
 import { type LenientJsonRepair, parseLenientJson } from '../repair/parse-lenient-json.js';
 import { stripCodeFence } from '../repair/strip-code-fence.js';
 import { answerCandidates } from './answer-candidates.js';
 import { AnswerRepairs } from './answer-repairs.js';
 import { acceptsString, answerTypes } from './answer-schema.js';
-import { coerceAnswer } from './coerce-answer.js';
+import { type AnswerCoercion, coerceAnswer } from './coerce-answer.js';
 import { readAnswerValue } from './read-answer-value.js';
 
 /** A final answer recovered by {@link parseWithSchema}: the value and every repair, in order. */
@@ -21,6 +21,21 @@ export interface SchemaAnswer {
    */
   readonly repairs: readonly string[];
 }
+
+/** Options of {@link parseWithSchema}. */
+export interface ParseWithSchemaOptions {
+  /**
+   * Cross-type coercion. `'off'` (default): a value of another type than the schema asks (`123`
+   * for a string, `"25"` for a number, `[1, 2]` for strings, one object for an array, an object
+   * for a string, `12,111` for a number) is not recovered, so the caller's retry asks the model
+   * again; repairs that keep the meaning (fences, prose, quotes, commas, truncation, enum case)
+   * still apply. `'lenient'`: such values are converted and listed (`coerced_to_number at /age`,
+   * `wrapped_in_array at /tags`, `removed_digit_grouping`, ...), as before 0.x of this option.
+   */
+  readonly coerce?: AnswerCoercion | undefined;
+}
+
+export type { AnswerCoercion };
 
 const lenientRepairs: Readonly<Record<LenientJsonRepair, string | undefined>> = {
   strict: undefined,
@@ -47,8 +62,13 @@ const MAX_ENUM_MEMBERS = 256;
 const MAX_ENUM_TEXT = 4096;
 
 /** Coerces `value`, validates it, and returns the answer with `prefix` repairs, or `undefined`. */
-function settle(value: unknown, schema: JsonSchema, repairs: AnswerRepairs): SchemaAnswer | undefined {
-  const coerced = coerceAnswer(value, schema, repairs);
+function settle(
+  value: unknown,
+  schema: JsonSchema,
+  repairs: AnswerRepairs,
+  policy: AnswerCoercion,
+): SchemaAnswer | undefined {
+  const coerced = coerceAnswer(value, schema, repairs, policy);
   if (!createValidator(schema).validate(coerced).ok) return undefined;
   return { value: coerced, repairs: repairs.list() };
 }
@@ -81,6 +101,16 @@ function strictJson(text: string): { value: unknown; repair: LenientJsonRepair }
   } catch {
     return undefined;
   }
+}
+
+/** Whether `text` is a JSON number, literal (or Python's), object or array as a whole. */
+function writtenAsJsonValue(text: string): boolean {
+  if (/^(?:true|false|null)$/.test(text)) return true;
+  if (/^[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$/.test(text)) return true;
+  if (/^[-+]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?$/.test(text)) return true;
+  const first = text.charCodeAt(0);
+  const last = text.charCodeAt(text.length - 1);
+  return (first === 123 && last === 125) || (first === 91 && last === 93);
 }
 
 /** A root string enum answered in prose: the one member the text names as a whole word. */
@@ -130,7 +160,18 @@ function enumFromText(text: string, schema: JsonSchema): string | undefined {
  *
  * @throws {SchemaCompileFailure} when ajv cannot compile `schema`.
  */
-export function parseWithSchema(text: string, schema: JsonSchema): SchemaAnswer | undefined {
+export function parseWithSchema(
+  text: string,
+  schema: JsonSchema,
+  options: ParseWithSchemaOptions = {},
+): SchemaAnswer | undefined {
+  const policy = options.coerce ?? 'off';
+  if (policy !== 'off' && policy !== 'lenient') {
+    throw new InvalidInputError({
+      entryPoint: 'parseWithSchema',
+      reason: `\`coerce\` must be 'off' or 'lenient', got ${String(policy)}`,
+    });
+  }
   createValidator(schema);
   const lenient = nestsDeeperThan(text, MAX_NESTING)
     ? undefined
@@ -141,10 +182,11 @@ export function parseWithSchema(text: string, schema: JsonSchema): SchemaAnswer 
     const repairs = new AnswerRepairs();
     const label = lenientRepairs[lenient.repair];
     if (label !== undefined) repairs.add(label);
-    const settled = settle(lenient.value, schema, repairs);
+    const settled = settle(lenient.value, schema, repairs, policy);
     if (settled !== undefined) return settled;
   }
-  const whole = text.trim();
+  // Only leading whitespace goes: an answer cut inside a string keeps its trailing spaces.
+  const whole = text.trimStart();
   let skipped = 0;
   const candidates = [{ text: whole, origin: 'whole' as const }, ...answerCandidates(text)];
   for (const candidate of candidates) {
@@ -152,17 +194,19 @@ export function parseWithSchema(text: string, schema: JsonSchema): SchemaAnswer 
     if (candidate.origin === 'fence') repairs.add('code_fence');
     if (candidate.origin === 'span') repairs.add('extracted_from_prose');
     if (skipped > 0) repairs.add(`skipped_invalid_candidates (${skipped})`);
-    const read = readAnswerValue(candidate.text.trim(), schema, repairs);
+    const read = readAnswerValue(candidate.text.trimStart(), schema, repairs, policy === 'lenient');
     if (read === undefined) continue;
     if (read.truncated) repairs.add('closed_truncated');
-    const settled = settle(read.value, schema, repairs);
+    const settled = settle(read.value, schema, repairs, policy);
     if (settled !== undefined) return settled;
     skipped += 1;
   }
   if (!acceptsString(schema, schema)) return undefined;
-  const bare = stripCodeFence(whole);
+  const bare = stripCodeFence(whole.trimEnd());
   const repairs = new AnswerRepairs();
   if (bare !== whole) repairs.add('code_fence');
+  // A number, literal, object or array written whole is that value, not its text: another type.
+  if (policy !== 'lenient' && writtenAsJsonValue(bare)) return undefined;
   const types = answerTypes(schema, schema) ?? [];
   if (Array.isArray(schema.enum) && types.every((type) => type === 'string')) {
     const named = enumFromText(bare, schema);
@@ -170,9 +214,9 @@ export function parseWithSchema(text: string, schema: JsonSchema): SchemaAnswer 
     repairs.add('unquoted_string');
     if (named.toLowerCase() !== bare.toLowerCase()) repairs.add('enum_from_text');
     else if (named !== bare) repairs.add('matched_enum_case');
-    return settle(named, schema, repairs);
+    return settle(named, schema, repairs, policy);
   }
   if (bare === '') return undefined;
   repairs.add('unquoted_string');
-  return settle(bare, schema, repairs);
+  return settle(bare, schema, repairs, policy);
 }

@@ -23,6 +23,8 @@ interface Reader {
   depth: number;
   /** Repair kinds recorded once per answer (comments, escapes). */
   readonly once: Set<string>;
+  /** Cross-type readings allowed (`coerce: 'lenient'`): digits as a string, digit grouping. */
+  readonly lenient: boolean;
 }
 
 /** What {@link readAnswerValue} read. @internal */
@@ -79,20 +81,145 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
-/** Whether a quote at `index` closes its string: what follows (spaces/tabs skipped) ends a value. */
-function closesString(text: string, index: number): boolean {
-  let at = index + 1;
+/** Whether a value can start at `code` (a quote, a bracket, a digit or sign, a literal's letter). */
+function startsValue(code: number): boolean {
+  return (
+    code === 34 ||
+    code === 39 ||
+    code === 96 ||
+    code === 123 ||
+    code === 91 ||
+    code === 45 ||
+    isDigit(code) ||
+    code === 116 || // t(rue)
+    code === 102 || // f(alse)
+    code === 110 || // n(ull)
+    code === 84 || // T(rue)
+    code === 70 || // F(alse)
+    code === 78 // N(one)
+  );
+}
+
+/**
+ * Whether a quote at `closeEnd - 1` closes its string: what follows (spaces/tabs skipped) ends a
+ * value. A `,` ends it only when the next entry follows (`"key":` in an object, a value in an
+ * array, or the end of the text), so `"She said "hi", then left"` keeps its inner quotes.
+ */
+function closesString(text: string, closeEnd: number, context: Context): boolean {
+  let at = closeEnd;
   while (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9) at++;
   if (at >= text.length) return true;
   const code = text.charCodeAt(at);
+  if (code === 44) {
+    if (context === 'root') return true;
+    let next = at + 1;
+    while (next < text.length && isSpace(text.charCodeAt(next))) next++;
+    if (next >= text.length) return true;
+    if (context === 'object') return keyFollows(text, at + 1);
+    const following = text.charCodeAt(next);
+    return startsValue(following) || following === 93;
+  }
   // `/` starts a comment after the value (`'text' /* note */`).
-  return code === 44 || code === 125 || code === 93 || code === 58 || code === 10 || code === 13 || code === 47;
+  return code === 125 || code === 93 || code === 58 || code === 10 || code === 13 || code === 47;
+}
+
+/** The lines of a block (triple-quoted or fenced value) without their common indentation. */
+function dedentBlock(raw: string, dropFirstLine: boolean): string {
+  const lines = raw.split(/\r?\n/);
+  if (dropFirstLine || (lines.length > 1 && (lines[0] as string).trim() === '')) lines.shift();
+  if (lines.length > 1 && (lines[lines.length - 1] as string).trim() === '') lines.pop();
+  let indent = Number.POSITIVE_INFINITY;
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    const width = line.length - line.trimStart().length;
+    if (width < indent) indent = width;
+  }
+  if (!Number.isFinite(indent)) indent = 0;
+  return lines.map((line) => (line.trim() === '' ? '' : line.slice(indent).trimEnd())).join('\n');
+}
+
+/**
+ * A `"""triple-quoted"""` value, read as a block: no escapes, quotes inside are content, a
+ * line break after the opener and a blank last line are dropped, common indentation removed.
+ */
+function readTripleQuoted(reader: Reader, path: string): string {
+  const { text } = reader;
+  const start = reader.pos + 3;
+  const end = text.indexOf('"""', start);
+  reader.repairs.add('triple_quoted_string', path);
+  if (end < 0) {
+    reader.pos = text.length;
+    reader.truncated = true;
+    return text.slice(start);
+  }
+  reader.pos = end + 3;
+  const raw = text.slice(start, end);
+  return raw.includes('\n') ? dedentBlock(raw, false) : raw;
+}
+
+/**
+ * A fenced block written as a value (`"code": ```ts main.ts` … a closing ``` line): the opener's
+ * info string (language, path) is discarded, the body is dedented, and everything up to a line
+ * that starts with the closing fence is content, brackets and quotes included.
+ */
+function readFencedValue(reader: Reader, path: string): string {
+  const { text } = reader;
+  let run = 0;
+  while (text.charCodeAt(reader.pos + run) === 96) run++;
+  const bodyStart = reader.pos + run;
+  const lineEnd = text.indexOf('\n', bodyStart);
+  reader.repairs.add('fenced_string', path);
+  // One line: ```code``` closes on the same line.
+  const sameLine = text.indexOf('`'.repeat(run), bodyStart);
+  if (sameLine >= 0 && (lineEnd < 0 || sameLine < lineEnd)) {
+    reader.pos = sameLine + run;
+    return text.slice(bodyStart, sameLine);
+  }
+  if (lineEnd < 0) {
+    reader.pos = text.length;
+    reader.truncated = true;
+    return '';
+  }
+  let lineStart = lineEnd + 1;
+  while (lineStart < text.length) {
+    const next = text.indexOf('\n', lineStart);
+    const end = next < 0 ? text.length : next;
+    let at = lineStart;
+    while (at < end && (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9)) at++;
+    let ticks = 0;
+    while (text.charCodeAt(at + ticks) === 96) ticks++;
+    if (ticks >= run && /^[\s,}\]]*$/.test(text.slice(at + ticks, end))) {
+      reader.pos = at + ticks;
+      return dedentBlock(text.slice(lineEnd + 1, lineStart), false);
+    }
+    if (next < 0) break;
+    lineStart = next + 1;
+  }
+  reader.pos = text.length;
+  reader.truncated = true;
+  return dedentBlock(text.slice(lineEnd + 1), false);
+}
+
+/** A `` `backtick` `` string: no escapes; an inner backtick that does not end a value is content. */
+function readBacktickString(reader: Reader, path: string, context: Context): string {
+  const { text } = reader;
+  const start = ++reader.pos;
+  reader.repairs.add('backtick_string', path);
+  for (let at = start; at < text.length; at++) {
+    if (text.charCodeAt(at) === 96 && closesString(text, at + 1, context)) {
+      reader.pos = at + 1;
+      return text.slice(start, at);
+    }
+  }
+  reader.pos = text.length;
+  reader.truncated = true;
+  return text.slice(start);
 }
 
 const escapes: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '/': '/', '\\': '\\' };
 
 /** Reads a quoted string starting at the quote; tolerates inner unescaped quotes and a cut end. */
-function readString(reader: Reader, path: string): string {
+function readString(reader: Reader, path: string, context: Context): string {
   const { text } = reader;
   const quote = text.charCodeAt(reader.pos);
   const chunks: string[] = [];
@@ -126,7 +253,7 @@ function readString(reader: Reader, path: string): string {
       continue;
     }
     if (code === quote) {
-      if (closesString(text, reader.pos)) {
+      if (closesString(text, reader.pos + 1, context)) {
         chunks.push(text.slice(from, reader.pos));
         reader.pos++;
         return chunks.join('');
@@ -152,7 +279,9 @@ function keyFollows(text: string, from: number): boolean {
     while (at < limit && text.charCodeAt(at) !== code) at++;
     at++;
   } else if (isWordStart(code)) {
-    while (at < limit && isWordPart(text.charCodeAt(at))) at++;
+    // Keys such as `first-name` or `user.id` too.
+    while (at < limit && (isWordPart(text.charCodeAt(at)) || text.charCodeAt(at) === 45 || text.charCodeAt(at) === 46))
+      at++;
   } else {
     return false;
   }
@@ -211,18 +340,30 @@ function readValue(reader: Reader, schema: JsonSchema | undefined, path: string,
   const code = text.charCodeAt(reader.pos);
   if (code === 123) return readObject(reader, schema, path);
   if (code === 91) return readArray(reader, schema, path);
-  if (code === 34) return readString(reader, path);
+  if (code === 34) {
+    if (text.startsWith('"""', reader.pos)) return readTripleQuoted(reader, path);
+    return readString(reader, path, context);
+  }
+  if (code === 96) {
+    return text.startsWith('```', reader.pos)
+      ? readFencedValue(reader, path)
+      : readBacktickString(reader, path, context);
+  }
   const stringSlot = acceptsString(root, schema);
   if (code === 39) {
     if (!stringSlot) return FAIL;
     reader.repairs.add('single_quoted_string', path);
-    return readString(reader, path);
+    return readString(reader, path, context);
   }
   const types = answerTypes(root, schema);
   const numericSlot = types === undefined || types.includes('number') || types.includes('integer');
   if (isDigit(code) || code === 45 || code === 43 || code === 46) {
-    if (stringSlot && !numericSlot) return context === 'root' ? FAIL : readUnquoted(reader, context, path);
-    if (context === 'root') {
+    // Digits where only a string may stand are a number the model wrote, not text (a validation
+    // error), unless cross-type coercion is on or more text follows on the line (`12 Main St`).
+    if (stringSlot && !numericSlot && (reader.lenient || !isNumberToken(text, reader.pos))) {
+      return context === 'root' ? FAIL : readUnquoted(reader, context, path);
+    }
+    if (context === 'root' && reader.lenient) {
       groupedNumberPattern.lastIndex = reader.pos;
       const grouped = groupedNumberPattern.exec(text);
       if (grouped !== null && endsScalar(text, reader.pos + grouped[0].length)) {
@@ -260,14 +401,21 @@ function readValue(reader: Reader, schema: JsonSchema | undefined, path: string,
   return stringSlot && context !== 'root' ? readUnquoted(reader, context, path) : FAIL;
 }
 
+/** Whether a whole number token (then the end of a scalar) starts at `from`. */
+function isNumberToken(text: string, from: number): boolean {
+  numberPattern.lastIndex = from;
+  const match = numberPattern.exec(text);
+  return match !== null && endsScalar(text, from + match[0].length);
+}
+
 /** An object key: quoted, or bare up to `:`. */
 function readKey(reader: Reader, path: string): string | typeof FAIL {
   const { text } = reader;
   const code = text.charCodeAt(reader.pos);
-  if (code === 34) return readString(reader, path);
+  if (code === 34) return readString(reader, path, 'root');
   if (code === 39) {
     reader.repairs.add('single_quoted_key', path);
-    return readString(reader, path);
+    return readString(reader, path, 'root');
   }
   const start = reader.pos;
   let at = start;
@@ -357,7 +505,7 @@ function readArray(reader: Reader, schema: JsonSchema | undefined, path: string)
       continue;
     }
     if (!expectingItem) {
-      if (code !== 123 && code !== 91 && code !== 34 && code !== 39) return FAIL;
+      if (code !== 123 && code !== 91 && code !== 34 && code !== 39 && code !== 96) return FAIL;
       reader.repairs.add('inserted_missing_comma', path);
     }
     const value = readValue(reader, itemSchema(root, schema, result.length), `${path}/${result.length}`, 'array');
@@ -381,8 +529,13 @@ function readArray(reader: Reader, schema: JsonSchema | undefined, path: string)
  * text is not such a value (or nests deeper than 128). One pass: time linear in the text.
  * @internal
  */
-export function readAnswerValue(text: string, root: JsonSchema, repairs: AnswerRepairs): AnswerValue | undefined {
-  const reader: Reader = { text, pos: 0, root, repairs, truncated: false, depth: 0, once: new Set() };
+export function readAnswerValue(
+  text: string,
+  root: JsonSchema,
+  repairs: AnswerRepairs,
+  lenient = false,
+): AnswerValue | undefined {
+  const reader: Reader = { text, pos: 0, root, repairs, truncated: false, depth: 0, once: new Set(), lenient };
   const value = readValue(reader, root, '', 'root');
   if (value === FAIL || value === MISSING) return undefined;
   skipSpace(reader);

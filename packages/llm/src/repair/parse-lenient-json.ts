@@ -57,6 +57,7 @@ export function parseLenientJson(text: string): LenientJson | undefined {
   const relaxed =
     recoverRelaxedObject(base) ?? (distinctSlice === undefined ? undefined : recoverRelaxedObject(distinctSlice));
   if (relaxed !== undefined) return { value: relaxed, repair: 'relaxed' };
-  const closed = closeTruncatedJson(base);
+  // An answer cut inside a string keeps its trailing whitespace: it is part of the string.
+  const closed = closeTruncatedJson(unfenced !== text.trim() ? base : text.trimStart());
   return closed === undefined ? undefined : { value: closed, repair: 'closed' };
 }
