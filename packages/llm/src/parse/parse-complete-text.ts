@@ -106,8 +106,9 @@ export function parseCompleteText(
   if (calls.length === 0 && !nested && options.allowBareJson && knowledge.names.length > 0) {
     // A whole response wrapped in one ```xml / ```json fence around Hermes `<tool_call>` blocks
     // (llama.cpp's Hermes 2 Pro cases): read the inside. Other fenced markup stays an example.
+    // Odd whitespace around and inside the fence (`` ``` xml ``, CRLF, blank or indented lines) is layout.
     const trimmed = text.trim();
-    const fenced = /^```(?:xml|json)[ \t]*\n/i.test(trimmed) && trimmed.endsWith('```');
+    const fenced = /^```[ \t]*(?:xml|json)?[ \t]*\r?\n/i.test(trimmed) && trimmed.endsWith('```');
     const inside = fenced ? stripOuterFence(trimmed) : '';
     if (fenced && inside.slice(0, 10).toLowerCase() === '<tool_call') {
       const inner = parseCompleteText(inside, knowledge, options, true);

@@ -13,7 +13,9 @@ export type CallSource =
   | 'code'
   | 'xml_element'
   | 'ptype'
-  | 'pythonic';
+  | 'pythonic'
+  | 'function_gemma'
+  | 'xtml';
 
 /** A call read out of text whose arguments decoded to an object. */
 export interface DecodedParsedCall {

@@ -9,8 +9,11 @@ import { lowerAscii } from './text-scanning.js';
  * - `<|channel|>analysis<|message|>` … `<|end|>` (the Harmony analysis channel of gpt-oss).
  *
  * The exception, documented here and in the sentinel grammar: Kimi K2 (Thinking) emits its real
- * call section inside its reasoning, so a Kimi call token (`<|tool_calls_section_begin|>`,
- * `<|tool_call_begin|>`) ends the region where it starts. An opener without its closer is
+ * call section inside its reasoning, so a call token that is a dedicated special token (Kimi's
+ * `<|tool_calls_section_begin|>` and `<|tool_call_begin|>`, Kimi K3's `<|open|>tools<|sep|>`,
+ * FunctionGemma's `<start_function_call>`, MiniMax M3's `]<]minimax[>[<tool_call>`) ends the region
+ * where it starts, and decides the start: a `</think>` after it (inside an argument value) is
+ * content, never a leading closer. An opener without its closer is
  * reasoning to the end of the text.
  *
  * A leading closer without an opener: templates that open the think block in the prompt (Qwen3
@@ -26,7 +29,16 @@ const pairs: ReadonlyArray<readonly [string, string]> = [
   ['[think]', '[/think]'],
   ['<|channel|>analysis<|message|>', '<|end|>'],
 ];
-const callTokens: readonly string[] = ['<|tool_calls_section_begin|>', '<|tool_call_begin|>'];
+// Call openers that are dedicated special tokens (Kimi K2 sections and calls, Kimi K3's tools
+// channel, FunctionGemma's call start, MiniMax M3's namespaced wrapper): prose cannot write them by
+// accident, and these families put their real calls right after (or inside) their reasoning.
+const callTokens: readonly string[] = [
+  '<|tool_calls_section_begin|>',
+  '<|tool_call_begin|>',
+  '<|open|>tools<|sep|>',
+  '<start_function_call>',
+  ']<]minimax[>[<tool_call>',
+];
 /** Closers that end a region the prompt opened (Harmony's `<|end|>` ends every message, so not it). */
 const leadingClosers: readonly string[] = ['</think>', '</thinking>', '[/think]'];
 const longest = Math.max(...pairs.flat().map((token) => token.length), ...callTokens.map((token) => token.length));
@@ -69,6 +81,8 @@ function mayHoldToken(carried: string, chunk: string, lowerChunk: string): boole
   return (
     lowerChunk.indexOf('hink') >= 0 ||
     lowerChunk.indexOf('|') >= 0 ||
+    lowerChunk.indexOf('<start_f') >= 0 ||
+    lowerChunk.indexOf(']<]') >= 0 ||
     (carried !== '' && anyToken.test(carried + chunk.slice(0, longest - 1)))
   );
 }

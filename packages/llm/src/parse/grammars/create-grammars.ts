@@ -3,9 +3,12 @@ import type { ScanContext, ToolKnowledge } from '../scan-context.js';
 import type { Block, Grammar } from '../scan-types.js';
 import { containsAny } from '../text-scanning.js';
 import { createCommandActionGrammar } from './command-action.js';
+import { createFunctionGemmaGrammar } from './function-gemma.js';
 import { createHarmonyGrammar } from './harmony.js';
 import { createInvokeXmlGrammar } from './invoke-xml.js';
+import { createKimiXtmlGrammar } from './kimi-xtml.js';
 import { createMarkedJsonGrammar } from './marked-json.js';
+import { createMinimaxM3Grammar, MINIMAX_NS } from './minimax-m3.js';
 import { createMistralGrammar } from './mistral.js';
 import { createPythonicGrammar } from './pythonic.js';
 import { createSeedPtypeGrammar, ptypeHoldStart } from './seed-ptype.js';
@@ -22,6 +25,7 @@ import { createTaggedGrammar } from './tagged-json.js';
  *   seed XML elements (`<name>`).
  * - `` ` ``: tagged JSON in a call fence (```` ```tool_call ````).
  * - `[`: Mistral (`[TOOL_CALLS]`).
+ * - `]`: MiniMax M3's namespace marker (`]<]minimax[>[`), whose partial opener may be a lone `]`.
  * - `f`: FireFunction's `functools[`, whose partial opener (`functo`) has no other trigger; `<`
  *   covers Apertus's `<|tools_prefix|>` and the pythonic wrappers (`<|python_start|>`,
  *   `<|tool_call_start|>`).
@@ -38,6 +42,9 @@ export const GRAMMAR_TRIGGERS = {
   pythonic: '<',
   tagged: '<`',
   seedXml: '<',
+  functionGemma: '<',
+  kimiXtml: '<',
+  minimaxM3: ']',
 } as const;
 
 const ALL_TRIGGERS = [...new Set(Object.values(GRAMMAR_TRIGGERS).join(''))].join('');
@@ -62,8 +69,9 @@ export function streamNeedsScan(knowledge: ToolKnowledge): (text: string, previo
 }
 
 /**
- * @internal Every scan grammar for one text, in tie-break order: invoke-XML, sentinel, Harmony,
- * Mistral, Command R, FireFunction / Apertus arrays, pythonic lists (with offered tools), tagged JSON, then the seed XML and p-type forms when a tool declares them. Bare JSON
+ * @internal Every scan grammar for one text, in tie-break order: MiniMax M3 (its namespaced
+ * blocks hold `<tool_call>` and `<invoke>` tags the others would claim), invoke-XML, sentinel, Harmony,
+ * Mistral, FunctionGemma, Kimi K3 XTML, Command R, FireFunction / Apertus arrays, pythonic lists (with offered tools), tagged JSON, then the seed XML and p-type forms when a tool declares them. Bare JSON
  * and GLM lines are not scan grammars (they need the whole response). Grammars whose distinctive
  * token is absent from a complete text are left out.
  */
@@ -77,6 +85,7 @@ export function createGrammars(context: ScanContext): Grammar[] {
   const has = (needle: string, folded = false): boolean =>
     !stream && context.mayContain(needle) && context.finder(needle, folded).next(0) >= 0;
   const grammars: Grammar[] = [];
+  if (all(GRAMMAR_TRIGGERS.minimaxM3) || has(MINIMAX_NS)) grammars.push(createMinimaxM3Grammar(context));
   if (
     all(GRAMMAR_TRIGGERS.invokeXml) ||
     has('invoke', true) ||
@@ -89,6 +98,10 @@ export function createGrammars(context: ScanContext): Grammar[] {
   if (all(GRAMMAR_TRIGGERS.sentinel) || has('<|tool') || has('<｜tool')) grammars.push(createSentinelGrammar(context));
   if (all(GRAMMAR_TRIGGERS.harmony) || has('<|channel|>', true)) grammars.push(createHarmonyGrammar(context));
   if (all(GRAMMAR_TRIGGERS.mistral) || has('[TOOL_CALLS]')) grammars.push(createMistralGrammar(context));
+  if (all(GRAMMAR_TRIGGERS.functionGemma) || has('<start_function_call>'))
+    grammars.push(createFunctionGemmaGrammar(context));
+  if (all(GRAMMAR_TRIGGERS.kimiXtml) || has('<|open|>') || has('<|close|>'))
+    grammars.push(createKimiXtmlGrammar(context));
   if (all(GRAMMAR_TRIGGERS.commandAction) || has('<|START_ACTION|>'))
     grammars.push(createCommandActionGrammar(context));
   if (all(GRAMMAR_TRIGGERS.markedJson) || has('functools[') || has('<|tools_prefix|>'))

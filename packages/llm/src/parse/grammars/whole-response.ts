@@ -12,34 +12,61 @@ export interface WholeResponseCalls {
 }
 
 /**
- * @internal Functionary v3.2 (source `tagged_json`): the response is a run of `>>>RECIPIENT\nBODY`
- * segments. `all` is the content channel (its body is narrative); any other recipient is a call
- * whose body is its JSON arguments, except that a body of raw code sent to an offered `python` tool
- * becomes that tool's `code` argument. Read only when the response starts with `>>>` and every
- * recipient is `all` or an offered tool (`>>>all` alone is plain content); otherwise `undefined`.
+ * @internal Functionary v3.2 (source `tagged_json`), after its template and llama.cpp's reader: the
+ * prompt ends with `>>>`, so the response is `RECIPIENT\nBODY` segments, the first one's `>>>`
+ * often absent and later ones after content (`…What's up?>>>fn\n{…}`). `all` is the content
+ * channel (its body is narrative); any other recipient is a call whose body is its JSON arguments,
+ * except that raw code sent to an offered `python` tool becomes that tool's `code` argument. A
+ * segment boundary is a `>>>` (outside a fence) followed by `all` or an offered tool's name and a
+ * newline; other `>>>` (a REPL prompt, an unknown name) stay content. Text before the first
+ * boundary is content, less a leading `all\n`, unless its first line is an offered tool and the
+ * rest is a JSON object (the first call, its `>>>` consumed by the prompt). `undefined` when no
+ * call was read, except for a response that starts with `>>>` (`>>>all` alone is plain content).
  */
 export function readFunctionaryRecipients(text: string, knowledge: ToolKnowledge): WholeResponseCalls | undefined {
+  if (knowledge.names.length === 0) return undefined;
   const body = text.trim();
-  if (!body.startsWith('>>>') || knowledge.names.length === 0) return undefined;
+  const boundaries: Array<{ readonly at: number; readonly recipient: string; readonly bodyStart: number }> = [];
+  let fenceOpen = false;
+  let fenceFrom = 0;
+  for (let at = body.indexOf('>>>'); at >= 0; at = body.indexOf('>>>', at + 3)) {
+    for (let tick = body.indexOf('```', fenceFrom); tick >= 0 && tick < at; tick = body.indexOf('```', tick + 3)) {
+      fenceOpen = !fenceOpen;
+      fenceFrom = tick + 3;
+    }
+    if (fenceOpen) continue;
+    const lineEnd = body.indexOf('\n', at);
+    const recipient = body.slice(at + 3, lineEnd < 0 ? body.length : lineEnd).trim();
+    if (recipient !== 'all' && !knowledge.isKnown(recipient)) continue;
+    boundaries.push({ at, recipient, bodyStart: lineEnd < 0 ? body.length : lineEnd + 1 });
+  }
+  if (boundaries.length === 0 && body.indexOf('\n') < 0) return undefined;
   const calls: RawCall[] = [];
   const narrative: string[] = [];
-  let position = 0;
-  while (position < body.length) {
-    const headerEnd = body.indexOf('\n', position);
-    const recipient = body.slice(position + 3, headerEnd < 0 ? body.length : headerEnd).trim();
-    const next = headerEnd < 0 ? -1 : body.indexOf('\n>>>', headerEnd);
-    const segmentEnd = next < 0 ? body.length : next;
-    const content = headerEnd < 0 ? '' : body.slice(headerEnd + 1, segmentEnd);
-    if (recipient === 'all') {
-      narrative.push(content);
-    } else if (knowledge.isKnown(recipient)) {
-      calls.push(recipientCall(recipient, content));
-    } else {
-      return undefined;
-    }
-    position = next < 0 ? body.length : next + 1;
-  }
+  const head = body.slice(0, boundaries[0]?.at ?? body.length);
+  const headLine = head.indexOf('\n');
+  const headRecipient = headLine < 0 ? '' : head.slice(0, headLine).trim();
+  if (headRecipient === 'all') narrative.push(head.slice(headLine + 1));
+  else if (
+    headRecipient !== '' &&
+    knowledge.isKnown(headRecipient) &&
+    isCallBody(headRecipient, head.slice(headLine + 1))
+  )
+    calls.push(recipientCall(headRecipient, head.slice(headLine + 1)));
+  else narrative.push(head);
+  boundaries.forEach((boundary, index) => {
+    const content = body.slice(boundary.bodyStart, boundaries[index + 1]?.at ?? body.length);
+    if (boundary.recipient === 'all') narrative.push(content);
+    else calls.push(recipientCall(boundary.recipient, content));
+  });
+  if (calls.length === 0 && !body.startsWith('>>>')) return undefined;
   return { text: joinNarrative(narrative), calls };
+}
+
+/** Whether a first segment with no `>>>` is a call: a JSON object, or code for an offered `python`. */
+function isCallBody(name: string, content: string): boolean {
+  const parsed = parseJsonStrict(content.trim());
+  return (parsed !== undefined && isRecord(parsed.value)) || (name === 'python' && content.trim() !== '');
 }
 
 function recipientCall(name: string, content: string): RawCall {
@@ -52,24 +79,43 @@ function recipientCall(name: string, content: string): RawCall {
   return statedCall(name, readStatedArguments(parsed === undefined ? trimmed : parsed.value), 'tagged_json');
 }
 
-const ACTION = /(^|\n)[ \t]*Action:[ \t]*```(?:json)?[ \t]*\n/;
+const ACTION = /(^|\n)[ \t]*(?:Action:\s*)?```(?:json)?[ \t]*\r?\n/g;
 
 /**
- * @internal Cohere Command R+ tool use (source `command_action`): `Action: ```json` then a JSON list of
- * `{"tool_name": …, "parameters": {…}}` and the closing fence. Entries naming an offered tool are
- * calls (`directly_answer`, Cohere's "no tool" action, is not one unless offered); the text before
- * `Action:` is the narrative. `undefined` when there is no such block or no call in it.
+ * @internal Cohere Command R+ tool use (source `command_action`), after its template: `Action:` then
+ * a ```` ```json ```` fence holding a JSON list of `{"tool_name": …, "parameters": {…}}` entries
+ * (the `Action:` line may stand on its own line, or be missing when the fence is the whole
+ * response: a fence after prose without it is an example). The first fence whose entries name
+ * an offered tool is read; entries naming no offered tool are skipped (`directly_answer`, Cohere's
+ * "no tool" action, is not one unless offered). The text around the fence is the narrative.
+ * `undefined` when there is no such fence.
  */
 export function readCommandActionFence(text: string, knowledge: ToolKnowledge): WholeResponseCalls | undefined {
-  // The fence needs a backtick: one native character search rules most texts out before the regex.
-  if (knowledge.names.length === 0 || text.indexOf('`') < 0) return undefined;
-  const match = ACTION.exec(text);
-  if (match === null) return undefined;
-  const bodyStart = match.index + match[0].length;
-  const close = text.indexOf('```', bodyStart);
-  const bodyEnd = close < 0 ? text.length : close;
-  const parsed = parseJsonStrict(text.slice(bodyStart, bodyEnd).trim());
-  if (parsed === undefined) return undefined;
+  // Every entry needs `tool_name`: one native search rules most texts out before the regex.
+  if (knowledge.names.length === 0 || text.indexOf('tool_name') < 0) return undefined;
+  ACTION.lastIndex = 0;
+  for (let match = ACTION.exec(text); match !== null; match = ACTION.exec(text)) {
+    const bodyStart = match.index + match[0].length;
+    const close = text.indexOf('```', bodyStart);
+    const bodyEnd = close < 0 ? text.length : close;
+    // Without `Action:`, only a fence that is the whole response (an example in prose stays text).
+    const whole = text.slice(0, match.index).trim() === '' && (close < 0 || text.slice(close + 3).trim() === '');
+    const stated = match[0].includes('Action:') || whole;
+    const calls = stated ? actionEntries(text.slice(bodyStart, bodyEnd), knowledge) : [];
+    if (calls.length === 0) {
+      if (close < 0) return undefined;
+      ACTION.lastIndex = close + 3;
+      continue;
+    }
+    const after = close < 0 ? '' : text.slice(close + 3);
+    return { text: joinNarrative([text.slice(0, match.index), after]), calls };
+  }
+  return undefined;
+}
+
+function actionEntries(body: string, knowledge: ToolKnowledge): RawCall[] {
+  const parsed = parseJsonStrict(body.trim());
+  if (parsed === undefined) return [];
   const entries = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
   const calls: RawCall[] = [];
   for (const entry of entries) {
@@ -77,7 +123,5 @@ export function readCommandActionFence(text: string, knowledge: ToolKnowledge): 
     const stated = Object.hasOwn(entry, 'parameters') ? readStatedArguments(entry.parameters) : { arguments: {} };
     calls.push(statedCall(entry.tool_name, stated, 'command_action'));
   }
-  if (calls.length === 0) return undefined;
-  const after = close < 0 ? '' : text.slice(close + 3);
-  return { text: joinNarrative([text.slice(0, match.index), after]), calls };
+  return calls;
 }
