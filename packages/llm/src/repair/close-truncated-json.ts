@@ -37,15 +37,17 @@ function advance(text: string, from: number, to: number, state: ScanState): bool
  * trailing characters one at a time (at most 64) and closes again. A stray or mismatched closer
  * anywhere refuses, and so does text that owes nothing (it is complete, just invalid), or more
  * than 512 closers (nesting no real answer has; closing it would take seconds on 1 MB).
- * Returns the parsed value, or `undefined`.
+ * Returns the parsed value, or `undefined`. With `keepTrailingSpace`, whitespace at the end of
+ * the text stays (inside a cut string it is content).
  * @internal
  */
-export function closeTruncatedJson(text: string): unknown {
+export function closeTruncatedJson(text: string, options: { readonly keepTrailingSpace?: boolean } = {}): unknown {
   const brace = text.indexOf('{');
   const bracket = text.indexOf('[');
   const start = brace < 0 ? bracket : bracket < 0 ? brace : Math.min(brace, bracket);
   if (start < 0) return undefined;
-  const body = text.slice(start).trimEnd();
+  // `keepTrailingSpace`: a string cut after spaces keeps them (they are part of the string).
+  const body = options.keepTrailingSpace === true ? text.slice(start) : text.slice(start).trimEnd();
   const checkpoint = Math.max(0, body.length - MAX_DROPPED);
   const base: ScanState = { stack: [], inString: false, escaped: false };
   if (!advance(body, 0, checkpoint, base)) return undefined;

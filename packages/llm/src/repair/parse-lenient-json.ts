@@ -58,6 +58,9 @@ export function parseLenientJson(text: string): LenientJson | undefined {
     recoverRelaxedObject(base) ?? (distinctSlice === undefined ? undefined : recoverRelaxedObject(distinctSlice));
   if (relaxed !== undefined) return { value: relaxed, repair: 'relaxed' };
   // An answer cut inside a string keeps its trailing whitespace: it is part of the string.
-  const closed = closeTruncatedJson(unfenced !== text.trim() ? base : text.trimStart());
+  const closed =
+    unfenced !== text.trim()
+      ? closeTruncatedJson(base)
+      : closeTruncatedJson(text.trimStart(), { keepTrailingSpace: true });
   return closed === undefined ? undefined : { value: closed, repair: 'closed' };
 }

@@ -1,4 +1,5 @@
 import type { AgentHarness, AgentMiddleware, AgentRun, InvokeOptions } from '@tiny/harness';
+import type { AnswerCoercion } from '@tiny/llm';
 import { InvalidInputError } from '@tiny/tools';
 import { OutputLimitError } from '../errors/output-limit-error.js';
 import { OutputRefusedError } from '../errors/output-refused-error.js';
@@ -37,6 +38,13 @@ export interface StructuredOptions<TOutput> extends InvokeOptions {
    * Default true.
    */
   readonly schemaRecovery?: boolean | undefined;
+  /**
+   * Cross-type coercion during `schemaRecovery`: `'off'` (default) treats a value of another type
+   * than the schema asks (`"36"` for an integer, `123` for a string, one object for an array) as a
+   * validation failure, retried within `maxRetries` like any other; `'lenient'` converts it and
+   * lists the change (`coerced_to_number at /age`). `InvalidInputError` for any other value.
+   */
+  readonly coerce?: AnswerCoercion | undefined;
 }
 
 /** Runs one strategy's attempt: `invoke` or a streamed run. @internal */
@@ -63,8 +71,15 @@ export async function runStructured<TOutput>(
     validate,
     includeRaw,
     schemaRecovery,
+    coerce,
     ...invokeOptions
   } = options;
+  if (coerce !== undefined && coerce !== 'off' && coerce !== 'lenient') {
+    throw new InvalidInputError({
+      entryPoint: 'invokeStructured',
+      reason: `\`coerce\` must be 'off' or 'lenient', got ${String(coerce)}`,
+    });
+  }
   if (maxRetries !== undefined && (!Number.isInteger(maxRetries) || maxRetries < 0)) {
     throw new InvalidInputError({
       entryPoint: 'invokeStructured',
@@ -90,6 +105,7 @@ export async function runStructured<TOutput>(
       maxRetries: maxRetries ?? 1,
       validate: validate as OutputValidator<unknown> | undefined,
       schemaRecovery: schemaRecovery ?? true,
+      coerce: coerce ?? 'off',
     });
     const middleware: AgentMiddleware =
       strategy === 'tool'

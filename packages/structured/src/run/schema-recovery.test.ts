@@ -1,4 +1,5 @@
 import { eventsOfType, scriptedInvalidToolCall, scriptedToolCall } from '@tiny/harness/testkit';
+import { InvalidInputError } from '@tiny/tools';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { ResponseFormat } from '../format/response-format.js';
@@ -16,11 +17,8 @@ const ticket = ResponseFormat.auto({ name: 'ticket', schema: Ticket });
 /** Messy answers each strategy's first attempt gets; the second scripted answer is valid. */
 const messy = [
   ['unquoted keys and a single-quoted string', "{name: 'Ada', age: 36}", ada],
-  [
-    'an unquoted value with a space and a numeric string',
-    '{name: Ada Lovelace, age: "36"}',
-    { name: 'Ada Lovelace', age: 36 },
-  ],
+  ['an unquoted value with a space', '{name: Ada Lovelace, age: 36}', { name: 'Ada Lovelace', age: 36 }],
+  ['a backtick string', '{"name": `Ada`, "age": 36}', ada],
   ['an answer cut at the end, with unquoted keys', 'Sure:\n```json\n{age: 36, name: "Ada', ada],
   ['two candidates, the first invalid', 'Not {"name": "Bob"} but {"name": "Ada", "age": 36}', ada],
 ] as const;
@@ -71,9 +69,39 @@ describe('schema-guided recovery before a retry', () => {
   });
 
   it('matches enum case and drops prose keys only because the schema forbids them', async () => {
-    const content = '{"title": "Printer on fire", "priority": "HIGH", "count": "2", "reasoning": "It is urgent."}';
+    const content = '{"title": "Printer on fire", "priority": "HIGH", "count": 2, "reasoning": "It is urgent."}';
     const { model, harness } = setup([{ content }], profiles.native);
     const result = await invokeStructured(harness, {}, ask, ticket);
+    expect(result.parsed).toEqual({ title: 'Printer on fire', priority: 'high', count: 2 });
+    expect(model.requests).toHaveLength(1);
+    expect(result.validation.repairs).toEqual([
+      'matched_enum_case at /priority',
+      'dropped_undeclared_key at /reasoning',
+    ]);
+  });
+
+  // Cross-type coercion is off by default (Vercel AI's Output.object and instructor refuse a value
+  // of the wrong type and ask again): a numeric string for an integer costs one retry.
+  it('leaves a value of the wrong type to the retry budget by default', async () => {
+    const wrongType = '{"name": "Ada", "age": "36"}';
+    const { model, harness } = setup([{ content: wrongType }, { content: JSON.stringify(ada) }], profiles.native);
+    const result = await invokeStructured(harness, {}, ask, person);
+    expect(result.parsed).toEqual(ada);
+    expect(model.requests).toHaveLength(2);
+    expect(result.validation).toMatchObject({ attempts: 2, repair: 'strict', repairs: [] });
+    const [retry] = eventsOfType(result.run.events, 'output_retry');
+    expect(retry).toMatchObject({ errorKind: 'validation', attempt: 1 });
+    expect((retry as { error: string }).error).toMatch(/age/);
+
+    const exhausted = setup([{ content: wrongType }], profiles.native);
+    await expect(invokeStructured(exhausted.harness, {}, ask, person, { maxRetries: 0 })).rejects.toThrow(/age/);
+    expect(exhausted.model.requests).toHaveLength(1);
+  });
+
+  it("converts across types with coerce: 'lenient', listing each conversion", async () => {
+    const content = '{"title": "Printer on fire", "priority": "HIGH", "count": "2", "reasoning": "It is urgent."}';
+    const { model, harness } = setup([{ content }], profiles.native);
+    const result = await invokeStructured(harness, {}, ask, ticket, { coerce: 'lenient' });
     expect(result.parsed).toEqual({ title: 'Printer on fire', priority: 'high', count: 2 });
     expect(model.requests).toHaveLength(1);
     expect(result.validation.repairs).toEqual([
@@ -92,6 +120,14 @@ describe('schema-guided recovery before a retry', () => {
     expect(model.requests).toHaveLength(2);
     expect(result.validation).toMatchObject({ attempts: 2, repair: 'strict', repairs: [] });
     expect(eventsOfType(result.run.events, 'output_retry')).toHaveLength(1);
+  });
+
+  it('refuses an unknown coerce value with InvalidInputError before any model call', async () => {
+    const { model, harness } = setup([{ content: JSON.stringify(ada) }], profiles.native);
+    await expect(invokeStructured(harness, {}, ask, person, { coerce: 'loose' as never })).rejects.toThrow(
+      InvalidInputError,
+    );
+    expect(model.requests).toHaveLength(0);
   });
 
   it('never recovers the arguments of the tool strategy', async () => {

@@ -54,6 +54,7 @@ export function createTextOutputMiddleware(session: OutputSession, notices: Fall
         refusedExtraction(plan, input.response.refusal) ??
           (await extractFromText(plan, input.response.content, input.response.finishReason, {
             schemaRecovery: session.settings.schemaRecovery,
+            coerce: session.settings.coerce,
           })),
         raw,
         attempt,

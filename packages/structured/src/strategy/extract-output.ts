@@ -1,4 +1,4 @@
-import { fromStrictValue, parseLenientJson, parseWithSchema } from '@tiny/llm';
+import { type AnswerCoercion, fromStrictValue, parseLenientJson, parseWithSchema } from '@tiny/llm';
 import { formatValidationIssues, type ValidationIssue, validateSchemaValue } from '@tiny/tools';
 import type { StructuredErrorKind, StructuredRepair } from '../run/structured-attempt.js';
 import type { OutputPlan, OutputTarget } from './output-plan.js';
@@ -36,6 +36,11 @@ export function refusedExtraction(plan: OutputPlan, refusal: string | undefined)
 /** How a text answer is read: `schemaRecovery` tries {@link parseWithSchema} before failing. @internal */
 export interface DecodeOptions {
   readonly schemaRecovery: boolean;
+  /**
+   * Cross-type coercion of the recovery (`parseWithSchema`'s `coerce`): `off` (default) leaves a
+   * value of the wrong type to the retry budget as a validation failure.
+   */
+  readonly coerce?: AnswerCoercion | undefined;
 }
 
 /**
@@ -69,7 +74,7 @@ export function decodeForTarget(
   const text = source.text;
   const recover = (failed: Extraction): Extraction | Promise<Extraction> => {
     if (failed.ok) return failed;
-    const recovered = parseWithSchema(text, target.recoverySchema);
+    const recovered = parseWithSchema(text, target.recoverySchema, { coerce: options.coerce ?? 'off' });
     if (recovered === undefined) return failed;
     const checked = checkValue(plan, target, recovered.value, 'schema', recovered.repairs);
     const settle = (extraction: Extraction): Extraction => (extraction.ok ? extraction : failed);

@@ -1,5 +1,5 @@
 import type { MiddlewareContext } from '@tiny/harness';
-import type { AssistantMessage, LanguageModelV1Response, Message } from '@tiny/llm';
+import type { AnswerCoercion, AssistantMessage, LanguageModelV1Response, Message } from '@tiny/llm';
 import { type JsonValue, ModelRetry } from '@tiny/tools';
 import { retryMessage, type StructuredOutputErrorPolicy } from '../policy/error-policy.js';
 import type { StructuredAttempt, StructuredErrorKind, StructuredRepair } from '../run/structured-attempt.js';
@@ -36,6 +36,8 @@ export interface SessionSettings {
   readonly validate: OutputValidator<unknown> | undefined;
   /** Text strategies try `parseWithSchema` on an answer that fails, before a retry. */
   readonly schemaRecovery: boolean;
+  /** Cross-type coercion of that recovery: `off` leaves a wrong type to the retry budget. */
+  readonly coerce: AnswerCoercion;
 }
 
 /** The recorded success. @internal */
