@@ -4,11 +4,29 @@
  * JSON readers.
  * @module @tiny/provider-utils
  */
+export {
+  type DecodeToolArgumentsOptions,
+  decodeToolArguments,
+  replayArguments,
+  type WireToolCall,
+} from './args/decode-tool-arguments.js';
+export {
+  classifyProviderError,
+  deriveRetry,
+  type ProviderErrorClass,
+  type ProviderErrorFacts,
+} from './errors/classify-provider-error.js';
+export { describeCause } from './errors/describe-cause.js';
 export { HttpFailure, type HttpFailureKind } from './errors/http-failure.js';
+export { type ErrorEnvelope, readErrorEnvelope } from './errors/read-error-envelope.js';
+export { REDACTED, redactSecret } from './errors/redact-secret.js';
 export { type NormalizedFinishReason, normalizeFinishReason } from './finish/normalize-finish-reason.js';
+export { parseBaseURL } from './http/parse-base-url.js';
 export { parseRetryAfter } from './http/parse-retry-after.js';
 export { mergeHeaders, type PostJsonOptions, postJson } from './http/post-json.js';
 export { readBodyText } from './http/read-body-text.js';
+export { MAX_ERROR_BODY_CHARS, readErrorBody, tryParseJson } from './http/read-error-body.js';
+export { retryDelay } from './http/retry-delay.js';
 export { checkHttpLimits, DEFAULT_HTTP_LIMITS, type HttpLimits } from './limits/http-limits.js';
 export { type ReadSseEventsOptions, readSseEvents, type SseEvent } from './sse/read-sse-events.js';
 export { asArray, asNonEmptyString, asNumber, asRecord, asString, type WireRecord } from './wire/read-wire.js';

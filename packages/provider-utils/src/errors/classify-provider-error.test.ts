@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { classifyProviderError, deriveRetry } from './classify-provider-error.js';
+
+describe('classifyProviderError', () => {
+  it.each([
+    // llama.cpp server: exceed_context_size_error with 400; "Context size has been exceeded." with 500.
+    [
+      {
+        statusCode: 400,
+        type: 'exceed_context_size_error',
+        message: 'request (4476 tokens) exceeds the available context size (4096 tokens)',
+      },
+      'context_overflow',
+    ],
+    [{ statusCode: 500, type: 'server_error', message: 'Context size has been exceeded.' }, 'context_overflow'],
+    // Anthropic docs: a prompt over the window is a 400 invalid_request_error "prompt is too long".
+    [
+      { statusCode: 400, type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' },
+      'context_overflow',
+    ],
+    [
+      {
+        statusCode: 400,
+        code: 'context_length_exceeded',
+        message: "This model's maximum context length is 8192 tokens.",
+      },
+      'context_overflow',
+    ],
+    // vLLM: unknown server-side types are server errors.
+    [{ type: 'internal_error', message: 'engine died', inBody: true }, 'server_error'],
+    [{ statusCode: 500, type: 'InternalServerError', message: 'x' }, 'server_error'],
+    [{ statusCode: 529, type: 'overloaded_error', message: 'Overloaded' }, 'overloaded'],
+    [{ type: 'overloaded_error', inBody: true }, 'overloaded'],
+    [{ statusCode: 429, code: 'insufficient_quota', message: 'You exceeded your current quota' }, 'quota_exceeded'],
+    [{ statusCode: 429, type: 'requests', code: 'rate_limit_exceeded' }, 'rate_limit'],
+    [{ statusCode: 401, type: 'authentication_error' }, 'auth'],
+    [{ statusCode: 403, type: 'permission_error' }, 'permission'],
+    [{ statusCode: 404, message: 'model not found' }, 'not_found'],
+    [{ statusCode: 400, message: 'registry.ollama.ai/library/gemma:2b does not support tools' }, 'tools_unsupported'],
+    [{ statusCode: 500, message: 'tools param requires --jinja flag' }, 'tools_unsupported'],
+    [{ statusCode: 400, param: 'response_format', message: 'Invalid schema' }, 'response_format_unsupported'],
+    [
+      { statusCode: 400, message: "'response_format.type' must be 'json_schema' or 'text'" },
+      'response_format_unsupported',
+    ],
+    [{ statusCode: 400, code: 'content_filter', message: 'The response was filtered' }, 'content_filter'],
+    [{ statusCode: 500, message: 'Failed to apply chat template' }, 'invalid_request'],
+    [
+      { statusCode: 400, type: 'invalid_request_error', message: 'tools.0.input_schema: JSON schema is invalid' },
+      'invalid_request',
+    ],
+    [{ payloadStatus: 503, message: 'x', inBody: true }, 'server_error'],
+    [{ message: 'something', inBody: true }, 'server_error'],
+    [{ statusCode: 418 }, 'unknown'],
+  ])('%j is %s', (facts, kind) => {
+    expect(classifyProviderError(facts).kind).toBe(kind);
+  });
+
+  it('keeps the provider word beside the shared kind', () => {
+    expect(classifyProviderError({ statusCode: 500, message: 'Cannot use tools with stream' })).toEqual({
+      kind: 'tools_unsupported',
+      providerKind: 'tools_unsupported_in_stream',
+    });
+    expect(classifyProviderError({ statusCode: 529, type: 'overloaded_error' }).providerKind).toBe('overloaded_error');
+  });
+});
+
+describe('deriveRetry', () => {
+  it('retries by kind, and keeps the wait only for a retryable kind', () => {
+    const headers = new Headers({ 'retry-after': '2' });
+    expect(deriveRetry('rate_limit', 429, headers)).toEqual({ isRetryable: true, retryAfterMs: 2000 });
+    expect(deriveRetry('quota_exceeded', 429, headers)).toEqual({ isRetryable: false, retryAfterMs: undefined });
+    expect(deriveRetry('context_overflow', 500, headers).isRetryable).toBe(false);
+    expect(deriveRetry('unknown', 409).isRetryable).toBe(true);
+    expect(deriveRetry('unknown', undefined).isRetryable).toBe(false);
+  });
+});

@@ -1,0 +1,26 @@
+import { InvalidInputError } from '@tiny/llm';
+import { describe, expect, it } from 'vitest';
+import { parseBaseURL } from './parse-base-url.js';
+
+const options = { example: 'https://api.example.com/v1', path: '/messages' };
+
+describe('parseBaseURL', () => {
+  it('takes an absolute http(s) URL', () => {
+    expect(parseBaseURL('http://127.0.0.1:8080/v1', 'createX', options).href).toBe('http://127.0.0.1:8080/v1');
+  });
+  it.each([
+    [undefined, /such as "https:\/\/api.example.com\/v1", got undefined/],
+    ['  ', /absolute http\(s\) URL/],
+    ['api.example.com/v1', /such as "https:\/\/api.example.com\/v1", got "api.example.com\/v1"/],
+    ['ftp://x/v1', /must use http: or https:/],
+    ['https://x/v1?key=1', /must not carry a query or fragment \(the adapter appends \/messages\)/],
+  ])('refuses %j with an InvalidInputError saying why', (value, reason) => {
+    try {
+      parseBaseURL(value, 'createX', options);
+      expect.unreachable();
+    } catch (error) {
+      expect(InvalidInputError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toMatch(reason);
+    }
+  });
+});

@@ -1,0 +1,38 @@
+import { InvalidInputError } from '@tiny/llm';
+
+/**
+ * The base URL of an adapter as an absolute `http:`/`https:` URL, or an `InvalidInputError` from
+ * `entryPoint` saying what is wrong with it (never a late `fetch` failure on the first request).
+ * `example` is shown in the message for a missing URL; `path` names what the adapter appends
+ * (`/messages`), for the query-or-fragment message.
+ * @throws {InvalidInputError} for a missing, relative, non-http(s) URL or one with a query or fragment.
+ */
+export function parseBaseURL(
+  baseURL: unknown,
+  entryPoint: string,
+  options: { readonly example: string; readonly path: string },
+): URL {
+  const fail = (reason: string): never => {
+    throw new InvalidInputError({ entryPoint, reason });
+  };
+  if (typeof baseURL !== 'string' || baseURL.trim() === '') {
+    return fail(
+      `baseURL must be an absolute http(s) URL such as "${options.example}", got ${JSON.stringify(baseURL) ?? String(baseURL)}`,
+    );
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(baseURL);
+  } catch {
+    return fail(
+      `baseURL must be an absolute http(s) URL such as "https://${baseURL.replace(/^\/+/, '')}", got "${baseURL}"`,
+    );
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return fail(`baseURL must use http: or https:, got "${parsed.protocol}" in "${baseURL}"`);
+  }
+  if (parsed.search !== '' || parsed.hash !== '') {
+    return fail(`baseURL must not carry a query or fragment (the adapter appends ${options.path}), got "${baseURL}"`);
+  }
+  return parsed;
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { retryDelay } from './retry-delay.js';
+
+const now = Date.parse('2026-01-01T00:00:00Z');
+
+describe('retryDelay', () => {
+  it('prefers retry-after-ms, then retry-after', () => {
+    expect(retryDelay(new Headers({ 'retry-after-ms': '250', 'retry-after': '9' }), now)).toBe(250);
+    expect(retryDelay(new Headers({ 'retry-after': '3' }), now)).toBe(3000);
+  });
+  it('takes the earliest reset among exhausted Anthropic limits (RFC 3339 times)', () => {
+    const headers = new Headers({
+      'anthropic-ratelimit-requests-remaining': '0',
+      'anthropic-ratelimit-requests-reset': '2026-01-01T00:00:20Z',
+      'anthropic-ratelimit-tokens-remaining': '0',
+      'anthropic-ratelimit-tokens-reset': '2026-01-01T00:00:05Z',
+      'anthropic-ratelimit-input-tokens-remaining': '900',
+      'anthropic-ratelimit-input-tokens-reset': '2026-01-01T00:00:01Z',
+    });
+    expect(retryDelay(headers, now)).toBe(5000);
+  });
+  it('reads OpenAI reset durations of exhausted limits', () => {
+    const headers = new Headers({
+      'x-ratelimit-remaining-requests': '0',
+      'x-ratelimit-reset-requests': '6m0s',
+      'x-ratelimit-remaining-tokens': '12',
+      'x-ratelimit-reset-tokens': '20ms',
+    });
+    expect(retryDelay(headers, now)).toBe(360_000);
+    expect(
+      retryDelay(new Headers({ 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '1.5s' }), now),
+    ).toBe(1500);
+  });
+  it('is undefined when nothing says, or the reset is unreadable', () => {
+    expect(retryDelay(undefined, now)).toBeUndefined();
+    expect(retryDelay(new Headers(), now)).toBeUndefined();
+    expect(
+      retryDelay(new Headers({ 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': 'soon' }), now),
+    ).toBeUndefined();
+  });
+});
