@@ -43,7 +43,7 @@ export {
 } from './code-call/render-typescript-declaration.js';
 export { renderTypeScriptSignature } from './code-call/render-typescript-signature.js';
 export { createCodeDialect } from './dialects/create-code-dialect.js';
-export { createNativeDialect } from './dialects/create-native-dialect.js';
+export { createNativeDialect, nativeDeclaredTools, nativeToolChoice } from './dialects/create-native-dialect.js';
 export { createPformatDialect } from './dialects/create-pformat-dialect.js';
 export { createToolDialect } from './dialects/create-tool-dialect.js';
 export { createXmlDialect } from './dialects/create-xml-dialect.js';
@@ -85,6 +85,14 @@ export type { FormatCall, FormatParseResult } from './formats/format-parse-resul
 export { parseJsonCall, renderJsonCall, renderJsonDeclaration } from './formats/json-format.js';
 export { parsePtypeCall, renderPtypeCall, renderPtypeDeclaration } from './formats/ptype-format.js';
 export { parseToolCall, renderToolCall, renderToolDeclaration } from './formats/tool-format-dispatch.js';
+export {
+  formatOfGrammar,
+  grammarOfFormat,
+  renderOwnFormatTools,
+  splitToolsByFormat,
+  withOwnFormatGrammars,
+  writesOwnFormat,
+} from './formats/render-format-tools.js';
 export { parseXmlCall, renderXmlCall, renderXmlDeclaration } from './formats/xml-format.js';
 export {
   type AssistantMessage,

@@ -533,6 +533,7 @@ export class AgentHarness {
       stateUpdates: [],
       nestedCalls: new Map(),
       seenCallIds: new Set(),
+      callFormats: new Map(),
       hostEdited: new Map(),
     };
     for (const message of history) {

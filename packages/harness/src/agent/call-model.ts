@@ -6,6 +6,7 @@ import {
   type LanguageModelV1StreamPart,
   ModelCallError,
   type ToolSchema,
+  withOwnFormatGrammars,
 } from '@tiny/llm';
 import { MiddlewareError } from '../errors/middleware-error.js';
 import { redactionOf } from '../execution/redaction.js';
@@ -89,7 +90,10 @@ async function* tapTextDeltas(
   tools: readonly ToolSchema[],
 ): AsyncGenerator<LanguageModelV1StreamPart> {
   // A native dialect reads text calls only in the model family's grammars; text dialects read all.
-  const toolCallFormats = state.dialect.shouldSendToolSpecs ? state.model.profile.toolCallFormats : undefined;
+  // The grammars of the tools' own formats (`xml`, `ptype`) are read whatever the family's grammars are.
+  const toolCallFormats = state.dialect.shouldSendToolSpecs
+    ? withOwnFormatGrammars(state.model.profile.toolCallFormats, tools)
+    : undefined;
   const scrubber = tools.length > 0 ? createStreamScrubber({ tools, toolCallFormats }) : undefined;
   const emit = (delta: string) => {
     if (delta !== '' && state.sink.active) state.sink.emit({ type: 'model_delta', modelCallId, delta });

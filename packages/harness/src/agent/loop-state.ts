@@ -13,6 +13,7 @@ import type { RunLimits } from '../run/run-limits.js';
 import type { RunPolicy } from '../run/run-policy.js';
 import type { RunDeadline } from '../run/run-stop.js';
 import type { ToolSet } from '../toolsets/tool-set.js';
+import type { CallFormat } from './call-format.js';
 
 // The loop's modules take `PendingCall` from here; it is declared with the middleware hooks that receive it.
 export type { PendingCall } from '../middleware/agent-middleware.js';
@@ -77,6 +78,8 @@ export interface LoopState {
   readonly nestedCalls: Map<string, number>;
   /** Call ids already used in this run, so a provider that repeats one gets a fresh id. */
   readonly seenCallIds: Set<string>;
+  /** How each model call of this run was written: the tool format and the grammar it was read with, by call id. */
+  readonly callFormats: Map<string, CallFormat>;
   /** Approved calls the host edited (`approveWithArgs`), with the arguments they ran with: the tool result says so. */
   readonly hostEdited: Map<string, unknown>;
 }

@@ -2,9 +2,12 @@ import {
   addUsage,
   type LanguageModelV1Request,
   type Message,
+  nativeDeclaredTools,
+  nativeToolChoice,
   placeSystemPrompt,
   recordAssistantTurn,
   type ToolChoice,
+  writesOwnFormat,
 } from '@tiny/llm';
 import type { Admission } from '../admission/admission.js';
 import { admitModelCall, brokenTurnReason, checkRunAlive, refuseBrokenCall } from '../admission/admit-call.js';
@@ -28,6 +31,7 @@ import {
 } from '../middleware/middleware-runner.js';
 import { type AgentRun, createDeferredToolRequests, type DeferredToolRequests } from '../run/agent-run.js';
 import type { RunContext } from '../run/run-context.js';
+import { recordCallFormats } from './call-format.js';
 import { callModelThroughMiddleware } from './call-model.js';
 import type { LoopState, PendingCall } from './loop-state.js';
 import { resolveCatalogue } from './resolve-catalogue.js';
@@ -315,9 +319,15 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     const responseFormat = patch.responseFormat ?? settings.request.responseFormat;
     const modelCallId = `${state.runId}-m${state.modelCalls}`;
     state.modelCalls += 1;
-    let messages: readonly Message[] = dialect.shouldSendToolSpecs
-      ? state.history
-      : dialect.toProviderMessages(state.history, tools, toolChoice);
+    // A native request declares its `json` tools on the wire; `xml` and `ptype` tools are shown in
+    // the prompt in their own syntax, and their calls are replayed as the text the model wrote.
+    const ownFormats = dialect.shouldSendToolSpecs && tools.some(writesOwnFormat);
+    let messages: readonly Message[] =
+      dialect.shouldSendToolSpecs && !ownFormats
+        ? state.history
+        : dialect.toProviderMessages(state.history, tools, toolChoice);
+    const wireTools = !dialect.shouldSendToolSpecs ? [] : ownFormats ? nativeDeclaredTools(tools) : tools;
+    const wireChoice = ownFormats ? nativeToolChoice(toolChoice, tools) : toolChoice;
     if (patch.systemMessages !== undefined && patch.systemMessages.length > 0) {
       messages = [...patch.systemMessages.map((text): Message => ({ role: 'system', content: text })), ...messages];
     }
@@ -328,8 +338,8 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
       messages,
       abortSignal: state.signal,
       ...(responseFormat === undefined ? {} : { responseFormat }),
-      ...(dialect.shouldSendToolSpecs && tools.length > 0
-        ? { tools, ...(toolChoice === undefined ? {} : { toolChoice }) }
+      ...(wireTools.length > 0
+        ? { tools: wireTools, ...(wireChoice === undefined ? {} : { toolChoice: wireChoice }) }
         : {}),
     };
     if (sink.active) sink.emit({ type: 'model_started', modelCallId, turn });
@@ -337,6 +347,7 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     state.usage = addUsage(state.usage, response.usage);
     const parsed = dialect.parseResponse(response, tools, { toolCallFormats: state.model.profile.toolCallFormats });
     const calls = settleCallIds(state, parsed.calls, modelCallId);
+    recordCallFormats(state, calls);
     state.history.push(recordAssistantTurn(response, parsed, calls));
     if (sink.active) {
       sink.emit({

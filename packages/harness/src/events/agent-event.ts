@@ -1,4 +1,4 @@
-import type { LanguageModelV1CallWarning } from '@tiny/llm';
+import type { CallSource, LanguageModelV1CallWarning, ToolFormat } from '@tiny/llm';
 import type { JsonValue } from '@tiny/tools';
 import type { ArtifactRef } from '../artifacts/artifact-store.js';
 import type { EffectStatus } from '../ledger/tool-effect-ledger.js';
@@ -84,11 +84,19 @@ export type AgentEvent =
       readonly toolName: string;
       readonly input?: unknown;
       readonly parentCallId?: string | undefined;
+      /** The tool format the model wrote the call in (`json` for native and JSON calls, `xml`, `ptype`); absent for nested calls. */
+      readonly format?: ToolFormat['type'] | undefined;
+      /** The grammar the call was read with (`native`, `tagged_json`, `xml_element`, `ptype`, …); absent for nested calls. */
+      readonly grammar?: CallSource | undefined;
     }
   | {
       readonly type: 'tool_completed';
       readonly callId: string;
       readonly toolName: string;
+      /** As on `tool_started`: the tool format the call was written in. */
+      readonly format?: ToolFormat['type'] | undefined;
+      /** As on `tool_started`: the grammar the call was read with. */
+      readonly grammar?: CallSource | undefined;
       readonly startedAtMs: number;
       readonly durationMs: number;
       readonly outputBytes: number;

@@ -1,4 +1,5 @@
 import type { Admission } from '../admission/admission.js';
+import { callFormatFields } from '../agent/call-format.js';
 import type { LoopState } from '../agent/loop-state.js';
 import { type CallOutcome, executeCall, type NestedCallRunner } from './execute-call.js';
 import { redactionOf, redactValue } from './redaction.js';
@@ -21,7 +22,12 @@ export function runsConcurrently(state: LoopState, executables: readonly Executa
 
 function emitStarted(state: LoopState, admission: Executable, parentCallId?: string): void {
   if (!state.sink.active) return;
-  const started = { type: 'tool_started', callId: admission.call.id, toolName: admission.entry.name } as const;
+  const started = {
+    type: 'tool_started',
+    callId: admission.call.id,
+    toolName: admission.entry.name,
+    ...callFormatFields(state, admission.call.id),
+  } as const;
   const capture = state.policy.captureToolIo;
   if (!capture && parentCallId === undefined) {
     state.sink.emit(started);

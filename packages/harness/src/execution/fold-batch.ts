@@ -1,6 +1,7 @@
 import type { Message, ToolMessage, UserMessage } from '@tiny/llm';
 import { renderToolContent, resolveReturnDirect, type ToolContent, type ToolResult } from '@tiny/tools';
 import type { Admission } from '../admission/admission.js';
+import { callFormatFields } from '../agent/call-format.js';
 import type { LoopState } from '../agent/loop-state.js';
 import type { ArtifactRef } from '../artifacts/artifact-store.js';
 import { persistArtifacts } from '../artifacts/persist-artifacts.js';
@@ -199,11 +200,13 @@ export async function foldBatch(
               ]
             : eventSecrets(admission.call.arguments, redactionOf(owner), capture)
           : [];
-      if (isAnswer) sink.emit({ type: 'tool_started', callId: admission.call.id, toolName });
+      const written = callFormatFields(state, admission.call.id);
+      if (isAnswer) sink.emit({ type: 'tool_started', callId: admission.call.id, toolName, ...written });
       const completed = {
         type: 'tool_completed',
         callId: admission.call.id,
         toolName,
+        ...written,
         startedAtMs: startedAt,
         durationMs: done?.durationMs ?? 0,
         outputBytes: Buffer.byteLength(content),

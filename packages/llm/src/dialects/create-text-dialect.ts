@@ -1,5 +1,7 @@
 import { foldToolResults } from '../envelope/fold-tool-results.js';
 import { toolResultEntryFrom } from '../envelope/tool-result-entry-from.js';
+import { renderOwnFormatTools, splitToolsByFormat, writesOwnFormat } from '../formats/render-format-tools.js';
+import { renderToolCall } from '../formats/tool-format-dispatch.js';
 import { parseToolCalls } from '../parse/parse-tool-calls.js';
 import { coalesceToolResults } from '../prompt/coalesce-tool-results.js';
 import { ensureResolvableUserTurn } from '../prompt/ensure-resolvable-user-turn.js';
@@ -45,12 +47,45 @@ export function textDialectInstructions(
   let block: string;
   if (options.hostRendersCatalogue === true) {
     const listed = new Set(options.alwaysListed ?? []);
-    const shown = tools.filter((tool) => listed.has(tool.name));
-    block = shown.length === 0 ? '' : specification.renderCatalogue(shown);
+    const shown = splitToolsByFormat(tools.filter((tool) => listed.has(tool.name)));
+    block = [shown.json.length === 0 ? '' : specification.renderCatalogue(shown.json), renderOwnFormatTools(shown.own)]
+      .filter((piece) => piece !== '')
+      .join('\n\n');
   } else {
-    block = specification.renderProtocol(tools);
+    // Tools with their own format (`xml`, `ptype`) are declared in that syntax, after the dialect's block.
+    const { json, own } = splitToolsByFormat(tools);
+    block = [json.length === 0 ? '' : specification.renderProtocol(json), renderOwnFormatTools(own)]
+      .filter((piece) => piece !== '')
+      .join('\n\n');
   }
   return [block, toolChoiceInstruction(choice)].filter((piece) => piece !== '').join('\n\n');
+}
+
+/**
+ * One call as a text dialect writes it: in the tool's own format when it has one (`xml`, `ptype`;
+ * the dialect's syntax when that format cannot carry the arguments), else in the dialect's syntax.
+ */
+function renderDialectCall(
+  specification: TextDialectSpecification,
+  name: string,
+  args: unknown,
+  tools: readonly ToolSchema[],
+): string {
+  const tool = tools.find((candidate) => candidate.name === name);
+  if (
+    tool !== undefined &&
+    writesOwnFormat(tool) &&
+    typeof args === 'object' &&
+    args !== null &&
+    !Array.isArray(args)
+  ) {
+    try {
+      return renderToolCall({ name, arguments: args }, tool);
+    } catch {
+      // The dialect's own syntax below.
+    }
+  }
+  return specification.renderCall(name, args, tools);
 }
 
 /**
@@ -65,7 +100,7 @@ export function createTextDialect(specification: TextDialectSpecification): Tool
     embedsToolCatalogue: specification.embedsToolCatalogue,
     promptInstructions: (tools, choice = { type: 'auto' }, options = {}) =>
       textDialectInstructions(specification, tools, choice, options),
-    renderCall: (call, tools) => specification.renderCall(call.name, call.arguments, tools),
+    renderCall: (call, tools) => renderDialectCall(specification, call.name, call.arguments, tools),
     parseResponse(response, tools) {
       const structured = response.toolCalls ?? [];
       if (structured.length > 0) {
@@ -77,7 +112,7 @@ export function createTextDialect(specification: TextDialectSpecification): Tool
     },
     formatResults: (results) => foldToolResults(results.map(toolResultEntryFrom)),
     toProviderMessages(history, tools, choice = { type: 'auto' }, options = {}) {
-      const renderCall = (name: string, args: unknown): string => specification.renderCall(name, args, tools);
+      const renderCall = (name: string, args: unknown): string => renderDialectCall(specification, name, args, tools);
       const coalesced = coalesceToolResults(pairToolCycles(history), { renderCall, tools });
       const instructions = textDialectInstructions(specification, tools, choice, options);
       const messages = appendSystemInstructions(ensureResolvableUserTurn(coalesced), instructions);

@@ -57,8 +57,19 @@ export function createSeedPtypeGrammar(context: ScanContext, tools: readonly Too
         cursor = bestStart + 1;
         continue;
       }
-      const call = safeParse(text.slice(bestStart, end), best.tool);
-      if (call !== undefined) return { kind: 'calls', start: bestStart, end, calls: [{ ...call, source: 'ptype' }] };
+      const callText = text.slice(bestStart, end);
+      const call = safeParse(callText, best.tool);
+      if ('arguments' in call) return { kind: 'calls', start: bestStart, end, calls: [{ ...call, source: 'ptype' }] };
+      // A call to an offered ptype tool that does not decode is an invalid call (a repairable tool error).
+      if (call.reason !== undefined) {
+        const invalid = { raw: callText, reason: call.reason };
+        return {
+          kind: 'calls',
+          start: bestStart,
+          end,
+          calls: [{ name: best.tool.name, arguments: {}, source: 'ptype', invalid }],
+        };
+      }
       return { kind: 'malformed', start: bestStart, end, bodyChars: countCharacters(text, open + 1, end - 1) };
     }
   }
@@ -117,11 +128,13 @@ export function ptypeHoldStart(text: string, floor: number, previousCode: number
 function safeParse(
   callText: string,
   tool: ToolSchema,
-): { name: string; arguments: Record<string, unknown> } | undefined {
+): { name: string; arguments: Record<string, unknown> } | { reason?: string } {
   try {
     const result = parsePtypeCall(callText, tool);
-    return result.ok ? { name: tool.name, arguments: result.call.arguments } : undefined;
+    return result.ok
+      ? { name: tool.name, arguments: result.call.arguments }
+      : { reason: `${result.error.kind}: ${result.error.reason}` };
   } catch {
-    return undefined;
+    return {};
   }
 }

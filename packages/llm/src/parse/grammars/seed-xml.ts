@@ -47,9 +47,21 @@ export function createSeedXmlGrammar(context: ScanContext, tools: readonly ToolS
       return { kind: 'unterminated', start: bestStart, end: bodyStart };
     }
     const end = close + best.close.length;
-    const result = safeParse(text.slice(bestStart, end), best.tool);
-    if (result !== undefined) {
+    const element = text.slice(bestStart, end);
+    const result = safeParse(element, best.tool);
+    if ('arguments' in result) {
       return { kind: 'calls', start: bestStart, end, calls: [{ ...result, source: 'xml_element' }] };
+    }
+    // The element names an offered xml tool but does not decode (`<weather><city>Paris</weather>`):
+    // an invalid call, so admission answers with a tool error the model can repair; never run.
+    if (result.reason !== undefined) {
+      const invalid = { raw: element, reason: result.reason };
+      return {
+        kind: 'calls',
+        start: bestStart,
+        end,
+        calls: [{ name: best.tool.name, arguments: {}, source: 'xml_element', invalid }],
+      };
     }
     return { kind: 'malformed', start: bestStart, end, bodyChars: countCharacters(text, bodyStart, close) };
   }
@@ -66,12 +78,14 @@ export function createSeedXmlGrammar(context: ScanContext, tools: readonly ToolS
 function safeParse(
   element: string,
   tool: ToolSchema,
-): { name: string; arguments: Record<string, unknown> } | undefined {
+): { name: string; arguments: Record<string, unknown> } | { reason?: string } {
   try {
     const result = parseXmlCall(element, tool);
-    return result.ok ? { name: tool.name, arguments: clineTrim(result.call.arguments) } : undefined;
+    return result.ok
+      ? { name: tool.name, arguments: clineTrim(result.call.arguments) }
+      : { reason: `${result.error.kind}: ${result.error.reason}` };
   } catch {
-    return undefined;
+    return {};
   }
 }
 

@@ -1,0 +1,31 @@
+import { type CallSource, formatOfGrammar, type ToolFormat } from '@tiny/llm';
+import type { LoopState } from './loop-state.js';
+
+/** How a model call was written: the tool format and the grammar it was read with. */
+export interface CallFormat {
+  readonly format: ToolFormat['type'];
+  readonly grammar: CallSource;
+}
+
+/**
+ * Remembers how each call of a model turn was written (`source` → format and grammar), by the
+ * call id the harness settled on.
+ * @internal
+ */
+export function recordCallFormats(
+  state: LoopState,
+  calls: readonly { readonly id: string; readonly source: CallSource }[],
+): void {
+  for (const call of calls)
+    state.callFormats.set(call.id, { format: formatOfGrammar(call.source), grammar: call.source });
+}
+
+/**
+ * The `format` and `grammar` fields of a call's `tool_started` / `tool_completed` events: empty for
+ * a call the run did not read from a model turn (nested calls, calls restored from a saved state).
+ * @internal
+ */
+export function callFormatFields(state: LoopState, callId: string): Partial<CallFormat> {
+  const known = state.callFormats.get(callId);
+  return known === undefined ? {} : { format: known.format, grammar: known.grammar };
+}
