@@ -83,7 +83,13 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
   function step(final: boolean): ParsedText {
     const context = createScanContext(buffer, final ? 'batch' : 'stream', knowledge, previousCode);
     const grammars = createGrammars(context);
-    const scan = scanText(buffer, grammars, findProtectedRegions(buffer, fence, final, true, context.lower));
+    const scan = scanText(
+      buffer,
+      grammars,
+      findProtectedRegions(buffer, fence, final, true, context.lower),
+      final,
+      previousCode,
+    );
     const { parts } = scan;
     for (let index = 0; index < parts.length - 1; index++) {
       const part = parts[index];

@@ -86,7 +86,8 @@ export function parseCompleteText(
   const scan = scanText(text, createGrammars(context), regions);
   let narrative = joinNarrative(scan.parts.map(([start, end]) => text.slice(start, end)));
   let calls: RawCall[] = scan.calls;
-  if (calls.length === 0 && options.allowBareJson && scan.diagnostics.length === 0) {
+  // Quoted call markup is an example: the JSON inside it is not read as a call either.
+  if (calls.length === 0 && options.allowBareJson && scan.diagnostics.length === 0 && !scan.quoted) {
     const embedded = admit(
       safely(() => stripEmbeddedJsonCalls(text, knowledge, regions)),
       knowledge,
@@ -96,7 +97,7 @@ export function parseCompleteText(
       calls = embedded.calls;
     }
   }
-  if (calls.length === 0 && options.allowGlmLines && knowledge.allows('glm')) {
+  if (calls.length === 0 && options.allowGlmLines && knowledge.allows('glm') && !scan.quoted) {
     const glm = stripGlmLines(narrative, (call) => acceptsGlmCall(call, knowledge));
     if (glm.calls.length > 0) {
       narrative = glm.text;

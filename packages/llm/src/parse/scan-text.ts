@@ -13,15 +13,24 @@ export interface ScanResult {
   readonly diagnostics: ParseDiagnostic[];
   /** Stream mode: where an undecided block starts (everything from there is held), else -1. */
   readonly pending: number;
+  /** Whether a block was left as text because it was quoted in prose ({@link quotedBlock}). */
+  readonly quoted: boolean;
 }
 
 /**
  * @internal Scans `text` left to right. Each grammar reports its next block (answers are cached
  * until the cursor passes them, which keeps the pass linear); the earliest start wins and ties go
- * to grammar order. Blocks starting inside a protected region are skipped. Calls and diagnostics
- * come out in text order.
+ * to grammar order. Blocks starting inside a protected region are skipped, and so are quoted ones
+ * (see {@link quotedBlock}). Calls and diagnostics come out in text order. `complete` is false for
+ * a stream's buffer that may still grow; `previousCode` the code unit just before `text` (-1 at the start).
  */
-export function scanText(text: string, grammars: readonly Grammar[], regions: ProtectedRegions): ScanResult {
+export function scanText(
+  text: string,
+  grammars: readonly Grammar[],
+  regions: ProtectedRegions,
+  complete = true,
+  previousCode = -1,
+): ScanResult {
   const parts: Array<readonly [number, number]> = [];
   const calls: RawCall[] = [];
   const diagnostics: ParseDiagnostic[] = [];
@@ -29,6 +38,7 @@ export function scanText(text: string, grammars: readonly Grammar[], regions: Pr
   const disabled = grammars.map(() => false);
   let from = 0;
   let partStart = 0;
+  let quoted = false;
   for (;;) {
     let best: Block | undefined;
     let bestIndex = -1;
@@ -47,7 +57,7 @@ export function scanText(text: string, grammars: readonly Grammar[], regions: Pr
     if (regions.undecidedFrom >= 0 && best.start >= regions.undecidedFrom) {
       const start = Math.max(regions.undecidedFrom, from);
       parts.push([partStart, start]);
-      return { parts, calls, diagnostics, pending: start };
+      return { parts, calls, diagnostics, pending: start, quoted };
     }
     const source = grammars[bestIndex]?.source ?? 'tagged_json';
     if (
@@ -57,11 +67,11 @@ export function scanText(text: string, grammars: readonly Grammar[], regions: Pr
       best.start >= regions.undecidedCallsFrom
     ) {
       parts.push([partStart, best.start]);
-      return { parts, calls, diagnostics, pending: best.start };
+      return { parts, calls, diagnostics, pending: best.start, quoted };
     }
     if (best.kind === 'pending') {
       parts.push([partStart, best.start]);
-      return { parts, calls, diagnostics, pending: best.start };
+      return { parts, calls, diagnostics, pending: best.start, quoted };
     }
     if (best.kind === 'unterminated') {
       diagnostics.push({ kind: 'unterminated_block', source });
@@ -78,7 +88,7 @@ export function scanText(text: string, grammars: readonly Grammar[], regions: Pr
     if (from > text.length) break;
   }
   parts.push([partStart, Math.max(partStart, text.length)]);
-  return { parts, calls, diagnostics, pending: -1 };
+  return { parts, calls, diagnostics, pending: -1, quoted };
 
   function nextUnprotected(index: number, start: number): Block | undefined {
     const grammar = grammars[index];
@@ -87,8 +97,15 @@ export function scanText(text: string, grammars: readonly Grammar[], regions: Pr
       let block = grammar.findNext(start);
       while (block !== undefined) {
         const end = regions.endAt(block.start);
-        if (end < 0) return block;
-        block = grammar.findNext(end);
+        if (end >= 0) {
+          block = grammar.findNext(end);
+          continue;
+        }
+        const verdict = quotedBlock(text, block, complete, previousCode);
+        if (verdict === 'no') return block;
+        if (verdict === 'undecided') return { kind: 'pending', start: block.start, end: text.length };
+        quoted = true;
+        block = grammar.findNext(block.start + 1);
       }
       return undefined;
     } catch {
@@ -96,4 +113,36 @@ export function scanText(text: string, grammars: readonly Grammar[], regions: Pr
       return undefined;
     }
   }
+}
+
+/** Opening quotation marks and their closers: `"…"`, `'…'`, `“…”`, `‘…’`, `«…»`, `「…」`. */
+const QUOTES: ReadonlyMap<string, string> = new Map([
+  ['"', '"'],
+  ["'", "'"],
+  ['\u201c', '\u201d'],
+  ['\u2018', '\u2019'],
+  ['\u00ab', '\u00bb'],
+  ['\u300c', '\u300d'],
+]);
+
+/**
+ * @internal Whether a block is markup quoted in prose, the same structural rule for every grammar:
+ * the block is written directly between an opening quotation mark and its closer (`"<tool_call>…
+ * </tool_call>"`), as a model quoting a call example does; its markup is content, never a call.
+ * (Backtick spans and fenced examples are protected regions.) `undecided` when a stream's text
+ * ends right after a block that follows an opening quote (the closer may still come).
+ */
+export function quotedBlock(
+  text: string,
+  block: Block,
+  complete: boolean,
+  previousCode = -1,
+): 'yes' | 'no' | 'undecided' {
+  if (block.kind === 'pending' || block.kind === 'unterminated') return 'no';
+  const before =
+    block.start > 0 ? text.charAt(block.start - 1) : previousCode >= 0 ? String.fromCharCode(previousCode) : '';
+  const closer = QUOTES.get(before);
+  if (closer === undefined) return 'no';
+  if (block.end >= text.length) return complete ? 'no' : 'undecided';
+  return text.charAt(block.end) === closer ? 'yes' : 'no';
 }

@@ -11,7 +11,16 @@ export type InvokeTag =
 /** @internal The text ended before the tag could be decided. */
 export const PARTIAL_TAG = 'partial';
 
-const keywords = ['function_calls', 'tool_calls', 'calls', 'parameter', 'invoke', 'function', 'tool_call'] as const;
+const keywords = [
+  'function_calls',
+  'tool_calls',
+  'calls',
+  'parameter',
+  'param',
+  'invoke',
+  'function',
+  'tool_call',
+] as const;
 const MAX_SPACES = 4;
 const MAX_NAMESPACE = 64;
 const MAX_ATTRIBUTES = 512;
@@ -21,7 +30,7 @@ const nameAttribute = /(?:^|[^\w-])name\s*=\s*(?:"([^"]*)"|'([^']*)')/;
  * @internal Reads the tag at `index` (where `text[index]` is `<`): `<invoke name="x">`,
  * `<function name="x">`, `<function=x>`, closers `</invoke>`, `</function>`, `</tool_call>`,
  * wrappers `<tool_calls>`, `<function_calls>`, `<calls>` (open or close), and `<parameter ...>` /
- * `</parameter>`. Any of them may carry a DeepSeek DSML prefix (`｜DSML｜`, one or two ASCII or
+ * `</parameter>` (MiniCPM 5's `<param …>` / `</param>` too). Any of them may carry a DeepSeek DSML prefix (`｜DSML｜`, one or two ASCII or
  * fullwidth bars each side, spaces allowed) or an XML namespace (`ns:`). Case-insensitive.
  */
 export function matchInvokeTag(text: string, lower: string, index: number): InvokeTag | typeof PARTIAL_TAG | undefined {
@@ -75,12 +84,14 @@ export function matchInvokeTag(text: string, lower: string, index: number): Invo
     if (closing) {
       const end = closeBracket(text, at);
       if (typeof end !== 'number') return end;
-      return keyword === 'parameter' ? { kind: 'parameter-close', end } : { kind: 'close', end };
+      return keyword === 'parameter' || keyword === 'param' ? { kind: 'parameter-close', end } : { kind: 'close', end };
     }
     if (keyword === 'tool_call') return undefined;
+    // MiniCPM 5 writes `<param name="k">`; `<params>` and the like are other tags.
+    if (keyword === 'param' && at < text.length && /[\w-]/.test(text.charAt(at))) return undefined;
     const named = readName(text, at);
     if (named === PARTIAL_TAG || named === undefined) return named;
-    return keyword === 'parameter'
+    return keyword === 'parameter' || keyword === 'param'
       ? { kind: 'parameter', name: named.name, end: named.end }
       : { kind: 'open', name: named.name, end: named.end };
   }

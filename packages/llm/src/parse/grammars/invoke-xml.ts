@@ -22,6 +22,10 @@ const MAX_TAG_PREFIX = 72;
 export function createInvokeXmlGrammar(context: ScanContext): Grammar {
   const { text, lower, mode } = context;
   const closers = context.finder('</');
+  const valueOpen = context.finder('<param', true);
+  const valueClose = context.finder('</param', true);
+  const cdataOpen = context.finder('<![CDATA[');
+  const cdataClose = context.finder(']]>');
   const words = ['invoke', 'function', 'calls', ':tool_call'].map((word) => context.finder(word, true));
 
   /**
@@ -111,8 +115,38 @@ export function createInvokeXmlGrammar(context: ScanContext): Grammar {
     return { kind: 'calls', start, end: close + word.length + 3, calls: list.calls, dropped: list.dropped };
   }
 
+  /**
+   * The invoke's closer after `from`, looked for after each parameter value (`<parameter…>` /
+   * `<param…>` up to its closing tag, CDATA sections inside it skipped whole), so a `</function>`
+   * or `</invoke>` written inside a value is content. A value without its closing tag falls back
+   * to the first closer; a CDATA section still open at the end of a stream is waited for (-1).
+   */
+  function closerAfterValues(from: number): number {
+    let position = from;
+    for (;;) {
+      const close = nextCloser.next(position);
+      const value = valueOpen.next(position);
+      if (close < 0 || value < 0 || value > close) return close;
+      let cursor = value + 6;
+      for (;;) {
+        const valueEnd = valueClose.next(cursor);
+        const cdata = cdataOpen.next(cursor);
+        if (cdata >= 0 && (valueEnd < 0 || cdata < valueEnd)) {
+          const cdataEnd = cdataClose.next(cdata + 9);
+          if (cdataEnd < 0) return mode === 'stream' ? -1 : close;
+          cursor = cdataEnd + 3;
+          continue;
+        }
+        if (valueEnd < 0) return close;
+        cursor = valueEnd + 7;
+        break;
+      }
+      position = cursor;
+    }
+  }
+
   function invokeBlock(start: number, tag: InvokeTag & { kind: 'open' }): Block {
-    const close = nextCloser.next(tag.end);
+    const close = closerAfterValues(tag.end);
     if (close < 0) {
       if (mode === 'stream') return { kind: 'pending', start, end: text.length };
       return { kind: 'unterminated', start, end: tag.end };

@@ -1,5 +1,5 @@
 import { extractJsonValues, parseJsonStrict } from '../extract-json-values.js';
-import { memoizeForward } from '../forward-finder.js';
+import { type ForwardFinder, memoizeForward } from '../forward-finder.js';
 import { readCalls } from '../read-call-object.js';
 import type { ScanContext } from '../scan-context.js';
 import { scanJsonValue } from '../scan-json-value.js';
@@ -30,6 +30,10 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
   const fences = context.finder('```');
   const invokeOpen = context.finder('<invoke>', true);
   const invokeClose = context.finder('</invoke>', true);
+  const glmValueOpen = context.finder('<arg_value>');
+  const glmValueClose = context.finder('</arg_value>');
+  const parameterOpen = context.finder('<parameter');
+  const parameterClose = context.finder('</parameter>');
   // A stream buffer is scanned again and again; one search for `<invoke>` costs it less than the gate.
   const mayInvoke = mode === 'stream' || context.mayContain('invoke');
 
@@ -128,7 +132,7 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
   function jsonEnd(bodyStart: number): number {
     const at = skipWhitespace(text, bodyStart);
     const code = text.charCodeAt(at);
-    if (code !== 123 && code !== 91) return bodyStart;
+    if (code !== 123 && code !== 91) return valuesEnd(bodyStart, at);
     // The common case in one pass: the body up to the first marker is one complete JSON value and
     // that marker is a closer (so no opener comes before it). A closer inside a JSON string would
     // cut that string and fail the parse, so a success finds the same closer as the scan below; the
@@ -150,6 +154,33 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
     if (scan.kind === 'complete') return scan.end;
     if (scan.kind === 'incomplete' && mode === 'stream' && limit === text.length) return text.length;
     return bodyStart;
+  }
+
+  /**
+   * Where to look for the closer of an element-per-value body (GLM / Ling `<arg_value>…</arg_value>`,
+   * Qwen3-Coder `<parameter=…>…</parameter>`): after its last value, so markup inside a value
+   * (`</tool_call>`, `<arg_key>`) never ends the block. A body whose first value opener comes after
+   * the first marker (or that has none) is searched from its start; a value still open at the end
+   * of a stream is waited for.
+   */
+  function valuesEnd(bodyStart: number, at: number): number {
+    let position = at;
+    for (;;) {
+      const value = nextValueOpener(position);
+      const marker = nextMarker.next(position);
+      if (value === undefined || (marker >= 0 && marker < value.start)) return position === at ? bodyStart : position;
+      const close = value.closer.next(value.start);
+      if (close < 0) return mode === 'stream' ? text.length : bodyStart;
+      position = close + value.closeLength;
+    }
+  }
+
+  function nextValueOpener(from: number): { start: number; closer: ForwardFinder; closeLength: number } | undefined {
+    const glm = glmValueOpen.next(from);
+    const parameter = parameterOpen.next(from);
+    if (glm < 0 && parameter < 0) return undefined;
+    if (parameter < 0 || (glm >= 0 && glm < parameter)) return { start: glm, closer: glmValueClose, closeLength: 12 };
+    return { start: parameter, closer: parameterClose, closeLength: 12 };
   }
 
   /** Swallows up to `count` closers after `end`; -1 when a stream must wait to know. */
