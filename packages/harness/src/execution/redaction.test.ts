@@ -91,7 +91,13 @@ describe('redaction', () => {
     expect(leaks(live)).toEqual([]);
     expect(live.some((event) => event.type === 'tool_call_delta')).toBe(false);
     const started = run.events.find((event) => event.type === 'tool_started' && event.callId === 'c1');
-    expect(started).toEqual({ type: 'tool_started', callId: 'c1', toolName: 'login' });
+    expect(started).toEqual({
+      type: 'tool_started',
+      callId: 'c1',
+      toolName: 'login',
+      format: 'json',
+      grammar: 'native',
+    });
     expect(run.events.find((event) => event.type === 'unknown_tool_call')).not.toHaveProperty('arguments');
   });
 
