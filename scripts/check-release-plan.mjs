@@ -35,7 +35,8 @@ function workspacePackages(dir) {
     const file = join(packageDir, 'package.json');
     if (!existsSync(file)) continue;
     const manifest = JSON.parse(readFileSync(file, 'utf8'));
-    packages.set(manifest.name, { private: manifest.private === true, version: manifest.version });
+    const tinyPeers = Object.keys(manifest.peerDependencies ?? {}).filter((dep) => dep.startsWith('@tiny/'));
+    packages.set(manifest.name, { private: manifest.private === true, version: manifest.version, tinyPeers });
   }
   return packages;
 }
@@ -43,6 +44,13 @@ function workspacePackages(dir) {
 /** The problems of one release plan (changesets' `--output` JSON), one sentence each. */
 export function releasePlanProblems(plan, packages) {
   const problems = [];
+  // A peer dependency on a 0.x layer turns that layer's next minor into a major (1.0.0) of this
+  // package, in every future plan: refused even when today's plan happens to be fine.
+  for (const [name, pkg] of packages) {
+    if (!pkg.private && pkg.tinyPeers?.length) {
+      problems.push(`${name}: peer dependency on ${pkg.tinyPeers.join(', ')}; make @tiny layers regular dependencies`);
+    }
+  }
   for (const release of plan.releases ?? []) {
     const pkg = packages.get(release.name);
     const moves = release.type !== 'none' || release.newVersion !== release.oldVersion;

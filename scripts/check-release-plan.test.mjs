@@ -16,12 +16,12 @@ const release = (name, type, oldVersion, newVersion, changesets = []) => ({
   newVersion,
   changesets,
 });
-const check = (releases) => {
+const check = (releases, fixture = 'release-plan') => {
   const scratch = mkdtempSync(join(tmpdir(), 'release-plan-test-'));
   try {
     const plan = join(scratch, 'plan.json');
     writeFileSync(plan, JSON.stringify({ changesets: [], releases }));
-    const root = join(here, '__fixtures__', 'release-plan');
+    const root = join(here, '__fixtures__', fixture);
     return spawnSync(process.execPath, [join(here, 'check-release-plan.mjs'), '--root', root, '--plan', plan], {
       encoding: 'utf8',
     });
@@ -71,6 +71,12 @@ test('a planned package that is not in the workspace fails', () => {
   const result = check([release('@fx/gone', 'patch', '0.1.0', '0.1.1')]);
   assert.equal(result.status, 1);
   assert.match(result.stderr, /@fx\/gone: planned but not a package of this workspace/);
+});
+
+test('a publishable package with a peer dependency on a @tiny layer fails even when the plan is fine', () => {
+  const result = check([release('@fx/core', 'patch', '0.3.1', '0.3.2')], 'release-plan-peer');
+  assert.equal(result.status, 1);
+  assert.match(result.stderr, /@fx\/adapter: peer dependency on @tiny\/core; make @tiny layers regular dependencies/);
 });
 
 test("the workspace's own plan, from changesets, passes", () => {
