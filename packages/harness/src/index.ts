@@ -138,6 +138,7 @@ export { MiddlewareError } from './errors/middleware-error.js';
 export { RunCancelledError } from './errors/run-cancelled-error.js';
 export { StorageError } from './errors/storage-error.js';
 export { ToolExecutionError } from './errors/tool-execution-error.js';
+export { UnwrappedAiSdkModelError } from './errors/unwrapped-ai-sdk-model-error.js';
 export type {
   AgentEvent,
   AgentEventOf,

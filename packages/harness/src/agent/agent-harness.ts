@@ -18,6 +18,7 @@ import { parseRunState, type RunState } from '../deferral/run-state.js';
 import type { DiscoveryOptions } from '../discovery/discovery-session.js';
 import { DeferredResolutionError } from '../errors/deferred-resolution-error.js';
 import { ListenerError } from '../errors/listener-error.js';
+import { UnwrappedAiSdkModelError } from '../errors/unwrapped-ai-sdk-model-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { type AgentEventListener, EventSink } from '../events/event-sink.js';
 import { canonical } from '../ledger/idempotency-key.js';
@@ -257,6 +258,10 @@ export class AgentHarness {
 
   constructor(options: AgentHarnessOptions) {
     const model = options?.model as Partial<LanguageModelV1> | undefined;
+    const version: unknown = (model as { specificationVersion?: unknown } | undefined)?.specificationVersion;
+    if (typeof version === 'string' && /^v[2-9]$/.test(version) && typeof model?.doGenerate === 'function') {
+      throw new UnwrappedAiSdkModelError({ entryPoint: 'AgentHarness', specificationVersion: version });
+    }
     if (
       model?.specificationVersion !== 'v1' ||
       typeof model.doGenerate !== 'function' ||

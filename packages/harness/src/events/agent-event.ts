@@ -147,6 +147,11 @@ export type AgentEvent =
       readonly recovery: 'tool_error' | 'repaired' | 'normalized';
     }
   | { readonly type: 'tool_deferred'; readonly callId: string; readonly toolName: string; readonly reason: string }
+  /**
+   * A tool's `execute` returned `undefined`; the model was sent `sent` (an empty text). Emitted the
+   * first time each tool does it in a run.
+   */
+  | { readonly type: 'tool_returned_undefined'; readonly toolName: string; readonly sent: '' }
   | { readonly type: 'limit_reached'; readonly limitKind: LimitKind; readonly limit: number }
   | {
       readonly type: 'turn_completed';

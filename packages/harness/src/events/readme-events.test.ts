@@ -34,6 +34,7 @@ const everyEventType = {
   tool_failed: true,
   tool_effect_reconciled: true,
   ledger_write_failed: true,
+  tool_returned_undefined: true,
   custom: true,
   control_applied: true,
   output_retry: true,

@@ -10,7 +10,6 @@ import {
   type ToolOutput,
   ToolResult,
   ToolTimeoutError,
-  toToolResult,
   validateToolArguments,
 } from '@tiny/tools';
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
@@ -24,6 +23,7 @@ import { describeSafely } from './plain-data.js';
 import { enterCall, scrubOutcome } from './scrub-outcome.js';
 import { unserializableReason, unserializableResult } from './serializable-result.js';
 import { createCallContext, endCall, LazyCallSignal } from './tool-context.js';
+import { resultOfOutput } from './undefined-output.js';
 
 export type { CallOutcome } from './call-outcome.js';
 
@@ -182,7 +182,7 @@ function runCall(
       const output = entry.tool.execute(args as never, context);
       outcome = isPromiseLike(output)
         ? settleOutput(state, entry, output, args, signal, startedAt)
-        : returned(entry, toToolResult(output), startedAt);
+        : returned(entry, resultOfOutput(state, entry, output), startedAt);
     }
   } catch (error) {
     outcome = thrown(state, error, startedAt);
@@ -204,7 +204,7 @@ async function settleOutput(
   startedAt: number,
 ): Promise<CallOutcome> {
   try {
-    return returned(entry, toToolResult(await settle(state, entry, output, args, signal)), startedAt);
+    return returned(entry, resultOfOutput(state, entry, await settle(state, entry, output, args, signal)), startedAt);
   } catch (error) {
     return thrown(state, error, startedAt);
   }
@@ -238,7 +238,8 @@ async function runWrapped(
   const innermost = async (wrapped: PendingCall): Promise<ToolResult> => {
     const callArgs = wrapped.arguments === call.arguments ? args : await revalidate(state, entry, wrapped);
     try {
-      return toToolResult(await settle(state, entry, entry.tool.execute(callArgs as never, context), callArgs, signal));
+      const output = await settle(state, entry, entry.tool.execute(callArgs as never, context), callArgs, signal);
+      return resultOfOutput(state, entry, output);
     } catch (error) {
       markToolError(error);
       throw error;
