@@ -166,3 +166,111 @@ describe('parseWithSchema', () => {
     );
   });
 });
+
+// Facts from BAML's jsonish tests (BoundaryML/baml engine/baml-lib/jsonish/src/tests/test_code.rs,
+// test_class.rs): backtick, triple-quoted and fenced values are strings; a fence's info string is
+// discarded and its body dedented; JSON terminators inside a fence are content.
+describe('parseWithSchema: alternative string delimiters', () => {
+  const code: JsonSchema = {
+    type: 'object',
+    properties: { type: { type: 'string' }, code: { type: 'string' } },
+    required: ['code'],
+  };
+
+  it('reads a backtick string, keeping inner backticks that do not end the value', () => {
+    expect(parseWithSchema('{"type": "code", "code": `print("Hi")`}', code)).toEqual({
+      value: { type: 'code', code: 'print("Hi")' },
+      repairs: ['backtick_string at /code'],
+    });
+    expect(parseWithSchema('{"code": `console.log(`Hi`)`, "type": "code"}', code)?.value).toEqual({
+      code: 'console.log(`Hi`)',
+      type: 'code',
+    });
+    expect(parseWithSchema('{"code": `line one\nline two`}', code)?.value).toEqual({ code: 'line one\nline two' });
+  });
+
+  it('reads a triple-quoted block: quotes are content, the block is dedented', () => {
+    expect(parseWithSchema('{"code": """print("Hi")"""}', code)?.value).toEqual({ code: 'print("Hi")' });
+    const block = '{\n  "code": """\n      def main():\n        print("Hi")\n  """,\n  "type": "code",\n}';
+    expect(parseWithSchema(block, code)).toEqual({
+      value: { code: 'def main():\n  print("Hi")', type: 'code' },
+      repairs: ['triple_quoted_string at /code', 'removed_trailing_comma at /'],
+    });
+    expect(parseWithSchema('{"code": """\n"quoted"\n"""}', code)?.value).toEqual({ code: '"quoted"' });
+  });
+
+  it('reads a fenced block as a value: info string dropped, dedented, terminators inside are content', () => {
+    const fenced = [
+      'Here is the code:',
+      '',
+      '{',
+      '  "code": ```typescript main.ts',
+      '    function main() {',
+      '      return { a: [1, 2] }; }}}]])',
+      '    }',
+      '```,',
+      '  "type": "code",',
+      '}',
+      '',
+      'It returns an object.',
+    ].join('\n');
+    expect(parseWithSchema(fenced, code)).toEqual({
+      value: { code: 'function main() {\n  return { a: [1, 2] }; }}}]])\n}', type: 'code' },
+      repairs: ['extracted_from_prose', 'fenced_string at /code', 'removed_trailing_comma at /'],
+    });
+    // The same object inside a ```json fence of its own.
+    const nested = `\`\`\`json\n{\n  "code": \`\`\`\n  { type: "x", closing: }}}]])) }\n\`\`\`,\n  "type": "code"\n}\n\`\`\``;
+    expect(parseWithSchema(nested, code)?.value).toEqual({ code: '{ type: "x", closing: }}}]])) }', type: 'code' });
+    // A fence written inside a double-quoted string stays as written.
+    expect(parseWithSchema('{"code": "```\\nx = 1\\n```"}', code)?.value).toEqual({ code: '```\nx = 1\n```' });
+  });
+
+  it('keeps unescaped inner quotes before a comma when no key follows it', () => {
+    const answer = parseWithSchema('{"type": "quote", "code": "She said "hi", then left"}', code);
+    expect(answer?.value).toEqual({ type: 'quote', code: 'She said "hi", then left' });
+    expect(answer?.repairs).toContain('kept_inner_quote at /code');
+    const list: JsonSchema = { type: 'array', items: { type: 'string' } };
+    expect(parseWithSchema('["a "b", c", "d"]', list)?.value).toEqual(['a "b", c', 'd']);
+  });
+
+  it('keeps the trailing spaces of a string cut at the end', () => {
+    expect(parseWithSchema('{"type": "code", "code": "x = 1  ', code)).toEqual({
+      value: { type: 'code', code: 'x = 1  ' },
+      repairs: ['closed_truncated'],
+    });
+  });
+
+  it('reads unquoted keys and multi-line unquoted values in a prose-wrapped object', () => {
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'string' }, res: { type: 'array', items: { type: 'string' } } },
+    };
+    const text =
+      'Sure!\n{\n  a: Hi friends!,\n  b: one line\n  and the next,\n  res: [hello,\n   world]\n}\nAnything else?';
+    expect(parseWithSchema(text, schema)?.value).toEqual({
+      a: 'Hi friends!',
+      b: 'one line\n  and the next',
+      res: ['hello', 'world'],
+    });
+  });
+
+  it('closes a recursive value missing its brackets and drops the prose after it', () => {
+    const foo: JsonSchema = {
+      $defs: {
+        Foo: {
+          type: 'object',
+          properties: { pointer: { anyOf: [{ $ref: '#/$defs/Foo' }, { type: 'null' }] } },
+          required: ['pointer'],
+        },
+      },
+      $ref: '#/$defs/Foo',
+    };
+    const text = 'The answer is\n{\n  "pointer": {\n    pointer: null,\n\nAnything else I can help with?\n';
+    const answer = parseWithSchema(text, foo);
+    expect(answer?.value).toEqual({ pointer: { pointer: null } });
+    expect(answer?.repairs).toContain('dropped_trailing_prose at /pointer');
+    // An object that lost a name to the ladder's character dropping keeps it here.
+    const named: JsonSchema = { type: 'object', properties: { a: { type: 'string' } } };
+    expect(parseWithSchema('{a: Ada\n\nThanks!', named)?.value).toEqual({ a: 'Ada' });
+  });
+});

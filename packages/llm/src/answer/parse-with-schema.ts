@@ -178,12 +178,16 @@ export function parseWithSchema(
     : text.length <= MAX_LADDER_TEXT
       ? parseLenientJson(text)
       : strictJson(text);
+  let closedByLadder: SchemaAnswer | undefined;
   if (lenient !== undefined) {
     const repairs = new AnswerRepairs();
     const label = lenientRepairs[lenient.repair];
     if (label !== undefined) repairs.add(label);
     const settled = settle(lenient.value, schema, repairs, policy);
-    if (settled !== undefined) return settled;
+    // The ladder closes a cut answer by dropping up to 64 trailing characters, which can lose a
+    // value the reader below keeps (`{a: Ada` → `{}`): its closing is the last resort.
+    if (settled !== undefined && lenient.repair !== 'closed') return settled;
+    closedByLadder = settled;
   }
   // Only leading whitespace goes: an answer cut inside a string keeps its trailing spaces.
   const whole = text.trimStart();
@@ -201,6 +205,7 @@ export function parseWithSchema(
     if (settled !== undefined) return settled;
     skipped += 1;
   }
+  if (closedByLadder !== undefined) return closedByLadder;
   if (!acceptsString(schema, schema)) return undefined;
   const bare = stripCodeFence(whole.trimEnd());
   const repairs = new AnswerRepairs();

@@ -25,6 +25,8 @@ interface Reader {
   readonly once: Set<string>;
   /** Cross-type readings allowed (`coerce: 'lenient'`): digits as a string, digit grouping. */
   readonly lenient: boolean;
+  /** Where the last `}` of the text is (-1: none): an object still open past it is never closed. */
+  readonly lastBrace: number;
 }
 
 /** What {@link readAnswerValue} read. @internal */
@@ -267,7 +269,10 @@ function readString(reader: Reader, path: string, context: Context): string {
   return chunks.join('');
 }
 
-/** After `,` inside an object: does a key (then `:`) or the closing brace follow? Bounded lookahead. */
+/**
+ * After `,` inside an object: does a key (then `:`), the closing brace, or a key cut by the end of
+ * the text follow? Bounded lookahead.
+ */
 function keyFollows(text: string, from: number): boolean {
   let at = from;
   while (at < text.length && isSpace(text.charCodeAt(at))) at++;
@@ -285,6 +290,8 @@ function keyFollows(text: string, from: number): boolean {
   } else {
     return false;
   }
+  // A key cut by the end of the text is still a key (the answer stopped mid-entry).
+  if (at >= text.length) return true;
   while (at < limit && (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9)) at++;
   return text.charCodeAt(at) === 58;
 }
@@ -296,7 +303,11 @@ function readUnquoted(reader: Reader, context: Context, path: string): string | 
   let at = start;
   for (; at < text.length; at++) {
     const code = text.charCodeAt(at);
-    if (code === 10 || code === 13) break;
+    if (code === 10 || code === 13) {
+      // In an object that closes later, a value runs on over lines until a key or the brace.
+      if (context !== 'object' || at >= reader.lastBrace || keyFollows(text, at + 1)) break;
+      continue;
+    }
     if (context === 'array' && (code === 44 || code === 93)) break;
     if (context === 'object' && (code === 125 || (code === 44 && keyFollows(text, at + 1)))) break;
   }
@@ -458,6 +469,13 @@ function readObject(reader: Reader, schema: JsonSchema | undefined, path: string
       expectingEntry = true;
       continue;
     }
+    // An object never closed whose next entry is prose (no `key:`) ends where the prose starts:
+    // `{"pointer": {pointer: null,\n\nAnything else?` is the object, then the model's chatter.
+    if (reader.pos > reader.lastBrace && !keyFollows(text, reader.pos)) {
+      reader.repairs.add('dropped_trailing_prose', path);
+      reader.pos = text.length;
+      break;
+    }
     if (!expectingEntry) {
       if (!startsKey(code)) return FAIL;
       reader.repairs.add('inserted_missing_comma', path);
@@ -535,7 +553,17 @@ export function readAnswerValue(
   repairs: AnswerRepairs,
   lenient = false,
 ): AnswerValue | undefined {
-  const reader: Reader = { text, pos: 0, root, repairs, truncated: false, depth: 0, once: new Set(), lenient };
+  const reader: Reader = {
+    text,
+    pos: 0,
+    root,
+    repairs,
+    truncated: false,
+    depth: 0,
+    once: new Set(),
+    lenient,
+    lastBrace: text.lastIndexOf('}'),
+  };
   const value = readValue(reader, root, '', 'root');
   if (value === FAIL || value === MISSING) return undefined;
   skipSpace(reader);
