@@ -226,6 +226,7 @@ function readString(reader: Reader, path: string, context: Context): string {
   const quote = text.charCodeAt(reader.pos);
   const chunks: string[] = [];
   let from = ++reader.pos;
+  let strayQuotes = false;
   while (reader.pos < text.length) {
     const code = text.charCodeAt(reader.pos);
     if (code === 92) {
@@ -261,12 +262,43 @@ function readString(reader: Reader, path: string, context: Context): string {
         return chunks.join('');
       }
       reader.repairs.add('kept_inner_quote', path);
+      strayQuotes = true;
+    }
+    // `"New York, "gender": "male"`: the closing quote is missing before `, "key":`.
+    if (code === 44 && quote === 34 && context === 'object' && quotedKeyFollows(text, reader.pos + 1)) {
+      chunks.push(text.slice(from, reader.pos));
+      reader.repairs.add('inserted_missing_quote', path);
+      return chunks.join('').trimEnd();
     }
     reader.pos++;
+  }
+  // The text ends inside a string whose quotes are already astray (`{"key": "lorem "sic" ...}`):
+  // when its last character closes the container the string is in, the string lacked only its
+  // closing quote. With no stray quote the answer was cut (`{"bar": "foo}` keeps its brace).
+  const closer = !strayQuotes ? 0 : context === 'object' ? 125 : context === 'array' ? 93 : 0;
+  let last = text.length - 1;
+  while (last >= from && isSpace(text.charCodeAt(last))) last--;
+  if (closer !== 0 && last >= from && text.charCodeAt(last) === closer) {
+    chunks.push(text.slice(from, last));
+    reader.pos = last;
+    reader.repairs.add('inserted_missing_quote', path);
+    return chunks.join('').trimEnd();
   }
   chunks.push(text.slice(from, reader.pos));
   reader.truncated = true;
   return chunks.join('');
+}
+
+/** After `,`: does a double-quoted key (then `:`) follow? */
+function quotedKeyFollows(text: string, from: number): boolean {
+  let at = from;
+  while (at < text.length && isSpace(text.charCodeAt(at))) at++;
+  if (text.charCodeAt(at) !== 34) return false;
+  const end = text.indexOf('"', at + 1);
+  if (end < 0 || end - at > MAX_KEY_LOOKAHEAD) return false;
+  let colon = end + 1;
+  while (text.charCodeAt(colon) === 32 || text.charCodeAt(colon) === 9) colon++;
+  return text.charCodeAt(colon) === 58;
 }
 
 /**
@@ -283,8 +315,8 @@ function keyFollows(text: string, from: number): boolean {
     at++;
     while (at < limit && text.charCodeAt(at) !== code) at++;
     at++;
-  } else if (isWordStart(code)) {
-    // Keys such as `first-name` or `user.id` too.
+  } else if (isWordPart(code)) {
+    // Keys such as `first-name`, `user.id` or `5` too.
     while (at < limit && (isWordPart(text.charCodeAt(at)) || text.charCodeAt(at) === 45 || text.charCodeAt(at) === 46))
       at++;
   } else {
@@ -310,6 +342,8 @@ function readUnquoted(reader: Reader, context: Context, path: string): string | 
     }
     if (context === 'array' && (code === 44 || code === 93)) break;
     if (context === 'object' && (code === 125 || (code === 44 && keyFollows(text, at + 1)))) break;
+    // `{"key": value "key2": "value2"}`: a quoted key after the value, the comma missing.
+    if (context === 'object' && code === 34 && at > start && keyFollows(text, at)) break;
   }
   const value = text.slice(start, at).trim();
   if (value === '') return FAIL;
