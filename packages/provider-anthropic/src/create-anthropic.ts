@@ -1,5 +1,5 @@
 import { checkOptionKeys, createModelProfile, InvalidInputError, type ModelProfile, optionKeys } from '@tiny/llm';
-import { checkHttpLimits, type HttpLimits } from '@tiny/provider-utils';
+import { checkHttpLimits, type HttpLimits, parseBaseURL } from '@tiny/provider-utils';
 import { AnthropicMessagesModel } from './model/anthropic-messages-model.js';
 import type { AnthropicSettings } from './model/anthropic-settings.js';
 
@@ -85,30 +85,6 @@ const OPTION_KEYS = optionKeys<AnthropicOptions>()(
   },
 );
 
-/** The base URL as an absolute http(s) URL without query or fragment, else an `InvalidInputError` saying why. */
-function parseBaseURL(baseURL: unknown, entryPoint: string): URL {
-  const fail = (reason: string): never => {
-    throw new InvalidInputError({ entryPoint, reason });
-  };
-  if (typeof baseURL !== 'string' || baseURL.trim() === '')
-    return fail(
-      `baseURL must be an absolute http(s) URL such as "https://api.anthropic.com/v1", got ${JSON.stringify(baseURL) ?? String(baseURL)}`,
-    );
-  let parsed: URL;
-  try {
-    parsed = new URL(baseURL);
-  } catch {
-    return fail(
-      `baseURL must be an absolute http(s) URL such as "https://${baseURL.replace(/^\/+/, '')}", got "${baseURL}"`,
-    );
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    return fail(`baseURL must use http: or https:, got "${parsed.protocol}" in "${baseURL}"`);
-  if (parsed.search !== '' || parsed.hash !== '')
-    return fail(`baseURL must not carry a query or fragment (the adapter appends /messages), got "${baseURL}"`);
-  return parsed;
-}
-
 /**
  * Refuses a key `createAnthropic` (or a preset) does not take, naming it and what it probably
  * meant (`baseUrl` → `baseURL`). @internal
@@ -144,7 +120,10 @@ export interface AnthropicProvider {
 export function createAnthropic(options: AnthropicOptions): AnthropicProvider {
   const entryPoint = options?.name === undefined ? 'createAnthropic' : `${options.name}()`;
   checkAnthropicOptions(entryPoint, options);
-  const parsed = parseBaseURL(options.baseURL, entryPoint);
+  const parsed = parseBaseURL(options.baseURL, entryPoint, {
+    example: 'https://api.anthropic.com/v1',
+    path: '/messages',
+  });
   const wrongLimit = checkHttpLimits(options.limits);
   if (wrongLimit !== undefined) throw new InvalidInputError({ entryPoint, reason: wrongLimit });
   const baseURL = parsed.href.replace(/\/+$/, '');

@@ -167,7 +167,7 @@ describe('bounds', () => {
     const { stream } = await model({ idleTimeoutMs: 150 }).doStream(request);
     const settled = await collectStreamSettled(stream);
     expect(AnthropicCallError.isInstance(settled.error)).toBe(true);
-    expect(settled.error).toMatchObject({ kind: 'response_timeout', isRetryable: true });
+    expect(settled.error).toMatchObject({ kind: 'timeout', providerKind: 'response_timeout', isRetryable: true });
   });
 
   it('a giant SSE line ends the stream with response_too_large', async () => {
@@ -190,6 +190,9 @@ describe('bounds', () => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.write('{"id":');
     };
-    await expect(model({ idleTimeoutMs: 150 }).doGenerate(request)).rejects.toMatchObject({ kind: 'response_timeout' });
+    await expect(model({ idleTimeoutMs: 150 }).doGenerate(request)).rejects.toMatchObject({
+      kind: 'timeout',
+      providerKind: 'response_timeout',
+    });
   });
 });

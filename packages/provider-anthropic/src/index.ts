@@ -5,7 +5,7 @@
 export { ModelCallError } from '@tiny/llm';
 export { DEFAULT_HTTP_LIMITS, type HttpLimits } from '@tiny/provider-utils';
 export { type AnthropicOptions, type AnthropicProvider, createAnthropic } from './create-anthropic.js';
-export { AnthropicCallError, type AnthropicErrorKind } from './errors/anthropic-call-error.js';
+export { AnthropicCallError } from './errors/anthropic-call-error.js';
 export { AnthropicMessagesModel } from './model/anthropic-messages-model.js';
 export type { AnthropicSettings } from './model/anthropic-settings.js';
 export { anthropic } from './presets/anthropic.js';

@@ -1,8 +1,17 @@
-import { asNonEmptyString, asRecord, type HttpFailure, type HttpLimits, readBodyText } from '@tiny/provider-utils';
+import type { ModelCallErrorKind } from '@tiny/llm';
+import {
+  classifyProviderError,
+  deriveRetry,
+  describeCause,
+  type HttpFailure,
+  type HttpLimits,
+  MAX_ERROR_BODY_CHARS,
+  readErrorBody,
+  readErrorEnvelope,
+  redactSecret,
+} from '@tiny/provider-utils';
 import { AnthropicCallError } from './anthropic-call-error.js';
-import { classifyError } from './classify-error.js';
-import { readRateLimits, retryDelay } from './read-rate-limits.js';
-import { redactSecret } from './redact-secret.js';
+import { readRateLimits } from './read-rate-limits.js';
 
 /** Who failed, and the secret to keep out of the error. @internal */
 export interface ErrorContext {
@@ -10,55 +19,31 @@ export interface ErrorContext {
   readonly secret?: string | undefined;
 }
 
-/** Bodies are kept for logs up to this many characters. */
-const MAX_BODY_CHARS = 8192;
-
-function tryParse(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/** `{"type":"error","error":{"type","message"},"request_id"}`, or the OpenAI-style `{"error":{...}}` some local servers send. */
-function readBody(body: unknown): { type?: string; message?: string; requestId?: string } {
-  const record = asRecord(body);
-  const error = asRecord(record?.error);
-  const message = asNonEmptyString(error?.message) ?? (typeof record?.error === 'string' ? record.error : undefined);
-  return { type: asNonEmptyString(error?.type), message, requestId: asNonEmptyString(record?.request_id) };
-}
-
 function suffix(requestId: string | undefined): string {
   return requestId === undefined ? '' : ` (request ${requestId})`;
 }
 
 /**
- * Builds the error for an HTTP error status: the API's error type and message (a non-JSON body is
- * used as the message, cut to 500 characters), its kind, the request id, the rate-limit headers
- * and the delay before a retry.
+ * Builds the error for an HTTP error status: the API's error type and message (any envelope
+ * `readErrorEnvelope` knows, relays' wrapped upstream errors included; a non-JSON body is used as
+ * the message, cut to 500 characters), its shared kind, the request id, the rate-limit headers and
+ * the delay before a retry.
  * @internal
  */
 export async function errorFromResponse(
   response: Response,
   context: ErrorContext & { readonly limits?: HttpLimits | undefined },
 ): Promise<AnthropicCallError> {
-  let text = '';
-  try {
-    // Only the head is kept, so an endless error body is cut rather than read.
-    text = await readBodyText(
-      response,
-      { ...context.limits, maxResponseBytes: MAX_BODY_CHARS * 4 },
-      { truncate: true },
-    );
-  } catch {
-    // the body could not be read; the status still says enough
-  }
-  const facts = readBody(tryParse(text));
-  const fallback = text.trim() === '' ? undefined : text.trim().slice(0, 500);
-  const providerMessage = redactSecret(facts.message ?? fallback, context.secret);
-  const requestId = response.headers.get('request-id') ?? facts.requestId;
-  const { kind, retryable } = classifyError(facts.type, response.status);
+  const body = await readErrorBody(response, context.limits);
+  const facts = readErrorEnvelope(body.json);
+  const providerMessage = redactSecret(facts?.message ?? body.fallback, context.secret);
+  const requestId = response.headers.get('request-id') ?? facts?.requestId;
+  const { kind, providerKind } = classifyProviderError({
+    statusCode: response.status,
+    type: facts?.type,
+    code: facts?.code,
+    message: facts?.message ?? body.fallback,
+  });
   const status = `${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}`;
   return new AnthropicCallError({
     message: redactSecret(
@@ -66,21 +51,23 @@ export async function errorFromResponse(
       context.secret,
     ),
     kind,
+    providerKind,
     statusCode: response.status,
-    isRetryable: retryable,
-    responseBody: redactSecret(text.slice(0, MAX_BODY_CHARS), context.secret),
+    ...deriveRetry(kind, response.status, response.headers),
+    responseBody: redactSecret(body.text.slice(0, MAX_ERROR_BODY_CHARS), context.secret),
     provider: context.provider,
-    errorType: facts.type,
+    errorType: facts?.type,
     providerMessage,
     requestId,
-    retryAfterMs: retryDelay(response.headers),
     rateLimits: readRateLimits(response.headers),
   });
 }
 
 /**
- * Builds the error for an `error` event in a stream (or an error body with status 200). The kind
- * comes from `error.type`: an `overloaded_error` mid-stream is retryable, as it is over HTTP.
+ * Builds the error for an `error` event in a stream (or an error body with status 200), in any
+ * envelope `readErrorEnvelope` knows (llama.cpp's bare `{code, message, type}` included). The kind
+ * comes from `error.type`, the message, then a status the payload carried; an error type nobody
+ * knows is a server error (retryable), as the stream had started fine.
  * @internal
  */
 export function errorFromEvent(
@@ -88,58 +75,85 @@ export function errorFromEvent(
   raw: string,
   context: ErrorContext & { readonly headers?: Headers | undefined },
 ): AnthropicCallError {
-  const facts = readBody(body);
-  const providerMessage = redactSecret(facts.message, context.secret);
-  const requestId = context.headers?.get('request-id') ?? facts.requestId;
-  const { kind, retryable } = classifyError(facts.type, undefined);
+  const facts = readErrorEnvelope(body);
+  const message = facts?.message ?? (body === undefined && raw.trim() !== '' ? raw.trim().slice(0, 500) : undefined);
+  const providerMessage = redactSecret(message, context.secret);
+  const requestId = context.headers?.get('request-id') ?? facts?.requestId;
+  const { kind, providerKind } = classifyProviderError({
+    payloadStatus: facts?.status,
+    type: facts?.type,
+    code: facts?.code,
+    message,
+    inBody: true,
+  });
   return new AnthropicCallError({
     message: redactSecret(
-      `${context.provider} reported an error mid-stream${facts.type === undefined ? '' : ` (${facts.type})`}: ${providerMessage ?? 'no message'}${suffix(requestId)}`,
+      `${context.provider} reported an error mid-stream${facts?.type === undefined ? '' : ` (${facts.type})`}: ${providerMessage ?? 'no message'}${suffix(requestId)}`,
       context.secret,
     ),
     kind,
-    isRetryable: retryable,
-    responseBody: redactSecret(raw.slice(0, MAX_BODY_CHARS), context.secret),
+    providerKind,
+    ...deriveRetry(kind, facts?.status),
+    responseBody: redactSecret(raw.slice(0, MAX_ERROR_BODY_CHARS), context.secret),
     provider: context.provider,
-    errorType: facts.type,
+    errorType: facts?.type,
     providerMessage,
     requestId,
   });
 }
 
+/** The adapter's own words for failures without an error payload, each with its shared kind. */
+const transportKinds = {
+  transport: 'network',
+  incomplete_stream: 'incomplete_stream',
+  protocol_violation: 'protocol_violation',
+  invalid_chunk_json: 'invalid_chunk',
+} as const satisfies Record<string, ModelCallErrorKind>;
+
 /**
- * Builds the error for a failure without an HTTP status: the connection failed, dropped mid-stream,
- * or the body could not be read (`transport`), or the stream ended before the model finished
- * (`incomplete_stream`, given as `kind`). Retryable unless `retryable` says otherwise.
+ * Builds the error for a failure without an error payload: the connection failed, dropped
+ * mid-stream, or the body could not be read (`transport`: kind `network`), the stream ended before
+ * the model finished (`incomplete_stream`), broke the protocol (`protocol_violation`) or was not
+ * JSON (`invalid_chunk_json`: kind `invalid_chunk`). Retryability follows the kind.
  * @internal
  */
 export function transportError(
   what: string,
   cause: unknown,
   context: ErrorContext & {
-    readonly retryable?: boolean | undefined;
     readonly headers?: Headers | undefined;
-    readonly kind?: 'transport' | 'incomplete_stream' | 'protocol_violation' | undefined;
+    readonly kind?: keyof typeof transportKinds | undefined;
   },
 ): AnthropicCallError {
-  const detail = cause instanceof Error ? cause.message : cause === undefined ? '' : String(cause);
+  const detail = describeCause(cause);
   const requestId = context.headers?.get('request-id') ?? undefined;
+  const providerKind = context.kind ?? 'transport';
+  const kind = transportKinds[providerKind];
   return new AnthropicCallError({
     message: redactSecret(
       `${context.provider} ${what}${detail === '' ? '' : `: ${detail}`}${suffix(requestId)}`,
       context.secret,
     ),
-    kind: context.kind ?? 'transport',
-    isRetryable: context.retryable ?? true,
+    kind,
+    providerKind,
+    ...deriveRetry(kind, undefined),
     provider: context.provider,
     requestId,
     cause,
   });
 }
 
+/** The plumbing's refusals, each with its shared kind. */
+const failureKinds = {
+  redirect: 'redirect',
+  response_too_large: 'response_too_large',
+  response_timeout: 'timeout',
+} as const satisfies Record<HttpFailure['kind'], ModelCallErrorKind>;
+
 /**
  * Builds the error for a refusal of the shared HTTP plumbing (`HttpFailure`): a redirect not
- * followed, a size or time bound passed; its `kind`, retryability and status carried over.
+ * followed (`redirect`), a size bound passed (`response_too_large`) or a time bound (`timeout`);
+ * the plumbing's word is the `providerKind`, its status carried over.
  * @internal
  */
 export function httpFailureError(
@@ -147,10 +161,12 @@ export function httpFailureError(
   context: ErrorContext & { readonly headers?: Headers | undefined },
 ): AnthropicCallError {
   const requestId = context.headers?.get('request-id') ?? undefined;
+  const kind = failureKinds[failure.kind];
   return new AnthropicCallError({
     message: redactSecret(`${context.provider} ${failure.message}${suffix(requestId)}`, context.secret),
-    kind: failure.kind,
-    isRetryable: failure.retryable,
+    kind,
+    providerKind: failure.kind,
+    ...deriveRetry(kind, failure.statusCode),
     statusCode: failure.statusCode,
     provider: context.provider,
     requestId,

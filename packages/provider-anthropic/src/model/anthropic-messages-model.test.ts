@@ -98,9 +98,13 @@ describe('AnthropicMessagesModel', () => {
       'req_011CSHoverloaded',
     ]);
     const tooLarge = await caught(model.doGenerate(request));
-    expect([tooLarge.kind, tooLarge.isRetryable]).toEqual(['request_too_large', false]);
+    expect([tooLarge.kind, tooLarge.providerKind, tooLarge.isRetryable]).toEqual([
+      'invalid_request',
+      'request_too_large',
+      false,
+    ]);
     const limited = await caught(model.doGenerate(request));
-    expect(limited.kind).toBe('rate_limited');
+    expect(limited.kind).toBe('rate_limit');
     expect(limited.isRetryable).toBe(true);
     expect(limited.retryAfterMs).toBeGreaterThan(Date.parse('2030-01-01T00:00:00Z') - Date.now());
     expect(limited.rateLimits['anthropic-ratelimit-input-tokens-remaining']).toBe('0');

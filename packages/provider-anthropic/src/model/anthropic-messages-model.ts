@@ -75,7 +75,7 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
     try {
       body = JSON.parse(raw) as unknown;
     } catch (error) {
-      throw transportError('sent a body that is not JSON', error, { ...context, retryable: false });
+      throw transportError('sent a body that is not JSON', error, { ...context, kind: 'invalid_chunk_json' });
     }
     return {
       ...parseMessage(body, raw, context),

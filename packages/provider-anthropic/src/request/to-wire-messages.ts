@@ -1,11 +1,5 @@
-import {
-  type FilePart,
-  type ImagePart,
-  type LanguageModelV1CallWarning,
-  type Message,
-  recoverToolArguments,
-  type TextPart,
-} from '@tiny/llm';
+import type { FilePart, ImagePart, LanguageModelV1CallWarning, Message, TextPart } from '@tiny/llm';
+import { replayArguments } from '@tiny/provider-utils';
 import { decodeOpaqueBlocks } from './opaque-blocks.js';
 
 /** A content block as sent. @internal */
@@ -48,18 +42,6 @@ function userBlocks(content: string | readonly (TextPart | ImagePart | FilePart)
   );
 }
 
-/** A recorded call's input: its argument text as a JSON object, repaired, or `{}` for a call that never decoded. */
-function replayInput(raw: string): unknown {
-  if (raw.trim() === '') return {};
-  try {
-    const value: unknown = JSON.parse(raw);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value;
-  } catch {
-    // repaired below
-  }
-  return recoverToolArguments(raw) ?? {};
-}
-
 function assistantBlocks(
   message: Extract<Message, { role: 'assistant' }>,
   warnings: LanguageModelV1CallWarning[],
@@ -92,7 +74,7 @@ function assistantBlocks(
     });
   }
   for (const call of message.toolCalls ?? []) {
-    blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: replayInput(call.arguments) });
+    blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: replayArguments(call.arguments) });
   }
   return blocks;
 }

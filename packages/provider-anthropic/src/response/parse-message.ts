@@ -39,7 +39,6 @@ export function parseMessage(body: unknown, raw: string, context: ErrorContext &
     throw transportError(`broke the protocol: sent more than ${MAX_MESSAGE_BLOCKS} content blocks`, undefined, {
       ...context,
       kind: 'protocol_violation',
-      retryable: false,
     });
   const stopReason = rawStopReason(message?.stop_reason);
   const lastToolIndex = blocks.reduce<number>(
@@ -73,7 +72,9 @@ export function parseMessage(body: unknown, raw: string, context: ErrorContext &
     ...(id === undefined ? {} : { id }),
     ...(modelId === undefined ? {} : { modelId }),
     content,
-    ...(signature === undefined ? {} : { reasoning: thinking.join(THINKING_SEPARATOR), reasoningSignature: signature }),
+    ...(signature === undefined
+      ? {}
+      : { reasoning: thinking.filter((text) => text !== '').join(THINKING_SEPARATOR), reasoningSignature: signature }),
     ...(refusal === undefined ? {} : { refusal }),
     toolCalls,
     finishReason: mapStopReason(message?.stop_reason, toolCalls.length > 0),

@@ -86,8 +86,28 @@ describe('streamMessage', () => {
   const textDelta = (text: string) =>
     event({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } });
 
-  it('treats a body that ends, or a message_stop that comes, before any stop_reason as an incomplete stream', async () => {
-    for (const tail of ['', stop(0) + event({ type: 'message_stop' })]) {
+  it('a message_stop without a stop_reason after every block closed finishes (other), keeping the usage', async () => {
+    // The class: llama.cpp-style servers that send message_delta with stop_reason null,
+    // then message_stop, after a complete message (Anthropic's streaming guide: message_stop ends the message).
+    const out = await parts(
+      body([
+        start +
+          textStart +
+          textDelta('whole') +
+          stop(0) +
+          event({ type: 'message_delta', delta: { stop_reason: null }, usage: { output_tokens: 5 } }) +
+          event({ type: 'message_stop' }),
+      ]),
+    );
+    expect(out.at(-1)).toMatchObject({ type: 'finish', finishReason: 'other', usage: { outputTokens: 5 } });
+    const withCall = await parts(
+      body([start + toolStart(0, 'a') + json(0, '{"city":"Paris"}') + stop(0) + event({ type: 'message_stop' })]),
+    );
+    expect(withCall.at(-1)).toMatchObject({ type: 'finish', finishReason: 'error' });
+  });
+
+  it('treats a body that ends, or a message_stop that comes while a block is open, before any stop_reason as an incomplete stream', async () => {
+    for (const tail of ['', event({ type: 'message_stop' })]) {
       const out = await parts(body([start + textStart + textDelta('par') + textDelta('tial') + tail]));
       expect(out.some((part) => part.type === 'finish')).toBe(false);
       const last = out[out.length - 1];
@@ -195,7 +215,7 @@ describe('streamMessage', () => {
     expect(out).toHaveLength(1);
     const error = out[0]?.type === 'error' ? out[0].error : undefined;
     expect(AnthropicCallError.isInstance(error)).toBe(true);
-    expect((error as AnthropicCallError).kind).toBe('rate_limited');
+    expect((error as AnthropicCallError).kind).toBe('rate_limit');
     expect((error as AnthropicCallError).message).toContain('Number of requests exceeded');
   });
 

@@ -81,6 +81,8 @@ export async function* streamMessage(
   const calls: { id: string; name: string; input: unknown }[] = [];
   const opaque: OpaqueBlock[] = [];
   let thinkingBlocks = 0;
+  /** The thinking block whose text was last streamed, so empty blocks add no separator. */
+  let reasoningBlock = 0;
   let usage: WireUsage = {};
   let stopReason: string | undefined;
   let metadataSent = false;
@@ -97,11 +99,19 @@ export async function* streamMessage(
     error: transportError(`broke the stream protocol: ${what}`, undefined, {
       ...context,
       kind: 'protocol_violation',
-      retryable: false,
     }),
   });
+  /** Ends every call (closed or open) invalid, then the protocol error: a corrupted stream runs nothing. */
+  const broken = function* (what: string): Generator<LanguageModelV1StreamPart> {
+    yield* finish(true, `the stream broke the Messages protocol (${what}); no call of it may run`);
+    yield violation(what);
+  };
 
-  const finish = function* (truncated: boolean): Generator<LanguageModelV1StreamPart> {
+  /**
+   * Ends the closed calls: the last one invalid when `truncated`; every one, and every block still
+   * open, invalid with the reason when `broken` (a protocol violation: nothing of it may run).
+   */
+  const finish = function* (truncated: boolean, broken?: string): Generator<LanguageModelV1StreamPart> {
     const last = calls.length - 1;
     for (const [index, call] of calls.entries()) {
       const decoded: LanguageModelV1ToolCall = decodeToolInput(
@@ -109,14 +119,35 @@ export async function* streamMessage(
         call.name,
         call.input,
         'stream',
-        truncated && index === last,
+        broken ?? (truncated && index === last),
       );
       yield { type: 'tool_call_end', id: call.id, call: decoded };
     }
     calls.length = 0;
+    if (broken !== undefined) {
+      for (const block of open.values()) {
+        if (block.kind !== 'tool') continue;
+        yield {
+          type: 'tool_call_end',
+          id: block.id,
+          call: decodeToolInput(block.id, block.name, block.json, 'stream', broken),
+        };
+      }
+      open.clear();
+    }
     const signature = encodeOpaqueBlocks(opaque);
     if (signature !== undefined) yield { type: 'reasoning_delta', delta: '', signature };
     opaque.length = 0;
+  };
+
+  /** Streams thinking text, with the separator before the first text of every block after the first that had text. */
+  const reasoning = function* (text: string): Generator<LanguageModelV1StreamPart> {
+    if (text === '') return;
+    if (reasoningBlock !== thinkingBlocks) {
+      if (reasoningBlock > 0) yield { type: 'reasoning_delta', delta: THINKING_SEPARATOR };
+      reasoningBlock = thinkingBlocks;
+    }
+    yield { type: 'reasoning_delta', delta: text };
   };
 
   const finishMessage = function* (): Generator<LanguageModelV1StreamPart> {
@@ -160,21 +191,42 @@ export async function* streamMessage(
         return;
       }
       if (record === undefined) {
+        const text = event.data.trim();
+        // Empty data, a relay's `[DONE]` and JSON that is no object carry nothing to read.
+        if (text === '' || text === '[DONE]' || data !== undefined) continue;
         // A corrupted event after the stop reason: the turn can no longer be trusted to be whole.
-        if (stopReason !== undefined && event.data.trim() !== '') corrupted = true;
-        continue;
+        if (stopReason !== undefined) {
+          corrupted = true;
+          continue;
+        }
+        // Before it, an event that is not JSON may have been content: the turn is not whole
+        // (a retryable invalid_chunk, as in the OpenAI-compatible adapter).
+        yield* finish(true);
+        yield {
+          type: 'error',
+          error: transportError('sent a stream event that is not JSON', parseFailure(event.data), {
+            ...context,
+            kind: 'invalid_chunk_json',
+          }),
+        };
+        return;
       }
       lastEvent = data;
       if (stopReason !== undefined && isContentAfterStop(type, record)) {
-        yield* finish(true);
-        yield violation(`sent ${type} after the stop reason (${stopReason})`);
+        yield* broken(`sent ${type} after the stop reason (${stopReason})`);
         return;
       }
       switch (type) {
         case 'message_start': {
-          if (messageStarted) {
-            yield* finish(true);
-            yield violation('sent a second message_start in one stream');
+          if (messageStarted || blocksStarted > 0) {
+            // Two messages spliced into one stream (or a message_start after content): merging them
+            // would make the second message's calls look like a clean turn.
+            const id = asNonEmptyString(asRecord(record.message)?.id);
+            yield* broken(
+              messageStarted
+                ? `sent a second message_start${id === undefined ? '' : ` (${id})`} in one stream`
+                : 'sent message_start after content blocks',
+            );
             return;
           }
           messageStarted = true;
@@ -195,11 +247,15 @@ export async function* streamMessage(
         case 'content_block_start': {
           blocksStarted += 1;
           if (blocksStarted > MAX_CONTENT_BLOCKS) {
-            yield* finish(true);
-            yield violation(`opened more than ${MAX_CONTENT_BLOCKS} content blocks`);
+            yield* broken(`opened more than ${MAX_CONTENT_BLOCKS} content blocks`);
             return;
           }
           const index = typeof record.index === 'number' ? record.index : open.size;
+          if (open.has(index)) {
+            // A block started over one still open: another message's events spliced in.
+            yield* broken(`started content block ${index} again while it was open`);
+            return;
+          }
           const block = asRecord(record.content_block) ?? {};
           lastStarted = block.type === 'text' ? 'text' : block.type === 'tool_use' ? 'tool' : 'opaque';
           if (block.type === 'text') {
@@ -215,10 +271,8 @@ export async function* streamMessage(
           } else {
             const copy: Record<string, unknown> = { ...block };
             if (block.type === 'thinking') {
-              if (thinkingBlocks > 0) yield { type: 'reasoning_delta', delta: THINKING_SEPARATOR };
               thinkingBlocks += 1;
-              const text = asString(block.thinking) ?? '';
-              if (text !== '') yield { type: 'reasoning_delta', delta: text };
+              yield* reasoning(asString(block.thinking) ?? '');
             }
             open.set(index, { kind: 'opaque', block: copy, json: '' });
           }
@@ -240,7 +294,13 @@ export async function* streamMessage(
           } else if (block.kind === 'opaque' && delta.type === 'thinking_delta') {
             const text = asString(delta.thinking) ?? '';
             block.block.thinking = `${asString(block.block.thinking) ?? ''}${text}`;
-            if (text !== '') yield { type: 'reasoning_delta', delta: text };
+            yield* reasoning(text);
+          } else if (block.kind === 'opaque' && delta.type === 'compaction_delta') {
+            // The compaction summary arrives in deltas after a start with `content: null`; it and
+            // its encrypted_content are replayed as received.
+            const text = asString(delta.content);
+            if (text !== undefined) block.block.content = `${asString(block.block.content) ?? ''}${text}`;
+            if (delta.encrypted_content !== undefined) block.block.encrypted_content = delta.encrypted_content;
           } else if (block.kind === 'opaque' && delta.type === 'signature_delta') {
             block.block.signature = `${asString(block.block.signature) ?? ''}${asString(delta.signature) ?? ''}`;
           } else if (block.kind === 'opaque' && delta.type === 'citations_delta') {
@@ -284,7 +344,10 @@ export async function* streamMessage(
           break;
         }
         case 'message_stop': {
-          if (stopReason === undefined) break; // no stop reason: the model did not finish (see below)
+          // Without a stop reason, message_stop still ends a message whose blocks all closed: it
+          // finishes with the usage received (`other`; `error` with tool calls, which never run).
+          // With a block still open, the model did not finish (see below).
+          if (stopReason === undefined && (open.size > 0 || blocksStarted === 0)) break;
           yield* finishMessage();
           return;
         }
@@ -336,6 +399,15 @@ function isContentAfterStop(type: string | undefined, record: Readonly<Record<st
   const delta = asRecord(record.delta);
   if (delta === undefined) return false;
   return Object.entries(delta).some(([key, value]) => key !== 'type' && value !== '' && value !== null);
+}
+
+function parseFailure(data: string): unknown {
+  try {
+    JSON.parse(data);
+    return undefined;
+  } catch (error) {
+    return error;
+  }
 }
 
 function isEmptyObject(value: unknown): boolean {
