@@ -99,6 +99,11 @@ const adversarialAnswers: ReadonlyArray<readonly [string, string]> = [
   ['quote then spaces repeated', `{"name": "${repeatTo(`"${' '.repeat(200)}`, MB - 12)}`],
   ['/* repeated', `{"name": ${repeatTo('/*', MB - 10)}`],
   ['unclosed string in a fence', `\`\`\`json\n{"name": "${repeatTo('abc ', MB - 20)}`],
+  ['backtick strings repeated', `{"name": ${repeatTo('`a`, ', MB - 10)}`],
+  ['triple quotes repeated', `{"name": ${repeatTo('"""', MB - 10)}`],
+  ['value fences repeated', `{"name": ${repeatTo('```\n', MB - 10)}`],
+  ['quote, comma, quote repeated', `{"name": "${repeatTo('", "', MB - 12)}`],
+  ['unquoted lines, brace at the end', `{name: ${repeatTo('word\n', MB - 10)}}`],
 ];
 
 function repeatTo(unit: string, size: number): string {
