@@ -46,7 +46,7 @@ export { createCodeDialect } from './dialects/create-code-dialect.js';
 export { createNativeDialect, nativeDeclaredTools, nativeToolChoice } from './dialects/create-native-dialect.js';
 export { createPformatDialect } from './dialects/create-pformat-dialect.js';
 export { createToolDialect } from './dialects/create-tool-dialect.js';
-export { createXmlDialect } from './dialects/create-xml-dialect.js';
+export { createTaggedJsonDialect, createXmlDialect } from './dialects/create-xml-dialect.js';
 export { recordAssistantTurn } from './dialects/record-assistant-turn.js';
 export type {
   DialectCall,
@@ -57,6 +57,7 @@ export type {
   ToolDialectKind,
   ToolPromptOptions,
 } from './dialects/tool-dialect.js';
+export { canonicalDialectKind, type DeprecatedToolDialectKind } from './dialects/tool-dialect.js';
 export { escapeEnvelopeAttribute, unescapeEnvelopeAttribute } from './envelope/escape-envelope-attribute.js';
 export { escapeResultBody, unescapeResultBody } from './envelope/escape-result-body.js';
 export { foldToolResults } from './envelope/fold-tool-results.js';
@@ -123,7 +124,7 @@ export {
 export { normalizeNarrative } from './parse/normalize-narrative.js';
 // Reading calls out of text.
 export { type ParseToolCallsOptions, parseToolCalls } from './parse/parse-tool-calls.js';
-export type { CallSource, ParseDiagnostic, ParsedCall, ParsedText } from './parse/parse-types.js';
+export type { CallGrammar, CallSource, ParseDiagnostic, ParsedCall, ParsedText } from './parse/parse-types.js';
 export {
   createPformatRegistry,
   type PformatParameters,

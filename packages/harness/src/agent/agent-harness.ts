@@ -493,7 +493,7 @@ export class AgentHarness {
     const runId = resumed?.runId ?? context.runId ?? shortId();
     const middleware = [...this.middleware, ...(options.middleware ?? [])];
     const dialectKind: ToolDialectKind =
-      policy.toolDialect === 'auto' ? (this.model.profile.toolCalling ? 'native' : 'xml') : policy.toolDialect;
+      policy.toolDialect === 'auto' ? (this.model.profile.toolCalling ? 'native' : 'tagged_json') : policy.toolDialect;
     // A fresh run drops broken tool cycles once; a resumed run keeps its open batch.
     const needsPairing =
       resumed === undefined &&

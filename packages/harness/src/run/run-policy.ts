@@ -25,8 +25,11 @@ export type ToolErrorPolicy =
   /** Answer the model with a fixed text, hiding the error. */
   | { readonly kind: 'message'; readonly message: string };
 
-/** How tools reach the model: `auto` picks `native` when the model profile has tool calling, else `xml`. */
-export type ToolDialectChoice = 'auto' | 'native' | 'xml' | 'pformat' | 'python' | 'typescript';
+/**
+ * The run's dialect (how tools reach the model): `auto` picks `native` when the model profile has
+ * tool calling, else `tagged_json`. `xml` is the deprecated name of `tagged_json`.
+ */
+export type ToolDialectChoice = 'auto' | 'native' | 'tagged_json' | 'xml' | 'pformat' | 'python' | 'typescript';
 
 /**
  * How a run treats model mistakes and tool failures. Every field has a default; see

@@ -108,7 +108,7 @@ export function validateRunLimits(entryPoint: string, limits: unknown, prefix = 
   }
 }
 
-const DIALECTS = ['auto', 'native', 'xml', 'pformat', 'python', 'typescript'] as const;
+const DIALECTS = ['auto', 'native', 'tagged_json', 'xml', 'pformat', 'python', 'typescript'] as const;
 const INVALID_ARGS = ['return_tool_error', 'normalize_then_return_tool_error', 'fail'] as const;
 
 /**

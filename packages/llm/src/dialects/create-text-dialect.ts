@@ -12,7 +12,7 @@ import type { ToolChoice } from '../spec/tool-choice.js';
 import type { ToolSchema } from '../spec/tool-schema.js';
 import { pairToolCycles } from '../transcript/pair-tool-cycles.js';
 import { structuredDialectCall } from './structured-dialect-call.js';
-import type { ToolDialect, ToolDialectKind, ToolPromptOptions } from './tool-dialect.js';
+import type { DeprecatedToolDialectKind, ToolDialect, ToolDialectKind, ToolPromptOptions } from './tool-dialect.js';
 
 /**
  * What sets one text dialect apart from another.
@@ -20,7 +20,7 @@ import type { ToolDialect, ToolDialectKind, ToolPromptOptions } from './tool-dia
  * @internal
  */
 export interface TextDialectSpecification {
-  readonly kind: Exclude<ToolDialectKind, 'native'>;
+  readonly kind: Exclude<ToolDialectKind, 'native' | DeprecatedToolDialectKind>;
   readonly embedsToolCatalogue: boolean;
   /** The full tool prompt: protocol block and catalogue. */
   renderProtocol(tools: readonly ToolSchema[]): string;

@@ -19,9 +19,14 @@ const tools = [weather];
 
 describe('createToolDialect', () => {
   it('sends specs only for native and embeds the catalogue only for xml', () => {
-    const kinds = ['native', 'xml', 'pformat', 'python', 'typescript'] as const;
+    const kinds = ['native', 'tagged_json', 'pformat', 'python', 'typescript'] as const;
     const dialects = kinds.map(createToolDialect);
     expect(dialects.map((dialect) => dialect.kind)).toEqual(kinds);
+    // `xml` is the deprecated name of `tagged_json`: the same dialect under its canonical kind.
+    expect(createToolDialect('xml').kind).toBe('tagged_json');
+    expect(createToolDialect('xml').promptInstructions(tools)).toBe(
+      createToolDialect('tagged_json').promptInstructions(tools),
+    );
     expect(dialects.map((dialect) => dialect.shouldSendToolSpecs)).toEqual([true, false, false, false, false]);
     expect(dialects.map((dialect) => dialect.embedsToolCatalogue)).toEqual([false, true, false, false, false]);
   });

@@ -7,11 +7,31 @@ import type { ToolChoice } from '../spec/tool-choice.js';
 import type { ToolSchema } from '../spec/tool-schema.js';
 
 /**
- * How tools reach a model and how its calls come back: `native` (schemas on the wire, structured
- * calls), `xml` (JSON inside `<tool_call>` tags, full schemas in the prompt), `pformat`
- * (`name[0|a|1|b]` in tags) or `python` / `typescript` (call syntax in tags).
+ * A run's *dialect*: how the whole catalogue, the call protocol and the result envelope are
+ * written for a model. `native` (schemas on the wire, structured calls), `tagged_json` (JSON
+ * inside `<tool_call>` tags, full schemas in the prompt), `pformat` (`name[0|a|1|b]` in tags) or
+ * `python` / `typescript` (call syntax in tags). Not to be confused with a tool's *format*
+ * (`ToolFormat`: how one tool is shown and called, `json` / `xml` / `ptype`) or the *grammar* a
+ * call was read with (`CallSource`). See docs/decisions/0001-format-dialect-grammar.md.
+ *
+ * `xml` is the deprecated name of `tagged_json` (it writes JSON inside tags, not XML elements);
+ * it is still accepted and creates the `tagged_json` dialect.
  */
-export type ToolDialectKind = 'native' | 'xml' | 'pformat' | 'python' | 'typescript';
+export type ToolDialectKind =
+  | 'native'
+  | 'tagged_json'
+  | 'pformat'
+  | 'python'
+  | 'typescript'
+  | DeprecatedToolDialectKind;
+
+/** @deprecated `xml` is the old name of the `tagged_json` dialect; use `tagged_json`. */
+export type DeprecatedToolDialectKind = 'xml';
+
+/** The canonical name of a dialect kind: `xml` (deprecated) becomes `tagged_json`. */
+export function canonicalDialectKind(kind: ToolDialectKind): Exclude<ToolDialectKind, DeprecatedToolDialectKind> {
+  return kind === 'xml' ? 'tagged_json' : kind;
+}
 
 /** The part of a model response a dialect reads; a `LanguageModelV1Response` fits as is. */
 export interface DialectResponse {
@@ -72,7 +92,8 @@ export interface ToolPromptOptions {
  * `createToolDialect`. Every method is pure; none throws on model text.
  */
 export interface ToolDialect {
-  readonly kind: ToolDialectKind;
+  /** The canonical kind (`tagged_json`, never the deprecated `xml`). */
+  readonly kind: Exclude<ToolDialectKind, DeprecatedToolDialectKind>;
   /** Send tool schemas on the wire (native only); text dialects put them in the prompt instead. */
   readonly shouldSendToolSpecs: boolean;
   /** The protocol block itself holds the full-schema catalogue (`xml`); otherwise it is a separate section or absent. */

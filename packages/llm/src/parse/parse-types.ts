@@ -1,4 +1,7 @@
-/** Which grammar a parsed call came from. */
+/**
+ * Which grammar a parsed call came from (the *grammar*, in the vocabulary of
+ * docs/decisions/0001-format-dialect-grammar.md; also exported as `CallGrammar`).
+ */
 export type CallSource =
   | 'native'
   | 'tagged_json'
@@ -16,6 +19,9 @@ export type CallSource =
   | 'pythonic'
   | 'function_gemma'
   | 'xtml';
+
+/** The grammar a call was read with: {@link CallSource} under its vocabulary name. */
+export type CallGrammar = CallSource;
 
 /** A call read out of text whose arguments decoded to an object. */
 export interface DecodedParsedCall {
