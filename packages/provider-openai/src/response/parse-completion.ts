@@ -39,13 +39,6 @@ export function choiceIndex(choice: unknown, position: number): number {
   return asNumber(asRecord(choice)?.index) ?? position;
 }
 
-/** The first choice: the one with `index` 0, else the first listed. @internal */
-export function firstChoice(choices: unknown): Record<string, unknown> | undefined {
-  const list = asArray(choices);
-  const numbered = list.find((choice) => asNumber(asRecord(choice)?.index) === 0);
-  return asRecord(numbered ?? list[0]);
-}
-
 /** One choice's message as the wire parts it is made of (whole, or assembled from a stream). @internal */
 export interface WireMessage {
   readonly content: unknown;
@@ -145,7 +138,6 @@ export function parseCompletion(body: unknown, raw: string, context: ReadContext
     transportError(`broke the protocol: ${what}`, undefined, {
       ...context,
       kind: 'protocol_violation',
-      retryable: false,
     });
   if (list.length > MAX_CHOICES) throw violation(`sent more than ${MAX_CHOICES} choices`);
   const indices = new Set<number>();

@@ -41,8 +41,3 @@ export function contentParts(value: unknown): ContentParts {
   }
   return { text, reasoning, refusal };
 }
-
-/** The text parts of a wire `content` field (see {@link contentParts}). @internal */
-export function contentText(value: unknown): string {
-  return contentParts(value).text;
-}
