@@ -3,45 +3,116 @@ import { inlineValue } from '../render/format.js';
 import { assignLanes } from './assign-lanes.js';
 import { resolveTimes } from './resolve-times.js';
 import type { NormalizedInput } from './trace-input.js';
-import type { ModelCallView, NoteView, ToolCallView, TraceView, TurnView } from './trace-view.js';
+import type { ModelCallView, NoteView, RunView, ToolCallView, TraceView, TurnView } from './trace-view.js';
 
-/** Folds an event stream into turns, model calls and tool calls with times. @internal */
+/** A run being folded: its view, its turns by key, and where its resumed turn numbers start. */
+interface RunFold {
+  readonly view: RunView;
+  readonly turns: Map<string, TurnView>;
+  /** Added to the harness's turn numbers: a resume numbers its turns from 1 again. */
+  offset: number;
+  maxTurn: number;
+  /** The key of the turn events now belong to; `undefined` before the first turn. */
+  current: string | undefined;
+  /** The last middleware control applied in the current part, for the end reason. */
+  control: string | undefined;
+}
+
+/**
+ * Folds an event stream into runs, turns, model calls and tool calls with times. A `run_started`
+ * with a run id seen before is a resume: it continues that run (its turns are numbered on from
+ * the turn it paused in, and the decided calls it runs first get a "resumed" turn of their own);
+ * any other `run_started` begins a new run. @internal
+ */
 export function buildTrace(input: NormalizedInput): TraceView {
   const { events } = input;
   const { times, timing } = resolveTimes(events, input.times);
-  const turns = new Map<number, TurnView>();
+  const runs: RunFold[] = [];
+  const byId = new Map<string, RunFold>();
   const tools = new Map<string, ToolCallView>();
   const models = new Map<string, ModelCallView>();
-  const runNotes: NoteView[] = [];
-  const totals = { modelCalls: 0, toolCalls: 0, inputTokens: 0, outputTokens: 0 };
   const counts = { recoveries: 0, deferrals: 0, failures: 0, retries: 0 };
-  let current = 0;
-  let runId: string | undefined = input.run?.runId;
-  let outcome: string | undefined = input.run?.outcome;
-  let failure: string | undefined;
+  const tokens = { inputTokens: 0, outputTokens: 0 };
+  let active: RunFold | undefined;
   let index = 0;
 
-  const turnOf = (turn: number, at: number): TurnView => {
-    let view = turns.get(turn);
+  const startRun = (runId: string | undefined, at: number): RunFold => {
+    const fold: RunFold = {
+      view: {
+        runId,
+        outcome: undefined,
+        reason: undefined,
+        failure: undefined,
+        finalText: undefined,
+        start: at,
+        end: at,
+        parts: [{ resumed: false, outcome: undefined }],
+        turns: [],
+        notes: [],
+        totals: { turns: 0, modelCalls: 0, toolCalls: 0 },
+      },
+      turns: new Map(),
+      offset: 0,
+      maxTurn: 0,
+      current: undefined,
+      control: undefined,
+    };
+    runs.push(fold);
+    if (runId !== undefined) byId.set(runId, fold);
+    return fold;
+  };
+  /** The run events belong to now (events before any `run_started` get a run without an id). */
+  const run = (at: number): RunFold => {
+    active ??= startRun(input.run?.runId, at);
+    return active;
+  };
+  const turnOf = (fold: RunFold, key: string, turn: number, at: number): TurnView => {
+    let view = fold.turns.get(key);
     if (view === undefined) {
-      view = { turn, start: at, end: at, models: [], tools: [], roots: [], lanes: 1, notes: [] };
-      turns.set(turn, view);
+      view = {
+        turn,
+        runId: fold.view.runId,
+        resumed: key.startsWith('r'),
+        start: at,
+        end: at,
+        models: [],
+        tools: [],
+        roots: [],
+        lanes: 1,
+        notes: [],
+      };
+      fold.turns.set(key, view);
     }
     return view;
   };
+  /** The turn of the current position: a numbered turn, a resume's decided calls, or before the first turn. */
+  const currentTurn = (fold: RunFold, at: number): TurnView =>
+    fold.current === undefined
+      ? turnOf(fold, 'before', 0, at)
+      : turnOf(fold, fold.current, fold.current.startsWith('r') ? fold.offset : Number(fold.current), at);
   const note = (tone: NoteView['tone'], label: string, text: string, at: number) => {
-    (current === 0 && turns.get(0) === undefined ? runNotes : turnOf(current, at).notes).push({ tone, label, text });
+    const fold = run(at);
+    (fold.current === undefined ? fold.view.notes : currentTurn(fold, at).notes).push({ tone, label, text });
+  };
+  /** Calls a resume runs before its first turn get their own rows, apart from the paused ones. */
+  const callKey = (fold: RunFold, callId: string) =>
+    `${runs.indexOf(fold)}\u0000${fold.current?.startsWith('r') ? fold.current : ''}\u0000${callId}`;
+  const findCall = (callId: string, at: number): ToolCallView | undefined => {
+    const fold = run(at);
+    return tools.get(callKey(fold, callId)) ?? tools.get(`${runs.indexOf(fold)}\u0000\u0000${callId}`);
   };
   const callOf = (callId: string, toolName: string, parentCallId: string | undefined, at: number): ToolCallView => {
-    let call = tools.get(callId);
+    const fold = run(at);
+    const key = callKey(fold, callId);
+    let call = tools.get(key);
     if (call === undefined) {
-      const turn = turnOf(current, at);
+      const turn = currentTurn(fold, at);
       call = {
         index: index++,
         callId,
         toolName,
         parentCallId,
-        turn: current,
+        turn: turn.turn,
         start: at,
         end: undefined,
         durationMs: undefined,
@@ -59,10 +130,10 @@ export function buildTrace(input: NormalizedInput): TraceView {
         children: [],
         lane: 0,
       };
-      tools.set(callId, call);
+      tools.set(key, call);
       turn.tools.push(call);
-      const parent = parentCallId === undefined ? undefined : tools.get(parentCallId);
-      if (parent !== undefined && parent.turn === current) parent.children.push(call);
+      const parent = parentCallId === undefined ? undefined : tools.get(callKey(fold, parentCallId));
+      if (parent !== undefined && turn.tools.includes(parent)) parent.children.push(call);
       else turn.roots.push(call);
     }
     return call;
@@ -76,22 +147,47 @@ export function buildTrace(input: NormalizedInput): TraceView {
   for (const [position, event] of events.entries()) {
     const at = times[position] as number;
     switch (event.type) {
-      case 'run_started':
-        runId ??= event.runId;
+      case 'run_started': {
+        const resumed = byId.get(event.runId);
+        if (resumed === undefined) {
+          // Events before the first run_started (a recording started late) belong to this run.
+          active = active !== undefined && active.view.runId === undefined && runs.length === 1 ? active : undefined;
+          if (active !== undefined) {
+            byId.set(event.runId, active);
+            (active.view as { runId: string | undefined }).runId = event.runId;
+          } else active = startRun(event.runId, at);
+        } else {
+          active = resumed;
+          resumed.view.parts.push({ resumed: true, outcome: undefined });
+          resumed.offset = resumed.maxTurn;
+          resumed.current = `r${resumed.view.parts.length - 1}`;
+          resumed.control = undefined;
+        }
         break;
-      case 'turn_started':
-        current = event.turn;
-        turnOf(current, at).start = at;
+      }
+      case 'turn_started': {
+        const fold = run(at);
+        const turn = fold.offset + event.turn;
+        fold.maxTurn = Math.max(fold.maxTurn, turn);
+        fold.current = String(turn);
+        turnOf(fold, fold.current, turn, at).start = at;
         break;
-      case 'turn_completed':
-        turnOf(event.turn, at).end = at;
+      }
+      case 'turn_completed': {
+        // A resume reports its decided batch as turn 0: that is its "resumed" turn, when it ran anything.
+        const fold = run(at);
+        const key = event.turn === 0 ? fold.current : String(fold.offset + event.turn);
+        const view = key === undefined ? undefined : fold.turns.get(key);
+        if (view !== undefined) view.end = at;
         break;
+      }
       case 'model_started': {
-        totals.modelCalls += 1;
+        const fold = run(at);
+        fold.view.totals.modelCalls += 1;
         const view: ModelCallView = {
           index: index++,
           modelCallId: event.modelCallId,
-          turn: event.turn,
+          turn: fold.offset + event.turn,
           start: at,
           end: undefined,
           finishReason: undefined,
@@ -104,7 +200,8 @@ export function buildTrace(input: NormalizedInput): TraceView {
           text: '',
         };
         models.set(event.modelCallId, view);
-        turnOf(event.turn, at).models.push(view);
+        const turn = fold.offset + event.turn;
+        turnOf(fold, String(turn), turn, at).models.push(view);
         break;
       }
       case 'model_delta': {
@@ -134,12 +231,12 @@ export function buildTrace(input: NormalizedInput): TraceView {
         view.inputTokens = event.inputTokens;
         view.outputTokens = event.outputTokens;
         view.toolCallCount = event.toolCallCount;
-        totals.inputTokens += event.inputTokens ?? 0;
-        totals.outputTokens += event.outputTokens ?? 0;
+        tokens.inputTokens += event.inputTokens ?? 0;
+        tokens.outputTokens += event.outputTokens ?? 0;
         break;
       }
       case 'tool_started': {
-        totals.toolCalls += 1;
+        run(at).view.totals.toolCalls += 1;
         const call = callOf(event.callId, event.toolName, event.parentCallId, at);
         if (event.input !== undefined) {
           call.input = event.input;
@@ -168,7 +265,7 @@ export function buildTrace(input: NormalizedInput): TraceView {
         break;
       }
       case 'tool_progress':
-        tools.get(event.callId)?.notes.push(`progress: ${inlineValue(event.message)}${fraction(event.fraction)}`);
+        findCall(event.callId, at)?.notes.push(`progress: ${inlineValue(event.message)}${fraction(event.fraction)}`);
         break;
       case 'unknown_tool_call':
         counts.recoveries += 1;
@@ -219,12 +316,13 @@ export function buildTrace(input: NormalizedInput): TraceView {
         callOf(event.callId, event.toolName, undefined, at).notes.push(`ledger reconciled: ${event.action}`);
         break;
       case 'ledger_write_failed':
-        tools.get(event.callId)?.notes.push(`ledger ${event.phase} write failed (${event.action}): ${event.error}`);
+        findCall(event.callId, at)?.notes.push(`ledger ${event.phase} write failed (${event.action}): ${event.error}`);
         break;
       case 'limit_reached':
         note('error', 'limit reached', `${event.limitKind} budget of ${event.limit} spent`, at);
         break;
       case 'control_applied':
+        run(at).control = `${event.control} by ${event.by}`;
         note('warn', `control: ${event.control}`, `${event.detail} (by ${event.by})`, at);
         break;
       case 'tools_filtered':
@@ -265,16 +363,24 @@ export function buildTrace(input: NormalizedInput): TraceView {
       case 'output_fallback':
         note('warn', 'output fallback', `${event.schemaName}: ${event.from} → ${event.to} (${event.reason})`, at);
         break;
-      case 'run_completed':
-        runId ??= event.runId;
-        outcome = event.outcome;
+      case 'run_completed': {
+        const fold = byId.get(event.runId) ?? run(at);
+        const part = fold.view.parts.at(-1);
+        if (part !== undefined) part.outcome = event.outcome;
+        fold.view.outcome = event.outcome;
+        // `stopped` alone hides why: say which control ended the run (an output tool's answer).
+        fold.view.reason = event.outcome === 'stopped' ? fold.control : undefined;
         break;
-      case 'run_failed':
-        runId ??= event.runId;
-        outcome = 'failed';
-        failure = event.error;
+      }
+      case 'run_failed': {
+        const fold = byId.get(event.runId) ?? run(at);
+        const part = fold.view.parts.at(-1);
+        if (part !== undefined) part.outcome = 'failed';
+        fold.view.outcome = 'failed';
+        fold.view.failure = event.error;
         note('error', 'run failed', event.error, at);
         break;
+      }
       case 'tools_advertised':
       case 'custom':
         break;
@@ -284,35 +390,61 @@ export function buildTrace(input: NormalizedInput): TraceView {
     }
   }
 
-  const ordered = [...turns.values()].sort((a, b) => a.turn - b.turn);
-  for (const turn of ordered) {
-    const ends = [
-      turn.end,
-      ...turn.models.map((model) => model.end ?? model.start),
-      ...turn.tools.map((call) => call.end ?? call.start),
-    ];
-    turn.start = Math.min(
-      turn.start,
-      ...turn.models.map((model) => model.start),
-      ...turn.tools.map((call) => call.start),
-    );
-    turn.end = Math.max(...ends);
-    turn.tools.sort((a, b) => a.start - b.start || a.index - b.index);
-    turn.lanes = assignLanes(turn.tools, turn.start, turn.end);
+  for (const fold of runs) {
+    const view = fold.view;
+    view.turns.push(...fold.turns.values());
+    for (const turn of view.turns) {
+      const ends = [
+        turn.end,
+        ...turn.models.map((model) => model.end ?? model.start),
+        ...turn.tools.map((call) => call.end ?? call.start),
+      ];
+      turn.start = Math.min(
+        turn.start,
+        ...turn.models.map((model) => model.start),
+        ...turn.tools.map((call) => call.start),
+      );
+      turn.end = Math.max(...ends);
+      turn.tools.sort((a, b) => a.start - b.start || a.index - b.index);
+      turn.lanes = assignLanes(turn.tools, turn.start, turn.end);
+    }
+    view.totals.turns = view.turns.filter((turn) => turn.turn > 0 && !turn.resumed).length;
+    if (view.turns.length > 0) {
+      view.start = Math.min(view.start, ...view.turns.map((turn) => turn.start));
+      view.end = Math.max(view.end, ...view.turns.map((turn) => turn.end));
+    }
   }
-  const start = times.length > 0 ? Math.min(times[0] as number, ...ordered.map((turn) => turn.start)) : 0;
-  const end = Math.max(start, times.at(-1) ?? 0, ...ordered.map((turn) => turn.end));
+  if (input.run !== undefined) {
+    const fold = runs.find((candidate) => candidate.view.runId === input.run?.runId) ?? runs.at(-1);
+    if (fold !== undefined) {
+      fold.view.finalText = input.run.text;
+      fold.view.outcome ??= input.run.outcome;
+    }
+  }
+  const views = runs.map((fold) => fold.view);
+  const turns = views.flatMap((view) => view.turns);
+  const start = times.length > 0 ? Math.min(times[0] as number, ...turns.map((turn) => turn.start)) : 0;
+  const end = Math.max(start, times.at(-1) ?? 0, ...turns.map((turn) => turn.end));
+  const only = views.length === 1 ? views[0] : undefined;
+  const sum = (pick: (view: RunView) => number) => views.reduce((total, view) => total + pick(view), 0);
   return {
-    runId,
-    outcome,
-    failure,
-    finalText: input.run?.text,
+    runs: views,
+    runId: only?.runId,
+    outcome: only?.outcome,
+    failure: only?.failure,
+    finalText: only?.finalText,
     timing,
     start,
     end,
-    turns: ordered,
-    notes: runNotes,
-    totals: { turns: ordered.filter((turn) => turn.turn > 0).length, ...totals, ...counts },
+    turns,
+    notes: only?.notes ?? [],
+    totals: {
+      turns: sum((view) => view.totals.turns),
+      modelCalls: sum((view) => view.totals.modelCalls),
+      toolCalls: sum((view) => view.totals.toolCalls),
+      ...tokens,
+      ...counts,
+    },
   };
 }
 

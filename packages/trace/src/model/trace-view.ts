@@ -64,9 +64,18 @@ export interface NoteView {
   readonly text: string;
 }
 
-/** One turn (turn 0 holds what happened before the first turn, such as resumed approvals). @internal */
+/**
+ * One turn of a run. `turn` counts across the run's resumes (a resumed run goes on from the turn it
+ * paused in, as the console does). Turn 0 holds calls made before a fresh run's first turn; a
+ * `resumed` turn holds the decided calls a resume ran before its first model call, and carries the
+ * number of the turn that paused. Only turns where something happened exist. @internal
+ */
 export interface TurnView {
   readonly turn: number;
+  /** The run this turn belongs to (`undefined` for events before any `run_started`). */
+  readonly runId: string | undefined;
+  /** True for the decided calls a resume ran before its first turn. */
+  readonly resumed: boolean;
   start: number;
   end: number;
   readonly models: ModelCallView[];
@@ -78,8 +87,40 @@ export interface TurnView {
   readonly notes: NoteView[];
 }
 
+/** How one stretch of a run (its first start, or a resume) ended. @internal */
+export interface RunPartView {
+  readonly resumed: boolean;
+  outcome: string | undefined;
+}
+
+/**
+ * One run: every event between its `run_started` and its end, with its resumes (same run id)
+ * folded in, so a paused and resumed run reads as one run. @internal
+ */
+export interface RunView {
+  readonly runId: string | undefined;
+  /** How the run ended (its last part's outcome), `failed` when it threw. */
+  outcome: string | undefined;
+  /** Why, when the outcome alone does not say it (a middleware control that stopped the run). */
+  reason: string | undefined;
+  failure: string | undefined;
+  finalText: string | undefined;
+  start: number;
+  end: number;
+  readonly parts: RunPartView[];
+  readonly turns: TurnView[];
+  readonly notes: NoteView[];
+  readonly totals: {
+    turns: number;
+    modelCalls: number;
+    toolCalls: number;
+  };
+}
+
 /** Everything the page shows. @internal */
 export interface TraceView {
+  /** The runs in the order they started; most traces have one. */
+  readonly runs: readonly RunView[];
   readonly runId: string | undefined;
   readonly outcome: string | undefined;
   readonly failure: string | undefined;

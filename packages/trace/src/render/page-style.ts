@@ -20,6 +20,9 @@ button{font:inherit;border:1px solid var(--line);background:var(--card);border-r
 button:hover{border-color:var(--model)}
 .timing-note{margin:6px 0 0;color:var(--dim);font-size:12.5px}
 main{padding:18px 28px 40px;max-width:1280px}
+section.run-section{border-left:4px solid var(--model);padding:2px 0 2px 16px;margin:0 0 30px}
+h2.run-heading{font-size:16px;margin:0 0 12px;flex-wrap:wrap}
+.parts{font-family:var(--mono);font-size:12.5px}
 section.turn{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:14px 16px;margin:0 0 16px}
 .timeline{margin:12px 0 10px;border-left:1px solid var(--line)}
 .row{display:flex;align-items:center;min-height:26px}

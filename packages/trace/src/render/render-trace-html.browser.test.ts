@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordDemoRun } from './demo-run.test-helper.js';
+import { recordMultiRunTrace } from './multi-run.test-helper.js';
 import { renderTraceHtml } from './render-trace-html.js';
 
 // Debian's chromium, installed by `.ci/run`; Playwright never downloads a browser here. It runs in
@@ -20,7 +21,9 @@ const flags = [
   '--disable-sync',
   '--no-first-run',
 ];
-const screenshotPath = fileURLToPath(new URL('../../docs/trace-viewer.png', import.meta.url));
+// The README image (docs/trace-viewer.png) is the quickstart's own trace, made by
+// scripts/trace-screenshot.mjs; this test keeps its screenshot of the trip planner in a temp folder.
+const screenshotPath = join(mkdtempSync(join(tmpdir(), 'tiny-trace-shot-')), 'trace-viewer.png');
 const hostile = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">';
 const hasChromium = existsSync(executablePath);
 if (!hasChromium) {
@@ -114,7 +117,7 @@ describe.skipIf(!hasChromium)('the trace page in headless Chromium', () => {
     expect(problems).toEqual([]);
   });
 
-  it('keeps a screenshot of the viewer (docs/trace-viewer.png)', async () => {
+  it('renders a full-page screenshot of the viewer', async () => {
     await page.locator('button[data-action="collapse"]').click();
     await page.locator('details.call[data-call-id="call_w1"] summary').click();
     await page.locator('details.call[data-call-id="call_h1"] summary').click();
@@ -122,5 +125,60 @@ describe.skipIf(!hasChromium)('the trace page in headless Chromium', () => {
     mkdirSync(join(screenshotPath, '..'), { recursive: true });
     const image = await page.screenshot({ path: screenshotPath, fullPage: true });
     expect(image.byteLength).toBeGreaterThan(10_000);
+  });
+});
+
+describe.skipIf(!hasChromium)('a multi-run trace in headless Chromium', () => {
+  let browser: BrowserContext;
+  let page: Page;
+  let userDataDir: string;
+  let runIds: string[];
+
+  beforeAll(async () => {
+    const { recording, firstRunId, secondRunId } = await recordMultiRunTrace();
+    runIds = [firstRunId, secondRunId];
+    const dir = mkdtempSync(join(tmpdir(), 'tiny-trace-browser-'));
+    const file = join(dir, 'trace.html');
+    writeFileSync(file, renderTraceHtml(recording, { title: 'Three runs' }));
+    userDataDir = mkdtempSync(join(tmpdir(), 'tiny-trace-profile-'));
+    browser = await chromium.launchPersistentContext(userDataDir, {
+      executablePath,
+      args: flags,
+      headless: true,
+      viewport: { width: 1280, height: 900 },
+    });
+    page = browser.pages()[0] ?? (await browser.newPage());
+    await page.goto(pathToFileURL(file).href);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (userDataDir !== undefined) rmSync(userDataDir, { recursive: true, force: true });
+  });
+
+  it('shows one visible section per run, each with its own end reason and turns', async () => {
+    const sections = page.locator('section.run-section');
+    await expect(sections.count()).resolves.toBe(2);
+    await expect(
+      sections.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-run-id'))),
+    ).resolves.toEqual(runIds);
+    const first = sections.nth(0);
+    await expect(first.isVisible()).resolves.toBe(true);
+    await expect(first.locator('h2.run-heading .outcome').textContent()).resolves.toBe('final');
+    await expect(first.locator('h2.run-heading').textContent()).resolves.toContain('deferred → resumed → final');
+    await expect(first.locator('section.turn h2').allTextContents()).resolves.toEqual([
+      expect.stringMatching(/^Turn 1 /),
+      expect.stringMatching(/^Turn 2 /),
+      expect.stringMatching(/^Turn 2, resumed: the decided calls run /),
+      expect.stringMatching(/^Turn 3 /),
+    ]);
+    await expect(sections.nth(1).locator('section.turn').count()).resolves.toBe(2);
+    await expect(page.getByText('Before the first turn').count()).resolves.toBe(0);
+  });
+
+  it('opens the resumed call from its bar inside its run', async () => {
+    const resumed = page.locator('section.run-section').nth(0).locator('section.turn[data-resumed="true"]');
+    await resumed.locator('a.bar.tool').first().click();
+    await expect(resumed.locator('details.call[data-call-id="c3"]').getAttribute('open')).resolves.not.toBeNull();
   });
 });

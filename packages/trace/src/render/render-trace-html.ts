@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { buildTrace } from '../model/build-trace.js';
 import { normalizeInput, type TraceInput } from '../model/trace-input.js';
-import type { TraceView } from '../model/trace-view.js';
+import type { RunView, TraceView } from '../model/trace-view.js';
 import { escapeHtml } from './escape-html.js';
-import { formatDuration } from './format.js';
+import { formatDuration, plural } from './format.js';
 import { PAGE_SCRIPT } from './page-script.js';
 import { PAGE_STYLE } from './page-style.js';
 import { renderNotes, renderTurn } from './render-turn.js';
@@ -34,16 +34,34 @@ function stat(count: number, one: string, many: string, hot = false): string {
   return `<li class="${hot && count > 0 ? 'hot' : ''}"><b>${count}</b> ${escapeHtml(count === 1 ? one : many)}</li>`;
 }
 
+/** The run's end reason as a badge, with what stopped it and the way there (`deferred → resumed → final`). */
+function renderOutcome(run: RunView | undefined): string {
+  const outcome = run?.outcome ?? 'unknown';
+  const badge = `<span class="outcome ${escapeHtml(outcome)}">${escapeHtml(outcome)}</span>`;
+  const reason = run?.reason === undefined ? '' : ` <span class="dim">(${escapeHtml(run.reason)})</span>`;
+  const path =
+    run !== undefined && run.parts.length > 1
+      ? ` <span class="dim parts">${escapeHtml(
+          run.parts.map((part) => `${part.resumed ? 'resumed → ' : ''}${part.outcome ?? 'unfinished'}`).join(' → '),
+        )}</span>`
+      : '';
+  return `${badge}${reason}${path}`;
+}
+
 function renderHeader(view: TraceView, title: string): string {
-  const outcome = view.outcome ?? 'unknown';
+  const single = view.runs.length <= 1;
   const duration =
     view.timing === 'none'
       ? undefined
       : `${view.timing === 'tools' ? '≈ ' : ''}${formatDuration(view.end - view.start)}`;
   const started = view.timing === 'none' ? undefined : new Date(view.start).toISOString();
   const meta = [
-    view.runId === undefined ? '' : `run <code>${escapeHtml(view.runId)}</code>`,
-    `<span class="outcome ${escapeHtml(outcome)}">${escapeHtml(outcome)}</span>`,
+    single
+      ? view.runId === undefined
+        ? ''
+        : `run <code>${escapeHtml(view.runId)}</code>`
+      : `<b>${view.runs.length}</b> runs, one section each`,
+    single ? renderOutcome(view.runs[0]) : '',
     duration === undefined ? '' : escapeHtml(duration),
     started === undefined ? '' : `<span class="dim">started ${escapeHtml(started)}</span>`,
   ].filter((part) => part !== '');
@@ -79,6 +97,26 @@ ${timingNote}${failure}${finalText}
 </header>`;
 }
 
+/** One run of a trace that holds several: its heading (id, end reason, counts), notes and turns. */
+function renderRun(run: RunView, view: TraceView): string {
+  const facts = [
+    plural(run.totals.turns, 'turn'),
+    plural(run.totals.modelCalls, 'model call'),
+    plural(run.totals.toolCalls, 'tool call'),
+    view.timing === 'recorded' ? formatDuration(run.end - run.start) : undefined,
+  ].filter((fact) => fact !== undefined);
+  const id = run.runId === undefined ? 'without an id' : `<code>${escapeHtml(run.runId)}</code>`;
+  const finalText =
+    run.finalText === undefined || run.finalText === ''
+      ? ''
+      : `<details class="final"><summary>Final answer</summary><div class="body"><pre>${escapeHtml(run.finalText)}</pre></div></details>`;
+  return `<section class="run-section" data-run-id="${escapeHtml(run.runId ?? '')}" data-outcome="${escapeHtml(run.outcome ?? 'unknown')}">
+<h2 class="run-heading">Run ${id} ${renderOutcome(run)} <span class="dim">${escapeHtml(facts.join(' · '))}</span></h2>
+${renderNotes(run.notes)}${finalText}
+${run.turns.map((turn) => renderTurn(turn, view.start, view.timing)).join('\n')}
+</section>`;
+}
+
 /**
  * Renders a run as one self-contained HTML page: a header with totals, then per turn a timeline
  * (model call, tool calls on parallel lanes when they overlap, nested calls marked ↳) and
@@ -92,7 +130,10 @@ ${timingNote}${failure}${finalText}
 export function renderTraceHtml(input: TraceInput, options: RenderTraceOptions = {}): string {
   const view = buildTrace(normalizeInput(input, options.timestamps));
   const title = options.title ?? (view.runId === undefined ? 'Agent run' : `Run ${view.runId}`);
-  const body = view.turns.map((turn) => renderTurn(turn, view.start, view.timing)).join('\n');
+  const body =
+    view.runs.length <= 1
+      ? view.turns.map((turn) => renderTurn(turn, view.start, view.timing)).join('\n')
+      : view.runs.map((run) => renderRun(run, view)).join('\n');
   const empty = view.turns.length === 0 ? '<p class="dim">No turns in this trace.</p>' : '';
   return `<!doctype html>
 <html lang="en">

@@ -55,7 +55,12 @@ export function renderTurn(turn: TurnView, runStart: number, timing: TimingSourc
             `<div class="row lane"><span class="row-label">${lane === 0 ? 'tools' : ''}</span><div class="track">${bars.join('')}</div></div>`,
         )),
   ];
-  const heading = turn.turn === 0 ? 'Before the first turn' : `Turn ${turn.turn}`;
+  const heading =
+    turn.turn === 0
+      ? 'Before the first turn'
+      : turn.resumed
+        ? `Turn ${turn.turn}, resumed: the decided calls run`
+        : `Turn ${turn.turn}`;
   const facts = [
     `at +${formatDuration(turn.start - runStart)}`,
     timing === 'recorded' ? formatDuration(turn.end - turn.start) : undefined,
@@ -66,7 +71,7 @@ export function renderTurn(turn: TurnView, runStart: number, timing: TimingSourc
     ...turn.models.map((model) => renderModelCall(model, timing)),
     ...turn.roots.map((call) => renderToolCall(call, runStart)),
   ];
-  return `<section class="turn" data-turn="${turn.turn}">
+  return `<section class="turn" data-turn="${turn.turn}"${turn.resumed ? ' data-resumed="true"' : ''}>
 <h2>${escapeHtml(heading)} <span class="dim">${escapeHtml(facts.join(' · '))}</span></h2>
 <div class="timeline">${rows.join('')}</div>
 ${renderNotes(turn.notes)}
