@@ -1,6 +1,7 @@
 import { AgentHarness, DeferredToolResults } from '@tiny/harness';
 import { eventsOfType, ScriptedModel } from '@tiny/harness/testkit';
 import { invokeStructured, ResponseFormat } from '@tiny/structured';
+import { recordEvents, renderTraceHtml } from '@tiny/trace';
 import { describe, expect, it } from 'vitest';
 import { createEventFormatter, short } from './format-event.js';
 import { demoScript, TripSummary } from './script.js';
@@ -60,6 +61,71 @@ describe('quickstart demo', () => {
     expect(lines.some((line) => line.startsWith('> get_weather'))).toBe(false);
     expect(lines.some((line) => line.startsWith('! unknown tool `get_weather`'))).toBe(true);
     expect(lines.some((line) => line.startsWith('  the model reads: unknown tool'))).toBe(true);
+  });
+
+  it('prints the three runs as the trace shows them: same turns, same runs, success said as success', async () => {
+    const model = new ScriptedModel({ steps: demoScript });
+    const harness = new AgentHarness({
+      model,
+      tools: [weather, createNoteTool([]), sendSms],
+      policy: { captureToolIo: true },
+    });
+    const context = { hostValues: { apiKey: 'sk-test-secret' } };
+    const recorder = recordEvents();
+    const format = createEventFormatter({ outputTools: ['trip_summary'] });
+    const lines: string[] = [];
+    const onEvent = (event: Parameters<typeof recorder.onEvent>[0]) => {
+      recorder.onEvent(event);
+      const line = format(event);
+      if (line !== undefined) lines.push(...line.split('\n').filter((part) => part !== ''));
+    };
+    const paused = await harness.invoke(context, [{ role: 'user', content: 'go' }], { onEvent });
+    if (paused.state === undefined || paused.deferred === undefined) throw new Error('expected a paused run');
+    const done = await harness.resumeDeferred(
+      context,
+      paused.state,
+      new DeferredToolResults().approveAll(paused.deferred),
+      { onEvent },
+    );
+    await invokeStructured(
+      harness,
+      context,
+      [...done.messages, { role: 'user', content: 'Summarise the trip.' }],
+      ResponseFormat.auto({ name: 'trip_summary', schema: TripSummary }),
+      { onEvent },
+    );
+    const summaryRun = lines
+      .filter((line) => line.startsWith('== run '))
+      .at(-1)
+      ?.slice('== run '.length);
+
+    // Turns: the resume goes on from turn 3 of its run; the summary is turn 1 of a run of its own.
+    expect(lines.filter((line) => line.startsWith('-- turn')).map((line) => line.slice(3))).toEqual([
+      'turn 1',
+      'turn 2',
+      'turn 3',
+      'turn 4',
+      'turn 1',
+    ]);
+    expect(lines.filter((line) => line.startsWith('== run'))).toEqual([
+      `== run ${paused.runId}`,
+      `== run ${paused.runId} resumes`,
+      `== run ${summaryRun}`,
+    ]);
+    // The structured answer is shown, and its run is reported as the success it is.
+    const answer = lines.find((line) => line.startsWith('= trip_summary'));
+    expect(answer).toMatch(/^= trip_summary \[call-5\] answer checked against the schema: \{"city":"Oslo"/);
+    expect(lines).toContain(`run ${summaryRun}: done, the structured answer ended it (outcome \`stopped\`)`);
+    expect(lines.some((line) => /: stopped$/.test(line))).toBe(false);
+
+    // The trace the demo writes shows the same: two runs, five turns, each run's own end.
+    const html = renderTraceHtml(recorder.recording, { title: 'tiny quickstart' });
+    expect(html.match(/<section class="run-section"/g)).toHaveLength(2);
+    expect(html.match(/<section class="turn"[^>]*>\s*<h2>Turn/g)).toHaveLength(6); // 5 turns + the resumed calls
+    expect(html).toContain('<b>5</b> turns');
+    expect(html).toContain(`data-run-id="${paused.runId}" data-outcome="final"`);
+    expect(html).toContain(`data-run-id="${summaryRun}" data-outcome="stopped"`);
+    expect(html).not.toContain('Before the first turn');
   });
 
   it('shortens texts at a word boundary', () => {
