@@ -157,7 +157,7 @@ function normalize(text) {
     .trim();
 }
 
-function printsAsCommented(expected, printed) {
+export function printsAsCommented(expected, printed) {
   const pattern = normalize(expected)
     .split('…')
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
@@ -203,7 +203,7 @@ process.exit(0);
 `;
 
 /** Runs the runnable blocks and returns the problems: throws, and output that differs from its comment. */
-function runModules(modules, scratch) {
+export function runModules(modules, scratch) {
   const ts = createRequire(join(root, 'package.json'))('typescript');
   const found = [];
   const runnable = modules.filter((module) => module.run);
@@ -274,92 +274,96 @@ function runModules(modules, scratch) {
   return found;
 }
 
-const files = markdownFiles();
-const modules = files.flatMap(extractModules);
-const workspace = workspacePackages();
-const scratch = mkdtempSync(join(tmpdir(), 'tiny-docs-check-'));
-const problems = [];
-try {
-  const linked = new Set();
-  const names = new Map();
-  for (const module of modules) {
-    const slug = module.file.replace(/[^A-Za-z0-9]+/g, '-').replace(/-md$/, '');
-    module.name = `${slug}-L${module.line}.ts`;
-    names.set(module.name, module);
-    writeFileSync(join(scratch, module.name), `${module.source.join('\n')}\n`);
-    const source = module.source.join('\n');
-    for (const match of source.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
-      const name = packageName(match[1]);
-      if (name === undefined || linked.has(name)) continue;
-      const at = locate(name, workspace);
-      if (at === undefined) {
-        problems.push(`${module.file}:${module.line}: imports \`${name}\`, which no workspace package installs`);
-        continue;
+function main() {
+  const files = markdownFiles();
+  const modules = files.flatMap(extractModules);
+  const workspace = workspacePackages();
+  const scratch = mkdtempSync(join(tmpdir(), 'tiny-docs-check-'));
+  const problems = [];
+  try {
+    const linked = new Set();
+    const names = new Map();
+    for (const module of modules) {
+      const slug = module.file.replace(/[^A-Za-z0-9]+/g, '-').replace(/-md$/, '');
+      module.name = `${slug}-L${module.line}.ts`;
+      names.set(module.name, module);
+      writeFileSync(join(scratch, module.name), `${module.source.join('\n')}\n`);
+      const source = module.source.join('\n');
+      for (const match of source.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
+        const name = packageName(match[1]);
+        if (name === undefined || linked.has(name)) continue;
+        const at = locate(name, workspace);
+        if (at === undefined) {
+          problems.push(`${module.file}:${module.line}: imports \`${name}\`, which no workspace package installs`);
+          continue;
+        }
+        const link = join(scratch, 'node_modules', name);
+        mkdirSync(dirname(link), { recursive: true });
+        symlinkSync(at, link, 'dir');
+        linked.add(name);
       }
-      const link = join(scratch, 'node_modules', name);
-      mkdirSync(dirname(link), { recursive: true });
-      symlinkSync(at, link, 'dir');
-      linked.add(name);
     }
-  }
-  writeFileSync(
-    join(scratch, 'package.json'),
-    JSON.stringify({ name: 'tiny-docs-check', private: true, type: 'module' }),
-  );
-  writeFileSync(
-    join(scratch, 'tsconfig.json'),
-    JSON.stringify(
-      {
-        compilerOptions: {
-          target: 'ES2022',
-          lib: ['ES2023'],
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          moduleDetection: 'force',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-          types: ['node'],
-          typeRoots: [join(root, 'node_modules', '@types')],
+    writeFileSync(
+      join(scratch, 'package.json'),
+      JSON.stringify({ name: 'tiny-docs-check', private: true, type: 'module' }),
+    );
+    writeFileSync(
+      join(scratch, 'tsconfig.json'),
+      JSON.stringify(
+        {
+          compilerOptions: {
+            target: 'ES2022',
+            lib: ['ES2023'],
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            moduleDetection: 'force',
+            strict: true,
+            noEmit: true,
+            skipLibCheck: true,
+            types: ['node'],
+            typeRoots: [join(root, 'node_modules', '@types')],
+          },
+          include: ['*.ts'],
         },
-        include: ['*.ts'],
-      },
-      null,
-      2,
-    ),
-  );
-  if (problems.length === 0) {
-    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    const result = spawnSync(process.execPath, [tsc, '-p', scratch, '--pretty', 'false'], { encoding: 'utf8' });
-    const output = `${result.stdout}${result.stderr}`;
-    for (const line of output.split('\n')) {
-      const at = /^(.+?\.ts)\((\d+),(\d+)\): (.*)$/.exec(line);
-      const module = at && names.get(at[1].split(/[\\/]/).at(-1));
-      if (at && module) {
-        const mdLine = module.origin[Number(at[2]) - 1] ?? module.line;
-        problems.push(`${module.file}:${mdLine}:${at[3]}: ${at[4]}`);
-      } else if (line.trim() !== '') {
-        problems.push(line);
+        null,
+        2,
+      ),
+    );
+    if (problems.length === 0) {
+      const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+      const result = spawnSync(process.execPath, [tsc, '-p', scratch, '--pretty', 'false'], { encoding: 'utf8' });
+      const output = `${result.stdout}${result.stderr}`;
+      for (const line of output.split('\n')) {
+        const at = /^(.+?\.ts)\((\d+),(\d+)\): (.*)$/.exec(line);
+        const module = at && names.get(at[1].split(/[\\/]/).at(-1));
+        if (at && module) {
+          const mdLine = module.origin[Number(at[2]) - 1] ?? module.line;
+          problems.push(`${module.file}:${mdLine}:${at[3]}: ${at[4]}`);
+        } else if (line.trim() !== '') {
+          problems.push(line);
+        }
       }
+      if (result.status !== 0 && problems.length === 0) problems.push(`tsc exited with ${result.status}`);
     }
-    if (result.status !== 0 && problems.length === 0) problems.push(`tsc exited with ${result.status}`);
+    if (problems.length === 0 && runBlocks) problems.push(...runModules(modules, scratch));
+  } finally {
+    if (keep) console.log(`docs-check: scratch project kept at ${scratch}`);
+    else rmSync(scratch, { recursive: true, force: true });
   }
-  if (problems.length === 0 && runBlocks) problems.push(...runModules(modules, scratch));
-} finally {
-  if (keep) console.log(`docs-check: scratch project kept at ${scratch}`);
-  else rmSync(scratch, { recursive: true, force: true });
+
+  if (problems.length > 0) {
+    console.error(problems.join('\n'));
+    console.error(`\ndocs-check: ${problems.length} problem(s) in the TypeScript blocks of the docs`);
+    process.exit(1);
+  }
+  const ran = modules.filter((module) => module.run);
+  console.log(
+    `docs-check: ${modules.length} TypeScript blocks in ${new Set(modules.map((m) => m.file)).size} files type-check` +
+      (runBlocks
+        ? `; ${ran.length} ran and printed what their ${ran.reduce((sum, m) => sum + (m.expectations?.length ?? 0), 0)} output comments say` +
+          ` (${modules.length - ran.length} marked needs-server or vitest: type-checked only)`
+        : ''),
+  );
 }
 
-if (problems.length > 0) {
-  console.error(problems.join('\n'));
-  console.error(`\ndocs-check: ${problems.length} problem(s) in the TypeScript blocks of the docs`);
-  process.exit(1);
-}
-const ran = modules.filter((module) => module.run);
-console.log(
-  `docs-check: ${modules.length} TypeScript blocks in ${new Set(modules.map((m) => m.file)).size} files type-check` +
-    (runBlocks
-      ? `; ${ran.length} ran and printed what their ${ran.reduce((sum, m) => sum + (m.expectations?.length ?? 0), 0)} output comments say` +
-        ` (${modules.length - ran.length} marked needs-server or vitest: type-checked only)`
-      : ''),
-);
+if (process.argv[1] === fileURLToPath(import.meta.url)) main();
