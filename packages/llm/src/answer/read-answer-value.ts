@@ -125,11 +125,16 @@ function closesString(text: string, closeEnd: number, context: Context): boolean
   return code === 125 || code === 93 || code === 58 || code === 10 || code === 13 || code === 47;
 }
 
-/** The lines of a block (triple-quoted or fenced value) without their common indentation. */
+/**
+ * The lines of a block (triple-quoted or fenced value) without their common indentation, blank
+ * lines at either end, or trailing spaces.
+ */
 function dedentBlock(raw: string, dropFirstLine: boolean): string {
   const lines = raw.split(/\r?\n/);
-  if (dropFirstLine || (lines.length > 1 && (lines[0] as string).trim() === '')) lines.shift();
-  if (lines.length > 1 && (lines[lines.length - 1] as string).trim() === '') lines.pop();
+  if (dropFirstLine) lines.shift();
+  // Blank lines after the opener and before the closer are layout, not content.
+  while (lines.length > 1 && (lines[0] as string).trim() === '') lines.shift();
+  while (lines.length > 1 && (lines[lines.length - 1] as string).trim() === '') lines.pop();
   let indent = Number.POSITIVE_INFINITY;
   for (const line of lines) {
     if (line.trim() === '') continue;
