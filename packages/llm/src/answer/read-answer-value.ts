@@ -394,7 +394,10 @@ function readValue(reader: Reader, schema: JsonSchema | undefined, path: string,
     if (text.startsWith('"""', reader.pos)) return readTripleQuoted(reader, path);
     return readString(reader, path, context);
   }
+  // A whole answer in backticks or a fence is a code block around the answer, read by the caller
+  // (candidates, the bare text), not a string value: only inside a container are these strings.
   if (code === 96) {
+    if (context === 'root') return FAIL;
     return text.startsWith('```', reader.pos)
       ? readFencedValue(reader, path)
       : readBacktickString(reader, path, context);
