@@ -93,6 +93,8 @@ function handle(run: RunTracer, event: Exclude<AgentEvent, { type: 'run_started'
         message: event.error === undefined ? undefined : run.captured(event.error),
         attributes: {
           [ATTRIBUTES.outputBytes]: event.outputBytes,
+          ...(event.format === undefined ? {} : { [ATTRIBUTES.toolCallFormat]: event.format }),
+          ...(event.grammar === undefined ? {} : { [ATTRIBUTES.toolCallGrammar]: event.grammar }),
           ...run.content(ATTRIBUTES.toolCallResult, event.output),
         },
       });

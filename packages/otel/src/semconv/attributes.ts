@@ -28,6 +28,10 @@ export const ATTRIBUTES = {
   toolDialect: 'tiny.tool_dialect',
   parentCallId: 'tiny.tool.parent_call.id',
   outputBytes: 'tiny.tool.output_bytes',
+  /** The tool format the model wrote the call in: `json`, `xml` or `ptype`. */
+  toolCallFormat: 'tiny.tool.call_format',
+  /** The grammar the call was read with (`native`, `tagged_json`, `xml_element`, `ptype`, …). */
+  toolCallGrammar: 'tiny.tool.call_grammar',
   errorMessage: 'tiny.error.message',
 } as const;
 

@@ -111,6 +111,8 @@ export function buildTrace(input: NormalizedInput): TraceView {
         index: index++,
         callId,
         toolName,
+        format: undefined,
+        grammar: undefined,
         parentCallId,
         turn: turn.turn,
         start: at,
@@ -238,6 +240,8 @@ export function buildTrace(input: NormalizedInput): TraceView {
       case 'tool_started': {
         run(at).view.totals.toolCalls += 1;
         const call = callOf(event.callId, event.toolName, event.parentCallId, at);
+        if (event.format !== undefined) call.format = event.format;
+        if (event.grammar !== undefined) call.grammar = event.grammar;
         if (event.input !== undefined) {
           call.input = event.input;
           call.hasInput = true;
@@ -247,6 +251,8 @@ export function buildTrace(input: NormalizedInput): TraceView {
       case 'tool_completed': {
         const call = callOf(event.callId, event.toolName, event.parentCallId, at);
         settle(call, event);
+        if (event.format !== undefined) call.format = event.format;
+        if (event.grammar !== undefined) call.grammar = event.grammar;
         call.end = timing === 'none' ? at : event.startedAtMs + event.durationMs;
         call.status = event.error === undefined ? 'ok' : 'error';
         call.output = event.output;

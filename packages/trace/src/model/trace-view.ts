@@ -19,6 +19,9 @@ export interface ToolCallView {
   readonly index: number;
   readonly callId: string;
   toolName: string;
+  /** The tool format the model wrote the call in (`json`, `xml`, `ptype`) and the grammar it was read with, when known. */
+  format: string | undefined;
+  grammar: string | undefined;
   readonly parentCallId: string | undefined;
   readonly turn: number;
   start: number;

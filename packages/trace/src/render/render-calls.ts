@@ -58,6 +58,9 @@ export function renderToolCall(call: ToolCallView, runStart: number): string {
     ['call id', call.callId],
     ['tool', call.toolName],
   ];
+  if (call.format !== undefined) {
+    facts.push(['written as', call.grammar === undefined ? call.format : `${call.format} (read with ${call.grammar})`]);
+  }
   if (call.parentCallId !== undefined) facts.push(['called by', call.parentCallId]);
   if (call.status !== 'deferred') facts.push(['duration', formatDuration(call.durationMs)]);
   if (call.outputBytes !== undefined) facts.push(['output size', `${call.outputBytes} bytes`]);
