@@ -56,6 +56,12 @@ describe('parseWithSchema', () => {
     expect(parseWithSchema('12,111', { type: 'integer' })).toBeUndefined();
     expect(parseWithSchema('[1, 2, 3]', { type: 'array', items: { type: 'string' } })).toBeUndefined();
     expect(parseWithSchema('{"a": 1}', { type: 'string' })).toBeUndefined();
+    expect(parseWithSchema('```json\n{"a": 1}\n```', { type: 'string' })).toBeUndefined();
+    expect(
+      parseWithSchema('{"note": `{"a": 1}`}', { type: 'object', properties: { note: { type: 'string' } } })?.value,
+    ).toEqual({
+      note: '{"a": 1}',
+    });
     expect(parseWithSchema('123', { type: 'string' })).toBeUndefined();
     expect(parseWithSchema('true', { type: 'string' })).toBeUndefined();
     const list: JsonSchema = { type: 'array', items: { type: 'object', properties: { a: { type: 'integer' } } } };
