@@ -1,5 +1,5 @@
 import { checkOptionKeys, createModelProfile, InvalidInputError, optionKeys } from '@tiny/llm';
-import { checkHttpLimits, type HttpLimits } from '@tiny/provider-utils';
+import { checkHttpLimits, type HttpLimits, parseBaseURL } from '@tiny/provider-utils';
 import { type ModelMemory, OpenAICompatibleChatModel } from './model/openai-compatible-chat-model.js';
 import { type OpenAICompatibleSettings, resolveSettings } from './model/openai-compatible-settings.js';
 
@@ -121,7 +121,10 @@ export interface OpenAICompatibleProvider {
 export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAICompatibleProvider {
   const entryPoint = options?.name === undefined ? 'createOpenAICompatible' : `${options.name}()`;
   checkOpenAICompatibleOptions(entryPoint, options);
-  const parsed = parseBaseURL(options.baseURL, entryPoint);
+  const parsed = parseBaseURL(options.baseURL, entryPoint, {
+    example: 'http://127.0.0.1:11434/v1',
+    path: '/chat/completions',
+  });
   const wrongLimit = checkHttpLimits(options.limits);
   if (wrongLimit !== undefined) throw new InvalidInputError({ entryPoint, reason: wrongLimit });
   const baseURL = parsed.href.replace(/\/+$/, '');
@@ -157,34 +160,4 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAI
     });
   };
   return Object.assign(chatModel, { chatModel, provider, baseURL });
-}
-
-/**
- * The base URL as an absolute `http:`/`https:` URL, or an `InvalidInputError` that says what is
- * wrong with it (never a late `fetch` failure on the first request).
- */
-function parseBaseURL(baseURL: unknown, entryPoint: string): URL {
-  const fail = (reason: string): never => {
-    throw new InvalidInputError({ entryPoint, reason });
-  };
-  if (typeof baseURL !== 'string' || baseURL.trim() === '') {
-    return fail(
-      `baseURL must be an absolute http(s) URL such as "http://127.0.0.1:11434/v1", got ${JSON.stringify(baseURL) ?? String(baseURL)}`,
-    );
-  }
-  let parsed: URL;
-  try {
-    parsed = new URL(baseURL);
-  } catch {
-    return fail(
-      `baseURL must be an absolute http(s) URL such as "https://${baseURL.replace(/^\/+/, '')}", got "${baseURL}"`,
-    );
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    return fail(`baseURL must use http: or https:, got "${parsed.protocol}" in "${baseURL}"`);
-  }
-  if (parsed.search !== '' || parsed.hash !== '') {
-    return fail(`baseURL must not carry a query or fragment (the adapter appends /chat/completions), got "${baseURL}"`);
-  }
-  return parsed;
 }

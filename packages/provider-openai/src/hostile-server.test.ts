@@ -182,7 +182,7 @@ describe('bounds', () => {
     const { stream } = await model({ idleTimeoutMs: 150 }).doStream(request);
     const settled = await collectStreamSettled(stream);
     expect(OpenAICompatibleCallError.isInstance(settled.error)).toBe(true);
-    expect(settled.error).toMatchObject({ kind: 'response_timeout', isRetryable: true });
+    expect(settled.error).toMatchObject({ kind: 'timeout', providerKind: 'response_timeout', isRetryable: true });
   });
 
   it('a body that never ends, or is too large, fails doGenerate typed', async () => {
@@ -190,7 +190,10 @@ describe('bounds', () => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.write('{"id":');
     };
-    await expect(model({ idleTimeoutMs: 150 }).doGenerate(request)).rejects.toMatchObject({ kind: 'response_timeout' });
+    await expect(model({ idleTimeoutMs: 150 }).doGenerate(request)).rejects.toMatchObject({
+      kind: 'timeout',
+      providerKind: 'response_timeout',
+    });
     api.handler = (_request, response) =>
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion('stop', false)));
     await expect(model({ maxResponseBytes: 20 }).doGenerate(request)).rejects.toMatchObject({

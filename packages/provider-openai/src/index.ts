@@ -9,7 +9,6 @@ export {
   type OpenAICompatibleOptions,
   type OpenAICompatibleProvider,
 } from './create-openai-compatible.js';
-export type { OpenAICompatibleErrorKind } from './errors/classify-call-error.js';
 export { MissingApiKeyError } from './errors/missing-api-key-error.js';
 export { OpenAICompatibleCallError } from './errors/openai-compatible-call-error.js';
 export {

@@ -3,21 +3,6 @@ import type { OpenAICompatibleCallError } from './openai-compatible-call-error.j
 /** Request fields sent in a form some servers reject, each with a fallback form. @internal */
 export type DegradableField = 'tool_choice' | 'response_format' | 'parallel_tool_calls' | 'stream_options';
 
-/**
- * Explicit "this model or server takes no tools" messages:
- * Ollama `<model> does not support tools`, llama.cpp without `--jinja` `tools param requires
- * --jinja flag`, vLLM without a tool parser `"auto" tool choice requires --enable-auto-tool-choice
- * and --tool-call-parser to be set`, OpenRouter `No endpoints found that support tool use`, and
- * generic "tool(s)/function calling ... not supported" wording.
- */
-const toolsRejected = [
-  /does not support (?:tools|tool use|tool calling|function calling)/i,
-  /tools? param(?:eter)? requires --jinja/i,
-  /tool choice requires --enable-auto-tool-choice/i,
-  /no endpoints found that support tool use/i,
-  /\b(?:tools?|tool[ _]calls?|tool[ _]calling|tool use|function[ _]calling)\b[^.\n]{0,40}\b(?:not supported|unsupported|not enabled)\b/i,
-];
-
 function textOf(error: OpenAICompatibleCallError): string {
   return [error.param, error.providerMessage, error.responseBody].filter((part) => part !== undefined).join('\n');
 }
@@ -27,14 +12,13 @@ const rejectionStatuses: ReadonlySet<number | undefined> = new Set([400, 404, 42
 
 /**
  * True when a failed call says the model or server cannot take native tools at all: a 400 (or
- * 404, 422, 500, see above) whose body says so in one of the known ways. A bare 400 is not
- * enough: it is as often a malformed request or an over-long context.
+ * 404, 422, 500, see above) of the shared kind `tools_unsupported` (its message says so in one of
+ * the known ways, see `classifyProviderError`). A bare 400 is not enough: it is as often a
+ * malformed request or an over-long context.
  * @internal
  */
 export function rejectsTools(error: OpenAICompatibleCallError): boolean {
-  if (!rejectionStatuses.has(error.statusCode)) return false;
-  const text = textOf(error);
-  return toolsRejected.some((pattern) => pattern.test(text));
+  return rejectionStatuses.has(error.statusCode) && error.kind === 'tools_unsupported';
 }
 
 const fieldPatterns: Readonly<Record<DegradableField, readonly RegExp[]>> = {

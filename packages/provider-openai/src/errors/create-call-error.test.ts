@@ -1,4 +1,5 @@
 import { ModelCallError } from '@tiny/llm';
+import { classifyProviderError } from '@tiny/provider-utils';
 import { describe, expect, it } from 'vitest';
 import { implicatedField, rejectsTools } from './classify-rejection.js';
 import { errorFromBody, errorFromResponse, transportError } from './create-call-error.js';
@@ -78,9 +79,9 @@ describe('errorFromResponse (P6)', () => {
 });
 
 describe('errorFromBody and transportError', () => {
-  it('keeps the HTTP status as statusCode and the payload code as errorCode; retries by either', () => {
+  it('reports the status an in-body error carries as statusCode, the payload code as errorCode; retries by the kind', () => {
     expect(errorFromBody({ error: { message: 'x', code: 503 } }, '', { ...context, where: 'stream' })).toMatchObject({
-      statusCode: 200,
+      statusCode: 503,
       errorCode: '503',
       kind: 'server_error',
       isRetryable: true,
@@ -104,7 +105,12 @@ describe('errorFromBody and transportError', () => {
 
 describe('rejection classifiers', () => {
   const error = (statusCode: number, providerMessage: string) =>
-    new OpenAICompatibleCallError({ message: 'x', statusCode, providerMessage });
+    new OpenAICompatibleCallError({
+      message: 'x',
+      statusCode,
+      providerMessage,
+      kind: classifyProviderError({ statusCode, message: providerMessage }).kind,
+    });
 
   it.each([
     [400, 'registry.ollama.ai/library/gemma:2b does not support tools'],

@@ -1,8 +1,16 @@
-import { type HttpFailure, type HttpLimits, parseRetryAfter, readBodyText } from '@tiny/provider-utils';
-import type { OpenAICompatibleErrorKind } from './classify-call-error.js';
+import type { ModelCallErrorKind } from '@tiny/llm';
+import {
+  classifyProviderError,
+  deriveRetry,
+  describeCause,
+  type HttpFailure,
+  type HttpLimits,
+  MAX_ERROR_BODY_CHARS,
+  readErrorBody,
+  readErrorEnvelope,
+  redactSecret,
+} from '@tiny/provider-utils';
 import { OpenAICompatibleCallError } from './openai-compatible-call-error.js';
-import { readErrorBody } from './read-error-body.js';
-import { redactSecret } from './redact-secret.js';
 
 /** Who failed, and the secret to keep out of the error. @internal */
 export interface ErrorContext {
@@ -10,67 +18,61 @@ export interface ErrorContext {
   readonly secret?: string | undefined;
 }
 
-/** Bodies are kept for logs up to this many characters. */
-const MAX_BODY_CHARS = 8192;
-
 function requestIdOf(headers: Headers | undefined): string | undefined {
   return headers?.get('x-request-id') ?? headers?.get('request-id') ?? undefined;
 }
 
-function tryParse(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
+function suffix(requestId: string | undefined): string {
+  return requestId === undefined ? '' : ` (request ${requestId})`;
 }
 
 /**
  * Builds the error for an HTTP error status: the provider's message, type, code and param from
- * the body (any shape `readErrorBody` knows; a non-JSON body is used as the message, cut to 500
- * characters), the request id and `retry-after`. Retryable per `isRetryableStatus`.
+ * the body (any envelope `readErrorEnvelope` knows; a non-JSON body is used as the message, cut to
+ * 500 characters), the shared kind, the request id and the wait before a retry (`deriveRetry`).
  * @internal
  */
 export async function errorFromResponse(
   response: Response,
   context: ErrorContext & { readonly limits?: HttpLimits | undefined },
 ): Promise<OpenAICompatibleCallError> {
-  let text = '';
-  try {
-    // Only the head is kept, so an endless error body is cut rather than read.
-    text = await readBodyText(
-      response,
-      { ...context.limits, maxResponseBytes: MAX_BODY_CHARS * 4 },
-      { truncate: true },
-    );
-  } catch {
-    // the body could not be read; the status still says enough
-  }
-  const facts = readErrorBody(tryParse(text));
-  const fallback = text.trim() === '' ? undefined : text.trim().slice(0, 500);
-  const providerMessage = redactSecret(facts?.message ?? fallback, context.secret);
+  const body = await readErrorBody(response, context.limits);
+  const facts = readErrorEnvelope(body.json);
+  const providerMessage = redactSecret(facts?.message ?? body.fallback, context.secret);
   const requestId = requestIdOf(response.headers);
   const status = `${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}`;
-  const message = `${context.provider} answered ${status}${providerMessage === undefined ? '' : `: ${providerMessage}`}${requestId === undefined ? '' : ` (request ${requestId})`}`;
-  return new OpenAICompatibleCallError({
-    message: redactSecret(message, context.secret),
+  const { kind, providerKind } = classifyProviderError({
     statusCode: response.status,
-    responseBody: redactSecret(text.slice(0, MAX_BODY_CHARS), context.secret),
+    type: facts?.type,
+    code: facts?.code,
+    param: facts?.param,
+    message: facts?.message ?? body.fallback,
+  });
+  return new OpenAICompatibleCallError({
+    message: redactSecret(
+      `${context.provider} answered ${status}${providerMessage === undefined ? '' : `: ${providerMessage}`}${suffix(requestId)}`,
+      context.secret,
+    ),
+    kind,
+    providerKind,
+    statusCode: response.status,
+    ...deriveRetry(kind, response.status, response.headers),
+    responseBody: redactSecret(body.text.slice(0, MAX_ERROR_BODY_CHARS), context.secret),
     provider: context.provider,
     providerMessage,
     errorType: facts?.type,
     errorCode: facts?.code,
     param: facts?.param,
     requestId,
-    retryAfterMs: parseRetryAfter(response.headers),
   });
 }
 
 /**
  * Builds the error for an error object inside a 200 body or a stream event. `statusCode` is the
- * HTTP status the body came with (200); the payload's code is `errorCode`. A status-like payload
- * code (`500`) decides retryability; without one, a `server_error` type or code is retryable and
- * anything else is not (see `OpenAICompatibleCallError` for the kinds never retried).
+ * status the error carries (`{"error":{"code":500}}`, so an error event that is the first and only
+ * event after HTTP 200 reports its own 500), else the HTTP status (200); the payload's code is
+ * `errorCode`. The kind is read as for an HTTP error; an error nobody knows is a server error
+ * (retryable), as the response had started fine.
  * @internal
  */
 export function errorFromBody(
@@ -82,21 +84,29 @@ export function errorFromBody(
     readonly httpStatus?: number | undefined;
   },
 ): OpenAICompatibleCallError {
-  const facts = readErrorBody(body);
+  const facts = readErrorEnvelope(body);
   const providerMessage = redactSecret(facts?.message, context.secret);
   const requestId = requestIdOf(context.headers);
-  const status = context.httpStatus ?? 200;
-  const retryable =
-    facts?.status !== undefined ? undefined : facts?.type === 'server_error' || facts?.code === 'server_error';
+  const status = facts?.status ?? context.httpStatus ?? 200;
+  const { kind, providerKind } = classifyProviderError({
+    payloadStatus: facts?.status,
+    type: facts?.type,
+    code: facts?.code,
+    param: facts?.param,
+    message: facts?.message,
+    inBody: true,
+  });
   const where = context.where === 'stream' ? 'reported an error mid-stream' : 'returned an error';
   return new OpenAICompatibleCallError({
     message: redactSecret(
-      `${context.provider} ${where}: ${providerMessage ?? 'no message'}${requestId === undefined ? '' : ` (request ${requestId})`}`,
+      `${context.provider} ${where}: ${providerMessage ?? 'no message'}${suffix(requestId)}`,
       context.secret,
     ),
+    kind,
+    providerKind,
     statusCode: status,
-    ...(retryable === undefined ? {} : { isRetryable: retryable }),
-    responseBody: redactSecret(raw.slice(0, MAX_BODY_CHARS), context.secret),
+    ...deriveRetry(kind, status, context.headers),
+    responseBody: redactSecret(raw.slice(0, MAX_ERROR_BODY_CHARS), context.secret),
     provider: context.provider,
     providerMessage,
     errorType: facts?.type,
@@ -106,42 +116,60 @@ export function errorFromBody(
   });
 }
 
+/** The adapter's own words for failures without an error payload, each with its shared kind. */
+const transportKinds = {
+  transport: 'network',
+  incomplete_stream: 'incomplete_stream',
+  protocol_violation: 'protocol_violation',
+  invalid_chunk_json: 'invalid_chunk',
+} as const satisfies Record<string, ModelCallErrorKind>;
+
 /**
- * Builds the error for a failure that is not an error payload: the connection failed, dropped
- * mid-stream, the stream ended early, or the body could not be read or parsed. Retryable unless
- * `retryable` says otherwise; `kind` defaults to `server_error`. `httpStatus` is the status of a
- * response that had arrived (a stream's 200), absent when none did.
+ * Builds the error for a failure that is not an error payload: the connection failed or dropped
+ * (`transport`, kind `network`), the stream ended early (`incomplete_stream`), broke the protocol
+ * (`protocol_violation`), or an event or body was not JSON (`invalid_chunk_json`, kind
+ * `invalid_chunk`). Retryability follows the kind. `httpStatus` is the status of a response that
+ * had arrived (a stream's 200), absent when none did.
  * @internal
  */
 export function transportError(
   what: string,
   cause: unknown,
   context: ErrorContext & {
-    readonly retryable?: boolean | undefined;
     readonly headers?: Headers | undefined;
-    readonly kind?: OpenAICompatibleErrorKind | undefined;
+    readonly kind?: keyof typeof transportKinds | undefined;
     readonly httpStatus?: number | undefined;
   },
 ): OpenAICompatibleCallError {
   const detail = describeCause(cause);
   const requestId = requestIdOf(context.headers);
+  const providerKind = context.kind ?? 'transport';
+  const kind = transportKinds[providerKind];
   return new OpenAICompatibleCallError({
     message: redactSecret(
-      `${context.provider} ${what}${detail === '' ? '' : `: ${detail}`}${requestId === undefined ? '' : ` (request ${requestId})`}`,
+      `${context.provider} ${what}${detail === '' ? '' : `: ${detail}`}${suffix(requestId)}`,
       context.secret,
     ),
+    kind,
+    providerKind,
     statusCode: context.httpStatus,
-    isRetryable: context.retryable ?? true,
-    kind: context.kind ?? 'server_error',
+    ...deriveRetry(kind, context.httpStatus),
     provider: context.provider,
     requestId,
     cause,
   });
 }
 
+/** The plumbing's refusals, each with its shared kind. */
+const failureKinds = {
+  redirect: 'redirect',
+  response_too_large: 'response_too_large',
+  response_timeout: 'timeout',
+} as const satisfies Record<HttpFailure['kind'], ModelCallErrorKind>;
+
 /**
  * Builds the error for a refusal of the shared HTTP plumbing (`HttpFailure`): a redirect not
- * followed, a size or time bound passed; its `kind`, retryability and status carried over.
+ * followed, a size or time bound passed; the plumbing's word is the `providerKind`.
  * @internal
  */
 export function httpFailureError(
@@ -149,22 +177,16 @@ export function httpFailureError(
   context: ErrorContext & { readonly headers?: Headers | undefined; readonly httpStatus?: number | undefined },
 ): OpenAICompatibleCallError {
   const requestId = requestIdOf(context.headers);
+  const kind = failureKinds[failure.kind];
+  const statusCode = failure.statusCode ?? context.httpStatus;
   return new OpenAICompatibleCallError({
-    message: redactSecret(
-      `${context.provider} ${failure.message}${requestId === undefined ? '' : ` (request ${requestId})`}`,
-      context.secret,
-    ),
-    statusCode: failure.statusCode ?? context.httpStatus,
-    isRetryable: failure.retryable,
-    kind: failure.kind,
+    message: redactSecret(`${context.provider} ${failure.message}${suffix(requestId)}`, context.secret),
+    kind,
+    providerKind: failure.kind,
+    statusCode,
+    ...deriveRetry(kind, statusCode),
     provider: context.provider,
     requestId,
     cause: failure,
   });
-}
-
-function describeCause(cause: unknown): string {
-  if (!(cause instanceof Error)) return cause === undefined ? '' : String(cause);
-  const inner = cause.cause instanceof Error ? ` (${cause.cause.message})` : '';
-  return `${cause.message}${inner}`;
 }

@@ -1,10 +1,4 @@
-import { isRetryableStatus, ModelCallError } from '@tiny/llm';
-import {
-  classifyCallError,
-  isConfigurationFailure,
-  NON_RETRYABLE_KINDS,
-  type OpenAICompatibleErrorKind,
-} from './classify-call-error.js';
+import { ModelCallError, type ModelCallErrorKind } from '@tiny/llm';
 
 const marker = Symbol.for('tiny.error.OpenAICompatibleCallError');
 
@@ -14,21 +8,22 @@ const marker = Symbol.for('tiny.error.OpenAICompatibleCallError');
  * `ModelCallError.isInstance` see it) with the provider's own facts: its message, error type and
  * code, the request id, and how long the server asked the client to wait.
  *
- * `kind` says what failed (see `OpenAICompatibleErrorKind`). `statusCode` is always the HTTP
- * status (200 for an error inside a stream or a 200 body; absent when no response arrived); a code
- * inside the payload is `errorCode`.
+ * `kind` is the shared `ModelCallErrorKind` (`rate_limit`, `context_overflow`,
+ * `tools_unsupported`, `invalid_chunk`, ...), read the same way as in every adapter
+ * (`classifyProviderError` of `@tiny/provider-utils`); `providerKind` keeps the provider's word
+ * beside it: the error type or code it sent (`insufficient_quota`, `exceed_context_size_error`), or
+ * the adapter's (`tools_unsupported_in_stream`, `invalid_chunk_json`, `protocol_violation`,
+ * `transport`, `incomplete_stream`, `redirect`, `response_too_large`, `response_timeout`).
  *
- * `isRetryable` follows `isRetryableStatus` (408, 409, 429 and 5xx) of the HTTP status, or of a
- * status-like payload code; a transport failure and an incomplete stream are retryable. Retried
- * only what can succeed: `quota_exceeded` (OpenAI's `insufficient_quota` 429), a context overflow,
- * an authentication failure, a capability rejection, and server configuration failures (llama.cpp's
- * 500 `tools param requires --jinja`, chat-template errors) are never retryable, whatever the
- * status says. The API key never appears in `message` or `responseBody`: both are scrubbed of it.
+ * `statusCode` is the HTTP status, or for an error inside a 200 body or stream the status the
+ * error carried (`{"error":{"code":500}}`), else 200; absent when no response arrived. The
+ * payload's code is `errorCode`. `isRetryable` follows the kind (`isRetryableKind`: rate limits,
+ * overloads, server errors, network failures, timeouts, incomplete streams and unparsable chunks
+ * are retried; quota, context overflow, auth, capability rejections and server configuration
+ * failures never). The API key never appears in `message` or `responseBody`: both are scrubbed of it.
  */
 export class OpenAICompatibleCallError extends ModelCallError {
   readonly [marker] = true;
-  /** What failed, as one word; see `OpenAICompatibleErrorKind`. */
-  readonly kind: OpenAICompatibleErrorKind;
   /** The provider's own error message (`error.message` of the body), when it sent one. */
   readonly providerMessage: string | undefined;
   /** The provider's error type (`invalid_request_error`, `server_error`, ...), when it sent one. */
@@ -40,13 +35,15 @@ export class OpenAICompatibleCallError extends ModelCallError {
   /** The request id from `x-request-id` (or `request-id`), for support tickets and logs. */
   readonly requestId: string | undefined;
   /**
-   * How long the server asked to wait before retrying, in milliseconds, from `retry-after-ms` or
-   * `retry-after` (seconds or an HTTP date). Absent when the server said nothing.
+   * How long the server asked to wait before retrying, in milliseconds (`retry-after-ms`,
+   * `retry-after`, or the reset of an exhausted `x-ratelimit-*` limit). Absent when it said nothing.
    */
   override readonly retryAfterMs: number | undefined;
 
   constructor(options: {
     message: string;
+    kind: ModelCallErrorKind;
+    providerKind?: string | undefined;
     statusCode?: number | undefined;
     responseBody?: string | undefined;
     provider?: string | undefined;
@@ -57,25 +54,9 @@ export class OpenAICompatibleCallError extends ModelCallError {
     param?: string | undefined;
     requestId?: string | undefined;
     retryAfterMs?: number | undefined;
-    kind?: OpenAICompatibleErrorKind | undefined;
     cause?: unknown;
   }) {
-    const facts = {
-      statusCode: options.statusCode,
-      errorType: options.errorType,
-      errorCode: options.errorCode,
-      providerMessage: options.providerMessage,
-      param: options.param,
-    };
-    const kind = options.kind ?? classifyCallError(facts);
-    const payloadStatus = /^\d{3}$/.test(options.errorCode ?? '') ? Number(options.errorCode) : undefined;
-    const status = options.statusCode !== undefined && options.statusCode >= 400 ? options.statusCode : payloadStatus;
-    const retryable =
-      NON_RETRYABLE_KINDS.has(kind) || isConfigurationFailure(facts)
-        ? false
-        : (options.isRetryable ?? (status === undefined ? false : isRetryableStatus(status)));
-    super({ ...options, isRetryable: retryable });
-    this.kind = kind;
+    super(options);
     this.name = 'OpenAICompatibleCallError';
     this.providerMessage = options.providerMessage;
     this.errorType = options.errorType;

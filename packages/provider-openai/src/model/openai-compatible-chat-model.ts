@@ -149,7 +149,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
     try {
       body = JSON.parse(raw) as unknown;
     } catch (error) {
-      throw transportError('sent a body that is not JSON', error, { ...context, retryable: false, kind: 'other' });
+      throw transportError('sent a body that is not JSON', error, { ...context, kind: 'invalid_chunk_json' });
     }
     return {
       ...parseCompletion(body, raw, context),
@@ -255,7 +255,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
       if (response.ok) return { response, plan, warnings: [...warnings, ...plan.warnings], streamed: stream };
       const error = await errorFromResponse(response, { ...this.errorContext, limits: config.limits });
       if (request.abortSignal?.aborted) throw request.abortSignal.reason;
-      if (stream && plan.nativeTools && error.kind === 'tools_unsupported_in_stream') {
+      if (stream && plan.nativeTools && error.providerKind === 'tools_unsupported_in_stream') {
         memory.toolsWithoutStreaming = true;
         warnings.push({
           type: 'unsupported_setting',

@@ -45,7 +45,7 @@ describe('vllm preset over recorded vLLM traffic', () => {
     const error = (failed[2] as { error: unknown }).error;
     expect(OpenAICompatibleCallError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({
-      statusCode: 200,
+      statusCode: 500,
       errorCode: '500',
       kind: 'server_error',
       isRetryable: true,

@@ -1,15 +1,15 @@
-import {
-  type AssistantMessage,
-  type AssistantToolCall,
-  type FilePart,
-  type ImagePart,
-  type LanguageModelV1CallWarning,
-  type Message,
-  recoverToolArguments,
-  type TextPart,
-  type ToolMessage,
-  type UserMessage,
+import type {
+  AssistantMessage,
+  AssistantToolCall,
+  FilePart,
+  ImagePart,
+  LanguageModelV1CallWarning,
+  Message,
+  TextPart,
+  ToolMessage,
+  UserMessage,
 } from '@tiny/llm';
+import { replayArguments, tryParseJson } from '@tiny/provider-utils';
 import type { ResolvedSettings } from '../model/openai-compatible-settings.js';
 
 type WireMessage = Record<string, unknown>;
@@ -49,17 +49,11 @@ function userContent(message: UserMessage, warnings: LanguageModelV1CallWarning[
   return parts;
 }
 
-/** Argument text that a server which parses replayed arguments accepts. */
+/** Argument text that a server which parses replayed arguments accepts: the text itself when it is a JSON object. */
 function validJsonArguments(raw: string): string {
-  if (raw.trim() === '') return '{}';
-  try {
-    const value: unknown = JSON.parse(raw);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return raw;
-  } catch {
-    // repaired below
-  }
-  const repaired = recoverToolArguments(raw);
-  return JSON.stringify(repaired ?? {});
+  const value = tryParseJson(raw);
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return raw;
+  return JSON.stringify(replayArguments(raw));
 }
 
 function wireToolCall(call: AssistantToolCall, replay: Replay): WireMessage {

@@ -36,8 +36,7 @@ export async function* completionToParts(
         error instanceof SyntaxError
           ? transportError('sent a body that is not JSON', error, {
               ...context,
-              retryable: false,
-              kind: 'other',
+              kind: 'invalid_chunk_json',
               httpStatus: response.status,
             })
           : error,

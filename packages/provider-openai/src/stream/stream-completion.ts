@@ -30,7 +30,6 @@ function protocolError(what: string, context: StreamContext & { httpStatus: numb
   return transportError(`broke the stream protocol: ${what}`, undefined, {
     ...context,
     kind: 'protocol_violation',
-    retryable: false,
   });
 }
 
