@@ -1,13 +1,11 @@
 import { ModelCallError } from '@tiny/llm';
 
-const namesFormat = /response_format|json_schema|\bschema\b/i;
-
 /**
- * True when the provider refused the request's output shape: a `ModelCallError` with HTTP 400
- * whose message or body names `response_format`, `json_schema` or a schema. Auto formats fall
- * back to the next strategy on it.
+ * True when the provider refused the request's output shape: a `ModelCallError` of the shared
+ * kind `response_format_unsupported` (every adapter reads it the same way, from the status, the
+ * field blamed and the message; see `ModelCallErrorKind`). Auto formats fall back to the next
+ * strategy on it.
  */
 export function isResponseFormatRejection(error: unknown): error is ModelCallError {
-  if (!ModelCallError.isInstance(error) || error.statusCode !== 400) return false;
-  return namesFormat.test(`${error.message}\n${error.responseBody ?? ''}`);
+  return ModelCallError.isInstance(error) && error.kind === 'response_format_unsupported';
 }

@@ -11,15 +11,22 @@ const rejection = () =>
   new ModelCallError({
     message: 'HTTP 400: Invalid schema for response_format "person"',
     statusCode: 400,
+    kind: 'response_format_unsupported',
     responseBody: '{"error":{"param":"response_format"}}',
   });
 
 describe('runtime fallback', () => {
-  it('recognises a 400 naming the response format or schema, and nothing else', () => {
+  it('recognises the shared response_format_unsupported kind, and nothing else', () => {
     expect(isResponseFormatRejection(rejection())).toBe(true);
     expect(isResponseFormatRejection(new ModelCallError({ message: 'rate limited', statusCode: 429 }))).toBe(false);
     expect(isResponseFormatRejection(new ModelCallError({ message: 'bad key', statusCode: 400 }))).toBe(false);
     expect(isResponseFormatRejection(new Error('response_format'))).toBe(false);
+    // A 400 whose words name a schema is no rejection by itself: only the kind decides.
+    expect(
+      isResponseFormatRejection(
+        new ModelCallError({ message: 'tools.0.input_schema: invalid schema', statusCode: 400 }),
+      ),
+    ).toBe(false);
   });
 
   it('auto falls back from provider to tool, with an output_fallback event', async () => {
