@@ -33,8 +33,8 @@ function isDeepEqual(left: unknown, right: unknown): boolean {
   }
 }
 
-/** Floors: batch 1 was fixed after its first measurement; batch 2 is what was measured, unseen. */
-const FLOOR = { 1: 0.95, 2: 0.35 } as const;
+/** Floors: both batches were fixed by general rules after their first measurement (README). */
+const FLOOR = { 1: 0.95, 2: 0.65 } as const;
 
 describe('schema-guided recovery: held-out answers', () => {
   const outcomes = heldOut.map((entry) => {

@@ -280,3 +280,78 @@ describe('parseWithSchema: alternative string delimiters', () => {
     expect(parseWithSchema('{a: Ada\n\nThanks!', named)?.value).toEqual({ a: 'Ada' });
   });
 });
+
+// Slips written from the classes json_repair's tests name (mangiucugna/json_repair
+// tests/test_parse_object.py, tests/test_parse_array.py); inputs are this project's own.
+describe('parseWithSchema: missing and stray punctuation', () => {
+  const item: JsonSchema = {
+    type: 'object',
+    properties: { title: { type: 'string' }, count: { type: 'integer' }, note: { type: 'string' } },
+    required: ['title', 'count'],
+  };
+  const list: JsonSchema = { type: 'array', items: { type: 'integer' } };
+
+  it('inserts a missing comma before a quoted key or list item', () => {
+    expect(parseWithSchema('{"title": "Lamp", "count": 2 "note": "spare"}', item)?.value).toEqual({
+      title: 'Lamp',
+      count: 2,
+      note: 'spare',
+    });
+    expect(parseWithSchema('{"title": "Lamp""count": 2}', item)?.value).toEqual({ title: 'Lamp', count: 2 });
+    expect(parseWithSchema('["red" "green" "blue"]', { type: 'array', items: { type: 'string' } })?.value).toEqual([
+      'red',
+      'green',
+      'blue',
+    ]);
+  });
+
+  it('drops a stray word before a quoted key, and an ellipsis standing for left-out items', () => {
+    const answer = parseWithSchema('{"title": "Lamp", NOTE "count": 2}', item);
+    expect(answer?.value).toEqual({ title: 'Lamp', count: 2 });
+    expect(answer?.repairs).toContain('dropped_stray_text at /');
+    expect(parseWithSchema('[1, 2, ..., 5]', list)?.value).toEqual([1, 2, 5]);
+    expect(parseWithSchema('[1, 2, …]', list)?.repairs).toContain('dropped_ellipsis at /');
+    // An ellipsis inside a string is content.
+    expect(parseWithSchema('{"title": "...", "count": 1}', item)?.value).toEqual({ title: '...', count: 1 });
+  });
+
+  it('adds a missing opening quote and keeps brackets opened inside an unquoted value', () => {
+    expect(parseWithSchema('{"title": Lamp", "count": 2}', item)?.value).toEqual({ title: 'Lamp', count: 2 });
+    expect(parseWithSchema('{title: Lamp {spare}, count: 2}', item)?.value).toEqual({
+      title: 'Lamp {spare}',
+      count: 2,
+    });
+  });
+
+  it('fixes mismatched closers, an object closed too early and a fence with no opener', () => {
+    const nested: JsonSchema = {
+      type: 'object',
+      properties: { items: { type: 'array', items: item }, tags: { type: 'array', items: { type: 'string' } } },
+      required: ['items'],
+    };
+    expect(parseWithSchema('{"items": [{"title": "Lamp", "count": 2], "tags": ["a"}', nested)?.value).toEqual({
+      items: [{ title: 'Lamp', count: 2 }],
+      tags: ['a'],
+    });
+    const early = parseWithSchema('{"title": "Lamp"}, "count": 2}', item);
+    expect(early?.value).toEqual({ title: 'Lamp', count: 2 });
+    expect(early?.repairs).toContain('removed_stray_brace at /');
+    expect(
+      parseWithSchema('[{"title": "A", "count": 1}}, {"title": "B", "count": 2}]', { type: 'array', items: item })
+        ?.value,
+    ).toEqual([
+      { title: 'A', count: 1 },
+      { title: 'B', count: 2 },
+    ]);
+    expect(parseWithSchema('{"title": "Lamp, large", "count": 2}```', item)?.value).toEqual({
+      title: 'Lamp, large',
+      count: 2,
+    });
+    expect(
+      parseWithSchema('{"title": "Lamp, large"```', { type: 'object', properties: { title: { type: 'string' } } })
+        ?.value,
+    ).toEqual({
+      title: 'Lamp, large',
+    });
+  });
+});

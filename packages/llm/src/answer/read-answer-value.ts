@@ -121,6 +121,10 @@ function closesString(text: string, closeEnd: number, context: Context): boolean
     const following = text.charCodeAt(next);
     return startsValue(following) || following === 93;
   }
+  // The comma is missing before the next item (`["a" "b"]`) or key (`"x""key": 1`).
+  if (code === 34) return context === 'array' ? at > closeEnd : context === 'object' && quotedKeyFollows(text, at);
+  // A closing fence right after the value (`{"key": "value"```).
+  if (code === 96) return text.startsWith('```', at);
   // `/` starts a comment after the value (`'text' /* note */`).
   return code === 125 || code === 93 || code === 58 || code === 10 || code === 13 || code === 47;
 }
@@ -294,13 +298,23 @@ function readString(reader: Reader, path: string, context: Context): string {
   return chunks.join('');
 }
 
+/** After the whole answer's object closed: do `, "key":` entries follow (it closed too early)? */
+function closedEarly(text: string, from: number): boolean {
+  let at = from;
+  while (at < text.length && isSpace(text.charCodeAt(at))) at++;
+  return text.charCodeAt(at) === 44 && quotedKeyFollows(text, at + 1);
+}
+
 /** After `,`: does a double-quoted key (then `:`) follow? */
 function quotedKeyFollows(text: string, from: number): boolean {
   let at = from;
   while (at < text.length && isSpace(text.charCodeAt(at))) at++;
   if (text.charCodeAt(at) !== 34) return false;
-  const end = text.indexOf('"', at + 1);
-  if (end < 0 || end - at > MAX_KEY_LOOKAHEAD) return false;
+  // Bounded: a key is short, and this runs at many commas and quotes.
+  const limit = Math.min(text.length, at + MAX_KEY_LOOKAHEAD);
+  let end = at + 1;
+  while (end < limit && text.charCodeAt(end) !== 34) end++;
+  if (end >= limit) return false;
   let colon = end + 1;
   while (text.charCodeAt(colon) === 32 || text.charCodeAt(colon) === 9) colon++;
   return text.charCodeAt(colon) === 58;
@@ -329,8 +343,11 @@ function keyFollows(text: string, from: number): boolean {
   }
   // A key cut by the end of the text is still a key (the answer stopped mid-entry).
   if (at >= text.length) return true;
+  const wordEnd = at;
   while (at < limit && (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9)) at++;
-  return text.charCodeAt(at) === 58;
+  if (text.charCodeAt(at) === 58) return true;
+  // A stray word, then a quoted key (`, COMMENT "value_2": ...`): the entry still follows.
+  return isWordStart(code) && at > wordEnd && quotedKeyFollows(text, at);
 }
 
 /** An unquoted string value: up to the end of the line or the container's next separator. */
@@ -338,8 +355,15 @@ function readUnquoted(reader: Reader, context: Context, path: string): string | 
   const { text } = reader;
   const start = reader.pos;
   let at = start;
+  // Brackets opened inside the value (`words{in brackets}`) are closed inside it too.
+  let nested = 0;
   for (; at < text.length; at++) {
     const code = text.charCodeAt(at);
+    if (code === 123 || code === 91) nested++;
+    else if ((code === 125 || code === 93) && nested > 0) {
+      nested--;
+      continue;
+    }
     if (code === 10 || code === 13) {
       // In an object that closes later, a value runs on over lines until a key or the brace.
       if (context !== 'object' || at >= reader.lastBrace || keyFollows(text, at + 1)) break;
@@ -350,11 +374,16 @@ function readUnquoted(reader: Reader, context: Context, path: string): string | 
     // `{"key": value "key2": "value2"}`: a quoted key after the value, the comma missing.
     if (context === 'object' && code === 34 && at > start && keyFollows(text, at)) break;
   }
-  const value = text.slice(start, at).trim();
+  let value = text.slice(start, at).trim();
   if (value === '') return FAIL;
   if (at >= text.length) reader.truncated = true;
   reader.pos = at;
   reader.repairs.add('unquoted_string', path);
+  // `"words": abcdef",`: only the opening quote was missing.
+  if (value.length > 1 && value.endsWith('"') && !value.slice(0, -1).includes('"')) {
+    value = value.slice(0, -1).trimEnd();
+    reader.repairs.add('inserted_missing_quote', path);
+  }
   return value;
 }
 
@@ -368,7 +397,8 @@ function endsScalar(text: string, index: number): boolean {
   while (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9) at++;
   if (at >= text.length) return true;
   const code = text.charCodeAt(at);
-  return code === 44 || code === 125 || code === 93 || code === 10 || code === 13 || code === 47;
+  // A quote after the scalar starts the next entry, its comma missing (`"a": 1 "b": 2`).
+  return code === 44 || code === 125 || code === 93 || code === 10 || code === 13 || code === 47 || code === 34;
 }
 
 const literals: Readonly<Record<string, { value: unknown; python: boolean }>> = {
@@ -500,8 +530,20 @@ function readObject(reader: Reader, schema: JsonSchema | undefined, path: string
     if (reader.pos >= text.length) break;
     const code = text.charCodeAt(reader.pos);
     if (code === 125) {
+      // The whole answer's object closed early, more entries follow: `{"a": 1}, "b": 2}`.
+      if (reader.depth === 1 && closedEarly(text, reader.pos + 1)) {
+        reader.repairs.add('removed_stray_brace', path);
+        reader.pos++;
+        continue;
+      }
       if (expectingEntry && Object.keys(result).length > 0) reader.repairs.add('removed_trailing_comma', path);
       reader.pos++;
+      reader.depth--;
+      return result;
+    }
+    if (code === 93 && reader.depth > 1) {
+      // `[{"key": "value"], ...`: the object's brace is missing; the `]` is the list's.
+      reader.repairs.add('inserted_missing_brace', path);
       reader.depth--;
       return result;
     }
@@ -510,6 +552,18 @@ function readObject(reader: Reader, schema: JsonSchema | undefined, path: string
       if (expectingEntry) reader.repairs.add('removed_extra_comma', path);
       expectingEntry = true;
       continue;
+    }
+    // A stray word before a quoted key (`, COMMENT "value_2": ...`) is not part of the answer.
+    if (isWordStart(code)) {
+      let end = reader.pos;
+      while (end < text.length && isWordPart(text.charCodeAt(end))) end++;
+      let after = end;
+      while (text.charCodeAt(after) === 32 || text.charCodeAt(after) === 9) after++;
+      if (text.charCodeAt(after) !== 58 && after > end && quotedKeyFollows(text, after)) {
+        reader.repairs.add('dropped_stray_text', path);
+        reader.pos = end;
+        continue;
+      }
     }
     // An object never closed whose next entry is prose (no `key:`) ends where the prose starts:
     // `{"pointer": {pointer: null,\n\nAnything else?` is the object, then the model's chatter.
@@ -558,10 +612,29 @@ function readArray(reader: Reader, schema: JsonSchema | undefined, path: string)
       reader.depth--;
       return result;
     }
+    if (code === 125) {
+      // A `}` in a list: stray in the whole answer's list (`[{...}},{...}]`), else the list's own
+      // `]` is missing before its object closes (`{"a": [1, 2}, "b": 3}`).
+      if (reader.depth === 1) {
+        reader.repairs.add('removed_stray_brace', path);
+        reader.pos++;
+        continue;
+      }
+      reader.repairs.add('inserted_missing_bracket', path);
+      reader.depth--;
+      return result;
+    }
     if (code === 44) {
       reader.pos++;
       if (expectingItem) reader.repairs.add('removed_extra_comma', path);
       expectingItem = true;
+      continue;
+    }
+    // `[1, 2, ...]`: an ellipsis the model wrote for items it left out is not an item.
+    const ellipsis = text.startsWith('...', reader.pos) ? 3 : code === 0x2026 ? 1 : 0;
+    if (ellipsis > 0 && /^[ \t]*[,\]]/.test(text.slice(reader.pos + ellipsis, reader.pos + ellipsis + 64))) {
+      reader.repairs.add('dropped_ellipsis', path);
+      reader.pos += ellipsis;
       continue;
     }
     if (!expectingItem) {
@@ -609,6 +682,11 @@ export function readAnswerValue(
   const value = readValue(reader, root, '', 'root');
   if (value === FAIL || value === MISSING) return undefined;
   skipSpace(reader);
+  // A closing fence with no opener after the value (`{"key": "value"}```).
+  if (reader.pos < text.length && /^`{3,}\s*$/.test(text.slice(reader.pos, reader.pos + 64))) {
+    repairs.add('removed_stray_fence');
+    reader.pos = text.length;
+  }
   if (reader.pos < text.length) return undefined;
   return { value, truncated: reader.truncated };
 }
