@@ -324,6 +324,9 @@ export function buildTrace(input: NormalizedInput): TraceView {
       case 'ledger_write_failed':
         findCall(event.callId, at)?.notes.push(`ledger ${event.phase} write failed (${event.action}): ${event.error}`);
         break;
+      case 'tool_returned_undefined':
+        note('warn', 'empty result', `${event.toolName} returned undefined; the model was sent ""`, at);
+        break;
       case 'limit_reached':
         note('error', 'limit reached', `${event.limitKind} budget of ${event.limit} spent`, at);
         break;

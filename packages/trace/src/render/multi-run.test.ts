@@ -79,6 +79,18 @@ describe('a trace that holds several runs', () => {
     expect(header).not.toContain('class="outcome');
   });
 
+  it('notes a tool that returned undefined in the turn it ran in', () => {
+    const page = renderTraceHtml([
+      { type: 'run_started', runId: 'r1' },
+      { type: 'turn_started', turn: 1 },
+      { type: 'tool_returned_undefined', toolName: 'forgetful', sent: '' },
+      { type: 'run_completed', runId: 'r1', outcome: 'final' },
+    ]);
+    expect(page).toContain(
+      '<li class="warn"><b>empty result</b> forgetful returned undefined; the model was sent &quot;&quot;</li>',
+    );
+  });
+
   it('names what stopped a run that ended `stopped`', () => {
     const page = renderTraceHtml([
       { type: 'run_started', runId: 'r1' },
