@@ -244,7 +244,13 @@ function admitUnhooked(
     const raw = typeof call.arguments === 'string' ? call.arguments : '';
     const repaired = recoverToolArguments(raw);
     if (repaired === undefined) {
-      const message = `could not parse the arguments of tool \`${call.name}\` (${call.invalid}); send them again as one JSON object`;
+      // A call written in a tool's own format (`xml`, `ptype`) is asked for again in that syntax.
+      const written = state.callFormats.get(call.id)?.format;
+      const again =
+        written === 'xml' || written === 'ptype'
+          ? `write the call again in the tool's ${written} syntax`
+          : 'send them again as one JSON object';
+      const message = `could not parse the arguments of tool \`${call.name}\` (${call.invalid}); ${again}`;
       if (state.sink.active) {
         state.sink.emit({
           type: 'invalid_tool_args',

@@ -1,11 +1,5 @@
-import { type CallSource, formatOfGrammar, type ToolFormat } from '@tiny/llm';
-import type { LoopState } from './loop-state.js';
-
-/** How a model call was written: the tool format and the grammar it was read with. */
-export interface CallFormat {
-  readonly format: ToolFormat['type'];
-  readonly grammar: CallSource;
-}
+import { type CallSource, formatOfGrammar } from '@tiny/llm';
+import type { CallFormat, LoopState } from './loop-state.js';
 
 /**
  * Remembers how each call of a model turn was written (`source` → format and grammar), by the

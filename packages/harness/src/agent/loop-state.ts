@@ -1,4 +1,12 @@
-import type { LanguageModelV1, LanguageModelV1Usage, Message, ToolDialect, ToolSchema } from '@tiny/llm';
+import type {
+  CallSource,
+  LanguageModelV1,
+  LanguageModelV1Usage,
+  Message,
+  ToolDialect,
+  ToolFormat,
+  ToolSchema,
+} from '@tiny/llm';
 import type { JsonValue } from '@tiny/tools';
 import type { ArtifactRef, ArtifactStore } from '../artifacts/artifact-store.js';
 import type { ApprovalSecret } from '../deferral/approval-digest.js';
@@ -13,10 +21,15 @@ import type { RunLimits } from '../run/run-limits.js';
 import type { RunPolicy } from '../run/run-policy.js';
 import type { RunDeadline } from '../run/run-stop.js';
 import type { ToolSet } from '../toolsets/tool-set.js';
-import type { CallFormat } from './call-format.js';
 
 // The loop's modules take `PendingCall` from here; it is declared with the middleware hooks that receive it.
 export type { PendingCall } from '../middleware/agent-middleware.js';
+
+/** How a model call was written: the tool format and the grammar it was read with. */
+export interface CallFormat {
+  readonly format: ToolFormat['type'];
+  readonly grammar: CallSource;
+}
 
 /**
  * The mutable state of one run. Everything per-turn is derived from it; the transcript is one

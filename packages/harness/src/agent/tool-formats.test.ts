@@ -116,6 +116,7 @@ describe('a native-capable model with json, xml and ptype tools', () => {
     const answer = run.messages.find((message) => message.role === 'tool');
     expect(answer).toMatchObject({ toolName: 'weather', isError: true });
     expect(messageText(answer as Message)).toContain('could not parse the arguments of tool `weather`');
+    expect(messageText(answer as Message)).toContain("write the call again in the tool's xml syntax");
     expect(eventsOfType(run.events, 'invalid_tool_args')).toMatchObject([
       { toolName: 'weather', recovery: 'tool_error' },
     ]);
