@@ -1,4 +1,11 @@
-import { ModelCallError } from '@tiny/llm';
+import { ModelCallError, type ModelCallErrorKind } from '@tiny/llm';
+import {
+  classifyProviderError,
+  deriveRetry,
+  readErrorEnvelope,
+  redactSecret,
+  tryParseJson,
+} from '@tiny/provider-utils';
 
 const apiCallMarker = Symbol.for('vercel.ai.error.AI_APICallError');
 
@@ -11,59 +18,104 @@ export function isApiCallError(error: unknown): boolean {
   return asRecord(error)?.[apiCallMarker] === true;
 }
 
-function header(headers: unknown, name: string): string | undefined {
-  for (const [key, value] of Object.entries(asRecord(headers) ?? {})) {
-    if (key.toLowerCase() === name && typeof value === 'string') return value;
-  }
-  return undefined;
-}
-
-/** `retry-after-ms`, else `retry-after` in seconds or as an HTTP date. @internal */
-export function retryAfterOf(headers: unknown, now: number = Date.now()): number | undefined {
-  const milliseconds = Number(header(headers, 'retry-after-ms') ?? Number.NaN);
-  if (Number.isFinite(milliseconds) && milliseconds >= 0) return milliseconds;
-  const after = header(headers, 'retry-after');
-  if (after === undefined || after.trim() === '') return undefined;
-  const seconds = Number(after);
-  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined;
-  const date = Date.parse(after);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+/** The AI SDK's response headers (a plain record) as `Headers`, for `deriveRetry`. */
+function headersOf(value: unknown): Headers | undefined {
+  const record = asRecord(value);
+  if (record === undefined) return undefined;
+  const headers = new Headers();
+  for (const [name, text] of Object.entries(record)) if (typeof text === 'string') headers.set(name, text);
+  return headers;
 }
 
 /**
- * Turns what an AI SDK model threw or streamed into a `ModelCallError`: an `APICallError` keeps its
- * message, `statusCode`, `isRetryable`, `responseBody` and the `retry-after` of its response
- * headers; anything else is a non-retryable error with its message. Each of `secrets` is replaced
- * by `[redacted]` in the message and body. The original is the `cause` (unscrubbed: do not log it).
+ * AI SDK errors that say the response body was wrong (an unparsable or invalid stream chunk or
+ * body), each the shared kind `invalid_chunk`, as in the native adapters.
+ */
+const invalidBodyErrors = new Set(['AI_JSONParseError', 'AI_TypeValidationError', 'AI_InvalidResponseDataError']);
+
+/**
+ * Turns what an AI SDK model threw or streamed into a `ModelCallError` of the shared taxonomy, read
+ * the same way as the native adapters (`classifyProviderError` and `deriveRetry` of
+ * `@tiny/provider-utils`):
+ * - an `APICallError`: its status and its body's error envelope give the kind (the SDK's own
+ *   `isRetryable` is not used: retryability follows the kind); `retry-after` and rate-limit
+ *   headers give `retryAfterMs`; `providerKind` is the body's error type or code;
+ * - an error object streamed as an `error` part (`{type: 'overloaded_error', message}`): its kind as
+ *   for an error event of a native adapter (an unknown one is a retryable `server_error`);
+ * - `AI_JSONParseError`, `AI_TypeValidationError`, `AI_InvalidResponseDataError`: `invalid_chunk`
+ *   (retryable), the SDK's error name as `providerKind`;
+ * - a `ModelCallError` kept as it is; anything else `unknown`, not retryable.
+ * Each of `secrets` is replaced by `[redacted]` in the message and body. The original is the
+ * `cause` (unscrubbed: do not log it).
  * @internal
  */
 export function toModelCallError(error: unknown, provider: string, secrets: readonly string[] = []): ModelCallError {
   const scrub = <T extends string | undefined>(text: T): T =>
-    text === undefined
-      ? text
-      : (secrets.reduce<string>(
-          (out, secret) => (secret.length < 4 ? out : out.split(secret).join('[redacted]')),
-          text,
-        ) as T);
+    secrets.reduce<T>((out, secret) => redactSecret(out, secret), text);
   if (ModelCallError.isInstance(error) && secrets.length === 0) return error;
   const record = asRecord(error);
   const message = error instanceof Error ? error.message : typeof error === 'string' ? error : JSON.stringify(error);
   if (isApiCallError(error)) {
     const statusCode = typeof record?.statusCode === 'number' ? record.statusCode : undefined;
+    const responseBody = typeof record?.responseBody === 'string' ? record.responseBody : undefined;
+    const facts = readErrorEnvelope(tryParseJson(responseBody ?? ''));
+    const { kind, providerKind } = classifyProviderError({
+      statusCode,
+      type: facts?.type,
+      code: facts?.code,
+      param: facts?.param,
+      message: facts?.message ?? message,
+    });
     return new ModelCallError({
       message: scrub(`${provider}: ${message}`),
+      kind,
+      providerKind,
       statusCode,
-      isRetryable: record?.isRetryable === true,
-      responseBody: scrub(typeof record?.responseBody === 'string' ? record.responseBody : undefined),
+      ...deriveRetry(kind, statusCode, headersOf(record?.responseHeaders)),
+      responseBody: scrub(responseBody),
       provider,
-      retryAfterMs: retryAfterOf(record?.responseHeaders),
       cause: error,
     });
   }
-  return new ModelCallError({
-    message: scrub(`${provider}: ${message}`),
-    provider,
-    isRetryable: ModelCallError.isInstance(error) ? error.isRetryable : false,
-    cause: error,
-  });
+  if (ModelCallError.isInstance(error)) {
+    return new ModelCallError({
+      message: scrub(error.message),
+      kind: error.kind,
+      providerKind: error.providerKind,
+      statusCode: error.statusCode,
+      isRetryable: error.isRetryable,
+      retryAfterMs: error.retryAfterMs,
+      responseBody: scrub(error.responseBody),
+      provider,
+      cause: error,
+    });
+  }
+  const name = error instanceof Error ? error.name : undefined;
+  if (name !== undefined && invalidBodyErrors.has(name)) return classified('invalid_chunk', name);
+  if (!(error instanceof Error) && record !== undefined) {
+    const facts = readErrorEnvelope(record.error === undefined ? { error: record } : record);
+    if (facts !== undefined) {
+      const { kind, providerKind } = classifyProviderError({
+        payloadStatus: facts.status,
+        type: facts.type,
+        code: facts.code,
+        message: facts.message,
+        inBody: true,
+      });
+      return classified(kind, providerKind, facts.status);
+    }
+  }
+  return classified('unknown', name);
+
+  function classified(kind: ModelCallErrorKind, providerKind: string | undefined, statusCode?: number) {
+    return new ModelCallError({
+      message: scrub(`${provider}: ${message}`),
+      kind,
+      providerKind,
+      statusCode,
+      ...deriveRetry(kind, statusCode),
+      provider,
+      cause: error,
+    });
+  }
 }

@@ -145,7 +145,7 @@ export async function* mapStream(
       type: 'error',
       error: new ModelCallError({
         message: `${context.provider}: the stream ended without a finish part (incomplete stream)`,
-        isRetryable: true,
+        kind: 'incomplete_stream',
         provider: context.provider,
       }),
     };
