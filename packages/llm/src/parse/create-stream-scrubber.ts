@@ -79,6 +79,8 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
   let buffer = '';
   let previousCode = -1;
   let heldAfterLastScan = 0;
+  /** The absolute span of the last call block released (a region opened inside it is content). */
+  let lastCallSpan: readonly [number, number] | undefined;
 
   function step(final: boolean): ParsedText {
     const context = createScanContext(buffer, final ? 'batch' : 'stream', knowledge, previousCode);
@@ -89,7 +91,11 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
       findProtectedRegions(buffer, fence, final, true, context.lower),
       final,
       previousCode,
+      lastCallSpan === undefined ? undefined : [lastCallSpan[0] - fence.offset, lastCallSpan[1] - fence.offset],
     );
+    if (scan.lastCallSpan !== undefined) {
+      lastCallSpan = [scan.lastCallSpan[0] + fence.offset, scan.lastCallSpan[1] + fence.offset];
+    }
     const { parts } = scan;
     for (let index = 0; index < parts.length - 1; index++) {
       const part = parts[index];
@@ -118,6 +124,7 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
       buffer = '';
       previousCode = -1;
       heldAfterLastScan = 0;
+      lastCallSpan = undefined;
       return released;
     }
     if (consumed > 0) {

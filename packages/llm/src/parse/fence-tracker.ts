@@ -67,7 +67,8 @@ export function initialFenceState(leadingReasoning = true): FenceState {
 
 /**
  * @internal Reads `chunk` as the continuation of the text `state` has seen, updating `state` in
- * place and calling `onRange(start, end)` (absolute offsets) for every protected fence that closes.
+ * place and calling `onRange(start, end)` (absolute offsets) for every protected fence that closes
+ * (`onRange(start, end, true)` for a reasoning region).
  * A fence protects when it has at most three spaces of indent, three or more backticks or tildes,
  * and an info-string language that is not a call language; it ends just past the closing run,
  * which may carry trailing text on its line.
@@ -75,10 +76,10 @@ export function initialFenceState(leadingReasoning = true): FenceState {
 export function feedFence(
   state: FenceState,
   chunk: string,
-  onRange: (start: number, end: number) => void,
+  onRange: (start: number, end: number, reasoning?: boolean) => void,
   lowerChunk?: string,
 ): void {
-  feedReasoning(state, chunk, state.offset, onRange, lowerChunk);
+  feedReasoning(state, chunk, state.offset, (start, end) => onRange(start, end, true), lowerChunk);
   // Lines without ` or ~ can neither open nor close a fence or a span: both skip to the last line.
   const lastLineEnd = hasFenceCharacter(chunk) ? undefined : chunk.lastIndexOf('\n');
   feedInlineCode(state, chunk, state.offset, onRange, lastLineEnd);
@@ -161,13 +162,17 @@ export function feedFence(
  * @internal Ends the text: a fence line still being read is decided, and an open fence protects to
  * the end. In stream mode an undecided line is left undecided (nothing after it exists yet).
  */
-export function finishFence(state: FenceState, complete: boolean, onRange: (start: number, end: number) => void): void {
+export function finishFence(
+  state: FenceState,
+  complete: boolean,
+  onRange: (start: number, end: number, reasoning?: boolean) => void,
+): void {
   if (complete) {
     if (state.stage === RUN) endRun(state, onRange);
     if (state.stage === INFO_SPACE || state.stage === WORD) decideOpener(state);
   }
   if (state.openStart >= 0) onRange(state.openStart, state.offset);
-  finishReasoning(state, state.offset, onRange);
+  finishReasoning(state, state.offset, (start, end) => onRange(start, end, true));
   if (complete) finishInlineCode(state, onRange);
 }
 

@@ -26,6 +26,11 @@ export interface ProtectedRegions {
   /** The end of the protected span containing `position`, or -1 when it is not protected. */
   endAt(position: number): number;
   /**
+   * Where the innermost region containing `position` began (relative to this text, negative when
+   * a stream's earlier text opened it), or -1 when `position` is not protected.
+   */
+  startAt(position: number): number;
+  /**
    * In an incomplete text, where a last line starts that may still become a protected fence opener
    * (its language is not complete yet); blocks from there cannot be decided. -1 otherwise.
    */
@@ -37,6 +42,22 @@ export interface ProtectedRegions {
    * narrative before it is released. -1 when nothing is undecided.
    */
   readonly undecidedCallsFrom: number;
+  /**
+   * The end of a reasoning region that starts at the very start of the response (a leading closer,
+   * or an opener there), relative to this text; -1 when there is none in it. A call block that
+   * starts inside it and runs past its end holds its closer in a value (`"</think>"`): that closer
+   * is content, and the block is read (see `scan-text.ts`).
+   */
+  readonly leadingEnd: number;
+  /**
+   * Where the span starting at this text's start really began, relative to this text: negative
+   * when a stream's earlier text opened it, else 0.
+   */
+  readonly firstOrigin: number;
+  /** Whether a region begins strictly inside `(start, end)`. */
+  opensWithin(start: number, end: number): boolean;
+  /** Whether `position` is in a protected region other than the leading reasoning region. */
+  protectedBesidesLeading(position: number): boolean;
 }
 
 /**
@@ -56,9 +77,16 @@ export function findProtectedRegions(
   const working: FenceState = state === undefined ? initialFenceState(leadingReasoning) : { ...state };
   const base = working.offset;
   const ranges: Array<readonly [number, number]> = [];
-  const onRange = (start: number, end: number): void => {
+  let leadingEnd = -1;
+  /** Every region as found (before merging; starts not clamped), to tell which one a position is in. */
+  const opened: Array<readonly [number, number, boolean]> = [];
+  let firstOrigin = 0;
+  const onRange = (start: number, end: number, reasoning = false): void => {
     const relativeStart = Math.max(0, start - base);
     const relativeEnd = end - base;
+    if (relativeEnd > 0 && start - base < firstOrigin) firstOrigin = start - base;
+    if (relativeEnd > relativeStart) opened.push([start - base, relativeEnd, reasoning && start === 0]);
+    if (reasoning && start === 0 && relativeEnd > 0) leadingEnd = relativeEnd;
     if (relativeEnd > relativeStart) ranges.push([relativeStart, relativeEnd]);
   };
   feedFence(working, text, onRange, lower);
@@ -67,11 +95,17 @@ export function findProtectedRegions(
   const callsUndecided = complete ? -1 : !working.reasoningDecided ? 0 : inline < 0 ? -1 : Math.max(0, inline - base);
   finishFence(working, complete, onRange);
   mergeRanges(ranges);
+  opened.sort((a, b) => a[0] - b[0]);
   return {
     ranges,
-    endAt: (position) => protectedEnd(ranges, position),
+    endAt: (position) => protectedRange(ranges, position)?.[1] ?? -1,
+    startAt: (position) => innermostStart(opened, ranges, position),
+    protectedBesidesLeading: (position) => besidesLeading(opened, ranges, position),
+    opensWithin: (start, end) => (opened[lastStartingBy(opened, end - 1)]?.[0] ?? -1) > start,
     undecidedFrom: undecided < 0 ? -1 : Math.max(0, undecided - base),
     undecidedCallsFrom: callsUndecided,
+    leadingEnd,
+    firstOrigin,
   };
 }
 
@@ -90,16 +124,70 @@ function mergeRanges(ranges: Array<readonly [number, number]>): void {
   ranges.length = write;
 }
 
-function protectedEnd(ranges: ReadonlyArray<readonly [number, number]>, position: number): number {
+function protectedRange(
+  ranges: ReadonlyArray<readonly [number, number]>,
+  position: number,
+): readonly [number, number] | undefined {
   let low = 0;
   let high = ranges.length - 1;
   while (low <= high) {
     const middle = (low + high) >> 1;
     const range = ranges[middle];
-    if (range === undefined) return -1;
+    if (range === undefined) return undefined;
     if (position < range[0]) high = middle - 1;
     else if (position >= range[1]) low = middle + 1;
-    else return range[1];
+    else return range;
   }
-  return -1;
+  return undefined;
+}
+
+/** How many regions back {@link innermostStart} looks for one still open at a position. */
+const NESTING_LOOKBACK = 8;
+
+/**
+ * The start of the latest-starting region in `opened` (sorted by start) that contains `position`;
+ * the merged span's start when none is found within a few regions back; -1 when unprotected.
+ */
+function innermostStart(
+  opened: ReadonlyArray<readonly [number, number, boolean]>,
+  ranges: ReadonlyArray<readonly [number, number]>,
+  position: number,
+): number {
+  const merged = protectedRange(ranges, position);
+  if (merged === undefined) return -1;
+  const high = lastStartingBy(opened, position);
+  for (let index = high; index >= 0 && index > high - NESTING_LOOKBACK; index--) {
+    const region = opened[index];
+    if (region !== undefined && region[1] > position) return region[0];
+  }
+  return merged[0];
+}
+
+/** The index of the last region in `opened` (sorted by start) starting at or before `position`. */
+function lastStartingBy(opened: ReadonlyArray<readonly [number, number, boolean]>, position: number): number {
+  let low = 0;
+  let high = opened.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if ((opened[middle]?.[0] ?? 0) <= position) low = middle + 1;
+    else high = middle - 1;
+  }
+  return high;
+}
+
+/** Whether a region other than the leading reasoning one contains `position` (merged span when unsure). */
+function besidesLeading(
+  opened: ReadonlyArray<readonly [number, number, boolean]>,
+  ranges: ReadonlyArray<readonly [number, number]>,
+  position: number,
+): boolean {
+  if (protectedRange(ranges, position) === undefined) return false;
+  const high = lastStartingBy(opened, position);
+  for (let index = high; index >= 0; index--) {
+    const region = opened[index];
+    if (region === undefined) continue;
+    if (high - index >= NESTING_LOOKBACK) return true;
+    if (region[1] > position && !region[2]) return true;
+  }
+  return false;
 }

@@ -15,6 +15,8 @@ export interface ScanResult {
   readonly pending: number;
   /** Whether a block was left as text because it was quoted in prose ({@link quotedBlock}). */
   readonly quoted: boolean;
+  /** The span of the last call block taken, if any. */
+  readonly lastCallSpan: readonly [number, number] | undefined;
 }
 
 /**
@@ -22,7 +24,9 @@ export interface ScanResult {
  * until the cursor passes them, which keeps the pass linear); the earliest start wins and ties go
  * to grammar order. Blocks starting inside a protected region are skipped, and so are quoted ones
  * (see {@link quotedBlock}). Calls and diagnostics come out in text order. `complete` is false for
- * a stream's buffer that may still grow; `previousCode` the code unit just before `text` (-1 at the start).
+ * a stream's buffer that may still grow; `previousCode` the code unit just before `text` (-1 at the
+ * start); `priorCallSpan` the span (relative to `text`, so negative) of the last call block an
+ * earlier scan of the stream took.
  */
 export function scanText(
   text: string,
@@ -30,15 +34,26 @@ export function scanText(
   regions: ProtectedRegions,
   complete = true,
   previousCode = -1,
+  priorCallSpan?: readonly [number, number],
 ): ScanResult {
   const parts: Array<readonly [number, number]> = [];
   const calls: RawCall[] = [];
   const diagnostics: ParseDiagnostic[] = [];
   const cache: Array<Block | undefined | null> = grammars.map(() => null);
   const disabled = grammars.map(() => false);
+  // The leading region's closer (`</think>`) is void when a block spans it: it was written in an
+  // argument value, so nothing before it was reasoning.
+  // A block still arriving over that closer decides nothing yet: the stream holds the region.
+  const spans = regions.leadingEnd < 0 ? [] : grammars.map((grammar) => spanOverLeadingCloser(grammar, regions));
+  const leadingVoid = spans.some((span) => span?.kind === 'calls');
+  const undecided = leadingVoid ? undefined : spans.find((span) => span?.kind === 'pending');
+  if (undecided !== undefined)
+    return { parts: [[0, 0]], calls, diagnostics, pending: 0, quoted: false, lastCallSpan: undefined };
   let from = 0;
   let partStart = 0;
   let quoted = false;
+  /** The spans of the call blocks taken so far. */
+  const callSpans: Array<readonly [number, number]> = priorCallSpan === undefined ? [] : [priorCallSpan];
   for (;;) {
     let best: Block | undefined;
     let bestIndex = -1;
@@ -57,7 +72,7 @@ export function scanText(
     if (regions.undecidedFrom >= 0 && best.start >= regions.undecidedFrom) {
       const start = Math.max(regions.undecidedFrom, from);
       parts.push([partStart, start]);
-      return { parts, calls, diagnostics, pending: start, quoted };
+      return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: callSpans.at(-1) };
     }
     const source = grammars[bestIndex]?.source ?? 'tagged_json';
     if (
@@ -67,11 +82,11 @@ export function scanText(
       best.start >= regions.undecidedCallsFrom
     ) {
       parts.push([partStart, best.start]);
-      return { parts, calls, diagnostics, pending: best.start, quoted };
+      return { parts, calls, diagnostics, pending: best.start, quoted, lastCallSpan: callSpans.at(-1) };
     }
     if (best.kind === 'pending') {
       parts.push([partStart, best.start]);
-      return { parts, calls, diagnostics, pending: best.start, quoted };
+      return { parts, calls, diagnostics, pending: best.start, quoted, lastCallSpan: callSpans.at(-1) };
     }
     if (best.kind === 'unterminated') {
       diagnostics.push({ kind: 'unterminated_block', source });
@@ -79,6 +94,9 @@ export function scanText(
       parts.push([partStart, best.start]);
       partStart = best.end;
       if (best.kind === 'calls') {
+        callSpans.push([best.start, best.end]);
+        // A region opened inside this call protects nothing: answers that skipped it are stale.
+        if (regions.opensWithin(best.start, best.end)) cache.fill(null);
         calls.push(...best.calls);
         for (const tool of best.dropped ?? []) diagnostics.push({ kind: 'call_dropped', source, tool });
       } else if (best.kind === 'malformed')
@@ -88,7 +106,24 @@ export function scanText(
     if (from > text.length) break;
   }
   parts.push([partStart, Math.max(partStart, text.length)]);
-  return { parts, calls, diagnostics, pending: -1, quoted };
+  return { parts, calls, diagnostics, pending: -1, quoted, lastCallSpan: callSpans.at(-1) };
+
+  /**
+   * Whether a protected region began inside a call block already taken: its opener (`<think>`,
+   * a fence) was written in an argument value, so it is content and protects nothing.
+   */
+  function regionStart(position: number): number {
+    return regions.startAt(position);
+  }
+
+  function openedInCall(regionStart: number): boolean {
+    for (let index = callSpans.length - 1; index >= 0; index--) {
+      const span = callSpans[index];
+      if (span === undefined || span[1] <= regionStart) return false;
+      if (span[0] < regionStart) return true;
+    }
+    return false;
+  }
 
   function nextUnprotected(index: number, start: number): Block | undefined {
     const grammar = grammars[index];
@@ -97,7 +132,10 @@ export function scanText(
       let block = grammar.findNext(start);
       while (block !== undefined) {
         const end = regions.endAt(block.start);
-        if (end >= 0) {
+        const voided =
+          (leadingVoid && block.start < regions.leadingEnd && !regions.protectedBesidesLeading(block.start)) ||
+          openedInCall(regionStart(block.start));
+        if (end >= 0 && !voided) {
           block = grammar.findNext(end);
           continue;
         }
@@ -145,4 +183,23 @@ export function quotedBlock(
   if (closer === undefined) return 'no';
   if (block.end >= text.length) return complete ? 'no' : 'undecided';
   return text.charAt(block.end) === closer ? 'yes' : 'no';
+}
+
+/**
+ * The first of `grammar`'s blocks starting inside the leading reasoning region that runs past that
+ * region's end: a call block holds the closer that ended the region (`</think>`) in an argument
+ * value, so that closer is content; a block still arriving (stream) may turn out to.
+ */
+function spanOverLeadingCloser(grammar: Grammar, regions: ProtectedRegions): Block | undefined {
+  const leadingEnd = regions.leadingEnd;
+  try {
+    for (let block = grammar.findNext(0); block !== undefined && block.start < leadingEnd; ) {
+      const counts = !regions.protectedBesidesLeading(block.start);
+      if (counts && ((block.kind === 'calls' && block.end > leadingEnd) || block.kind === 'pending')) return block;
+      block = grammar.findNext(Math.max(block.start + 1, block.end));
+    }
+  } catch {
+    return undefined;
+  }
+  return undefined;
 }

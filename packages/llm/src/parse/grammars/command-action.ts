@@ -1,3 +1,4 @@
+import { closerPastJson } from '../closer-past-json.js';
 import { parseJsonStrict } from '../extract-json-values.js';
 import { isRecord } from '../own-properties.js';
 import { readCalls } from '../read-call-object.js';
@@ -32,7 +33,8 @@ export function createCommandActionGrammar(context: ScanContext): Grammar {
     const start = opens.next(from);
     if (start < 0) return undefined;
     const bodyStart = start + OPEN.length;
-    const close = closes.next(bodyStart);
+    // A JSON body is read past `<|END_ACTION|>` written inside its strings.
+    const close = closerPastJson(text, bodyStart, (at) => closes.next(at), mode === 'stream');
     if (close < 0) {
       if (mode === 'stream') return { kind: 'pending', start, end: text.length };
       return { kind: 'unterminated', start, end: bodyStart };

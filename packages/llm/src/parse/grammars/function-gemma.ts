@@ -49,14 +49,19 @@ export function createFunctionGemmaGrammar(context: ScanContext): Grammar {
     if (read !== undefined) {
       const after = skipWhitespace(text, read.end);
       if (text.startsWith(CLOSE, after)) return callBlock(start, after + CLOSE.length, name, read.value);
+      if (mode === 'stream' && endsInsidePrefix(text, after, CLOSE))
+        return { kind: 'pending', start, end: text.length };
       if (after >= text.length) {
         if (mode === 'stream') return { kind: 'pending', start, end: text.length };
         return callBlock(start, text.length, name, read.value);
       }
     }
-    // A stream cut inside the arguments (an open `<escape>` string may still hold the closer) waits.
-    if (mode === 'stream' && read === undefined && hitEnd) return { kind: 'pending', start, end: text.length };
+    // A stream cut inside the arguments (an open `<escape>` string may still hold the closer, or
+    // no closer has come yet) waits.
     const close = closes.next(bodyStart);
+    if (mode === 'stream' && read === undefined && (hitEnd || close < 0)) {
+      return { kind: 'pending', start, end: text.length };
+    }
     if (close < 0) return { kind: 'unterminated', start, end: start + OPEN.length };
     const call = statedCall(
       name,

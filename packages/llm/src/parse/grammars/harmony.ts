@@ -1,4 +1,5 @@
 import { recoverLeadingObject } from '../../repair/recover-leading-object.js';
+import { closerPastJson } from '../closer-past-json.js';
 import { parseJsonStrict } from '../extract-json-values.js';
 import { isRecord } from '../own-properties.js';
 import { invalidArguments } from '../read-stated-arguments.js';
@@ -60,6 +61,12 @@ export function createHarmonyGrammar(context: ScanContext): Grammar {
 
   /** Where the payload stops and where the block ends; -1 when nothing ends it yet. */
   function payloadBounds(from: number): [number, number] {
+    // A JSON payload is read past terminators written inside its strings (`"x<|end|>y"`).
+    const past = closerPastJson(text, from, (at) => nearestBound(at)[0], mode === 'stream');
+    return past < 0 ? [-1, -1] : nearestBound(past);
+  }
+
+  function nearestBound(from: number): [number, number] {
     let best = -1;
     let bestEnd = -1;
     terminators.forEach((finder, index) => {

@@ -118,8 +118,9 @@ export function createInvokeXmlGrammar(context: ScanContext): Grammar {
   /**
    * The invoke's closer after `from`, looked for after each parameter value (`<parameter…>` /
    * `<param…>` up to its closing tag, CDATA sections inside it skipped whole), so a `</function>`
-   * or `</invoke>` written inside a value is content. A value without its closing tag falls back
-   * to the first closer; a CDATA section still open at the end of a stream is waited for (-1).
+   * or `</invoke>` written inside a value is content. In a complete text, a value without its
+   * closing tag falls back to the first closer; a value or CDATA section still open at the end of a
+   * stream is waited for (-1).
    */
   function closerAfterValues(from: number): number {
     let position = from;
@@ -137,7 +138,7 @@ export function createInvokeXmlGrammar(context: ScanContext): Grammar {
           cursor = cdataEnd + 3;
           continue;
         }
-        if (valueEnd < 0) return close;
+        if (valueEnd < 0) return mode === 'stream' ? -1 : close;
         cursor = valueEnd + 7;
         break;
       }

@@ -1,4 +1,5 @@
 import { recoverLeadingObject } from '../../repair/recover-leading-object.js';
+import { closerPastJson } from '../closer-past-json.js';
 import { parseJsonStrict } from '../extract-json-values.js';
 import { memoizeForward } from '../forward-finder.js';
 import { isRecord } from '../own-properties.js';
@@ -46,7 +47,8 @@ export function createSentinelGrammar(context: ScanContext): Grammar {
       if (token === undefined) continue;
       if (token.token === 'wrapper') return { kind: 'furniture', start: index, end: token.end };
       if (token.token !== 'begin') continue;
-      const close = nextEnd.next(token.end);
+      // A JSON body is read past end tokens written inside its strings.
+      const close = closerPastJson(text, token.end, (at) => nextEnd.next(at), mode === 'stream');
       if (close < 0) {
         if (mode === 'stream') return { kind: 'pending', start: index, end: text.length };
         return { kind: 'unterminated', start: index, end: token.end };

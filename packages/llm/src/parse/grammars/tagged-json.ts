@@ -10,6 +10,9 @@ import { decodeTaggedBody } from './tagged-body.js';
 
 type OpenerKind = 'tag' | 'invoke' | 'fence';
 
+/** How many further openers a JSON body is scanned past, as openers written inside its strings. */
+const MAX_OPENERS_IN_VALUE = 8;
+
 interface Opener {
   readonly start: number;
   readonly bodyStart: number;
@@ -147,13 +150,18 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
         return closer;
       }
     }
-    // Only up to the next opener, so a run of unclosed openers is still read in linear time.
-    const next = nextOpenerMarker.next(at);
-    const limit = next < 0 ? text.length : next;
-    const scan = scanJsonValue(text, at, limit);
-    if (scan.kind === 'complete') return scan.end;
-    if (scan.kind === 'incomplete' && mode === 'stream' && limit === text.length) return text.length;
-    return bodyStart;
+    // Up to the next opener, so a run of unclosed openers is still read in linear time; a value
+    // cut there may hold that opener in a string (`"content": "<tool_call>"`), so the scan goes on
+    // past a few more openers (a bounded number, which keeps it linear).
+    let next = nextOpenerMarker.next(at);
+    for (let extended = 0; ; extended++) {
+      const limit = next < 0 ? text.length : next;
+      const scan = scanJsonValue(text, at, limit);
+      if (scan.kind === 'complete') return scan.end;
+      if (scan.kind === 'incomplete' && mode === 'stream' && limit === text.length) return text.length;
+      if (scan.kind !== 'incomplete' || next < 0 || extended >= MAX_OPENERS_IN_VALUE) return bodyStart;
+      next = nextOpenerAfter(next);
+    }
   }
 
   /**
@@ -181,6 +189,15 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
     if (glm < 0 && parameter < 0) return undefined;
     if (parameter < 0 || (glm >= 0 && glm < parameter)) return { start: glm, closer: glmValueClose, closeLength: 12 };
     return { start: parameter, closer: parameterClose, closeLength: 12 };
+  }
+
+  /** The next opening marker after the one at `index` (not memoised: `index` may lie behind the shared finder). */
+  function nextOpenerAfter(index: number): number {
+    for (let position = angle.next(index + 1); position >= 0; position = angle.next(position + 1)) {
+      const end = matchTagMarker(lower, position);
+      if (end >= 0 && !isClosingMarker(lower, position)) return position;
+    }
+    return -1;
   }
 
   /** Swallows up to `count` closers after `end`; -1 when a stream must wait to know. */
