@@ -113,7 +113,8 @@ describe('toStrictSchema', () => {
         expect(back).toEqual(withNullableOptionalsNull(value, schema));
         expect(createValidator(schema).validate(back).ok).toBe(true);
       }),
-      { numRuns: 300 },
+      // Sized for a loaded 2-core machine: 300 runs (two validator compiles each) took 87 s at load 25.
+      { numRuns: 150 },
     );
   });
 });
