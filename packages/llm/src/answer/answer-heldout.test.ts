@@ -5,8 +5,8 @@ import { parseWithSchema } from './parse-with-schema.js';
 
 interface HeldOutCase {
   readonly id: string;
-  /** 1: measured once, then its misses fixed by general rules; 2: measured at the end, never tuned on. */
-  readonly batch: 1 | 2;
+  /** Each batch was measured once at first contact, then its misses fixed by general rules (README). */
+  readonly batch: 1 | 2 | 3;
   /** `owner/repo@commit path test-name`: where the input and its expected outcome come from. */
   readonly source: string;
   readonly schema: JsonSchema;
@@ -17,7 +17,7 @@ interface HeldOutCase {
 
 /**
  * Messy final answers from suites the recovery was not tuned on (json_repair's string tests,
- * BAML's list and map tests; see __fixtures__/README.md). Measured, not tuned against: the figure
+ * BAML's list, map and literal tests; see __fixtures__/README.md). Measured, not tuned against: the figure
  * is reported, and a case is never edited to pass.
  */
 const heldOut = JSON.parse(
@@ -33,8 +33,8 @@ function isDeepEqual(left: unknown, right: unknown): boolean {
   }
 }
 
-/** Floors: both batches were fixed by general rules after their first measurement (README). */
-const FLOOR = { 1: 0.95, 2: 0.65 } as const;
+/** Floors: every batch was fixed by general rules after its first measurement (README has both figures). */
+const FLOOR = { 1: 0.95, 2: 0.65, 3: 0.95 } as const;
 
 describe('schema-guided recovery: held-out answers', () => {
   const outcomes = heldOut.map((entry) => {
@@ -51,7 +51,7 @@ describe('schema-guided recovery: held-out answers', () => {
     expect(new Set(heldOut.map((entry) => entry.id)).size).toBe(heldOut.length);
   });
 
-  for (const batch of [1, 2] as const) {
+  for (const batch of [1, 2, 3] as const) {
     it(`reports how many batch ${batch} cases are answered as their source expects`, () => {
       const mine = outcomes.filter(({ entry }) => entry.batch === batch);
       const wrong = mine.filter(({ correct }) => !correct);

@@ -131,6 +131,11 @@ describe('parseWithSchema', () => {
     expect(parseWithSchema('The review is clearly positive.', mood)?.value).toBe('POSITIVE');
     expect(parseWithSchema('Not positive, rather negative.', mood)).toBeUndefined();
     expect(parseWithSchema('No idea.', mood)).toBeUndefined();
+    // A string const is a one-member enum; a union of consts lists its members.
+    expect(parseWithSchema('The answer is "two".', { const: 'TWO' })?.value).toBe('TWO');
+    const choice: JsonSchema = { anyOf: [{ const: 'TWO' }, { const: 'THREE' }] };
+    expect(parseWithSchema('Surely THREE.', choice)?.value).toBe('THREE');
+    expect(parseWithSchema('TWO or THREE', choice)).toBeUndefined();
   });
 
   it('picks the union member the coerced value validates against, following local refs', () => {

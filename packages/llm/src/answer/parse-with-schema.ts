@@ -113,10 +113,28 @@ function writtenAsJsonValue(text: string): boolean {
   return (first === 123 && last === 125) || (first === 91 && last === 93);
 }
 
+/**
+ * The values a root string schema allows, when it lists them: its `enum`, its `const` (a literal
+ * is a one-member enum), or those of a union of such members; `undefined` otherwise.
+ */
+function stringMembers(schema: JsonSchema): readonly unknown[] | undefined {
+  if (Array.isArray(schema.enum)) return schema.enum;
+  if ('const' in schema) return [schema.const];
+  const union = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
+  if (union === undefined || union.length === 0) return undefined;
+  const members: unknown[] = [];
+  for (const member of union) {
+    if (typeof member !== 'object' || member === null) return undefined;
+    const inner = stringMembers(member as JsonSchema);
+    if (inner === undefined) return undefined;
+    members.push(...inner);
+  }
+  return members;
+}
+
 /** A root string enum answered in prose: the one member the text names as a whole word. */
-function enumFromText(text: string, schema: JsonSchema): string | undefined {
-  const members = Array.isArray(schema.enum) ? schema.enum : undefined;
-  if (members === undefined || members.length > MAX_ENUM_MEMBERS || text.length > MAX_ENUM_TEXT) return undefined;
+function enumFromText(text: string, members: readonly unknown[]): string | undefined {
+  if (members.length > MAX_ENUM_MEMBERS || text.length > MAX_ENUM_TEXT) return undefined;
   const named = (flags: string): string[] | undefined => {
     const found: string[] = [];
     for (const member of members) {
@@ -213,8 +231,9 @@ export function parseWithSchema(
   // A number, literal, object or array written whole is that value, not its text: another type.
   if (policy !== 'lenient' && writtenAsJsonValue(bare)) return undefined;
   const types = answerTypes(schema, schema) ?? [];
-  if (Array.isArray(schema.enum) && types.every((type) => type === 'string')) {
-    const named = enumFromText(bare, schema);
+  const members = stringMembers(schema);
+  if (members !== undefined && types.every((type) => type === 'string')) {
+    const named = enumFromText(bare, members);
     if (named === undefined) return undefined;
     repairs.add('unquoted_string');
     if (named.toLowerCase() !== bare.toLowerCase()) repairs.add('enum_from_text');
