@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Package-shape checks for every publishable package: publint, attw (ESM-only profile), and a
-# release dry run through changesets. Run after `pnpm build`.
+# Package-shape checks for every publishable package: publint, attw (ESM-only profile), the
+# release plan (scripts/check-release-plan.mjs) and a release dry run. Run after `pnpm build`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -12,6 +12,8 @@ for dir in packages/*/; do
 done
 echo "== changeset status"
 pnpm changeset status
+# No 0.x package planned at 1.0.0, no private package versioned, no @tiny peer dependency.
+node scripts/check-release-plan.mjs
 echo "== publish dry run"
 log=$(mktemp)
 if ! pnpm -r --filter './packages/*' publish --dry-run --no-git-checks >"$log" 2>&1; then
