@@ -159,23 +159,29 @@ function enumFromText(text: string, members: readonly unknown[]): string | undef
  * text, guided by its JSON Schema, and validates it with ajv. Tried in order, the first value
  * that validates wins:
  * 1. {@link parseLenientJson} (strict JSON, one code fence, the slice from the first bracket,
- *    the conservative object ladder, a closed truncation; for texts over 100 000 characters only
- *    `JSON.parse`), then coerced to the schema;
- * 2. each fenced block, then each top-level `{…}`/`[…]` span of the text (the first that
+ *    the conservative object ladder; for texts over 100 000 characters only `JSON.parse`), then
+ *    fitted to the schema (its closing of a cut answer is tried last, after step 2);
+ * 2. the whole text, each fenced block, then each top-level `{…}`/`[…]` span (the first that
  *    validates; earlier ones that did not are reported as `skipped_invalid_candidates`), read
  *    leniently with the schema as a guide: single-quoted and unquoted strings only where the
- *    schema says string, unquoted keys, comments, extra or missing commas, Python literals,
- *    inner quotes that do not end a value, an answer cut at the end closed;
- * 3. for a root that accepts a string: the bare text (fence removed), or for a string enum the
- *    one member the text names.
+ *    schema says string, `` `backtick` ``, `"""triple-quoted"""` and fenced values (info string
+ *    dropped, body dedented, brackets inside are content), unquoted keys, comments, extra or
+ *    missing commas, Python literals, inner quotes that do not end a value, a missing opening or
+ *    closing quote, stray words and ellipses, mismatched closers, an answer cut at the end closed
+ *    (a cut string keeps its trailing spaces; a never-closed object ends where prose starts);
+ * 3. for a root that accepts a string: the bare text (fence removed), or for a string enum or
+ *    const the one member the text names.
  *
- * Coercion by the schema: numeric and boolean strings, numbers to strings, enum values matched
- * case-insensitively, one value wrapped into a one-item array (and back), the first union member
- * that validates, and undeclared keys dropped only under `additionalProperties: false`.
+ * Fitting to the schema always matches enum values case-insensitively, picks the union member
+ * the value validates against, and drops undeclared keys only under `additionalProperties:
+ * false`. Cross-type coercion (numeric and boolean strings, numbers to strings, digit grouping,
+ * one value wrapped into a one-item array and back, an object's text for a string) happens only
+ * with `coerce: 'lenient'`; by default such an answer is refused.
  *
  * Returns `undefined` when nothing validates, so a retry policy can ask the model again. Time is
  * linear in the text (a bounded number of candidates, each read in one pass).
  *
+ * @throws {InvalidInputError} when `options.coerce` is neither `'off'` nor `'lenient'`.
  * @throws {SchemaCompileFailure} when ajv cannot compile `schema`.
  */
 export function parseWithSchema(

@@ -657,9 +657,11 @@ function readArray(reader: Reader, schema: JsonSchema | undefined, path: string)
  * Reads one JSON-like value that fills all of `text` (surrounding whitespace aside), guided by
  * `root`: single-quoted and unquoted strings only where the schema says a string may stand,
  * unquoted keys, comments, extra and missing commas, Python `True`/`False`/`None`, inner quotes
- * that do not end a value, and a value cut off at the end (open strings and containers are
- * closed, a dangling key is dropped). Each repair goes to `repairs`. Returns `undefined` when the
- * text is not such a value (or nests deeper than 128). One pass: time linear in the text.
+ * that do not end a value, backtick, triple-quoted and fenced string values inside containers,
+ * the slips of {@link parseWithSchema}'s list, and a value cut off at the end (open strings and
+ * containers are closed, a dangling key is dropped). `lenient` allows cross-type readings (digits
+ * as a string, digit grouping). Each repair goes to `repairs`. Returns `undefined` when the text
+ * is not such a value (or nests deeper than 128). Linear in the text: every lookahead is bounded.
  * @internal
  */
 export function readAnswerValue(
