@@ -45,7 +45,7 @@ export function parseCodeCallBody(
   options: ParseCodeCallOptions = {},
 ): CodeCall[] | undefined {
   const cursor = new CodeCursor(body);
-  const literalOptions: CodeLiteralOptions = { bareKeys: options.language !== 'python' };
+  const literalOptions: CodeLiteralOptions = { bareKeys: options.language !== 'python', language: options.language };
   const keywords = options.language !== 'typescript';
   const calls: CodeCall[] = [];
   for (;;) {

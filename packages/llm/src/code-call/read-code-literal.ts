@@ -1,7 +1,7 @@
 import { setOwn } from '../pformat/json-value.js';
 import { type CodeCursor, isDigit } from './code-cursor.js';
 import { readCodeNumber } from './read-code-number.js';
-import { readCodeString } from './read-code-string.js';
+import { type CodeLanguage, readCodeString } from './read-code-string.js';
 
 /** @internal A literal read from code: its JSON value plus what binding needs to know about it. */
 export interface CodeLiteral {
@@ -16,10 +16,13 @@ export interface CodeLiteral {
 export interface CodeLiteralOptions {
   /** Whether object keys may be bare identifiers (TypeScript); Python keys must be string literals. */
   readonly bareKeys: boolean;
+  /** Whose string escapes apply (see `readCodeString`); absent when the dialect is not known. */
+  readonly language?: CodeLanguage;
 }
 
 /** Deeper lists and objects are refused rather than risking the stack. */
-const maximumDepth = 128;
+export const CODE_NESTING_LIMIT = 128;
+const maximumDepth = CODE_NESTING_LIMIT;
 
 const keywords: ReadonlyMap<string, unknown> = new Map<string, unknown>([
   ['True', true],
@@ -39,7 +42,7 @@ const keywords: ReadonlyMap<string, unknown> = new Map<string, unknown>([
  */
 export function readCodeLiteral(cursor: CodeCursor, options: CodeLiteralOptions, depth = 0): CodeLiteral | undefined {
   const character = cursor.peek();
-  if (character === '"' || character === "'" || character === '`') return stringLiteral(cursor, false);
+  if (character === '"' || character === "'" || character === '`') return stringLiteral(cursor, false, options);
   if (character === '[') return readList(cursor, options, depth + 1, ']');
   if (character === '(') return readTuple(cursor, options, depth + 1);
   if (character === '{') {
@@ -61,16 +64,19 @@ export function readCodeLiteral(cursor: CodeCursor, options: CodeLiteralOptions,
   if (word === undefined) return undefined;
   const next = cursor.peek();
   if (next === '"' || next === "'") {
-    if (word === 'r' || word === 'R') return stringLiteral(cursor, true);
-    if (word === 'u' || word === 'U') return stringLiteral(cursor, false);
+    // String prefixes are Python's; TypeScript has none.
+    if (options.language !== 'typescript' && (word === 'r' || word === 'R'))
+      return stringLiteral(cursor, true, options);
+    if (options.language !== 'typescript' && (word === 'u' || word === 'U'))
+      return stringLiteral(cursor, false, options);
   }
   if (keywords.has(word)) return { value: keywords.get(word) };
   cursor.position = start;
   return undefined;
 }
 
-function stringLiteral(cursor: CodeCursor, raw: boolean): CodeLiteral | undefined {
-  const value = readCodeString(cursor, raw);
+function stringLiteral(cursor: CodeCursor, raw: boolean, options: CodeLiteralOptions): CodeLiteral | undefined {
+  const value = readCodeString(cursor, raw, options.language);
   return value === undefined ? undefined : { value };
 }
 
@@ -141,13 +147,13 @@ function readObject(cursor: CodeCursor, options: CodeLiteralOptions, depth: numb
 
 function readKey(cursor: CodeCursor, options: CodeLiteralOptions): string | undefined {
   const character = cursor.peek();
-  if (character === '"' || character === "'") return readCodeString(cursor, false);
+  if (character === '"' || character === "'") return readCodeString(cursor, false, options.language);
   const start = cursor.position;
   const word = cursor.readIdentifier();
   if (word === undefined) return undefined;
   const next = cursor.peek();
   if ((next === '"' || next === "'") && (word === 'r' || word === 'R' || word === 'u' || word === 'U')) {
-    return readCodeString(cursor, word === 'r' || word === 'R');
+    return readCodeString(cursor, word === 'r' || word === 'R', options.language);
   }
   if (options.bareKeys) return word;
   cursor.position = start;

@@ -178,12 +178,12 @@ function readArguments(cursor: CodeCursor, names: readonly string[]): Record<str
       cursor.skipSpace();
       sawKeyword = true;
       key = keyword;
-      literal = readCodeLiteral(cursor, { bareKeys: false });
+      literal = readCodeLiteral(cursor, { bareKeys: false, language: 'python' });
     } else {
       cursor.position = start;
       if (sawKeyword) return undefined;
       key = names[slot++];
-      literal = readCodeLiteral(cursor, { bareKeys: false });
+      literal = readCodeLiteral(cursor, { bareKeys: false, language: 'python' });
     }
     if (literal === undefined || key === undefined || Object.hasOwn(args, key)) return undefined;
     setOwn(args, key, literal.value);

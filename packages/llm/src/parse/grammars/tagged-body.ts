@@ -1,4 +1,5 @@
 import { parseCodeCallBody } from '../../code-call/parse-code-call-body.js';
+import { CODE_NESTING_LIMIT } from '../../code-call/read-code-literal.js';
 import type { PformatRegistry } from '../../pformat/create-pformat-registry.js';
 import { parsePformatBody } from '../../pformat/parse-pformat-body.js';
 import { recoverLeadingObject } from '../../repair/recover-leading-object.js';
@@ -75,7 +76,9 @@ function attemptedCall(body: string, registry: PformatRegistry): RawCall | undef
   const pformat = match?.[2] === '[';
   const reason = pformat
     ? 'the P-Format arguments could not be read'
-    : 'the code-call arguments could not be read as literals';
+    : bracketDepth(body) > CODE_NESTING_LIMIT
+      ? `the code-call arguments nest deeper than ${CODE_NESTING_LIMIT} levels`
+      : 'the code-call arguments could not be read as literals';
   return { name, arguments: {}, source: pformat ? 'pformat' : 'code', invalid: { raw: body, reason } };
 }
 
@@ -114,4 +117,16 @@ function decodeJsonBody(
     if (repaired.length > 0) return repaired.map((call) => ({ ...call, repaired: true }));
   }
   return parseGlmLines(body);
+}
+
+/** The deepest nesting of `[`, `(` and `{` in `text` (brackets inside strings counted too: it only picks a reason). */
+function bracketDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 91 || code === 40 || code === 123) deepest = Math.max(deepest, ++depth);
+    else if ((code === 93 || code === 41 || code === 125) && depth > 0) depth--;
+  }
+  return deepest;
 }
