@@ -1,4 +1,4 @@
-import type { ModelCallErrorKind } from '@tiny/llm';
+import type { LanguageModelV1Usage, ModelCallErrorKind } from '@tiny/llm';
 import {
   classifyProviderError,
   deriveRetry,
@@ -82,6 +82,8 @@ export function errorFromBody(
     readonly where: 'response' | 'stream';
     readonly headers?: Headers | undefined;
     readonly httpStatus?: number | undefined;
+    /** The usage the stream reported before the error, kept on it. */
+    readonly usage?: LanguageModelV1Usage | undefined;
   },
 ): OpenAICompatibleCallError {
   const facts = readErrorEnvelope(body);
@@ -113,6 +115,7 @@ export function errorFromBody(
     errorCode: facts?.code,
     param: facts?.param,
     requestId,
+    usage: context.usage,
   });
 }
 

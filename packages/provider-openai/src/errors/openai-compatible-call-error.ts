@@ -1,4 +1,4 @@
-import { ModelCallError, type ModelCallErrorKind } from '@tiny/llm';
+import { type LanguageModelV1Usage, ModelCallError, type ModelCallErrorKind } from '@tiny/llm';
 
 const marker = Symbol.for('tiny.error.OpenAICompatibleCallError');
 
@@ -39,6 +39,11 @@ export class OpenAICompatibleCallError extends ModelCallError {
    * `retry-after`, or the reset of an exhausted `x-ratelimit-*` limit). Absent when it said nothing.
    */
   override readonly retryAfterMs: number | undefined;
+  /**
+   * The token usage a stream reported before it failed (an OpenRouter error chunk after a `length`
+   * finish carries it), when it reported any.
+   */
+  readonly usage: LanguageModelV1Usage | undefined;
 
   constructor(options: {
     message: string;
@@ -54,6 +59,7 @@ export class OpenAICompatibleCallError extends ModelCallError {
     param?: string | undefined;
     requestId?: string | undefined;
     retryAfterMs?: number | undefined;
+    usage?: LanguageModelV1Usage | undefined;
     cause?: unknown;
   }) {
     super(options);
@@ -64,6 +70,7 @@ export class OpenAICompatibleCallError extends ModelCallError {
     this.param = options.param;
     this.requestId = options.requestId;
     this.retryAfterMs = options.retryAfterMs;
+    this.usage = options.usage !== undefined && Object.keys(options.usage).length > 0 ? options.usage : undefined;
   }
 
   static override isInstance(value: unknown): value is OpenAICompatibleCallError {

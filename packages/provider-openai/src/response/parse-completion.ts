@@ -7,7 +7,6 @@ import {
 } from '@tiny/llm';
 import { asArray, asNonEmptyString, asNumber, asRecord, asString } from '@tiny/provider-utils';
 import { errorFromBody, transportError } from '../errors/create-call-error.js';
-import { LEADING_LINE_BREAKS } from '../stream/create-edge-trimmer.js';
 import { extractThinking } from '../stream/create-think-extractor.js';
 import { MAX_STREAM_TOOL_CALLS } from '../stream/tool-call-assembler.js';
 import { contentParts } from '../wire/read-wire.js';
@@ -51,21 +50,22 @@ export interface WireMessage {
 /**
  * Reads one choice: text and reasoning from `content` (string or parts, Mistral `thinking` parts
  * being reasoning), `reasoning_content` / `reasoning`, and a leading `<think>` block when
- * extraction is on, the reasoning trimmed at both ends and the line breaks right after it dropped
- * from the text; the refusal (`refusal` field or part), which makes the finish `content_filter`;
+ * extraction is on (that block trimmed at both ends); the text and reasoning fields kept byte for
+ * byte (leading line breaks after a reasoning field included); the refusal (`refusal` field or part), which makes the finish `content_filter`;
  * tool calls, in prompt-guided mode read from the text. @internal
  */
 export function readChoice(index: number, message: WireMessage, context: ReadContext): LanguageModelV1Choice {
   const parts = contentParts(message.content);
+  // Reasoning fields and the text are the model's own: kept byte for byte. Only a `<think>` block
+  // pulled out of the text loses the whitespace around its tags.
   let reasoning = (message.reasoning ?? '') + parts.reasoning;
   let content = parts.text;
-  if (reasoning.trim() !== '') content = content.replace(LEADING_LINE_BREAKS, '');
   if (context.extractThinking) {
     const split = extractThinking(content);
     content = split.text;
-    reasoning += split.reasoning;
+    reasoning += split.reasoning.trim();
   }
-  reasoning = reasoning.trim();
+  if (reasoning.trim() === '') reasoning = '';
   let toolCalls = message.toolCalls;
   if (toolCalls.length === 0 && context.textTools !== undefined) {
     const parsed = parseToolCalls(content, { tools: context.textTools, toolCallFormats: context.toolCallFormats });

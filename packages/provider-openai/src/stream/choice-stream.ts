@@ -9,7 +9,7 @@ import { asArray, asRecord, asString } from '@tiny/provider-utils';
 import { isNormalFinish, mapFinishReason, readFinishReason } from '../response/map-finish-reason.js';
 import { type ReadContext, textToolCall } from '../response/read-context.js';
 import { contentParts } from '../wire/read-wire.js';
-import { createEdgeTrimmer, type EdgeTrimmer, LEADING_LINE_BREAKS } from './create-edge-trimmer.js';
+import { createEdgeTrimmer, type EdgeTrimmer } from './create-edge-trimmer.js';
 import { createThinkExtractor, type ThinkExtractor } from './create-think-extractor.js';
 import { MAX_STREAM_TOOL_CALLS, ToolCallAssembler } from './tool-call-assembler.js';
 
@@ -44,8 +44,6 @@ export class ChoiceStream {
   private readonly scrubber: StreamScrubber | undefined;
   private readonly assembler = new ToolCallAssembler();
   private readonly reasoning: EdgeTrimmer = createEdgeTrimmer();
-  private fieldReasoning = false;
-  private contentStarted = false;
   private textSequence: number | undefined;
   private textCalls = 0;
 
@@ -78,17 +76,14 @@ export class ChoiceStream {
     }
     const field = asString(delta?.reasoning_content) ?? asString(delta?.reasoning);
     const content = contentParts(delta?.content);
+    // Reasoning from a field or a reasoning part is the model's text: passed on byte for byte.
     const reasoning = (field ?? '') + content.reasoning;
-    if (reasoning.trim() !== '') this.fieldReasoning = true;
-    this.reason(reasoning, parts);
+    if (reasoning !== '') parts.push({ type: 'reasoning_delta', delta: reasoning });
     const refusal = (asString(delta?.refusal) ?? '') + content.refusal;
     if (refusal !== '') parts.push({ type: 'refusal_delta', delta: refusal });
-    let text = content.text;
-    if (!this.contentStarted && this.fieldReasoning) text = text.replace(LEADING_LINE_BREAKS, '');
-    if (text !== '') {
-      this.contentStarted = true;
-      this.content(text, parts);
-    }
+    // The text keeps its leading line breaks after a reasoning field too: model text is never trimmed.
+    const text = content.text;
+    if (text !== '') this.content(text, parts);
     for (const fragment of asArray(delta?.tool_calls)) parts.push(...this.assembler.push(fragment));
     if (this.assembler.overflow)
       this.violation ??= `opened more than ${MAX_STREAM_TOOL_CALLS} tool calls in choice ${this.index}`;

@@ -34,6 +34,3 @@ export function createEdgeTrimmer(): EdgeTrimmer {
     },
   };
 }
-
-/** Leading line breaks, which the text right after a reasoning block does not keep. @internal */
-export const LEADING_LINE_BREAKS = /^[\r\n]+/;

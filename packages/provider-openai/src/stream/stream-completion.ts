@@ -1,6 +1,7 @@
 import type { LanguageModelV1Choice, LanguageModelV1StreamPart, LanguageModelV1Usage } from '@tiny/llm';
 import { asArray, asNonEmptyString, asRecord, HttpFailure, readSseEvents, type SseEvent } from '@tiny/provider-utils';
 import { errorFromBody, httpFailureError, transportError } from '../errors/create-call-error.js';
+import { isNormalFinish } from '../response/map-finish-reason.js';
 import { mapUsage } from '../response/map-usage.js';
 import { choiceIndex, MAX_CHOICES, parseCompletion } from '../response/parse-completion.js';
 import type { StreamContext } from '../response/read-context.js';
@@ -136,13 +137,20 @@ export async function* streamCompletion(
       const value = parsed.ok ? parsed.value : { error: { message: data } };
       const chunk = asRecord(Array.isArray(value) ? value[0] : value);
       if (event.event === 'error' || chunk === undefined || isErrorChunk(chunk)) {
-        if (primary.stream.finished) {
+        if (chunk !== undefined) usage = mergeUsage(usage, chunk);
+        if (primary.stream.finished && isNormalFinish(primary.stream.rawFinishReason ?? '')) {
           ending = 'failed';
           break;
         }
         // An error event may carry the error object itself (llama.cpp `error: {"code":500,...}`).
+        // After a finish that was no normal end (OpenRouter sends an error chunk after `length`),
+        // the error is the ending, with the usage received.
         const payload = chunk !== undefined && !isErrorChunk(chunk) ? { error: chunk } : value;
-        yield { type: 'error', error: errorFromBody(payload, data, { ...streamContext, where: 'stream' }) };
+        if (primary.stream.finished) yield* emit(0, primary.stream.finish(true));
+        yield {
+          type: 'error',
+          error: errorFromBody(payload, data, { ...streamContext, where: 'stream', usage }),
+        };
         return;
       }
       if (!metadataSent && (asNonEmptyString(chunk.id) !== undefined || asNonEmptyString(chunk.model) !== undefined)) {
