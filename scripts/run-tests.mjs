@@ -6,7 +6,8 @@
 // anything failed or a step broke without reporting.
 //
 //   node scripts/run-tests.mjs                          # everything
-//   node scripts/run-tests.mjs --filter @tiny/llm       # extra turbo arguments (no reliability run)
+//   node scripts/run-tests.mjs --filter @tiny/llm       # extra turbo arguments (a filter skips reliability)
+//   node scripts/run-tests.mjs --force --only --continue  # CI's Node 24 lane (scripts/ci-node24.sh)
 //
 // Counts come from vitest's JSON reporter (`.vitest-report.json` in each package, git-ignored) and
 // from the TAP summary of node's test runner.
@@ -77,7 +78,7 @@ process.stdout.write(
 );
 
 // 3. The reliability suite (fuzzers, crash and resume), unless a filter narrowed the run.
-if (turboArgs.length === 0) {
+if (!turboArgs.some((arg) => arg === '-F' || arg.startsWith('--filter'))) {
   step('reliability', 'pnpm', ['exec', 'vitest', 'run', ...vitestArgs], { cwd: join(root, 'reliability') });
 }
 
