@@ -6,7 +6,7 @@ import { parseWithSchema } from './parse-with-schema.js';
 interface HeldOutCase {
   readonly id: string;
   /** Each batch was measured once at first contact, then its misses fixed by general rules (README). */
-  readonly batch: 1 | 2 | 3;
+  readonly batch: 1 | 2 | 3 | 4;
   /** `owner/repo@commit path test-name`: where the input and its expected outcome come from. */
   readonly source: string;
   readonly schema: JsonSchema;
@@ -17,7 +17,7 @@ interface HeldOutCase {
 
 /**
  * Messy final answers from suites the recovery was not tuned on (json_repair's string tests,
- * BAML's list, map and literal tests; see __fixtures__/README.md). Measured, not tuned against: the figure
+ * BAML's list, map, literal and union tests, Vercel AI's fixJson tests; see __fixtures__/README.md). Measured, not tuned against: the figure
  * is reported, and a case is never edited to pass.
  */
 const heldOut = JSON.parse(
@@ -34,7 +34,7 @@ function isDeepEqual(left: unknown, right: unknown): boolean {
 }
 
 /** Floors: every batch was fixed by general rules after its first measurement (README has both figures). */
-const FLOOR = { 1: 0.95, 2: 0.65, 3: 0.95 } as const;
+const FLOOR = { 1: 0.95, 2: 0.65, 3: 0.95, 4: 0.95 } as const;
 
 describe('schema-guided recovery: held-out answers', () => {
   const outcomes = heldOut.map((entry) => {
@@ -51,7 +51,7 @@ describe('schema-guided recovery: held-out answers', () => {
     expect(new Set(heldOut.map((entry) => entry.id)).size).toBe(heldOut.length);
   });
 
-  for (const batch of [1, 2, 3] as const) {
+  for (const batch of [1, 2, 3, 4] as const) {
     it(`reports how many batch ${batch} cases are answered as their source expects`, () => {
       const mine = outcomes.filter(({ entry }) => entry.batch === batch);
       const wrong = mine.filter(({ correct }) => !correct);

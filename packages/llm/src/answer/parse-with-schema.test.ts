@@ -244,6 +244,22 @@ describe('parseWithSchema: alternative string delimiters', () => {
     expect(parseWithSchema('["a "b", c", "d"]', list)?.value).toEqual(['a "b", c', 'd']);
   });
 
+  it('closes an answer cut inside a literal, an exponent or a unicode escape', () => {
+    const flags: JsonSchema = {
+      type: 'object',
+      properties: { done: { type: 'boolean' }, score: { type: 'number' }, note: { type: ['string', 'null'] } },
+    };
+    expect(parseWithSchema('{"score": 2.5, "done": tr', flags)).toEqual({
+      value: { score: 2.5, done: true },
+      repairs: ['closed_truncated'],
+    });
+    expect(parseWithSchema('{"done": false, "score": 1.5e-', flags)?.value).toEqual({ done: false, score: 1.5 });
+    expect(parseWithSchema('{"done": false, "note": nu', flags)?.value).toEqual({ done: false, note: 'nu' });
+    expect(parseWithSchema('{"note": "caf\\u00', flags)?.value).toEqual({ note: 'caf' });
+    // Not at the end, a word is not a cut literal.
+    expect(parseWithSchema('{"done": tr, "score": 1}', flags)).toBeUndefined();
+  });
+
   it('keeps the trailing spaces of a string cut at the end', () => {
     expect(parseWithSchema('{"type": "code", "code": "x = 1  ', code)).toEqual({
       value: { type: 'code', code: 'x = 1  ' },

@@ -246,6 +246,12 @@ function readString(reader: Reader, path: string, context: Context): string {
         from = reader.pos;
         break;
       }
+      // A `\u` escape cut by the end of the text is dropped (the answer stopped inside it).
+      if (escaped === 'u' && text.length - reader.pos <= 5 && /^[0-9a-fA-F]{0,3}$/.test(text.slice(reader.pos + 2))) {
+        reader.pos = text.length;
+        from = reader.pos;
+        break;
+      }
       if (escaped === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(reader.pos + 2, reader.pos + 6))) {
         chunks.push(String.fromCharCode(Number.parseInt(text.slice(reader.pos + 2, reader.pos + 6), 16)));
         reader.pos += 6;
@@ -401,6 +407,9 @@ function endsScalar(text: string, index: number): boolean {
   return code === 44 || code === 125 || code === 93 || code === 10 || code === 13 || code === 47 || code === 34;
 }
 
+/** JSON literals a cut answer may end inside (each first letter names one). */
+const cutLiterals = ['true', 'false', 'null'] as const;
+
 const literals: Readonly<Record<string, { value: unknown; python: boolean }>> = {
   true: { value: true, python: false },
   false: { value: false, python: false },
@@ -457,10 +466,17 @@ function readValue(reader: Reader, schema: JsonSchema | undefined, path: string,
     }
     numberPattern.lastIndex = reader.pos;
     const match = numberPattern.exec(text);
-    if (match !== null && endsScalar(text, reader.pos + match[0].length)) {
+    // A number cut inside its exponent or after its dot at the end of the text (`2.5e-`, `12.e`).
+    const tailStart = match === null ? text.length : reader.pos + match[0].length;
+    const cutTail = text.length - tailStart <= 3 && /^\.?[eE][-+]?$/.test(text.slice(tailStart));
+    if (match !== null && (endsScalar(text, reader.pos + match[0].length) || cutTail)) {
       const number = Number(match[0]);
       if (Number.isFinite(number)) {
         reader.pos += match[0].length;
+        if (cutTail) {
+          reader.pos = text.length;
+          reader.truncated = true;
+        }
         if (match[0].startsWith('+') || match[0].endsWith('.') || match[0].startsWith('.')) {
           reader.repairs.add('normalized_number', path);
         }
@@ -479,6 +495,14 @@ function readValue(reader: Reader, schema: JsonSchema | undefined, path: string,
       reader.pos = end;
       if (literal.python) reader.repairs.add('python_literal', path);
       return literal.value;
+    }
+    // The text ends inside a JSON literal (`nul`, `t`, `fals`) where no string may stand.
+    const word = text.slice(reader.pos, end);
+    const cut = end >= text.length && !stringSlot ? cutLiterals.find((name) => name.startsWith(word)) : undefined;
+    if (cut !== undefined) {
+      reader.pos = end;
+      reader.truncated = true;
+      return literals[cut]?.value;
     }
   }
   return stringSlot && context !== 'root' ? readUnquoted(reader, context, path) : FAIL;
