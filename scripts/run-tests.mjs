@@ -7,7 +7,7 @@
 //
 //   node scripts/run-tests.mjs                          # everything
 //   node scripts/run-tests.mjs --filter @tiny/llm       # extra turbo arguments (a filter skips reliability)
-//   node scripts/run-tests.mjs --force --only --continue  # CI's Node 24 lane (scripts/ci-node24.sh)
+//   node scripts/run-tests.mjs --force --only  # CI's Node 24 lane (scripts/ci-node24.sh)
 //
 // Counts come from vitest's JSON reporter (`.vitest-report.json` in each package, git-ignored) and
 // from the TAP summary of node's test runner.
@@ -63,10 +63,22 @@ rows.push({
 });
 if (!nodeTests.ok && tapCount('fail') === 0) broken.push('scripts');
 
-// 2. Every package's vitest suite through turbo; only failing packages' logs are printed.
+// 2. Every package's vitest suite through turbo; only failing packages' logs are printed, and a
+//    failing package does not stop the others (--continue), so the counts cover every package.
 const turbo = spawnSync(
   'pnpm',
-  ['exec', 'turbo', 'run', 'test', '--concurrency=3', '--output-logs=errors-only', ...turboArgs, '--', ...vitestArgs],
+  [
+    'exec',
+    'turbo',
+    'run',
+    'test',
+    '--concurrency=3',
+    '--continue',
+    '--output-logs=errors-only',
+    ...turboArgs.filter((arg) => arg !== '--continue'),
+    '--',
+    ...vitestArgs,
+  ],
   { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' },
 );
 // turbo's own lines: keep its failures and its summary, drop the per-task banner noise.
