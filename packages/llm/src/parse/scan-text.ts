@@ -117,12 +117,16 @@ export function scanText(
   }
 
   function openedInCall(regionStart: number): boolean {
-    for (let index = callSpans.length - 1; index >= 0; index--) {
-      const span = callSpans[index];
-      if (span === undefined || span[1] <= regionStart) return false;
-      if (span[0] < regionStart) return true;
+    // Spans are disjoint and in text order: the last one starting before the region's start decides.
+    let low = 0;
+    let high = callSpans.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      if ((callSpans[middle]?.[0] ?? 0) < regionStart) low = middle + 1;
+      else high = middle - 1;
     }
-    return false;
+    const span = callSpans[high];
+    return span !== undefined && span[1] > regionStart;
   }
 
   function nextUnprotected(index: number, start: number): Block | undefined {
@@ -133,8 +137,9 @@ export function scanText(
       while (block !== undefined) {
         const end = regions.endAt(block.start);
         const voided =
-          (leadingVoid && block.start < regions.leadingEnd && !regions.protectedBesidesLeading(block.start)) ||
-          openedInCall(regionStart(block.start));
+          end >= 0 &&
+          ((leadingVoid && block.start < regions.leadingEnd && !regions.protectedBesidesLeading(block.start)) ||
+            openedInCall(regionStart(block.start)));
         if (end >= 0 && !voided) {
           block = grammar.findNext(end);
           continue;
