@@ -222,3 +222,21 @@ describe.each(['xml', 'pformat', 'python', 'typescript'] as const satisfies read
     });
   },
 );
+
+describe('registering a tool with a format', () => {
+  const tool = defineTool({
+    name: 'search',
+    description: 'Search documents.',
+    parameters: Type.Object({ query: Type.String(), limit: Type.Optional(Type.Integer()) }),
+    execute: () => 'ok',
+  });
+  it.each([
+    [{ type: 'ptype', parameters: ['query', 'page'] }, 'parameter "page" is not a property'],
+    [{ type: 'ptype', parameters: ['limit'] }, 'required property "query" is missing'],
+    [{ type: 'ptype', parameters: ['query', 'query'] }, 'must not repeat a name'],
+    [{ type: 'ptype' }, 'needs `parameters`'],
+    [{ type: 'yaml' }, '`format.type` must be'],
+  ])('refuses %j with a ToolDefinitionError', (format, reason) => {
+    expect(() => new ToolRegistry().register(tool, { format: format as never })).toThrow(reason);
+  });
+});

@@ -33,6 +33,38 @@ export interface RegisterToolOptions {
   readonly format?: ToolFormat | undefined;
 }
 
+/**
+ * Checks a tool's format against its model-facing schema: a known `type`, and for `ptype` a list
+ * of distinct declared parameters naming every required one (a parameter left out could never be
+ * written, and a required one left out would make the tool uncallable in that format).
+ */
+function checkToolFormat(toolName: string, format: ToolFormat, parameters: unknown): void {
+  const fail = (reason: string): never => {
+    throw new ToolDefinitionError({ toolName, reason });
+  };
+  const type = (format as { type?: unknown } | null)?.type;
+  if (type !== 'json' && type !== 'xml' && type !== 'ptype') {
+    fail('`format.type` must be `json`, `xml` or `ptype`');
+  }
+  if (type !== 'ptype') return;
+  const listed = (format as { parameters?: unknown }).parameters;
+  if (!Array.isArray(listed) || listed.some((name) => typeof name !== 'string')) {
+    fail('a `ptype` format needs `parameters`, the field names in positional order');
+  }
+  const names = listed as string[];
+  const record = (typeof parameters === 'object' && parameters !== null ? parameters : {}) as {
+    properties?: Record<string, unknown>;
+    required?: unknown;
+  };
+  const properties = record.properties ?? {};
+  const unknown = names.find((name) => !Object.hasOwn(properties, name));
+  if (unknown !== undefined) fail(`\`ptype\` parameter "${unknown}" is not a property of the model-facing schema`);
+  if (new Set(names).size !== names.length) fail('`ptype` parameters must not repeat a name');
+  const required = Array.isArray(record.required) ? (record.required as unknown[]) : [];
+  const missing = required.find((name) => typeof name === 'string' && !names.includes(name));
+  if (missing !== undefined) fail(`required property "${String(missing)}" is missing from the \`ptype\` parameters`);
+}
+
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /**
@@ -71,10 +103,12 @@ export class ToolRegistry {
       });
     }
     const complete = completeTool(tool);
+    const parameters = modelFacingParameters(tool);
+    if (options.format !== undefined) checkToolFormat(tool.name, options.format, parameters);
     const schema: ToolSchema = {
       name: tool.name,
       description: tool.description,
-      parameters: modelFacingParameters(tool),
+      parameters,
       ...(options.format === undefined ? {} : { format: options.format }),
       ...(complete.outputSchema === undefined ? {} : { outputSchema: complete.outputSchema }),
     };
