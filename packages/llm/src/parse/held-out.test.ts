@@ -7,7 +7,9 @@ import { parseToolCalls } from './parse-tool-calls.js';
 // never tuned against. A case hits when the calls (names, arguments, invalid markers) are exactly
 // the expected ones: nothing invented, nothing lost. The floor guards the measured rate. Set 1
 // (38 cases) measured 86.8 % first; set 2 (32: Qwen3-Coder, Step3, OLMo 3) measured 31.3 % before
-// its fixes and set 3 (9: MiniMax M2, Granite 4) 100 %; all 79 read 97.5 % now.
+// its fixes and set 3 (9: MiniMax M2, Granite 4) 100 %. Set 4 (35, PARSE-3: FunctionGemma, Ling /
+// Ring, MiniCPM 5 and Command R+ from Ollama's model/parsers tests, a source not read while writing
+// those grammars) measured 100 % once, at the end, untuned; all 114 read 98.2 % now.
 const directory = new URL('./__fixtures__/held-out/', import.meta.url);
 const cases = readdirSync(directory)
   .filter((file) => file.endsWith('.json'))
