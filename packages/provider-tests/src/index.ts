@@ -6,6 +6,7 @@ export {
   CONFORMANCE_CASES,
   type ConformanceCase,
   conformanceRequests,
+  ERROR_ENVELOPE_SCRIPT,
   ERROR_MAPPING_SCRIPT,
   FIXTURE_ONLY_CASES,
   MID_STREAM_ERROR_MESSAGE,

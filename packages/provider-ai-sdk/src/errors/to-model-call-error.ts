@@ -37,13 +37,15 @@ const invalidBodyErrors = new Set(['AI_JSONParseError', 'AI_TypeValidationError'
  * Turns what an AI SDK model threw or streamed into a `ModelCallError` of the shared taxonomy, read
  * the same way as the native adapters (`classifyProviderError` and `deriveRetry` of
  * `@tiny/provider-utils`):
- * - an `APICallError`: its status and its body's error envelope give the kind (the SDK's own
+ * - an `APICallError`: its status and its body's error envelope give the kind and the inner
+ *   message, added to the SDK's when it lacks it (the SDK's own
  *   `isRetryable` is not used: retryability follows the kind); `retry-after` and rate-limit
  *   headers give `retryAfterMs`; `providerKind` is the body's error type or code;
  * - an error object streamed as an `error` part (`{type: 'overloaded_error', message}`): its kind as
  *   for an error event of a native adapter (an unknown one is a retryable `server_error`);
- * - `AI_JSONParseError`, `AI_TypeValidationError`, `AI_InvalidResponseDataError`: `invalid_chunk`
- *   (retryable), the SDK's error name as `providerKind`;
+ * - `AI_JSONParseError`, `AI_TypeValidationError`, `AI_InvalidResponseDataError`: the error object
+ *   the invalid chunk held, when it is one (as above), else `invalid_chunk` (retryable), the SDK's
+ *   error name as `providerKind`;
  * - a `ModelCallError` kept as it is; anything else `unknown`, not retryable.
  * Each of `secrets` is replaced by `[redacted]` in the message and body. The original is the
  * `cause` (unscrubbed: do not log it).
@@ -66,8 +68,9 @@ export function toModelCallError(error: unknown, provider: string, secrets: read
       param: facts?.param,
       message: facts?.message ?? message,
     });
+    const inner = facts?.message !== undefined && !message.includes(facts.message) ? ` (${facts.message})` : '';
     return new ModelCallError({
-      message: scrub(`${provider}: ${message}`),
+      message: scrub(`${provider}: ${message}${inner}`),
       kind,
       providerKind,
       statusCode,
@@ -91,10 +94,14 @@ export function toModelCallError(error: unknown, provider: string, secrets: read
     });
   }
   const name = error instanceof Error ? error.name : undefined;
-  if (name !== undefined && invalidBodyErrors.has(name)) return classified('invalid_chunk', name);
-  if (!(error instanceof Error) && record !== undefined) {
-    const facts = readErrorEnvelope(record.error === undefined ? { error: record } : record);
-    if (facts !== undefined) {
+  // A chunk the SDK could not validate may be an error object in an envelope it does not know
+  // (llama.cpp's bare {code, message, type} in an Anthropic `error` event): read it as one.
+  const invalidValue = name !== undefined && invalidBodyErrors.has(name) ? (record?.value ?? record?.data) : undefined;
+  const carried = invalidValue === undefined ? undefined : asRecord(invalidValue);
+  const object = carried ?? (!(error instanceof Error) ? record : undefined);
+  if (object !== undefined) {
+    const facts = readErrorEnvelope(object.error === undefined ? { error: object } : object);
+    if (facts !== undefined && (facts.message !== undefined || facts.type !== undefined)) {
       const { kind, providerKind } = classifyProviderError({
         payloadStatus: facts.status,
         type: facts.type,
@@ -105,6 +112,7 @@ export function toModelCallError(error: unknown, provider: string, secrets: read
       return classified(kind, providerKind, facts.status);
     }
   }
+  if (name !== undefined && invalidBodyErrors.has(name)) return classified('invalid_chunk', name);
   return classified('unknown', name);
 
   function classified(kind: ModelCallErrorKind, providerKind: string | undefined, statusCode?: number) {

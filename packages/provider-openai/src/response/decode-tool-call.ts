@@ -28,6 +28,8 @@ export interface WireCallInput {
  *   model call.
  * - arguments (or `extra_content`) nesting deeper than `MAX_WIRE_DEPTH` levels: an invalid call
  *   (its `extra_content` dropped), never serialised, so no recursive helper meets them;
+ * - with `refuse` (a stream that broke its protocol), an invalid call with that reason, whatever
+ *   the arguments hold;
  * - with `strict` (a stream cut off after its finish reason), no repair is tried: cut-off
  *   arguments stay an invalid call, never a runnable prefix.
  * @internal
@@ -36,10 +38,12 @@ export function decodeToolCall(
   input: WireCallInput,
   context: ToolCallContext,
   strict = false,
+  refuse?: string,
 ): LanguageModelV1ToolCall {
   return decodeToolArguments(input, {
     context,
     strict,
+    refuse,
     strictNote: ' (the stream was cut off after its finish reason; not repaired)',
   });
 }

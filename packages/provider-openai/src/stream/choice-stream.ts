@@ -101,9 +101,10 @@ export class ChoiceStream {
 
   /**
    * Ends the choice: held text and reasoning released, every call ended. With `strict` (the
-   * stream was cut off after the finish reason) cut-off call arguments are not repaired.
+   * stream was cut off after the finish reason) cut-off call arguments are not repaired; with
+   * `refuse` (the stream broke its protocol) every call is invalid with that reason.
    */
-  finish(strict = false): LanguageModelV1StreamPart[] {
+  finish(strict = false, refuse?: string): LanguageModelV1StreamPart[] {
     const parts: LanguageModelV1StreamPart[] = [];
     if (this.think !== undefined) {
       const split = this.think.flush();
@@ -111,7 +112,7 @@ export class ChoiceStream {
       this.visible(split.text, false, parts);
     }
     this.visible('', true, parts);
-    parts.push(...this.assembler.finish(strict));
+    parts.push(...this.assembler.finish(strict, refuse));
     return parts;
   }
 

@@ -27,6 +27,17 @@ function mergeUsage(previous: LanguageModelV1Usage, chunk: Readonly<Record<strin
 const isKeepAlive = (event: SseEvent): boolean =>
   event.event === 'ping' || /^\s*\{\s*"type"\s*:\s*"ping"\s*\}\s*$/.test(event.data);
 
+/** A chunk with content for any choice (what a second completion spliced in would bring). */
+function carriesContent(chunk: Readonly<Record<string, unknown>>): boolean {
+  return asArray(chunk.choices).some((entry) => {
+    const delta = asRecord(asRecord(entry)?.delta) ?? asRecord(asRecord(entry)?.message);
+    return (
+      delta !== undefined &&
+      Object.entries(delta).some(([key, value]) => key !== 'role' && value !== null && value !== '' && value !== undefined)
+    );
+  });
+}
+
 function protocolError(what: string, context: StreamContext & { httpStatus: number }) {
   return transportError(`broke the stream protocol: ${what}`, undefined, {
     ...context,
@@ -87,6 +98,12 @@ export async function* streamCompletion(
   let ending: StreamEnding = 'eof';
   const primary = choiceFor(0);
   let metadataSent = false;
+  let firstId: string | undefined;
+  /** Ends choice 0's calls invalid, then the protocol error: a corrupted stream runs nothing. */
+  function* broken(what: string): Generator<LanguageModelV1StreamPart> {
+    yield* emit(0, primary.stream.finish(true, `the stream broke the protocol (${what}); no call of it may run`));
+    yield { type: 'error', error: protocolError(what, streamContext) };
+  }
   let usage: LanguageModelV1Usage = {};
   const streamContext = { ...context, httpStatus: context.httpStatus ?? 200 };
 
@@ -157,19 +174,27 @@ export async function* streamCompletion(
         metadataSent = true;
         yield { type: 'response_metadata', id: asNonEmptyString(chunk.id), modelId: asNonEmptyString(chunk.model) };
       }
+      const chunkId = asNonEmptyString(chunk.id);
+      firstId ??= chunkId;
+      if (chunkId !== undefined && chunkId !== firstId && carriesContent(chunk)) {
+        // Two completions spliced into one stream: merging them would make the second one's calls
+        // look like a clean turn.
+        yield* broken(`sent content of completion ${chunkId} in the stream of ${firstId}`);
+        return;
+      }
       usage = mergeUsage(usage, chunk);
       for (const [position, entry] of asArray(chunk.choices).entries()) {
         const choice = asRecord(entry);
         if (choice === undefined) continue;
         const index = choiceIndex(choice, position);
         if (!choices.has(index) && choices.size >= MAX_CHOICES) {
-          yield { type: 'error', error: protocolError(`sent more than ${MAX_CHOICES} choices`, streamContext) };
+          yield* broken(`sent more than ${MAX_CHOICES} choices`);
           return;
         }
         const stream = choiceFor(index).stream;
         yield* emit(index, stream.push(choice));
         if (stream.violation !== undefined) {
-          yield { type: 'error', error: protocolError(stream.violation, streamContext) };
+          yield* broken(stream.violation);
           return;
         }
       }

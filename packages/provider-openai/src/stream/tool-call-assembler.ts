@@ -89,7 +89,7 @@ export class ToolCallAssembler {
    * Ends every call, in order of first appearance. With `strict` (the stream was cut off after its
    * finish reason) no argument text is repaired: cut-off arguments stay an invalid call.
    */
-  finish(strict = false): LanguageModelV1StreamPart[] {
+  finish(strict = false, refuse?: string): LanguageModelV1StreamPart[] {
     const parts: LanguageModelV1StreamPart[] = [];
     for (const slot of this.slots) {
       if (slot.streamId === undefined) parts.push(...this.start(slot));
@@ -103,6 +103,7 @@ export class ToolCallAssembler {
         },
         'stream',
         strict,
+        refuse,
       );
       parts.push({ type: 'tool_call_end', id, call });
     }

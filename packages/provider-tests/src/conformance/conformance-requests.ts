@@ -26,6 +26,18 @@ import type { LanguageModelV1Request, Message, ToolSchema } from '@tiny/llm';
  * - `refusal` (fixture only): the `structured_output` request refused by the model, generated then
  *   streamed: `refusal` set (and `refusal_delta` parts), no answer in `content`, finish reason
  *   `content_filter`. Adapters whose provider has no refusals skip it with that reason.
+ * - `spliced_stream` (fixture only): the `tool_call` request streamed once; the server splices a
+ *   second message (or completion) into the stream while the first one's call is half-streamed.
+ *   No call of it may be executable: the stream ends with a non-retryable `protocol_violation`
+ *   error (or a finish `error`), and every call it delivered is invalid.
+ * - `error_envelopes` (fixture only): the `text` request answered by errors in envelopes that are
+ *   not the provider's own (see `ERROR_ENVELOPE_SCRIPT`): a relay's wrapped upstream error, an
+ *   error serialised as JSON text in `error.message`, an unknown server-side type, then a
+ *   streamed error event carrying a bare `{code, message, type}` object (llama.cpp); each a
+ *   `ModelCallError` of the shared kind, with the inner message.
+ * - `context_overflow` (fixture only): the `text` request rejected because the prompt does not
+ *   fit (llama.cpp's 400 `exceed_context_size_error`, its 500 `Context size has been exceeded`,
+ *   then the same in a stream): kind `context_overflow`, never retryable.
  */
 export type ConformanceCase =
   | 'text'
@@ -40,7 +52,10 @@ export type ConformanceCase =
   | 'abort'
   | 'error_mapping'
   | 'stream_endings'
-  | 'refusal';
+  | 'refusal'
+  | 'spliced_stream'
+  | 'error_envelopes'
+  | 'context_overflow';
 
 /** Every case, in the order the suite runs them. */
 export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
@@ -57,6 +72,9 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   'error_mapping',
   'stream_endings',
   'refusal',
+  'spliced_stream',
+  'error_envelopes',
+  'context_overflow',
 ];
 
 /** Cases that need recorded traffic and are skipped in live mode. */
@@ -65,6 +83,9 @@ export const FIXTURE_ONLY_CASES: readonly ConformanceCase[] = [
   'error_mapping',
   'stream_endings',
   'refusal',
+  'spliced_stream',
+  'error_envelopes',
+  'context_overflow',
 ];
 
 /** `get_weather(city, unit?)`, the tool most cases offer. */
@@ -147,3 +168,14 @@ export const ERROR_MAPPING_SCRIPT = [
 
 /** The message of the mid-stream error the `error_mapping` fixture sends after the HTTP errors. */
 export const MID_STREAM_ERROR_MESSAGE = 'The model crashed while generating';
+
+/**
+ * What the `error_envelopes` fixture answers, in order (three `doGenerate` calls, then one
+ * `doStream`), and the shared kind, retryability and inner message the suite expects of each.
+ */
+export const ERROR_ENVELOPE_SCRIPT = [
+  { mode: 'generate', kind: 'overloaded', retryable: true, message: 'Overloaded' },
+  { mode: 'generate', kind: 'context_overflow', retryable: false, message: 'prompt is too long' },
+  { mode: 'generate', kind: 'server_error', retryable: true, message: 'engine loop has died' },
+  { mode: 'stream', kind: 'server_error', retryable: true, message: 'slot unavailable' },
+] as const;

@@ -13,6 +13,7 @@ import {
   CONFORMANCE_CASES,
   type ConformanceCase,
   conformanceRequests,
+  ERROR_ENVELOPE_SCRIPT,
   ERROR_MAPPING_SCRIPT,
   FIXTURE_ONLY_CASES,
   MID_STREAM_ERROR_MESSAGE,
@@ -256,6 +257,52 @@ const checks: Readonly<Record<ConformanceCase, Check>> = {
       expect(['stop', 'length']).toContain(finish.finishReason);
       if (needsUsage) expect(finish.usage.outputTokens).toBeGreaterThan(0);
     }
+  },
+
+  async spliced_stream(model) {
+    const parts = await partsOf((await model.doStream(conformanceRequests.tool_call)).stream);
+    const settled = await collectStreamSettled(replayParts(parts));
+    for (const call of settled.response.toolCalls) expect(call.invalid, `call ${call.id}`).toBeDefined();
+    const last = parts[parts.length - 1];
+    if (last?.type === 'finish') expect(last.finishReason).toBe('error');
+    else {
+      expect(last?.type).toBe('error');
+      const error = last?.type === 'error' ? last.error : undefined;
+      expect(ModelCallError.isInstance(error), String(error)).toBe(true);
+      expect(error).toMatchObject({ kind: 'protocol_violation', isRetryable: false });
+    }
+  },
+
+  async error_envelopes(model, options) {
+    for (const expected of ERROR_ENVELOPE_SCRIPT) {
+      let error: unknown;
+      if (expected.mode === 'generate') error = await caught(model.doGenerate(conformanceRequests.text));
+      else {
+        const parts = await partsOf((await model.doStream(conformanceRequests.text)).stream);
+        const last = parts[parts.length - 1];
+        expect(last?.type).toBe('error');
+        error = last?.type === 'error' ? last.error : undefined;
+      }
+      expect(ModelCallError.isInstance(error), String(error)).toBe(true);
+      expect(error, expected.message).toMatchObject({ kind: expected.kind, isRetryable: expected.retryable });
+      expect((error as ModelCallError).message).toContain(expected.message);
+      expectSecretKept(error, options.secret);
+    }
+  },
+
+  async context_overflow(model) {
+    for (const _status of [400, 500]) {
+      const error = await caught(model.doGenerate(conformanceRequests.text));
+      expect(ModelCallError.isInstance(error), String(error)).toBe(true);
+      expect(error).toMatchObject({ kind: 'context_overflow', isRetryable: false });
+    }
+    const parts = await partsOf((await model.doStream(conformanceRequests.text)).stream);
+    const last = parts[parts.length - 1];
+    expect(last?.type).toBe('error');
+    expect(last?.type === 'error' ? last.error : undefined).toMatchObject({
+      kind: 'context_overflow',
+      isRetryable: false,
+    });
   },
 
   async refusal(model) {
