@@ -6,7 +6,7 @@ import { parseWithSchema } from './parse-with-schema.js';
 interface HeldOutCase {
   readonly id: string;
   /** Each batch was measured once at first contact, then its misses fixed by general rules (README). */
-  readonly batch: 1 | 2 | 3 | 4;
+  readonly batch: 1 | 2 | 3 | 4 | 5;
   /** `owner/repo@commit path test-name`: where the input and its expected outcome come from. */
   readonly source: string;
   readonly schema: JsonSchema;
@@ -34,7 +34,7 @@ function isDeepEqual(left: unknown, right: unknown): boolean {
 }
 
 /** Floors: every batch was fixed by general rules after its first measurement (README has both figures). */
-const FLOOR = { 1: 0.95, 2: 0.65, 3: 0.95, 4: 0.95 } as const;
+const FLOOR = { 1: 0.95, 2: 0.65, 3: 0.95, 4: 0.95, 5: 0.55 } as const;
 
 describe('schema-guided recovery: held-out answers', () => {
   const outcomes = heldOut.map((entry) => {
@@ -51,7 +51,7 @@ describe('schema-guided recovery: held-out answers', () => {
     expect(new Set(heldOut.map((entry) => entry.id)).size).toBe(heldOut.length);
   });
 
-  for (const batch of [1, 2, 3, 4] as const) {
+  for (const batch of [1, 2, 3, 4, 5] as const) {
     it(`reports how many batch ${batch} cases are answered as their source expects`, () => {
       const mine = outcomes.filter(({ entry }) => entry.batch === batch);
       const wrong = mine.filter(({ correct }) => !correct);
