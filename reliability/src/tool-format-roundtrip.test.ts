@@ -1,7 +1,9 @@
 import {
   createNativeDialect,
+  createStreamScrubber,
   createToolDialect,
   parseToolCall,
+  parseToolCalls,
   renderToolCall,
   type ToolFormat,
   type ToolSchema,
@@ -181,6 +183,52 @@ describe.each(['xml', 'ptype'] as const)('format %s in a model response', (forma
         }
       }),
       { numRuns: Math.max(1, Math.floor(RUNS / 4)) },
+    );
+  });
+});
+
+/** Feeds `text` to a fresh scrubber in pieces of the given sizes (cycled) and joins what it shows. */
+function scrub(
+  text: string,
+  tools: readonly ToolSchema[],
+  sizes: readonly number[],
+): { readonly live: string; readonly all: string } {
+  const scrubber = createStreamScrubber({ tools });
+  let live = '';
+  for (let at = 0, step = 0; at < text.length; step += 1) {
+    const size = sizes[step % sizes.length] ?? 1;
+    live += scrubber.feed(text.slice(at, at + size)).text;
+    at += size;
+  }
+  return { live, all: live + scrubber.flush().text };
+}
+
+describe.each(['xml', 'ptype'] as const)('format %s in a stream', (format) => {
+  it('the scrubber never shows a piece of a call, for any split, and agrees with the batch parse', () => {
+    const prose = fc.stringMatching(/^[A-Za-z,.][A-Za-z ,.]{0,18}[A-Za-z.]$/);
+    fc.assert(
+      fc.property(
+        toolCase(format, true),
+        prose,
+        prose,
+        fc.boolean(),
+        fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 40 }),
+        ({ tool, args }, before, after, cut, sizes) => {
+          const full = renderToolCall({ name: tool.name, arguments: args }, tool);
+          // A call cut short (the stream ended inside it) must not leak either.
+          const written = cut ? full.slice(0, Math.max(tool.name.length + 2, Math.floor(full.length / 2))) : full;
+          const text = `${before}\n${written}\n${after}`;
+          const shown = scrub(text, [tool], sizes);
+          const batch = parseToolCalls(text, { tools: [tool], allowBareJson: false }).text;
+          expect(shown.all).toBe(batch);
+          // While the stream runs, no piece of a call (complete or cut short) is shown; a call cut
+          // short is released as text only when the stream ends, as the batch parse keeps it.
+          const shownLive = cut ? shown.live : shown.all;
+          expect(shownLive).not.toContain(`${tool.name}(`);
+          expect(shownLive).not.toContain(`<${tool.name}`);
+        },
+      ),
+      { numRuns: RUNS },
     );
   });
 });
