@@ -54,6 +54,10 @@ export function scanText(
   let quoted = false;
   /** The spans of the call blocks taken so far. */
   const callSpans: Array<readonly [number, number]> = priorCallSpan === undefined ? [] : [priorCallSpan];
+  let lastCallStart = -1;
+  let lastCallEnd = -1;
+  const lastCall = (): readonly [number, number] | undefined =>
+    lastCallEnd < 0 ? undefined : [lastCallStart, lastCallEnd];
   for (;;) {
     let best: Block | undefined;
     let bestIndex = -1;
@@ -72,7 +76,7 @@ export function scanText(
     if (regions.undecidedFrom >= 0 && best.start >= regions.undecidedFrom) {
       const start = Math.max(regions.undecidedFrom, from);
       parts.push([partStart, start]);
-      return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: callSpans.at(-1) };
+      return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall() };
     }
     const source = grammars[bestIndex]?.source ?? 'tagged_json';
     if (
@@ -82,11 +86,11 @@ export function scanText(
       best.start >= regions.undecidedCallsFrom
     ) {
       parts.push([partStart, best.start]);
-      return { parts, calls, diagnostics, pending: best.start, quoted, lastCallSpan: callSpans.at(-1) };
+      return { parts, calls, diagnostics, pending: best.start, quoted, lastCallSpan: lastCall() };
     }
     if (best.kind === 'pending') {
       parts.push([partStart, best.start]);
-      return { parts, calls, diagnostics, pending: best.start, quoted, lastCallSpan: callSpans.at(-1) };
+      return { parts, calls, diagnostics, pending: best.start, quoted, lastCallSpan: lastCall() };
     }
     if (best.kind === 'unterminated') {
       diagnostics.push({ kind: 'unterminated_block', source });
@@ -94,9 +98,14 @@ export function scanText(
       parts.push([partStart, best.start]);
       partStart = best.end;
       if (best.kind === 'calls') {
-        callSpans.push([best.start, best.end]);
-        // A region opened inside this call protects nothing: answers that skipped it are stale.
-        if (regions.opensWithin(best.start, best.end)) cache.fill(null);
+        lastCallStart = best.start;
+        lastCallEnd = best.end;
+        // Only a text with protected regions asks which call a region opened in.
+        if (regions.ranges.length > 0) {
+          callSpans.push([best.start, best.end]);
+          // A region opened inside this call protects nothing: answers that skipped it are stale.
+          if (regions.opensWithin(best.start, best.end)) cache.fill(null);
+        }
         calls.push(...best.calls);
         for (const tool of best.dropped ?? []) diagnostics.push({ kind: 'call_dropped', source, tool });
       } else if (best.kind === 'malformed')
@@ -106,7 +115,7 @@ export function scanText(
     if (from > text.length) break;
   }
   parts.push([partStart, Math.max(partStart, text.length)]);
-  return { parts, calls, diagnostics, pending: -1, quoted, lastCallSpan: callSpans.at(-1) };
+  return { parts, calls, diagnostics, pending: -1, quoted, lastCallSpan: lastCall() };
 
   /**
    * Whether a protected region began inside a call block already taken: its opener (`<think>`,
@@ -158,15 +167,25 @@ export function scanText(
   }
 }
 
-/** Opening quotation marks and their closers: `"…"`, `'…'`, `“…”`, `‘…’`, `«…»`, `「…」`. */
-const QUOTES: ReadonlyMap<string, string> = new Map([
-  ['"', '"'],
-  ["'", "'"],
-  ['\u201c', '\u201d'],
-  ['\u2018', '\u2019'],
-  ['\u00ab', '\u00bb'],
-  ['\u300c', '\u300d'],
-]);
+/** The closing quotation mark for an opening one: `"…"`, `'…'`, `“…”`, `‘…’`, `«…»`, `「…」`; else -1. */
+function quoteCloser(code: number): number {
+  switch (code) {
+    case 0x22:
+      return 0x22;
+    case 0x27:
+      return 0x27;
+    case 0x201c:
+      return 0x201d;
+    case 0x2018:
+      return 0x2019;
+    case 0xab:
+      return 0xbb;
+    case 0x300c:
+      return 0x300d;
+    default:
+      return -1;
+  }
+}
 
 /**
  * @internal Whether a block is markup quoted in prose, the same structural rule for every grammar:
@@ -182,12 +201,10 @@ export function quotedBlock(
   previousCode = -1,
 ): 'yes' | 'no' | 'undecided' {
   if (block.kind === 'pending' || block.kind === 'unterminated') return 'no';
-  const before =
-    block.start > 0 ? text.charAt(block.start - 1) : previousCode >= 0 ? String.fromCharCode(previousCode) : '';
-  const closer = QUOTES.get(before);
-  if (closer === undefined) return 'no';
+  const closer = quoteCloser(block.start > 0 ? text.charCodeAt(block.start - 1) : previousCode);
+  if (closer < 0) return 'no';
   if (block.end >= text.length) return complete ? 'no' : 'undecided';
-  return text.charAt(block.end) === closer ? 'yes' : 'no';
+  return text.charCodeAt(block.end) === closer ? 'yes' : 'no';
 }
 
 /**
