@@ -17,7 +17,8 @@ interface HeldOutCase {
 
 /**
  * Messy final answers from suites the recovery was not tuned on (json_repair's string tests,
- * BAML's list, map, literal and union tests, Vercel AI's fixJson tests; see __fixtures__/README.md). Measured, not tuned against: the figure
+ * BAML's list, map, literal, union and class_2 tests, Vercel AI's fixJson tests; see
+ * __fixtures__/README.md). Measured, not tuned against: the figure
  * is reported, and a case is never edited to pass.
  */
 const heldOut = JSON.parse(
@@ -34,7 +35,7 @@ function isDeepEqual(left: unknown, right: unknown): boolean {
 }
 
 /** Floors: every batch was fixed by general rules after its first measurement (README has both figures). */
-const FLOOR = { 1: 0.95, 2: 0.65, 3: 0.95, 4: 0.95, 5: 0.55 } as const;
+const FLOOR = { 1: 0.95, 2: 0.65, 3: 0.95, 4: 0.95, 5: 0.8 } as const;
 
 describe('schema-guided recovery: held-out answers', () => {
   const outcomes = heldOut.map((entry) => {

@@ -79,7 +79,11 @@ function memberFor(root: JsonSchema, schema: JsonSchema, type: 'object' | 'array
  */
 export function propertySchema(root: JsonSchema, schema: JsonSchema | undefined, key: string): JsonSchema | undefined {
   if (schema === undefined) return undefined;
-  const objectSchema = memberFor(root, schema, 'object');
+  // In a union of objects, the member that declares `key` says what it is.
+  const declaring = unionMembers(root, schema)?.find(
+    (member) => isPlainObject(member.properties) && Object.hasOwn(member.properties, key),
+  );
+  const objectSchema = declaring ?? memberFor(root, schema, 'object');
   const properties = objectSchema.properties;
   if (isPlainObject(properties) && Object.hasOwn(properties, key)) return resolveAnswerSchema(root, properties[key]);
   const additional = objectSchema.additionalProperties;

@@ -344,6 +344,33 @@ describe('parseWithSchema: missing and stray punctuation', () => {
     });
   });
 
+  it('reads number-like text, comments between items, commas in parentheses and union members by key', () => {
+    const note: JsonSchema = { type: 'object', properties: { ratio: { type: 'string' }, n: { type: 'number' } } };
+    expect(parseWithSchema('{"ratio": 1/3, "n": 1e }', note)?.value).toEqual({ ratio: '1/3', n: 1 });
+    // A number then a comment is still a number: for a string field, refused by the policy.
+    expect(parseWithSchema('{"ratio": 1 /* one */, "n": 2}', note)).toBeUndefined();
+    expect(parseWithSchema('{"ratio": "1" /* one */, "n": 2}', note)?.value).toEqual({ ratio: '1', n: 2 });
+    expect(parseWithSchema('["a", /* note */ "b"]', { type: 'array', items: { type: 'string' } })?.value).toEqual([
+      'a',
+      'b',
+    ]);
+    const tasks: JsonSchema = {
+      type: 'array',
+      items: {
+        anyOf: [
+          { type: 'object', properties: { kind: { const: 'fn' }, signature: { type: 'string' } } },
+          { type: 'object', properties: { kind: { const: 'page' }, route: { type: 'string' } } },
+        ],
+      },
+    };
+    expect(
+      parseWithSchema('[{kind: fn, signature: f(a: number, b: string): void}, {kind: page, route: /}]', tasks)?.value,
+    ).toEqual([
+      { kind: 'fn', signature: 'f(a: number, b: string): void' },
+      { kind: 'page', route: '/' },
+    ]);
+  });
+
   it('fixes mismatched closers, an object closed too early and a fence with no opener', () => {
     const nested: JsonSchema = {
       type: 'object',

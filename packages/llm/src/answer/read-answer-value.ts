@@ -119,14 +119,15 @@ function closesString(text: string, closeEnd: number, context: Context): boolean
     if (next >= text.length) return true;
     if (context === 'object') return keyFollows(text, at + 1);
     const following = text.charCodeAt(next);
-    return startsValue(following) || following === 93;
+    return startsValue(following) || following === 93 || startsComment(text, next);
   }
   // The comma is missing before the next item (`["a" "b"]`) or key (`"x""key": 1`).
   if (code === 34) return context === 'array' ? at > closeEnd : context === 'object' && quotedKeyFollows(text, at);
   // A closing fence right after the value (`{"key": "value"```).
   if (code === 96) return text.startsWith('```', at);
   // `/` starts a comment after the value (`'text' /* note */`).
-  return code === 125 || code === 93 || code === 58 || code === 10 || code === 13 || code === 47;
+  if (code === 47) return startsComment(text, at);
+  return code === 125 || code === 93 || code === 58 || code === 10 || code === 13;
 }
 
 /**
@@ -362,14 +363,18 @@ function readUnquoted(reader: Reader, context: Context, path: string): string | 
   const start = reader.pos;
   let at = start;
   // Brackets opened inside the value (`words{in brackets}`) are closed inside it too.
-  let nested = 0;
+  let brackets = 0;
+  // Commas inside parentheses (`f(a: number, b: string)`) do not end the value.
+  let parens = 0;
   for (; at < text.length; at++) {
     const code = text.charCodeAt(at);
-    if (code === 123 || code === 91) nested++;
-    else if ((code === 125 || code === 93) && nested > 0) {
-      nested--;
+    if (code === 123 || code === 91) brackets++;
+    else if (code === 40) parens++;
+    else if ((code === 125 || code === 93) && brackets > 0) {
+      brackets--;
       continue;
-    }
+    } else if (code === 41 && parens > 0) parens--;
+    if ((brackets > 0 || parens > 0) && code === 44) continue;
     if (code === 10 || code === 13) {
       // In an object that closes later, a value runs on over lines until a key or the brace.
       if (context !== 'object' || at >= reader.lastBrace || keyFollows(text, at + 1)) break;
@@ -403,8 +408,16 @@ function endsScalar(text: string, index: number): boolean {
   while (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9) at++;
   if (at >= text.length) return true;
   const code = text.charCodeAt(at);
+  // `/` only when it starts a comment (`1/3` is text, not the number 1).
+  if (code === 47) return startsComment(text, at);
   // A quote after the scalar starts the next entry, its comma missing (`"a": 1 "b": 2`).
-  return code === 44 || code === 125 || code === 93 || code === 10 || code === 13 || code === 47 || code === 34;
+  return code === 44 || code === 125 || code === 93 || code === 10 || code === 13 || code === 34;
+}
+
+/** Whether `//` or `/*` starts at `at`. */
+function startsComment(text: string, at: number): boolean {
+  const next = text.charCodeAt(at + 1);
+  return text.charCodeAt(at) === 47 && (next === 47 || next === 42);
 }
 
 /** JSON literals a cut answer may end inside (each first letter names one). */
@@ -469,6 +482,16 @@ function readValue(reader: Reader, schema: JsonSchema | undefined, path: string,
     // A number cut inside its exponent or after its dot at the end of the text (`2.5e-`, `12.e`).
     const tailStart = match === null ? text.length : reader.pos + match[0].length;
     const cutTail = text.length - tailStart <= 3 && /^\.?[eE][-+]?$/.test(text.slice(tailStart));
+    // `1e }`: an exponent with no digits before the end of the scalar is dropped.
+    const bareExponent = match === null ? null : /^[eE][-+]?/.exec(text.slice(tailStart, tailStart + 2));
+    if (match !== null && !cutTail && bareExponent !== null && endsScalar(text, tailStart + bareExponent[0].length)) {
+      const number = Number(match[0]);
+      if (Number.isFinite(number)) {
+        reader.pos = tailStart + bareExponent[0].length;
+        reader.repairs.add('normalized_number', path);
+        return number;
+      }
+    }
     if (match !== null && (endsScalar(text, reader.pos + match[0].length) || cutTail)) {
       const number = Number(match[0]);
       if (Number.isFinite(number)) {
