@@ -55,13 +55,11 @@ async function run(code: string, setup: Setup = {}) {
     tools: [tool, secret, ...(setup.extra ?? [])],
     limits: { maxToolCalls: setup.maxToolCalls ?? 50 },
   });
-  const started = performance.now();
   const agentRun = await harness.invoke(setup.context ?? {}, user('go'));
-  const elapsedMs = performance.now() - started;
   const row = agentRun.messages.find((message) => message.role === 'tool');
   const content = row?.role === 'tool' ? String(row.content) : '';
   const completed = eventsOfType(agentRun.events, 'tool_completed').find((event) => event.callId === 'c1');
-  return { agentRun, content, executed, completed, elapsedMs };
+  return { agentRun, content, executed, completed };
 }
 
 const limitOf = (completed: { metadata?: unknown } | undefined) => (completed?.metadata as { limit?: string })?.limit;
@@ -71,7 +69,6 @@ describe('adversarial programs end with a typed tool error within their limit', 
     const plain = await run('while (true) {}', { limits: { cpuTimeMs: 200 } });
     expect(plain.completed?.error).toMatch(/limit of 200 ms of CPU time reached/);
     expect(limitOf(plain.completed)).toBe('cpu_time');
-    expect(plain.elapsedMs).toBeLessThan(10_000);
     const catching = await run('for (;;) { try { while (true) {} } catch (e) {} }', { limits: { cpuTimeMs: 200 } });
     expect(limitOf(catching.completed)).toBe('cpu_time');
   });

@@ -187,8 +187,9 @@ describe('nested calls do not outlive run_code', () => {
     const { tool, aborted, started } = setup(true, 300);
     const error = await settle(invoke(tool, 'await Promise.all([slow({}), slow({}), slow({})]); return 1;'));
     expect(String(error)).toMatch(/timed out after 300 ms/);
-    expect(started()).toBe(3);
-    expect(aborted).toHaveLength(3);
+    // On a loaded machine the timeout may come before all three have started: every call that
+    // started is aborted, whichever they are.
+    expect(aborted).toHaveLength(started());
   });
 
   it('aborts the nested calls a finished program left running, and waits for them to settle', async () => {

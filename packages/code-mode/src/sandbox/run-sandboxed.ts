@@ -106,7 +106,7 @@ export async function runSandboxed(
     });
   }
   const worker = await acquireWorker();
-  const shared = new SharedArrayBuffer(5 * Float64Array.BYTES_PER_ELEMENT);
+  const shared = new SharedArrayBuffer(8 * Float64Array.BYTES_PER_ELEMENT);
   const cells = new Float64Array(shared);
   const logs: string[] = [];
   const inflight = new Set<Promise<void>>();

@@ -31,9 +31,11 @@ export interface SandboxRunMessage {
     readonly maxLogChars: number;
   };
   /**
-   * `[cpu ms spent, start of the current slice (epoch ms, 0 outside), wasm memory growth refused (1),
+   * `[cpu ms spent (estimate: wall time of the slices, set back to the thread's CPU time when
+   * calibrated), start of the current slice (epoch ms, 0 outside), wasm memory growth refused (1),
    * stopped by the supervisor's watchdog (1), first limit reached (1 cpu_time, 2 nested_calls,
-   * 3 memory, 0 none)]`.
+   * 3 memory, 0 none), wall ms of the slices, OS thread id (0 when its CPU time cannot be read),
+   * the thread's CPU ms when the program started]`.
    */
   readonly shared: SharedArrayBuffer;
 }
@@ -104,7 +106,23 @@ export function sandboxWorkerMain(
   port: Port,
   data: SandboxWorkerData,
   importer: (url: string) => Promise<Record<string, unknown>>,
+  clock?: { readonly ownThreadId: () => number | undefined; readonly read: (tid: number) => number | undefined },
 ): void {
+  // This thread's OS id, when its CPU time can be read (Linux): CPU limits then count the CPU the
+  // thread got, not the wall time a loaded machine stretches it to. Checked once that the clock moves.
+  const tid = clock?.ownThreadId();
+  const startCpu = tid === undefined ? undefined : clock?.read(tid);
+  let threadClock: (() => number) | undefined;
+  let clockChecked = false;
+  // Loading QuickJS and sucrase costs CPU: a clock that did not move over it is not trusted. A read
+  // that fails later counts as past every limit.
+  const checkClock = () => {
+    if (clockChecked) return;
+    clockChecked = true;
+    const loadedCpu = tid === undefined ? undefined : clock?.read(tid);
+    if (tid !== undefined && startCpu !== undefined && loadedCpu !== undefined && loadedCpu > startCpu)
+      threadClock = () => clock?.read(tid) ?? Number.POSITIVE_INFINITY;
+  };
   // Longest error text a run reports (a thrown value's description, a parse error), in characters.
   const maxDetailChars = 2000;
   // Longest tool name a program may call (longer ones are refused in the sandbox, never sent).
@@ -168,7 +186,7 @@ export function sandboxWorkerMain(
       maxNestedCalls: 1,
       maxLogChars: 1,
     },
-    shared: new SharedArrayBuffer(5 * Float64Array.BYTES_PER_ELEMENT),
+    shared: new SharedArrayBuffer(8 * Float64Array.BYTES_PER_ELEMENT),
   };
   let queue = run(warmUp, true).catch(() => undefined);
   port.on('message', (message) => {
@@ -194,6 +212,7 @@ export function sandboxWorkerMain(
       if (!silent) port.postMessage(value);
     };
     const { core, variant, transform } = await loaded;
+    checkClock();
     const { limits } = message;
     const cells = new Float64Array(message.shared);
     const now = () => performance.timeOrigin + performance.now();
@@ -256,6 +275,26 @@ export function sandboxWorkerMain(
     const maxArgNodes = Math.max(1024, Math.floor(limits.memoryBytes / 512));
     let wake: (() => void) | undefined;
     const cpuUsed = () => cpuMs + (sliceStart > 0 ? now() - sliceStart : 0);
+    // Wall time of the program's slices, never set back: the supervisor's backstop reads it.
+    let sliceWallMs = 0;
+    let cpuAtStart = 0;
+    let nextCalibration = 0;
+    // The estimate (wall time of the slices) is an upper bound of the CPU the thread got. Past the
+    // limit, the thread's own CPU time decides (read at most every millisecond), and the estimate
+    // restarts from it: time given to other work on a loaded machine is not the program's.
+    const overCpu = (): boolean => {
+      const used = cpuUsed();
+      if (used <= limits.cpuTimeMs) return false;
+      if (threadClock === undefined) return true;
+      const at = now();
+      if (at < nextCalibration) return false;
+      const actual = threadClock() - cpuAtStart;
+      if (actual > limits.cpuTimeMs) return true;
+      cpuMs = actual - (sliceStart > 0 ? at - sliceStart : 0);
+      cells[0] = cpuMs;
+      nextCalibration = at + 1;
+      return false;
+    };
     // The first limit reached is the one reported, also when the supervisor ends the thread later
     // (a program may keep a C builtin busy after its stop): cell 4 holds it for the host.
     const halt = (limitKind: 'cpu_time' | 'nested_calls' | 'memory') => {
@@ -275,7 +314,10 @@ export function sandboxWorkerMain(
       try {
         return work();
       } finally {
-        cpuMs += now() - sliceStart;
+        const slice = now() - sliceStart;
+        cpuMs += slice;
+        sliceWallMs += slice;
+        cells[5] = sliceWallMs;
         sliceStart = 0;
         cells[0] = cpuMs;
         cells[1] = 0;
@@ -315,7 +357,7 @@ export function sandboxWorkerMain(
       runtime.setMaxStackSize(limits.stackBytes);
       runtime.setInterruptHandler(() => {
         if (stop !== undefined) return true;
-        if (cpuUsed() > limits.cpuTimeMs) {
+        if (overCpu()) {
           halt('cpu_time');
           return true;
         }
@@ -447,6 +489,11 @@ export function sandboxWorkerMain(
           handle.dispose();
         }
       };
+      if (threadClock !== undefined && tid !== undefined) {
+        cpuAtStart = threadClock();
+        cells[7] = cpuAtStart;
+        cells[6] = tid;
+      }
       counting = true;
       let source = message.source;
       if (message.typescript) {
@@ -526,7 +573,7 @@ export function sandboxWorkerMain(
               json,
               droppedLogChars,
               nestedCalls,
-              cpuTimeMs: Math.round(cpuMs),
+              cpuTimeMs: Math.round(threadClock === undefined ? cpuMs : threadClock() - cpuAtStart),
               peakMemoryBytes: peak(),
               heapBytes: heapBytes(),
             });

@@ -50,7 +50,15 @@ type WorkerConstructor = new (
  * and sandbox talk over their own `MessagePort`, not through this thread.
  * @internal
  */
-export function supervisorMain(port: ParentPort, data: SupervisorData, WorkerOf: WorkerConstructor): void {
+export function supervisorMain(
+  port: ParentPort,
+  data: SupervisorData,
+  WorkerOf: WorkerConstructor,
+  readThreadCpuMs: (tid: number) => number | undefined,
+): void {
+  // A program whose thread gets no CPU (a starved or broken clock) is still ended after this many
+  // hard stops of wall time spent in its own slices.
+  const WALL_BACKSTOP_FACTOR = 20;
   const threads = new Map<number, { worker: ChildWorker; timer?: ReturnType<typeof setTimeout> }>();
   const now = () => performance.timeOrigin + performance.now();
   port.on('message', (request) => {
@@ -89,8 +97,18 @@ export function supervisorMain(port: ParentPort, data: SupervisorData, WorkerOf:
       const { hardStopMs, cpuTimeMs } = request;
       const check = () => {
         const start = cells[1] ?? 0;
-        const used = (cells[0] ?? 0) + (start > 0 ? now() - start : 0);
-        if (used >= hardStopMs) {
+        const slice = start > 0 ? now() - start : 0;
+        // The sandbox's estimate (wall time of its slices, set back to the thread's CPU time when it
+        // calibrates) triggers a read of the thread's own CPU time: time the OS gave to other work
+        // on a loaded machine is not the program's.
+        let used = (cells[0] ?? 0) + slice;
+        const tid = cells[6] ?? 0;
+        if (used >= hardStopMs && tid > 0) {
+          const cpu = readThreadCpuMs(tid);
+          if (cpu !== undefined) used = cpu - (cells[7] ?? 0);
+        }
+        const wall = (cells[5] ?? 0) + slice;
+        if (used >= hardStopMs || wall >= hardStopMs * WALL_BACKSTOP_FACTOR) {
           cells[3] = 1;
           void entry.worker.terminate();
           return;

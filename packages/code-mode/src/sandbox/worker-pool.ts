@@ -6,6 +6,7 @@ import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { PRELUDE } from './prelude.js';
 import { type SandboxWorkerData, sandboxWorkerMain } from './sandbox-worker.js';
 import { type SupervisorData, type SupervisorReport, type SupervisorRequest, supervisorMain } from './supervisor.js';
+import { ownThreadId, readThreadCpuMs } from './thread-cpu-clock.js';
 
 const require = createRequire(import.meta.url);
 
@@ -27,8 +28,12 @@ function resolveUrl(specifier: string): string {
 }
 
 /** A sandbox thread's source: the self-contained `sandboxWorkerMain`, called with its port and data. */
+// Each thread reads its own CPU time (Linux) with the same self-contained helpers the supervisor uses.
+const clockSource = () =>
+  `const fs = require('node:fs');\nconst clock = { ownThreadId: () => (${ownThreadId.toString()})(fs), read: (tid) => (${readThreadCpuMs.toString()})(fs, tid) };`;
+
 const sandboxSource = () =>
-  `const threads = require('node:worker_threads');\n(${sandboxWorkerMain.toString()})(threads.workerData.port, threads.workerData, (url) => import(url));`;
+  `const threads = require('node:worker_threads');\n${clockSource()}\n(${sandboxWorkerMain.toString()})(threads.workerData.port, threads.workerData, (url) => import(url), clock);`;
 
 /** The QuickJS wasm, compiled once per process and shared by every worker. */
 function wasmModule(): Promise<object> {
@@ -104,7 +109,7 @@ function supervisorThread(): Worker {
   if (supervisor !== undefined) return supervisor;
   const data: SupervisorData = { sandboxSource: sandboxSource(), resourceLimits: RESOURCE_LIMITS };
   const thread = new Worker(
-    `const threads = require('node:worker_threads');\n(${supervisorMain.toString()})(threads.parentPort, threads.workerData, threads.Worker);`,
+    `const threads = require('node:worker_threads');\n${clockSource()}\n(${supervisorMain.toString()})(threads.parentPort, threads.workerData, threads.Worker, clock.read);`,
     { eval: true, workerData: data },
   );
   thread.on('message', (report: SupervisorReport) => {
