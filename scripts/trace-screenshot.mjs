@@ -9,7 +9,7 @@
 // 4. compares the page's structure (runs, turns, calls and badges, never pixels or times) with
 //    packages/trace/docs/trace-viewer.structure.json, so a change to the demo or the viewer that
 //    changes the picture is seen in review;
-// 5. writes the screenshot to packages/trace/docs/trace-viewer.png.
+// 5. writes the screenshot to packages/trace/docs/trace-viewer.png (run as a command; tests write a scratch file).
 //
 //   node scripts/trace-screenshot.mjs            # check, and regenerate the image
 //   node scripts/trace-screenshot.mjs --update   # also rewrite the structure file after a change
@@ -57,7 +57,9 @@ export function readConsole(stdout) {
 }
 
 /** Runs the demo, checks its page in Chromium against its console, and writes the screenshot. */
-export async function captureDemoTrace({ update = false } = {}) {
+// Tests write the image to a scratch file (a test run leaves the checkout clean); the command
+// (`node scripts/trace-screenshot.mjs`) writes the committed README image.
+export async function captureDemoTrace({ update = false, imageOut = join(tmpdir(), 'tiny-trace-viewer.png') } = {}) {
   if (!existsSync(demo)) throw new Error(`${demo} is missing: run \`pnpm build\` first`);
   const run = spawnSync(process.execPath, [demo], {
     cwd: root,
@@ -146,8 +148,8 @@ export async function captureDemoTrace({ update = false } = {}) {
     const resumed = tab.locator('section.turn[data-resumed="true"] details.call summary').first();
     if ((await resumed.count()) > 0) await resumed.click();
     await tab.evaluate(() => window.scrollTo(0, 0));
-    await tab.screenshot({ path: imagePath, fullPage: true });
-    return { printed, shown, problems, imagePath };
+    await tab.screenshot({ path: imageOut, fullPage: true });
+    return { printed, shown, problems, imagePath: imageOut };
   } finally {
     await browser.close();
     rmSync(profile, { recursive: true, force: true });
@@ -155,7 +157,7 @@ export async function captureDemoTrace({ update = false } = {}) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { problems, printed } = await captureDemoTrace({ update: process.argv.includes('--update') });
+  const { problems, printed } = await captureDemoTrace({ update: process.argv.includes('--update'), imageOut: imagePath });
   if (problems.length > 0) {
     console.error(problems.join('\n'));
     process.exit(1);
