@@ -17,6 +17,15 @@ export {
   type ProviderErrorFacts,
 } from './errors/classify-provider-error.js';
 export { describeCause } from './errors/describe-cause.js';
+export {
+  type FailureContext,
+  type FailureOptions,
+  HTTP_FAILURE_KINDS,
+  httpFailureOptions,
+  TRANSPORT_KINDS,
+  type TransportFailureKind,
+  transportFailureOptions,
+} from './errors/failure-options.js';
 export { HttpFailure, type HttpFailureKind } from './errors/http-failure.js';
 export { type ErrorEnvelope, readErrorEnvelope } from './errors/read-error-envelope.js';
 export { REDACTED, redactSecret } from './errors/redact-secret.js';
@@ -26,6 +35,7 @@ export { parseRetryAfter } from './http/parse-retry-after.js';
 export { mergeHeaders, type PostJsonOptions, postJson } from './http/post-json.js';
 export { readBodyText } from './http/read-body-text.js';
 export { MAX_ERROR_BODY_CHARS, readErrorBody, tryParseJson } from './http/read-error-body.js';
+export { type JsonBodyErrors, readJsonBody } from './http/read-json-body.js';
 export { retryDelay } from './http/retry-delay.js';
 export { checkHttpLimits, DEFAULT_HTTP_LIMITS, type HttpLimits } from './limits/http-limits.js';
 export { type ReadSseEventsOptions, readSseEvents, type SseEvent } from './sse/read-sse-events.js';

@@ -1,14 +1,15 @@
-import type { ModelCallErrorKind } from '@tiny/llm';
 import {
   classifyProviderError,
   deriveRetry,
-  describeCause,
   type HttpFailure,
   type HttpLimits,
+  httpFailureOptions,
   MAX_ERROR_BODY_CHARS,
   readErrorBody,
   readErrorEnvelope,
   redactSecret,
+  type TransportFailureKind,
+  transportFailureOptions,
 } from '@tiny/provider-utils';
 import { AnthropicCallError } from './anthropic-call-error.js';
 import { readRateLimits } from './read-rate-limits.js';
@@ -102,19 +103,11 @@ export function errorFromEvent(
   });
 }
 
-/** The adapter's own words for failures without an error payload, each with its shared kind. */
-const transportKinds = {
-  transport: 'network',
-  incomplete_stream: 'incomplete_stream',
-  protocol_violation: 'protocol_violation',
-  invalid_chunk_json: 'invalid_chunk',
-} as const satisfies Record<string, ModelCallErrorKind>;
-
 /**
  * Builds the error for a failure without an error payload: the connection failed, dropped
  * mid-stream, or the body could not be read (`transport`: kind `network`), the stream ended before
  * the model finished (`incomplete_stream`), broke the protocol (`protocol_violation`) or was not
- * JSON (`invalid_chunk_json`: kind `invalid_chunk`). Retryability follows the kind.
+ * JSON (`invalid_chunk_json`: kind `invalid_chunk`); see `transportFailureOptions`.
  * @internal
  */
 export function transportError(
@@ -122,38 +115,18 @@ export function transportError(
   cause: unknown,
   context: ErrorContext & {
     readonly headers?: Headers | undefined;
-    readonly kind?: keyof typeof transportKinds | undefined;
+    readonly kind?: TransportFailureKind | undefined;
   },
 ): AnthropicCallError {
-  const detail = describeCause(cause);
   const requestId = context.headers?.get('request-id') ?? undefined;
-  const providerKind = context.kind ?? 'transport';
-  const kind = transportKinds[providerKind];
-  return new AnthropicCallError({
-    message: redactSecret(
-      `${context.provider} ${what}${detail === '' ? '' : `: ${detail}`}${suffix(requestId)}`,
-      context.secret,
-    ),
-    kind,
-    providerKind,
-    ...deriveRetry(kind, undefined),
-    provider: context.provider,
-    requestId,
-    cause,
-  });
+  return new AnthropicCallError(
+    transportFailureOptions(what, cause, context.kind ?? 'transport', { ...context, requestId }),
+  );
 }
-
-/** The plumbing's refusals, each with its shared kind. */
-const failureKinds = {
-  redirect: 'redirect',
-  response_too_large: 'response_too_large',
-  response_timeout: 'timeout',
-} as const satisfies Record<HttpFailure['kind'], ModelCallErrorKind>;
 
 /**
  * Builds the error for a refusal of the shared HTTP plumbing (`HttpFailure`): a redirect not
- * followed (`redirect`), a size bound passed (`response_too_large`) or a time bound (`timeout`);
- * the plumbing's word is the `providerKind`, its status carried over.
+ * followed, a size or time bound passed; see `httpFailureOptions`.
  * @internal
  */
 export function httpFailureError(
@@ -161,15 +134,5 @@ export function httpFailureError(
   context: ErrorContext & { readonly headers?: Headers | undefined },
 ): AnthropicCallError {
   const requestId = context.headers?.get('request-id') ?? undefined;
-  const kind = failureKinds[failure.kind];
-  return new AnthropicCallError({
-    message: redactSecret(`${context.provider} ${failure.message}${suffix(requestId)}`, context.secret),
-    kind,
-    providerKind: failure.kind,
-    ...deriveRetry(kind, failure.statusCode),
-    statusCode: failure.statusCode,
-    provider: context.provider,
-    requestId,
-    cause: failure,
-  });
+  return new AnthropicCallError(httpFailureOptions(failure, { ...context, requestId }));
 }

@@ -1,14 +1,16 @@
-import type { LanguageModelV1Usage, ModelCallErrorKind } from '@tiny/llm';
+import type { LanguageModelV1Usage } from '@tiny/llm';
 import {
   classifyProviderError,
   deriveRetry,
-  describeCause,
   type HttpFailure,
   type HttpLimits,
+  httpFailureOptions,
   MAX_ERROR_BODY_CHARS,
   readErrorBody,
   readErrorEnvelope,
   redactSecret,
+  type TransportFailureKind,
+  transportFailureOptions,
 } from '@tiny/provider-utils';
 import { OpenAICompatibleCallError } from './openai-compatible-call-error.js';
 
@@ -119,19 +121,11 @@ export function errorFromBody(
   });
 }
 
-/** The adapter's own words for failures without an error payload, each with its shared kind. */
-const transportKinds = {
-  transport: 'network',
-  incomplete_stream: 'incomplete_stream',
-  protocol_violation: 'protocol_violation',
-  invalid_chunk_json: 'invalid_chunk',
-} as const satisfies Record<string, ModelCallErrorKind>;
-
 /**
  * Builds the error for a failure that is not an error payload: the connection failed or dropped
  * (`transport`, kind `network`), the stream ended early (`incomplete_stream`), broke the protocol
  * (`protocol_violation`), or an event or body was not JSON (`invalid_chunk_json`, kind
- * `invalid_chunk`). Retryability follows the kind. `httpStatus` is the status of a response that
+ * `invalid_chunk`); see `transportFailureOptions`. `httpStatus` is the status of a response that
  * had arrived (a stream's 200), absent when none did.
  * @internal
  */
@@ -140,56 +134,33 @@ export function transportError(
   cause: unknown,
   context: ErrorContext & {
     readonly headers?: Headers | undefined;
-    readonly kind?: keyof typeof transportKinds | undefined;
+    readonly kind?: TransportFailureKind | undefined;
     readonly httpStatus?: number | undefined;
   },
 ): OpenAICompatibleCallError {
-  const detail = describeCause(cause);
-  const requestId = requestIdOf(context.headers);
-  const providerKind = context.kind ?? 'transport';
-  const kind = transportKinds[providerKind];
-  return new OpenAICompatibleCallError({
-    message: redactSecret(
-      `${context.provider} ${what}${detail === '' ? '' : `: ${detail}`}${suffix(requestId)}`,
-      context.secret,
-    ),
-    kind,
-    providerKind,
-    statusCode: context.httpStatus,
-    ...deriveRetry(kind, context.httpStatus),
-    provider: context.provider,
-    requestId,
-    cause,
-  });
+  return new OpenAICompatibleCallError(
+    transportFailureOptions(what, cause, context.kind ?? 'transport', {
+      ...context,
+      requestId: requestIdOf(context.headers),
+      statusCode: context.httpStatus,
+    }),
+  );
 }
-
-/** The plumbing's refusals, each with its shared kind. */
-const failureKinds = {
-  redirect: 'redirect',
-  response_too_large: 'response_too_large',
-  response_timeout: 'timeout',
-} as const satisfies Record<HttpFailure['kind'], ModelCallErrorKind>;
 
 /**
  * Builds the error for a refusal of the shared HTTP plumbing (`HttpFailure`): a redirect not
- * followed, a size or time bound passed; the plumbing's word is the `providerKind`.
+ * followed, a size or time bound passed; see `httpFailureOptions`.
  * @internal
  */
 export function httpFailureError(
   failure: HttpFailure,
   context: ErrorContext & { readonly headers?: Headers | undefined; readonly httpStatus?: number | undefined },
 ): OpenAICompatibleCallError {
-  const requestId = requestIdOf(context.headers);
-  const kind = failureKinds[failure.kind];
-  const statusCode = failure.statusCode ?? context.httpStatus;
-  return new OpenAICompatibleCallError({
-    message: redactSecret(`${context.provider} ${failure.message}${suffix(requestId)}`, context.secret),
-    kind,
-    providerKind: failure.kind,
-    statusCode,
-    ...deriveRetry(kind, statusCode),
-    provider: context.provider,
-    requestId,
-    cause: failure,
-  });
+  return new OpenAICompatibleCallError(
+    httpFailureOptions(failure, {
+      ...context,
+      requestId: requestIdOf(context.headers),
+      statusCode: context.httpStatus,
+    }),
+  );
 }

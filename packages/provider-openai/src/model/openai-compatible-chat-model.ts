@@ -6,7 +6,7 @@ import type {
   LanguageModelV1StreamResult,
   ModelProfile,
 } from '@tiny/llm';
-import { HttpFailure, type HttpLimits, mergeHeaders, postJson, readBodyText } from '@tiny/provider-utils';
+import { HttpFailure, type HttpLimits, mergeHeaders, postJson, readJsonBody } from '@tiny/provider-utils';
 import { type DegradableField, implicatedField, rejectsTools } from '../errors/classify-rejection.js';
 import { type ErrorContext, errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
 import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
@@ -137,20 +137,15 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
   async doGenerate(request: LanguageModelV1Request): Promise<LanguageModelV1Response> {
     const { response, plan, warnings } = await this.send(request, false);
     const context = { ...this.readContext(plan, response.headers), httpStatus: response.status };
-    let raw: string;
-    try {
-      raw = await readBodyText(response, this.config.limits);
-    } catch (error) {
-      if (request.abortSignal?.aborted) throw request.abortSignal.reason;
-      if (HttpFailure.isInstance(error)) throw httpFailureError(error, context);
-      throw transportError('lost the connection while sending the body', error, context);
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(raw) as unknown;
-    } catch (error) {
-      throw transportError('sent a body that is not JSON', error, { ...context, kind: 'invalid_chunk_json' });
-    }
+    const { raw, json: body } = await readJsonBody(
+      response,
+      { limits: this.config.limits, signal: request.abortSignal },
+      {
+        refused: (failure) => httpFailureError(failure, context),
+        lost: (what, cause) => transportError(what, cause, context),
+        notJson: (what, cause) => transportError(what, cause, { ...context, kind: 'invalid_chunk_json' }),
+      },
+    );
     return {
       ...parseCompletion(body, raw, context),
       warnings,

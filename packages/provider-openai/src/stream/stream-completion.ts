@@ -33,7 +33,9 @@ function carriesContent(chunk: Readonly<Record<string, unknown>>): boolean {
     const delta = asRecord(asRecord(entry)?.delta) ?? asRecord(asRecord(entry)?.message);
     return (
       delta !== undefined &&
-      Object.entries(delta).some(([key, value]) => key !== 'role' && value !== null && value !== '' && value !== undefined)
+      Object.entries(delta).some(
+        ([key, value]) => key !== 'role' && value !== null && value !== '' && value !== undefined,
+      )
     );
   });
 }

@@ -75,3 +75,17 @@ describe('deriveRetry', () => {
     expect(deriveRetry('unknown', undefined).isRetryable).toBe(false);
   });
 });
+
+describe('classifyProviderError precedence', () => {
+  it('a code beats a type, and a telling status beats the generic invalid_request_error type', () => {
+    // OpenAI docs, Error codes: 401 invalid_api_key comes with type invalid_request_error.
+    expect(
+      classifyProviderError({ statusCode: 401, type: 'invalid_request_error', code: 'invalid_api_key' }).kind,
+    ).toBe('auth');
+    expect(
+      classifyProviderError({ statusCode: 404, type: 'invalid_request_error', code: 'model_not_found' }).kind,
+    ).toBe('not_found');
+    expect(classifyProviderError({ statusCode: 404, type: 'invalid_request_error' }).kind).toBe('not_found');
+    expect(classifyProviderError({ statusCode: 500, type: 'invalid_request_error' }).kind).toBe('invalid_request');
+  });
+});

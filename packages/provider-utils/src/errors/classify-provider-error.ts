@@ -88,8 +88,8 @@ const byWord: ReadonlyMap<string, ModelCallErrorKind> = new Map([
  *    (`quota_exceeded`, `context_overflow`, `content_filter`), whatever the status;
  * 3. a chat-template failure of the server: `invalid_request` (no retry fixes it);
  * 4. a 400/422 naming the output format: `response_format_unsupported`;
- * 5. a known type or code (`overloaded_error`, `rate_limit_exceeded`, `invalid_request_error`,
- *    `internal_error`, ...);
+ * 5. a known code, else a known type (`overloaded_error`, `rate_limit_exceeded`, `internal_error`,
+ *    ...; the generic `invalid_request_error` yields to a 401, 403, 404 or 429 status);
  * 6. the HTTP status, else the payload's status ({@link kindFromStatus});
  * 7. an error inside a body that had started fine, saying nothing known: `server_error` (an unknown
  *    server-side failure, retryable); anything else `unknown`.
@@ -100,16 +100,24 @@ export function classifyProviderError(facts: ProviderErrorFacts): ProviderErrorC
   const code = facts.code?.toLowerCase();
   const status = facts.statusCode !== undefined && facts.statusCode >= 400 ? facts.statusCode : facts.payloadStatus;
   const own = facts.type ?? facts.code;
+  const byCode = code === undefined ? undefined : byWord.get(code);
+  const byType = type === undefined ? undefined : byWord.get(type);
+  const fromStatus = kindFromStatus(status);
+  const says = (kind: ModelCallErrorKind) => byCode === kind || byType === kind;
+  // A code is more specific than a type; OpenAI's generic `invalid_request_error` type yields to a
+  // status that says more (401 `invalid_api_key` is auth, 404 a missing model).
   const word =
-    (type === undefined ? undefined : byWord.get(type)) ?? (code === undefined ? undefined : byWord.get(code));
+    byCode ??
+    (byType === 'invalid_request' && !['invalid_request', 'unknown', 'server_error'].includes(fromStatus)
+      ? fromStatus
+      : byType);
   if (/cannot use tools with stream/i.test(message))
     return { kind: 'tools_unsupported', providerKind: 'tools_unsupported_in_stream' };
   if (toolsRejected.some((pattern) => pattern.test(message))) return { kind: 'tools_unsupported', providerKind: own };
-  if (word === 'quota_exceeded' || status === 402 || quotaExhausted.test(message))
+  if (says('quota_exceeded') || status === 402 || quotaExhausted.test(message))
     return { kind: 'quota_exceeded', providerKind: own };
-  if (word === 'context_overflow' || contextExceeded.test(message))
-    return { kind: 'context_overflow', providerKind: own };
-  if (word === 'content_filter') return { kind: 'content_filter', providerKind: own };
+  if (says('context_overflow') || contextExceeded.test(message)) return { kind: 'context_overflow', providerKind: own };
+  if (says('content_filter')) return { kind: 'content_filter', providerKind: own };
   if (configurationFailure.test(facts.message ?? ''))
     return { kind: 'invalid_request', providerKind: own ?? 'server_configuration' };
   if (
@@ -118,8 +126,7 @@ export function classifyProviderError(facts: ProviderErrorFacts): ProviderErrorC
   )
     return { kind: 'response_format_unsupported', providerKind: own };
   if (word !== undefined) return { kind: word, providerKind: own };
-  const byStatus = kindFromStatus(status);
-  if (byStatus !== 'unknown') return { kind: byStatus, providerKind: own };
+  if (fromStatus !== 'unknown') return { kind: fromStatus, providerKind: own };
   return { kind: facts.inBody === true ? 'server_error' : 'unknown', providerKind: own };
 }
 
