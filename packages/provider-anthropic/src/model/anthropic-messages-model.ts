@@ -57,7 +57,7 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
    *
    * @throws {AnthropicCallError} for an HTTP error, a transport failure or an error body; of kind
    *   `redirect` for a redirect not followed (see `createAnthropic`), of kind `response_too_large`
-   *   or `response_timeout` for a body past `limits`.
+   *   or `timeout` for a body past `limits`.
    * @throws the signal's reason when `abortSignal` fires.
    */
   async doGenerate(request: LanguageModelV1Request): Promise<LanguageModelV1Response> {

@@ -57,13 +57,18 @@ function parseJson(data: string): unknown {
  * The first `stop_reason` holds, unless a later one is no normal end while it was (a turn is never
  * upgraded to a normal end). A missing, non-string or `pause_turn` stop reason makes a turn with
  * tool calls finish `error` (see `mapStopReason`). Content after the stop reason (a block start, a
- * delta with content), a second `message_start` and more than `MAX_CONTENT_BLOCKS` (512) blocks
- * are a `protocol_violation` error: nothing of that message is runnable.
+ * delta with content), a second `message_start` (or one after content blocks), a content block
+ * started again while it is open (another message spliced in) and more than `MAX_CONTENT_BLOCKS`
+ * (512) blocks are a `protocol_violation` error: every call of the stream, closed or open, ends
+ * invalid, so nothing of it is runnable. Empty thinking blocks add no separator; a compaction
+ * block keeps the summary of its `compaction_delta` events.
  *
  * Endings: an `error` event ends with an `error` part after whatever arrived (kept). A stream that
- * ends, or whose connection drops, before a `message_delta` carried a `stop_reason` (a
- * `message_stop` without one included) ends with a retryable `incomplete_stream` error after the
- * text streamed so far; open calls end invalid. Once the stop reason arrived, a missing
+ * ends, or whose connection drops, before a `message_delta` carried a `stop_reason` (or whose
+ * `message_stop` comes while a block is open) ends with a retryable `incomplete_stream` error after
+ * the text streamed so far; open calls end invalid. A `message_stop` after every block closed,
+ * without a stop reason, finishes (`other`, or `error` with tool calls) keeping the usage. An event
+ * that is not JSON before the stop reason is a retryable `invalid_chunk` error. Once the stop reason arrived, a missing
  * `message_stop` (the body ended, or the connection dropped) is a normal finish with the stop
  * reason and the usage already received, except that a tool block never closed (no
  * `content_block_stop`) ends invalid, unrepaired, and the finish is `error`; so is the finish of a

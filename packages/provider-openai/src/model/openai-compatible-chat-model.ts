@@ -131,7 +131,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
    *
    * @throws {OpenAICompatibleCallError} for an HTTP error, a transport failure or an error body; of
    *   kind `redirect` for a redirect not followed (see `createOpenAICompatible`), of kind
-   *   `response_too_large` or `response_timeout` for a body past `limits`.
+   *   `response_too_large` or `timeout` for a body past `limits`.
    * @throws the signal's reason when `abortSignal` fires.
    */
   async doGenerate(request: LanguageModelV1Request): Promise<LanguageModelV1Response> {
