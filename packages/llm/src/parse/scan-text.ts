@@ -13,7 +13,7 @@ export interface ScanResult {
   readonly diagnostics: ParseDiagnostic[];
   /** Stream mode: where an undecided block starts (everything from there is held), else -1. */
   readonly pending: number;
-  /** Whether a block was left as text because it was quoted in prose ({@link quotedBlock}). */
+  /** Whether a run of blocks was left as text because it was quoted in prose. */
   readonly quoted: boolean;
   /** The span of the last call block taken, if any. */
   readonly lastCallSpan: readonly [number, number] | undefined;
@@ -22,8 +22,8 @@ export interface ScanResult {
 /**
  * @internal Scans `text` left to right. Each grammar reports its next block (answers are cached
  * until the cursor passes them, which keeps the pass linear); the earliest start wins and ties go
- * to grammar order. Blocks starting inside a protected region are skipped, and so are quoted ones
- * (see {@link quotedBlock}). Calls and diagnostics come out in text order. `complete` is false for
+ * to grammar order. Blocks starting inside a protected region are skipped, and a run of blocks
+ * quoted in prose is undone (its text stays narrative). Calls and diagnostics come out in text order. `complete` is false for
  * a stream's buffer that may still grow; `previousCode` the code unit just before `text` (-1 at the
  * start); `priorCallSpan` the span (relative to `text`, so negative) of the last call block an
  * earlier scan of the stream took.
@@ -52,6 +52,8 @@ export function scanText(
   let from = 0;
   let partStart = 0;
   let quoted = false;
+  /** A run of adjacent blocks that began right after an opening quotation mark, and what to undo. */
+  let run: QuotedRun | undefined;
   /** The spans of the call blocks taken so far. */
   const callSpans: Array<readonly [number, number]> = priorCallSpan === undefined ? [] : [priorCallSpan];
   let lastCallStart = -1;
@@ -89,8 +91,31 @@ export function scanText(
       return { parts, calls, diagnostics, pending: best.start, quoted, lastCallSpan: lastCall() };
     }
     if (best.kind === 'pending') {
-      parts.push([partStart, best.start]);
-      return { parts, calls, diagnostics, pending: best.start, quoted, lastCallSpan: lastCall() };
+      if (run !== undefined && best.start === run.end) undoRun(run);
+      const start = run !== undefined && best.start === run.end ? run.start : best.start;
+      parts.push([partStart, start]);
+      return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall() };
+    }
+    // Quoted markup: a run of blocks with nothing between them, written directly between an
+    // opening quotation mark and its closer, is a quotation, not calls (the same rule for every
+    // grammar). The run is taken as blocks are, and undone when the closer follows it.
+    if (run !== undefined && (best.start !== run.end || best.kind === 'unterminated')) run = undefined;
+    if (run === undefined && best.kind !== 'unterminated') {
+      const closer = quoteCloser(best.start > 0 ? text.charCodeAt(best.start - 1) : previousCode);
+      if (closer >= 0) {
+        run = {
+          start: best.start,
+          end: best.start,
+          closer,
+          parts: parts.length,
+          partStart,
+          calls: calls.length,
+          diagnostics: diagnostics.length,
+          callSpans: callSpans.length,
+          lastCallStart,
+          lastCallEnd,
+        };
+      }
     }
     if (best.kind === 'unterminated') {
       diagnostics.push({ kind: 'unterminated_block', source });
@@ -112,10 +137,44 @@ export function scanText(
         diagnostics.push({ kind: 'malformed_block', source, bodyChars: best.bodyChars });
     }
     from = Math.max(best.end, best.start + 1);
+    if (run !== undefined && best.kind !== 'unterminated') {
+      run.end = best.end;
+      if (best.end >= text.length && !complete) {
+        // The closer may still come: hold the run.
+        const start = run.start;
+        undoRun(run);
+        parts.push([partStart, start]);
+        return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall() };
+      }
+      if (text.charCodeAt(best.end) === run.closer) {
+        undoRun(run);
+        quoted = true;
+        run = undefined;
+      }
+    }
     if (from > text.length) break;
+  }
+  // A stream whose quoted run is followed by the start of another block (an opener still
+  // arriving) cannot tell yet whether the run ends in the closer: hold the run.
+  if (run !== undefined && !complete && grammars.some((grammar) => safeHold(grammar, run?.end ?? 0) === run?.end)) {
+    const start = run.start;
+    undoRun(run);
+    parts.push([partStart, start]);
+    return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall() };
   }
   parts.push([partStart, Math.max(partStart, text.length)]);
   return { parts, calls, diagnostics, pending: -1, quoted, lastCallSpan: lastCall() };
+
+  /** Undoes what a quoted run added: its blocks' text is narrative again, their calls are dropped. */
+  function undoRun(quotedRun: QuotedRun): void {
+    parts.length = quotedRun.parts;
+    partStart = quotedRun.partStart;
+    calls.length = quotedRun.calls;
+    diagnostics.length = quotedRun.diagnostics;
+    callSpans.length = quotedRun.callSpans;
+    lastCallStart = quotedRun.lastCallStart;
+    lastCallEnd = quotedRun.lastCallEnd;
+  }
 
   /**
    * Whether a protected region began inside a call block already taken: its opener (`<think>`,
@@ -153,11 +212,7 @@ export function scanText(
           block = grammar.findNext(end);
           continue;
         }
-        const verdict = quotedBlock(text, block, complete, previousCode);
-        if (verdict === 'no') return block;
-        if (verdict === 'undecided') return { kind: 'pending', start: block.start, end: text.length };
-        quoted = true;
-        block = grammar.findNext(block.start + 1);
+        return block;
       }
       return undefined;
     } catch {
@@ -187,24 +242,18 @@ function quoteCloser(code: number): number {
   }
 }
 
-/**
- * @internal Whether a block is markup quoted in prose, the same structural rule for every grammar:
- * the block is written directly between an opening quotation mark and its closer (`"<tool_call>…
- * </tool_call>"`), as a model quoting a call example does; its markup is content, never a call.
- * (Backtick spans and fenced examples are protected regions.) `undecided` when a stream's text
- * ends right after a block that follows an opening quote (the closer may still come).
- */
-export function quotedBlock(
-  text: string,
-  block: Block,
-  complete: boolean,
-  previousCode = -1,
-): 'yes' | 'no' | 'undecided' {
-  if (block.kind === 'pending' || block.kind === 'unterminated') return 'no';
-  const closer = quoteCloser(block.start > 0 ? text.charCodeAt(block.start - 1) : previousCode);
-  if (closer < 0) return 'no';
-  if (block.end >= text.length) return complete ? 'no' : 'undecided';
-  return text.charCodeAt(block.end) === closer ? 'yes' : 'no';
+/** A run of adjacent blocks after an opening quotation mark, and the scan state to restore. */
+interface QuotedRun {
+  readonly start: number;
+  end: number;
+  readonly closer: number;
+  readonly parts: number;
+  readonly partStart: number;
+  readonly calls: number;
+  readonly diagnostics: number;
+  readonly callSpans: number;
+  readonly lastCallStart: number;
+  readonly lastCallEnd: number;
 }
 
 /**
@@ -224,4 +273,12 @@ function spanOverLeadingCloser(grammar: Grammar, regions: ProtectedRegions): Blo
     return undefined;
   }
   return undefined;
+}
+
+function safeHold(grammar: Grammar, floor: number): number {
+  try {
+    return grammar.holdFrom(floor);
+  } catch {
+    return -1;
+  }
 }
