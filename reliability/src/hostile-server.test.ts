@@ -564,7 +564,8 @@ describe('adapters against broken turns', () => {
           if (!typed) counts.untyped += 1;
           expect(typed, `untyped: ${String(outcome.error)} for ${label}`).toBe(true);
           counts.failedTyped += 1;
-          if (drawn.kind === 'early_hints') expect(outcome.error).toMatchObject({ kind: 'response_timeout' });
+          if (drawn.kind === 'early_hints')
+            expect(outcome.error).toMatchObject({ kind: 'timeout', providerKind: 'response_timeout' });
           if (drawn.kind === 'flood')
             expect(['protocol_violation', 'response_too_large'], label).toContain(
               (outcome.error as { kind?: string }).kind,
