@@ -42,6 +42,14 @@ export {
   type TypeScriptDeclarationOptions,
 } from './code-call/render-typescript-declaration.js';
 export { renderTypeScriptSignature } from './code-call/render-typescript-signature.js';
+export {
+  CALL_ENVELOPE_ANSWER_KEY,
+  CALL_ENVELOPE_SCHEMA_NAME,
+  type CallEnvelope,
+  callEnvelopeSchema,
+  readCallEnvelope,
+  shouldConstrainCalls,
+} from './constrained/call-envelope.js';
 export { createCodeDialect } from './dialects/create-code-dialect.js';
 export { createNativeDialect, nativeDeclaredTools, nativeToolChoice } from './dialects/create-native-dialect.js';
 export { createPformatDialect } from './dialects/create-pformat-dialect.js';
@@ -85,7 +93,6 @@ export {
 export type { FormatCall, FormatParseResult } from './formats/format-parse-result.js';
 export { parseJsonCall, renderJsonCall, renderJsonDeclaration } from './formats/json-format.js';
 export { parsePtypeCall, renderPtypeCall, renderPtypeDeclaration } from './formats/ptype-format.js';
-export { parseToolCall, renderToolCall, renderToolDeclaration } from './formats/tool-format-dispatch.js';
 export {
   formatOfGrammar,
   grammarOfFormat,
@@ -94,6 +101,7 @@ export {
   withOwnFormatGrammars,
   writesOwnFormat,
 } from './formats/render-format-tools.js';
+export { parseToolCall, renderToolCall, renderToolDeclaration } from './formats/tool-format-dispatch.js';
 export { parseXmlCall, renderXmlCall, renderXmlDeclaration } from './formats/xml-format.js';
 export {
   type AssistantMessage,

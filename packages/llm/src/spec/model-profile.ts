@@ -46,6 +46,15 @@ export interface ModelProfile {
    * teach their own format, ignore it.
    */
   readonly toolCallFormats?: readonly CallSource[] | undefined;
+  /**
+   * Prompt-guided calls under constrained decoding: a text-dialect request carries the JSON
+   * Schema of a valid reply (`callEnvelopeSchema`: one `{"name", "arguments"}` branch per allowed
+   * tool, plus `{"answer"}` for `auto`) as its `responseFormat`, so the server can only emit a
+   * parsable call, and the reply is read back with `readCallEnvelope` into the same admission.
+   * `true`: every request with tools (except under `none`). `false`: never. Absent: only for a
+   * forced choice (`required` or a named tool) when `structuredOutput` is `json_schema`.
+   */
+  readonly constrainedCalls?: boolean | undefined;
 }
 
 /**
@@ -60,6 +69,7 @@ export interface ModelProfile {
  * - `schemaTransform`: none.
  * - `systemPrompt`: none (system messages).
  * - `toolCallFormats`: none (every grammar).
+ * - `constrainedCalls`: none (constrained only for forced choices on `json_schema` servers).
  *
  * Given fields are kept as they are, even when they contradict each other.
  */
@@ -79,5 +89,6 @@ export function createModelProfile(partial: Partial<ModelProfile> = {}): ModelPr
     ...(partial.schemaTransform === undefined ? {} : { schemaTransform: partial.schemaTransform }),
     ...(partial.systemPrompt === undefined ? {} : { systemPrompt: partial.systemPrompt }),
     ...(partial.toolCallFormats === undefined ? {} : { toolCallFormats: [...partial.toolCallFormats] }),
+    ...(partial.constrainedCalls === undefined ? {} : { constrainedCalls: partial.constrainedCalls }),
   };
 }
