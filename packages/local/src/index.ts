@@ -1,0 +1,8 @@
+export { ChatTemplateError, type ChatTemplateFailure } from './errors/chat-template-error.js';
+export { LocalServerProbeError } from './errors/local-server-probe-error.js';
+export {
+  type ChatTemplateReasoning,
+  type ChatTemplateReport,
+  type InspectChatTemplateOptions,
+  inspectChatTemplate,
+} from './template/inspect-chat-template.js';
