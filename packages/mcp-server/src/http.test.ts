@@ -80,8 +80,10 @@ function rawInitialize(url: URL, headers: Record<string, string>): Promise<numbe
   });
 }
 
-const textOf = (result: { content?: unknown }) =>
-  (result.content as { type: string; text?: string }[]).map((part) => part.text ?? '').join('\n');
+const textOf = (result: object) =>
+  ((result as { content?: unknown }).content as { type: string; text?: string }[])
+    .map((part) => part.text ?? '')
+    .join('\n');
 
 describe('serveToolsOverMcp over Streamable HTTP on 127.0.0.1', () => {
   it('binds 127.0.0.1 and serves list and call to a client with the token', async () => {

@@ -47,8 +47,10 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((client) => client.close()));
 });
 
-const textOf = (result: { content?: unknown }) =>
-  (result.content as { type: string; text?: string }[]).map((part) => part.text ?? '').join('\n');
+const textOf = (result: object) =>
+  ((result as { content?: unknown }).content as { type: string; text?: string }[])
+    .map((part) => part.text ?? '')
+    .join('\n');
 
 describe('serveToolsOverMcp over stdio, driven by the MCP SDK client', () => {
   it('lists model-facing schemas and policy annotations, never injected parameters, x-tiny-* or hidden tools', async () => {
