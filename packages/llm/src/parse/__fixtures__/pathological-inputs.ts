@@ -62,4 +62,15 @@ export const pathologicalInputs: ReadonlyArray<readonly [string, (size: number) 
   ['</think> repeated', (size) => repeatTo('</think><tool_call>{}', size)],
   ['step3 sentinel + invoke repeated', (size) => repeatTo('<｜tool_call_begin｜><steptml:invoke name="x">', size)],
   ['<tool_call>lookup[ repeated (P-Format head)', (size) => repeatTo('<tool_call>lookup[0|', size)],
+  // PARSE-3 grammars: unclosed FunctionGemma strings, Kimi K3 channels, MiniMax M3 namespaces,
+  // quoted runs and values full of closers.
+  ['FunctionGemma open escape repeated', (size) => repeatTo('<start_function_call>call:lookup{id:<escape>', size)],
+  ['FunctionGemma nested braces', (size) => `<start_function_call>call:lookup{a:${repeatTo('{b:', size)}`],
+  ['Kimi K3 call openers repeated', (size) => repeatTo('<|open|>tools<|sep|><|open|>call tool="lookup" index="1"<|sep|>', size)],
+  ['MiniMax M3 tags repeated', (size) => repeatTo(']<]minimax[>[<tool_call>]<]minimax[>[<invoke name="lookup">]<]minimax[>[<id>', size)],
+  ['MiniMax M3 nested tags', (size) => `]<]minimax[>[<invoke name="lookup">${repeatTo(']<]minimax[>[<a>', size)}`],
+  ['quoted call runs', (size) => repeatTo('"<tool_call>{"name":"lookup","arguments":{"id":1}}</tool_call>" ', size)],
+  ['closers inside a JSON string', (size) => `<|tool_call_begin|>lookup<|tool_call_argument_begin|>{"id": "${repeatTo('<|tool_call_end|>', size)}`],
+  ['leading closer inside values', (size) => repeatTo('<tool_call>{"name":"lookup","arguments":{"id":"</think>"}}</tool_call>', size)],
+  ['>>> recipients repeated', (size) => repeatTo('>>>lookup\n{"id": 1}\n', size)],
 ];

@@ -34,6 +34,8 @@ interface Tag {
 export function createMinimaxM3Grammar(context: ScanContext): Grammar {
   const { text, mode } = context;
   const markers = context.finder(MINIMAX_NS);
+  // Shared and memoised: a run of unclosed invokes searches the rest of the text once.
+  const invokeCloses = context.finder(`${MINIMAX_NS}</invoke>`);
 
   function tagAt(index: number): Tag | undefined {
     if (!text.startsWith(MINIMAX_NS, index)) return undefined;
@@ -94,7 +96,7 @@ export function createMinimaxM3Grammar(context: ScanContext): Grammar {
   function readInvoke(opener: Tag): { call: RawCall; end: number } | undefined {
     const name = /\bname="([^"]*)"/.exec(opener.attributes)?.[1] ?? '';
     if (name === '') return undefined;
-    const close = text.indexOf(`${MINIMAX_NS}</invoke>`, opener.end);
+    const close = invokeCloses.next(opener.end);
     if (close < 0) return undefined;
     const args = readChildren(opener.end, close, name, 0);
     if (args === undefined || Array.isArray(args)) return undefined;
@@ -114,9 +116,13 @@ export function createMinimaxM3Grammar(context: ScanContext): Grammar {
     while (position < end) {
       const tag = tagAt(position);
       if (tag === undefined || tag.closing) return undefined;
-      const spaced = text.indexOf(`${MINIMAX_NS}</${tag.name}>`, tag.end);
-      const namespaced = spaced >= 0 && spaced < end;
-      const plain = namespaced ? -1 : text.indexOf(`</${tag.name}>`, tag.end);
+      // Searched only inside the invoke, so a long run of tags costs the invoke's length each.
+      const inside = text.slice(tag.end, end);
+      const spacedAt = inside.indexOf(`${MINIMAX_NS}</${tag.name}>`);
+      const spaced = spacedAt < 0 ? -1 : tag.end + spacedAt;
+      const namespaced = spaced >= 0;
+      const plainAt = namespaced ? -1 : inside.indexOf(`</${tag.name}>`);
+      const plain = plainAt < 0 ? -1 : tag.end + plainAt;
       const closeStart = namespaced ? spaced : plain;
       if (closeStart < 0 || closeStart >= end) return undefined;
       const closeEnd = closeStart + (namespaced ? MINIMAX_NS.length : 0) + tag.name.length + 3;

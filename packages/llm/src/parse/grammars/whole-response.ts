@@ -28,11 +28,12 @@ export function readFunctionaryRecipients(text: string, knowledge: ToolKnowledge
   const body = text.trim();
   const boundaries: Array<{ readonly at: number; readonly recipient: string; readonly bodyStart: number }> = [];
   let fenceOpen = false;
-  let fenceFrom = 0;
+  // The next fence marker not yet passed (searched once per marker, so the walk stays linear).
+  let tick = body.indexOf('```');
   for (let at = body.indexOf('>>>'); at >= 0; at = body.indexOf('>>>', at + 3)) {
-    for (let tick = body.indexOf('```', fenceFrom); tick >= 0 && tick < at; tick = body.indexOf('```', tick + 3)) {
+    while (tick >= 0 && tick < at) {
       fenceOpen = !fenceOpen;
-      fenceFrom = tick + 3;
+      tick = body.indexOf('```', tick + 3);
     }
     if (fenceOpen) continue;
     const lineEnd = body.indexOf('\n', at);
