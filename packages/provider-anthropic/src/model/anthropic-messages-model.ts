@@ -6,7 +6,7 @@ import type {
   LanguageModelV1StreamResult,
   ModelProfile,
 } from '@tiny/llm';
-import { HttpFailure, type HttpLimits, mergeHeaders, postJson, readBodyText, readJsonBody } from '@tiny/provider-utils';
+import { HttpFailure, type HttpLimits, mergeHeaders, readBodyText, readJsonBody, sendJson } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
 import type { AnthropicProviderOptions } from '../request/anthropic-provider-options.js';
 import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
@@ -143,23 +143,20 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
       config.headers,
       request.headers,
     );
-    let response: Response;
-    try {
-      response = await postJson(
-        {
-          url: config.url,
-          headers,
-          body: plan.body,
-          signal: request.abortSignal,
-          fetch: config.fetch,
-          limits: config.limits,
-        },
-        (message, cause) => transportError(message, cause, this.errorContext),
-      );
-    } catch (error) {
-      if (HttpFailure.isInstance(error)) throw httpFailureError(error, this.errorContext);
-      throw error;
-    }
+    const response = await sendJson(
+      {
+        url: config.url,
+        headers,
+        body: plan.body,
+        signal: request.abortSignal,
+        fetch: config.fetch,
+        limits: config.limits,
+      },
+      {
+        noResponse: (message, cause) => transportError(message, cause, this.errorContext),
+        refused: (failure) => httpFailureError(failure, this.errorContext),
+      },
+    );
     if (response.ok) return { response, plan };
     const error = await errorFromResponse(response, { ...this.errorContext, limits: config.limits });
     if (request.abortSignal?.aborted) throw request.abortSignal.reason;

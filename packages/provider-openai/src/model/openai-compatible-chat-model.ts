@@ -6,7 +6,7 @@ import type {
   LanguageModelV1StreamResult,
   ModelProfile,
 } from '@tiny/llm';
-import { HttpFailure, type HttpLimits, mergeHeaders, postJson, readJsonBody } from '@tiny/provider-utils';
+import { type HttpLimits, mergeHeaders, readJsonBody, sendJson } from '@tiny/provider-utils';
 import { type DegradableField, implicatedField, rejectsTools } from '../errors/classify-rejection.js';
 import { type ErrorContext, errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
 import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
@@ -230,23 +230,20 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
         config.headers,
         request.headers,
       );
-      let response: Response;
-      try {
-        response = await postJson(
-          {
-            url: config.url,
-            headers,
-            body: plan.body,
-            signal: request.abortSignal,
-            fetch: config.fetch,
-            limits: config.limits,
-          },
-          (message, cause) => transportError(message, cause, this.errorContext),
-        );
-      } catch (error) {
-        if (HttpFailure.isInstance(error)) throw httpFailureError(error, this.errorContext);
-        throw error;
-      }
+      const response = await sendJson(
+        {
+          url: config.url,
+          headers,
+          body: plan.body,
+          signal: request.abortSignal,
+          fetch: config.fetch,
+          limits: config.limits,
+        },
+        {
+          noResponse: (message, cause) => transportError(message, cause, this.errorContext),
+          refused: (failure) => httpFailureError(failure, this.errorContext),
+        },
+      );
       if (response.ok) return { response, plan, warnings: [...warnings, ...plan.warnings], streamed: stream };
       const error = await errorFromResponse(response, { ...this.errorContext, limits: config.limits });
       if (request.abortSignal?.aborted) throw request.abortSignal.reason;
