@@ -72,5 +72,6 @@ export const pathologicalInputs: ReadonlyArray<readonly [string, (size: number) 
   ['quoted call runs', (size) => repeatTo('"<tool_call>{"name":"lookup","arguments":{"id":1}}</tool_call>" ', size)],
   ['closers inside a JSON string', (size) => `<|tool_call_begin|>lookup<|tool_call_argument_begin|>{"id": "${repeatTo('<|tool_call_end|>', size)}`],
   ['leading closer inside values', (size) => repeatTo('<tool_call>{"name":"lookup","arguments":{"id":"</think>"}}</tool_call>', size)],
-  ['>>> recipients repeated', (size) => repeatTo('>>>lookup\n{"id": 1}\n', size)],
+  // Whole-response Functionary readings are not streamed: REPL prompts and unknown recipients only.
+  ['>>> prompts and unknown recipients repeated', (size) => repeatTo('>>> x = 1\n>>>nobody\n```\n', size)],
 ];
