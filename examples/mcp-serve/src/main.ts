@@ -1,0 +1,3 @@
+import { runRoundTrip } from './round-trip.js';
+
+await runRoundTrip();
