@@ -1,6 +1,12 @@
 export { ChatTemplateError, type ChatTemplateFailure } from './errors/chat-template-error.js';
 export { LocalServerProbeError } from './errors/local-server-probe-error.js';
 export {
+  type LocalServerKind,
+  type LocalServerProbe,
+  type ProbeLocalServerOptions,
+  probeLocalServer,
+} from './server/probe-local-server.js';
+export {
   type ChatTemplateReasoning,
   type ChatTemplateReport,
   type InspectChatTemplateOptions,

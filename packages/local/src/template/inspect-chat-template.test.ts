@@ -70,7 +70,9 @@ function renderSent(file: string, history: readonly Message[], placement: System
 function keepsInstructions(file: string, placement: SystemPromptPlacement): boolean {
   return Object.values(histories).every((history) => {
     const text = renderSent(file, history, placement);
-    return typeof text === 'string' && text.includes('## Tool Use Protocol') && text.includes('You are a terse assistant.');
+    return (
+      typeof text === 'string' && text.includes('## Tool Use Protocol') && text.includes('You are a terse assistant.')
+    );
   });
 }
 
@@ -153,7 +155,10 @@ describe('inspectChatTemplate on the real templates', () => {
     // RENDER-MATRIX: Phi-3.5 drops tools entirely; Granite 3.3 and this Kimi K2 drop the assistant's calls;
     // DeepSeek V3.1 renders calls (string arguments only) but never reads `tools`.
     expect(report('microsoft-Phi-3.5-mini-instruct.jinja')).toMatchObject({ toolDeclarations: false, toolRole: false });
-    expect(report('ibm-granite-granite-3.3-2B-Instruct.jinja')).toMatchObject({ toolDeclarations: true, assistantToolCalls: false });
+    expect(report('ibm-granite-granite-3.3-2B-Instruct.jinja')).toMatchObject({
+      toolDeclarations: true,
+      assistantToolCalls: false,
+    });
     expect(report('moonshotai-Kimi-K2.jinja')).toMatchObject({ toolDeclarations: true, assistantToolCalls: false });
     expect(report('deepseek-ai-DeepSeek-V3.1.jinja')).toMatchObject({
       toolDeclarations: false,

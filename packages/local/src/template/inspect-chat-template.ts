@@ -175,7 +175,8 @@ export function inspectChatTemplate(template: string, options?: InspectChatTempl
   const failures = Object.entries(probes).flatMap(([probe, rendering]) =>
     rendering.ok ? [] : [{ probe, error: rendering.error }],
   );
-  if (failures.length === Object.keys(probes).length) throw new ChatTemplateError({ failure: 'render', probes: failures });
+  if (failures.length === Object.keys(probes).length)
+    throw new ChatTemplateError({ failure: 'render', probes: failures });
 
   const notes: string[] = [];
   const has = (rendering: Rendering, mark: string): boolean => rendering.ok && rendering.text.includes(mark);
@@ -211,7 +212,8 @@ export function inspectChatTemplate(template: string, options?: InspectChatTempl
   const toolRole = round.some(([, rendering]) => has(rendering, RESULT_MARK));
   const toolCallArguments = (fullRound ?? anyCalls)?.[0];
   const nativeTools = toolDeclarations && fullRound !== undefined;
-  if (nativeTools) notes.push(`declares tools and replays calls (${toolCallArguments} arguments) and results: native tools`);
+  if (nativeTools)
+    notes.push(`declares tools and replays calls (${toolCallArguments} arguments) and results: native tools`);
   else {
     const missing = [
       toolDeclarations ? undefined : 'tool declarations',
@@ -225,12 +227,16 @@ export function inspectChatTemplate(template: string, options?: InspectChatTempl
   const rendered = [probes.tools, probes.tools_with_system, fullRound?.[1] ?? anyCalls?.[1]]
     .flatMap((rendering) => (rendering?.ok ? [rendering.text] : []))
     .join('\n');
-  const grammar = detectCallGrammar(rendered) ?? (toolDeclarations || /\btools\b/.test(template) ? detectCallGrammar(template) : undefined);
+  const grammar =
+    detectCallGrammar(rendered) ??
+    (toolDeclarations || /\btools\b/.test(template) ? detectCallGrammar(template) : undefined);
   if (grammar !== undefined) notes.push(`teaches the ${grammar} call grammar`);
 
   // Reasoning and the generation prompt.
   const generationPrompt =
-    probes.generation_on.ok && probes.generation_off.ok && probes.generation_on.text.startsWith(probes.generation_off.text)
+    probes.generation_on.ok &&
+    probes.generation_off.ok &&
+    probes.generation_on.text.startsWith(probes.generation_off.text)
       ? probes.generation_on.text.slice(probes.generation_off.text.length)
       : undefined;
   const field = template.includes('reasoning_content')
