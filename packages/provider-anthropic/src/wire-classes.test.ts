@@ -201,6 +201,14 @@ describe('Anthropic wire classes (WIRE-3)', () => {
     expect(`${encoded}${decoded}`).toMatch(/The user is planning a trip\./);
   });
 
+  it('a streamed request answered by a body that is not JSON fails with a typed invalid_chunk, never a raw SyntaxError', async () => {
+    answer = { status: 200, type: 'application/json', body: '<html>gateway</html>' };
+    const parts: LanguageModelV1StreamPart[] = [];
+    for await (const part of (await model().doStream(request)).stream) parts.push(part);
+    const last = parts.at(-1);
+    expect(last?.type === 'error' ? last.error : undefined).toMatchObject({ kind: 'invalid_chunk', isRetryable: true });
+  });
+
   it('an event that is not JSON before the stop reason is a retryable invalid_chunk, as in the OpenAI-compatible adapter', async () => {
     const parts = await streamed(`${sse(start)}event: content_block_delta\ndata: {"type":"content_block_delta",\n\n`);
     const last = parts.at(-1);

@@ -1,5 +1,6 @@
-import { checkOptionKeys, createModelProfile, InvalidInputError, optionKeys } from '@tiny/llm';
+import { checkOptionKeys, createModelProfile, InvalidInputError, type ModelProfile, optionKeys } from '@tiny/llm';
 import { checkHttpLimits, type HttpLimits, parseBaseURL } from '@tiny/provider-utils';
+import { type AutoProfiler, applyProbed, autoProfileOf } from './model/auto-profile.js';
 import { type ModelMemory, OpenAICompatibleChatModel } from './model/openai-compatible-chat-model.js';
 import { type OpenAICompatibleSettings, resolveSettings } from './model/openai-compatible-settings.js';
 
@@ -32,6 +33,17 @@ export interface OpenAICompatibleOptions extends OpenAICompatibleSettings {
    * count) and of a whole response (30 minutes). See `HttpLimits`; `Infinity` turns one off.
    */
   readonly limits?: HttpLimits | undefined;
+  /**
+   * Reads the server before the first run and sets the profile from what it says (opt-in): pass
+   * `autoProfile` of `@tiny/local` (`llamacpp({ autoProfile })`), which reads llama.cpp `/props`,
+   * Ollama `/api/show`, LM Studio `/api/v0/models` or vLLM `/v1/models` and the chat template.
+   * Each model probes once per profiler, base URL and model id (`model.profileModel()`; an
+   * `AgentHarness` calls it at the start of a run and reports the first result as one
+   * `model_profiled` event). What the probe decides (`toolCalling`, `systemPrompt`,
+   * `toolCallFormats`) wins over `profile`; an explicit `systemPrompt` setting wins over the probe.
+   * A probe that fails leaves the profile as it was, with the reason in the event.
+   */
+  readonly autoProfile?: AutoProfiler | undefined;
 }
 
 const SETTING_KEY_LIST = [
@@ -63,7 +75,7 @@ const SETTING_KEYS = optionKeys<OpenAICompatibleSettings>()(SETTING_KEY_LIST, SE
 
 /** Every {@link OpenAICompatibleOptions} key, with the names other clients give them. */
 const OPTION_KEYS = optionKeys<OpenAICompatibleOptions>()(
-  [...SETTING_KEY_LIST, 'baseURL', 'apiKey', 'headers', 'name', 'fetch', 'limits'],
+  [...SETTING_KEY_LIST, 'baseURL', 'apiKey', 'headers', 'name', 'fetch', 'limits', 'autoProfile'],
   {
     ...SETTING_MISTAKES,
     baseUrl: 'baseURL',
@@ -127,6 +139,13 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAI
   });
   const wrongLimit = checkHttpLimits(options.limits);
   if (wrongLimit !== undefined) throw new InvalidInputError({ entryPoint, reason: wrongLimit });
+  if (options.autoProfile !== undefined && typeof options.autoProfile !== 'function') {
+    throw new InvalidInputError({
+      entryPoint,
+      reason:
+        "autoProfile takes a profiler, not a flag: import { autoProfile } from '@tiny/local' and pass { autoProfile }",
+    });
+  }
   const baseURL = parsed.href.replace(/\/+$/, '');
   const provider = options.name ?? 'openai-compatible';
   const memories = new Map<string, ModelMemory>();
@@ -141,19 +160,34 @@ export function createOpenAICompatible(options: OpenAICompatibleOptions): OpenAI
   const chatModel = (modelId: string, settings?: OpenAICompatibleSettings): OpenAICompatibleChatModel => {
     checkOptionKeys(`${provider}(${JSON.stringify(modelId)})`, settings, SETTING_KEYS, { prefix: 'settings.' });
     const systemPrompt = settings?.systemPrompt ?? options.systemPrompt;
+    const headers = options.headers ?? {};
+    const fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    const given = createModelProfile({ structuredOutput: 'json_schema', ...options.profile, ...settings?.profile });
+    const profileAfter = (probed: Partial<ModelProfile> | undefined): ModelProfile => {
+      const profile = applyProbed(given, probed);
+      return systemPrompt === undefined ? profile : { ...profile, systemPrompt };
+    };
+    const auto =
+      options.autoProfile === undefined
+        ? undefined
+        : autoProfileOf(options.autoProfile, { baseURL, modelId, fetch, headers }, profileAfter);
+    const fixed = profileAfter(undefined);
+    let applied: { probed: Partial<ModelProfile>; profile: ModelProfile } | undefined;
     return new OpenAICompatibleChatModel({
       provider,
       modelId,
       url: `${baseURL}/chat/completions`,
       apiKey: options.apiKey,
-      headers: options.headers ?? {},
-      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-      profile: createModelProfile({
-        structuredOutput: 'json_schema',
-        ...options.profile,
-        ...settings?.profile,
-        ...(systemPrompt === undefined ? {} : { systemPrompt }),
-      }),
+      headers,
+      fetch,
+      // With autoProfile the profile follows the probe once it has answered.
+      get profile() {
+        const probed = auto?.probed();
+        if (probed === undefined) return fixed;
+        if (applied?.probed !== probed) applied = { probed, profile: profileAfter(probed) };
+        return applied.profile;
+      },
+      ...(auto === undefined ? {} : { profileModel: auto.profile }),
       settings: resolveSettings(baseURL, options, settings),
       memory: memoryOf(modelId),
       limits: options.limits,

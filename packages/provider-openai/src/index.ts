@@ -15,6 +15,12 @@ export {
   type OpenAICompatibleCapabilities,
   OpenAICompatibleChatModel,
 } from './model/openai-compatible-chat-model.js';
+export type {
+  AutoProfiler,
+  AutoProfileResult,
+  AutoProfileTarget,
+  ModelProfiledReport,
+} from './model/auto-profile.js';
 export type { OpenAICompatibleSettings } from './model/openai-compatible-settings.js';
 export { llamacpp } from './presets/llamacpp.js';
 export { lmstudio } from './presets/lmstudio.js';

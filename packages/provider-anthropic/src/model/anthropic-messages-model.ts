@@ -6,7 +6,7 @@ import type {
   LanguageModelV1StreamResult,
   ModelProfile,
 } from '@tiny/llm';
-import { HttpFailure, type HttpLimits, mergeHeaders, readBodyText, readJsonBody, sendJson } from '@tiny/provider-utils';
+import { type HttpLimits, mergeHeaders, readJsonBody, sendJson } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
 import type { AnthropicProviderOptions } from '../request/anthropic-provider-options.js';
 import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
@@ -169,22 +169,16 @@ async function* wholeBody(
   response: Response,
   context: ErrorContext & { headers: Headers; signal?: AbortSignal | undefined; limits?: HttpLimits | undefined },
 ): AsyncGenerator<LanguageModelV1StreamPart> {
-  let raw: string;
-  try {
-    raw = await readBodyText(response, context.limits);
-  } catch (error) {
-    if (context.signal?.aborted) throw context.signal.reason;
-    if (HttpFailure.isInstance(error)) {
-      yield { type: 'error', error: httpFailureError(error, context) };
-      return;
-    }
-    yield { type: 'error', error: transportError('lost the connection while sending the body', error, context) };
-    return;
-  }
   let parsed: ParsedMessage;
   try {
-    parsed = parseMessage(JSON.parse(raw) as unknown, raw, context);
+    const { raw, json } = await readJsonBody(response, context, {
+      refused: (failure) => httpFailureError(failure, context),
+      lost: (what, cause) => transportError(what, cause, context),
+      notJson: (what, cause) => transportError(what, cause, { ...context, kind: 'invalid_chunk_json' }),
+    });
+    parsed = parseMessage(json, raw, context);
   } catch (error) {
+    if (context.signal?.aborted) throw context.signal.reason;
     yield { type: 'error', error };
     return;
   }

@@ -14,6 +14,7 @@ import { parseCompletion } from '../response/parse-completion.js';
 import type { ReadContext } from '../response/read-context.js';
 import { completionToParts } from '../stream/completion-to-parts.js';
 import { streamCompletion } from '../stream/stream-completion.js';
+import type { ModelProfiledReport } from './auto-profile.js';
 import type { ResolvedSettings } from './openai-compatible-settings.js';
 
 /** What the adapter learnt about one model id, shared by every instance a provider makes for it. @internal */
@@ -54,6 +55,8 @@ export interface ChatModelConfig {
   /** Bounds on responses; `HttpLimits` defaults for those left out. */
   readonly limits?: HttpLimits | undefined;
   readonly memory: ModelMemory;
+  /** With `autoProfile`: probes once and returns the report to its first caller. */
+  readonly profileModel?: ((signal?: AbortSignal) => Promise<ModelProfiledReport | undefined>) | undefined;
 }
 
 interface Sent {
@@ -92,6 +95,17 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
     if (!this.config.memory.promptGuided || !base.toolCalling) return base;
     const mode = base.defaultStructuredMode === 'tool' ? 'provider' : base.defaultStructuredMode;
     return { ...base, toolCalling: false, parallelToolCalls: false, toolFormats: [], defaultStructuredMode: mode };
+  }
+
+  /**
+   * With `autoProfile`: reads the server once per profiler, base URL and model id (later calls,
+   * from any instance, wait for the same probe) and applies what it decided to `profile`. Returns
+   * the decision to the first caller only (an `AgentHarness` reports it as `model_profiled`), and
+   * `undefined` afterwards or without `autoProfile`. Never throws for a failed probe (the report
+   * says why the profile stayed); rethrows the signal's reason when `signal` aborts.
+   */
+  async profileModel(signal?: AbortSignal): Promise<ModelProfiledReport | undefined> {
+    return this.config.profileModel?.(signal);
   }
 
   /** True when tools are driven through the prompt for this model. */

@@ -1,5 +1,5 @@
 import type { LanguageModelV1StreamPart } from '@tiny/llm';
-import { HttpFailure, readBodyText } from '@tiny/provider-utils';
+import { readJsonBody } from '@tiny/provider-utils';
 import { httpFailureError, transportError } from '../errors/create-call-error.js';
 import { type Completion, parseCompletion } from '../response/parse-completion.js';
 import type { StreamContext } from '../response/read-context.js';
@@ -14,33 +14,18 @@ export async function* completionToParts(
   response: Response,
   context: StreamContext,
 ): AsyncGenerator<LanguageModelV1StreamPart> {
-  let raw: string;
-  try {
-    raw = await readBodyText(response, context.limits);
-  } catch (error) {
-    if (context.signal?.aborted) throw context.signal.reason;
-    if (HttpFailure.isInstance(error)) {
-      yield { type: 'error', error: httpFailureError(error, { ...context, httpStatus: response.status }) };
-      return;
-    }
-    yield { type: 'error', error: transportError('lost the connection while sending the body', error, context) };
-    return;
-  }
   let completion: Completion;
   try {
-    completion = parseCompletion(JSON.parse(raw) as unknown, raw, context);
+    const { raw, json } = await readJsonBody(response, context, {
+      refused: (failure) => httpFailureError(failure, { ...context, httpStatus: response.status }),
+      lost: (what, cause) => transportError(what, cause, context),
+      notJson: (what, cause) =>
+        transportError(what, cause, { ...context, kind: 'invalid_chunk_json', httpStatus: response.status }),
+    });
+    completion = parseCompletion(json, raw, context);
   } catch (error) {
-    yield {
-      type: 'error',
-      error:
-        error instanceof SyntaxError
-          ? transportError('sent a body that is not JSON', error, {
-              ...context,
-              kind: 'invalid_chunk_json',
-              httpStatus: response.status,
-            })
-          : error,
-    };
+    if (context.signal?.aborted) throw context.signal.reason;
+    yield { type: 'error', error };
     return;
   }
   yield* partsOfCompletion(completion);
