@@ -137,6 +137,7 @@ export { ListenerError } from './errors/listener-error.js';
 export { MiddlewareError } from './errors/middleware-error.js';
 export { RunCancelledError } from './errors/run-cancelled-error.js';
 export { StorageError } from './errors/storage-error.js';
+export { ToolChoiceIgnoredError } from './errors/tool-choice-ignored-error.js';
 export { ToolExecutionError } from './errors/tool-execution-error.js';
 export { UnwrappedAiSdkModelError } from './errors/unwrapped-ai-sdk-model-error.js';
 export type {
@@ -200,6 +201,7 @@ export {
   type InvalidArgsPolicy,
   type RunPolicy,
   resolveRunPolicy,
+  type ToolChoiceIgnoredPolicy,
   type ToolDialectChoice,
   type ToolErrorPolicy,
   type UnknownToolPolicy,

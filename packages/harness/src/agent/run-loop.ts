@@ -1,12 +1,20 @@
 import {
   addUsage,
+  CALL_ENVELOPE_SCHEMA_NAME,
+  callEnvelopeSchema,
+  type DialectCall,
+  type DialectParse,
   type LanguageModelV1Request,
+  type LanguageModelV1ResponseFormat,
   type Message,
   nativeDeclaredTools,
   nativeToolChoice,
   placeSystemPrompt,
+  readCallEnvelope,
   recordAssistantTurn,
+  shouldConstrainCalls,
   type ToolChoice,
+  type ToolSchema,
   writesOwnFormat,
 } from '@tiny/llm';
 import type { Admission } from '../admission/admission.js';
@@ -17,6 +25,7 @@ import { admitDecisions, checkDecisions, checkDigests, checkEditedArguments } fr
 import { type RefusedTurn, RUN_STATE_VERSION, type RunState, unansweredCalls } from '../deferral/run-state.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import { ListenerError } from '../errors/listener-error.js';
+import { ToolChoiceIgnoredError } from '../errors/tool-choice-ignored-error.js';
 import type { RunOutcome } from '../events/agent-event.js';
 import { executeBatch } from '../execution/execute-batch.js';
 import type { NestedCallRunner } from '../execution/execute-call.js';
@@ -39,6 +48,70 @@ import { resolveCatalogue } from './resolve-catalogue.js';
 /** The user turn sent when the model stopped for tool calls but none could be read. */
 export const DROPPED_TOOL_CALL_NUDGE =
   'Your last reply ended for a tool call, but no tool call could be read from it. Write the call again in the required format, or answer without tools.';
+
+/** The user turn that spells a forced tool choice out after a response ignored it. */
+export function toolChoiceReminder(choice: ToolChoice): string {
+  if (choice.type === 'none')
+    return 'Tools are disabled for this reply (tool choice `none`), so the tool calls in your last reply were not run. Answer in plain text without calling any tool.';
+  if (choice.type === 'tool')
+    return `Your last reply did not call the tool \`${choice.toolName}\`, and this reply must (tool choice: that tool). Reply with a call to \`${choice.toolName}\` only, in the required format, and no other tool.`;
+  return 'Your last reply did not call a tool, and this reply must (tool choice `required`). Reply with a call to one of the offered tools, in the required format.';
+}
+
+/**
+ * Whether a response ignored the forced choice: `none` with calls; `required` without calls; a
+ * named tool without a call to it or with calls to other tools. A named tool that is not offered
+ * cannot be honoured and is not checked (its calls meet admission like any other).
+ */
+function choiceIgnored(choice: ToolChoice, calls: readonly DialectCall[], tools: readonly ToolSchema[]): boolean {
+  switch (choice.type) {
+    case 'auto':
+      return false;
+    case 'none':
+      return calls.length > 0;
+    case 'required':
+      return tools.length > 0 && calls.length === 0;
+    case 'tool':
+      return (
+        tools.some((tool) => tool.name === choice.toolName) &&
+        (calls.length === 0 || calls.some((call) => call.name !== choice.toolName))
+      );
+  }
+}
+
+/** Text dialects whose calls a JSON call envelope can stand for (code dialects write programs). */
+const ENVELOPE_DIALECTS: ReadonlySet<string> = new Set(['tagged_json', 'pformat']);
+
+/** The system text that tells a constrained model the shape its reply must take. */
+function envelopeInstructions(choice: ToolChoice): string {
+  const call = 'a JSON object {"name": "<tool name>", "arguments": {<the tool\'s arguments>}} to call one tool';
+  if (choice.type === 'tool')
+    return `Reply with exactly one JSON object and nothing else: {"name": "${choice.toolName}", "arguments": {<its arguments>}}.`;
+  if (choice.type === 'required') return `Reply with exactly one JSON object and nothing else: ${call}.`;
+  return `Reply with exactly one JSON object and nothing else: ${call}, or {"answer": "<your answer>"} to answer without a tool.`;
+}
+
+/**
+ * A constrained reply read as the call envelope it was asked for: the call (arguments as written;
+ * anything but an object is passed on invalid, for admission to refuse) or the plain answer.
+ * Undefined when the text is not an envelope (the server did not enforce the schema).
+ */
+function envelopeParse(content: string): DialectParse | undefined {
+  const envelope = readCallEnvelope(content);
+  if (envelope === undefined) return undefined;
+  if (envelope.kind === 'answer') return { text: envelope.text, replayText: envelope.text, calls: [], diagnostics: [] };
+  const args = envelope.arguments;
+  const isObject = typeof args === 'object' && args !== null && !Array.isArray(args);
+  const call: DialectCall = isObject
+    ? { name: envelope.name, arguments: args, source: 'bare_json' }
+    : {
+        name: envelope.name,
+        arguments: JSON.stringify(args) ?? '',
+        invalid: 'the envelope\'s "arguments" is not a JSON object',
+        source: 'bare_json',
+      };
+  return { text: '', replayText: content, calls: [call], diagnostics: [] };
+}
 
 /** Resolves a deferred batch without leaving the loop; must decide every pending call. */
 export type DeferredToolHandler = (
@@ -286,6 +359,8 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     }
   }
   let nudges = 0;
+  // Responses in a row that ignored the run's forced tool choice (reset when one honours it).
+  let ignoredChoices = 0;
   for (;;) {
     checkRunAlive(state);
     if (state.modelCalls >= limits.maxModelCalls) {
@@ -328,6 +403,18 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
         : dialect.toProviderMessages(state.history, tools, toolChoice);
     const wireTools = !dialect.shouldSendToolSpecs ? [] : ownFormats ? nativeDeclaredTools(tools) : tools;
     const wireChoice = ownFormats ? nativeToolChoice(toolChoice, tools) : toolChoice;
+    // A prompt-guided model on a server that enforces schemas gets the shape of a valid reply.
+    const constrained =
+      !dialect.shouldSendToolSpecs &&
+      ENVELOPE_DIALECTS.has(dialect.kind) &&
+      responseFormat === undefined &&
+      (toolChoice?.type !== 'tool' || tools.some((tool) => tool.name === toolChoice.toolName)) &&
+      shouldConstrainCalls(state.model.profile, toolChoice, tools.length);
+    const envelopeFormat: LanguageModelV1ResponseFormat | undefined = constrained
+      ? { type: 'json_schema', name: CALL_ENVELOPE_SCHEMA_NAME, schema: callEnvelopeSchema(tools, toolChoice) }
+      : undefined;
+    if (constrained)
+      messages = [{ role: 'system', content: envelopeInstructions(toolChoice ?? { type: 'auto' }) }, ...messages];
     if (patch.systemMessages !== undefined && patch.systemMessages.length > 0) {
       messages = [...patch.systemMessages.map((text): Message => ({ role: 'system', content: text })), ...messages];
     }
@@ -338,6 +425,7 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
       messages,
       abortSignal: state.signal,
       ...(responseFormat === undefined ? {} : { responseFormat }),
+      ...(envelopeFormat === undefined ? {} : { responseFormat: envelopeFormat }),
       ...(wireTools.length > 0
         ? { tools: wireTools, ...(wireChoice === undefined ? {} : { toolChoice: wireChoice }) }
         : {}),
@@ -345,10 +433,24 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     if (sink.active) sink.emit({ type: 'model_started', modelCallId, turn });
     const response = await callModelThroughMiddleware(state, request, modelCallId, settings.streaming, tools, context);
     state.usage = addUsage(state.usage, response.usage);
-    const parsed = dialect.parseResponse(response, tools, { toolCallFormats: state.model.profile.toolCallFormats });
-    const calls = settleCallIds(state, parsed.calls, modelCallId);
+    const parsed =
+      (constrained ? envelopeParse(response.content) : undefined) ??
+      dialect.parseResponse(response, tools, { toolCallFormats: state.model.profile.toolCallFormats });
+    // The run's own forced choice (a middleware's patched choice is the middleware's to check).
+    const forced = patch.toolChoice === undefined ? settings.toolChoice : undefined;
+    const ignored = forced !== undefined && choiceIgnored(forced, parsed.calls, tools);
+    let action: 'retry' | 'error' | 'accept' = 'accept';
+    if (ignored) {
+      ignoredChoices += 1;
+      const mode = policy.toolChoiceIgnored;
+      action = mode === 'accept' ? 'accept' : mode === 'retry_then_error' && ignoredChoices === 1 ? 'retry' : 'error';
+    } else if (forced !== undefined) ignoredChoices = 0;
+    // A turn whose calls are not taken is recorded without them: they never run, and the model
+    // never sees them as made. Calls under `none` are never taken, whatever the policy.
+    const dropCalls = ignored && (action !== 'accept' || forced?.type === 'none');
+    const calls = dropCalls ? [] : settleCallIds(state, parsed.calls, modelCallId);
     recordCallFormats(state, calls);
-    state.history.push(recordAssistantTurn(response, parsed, calls));
+    state.history.push(recordAssistantTurn(response, dropCalls ? { replayText: parsed.text } : parsed, calls));
     if (sink.active) {
       sink.emit({
         type: 'model_completed',
@@ -360,6 +462,31 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
         ...(response.refusal === undefined ? {} : { refusal: response.refusal }),
         ...(response.warnings.length === 0 ? {} : { warnings: response.warnings }),
       });
+    }
+    if (ignored && forced !== undefined) {
+      const calledTools = parsed.calls.map((call) => call.name);
+      if (sink.active)
+        sink.emit({
+          type: 'tool_choice_ignored',
+          modelCallId,
+          toolChoice: forced,
+          calledTools,
+          attempt: ignoredChoices,
+          action,
+        });
+      if (action === 'error')
+        throw new ToolChoiceIgnoredError({
+          toolChoice: forced,
+          calledTools,
+          attempts: ignoredChoices,
+          messages: state.history,
+        });
+      if (action === 'retry') {
+        state.history.push({ role: 'user', content: toolChoiceReminder(forced) });
+        continue;
+      }
+      // `accept` under `none`: the text is the answer; its calls never run.
+      if (forced.type === 'none') return finish(state, 'final', parsed.text);
     }
     const pendingCalls: PendingCall[] = calls.map((call) => ({
       id: call.id,

@@ -1,4 +1,4 @@
-import type { CallSource, LanguageModelV1CallWarning, ToolFormat } from '@tiny/llm';
+import type { CallSource, LanguageModelV1CallWarning, ToolChoice, ToolFormat } from '@tiny/llm';
 import type { JsonValue } from '@tiny/tools';
 import type { ArtifactRef } from '../artifacts/artifact-store.js';
 import type { EffectStatus } from '../ledger/tool-effect-ledger.js';
@@ -23,6 +23,25 @@ export type RunOutcome = 'final' | 'return_direct' | 'terminated' | 'deferred' |
  */
 export type AgentEvent =
   | { readonly type: 'run_started'; readonly runId: string }
+  | {
+      /**
+       * The model read its server before this run (`autoProfile` of `@tiny/provider-openai` with
+       * `autoProfile` of `@tiny/local`), once per server and model: what it decided and why. Comes
+       * before `run_started`; the run's dialect is chosen from the decided profile.
+       */
+      readonly type: 'model_profiled';
+      readonly modelId: string;
+      /** The runtime recognised: `llamacpp`, `ollama`, `lmstudio`, `vllm`, `openai-compatible`, `unknown`. */
+      readonly server: string;
+      readonly contextLength?: number | undefined;
+      /** Native tool calling; `false` means prompt-guided tools. */
+      readonly toolCalling: boolean;
+      readonly systemPrompt: 'system' | 'first_user';
+      /** The call grammars the model writes, when the probe restricted them. */
+      readonly toolCallFormats?: readonly string[] | undefined;
+      /** One sentence per decision, and what could not be read. */
+      readonly reasons: readonly string[];
+    }
   | {
       readonly type: 'tools_advertised';
       /** Names of the tools on the first request, sorted. */
@@ -66,6 +85,21 @@ export type AgentEvent =
     }
   | { readonly type: 'model_retried'; readonly modelCallId: string; readonly attempt: number; readonly error: string }
   | { readonly type: 'tool_call_dropped'; readonly modelCallId: string; readonly nudge: number }
+  | {
+      /**
+       * The response ignored the run's forced tool choice (`required` or a named tool without that
+       * call, `none` with calls). `calledTools` names what it called (empty for prose); `attempt`
+       * counts the responses that ignored it in a row; `action` is what `policy.toolChoiceIgnored`
+       * did: `retry` (the turn is kept without its calls and the choice is spelled out once more),
+       * `error` (the run ends with `ToolChoiceIgnoredError`) or `accept`. Calls under `none` never run.
+       */
+      readonly type: 'tool_choice_ignored';
+      readonly modelCallId: string;
+      readonly toolChoice: ToolChoice;
+      readonly calledTools: readonly string[];
+      readonly attempt: number;
+      readonly action: 'retry' | 'error' | 'accept';
+    }
   | {
       /**
        * A call read from a broken model turn was not run (`policy.brokenTurnCalls: 'refuse'`): the

@@ -8,6 +8,7 @@ import type { AgentEventType } from './agent-event.js';
  */
 const everyEventType = {
   run_started: true,
+  model_profiled: true,
   tools_advertised: true,
   turn_started: true,
   model_started: true,
@@ -16,6 +17,7 @@ const everyEventType = {
   model_completed: true,
   model_retried: true,
   tool_call_dropped: true,
+  tool_choice_ignored: true,
   tool_call_refused: true,
   tools_filtered: true,
   tool_definition_added: true,

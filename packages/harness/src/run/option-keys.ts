@@ -20,6 +20,7 @@ const POLICY_KEY_LIST = [
   'preferMarkdown',
   'captureToolIo',
   'brokenTurnCalls',
+  'toolChoiceIgnored',
 ] as const;
 
 const LIMIT_KEY_LIST = [

@@ -58,12 +58,26 @@ export interface RunPolicy {
    * and spends its budget slot; `execute` admits them like any other call.
    */
   readonly brokenTurnCalls: BrokenTurnCallsPolicy;
+  /**
+   * A response that ignores the run's forced tool choice (`toolChoice: required` or a named tool
+   * answered without that call, or with calls to other tools; `none` answered with calls):
+   * `retry_then_error` (default) records the turn without its calls, asks once more with the choice
+   * spelled out (a model call, counted in `limits.maxModelCalls`), and ends the run with
+   * `ToolChoiceIgnoredError` when that reply ignores it too; `error` ends it at once; `accept` takes
+   * the response as it is. Every case emits `tool_choice_ignored`. Calls made under `none` never
+   * run, whatever the policy. Only the run's own `toolChoice` is checked: a choice a `beforeModel`
+   * middleware patches in is that middleware's to check.
+   */
+  readonly toolChoiceIgnored: ToolChoiceIgnoredPolicy;
 }
+
+/** What to do when a response ignores the run's forced tool choice (see `RunPolicy.toolChoiceIgnored`). */
+export type ToolChoiceIgnoredPolicy = 'retry_then_error' | 'error' | 'accept';
 
 /** What to do with tool calls from a truncated, filtered or errored model turn. */
 export type BrokenTurnCallsPolicy = 'refuse' | 'execute';
 
-/** The defaults: tool errors answered, tool throws fail the run, dialect `auto`, concurrency 4, 3 nudges. */
+/** The defaults: tool errors answered, tool throws fail the run, dialect `auto`, concurrency 4, 3 nudges, an ignored forced choice retried once then an error. */
 export const DEFAULT_RUN_POLICY: RunPolicy = {
   unknownTool: { kind: 'return_tool_error' },
   invalidArgs: 'return_tool_error',
@@ -74,6 +88,7 @@ export const DEFAULT_RUN_POLICY: RunPolicy = {
   preferMarkdown: true,
   captureToolIo: false,
   brokenTurnCalls: 'refuse',
+  toolChoiceIgnored: 'retry_then_error',
 };
 
 /** Fills a partial policy with {@link DEFAULT_RUN_POLICY}; a key set to `undefined` keeps its default. */

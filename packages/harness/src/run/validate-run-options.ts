@@ -141,6 +141,8 @@ export function validateRunPolicy(entryPoint: string, policy: unknown, prefix = 
   }
   if (policy.brokenTurnCalls !== undefined)
     checkChoice(entryPoint, at('brokenTurnCalls'), policy.brokenTurnCalls, ['refuse', 'execute']);
+  if (policy.toolChoiceIgnored !== undefined)
+    checkChoice(entryPoint, at('toolChoiceIgnored'), policy.toolChoiceIgnored, ['retry_then_error', 'error', 'accept']);
   if (policy.maxConcurrency !== undefined)
     checkNumberOption(entryPoint, at('maxConcurrency'), policy.maxConcurrency, {
       integer: true,
