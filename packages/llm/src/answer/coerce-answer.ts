@@ -69,10 +69,45 @@ function matchesTypes(value: unknown, types: readonly string[]): boolean {
  */
 export type AnswerCoercion = 'off' | 'lenient';
 
+/** What fitting one value node to one schema node gave: the value and the repairs it took. */
+interface Fitted {
+  readonly value: unknown;
+  readonly repairs: AnswerRepairs;
+}
+
 interface Coercion {
   readonly root: JsonSchema;
   readonly repairs: AnswerRepairs;
   readonly policy: AnswerCoercion;
+  /**
+   * Per schema node, per object or array of the answer: what fitting gave, and whether a union
+   * member validates it. A value node sits at one path, so the repairs are the same each time; a
+   * recursive union (an expression tree) tries every member at every level, and without this the
+   * work doubles with each level.
+   */
+  readonly fitted: WeakMap<object, WeakMap<object, Fitted>>;
+  readonly valid: WeakMap<object, WeakMap<object, boolean>>;
+}
+
+function memoFor<T>(table: WeakMap<object, WeakMap<object, T>>, schema: object): WeakMap<object, T> {
+  let byValue = table.get(schema);
+  if (byValue === undefined) {
+    byValue = new WeakMap();
+    table.set(schema, byValue);
+  }
+  return byValue;
+}
+
+/** Whether `member` validates `value`, asked once per (member, object or array node). */
+function memberAccepts(state: Coercion, member: JsonSchema, value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return memberValidator(state.root, member).test(value);
+  const known = memoFor(state.valid, member);
+  let ok = known.get(value);
+  if (ok === undefined) {
+    ok = memberValidator(state.root, member).test(value);
+    known.set(value, ok);
+  }
+  return ok;
 }
 
 function coerceEnum(value: unknown, allowed: readonly unknown[], path: string, state: Coercion): unknown {
@@ -159,11 +194,11 @@ function coerceItems(value: readonly unknown[], schema: JsonSchema, path: string
 }
 
 function coerceUnion(value: unknown, members: readonly JsonSchema[], path: string, state: Coercion, depth: number) {
-  for (const member of members) if (memberValidator(state.root, member).validate(value).ok) return value;
+  for (const member of members) if (memberAccepts(state, member, value)) return value;
   for (const member of members) {
-    const trial: Coercion = { root: state.root, repairs: new AnswerRepairs(), policy: state.policy };
+    const trial: Coercion = { ...state, repairs: new AnswerRepairs() };
     const coerced = coerceAt(value, member, path, trial, depth + 1);
-    if (coerced !== value && memberValidator(state.root, member).validate(coerced).ok) {
+    if (coerced !== value && memberAccepts(state, member, coerced)) {
       state.repairs.merge(trial.repairs);
       return coerced;
     }
@@ -180,6 +215,21 @@ function coerceAt(
 ): unknown {
   const schema = resolveAnswerSchema(state.root, given);
   if (schema === undefined || depth > MAX_DEPTH) return value;
+  if (typeof value !== 'object' || value === null) return fitTo(value, schema, path, state, depth);
+  const byValue = memoFor(state.fitted, schema);
+  const known = byValue.get(value);
+  if (known !== undefined) {
+    state.repairs.merge(known.repairs);
+    return known.value;
+  }
+  const repairs = new AnswerRepairs();
+  const fitted = fitTo(value, schema, path, { ...state, repairs }, depth);
+  byValue.set(value, { value: fitted, repairs });
+  state.repairs.merge(repairs);
+  return fitted;
+}
+
+function fitTo(value: unknown, schema: JsonSchema, path: string, state: Coercion, depth: number): unknown {
   const members = unionMembers(state.root, schema);
   if (members !== undefined && schema.type === undefined && schema.properties === undefined) {
     return coerceUnion(value, members, path, state, depth);
@@ -225,5 +275,5 @@ export function coerceAnswer(
   repairs: AnswerRepairs,
   policy: AnswerCoercion = 'off',
 ): unknown {
-  return coerceAt(value, root, '', { root, repairs, policy }, 0);
+  return coerceAt(value, root, '', { root, repairs, policy, fitted: new WeakMap(), valid: new WeakMap() }, 0);
 }

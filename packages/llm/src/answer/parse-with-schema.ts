@@ -37,13 +37,13 @@ export interface ParseWithSchemaOptions {
 
 export type { AnswerCoercion };
 
-const lenientRepairs: Readonly<Record<LenientJsonRepair, string | undefined>> = {
-  strict: undefined,
-  code_fence: 'code_fence',
-  slice: 'extracted_from_prose',
-  relaxed: 'relaxed_syntax',
-  closed: 'closed_truncated',
-};
+/** The repair each rung of the ladder stands for (a `Map`: nothing is looked up on a prototype). */
+const lenientRepairs: ReadonlyMap<LenientJsonRepair, string> = new Map([
+  ['code_fence', 'code_fence'],
+  ['slice', 'extracted_from_prose'],
+  ['relaxed', 'relaxed_syntax'],
+  ['closed', 'closed_truncated'],
+]);
 
 /**
  * Longest text given to {@link parseLenientJson} first. Its closing rung re-parses the text up to
@@ -69,7 +69,7 @@ function settle(
   policy: AnswerCoercion,
 ): SchemaAnswer | undefined {
   const coerced = coerceAnswer(value, schema, repairs, policy);
-  if (!createValidator(schema).validate(coerced).ok) return undefined;
+  if (!createValidator(schema).test(coerced)) return undefined;
   return { value: coerced, repairs: repairs.list() };
 }
 
@@ -205,7 +205,7 @@ export function parseWithSchema(
   let closedByLadder: SchemaAnswer | undefined;
   if (lenient !== undefined) {
     const repairs = new AnswerRepairs();
-    const label = lenientRepairs[lenient.repair];
+    const label = lenientRepairs.get(lenient.repair);
     if (label !== undefined) repairs.add(label);
     const settled = settle(lenient.value, schema, repairs, policy);
     // The ladder closes a cut answer by dropping up to 64 trailing characters, which can lose a

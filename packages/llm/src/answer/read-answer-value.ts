@@ -228,7 +228,16 @@ function readBacktickString(reader: Reader, path: string, context: Context): str
   return text.slice(start);
 }
 
-const escapes: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '/': '/', '\\': '\\' };
+/** JSON's one-letter escapes, in a `Map` (text never looks anything up on `Object.prototype`). */
+const escapes: ReadonlyMap<string, string> = new Map([
+  ['n', '\n'],
+  ['t', '\t'],
+  ['r', '\r'],
+  ['b', '\b'],
+  ['f', '\f'],
+  ['/', '/'],
+  ['\\', '\\'],
+]);
 
 /** Reads a quoted string starting at the quote; tolerates inner unescaped quotes and a cut end. */
 function readString(reader: Reader, path: string, context: Context): string {
@@ -259,8 +268,8 @@ function readString(reader: Reader, path: string, context: Context): string {
       } else if (escaped === '"' || escaped === "'") {
         chunks.push(escaped);
         reader.pos += 2;
-      } else if (escapes[escaped] !== undefined) {
-        chunks.push(escapes[escaped] as string);
+      } else if (escapes.has(escaped)) {
+        chunks.push(escapes.get(escaped) as string);
         reader.pos += 2;
       } else {
         // Only the escapes of JSON are escapes: `C:\Users` keeps its backslash.
@@ -423,14 +432,18 @@ function startsComment(text: string, at: number): boolean {
 /** JSON literals a cut answer may end inside (each first letter names one). */
 const cutLiterals = ['true', 'false', 'null'] as const;
 
-const literals: Readonly<Record<string, { value: unknown; python: boolean }>> = {
-  true: { value: true, python: false },
-  false: { value: false, python: false },
-  null: { value: null, python: false },
-  True: { value: true, python: true },
-  False: { value: false, python: true },
-  None: { value: null, python: true },
-};
+/**
+ * The literal words, JSON's and Python's. A `Map` keyed by the word the model wrote: a plain
+ * object would answer `constructor`, `toString` or `__proto__` from `Object.prototype`.
+ */
+const literals: ReadonlyMap<string, { readonly value: unknown; readonly python: boolean }> = new Map([
+  ['true', { value: true, python: false }],
+  ['false', { value: false, python: false }],
+  ['null', { value: null, python: false }],
+  ['True', { value: true, python: true }],
+  ['False', { value: false, python: true }],
+  ['None', { value: null, python: true }],
+]);
 
 function readValue(reader: Reader, schema: JsonSchema | undefined, path: string, context: Context): Read {
   skipSpace(reader);
@@ -511,7 +524,7 @@ function readValue(reader: Reader, schema: JsonSchema | undefined, path: string,
   if (isWordStart(code)) {
     let end = reader.pos;
     while (end < text.length && isWordPart(text.charCodeAt(end))) end++;
-    const literal = literals[text.slice(reader.pos, end)];
+    const literal = literals.get(text.slice(reader.pos, end));
     // A whole answer that is the word `None` where a string may stand is that word, not null.
     const wordIsTheAnswer = literal?.python === true && context === 'root' && stringSlot;
     if (literal !== undefined && !wordIsTheAnswer && endsScalar(text, end)) {
@@ -525,7 +538,7 @@ function readValue(reader: Reader, schema: JsonSchema | undefined, path: string,
     if (cut !== undefined) {
       reader.pos = end;
       reader.truncated = true;
-      return literals[cut]?.value;
+      return literals.get(cut)?.value;
     }
   }
   return stringSlot && context !== 'root' ? readUnquoted(reader, context, path) : FAIL;

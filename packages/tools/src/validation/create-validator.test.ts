@@ -219,3 +219,52 @@ describe('createValidator on uniqueItems', () => {
     expect(reads).toBeLessThan(10 * count);
   });
 });
+
+describe('Validator.test', () => {
+  /** Two object members that share a shape: collecting every issue explores both at every level. */
+  const tree = {
+    $defs: {
+      Node: {
+        anyOf: [
+          { type: 'number' },
+          {
+            type: 'object',
+            properties: { op: { const: 'add' }, args: { type: 'array', items: { $ref: '#/$defs/Node' } } },
+            required: ['op', 'args'],
+          },
+          {
+            type: 'object',
+            properties: { op: { const: 'mul' }, args: { type: 'array', items: { $ref: '#/$defs/Node' } } },
+            required: ['op', 'args'],
+          },
+        ],
+      },
+    },
+    $ref: '#/$defs/Node',
+  };
+  const nest = (depth: number, leaf: unknown): unknown => {
+    let node = leaf;
+    for (let level = 0; level < depth; level++) node = { op: 'add', args: [node] };
+    return node;
+  };
+
+  it('agrees with validate on valid and invalid values, draft-07 included', () => {
+    const validator = createValidator({ type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] });
+    expect(validator.test({ a: 1 })).toBe(true);
+    expect(validator.test({ a: 1.5 })).toBe(false);
+    expect(validator.test({})).toBe(false);
+    const draft07 = createValidator({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'string' });
+    expect(draft07.test('x')).toBe(true);
+    expect(draft07.test(1)).toBe(false);
+    const small = createValidator(tree);
+    expect(small.test(nest(5, 1))).toBe(small.validate(nest(5, 1)).ok);
+    expect(small.test(nest(5, 'x'))).toBe(small.validate(nest(5, 'x')).ok);
+  });
+
+  it('refuses a deep invalid recursive union by stopping at the first failure', () => {
+    // With every issue collected this value costs 2^80 branch visits; failing fast it costs 80.
+    const validator = createValidator(tree);
+    expect(validator.test(nest(80, 'x'))).toBe(false);
+    expect(validator.test(nest(80, 3))).toBe(true);
+  });
+});

@@ -23,6 +23,13 @@ export interface Validator<T = unknown> {
   readonly schema: JsonSchema;
   /** Checks `value` against the schema; never throws and never mutates `value`. */
   validate(value: unknown): ValidationResult<T>;
+  /**
+   * Whether `value` is valid, without issues: the check stops at the first failure, so a value
+   * that fails deep inside a recursive `anyOf` costs one failed branch per level, where
+   * {@link Validator.validate} (which collects every issue) explores every branch of every level.
+   * Compiled on first use. Never throws.
+   */
+  test(value: unknown): value is T;
 }
 
 const failureMarker = Symbol.for('tiny.error.SchemaCompileFailure');
@@ -43,6 +50,9 @@ export class SchemaCompileFailure extends TinyError {
 const draft07 = /json-schema\.org\/draft-0[67]\/schema/;
 let ajv2020: Ajv | undefined;
 let ajv07: Ajv | undefined;
+/** Instances that stop at the first error, for {@link Validator.test}. */
+let failFast2020: Ajv | undefined;
+let failFast07: Ajv | undefined;
 const cache = new WeakMap<object, Validator>();
 /**
  * Compiled functions by schema text, so a schema rebuilt with the same content (tools defined per
@@ -52,13 +62,13 @@ const cache = new WeakMap<object, Validator>();
 const compiledByText = new Map<string, ValidateFunction>();
 const COMPILED_BY_TEXT_LIMIT = 512;
 
-function createAjv(kind: '2020' | '07'): Ajv {
+function createAjv(kind: '2020' | '07', allErrors = true): Ajv {
   // strict: false lets provider-specific keywords (`x-...`, `examples`) pass through unenforced;
   // useDefaults/coerceTypes stay off: validation never rewrites the model's arguments.
   // code.regExp: `pattern` and `patternProperties` run on RE2JS, in time linear in the input.
   // validateSchema: false on the 2020-12 instance: schemas are checked against the meta-schema by
   // the validator compiled ahead of time (see validateAgainstMeta), not by compiling it here.
-  const options = { allErrors: true, strict: false, validateFormats: true, code: { regExp: linearRegExpEngine } };
+  const options = { allErrors, strict: false, validateFormats: true, code: { regExp: linearRegExpEngine } };
   const ajv =
     kind === '2020' ? (new Ajv2020({ ...options, validateSchema: false }) as unknown as Ajv) : new Ajv(options);
   addFormats(ajv);
@@ -77,6 +87,23 @@ function ajvFor(schema: JsonSchema, fresh: boolean): Ajv {
   }
   ajv2020 ??= createAjv('2020');
   return ajv2020;
+}
+
+/** A fail-fast compile of `schema` (already checked by {@link compile}): no issues, first error ends it. */
+function compileFailFast(schema: JsonSchema): ValidateFunction {
+  const declared = typeof schema.$schema === 'string' ? schema.$schema : '';
+  const kind = draft07.test(declared) ? '07' : '2020';
+  if (kind === '07') failFast07 ??= createAjv('07', false);
+  else failFast2020 ??= createAjv('2020', false);
+  const ajv = (kind === '07' ? failFast07 : failFast2020) as Ajv;
+  try {
+    const compiled = ajv.compile(schema);
+    ajv.removeSchema(schema);
+    return compiled;
+  } catch {
+    // Two unrelated schemas may share an `$id` (see compile): a fresh instance takes the second.
+    return createAjv(kind, false).compile(schema);
+  }
 }
 
 /** The ahead-of-time 2020-12 meta-schema validator (ajv standalone code), as ajv calls it. */
@@ -163,11 +190,16 @@ export function createValidator<T = unknown>(schema: JsonSchema): Validator<T> {
     }
   }
   const compiled = check;
+  let failFast: ValidateFunction | undefined;
   const validator: Validator<T> = {
     schema,
     validate(value) {
       if (compiled(value)) return { ok: true, value: value as T };
       return { ok: false, issues: toIssues(compiled.errors ?? []) };
+    },
+    test(value): value is T {
+      failFast ??= compileFailFast(schema);
+      return failFast(value);
     },
   };
   cache.set(schema, validator as Validator);

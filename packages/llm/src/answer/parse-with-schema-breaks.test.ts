@@ -1,0 +1,78 @@
+// Regressions for the breaks found in parseWithSchema after PARSE-3 (issue #33, breaker round).
+import type { JsonSchema } from '@tiny/tools';
+import { describe, expect, it } from 'vitest';
+import { parseWithSchema } from './parse-with-schema.js';
+
+const person: JsonSchema = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    nick: { type: 'string' },
+    age: { type: 'integer' },
+    note: { type: 'string' },
+  },
+};
+
+/** An expression tree: a number, or an operation whose arguments are expressions. */
+const expression: JsonSchema = {
+  $defs: {
+    Expr: {
+      anyOf: [
+        { type: 'number' },
+        {
+          type: 'object',
+          properties: { op: { const: 'add' }, args: { type: 'array', items: { $ref: '#/$defs/Expr' } } },
+          required: ['op', 'args'],
+        },
+        {
+          type: 'object',
+          properties: { op: { const: 'mul' }, args: { type: 'array', items: { $ref: '#/$defs/Expr' } } },
+          required: ['op', 'args'],
+        },
+      ],
+    },
+  },
+  $ref: '#/$defs/Expr',
+};
+
+function nested(depth: number, leaf: string): string {
+  let text = leaf;
+  for (let level = 0; level < depth; level++) text = `{"op": "${level % 2 === 0 ? 'add' : 'mul'}", "args": [${text}]}`;
+  return text;
+}
+
+describe('parseWithSchema: words named like Object.prototype members', () => {
+  it('reads constructor, toString, __proto__ and hasOwnProperty as unquoted strings', () => {
+    for (const word of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
+      const result = parseWithSchema(`{"name": "Ada", "nick": ${word}}`, person);
+      expect(result?.value).toEqual({ name: 'Ada', nick: word });
+      expect(result?.repairs).toContain('unquoted_string at /nick');
+    }
+  });
+
+  it('refuses such a word where no string may stand instead of reading undefined', () => {
+    const list: JsonSchema = { type: 'object', properties: { v: { type: 'array', items: { type: 'number' } } } };
+    expect(parseWithSchema('{"v": [1, hasOwnProperty]}', list)).toBeUndefined();
+    const anything: JsonSchema = { type: 'object', properties: { v: {} }, required: ['v'] };
+    const read = parseWithSchema('{"v": [1, constructor]}', anything);
+    expect(read === undefined || (read.value as { v: unknown[] }).v[1] === 'constructor').toBe(true);
+  });
+});
+
+describe('parseWithSchema: recursive unions', () => {
+  it('reads a deep expression tree and refuses a deep invalid one without trying every branch at every level', () => {
+    // 2^60 branch combinations: this only returns when each (schema node, value node) is fitted once.
+    const valid = parseWithSchema(nested(60, '1'), expression);
+    expect(valid?.repairs).toEqual([]);
+    let node = valid?.value as { op: string; args: unknown[] };
+    for (let level = 59; level >= 0; level--) {
+      expect(node.op).toBe(level % 2 === 0 ? 'add' : 'mul');
+      node = node.args[0] as typeof node;
+    }
+    expect(node).toBe(1);
+    expect(parseWithSchema(nested(60, '"x"'), expression)).toBeUndefined();
+    expect(parseWithSchema(nested(30, '"2"'), expression, { coerce: 'lenient' })?.repairs).toEqual([
+      `coerced_to_number at ${'/args/0'.repeat(30)}`,
+    ]);
+  });
+});
