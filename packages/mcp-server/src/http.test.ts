@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { type AgentEvent, REDACTED } from '@tiny/harness';
+import { type AgentEvent, InMemoryArtifactStore, REDACTED } from '@tiny/harness';
 import { defineTool, ToolPolicy } from '@tiny/tools';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs fixture without types
@@ -295,5 +295,30 @@ describe('serveToolsOverMcp over Streamable HTTP on 127.0.0.1', () => {
     const two = JSON.stringify(new McpToolServer([...fixtureTools()]).definitions());
     expect(two).toBe(one);
     expect(one).toContain('"inputSchema":{"additionalProperties":false,"properties":{"city"');
+  });
+
+  it('cuts a result over maxResultBytes to text with an artifact reference, and times a slow tool out', async () => {
+    const big = defineTool({
+      name: 'big',
+      description: 'A large result.',
+      parameters: { type: 'object', properties: {} },
+      policy: ToolPolicy.readOnly().withRuntime({ maxResultBytes: 200 }),
+      execute: () => 'x'.repeat(5000),
+    });
+    const stuck = defineTool({
+      name: 'stuck',
+      description: 'Never finishes.',
+      parameters: { type: 'object', properties: {} },
+      policy: ToolPolicy.readOnly().withRuntime({ timeoutMs: 50 }),
+      execute: () => new Promise<string>(() => undefined),
+    });
+    const served = await serve([big, stuck], { harness: { artifacts: new InMemoryArtifactStore() } });
+    const mcp = await client(served.http?.url as URL);
+    const cut = textOf(await mcp.callTool({ name: 'big', arguments: {} }));
+    expect(cut).toContain('tiny-artifact://');
+    expect(cut.length).toBeLessThan(1000);
+    const timedOut = await mcp.callTool({ name: 'stuck', arguments: {} });
+    expect(timedOut.isError).toBe(true);
+    expect(textOf(timedOut)).toMatch(/time/i);
   });
 });

@@ -4,7 +4,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs fixture without types
-import { SECRET } from './__fixtures__/tools.mjs';
+import { fixtureTools, SECRET } from './__fixtures__/tools.mjs';
+import { McpToolServer } from './mcp-tool-server.js';
 
 const fixture = fileURLToPath(new URL('./__fixtures__/stdio-server.mjs', import.meta.url));
 
@@ -85,6 +86,9 @@ describe('serveToolsOverMcp over stdio, driven by the MCP SDK client', () => {
       openWorldHint: false,
     });
     expect(tools.find((tool) => tool.name === 'echo')?.annotations).toBeUndefined();
+    // Another process (this one) builds the same definitions: nothing changes across a restart (the
+    // SDK client re-orders `type` first when it parses; byte identity is checked in http.test.ts).
+    expect(tools).toEqual(JSON.parse(JSON.stringify(new McpToolServer(fixtureTools()).definitions())));
   });
 
   it('calls a tool through admission and returns structured content checked against its output schema', async () => {
