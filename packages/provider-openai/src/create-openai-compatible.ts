@@ -56,6 +56,7 @@ const SETTING_KEY_LIST = [
   'replayReasoning',
   'replayArguments',
   'systemPrompt',
+  'schemaField',
 ] as const;
 
 /** Names the AI SDK's `createOpenAI`/`createOpenAICompatible` and the OpenAI SDK use, mapped to ours. */

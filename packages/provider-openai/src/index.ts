@@ -21,7 +21,7 @@ export type {
   AutoProfileTarget,
   ModelProfiledReport,
 } from './model/auto-profile.js';
-export type { OpenAICompatibleSettings } from './model/openai-compatible-settings.js';
+export type { OpenAICompatibleSettings, SchemaField } from './model/openai-compatible-settings.js';
 export { llamacpp } from './presets/llamacpp.js';
 export { lmstudio } from './presets/lmstudio.js';
 export { ollama } from './presets/ollama.js';

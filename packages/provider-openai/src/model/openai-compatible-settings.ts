@@ -54,7 +54,21 @@ export interface OpenAICompatibleSettings {
    * `systemPrompt` (this setting wins over `profile.systemPrompt`), so a harness sees it too.
    */
   readonly systemPrompt?: SystemPromptPlacement | undefined;
+  /**
+   * Where a `json_schema` response format goes: structured output, and the call envelope of
+   * constrained prompt-guided calls (`ModelProfile.constrainedCalls`). `response_format` (default):
+   * OpenAI's `{"type":"json_schema","json_schema":{name, schema, strict}}`, which llama.cpp
+   * (`oaicompat_chat_params_parse`), Ollama's OpenAI endpoint (mapped to its `format`), LM Studio
+   * and vLLM all take. `json_schema`: llama.cpp's own top-level field, the bare schema.
+   * `structured_outputs`: vLLM 0.10.2 and later, `{"structured_outputs":{"json": schema}}`.
+   * `guided_json`: vLLM before 0.12 (removed there), the bare schema. JSON mode (`json`) always
+   * goes in `response_format`.
+   */
+  readonly schemaField?: SchemaField | undefined;
 }
+
+/** The request field that carries a JSON Schema to enforce (see `OpenAICompatibleSettings.schemaField`). */
+export type SchemaField = 'response_format' | 'json_schema' | 'structured_outputs' | 'guided_json';
 
 /** Every setting resolved to a value. @internal */
 export interface ResolvedSettings {
@@ -65,6 +79,7 @@ export interface ResolvedSettings {
   readonly streamUsage: boolean;
   readonly replayReasoning: 'reasoning_content' | 'reasoning' | false;
   readonly replayArguments: 'raw' | 'valid_json';
+  readonly schemaField: SchemaField;
 }
 
 const hostedApis = [/^api\.openai\.com$/, /\.openai\.azure\.com$/, /^api\.mistral\.ai$/, /(^|\.)googleapis\.com$/];
@@ -103,5 +118,6 @@ export function resolveSettings(
     streamUsage: pick('streamUsage', true),
     replayReasoning: pick('replayReasoning', 'reasoning_content'),
     replayArguments: pick('replayArguments', 'raw'),
+    schemaField: pick('schemaField', 'response_format'),
   };
 }

@@ -78,7 +78,17 @@ export function buildRequestBody(request: LanguageModelV1Request, context: Reque
   const jsonObjectFormat = settings.jsonObjectFormat && !degraded.has('response_format');
   const format = toWireResponseFormat(request.responseFormat, { profile, jsonObjectFormat }, warnings);
   if (format !== undefined) {
-    body.response_format = format.value;
+    const sent = format.value as { readonly type?: unknown; readonly json_schema?: { readonly schema?: unknown } };
+    const schema =
+      request.responseFormat?.type === 'json_schema' && sent.type === 'json_schema'
+        ? sent.json_schema?.schema
+        : undefined;
+    // A schema to enforce goes in the field the server reads it from (`schemaField`).
+    if (schema !== undefined && settings.schemaField === 'structured_outputs')
+      body.structured_outputs = { json: schema };
+    else if (schema !== undefined && settings.schemaField === 'json_schema') body.json_schema = schema;
+    else if (schema !== undefined && settings.schemaField === 'guided_json') body.guided_json = schema;
+    else body.response_format = format.value;
     if (format.jsonObjectSent) degradable.add('response_format');
   }
   if (request.maxTokens !== undefined) body[settings.maxTokensField] = request.maxTokens;
