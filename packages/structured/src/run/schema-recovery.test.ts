@@ -130,6 +130,30 @@ describe('schema-guided recovery before a retry', () => {
     expect(model.requests).toHaveLength(0);
   });
 
+  it('keeps what a cut answer wrote instead of the ladder closing it into less, and lists the close', async () => {
+    const Card = Type.Object({ name: Type.String(), bio: Type.Optional(Type.String()) });
+    const card = ResponseFormat.auto({ name: 'card', schema: Card });
+    for (const [content, expected] of [
+      ['{name: Ada', { name: 'Ada' }],
+      ['{"name": "Ada", "bio": Born in London and', { name: 'Ada', bio: 'Born in London and' }],
+    ] as const) {
+      const { model, harness } = setup([{ content }, { content: '{"name": "RETRY"}' }], profiles.textOnly);
+      const result = await invokeStructured(harness, {}, ask, card);
+      expect(result.parsed).toEqual(expected);
+      expect(model.requests).toHaveLength(1);
+      expect(result.validation.repair).toBe('schema');
+      expect(result.validation.repairs).toContain('closed_truncated');
+    }
+    // When only the ladder's close validates (the reader refuses `tw` for an integer), it is the
+    // last resort and says so.
+    const Pair = Type.Object({ a: Type.Integer(), b: Type.Optional(Type.Integer()) });
+    const pair = ResponseFormat.auto({ name: 'pair', schema: Pair });
+    const { harness } = setup([{ content: '{"a": 1, "b": tw' }, { content: '{"a": 1, "b": 2}' }], profiles.textOnly);
+    const result = await invokeStructured(harness, {}, ask, pair);
+    expect(result.parsed).toEqual({ a: 1 });
+    expect(result.validation).toMatchObject({ repair: 'schema', repairs: ['closed_truncated'] });
+  });
+
   it('never recovers the arguments of the tool strategy', async () => {
     const { model, harness } = setup(
       [

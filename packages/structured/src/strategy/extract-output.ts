@@ -57,8 +57,9 @@ export function decodeForTarget(
   options: DecodeOptions = { schemaRecovery: false },
 ): Extraction | Promise<Extraction> {
   let first: Extraction | Promise<Extraction>;
+  let parsed: ReturnType<typeof parseLenientJson>;
   if ('text' in source) {
-    const parsed = parseLenientJson(source.text);
+    parsed = parseLenientJson(source.text);
     first =
       parsed === undefined
         ? {
@@ -73,14 +74,25 @@ export function decodeForTarget(
   if (!options.schemaRecovery) return first;
   const text = source.text;
   const recover = (failed: Extraction): Extraction | Promise<Extraction> => {
-    if (failed.ok) return failed;
     const recovered = parseWithSchema(text, target.recoverySchema, { coerce: options.coerce ?? 'off' });
     if (recovered === undefined) return failed;
     const checked = checkValue(plan, target, recovered.value, 'schema', recovered.repairs);
     const settle = (extraction: Extraction): Extraction => (extraction.ok ? extraction : failed);
     return checked instanceof Promise ? checked.then(settle) : settle(checked);
   };
-  return first instanceof Promise ? first.then(recover) : recover(first);
+  // The ladder's `closed` rung drops the cut tail it cannot close (`{name: Ada` → `{}`): it is not
+  // trusted before the schema-guided reader, which tries the same ladder with that rung last (its
+  // value then carries `closed_truncated`) and keeps what the answer wrote. A lossy close that
+  // the reader does not accept is a parse failure, for the retry budget.
+  if (parsed?.repair === 'closed') {
+    return recover({
+      ok: false,
+      kind: 'parse',
+      error: `The output for \`${plan.schemaName}\` is cut off, and no repair recovered it without losing content.`,
+    });
+  }
+  const retry = (checked: Extraction) => (checked.ok ? checked : recover(checked));
+  return first instanceof Promise ? first.then(retry) : retry(first);
 }
 
 /** The checks every decoded value goes through: strict nulls, unwrapping, ajv, the library. */
