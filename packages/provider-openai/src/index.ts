@@ -11,16 +11,16 @@ export {
 } from './create-openai-compatible.js';
 export { MissingApiKeyError } from './errors/missing-api-key-error.js';
 export { OpenAICompatibleCallError } from './errors/openai-compatible-call-error.js';
+export type {
+  AutoProfileResult,
+  AutoProfiler,
+  AutoProfileTarget,
+  ModelProfiledReport,
+} from './model/auto-profile.js';
 export {
   type OpenAICompatibleCapabilities,
   OpenAICompatibleChatModel,
 } from './model/openai-compatible-chat-model.js';
-export type {
-  AutoProfiler,
-  AutoProfileResult,
-  AutoProfileTarget,
-  ModelProfiledReport,
-} from './model/auto-profile.js';
 export type { OpenAICompatibleSettings, SchemaField } from './model/openai-compatible-settings.js';
 export { llamacpp } from './presets/llamacpp.js';
 export { lmstudio } from './presets/lmstudio.js';

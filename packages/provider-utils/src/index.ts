@@ -27,6 +27,7 @@ export {
   transportFailureOptions,
 } from './errors/failure-options.js';
 export { HttpFailure, type HttpFailureKind } from './errors/http-failure.js';
+export { type ErrorAnswer, readErrorAnswer } from './errors/read-error-answer.js';
 export { type ErrorEnvelope, readErrorEnvelope } from './errors/read-error-envelope.js';
 export { REDACTED, redactSecret } from './errors/redact-secret.js';
 export { type NormalizedFinishReason, normalizeFinishReason } from './finish/normalize-finish-reason.js';

@@ -5,7 +5,7 @@ import {
   type HttpLimits,
   httpFailureOptions,
   MAX_ERROR_BODY_CHARS,
-  readErrorBody,
+  readErrorAnswer,
   readErrorEnvelope,
   redactSecret,
   type TransportFailureKind,
@@ -35,33 +35,11 @@ export async function errorFromResponse(
   response: Response,
   context: ErrorContext & { readonly limits?: HttpLimits | undefined },
 ): Promise<AnthropicCallError> {
-  const body = await readErrorBody(response, context.limits);
-  const facts = readErrorEnvelope(body.json);
-  const providerMessage = redactSecret(facts?.message ?? body.fallback, context.secret);
-  const requestId = response.headers.get('request-id') ?? facts?.requestId;
-  const { kind, providerKind } = classifyProviderError({
-    statusCode: response.status,
-    type: facts?.type,
-    code: facts?.code,
-    message: facts?.message ?? body.fallback,
+  const { envelope, ...answer } = await readErrorAnswer(response, {
+    ...context,
+    requestId: (headers) => headers.get('request-id') ?? undefined,
   });
-  const status = `${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}`;
-  return new AnthropicCallError({
-    message: redactSecret(
-      `${context.provider} answered ${status}${providerMessage === undefined ? '' : `: ${providerMessage}`}${suffix(requestId)}`,
-      context.secret,
-    ),
-    kind,
-    providerKind,
-    statusCode: response.status,
-    ...deriveRetry(kind, response.status, response.headers),
-    responseBody: redactSecret(body.text.slice(0, MAX_ERROR_BODY_CHARS), context.secret),
-    provider: context.provider,
-    errorType: facts?.type,
-    providerMessage,
-    requestId,
-    rateLimits: readRateLimits(response.headers),
-  });
+  return new AnthropicCallError({ ...answer, errorType: envelope?.type, rateLimits: readRateLimits(response.headers) });
 }
 
 /**

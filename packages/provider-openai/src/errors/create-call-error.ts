@@ -6,7 +6,7 @@ import {
   type HttpLimits,
   httpFailureOptions,
   MAX_ERROR_BODY_CHARS,
-  readErrorBody,
+  readErrorAnswer,
   readErrorEnvelope,
   redactSecret,
   type TransportFailureKind,
@@ -38,34 +38,12 @@ export async function errorFromResponse(
   response: Response,
   context: ErrorContext & { readonly limits?: HttpLimits | undefined },
 ): Promise<OpenAICompatibleCallError> {
-  const body = await readErrorBody(response, context.limits);
-  const facts = readErrorEnvelope(body.json);
-  const providerMessage = redactSecret(facts?.message ?? body.fallback, context.secret);
-  const requestId = requestIdOf(response.headers);
-  const status = `${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}`;
-  const { kind, providerKind } = classifyProviderError({
-    statusCode: response.status,
-    type: facts?.type,
-    code: facts?.code,
-    param: facts?.param,
-    message: facts?.message ?? body.fallback,
-  });
+  const { envelope, ...answer } = await readErrorAnswer(response, { ...context, requestId: requestIdOf });
   return new OpenAICompatibleCallError({
-    message: redactSecret(
-      `${context.provider} answered ${status}${providerMessage === undefined ? '' : `: ${providerMessage}`}${suffix(requestId)}`,
-      context.secret,
-    ),
-    kind,
-    providerKind,
-    statusCode: response.status,
-    ...deriveRetry(kind, response.status, response.headers),
-    responseBody: redactSecret(body.text.slice(0, MAX_ERROR_BODY_CHARS), context.secret),
-    provider: context.provider,
-    providerMessage,
-    errorType: facts?.type,
-    errorCode: facts?.code,
-    param: facts?.param,
-    requestId,
+    ...answer,
+    errorType: envelope?.type,
+    errorCode: envelope?.code,
+    param: envelope?.param,
   });
 }
 
