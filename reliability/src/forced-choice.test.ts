@@ -1,0 +1,123 @@
+import { AgentHarness, type AgentRun, ToolChoiceIgnoredError } from '@tiny/harness';
+import { eventsOfType, ScriptedModel, scriptedToolCall } from '@tiny/harness/testkit';
+import type { LanguageModelV1Response, ToolChoice } from '@tiny/llm';
+import { defineTool } from '@tiny/tools';
+import fc from 'fast-check';
+import { Type } from 'typebox';
+import { describe, expect, it } from 'vitest';
+
+// Issue #32, items 3 and 4: whatever a server sends back under a forced tool choice, a forced
+// choice is never silently answered with prose, calls under `none` never run, a named choice runs
+// no other tool (unless the policy is `accept`), and a constrained reply runs only through
+// admission (a call to an unknown name or with bad arguments never runs a tool).
+
+const RUNS = Number(process.env.FORCED_CHOICE_RUNS ?? 300);
+
+function world() {
+  const ran: { name: string; args: unknown }[] = [];
+  const make = (name: string) =>
+    defineTool({
+      name,
+      description: `${name} tool.`,
+      parameters: Type.Object({ city: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+      execute: (args) => {
+        ran.push({ name, args });
+        return `${name} ok`;
+      },
+    });
+  return { ran, tools: [make('weather'), make('wipe')] };
+}
+
+const nameArb = fc.constantFrom('weather', 'weather', 'wipe', 'wipe', 'delete_all', 'Weather');
+const argsArb = fc.oneof(
+  { arbitrary: fc.constant({ city: 'Oslo' }), weight: 4 },
+  fc.constant({ city: '' }),
+  fc.constant({}),
+  fc.constant('Oslo'),
+  fc.constant(null),
+);
+/** One reply of a server that may ignore the choice and the schema. */
+const replyArb: fc.Arbitrary<Partial<LanguageModelV1Response>> = fc.oneof(
+  fc.constantFrom('It is sunny.', '', '{"answer":"sunny"}').map((content) => ({ content })),
+  fc.array(fc.record({ name: nameArb, args: argsArb }), { minLength: 1, maxLength: 2 }).map((calls) => ({
+    toolCalls: calls.map((call, n) => scriptedToolCall(call.name, call.args, `c${n}`)),
+    finishReason: 'tool_calls' as const,
+  })),
+  fc.record({ name: nameArb, args: argsArb, tagged: fc.boolean() }).map(({ name, args, tagged }) => {
+    const json = JSON.stringify({ name, arguments: args });
+    return { content: tagged ? `<tool_call>${json}</tool_call>` : json };
+  }),
+);
+const choiceArb: fc.Arbitrary<ToolChoice> = fc.constantFrom(
+  { type: 'required' },
+  { type: 'tool', toolName: 'weather' },
+  { type: 'none' },
+);
+
+describe('forced tool choice against a server that ignores it', () => {
+  it('never a silent prose answer, no call under none, no other tool under a named choice, only admitted calls run', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        choiceArb,
+        fc.constantFrom('retry_then_error', 'error', 'accept') as fc.Arbitrary<'retry_then_error' | 'error' | 'accept'>,
+        fc.constantFrom('native', 'prompt', 'constrained'),
+        fc.array(replyArb, { minLength: 1, maxLength: 4 }),
+        async (choice, mode, kind, replies) => {
+          const { ran, tools } = world();
+          const profile =
+            kind === 'native'
+              ? {}
+              : {
+                  toolCalling: false,
+                  structuredOutput: 'json_schema' as const,
+                  constrainedCalls: kind === 'constrained',
+                };
+          const model = new ScriptedModel({ steps: replies, repeatLast: true, profile });
+          const harness = new AgentHarness({
+            model,
+            tools,
+            policy: { toolChoiceIgnored: mode },
+            limits: { maxModelCalls: 4 },
+          });
+          let run: AgentRun | undefined;
+          try {
+            run = await harness.invoke({}, [{ role: 'user', content: 'Weather in Oslo?' }], { toolChoice: choice });
+          } catch (error) {
+            const name = (error as Error).name;
+            expect(['ToolChoiceIgnoredError', 'LimitExceededError'], String(error)).toContain(name);
+            if (ToolChoiceIgnoredError.isInstance(error)) {
+              expect(mode).not.toBe('accept');
+              expect(error.attempts).toBe(mode === 'error' ? 1 : 2);
+            }
+          }
+          // Only admitted calls run: a known name with arguments that fit the schema.
+          for (const call of ran) {
+            expect(['weather', 'wipe']).toContain(call.name);
+            expect(call.args).toEqual({ city: 'Oslo' });
+          }
+          if (choice.type === 'none') expect(ran).toEqual([]);
+          if (choice.type === 'tool' && mode !== 'accept')
+            expect(ran.every((call) => call.name === 'weather')).toBe(true);
+          // A forced choice ends `final` (an answer without calls) only when the policy accepts it.
+          if (run !== undefined && choice.type !== 'none' && mode !== 'accept') expect(run.outcome).not.toBe('final');
+          if (run !== undefined) {
+            const ignored = eventsOfType(run.events, 'tool_choice_ignored');
+            for (const event of ignored) {
+              expect(event.action).toBe(mode === 'accept' ? 'accept' : 'retry');
+              expect(event.toolChoice).toEqual(choice);
+            }
+            if (choice.type === 'none')
+              expect(run.messages.some((message) => message.role === 'assistant' && message.toolCalls)).toBe(false);
+          }
+          // A constrained request carries the envelope only when something may be called.
+          const sent = model.requests.map((request) => request.responseFormat?.type);
+          if (kind === 'constrained' && choice.type !== 'none')
+            expect(sent.every((type) => type === 'json_schema')).toBe(true);
+          if (kind !== 'constrained' && choice.type === 'none')
+            expect(sent.every((type) => type === undefined)).toBe(true);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+});
