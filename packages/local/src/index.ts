@@ -1,5 +1,6 @@
 export { ChatTemplateError, type ChatTemplateFailure } from './errors/chat-template-error.js';
 export { LocalServerProbeError } from './errors/local-server-probe-error.js';
+export { autoProfile } from './server/auto-profile.js';
 export {
   type LocalServerKind,
   type LocalServerProbe,

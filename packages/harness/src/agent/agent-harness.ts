@@ -41,6 +41,7 @@ import {
 import type { ToolSet } from '../toolsets/tool-set.js';
 import { AgentRunStream } from './agent-run-stream.js';
 import type { LoopState } from './loop-state.js';
+import { profileModel } from './profile-model.js';
 import { type DeferredToolHandler, runLoop } from './run-loop.js';
 
 /** Options for {@link AgentHarness}. */
@@ -492,6 +493,9 @@ export class AgentHarness {
     assertMessages(resumed ? 'AgentHarness.resume' : 'AgentHarness.invoke', messages);
     const runId = resumed?.runId ?? context.runId ?? shortId();
     const middleware = [...this.middleware, ...(options.middleware ?? [])];
+    // A model with autoProfile reads its server once, before the dialect is chosen from its profile.
+    const profiled = await profileModel(this.model, context.signal);
+    if (profiled !== undefined && sink.active) sink.emit({ type: 'model_profiled', ...profiled });
     const dialectKind: ToolDialectKind =
       policy.toolDialect === 'auto' ? (this.model.profile.toolCalling ? 'native' : 'tagged_json') : policy.toolDialect;
     // A fresh run drops broken tool cycles once; a resumed run keeps its open batch.
