@@ -139,6 +139,22 @@ describe('a forced tool choice the model ignores', () => {
     expect(eventsOfType(run.events, 'tool_choice_ignored')[0]?.action).toBe('accept');
   });
 
+  it('streaming: the ignored prose was streamed, then the event says it was ignored and the run fails typed', async () => {
+    const { ran, tools } = world();
+    const model = new ScriptedModel({ steps: [{ content: 'Sunny.' }, { content: 'Sunny!' }] });
+    const stream = new AgentHarness({ model, tools }).stream({}, ask, { toolChoice: { type: 'required' } });
+    const types: string[] = [];
+    const failure = (async () => {
+      for await (const event of stream) types.push(event.type);
+    })().catch((caught) => caught);
+    const error = await stream.result.catch((caught) => caught);
+    await failure;
+    expect(ToolChoiceIgnoredError.isInstance(error)).toBe(true);
+    expect(types.filter((type) => type === 'tool_choice_ignored')).toHaveLength(2);
+    expect(types.indexOf('model_delta')).toBeLessThan(types.indexOf('tool_choice_ignored'));
+    expect(ran).toEqual([]);
+  });
+
   it('the retry is a model call: it counts against limits.maxModelCalls', async () => {
     const { tools } = world();
     const model = new ScriptedModel({ steps: [{ content: 'prose' }], repeatLast: true });
