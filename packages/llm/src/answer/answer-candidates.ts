@@ -10,10 +10,17 @@ export type CandidateOrigin = 'fence' | 'span';
 export interface AnswerCandidate {
   readonly text: string;
   readonly origin: CandidateOrigin;
+  /** Where it starts in the answer. */
+  readonly start: number;
+  /** A span inside a fence or `` `inline code` ``: an example the answer quotes. */
+  readonly quoted: boolean;
 }
 
+/** Where the answer's code is: fence bodies and inline code, as `[start, end)` pairs in order. */
+type CodeRanges = number[];
+
 /** The bodies of the markdown code fences of `text`, in order; an unclosed last fence runs to the end. */
-function fencedBlocks(text: string, into: AnswerCandidate[]): void {
+function fencedBlocks(text: string, into: AnswerCandidate[], codeRanges: CodeRanges): void {
   let open: { readonly marker: string; readonly bodyStart: number } | undefined;
   let lineStart = 0;
   while (lineStart <= text.length && into.length < MAX_CANDIDATES) {
@@ -28,20 +35,23 @@ function fencedBlocks(text: string, into: AnswerCandidate[]): void {
         const closer = match[1] as string;
         // A one-line fence (```json {"a": 1}```) is a block of its own.
         if (rest.endsWith(closer) && rest.length > closer.length) {
-          into.push({ text: rest.slice(0, -closer.length), origin: 'fence' });
+          into.push({ text: rest.slice(0, -closer.length), origin: 'fence', start: lineStart, quoted: false });
+          codeRanges.push(lineStart, lineEnd);
         } else {
           open = { marker: closer, bodyStart: rest === '' ? lineEnd + 1 : lineStart + line.indexOf(rest) };
         }
       }
     } else if (line.startsWith(open.marker) && /^[`~]+$/.test(line)) {
-      into.push({ text: text.slice(open.bodyStart, lineStart), origin: 'fence' });
+      into.push({ text: text.slice(open.bodyStart, lineStart), origin: 'fence', start: open.bodyStart, quoted: false });
+      codeRanges.push(open.bodyStart, lineEnd);
       open = undefined;
     }
     if (newline < 0) break;
     lineStart = newline + 1;
   }
   if (open !== undefined && open.bodyStart < text.length && into.length < MAX_CANDIDATES) {
-    into.push({ text: text.slice(open.bodyStart), origin: 'fence' });
+    into.push({ text: text.slice(open.bodyStart), origin: 'fence', start: open.bodyStart, quoted: false });
+    codeRanges.push(open.bodyStart, text.length);
   }
 }
 
@@ -78,7 +88,15 @@ function skipDelimitedValue(text: string, index: number): number | undefined {
  * The top-level `{…}` / `[…]` spans of `text`, in order, skipping brackets inside strings; a span
  * still open at the end runs to the end (an answer cut off). One pass.
  */
-function jsonSpans(text: string, into: AnswerCandidate[]): void {
+function jsonSpans(text: string, into: AnswerCandidate[], codeRanges: CodeRanges): void {
+  const inCode = (at: number): boolean => {
+    for (let range = 0; range < codeRanges.length; range += 2) {
+      if (at >= (codeRanges[range] as number) && at < (codeRanges[range + 1] as number)) return true;
+    }
+    return false;
+  };
+  // The run length of the `` `inline code` `` open at depth 0 (0: none).
+  let inline = 0;
   // The closers owed, as a fixed stack (1 = `}`, 2 = `]`): a plain array is slow to grow this often.
   const stack = new Uint8Array(MAX_SPAN_DEPTH + 1);
   let depth = 0;
@@ -89,6 +107,15 @@ function jsonSpans(text: string, into: AnswerCandidate[]): void {
   for (let index = 0; index < text.length && into.length < MAX_CANDIDATES; index++) {
     const code = text.charCodeAt(index);
     if (depth === 0) {
+      if (code === 96) {
+        let run = 1;
+        while (text.charCodeAt(index + run) === 96) run++;
+        // Runs of three or more are fences (their bodies are known ranges); one or two delimit
+        // inline code, closed by a run of the same length.
+        if (run < 3 && !inCode(index)) inline = inline === 0 ? run : inline === run ? 0 : inline;
+        index += run - 1;
+        continue;
+      }
       if (code === 123 || code === 91) {
         start = index;
         stack[0] = code === 123 ? 1 : 2;
@@ -124,26 +151,37 @@ function jsonSpans(text: string, into: AnswerCandidate[]): void {
         continue;
       }
       depth--;
-      if (depth === 0) into.push({ text: text.slice(start, index + 1), origin: 'span' });
+      if (depth === 0) {
+        into.push({ text: text.slice(start, index + 1), origin: 'span', start, quoted: inline !== 0 || inCode(start) });
+      }
     }
     if (code !== 32 && code !== 9 && code !== 10 && code !== 13) previous = code;
   }
-  if (depth > 0 && into.length < MAX_CANDIDATES) into.push({ text: text.slice(start), origin: 'span' });
+  if (depth > 0 && into.length < MAX_CANDIDATES) {
+    into.push({ text: text.slice(start), origin: 'span', start, quoted: inline !== 0 || inCode(start) });
+  }
 }
 
 /**
- * The pieces of an answer that may hold its value, in the order they are tried: the bodies of its
- * code fences, then its top-level JSON-looking spans (outside and inside fences), without
- * repeats, at most 24. Linear in the text.
+ * The pieces of an answer that may hold its value, in the order they are tried, without repeats,
+ * at most 24: the bodies of its code fences and its top-level JSON-looking spans outside code, by
+ * where they start (what the answer says first is its answer; an example it quotes later is not),
+ * then the spans inside `` `inline code` `` or a fence (quoted examples, tried last). Linear in
+ * the text.
  * @internal
  */
 export function answerCandidates(text: string): AnswerCandidate[] {
   const found: AnswerCandidate[] = [];
-  fencedBlocks(text, found);
-  jsonSpans(text, found);
+  const codeRanges: CodeRanges = [];
+  fencedBlocks(text, found, codeRanges);
+  jsonSpans(text, found, codeRanges);
+  const ordered = [
+    ...found.filter((candidate) => !candidate.quoted).sort((a, b) => a.start - b.start),
+    ...found.filter((candidate) => candidate.quoted),
+  ];
   const seen = new Set<string>();
   const trimmedWhole = text.trim();
-  return found.filter((candidate) => {
+  return ordered.filter((candidate) => {
     const key = candidate.text.trim();
     if (key === '' || key === trimmedWhole || seen.has(key)) return false;
     seen.add(key);

@@ -76,3 +76,39 @@ describe('parseWithSchema: recursive unions', () => {
     ]);
   });
 });
+
+describe('parseWithSchema: a key written twice', () => {
+  it('keeps the first value and lists the dropped duplicate', () => {
+    const result = parseWithSchema('{"age": 42, "note": see the example {"age": 1}', person);
+    expect((result?.value as { age: number }).age).toBe(42);
+    expect(result?.repairs).toContain('dropped_duplicate_key at /age');
+    expect(parseWithSchema("{name: 'Ada', name: 'Bob'}", person)).toEqual({
+      value: { name: 'Ada' },
+      repairs: [
+        'unquoted_key at /name',
+        'single_quoted_string at /name',
+        'unquoted_key at /name',
+        'single_quoted_string at /name',
+        'dropped_duplicate_key at /name',
+      ],
+    });
+  });
+});
+
+describe('parseWithSchema: which candidate is the answer', () => {
+  it('takes a complete leading answer over an example quoted after it in a fence or inline code', () => {
+    const fenced = parseWithSchema('{"age": 42}\n\nThe input example was:\n```json\n{"age": 1}\n```', person);
+    expect(fenced).toEqual({ value: { age: 42 }, repairs: ['extracted_from_prose'] });
+    const inline = parseWithSchema('Unlike `{"age": 7}`, the right one is {"age": 42}', person);
+    expect(inline).toEqual({ value: { age: 42 }, repairs: ['extracted_from_prose'] });
+  });
+
+  it('still takes a fence that comes first, and a quoted example when nothing else validates', () => {
+    expect(parseWithSchema('```json\n{"age": 42}\n```\nnot like {"age": 1}', person)?.value).toEqual({ age: 42 });
+    expect(parseWithSchema('The answer is `{"age": 42}`.', person)?.value).toEqual({ age: 42 });
+    const strictFirst = { ...person, required: ['name'] };
+    expect(parseWithSchema('Like {"age": 1} but: ```json\n{"name": "Ada"}\n```', strictFirst)?.value).toEqual({
+      name: 'Ada',
+    });
+  });
+});

@@ -95,6 +95,14 @@ function nestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
+/** Whether the ladder's `repair` read the answer from its first character (so nothing came before). */
+function readsFromTheStart(repair: LenientJsonRepair, text: string): boolean {
+  if (repair === 'strict' || repair === 'code_fence') return true;
+  if (repair !== 'relaxed') return false;
+  const first = text.trimStart().charCodeAt(0);
+  return first === 123 || first === 91;
+}
+
 function strictJson(text: string): { value: unknown; repair: LenientJsonRepair } | undefined {
   try {
     return { value: JSON.parse(text) as unknown, repair: 'strict' };
@@ -160,15 +168,21 @@ function enumFromText(text: string, members: readonly unknown[]): string | undef
  * that validates wins:
  * 1. {@link parseLenientJson} (strict JSON, one code fence, the slice from the first bracket,
  *    the conservative object ladder; for texts over 100 000 characters only `JSON.parse`), then
- *    fitted to the schema (its closing of a cut answer is tried last, after step 2);
- * 2. the whole text, each fenced block, then each top-level `{…}`/`[…]` span (the first that
- *    validates; earlier ones that did not are reported as `skipped_invalid_candidates`), read
+ *    fitted to the schema; only a reading that starts at the answer's first character is taken
+ *    here (strict, a whole fence, a relaxed `{…}`): its slice and its closing of a cut answer
+ *    are tried last, after step 2;
+ * 2. the whole text, then the fenced blocks and the top-level `{…}`/`[…]` spans outside code in
+ *    the order they start, then the spans inside `` `inline code` `` or a fence (examples the
+ *    answer quotes): a complete candidate that comes first outside code wins over an example
+ *    quoted after it. The first that validates is taken; earlier ones that did not are reported
+ *    as `skipped_invalid_candidates`. Each is read
  *    leniently with the schema as a guide: single-quoted and unquoted strings only where the
  *    schema says string, `` `backtick` ``, `"""triple-quoted"""` and fenced values (info string
  *    dropped, body dedented, brackets inside are content), unquoted keys, comments, extra or
  *    missing commas, Python literals, inner quotes that do not end a value, a missing opening or
  *    closing quote, stray words and ellipses, mismatched closers, an answer cut at the end closed
- *    (a cut string keeps its trailing spaces; a never-closed object ends where prose starts);
+ *    (a cut string keeps its trailing spaces; a never-closed object ends where prose starts); a
+ *    key written twice keeps its first value (`dropped_duplicate_key at /key`);
  * 3. for a root that accepts a string: the bare text (fence removed), or for a string enum or
  *    const the one member the text names.
  *
@@ -202,16 +216,18 @@ export function parseWithSchema(
     : text.length <= MAX_LADDER_TEXT
       ? parseLenientJson(text)
       : strictJson(text);
-  let closedByLadder: SchemaAnswer | undefined;
+  let deferred: SchemaAnswer | undefined;
   if (lenient !== undefined) {
     const repairs = new AnswerRepairs();
     const label = lenientRepairs.get(lenient.repair);
     if (label !== undefined) repairs.add(label);
     const settled = settle(lenient.value, schema, repairs, policy);
     // The ladder closes a cut answer by dropping up to 64 trailing characters, which can lose a
-    // value the reader below keeps (`{a: Ada` → `{}`): its closing is the last resort.
-    if (settled !== undefined && lenient.repair !== 'closed') return settled;
-    closedByLadder = settled;
+    // value the reader below keeps (`{a: Ada` → `{}`): its closing is the last resort. Its slice
+    // (and a relaxed reading of text that does not start with the value) takes the first bracket
+    // even inside `inline code`: the candidates below are ordered by structure, so it waits too.
+    if (settled !== undefined && readsFromTheStart(lenient.repair, text)) return settled;
+    deferred = settled;
   }
   // Only leading whitespace goes: an answer cut inside a string keeps its trailing spaces.
   const whole = text.trimStart();
@@ -229,7 +245,7 @@ export function parseWithSchema(
     if (settled !== undefined) return settled;
     skipped += 1;
   }
-  if (closedByLadder !== undefined) return closedByLadder;
+  if (deferred !== undefined) return deferred;
   if (!acceptsString(schema, schema)) return undefined;
   const bare = stripCodeFence(whole.trimEnd());
   const repairs = new AnswerRepairs();

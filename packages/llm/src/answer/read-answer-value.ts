@@ -647,7 +647,10 @@ function readObject(reader: Reader, schema: JsonSchema | undefined, path: string
     const value = readValue(reader, propertySchema(root, schema, key), childPath, 'object');
     if (value === FAIL) return FAIL;
     if (value === MISSING) break;
-    setOwn(result, key, value);
+    // A key written twice: the first is the answer's, a later one is most often a quoted example
+    // (`"note": see {"age": 1}`) and never replaces it silently.
+    if (Object.hasOwn(result, key)) reader.repairs.add('dropped_duplicate_key', childPath);
+    else setOwn(result, key, value);
     expectingEntry = false;
     if (reader.truncated) break;
   }
