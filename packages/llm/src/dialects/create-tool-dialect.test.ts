@@ -252,7 +252,7 @@ describe('recordAssistantTurn', () => {
         { type: 'reasoning', text: 'think', signature: 'sig' },
         { type: 'text', text: response.content },
       ],
-      toolCalls: [{ id: 'm1-tool-0', name: 'get_weather', arguments: '{"city":"Oslo"}' }],
+      toolCalls: [{ id: 'm1-tool-0', name: 'get_weather', arguments: '{"city":"Oslo"}', grammar: 'pformat' }],
     });
   });
 

@@ -94,8 +94,8 @@ const history: Message[] = [
     content: 'Checking.',
     toolCalls: [
       { id: 'n1', name: 'lookup', arguments: '{"key":"paris"}' },
-      { id: 'r-m0-tool-1', name: 'weather', arguments: '{"city":"Paris","days":2}' },
-      { id: 'r-m0-tool-2', name: 'search', arguments: '{"query":"rust agents","limit":5}' },
+      { id: 'r-m0-tool-1', name: 'weather', arguments: '{"city":"Paris","days":2}', grammar: 'xml_element' },
+      { id: 'r-m0-tool-2', name: 'search', arguments: '{"query":"rust agents","limit":5}', grammar: 'ptype' },
     ],
   },
   { role: 'tool', toolCallId: 'n1', toolName: 'lookup', content: 'FR-75' },

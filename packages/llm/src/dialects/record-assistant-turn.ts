@@ -39,7 +39,8 @@ function recordedArguments(call: DialectCall): string {
  * The assistant message to record for a response, so the next request replays what the model
  * actually wrote: `parsed.replayText` as the content (for text dialects the raw text with its call
  * tags, not the narrative), each call with the id the harness settled on, its argument text
- * (the provider's raw text when known, never re-serialised) and its `extraContent`; reasoning as
+ * (the provider's raw text when known, never re-serialised), the grammar of a call written as text, and its
+ * `extraContent`; reasoning as
  * `reasoningContent`, or as a leading reasoning part when it carries a signature.
  */
 export function recordAssistantTurn(
@@ -47,11 +48,11 @@ export function recordAssistantTurn(
   parsed: Pick<DialectParse, 'replayText'>,
   calls: readonly (DialectCall & { readonly id: string })[],
 ): AssistantMessage {
-  const toolCalls: AssistantToolCall[] = calls.map((call) =>
-    call.extraContent === undefined
-      ? { id: call.id, name: call.name, arguments: recordedArguments(call) }
-      : { id: call.id, name: call.name, arguments: recordedArguments(call), extraContent: call.extraContent },
-  );
+  const toolCalls: AssistantToolCall[] = calls.map((call) => {
+    const recorded: AssistantToolCall = { id: call.id, name: call.name, arguments: recordedArguments(call) };
+    const written = call.source === 'native' ? recorded : { ...recorded, grammar: call.source };
+    return call.extraContent === undefined ? written : { ...written, extraContent: call.extraContent };
+  });
   const withCalls = toolCalls.length === 0 ? {} : { toolCalls };
   if (response.reasoning === undefined) return { role: 'assistant', content: parsed.replayText, ...withCalls };
   if (response.reasoningSignature === undefined) {

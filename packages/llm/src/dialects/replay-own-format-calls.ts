@@ -2,7 +2,9 @@ import { foldToolResults } from '../envelope/fold-tool-results.js';
 import { toolResultEntryFrom } from '../envelope/tool-result-entry-from.js';
 import { renderToolCall } from '../formats/tool-format-dispatch.js';
 import type { AssistantMessage, AssistantToolCall, Message, ToolMessage } from '../messages/message.js';
+import type { CallGrammar } from '../parse/parse-types.js';
 import { renderJsonCall } from '../prompt/render-json-call.js';
+import type { ToolFormat } from '../spec/tool-format.js';
 import { type ToolSchema, toolFormatOf } from '../spec/tool-schema.js';
 
 /** The arguments of a recorded call: `{}` for a blank string, the decoded JSON, else the raw string. */
@@ -33,24 +35,55 @@ export function ownFormatCallText(call: AssistantToolCall, tool: ToolSchema): st
   }
 }
 
+/**
+ * The text of a recorded call written as text, in the syntax it was read with (`call.grammar`), or
+ * `undefined` when it is replayed as a native tool call: a structured call (no grammar), and a call
+ * in a grammar the native dialect does not write. `xml_element` and `ptype` calls are written in
+ * that format (whatever the tool's own format is), `tagged_json` calls as `<tool_call>{json}</tool_call>`.
+ */
+function writtenCallText(call: AssistantToolCall, tools: ReadonlyMap<string, ToolSchema>): string | undefined {
+  const grammar: CallGrammar | undefined = call.grammar;
+  if (grammar === 'tagged_json') {
+    const value = recordedValue(call);
+    return typeof value === 'string' ? value : renderJsonCall(call.name, value);
+  }
+  if (grammar !== 'xml_element' && grammar !== 'ptype') return undefined;
+  const declared = tools.get(call.name) ?? { name: call.name, description: '', parameters: { type: 'object' } };
+  const own = toolFormatOf(declared);
+  const format: ToolFormat =
+    grammar === 'xml_element'
+      ? { type: 'xml' }
+      : own.type === 'ptype'
+        ? own
+        : { type: 'ptype', parameters: propertyNames(declared) };
+  return ownFormatCallText(call, { ...declared, format });
+}
+
+function propertyNames(tool: ToolSchema): string[] {
+  const properties = (tool.parameters as { properties?: unknown }).properties;
+  return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+}
+
 function appendText(message: AssistantMessage, text: string): AssistantMessage['content'] {
   if (typeof message.content === 'string') return message.content === '' ? text : `${message.content}\n${text}`;
   return [...message.content, { type: 'text', text }];
 }
 
 /**
- * Replays a native history in which some calls were written as text in a tool's own format
- * (`xml`, `ptype`): each assistant turn keeps its native `toolCalls` and gets its text calls
- * appended to its content in the syntax the model used, one per line; the results of text calls
- * leave the tool role and come back as `[Tool results]` user turns after the native results of the
- * same batch. A call counts as a text call when the offered tool of that name has its own format.
+ * Replays a native history in which some calls were written as text (`xml`, `ptype`, tagged
+ * JSON): each assistant turn keeps its native `toolCalls` and gets its text calls appended to its
+ * content in the syntax the model used, one per line; the results of text calls leave the tool role
+ * and come back as `[Tool results]` user turns after the native results of the same batch. The
+ * syntax is the grammar recorded on the call (`AssistantToolCall.grammar`), never the tool's format:
+ * a structured call to an `xml` tool stays a native tool call, a `<tool_call>{json}` call to it is
+ * replayed as that.
  * Run `pairToolCycles` first. Returns a new array; the history is not mutated.
  *
  * @internal
  */
 export function replayOwnFormatCalls(history: readonly Message[], tools: readonly ToolSchema[]): Message[] {
-  const own = new Map(tools.filter((tool) => toolFormatOf(tool).type !== 'json').map((tool) => [tool.name, tool]));
-  if (own.size === 0) return [...history];
+  if (!tools.some((tool) => toolFormatOf(tool).type !== 'json')) return [...history];
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const output: Message[] = [];
   const textCallIds = new Set<string>();
   let folded: ToolMessage[] = [];
@@ -72,11 +105,11 @@ export function replayOwnFormatCalls(history: readonly Message[], tools: readonl
     const native: AssistantToolCall[] = [];
     const written: string[] = [];
     for (const call of message.toolCalls) {
-      const tool = own.get(call.name);
-      if (tool === undefined) native.push(call);
+      const text = writtenCallText(call, byName);
+      if (text === undefined) native.push(call);
       else {
         textCallIds.add(call.id);
-        written.push(ownFormatCallText(call, tool));
+        written.push(text);
       }
     }
     if (written.length === 0) {

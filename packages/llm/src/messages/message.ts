@@ -1,4 +1,5 @@
 import type { JsonValue } from '@tiny/tools';
+import type { CallGrammar } from '../parse/parse-types.js';
 
 /** Plain text. */
 export interface TextPart {
@@ -38,6 +39,12 @@ export interface AssistantToolCall {
   readonly name: string;
   readonly arguments: string;
   readonly extraContent?: JsonValue | undefined;
+  /**
+   * The grammar a call written as text was read with (`tagged_json`, `xml_element`, `ptype`, …),
+   * so a replay writes it again in the syntax the model used. Absent for a structured (native)
+   * call, which is replayed as a native tool call.
+   */
+  readonly grammar?: CallGrammar | undefined;
 }
 
 /** Instructions for the model. */

@@ -54,7 +54,7 @@ describe('the PARSE-3 grammars', () => {
     }
   });
 
-  it('report an unclosed Cline-style XML tool block as unterminated and never run it', () => {
+  it('report an unclosed Cline-style XML tool block as unterminated: an invalid call that never runs', () => {
     const cline: ToolSchema = {
       name: 'read_file',
       description: '',
@@ -62,7 +62,16 @@ describe('the PARSE-3 grammars', () => {
       format: { type: 'xml' },
     };
     const result = parseToolCalls("I'll read it.\n<read_file>\n<path>src/a.ts</path>", { tools: [cline] });
-    expect(result.calls).toEqual([]);
+    // The call started, so the rest of the text is its content: an invalid call (a repairable tool
+    // error), never a run, and never prose.
+    expect(result.calls).toEqual([
+      expect.objectContaining({
+        name: 'read_file',
+        source: 'xml_element',
+        invalid: expect.stringMatching(/^unterminated/),
+      }),
+    ]);
+    expect(result.text).toBe("I'll read it.");
     expect(result.diagnostics.map((diagnostic) => diagnostic.kind)).toContain('unterminated_block');
   });
 });

@@ -132,6 +132,7 @@ export function scanText(
           if (regions.opensWithin(best.start, best.end)) cache.fill(null);
         }
         calls.push(...best.calls);
+        if (best.unterminated === true) diagnostics.push({ kind: 'unterminated_block', source });
         for (const tool of best.dropped ?? []) diagnostics.push({ kind: 'call_dropped', source, tool });
       } else if (best.kind === 'malformed')
         diagnostics.push({ kind: 'malformed_block', source, bodyChars: best.bodyChars });

@@ -41,6 +41,11 @@ export type Block =
       readonly calls: readonly RawCall[];
       /** Tools named by calls of the block that could not be read (reported, not returned). */
       readonly dropped?: readonly string[];
+      /**
+       * The block is a call that started and never closed (the text ended inside it): its one call
+       * is invalid, and an `unterminated_block` diagnostic is reported beside it.
+       */
+      readonly unterminated?: boolean;
     }
   | { readonly kind: 'malformed'; readonly start: number; readonly end: number; readonly bodyChars: number }
   | { readonly kind: 'furniture'; readonly start: number; readonly end: number }

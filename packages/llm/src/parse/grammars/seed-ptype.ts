@@ -15,8 +15,10 @@ interface PtypeTool {
  * @internal The seed's positional p-type form (source `ptype`), only for tools whose `format` is
  * `{type: 'ptype'}`: `search("rust agents", 5)` at the start of the text or after whitespace, up to
  * its matching `)` (quotes and brackets respected). The call text is decoded by `parsePtypeCall`; a
- * failed decode is a malformed block. A call whose `)` never comes is prose in a complete text and
- * pending in a stream.
+ * failed decode is an invalid call, and text after `(` that can never be an argument list is prose
+ * ({@link ptypeCallOpened}). A started call whose `)` never comes runs to the end of the text as an
+ * invalid call (`unterminated`) in a complete text and is pending in a stream: markup inside it is
+ * never read as another call.
  */
 export function createSeedPtypeGrammar(context: ScanContext, tools: readonly ToolSchema[]): Grammar {
   const { text, mode } = context;
@@ -53,12 +55,40 @@ export function createSeedPtypeGrammar(context: ScanContext, tools: readonly Too
       const open = bestStart + best.needle.length - 1;
       const end = matchParenthesis(open);
       if (end < 0) {
+        const opened = ptypeCallOpened(text, bestStart, best.tool);
+        if (opened >= 0) {
+          // `search( with a query`: what follows the parenthesis is no argument list. A `)` within
+          // the repair window would still make it an invalid call the model can repair; past it, prose.
+          if (mode === 'stream' && text.length - opened <= PTYPE_REPAIR_WINDOW) {
+            return { kind: 'pending', start: bestStart, end: text.length };
+          }
+          cursor = bestStart + 1;
+          continue;
+        }
         if (mode === 'stream') return { kind: 'pending', start: bestStart, end: text.length };
-        cursor = bestStart + 1;
-        continue;
+        // A call that started and never closed (`search("a <weather>…` with its string still open):
+        // everything after its opener is its content, never another call. An invalid call.
+        const invalid = { raw: text.slice(bestStart), reason: `unterminated: \`${best.tool.name}(\` is never closed` };
+        return {
+          kind: 'calls',
+          start: bestStart,
+          end: text.length,
+          calls: [{ name: best.tool.name, arguments: {}, source: 'ptype', invalid }],
+          unterminated: true,
+        };
       }
       const callText = text.slice(bestStart, end);
       const call = safeParse(callText, best.tool);
+      if (
+        'syntaxAt' in call &&
+        call.syntaxAt !== undefined &&
+        end - (bestStart + call.syntaxAt) > PTYPE_REPAIR_WINDOW
+      ) {
+        // No argument list (`search( with a query … )`) and the `)` comes past the repair window:
+        // prose, as a stream decided once the window was passed.
+        cursor = bestStart + 1;
+        continue;
+      }
       if ('arguments' in call) return { kind: 'calls', start: bestStart, end, calls: [{ ...call, source: 'ptype' }] };
       // A call to an offered ptype tool that does not decode is an invalid call (a repairable tool error).
       if (call.reason !== undefined) {
@@ -128,13 +158,58 @@ export function ptypeHoldStart(text: string, floor: number, previousCode: number
 function safeParse(
   callText: string,
   tool: ToolSchema,
-): { name: string; arguments: Record<string, unknown> } | { reason?: string } {
+): { name: string; arguments: Record<string, unknown> } | { reason?: string; syntaxAt?: number } {
   try {
     const result = parsePtypeCall(callText, tool);
-    return result.ok
-      ? { name: tool.name, arguments: result.call.arguments }
-      : { reason: `${result.error.kind}: ${result.error.reason}` };
+    if (result.ok) return { name: tool.name, arguments: result.call.arguments };
+    const reason = `${result.error.kind}: ${result.error.reason}`;
+    return result.error.kind === 'syntax' ? { reason, syntaxAt: result.error.offset ?? 0 } : { reason };
   } catch {
     return {};
   }
+}
+
+/** The longest look, in code units, at an unclosed call before the whole rest of the text is read. */
+const OPENED_WINDOW = 256;
+/** A tail that more text could still complete into a literal: a number, `true`, `false` or `null` being written. */
+const LITERAL_TAIL =
+  /^(?:-?[0-9]*\.?[0-9]*(?:[eE][+-]?[0-9]*)?|t(?:r(?:ue?)?)?|f(?:a(?:l(?:se?)?)?)?|n(?:u(?:ll?)?)?)$/;
+
+/** Whether the text from `offset` to its end is a literal still being written (`tru`, `1.`, `-`). */
+function literalTail(text: string, offset: number | undefined): boolean {
+  return offset !== undefined && text.length - offset <= 32 && LITERAL_TAIL.test(text.slice(offset));
+}
+
+/**
+ * @internal How far (in code units) past the first character that is no argument list a p-type
+ * call's `)` may come and still make it an invalid call the model can repair
+ * (`search(query="rust")`); past it the text is prose. It bounds what a stream holds for a
+ * `name(` that is not a call.
+ */
+export const PTYPE_REPAIR_WINDOW = 80;
+
+/**
+ * @internal For a p-type opener at `start` (`name(` at a word boundary) whose parenthesis never
+ * closes in `text`: -1 when the text after `(` is an unfinished argument list (an open string, list
+ * or object, a value still being written: a call that started), else the index of the first
+ * character that can never belong to one (`search( with a query`: the `w`). Only the text from
+ * `start` decides, so a stream and a complete text agree.
+ */
+export function ptypeCallOpened(text: string, start: number, tool: ToolSchema): number {
+  const verdict = (window: string): number | 'more' => {
+    let result: ReturnType<typeof parsePtypeCall>;
+    try {
+      result = parsePtypeCall(window, tool);
+    } catch {
+      return 0;
+    }
+    if (result.ok || result.error.kind !== 'syntax') return 'more';
+    const offset = result.error.offset ?? 0;
+    return literalTail(window, offset) ? 'more' : offset;
+  };
+  const near = verdict(text.slice(start, start + OPENED_WINDOW));
+  if (near !== 'more') return start + near;
+  if (start + OPENED_WINDOW >= text.length) return -1;
+  const far = verdict(text.slice(start));
+  return far === 'more' ? -1 : start + far;
 }
