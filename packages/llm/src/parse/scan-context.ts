@@ -84,6 +84,11 @@ export const GATE_WORDS: readonly string[] = [
   'functools[',
   'tool_code',
   '<tools',
+  // The PARSE-3 grammars' distinctive tokens (FunctionGemma, Kimi K3 XTML, MiniMax M3).
+  '<start_function_call>',
+  '<|open|>',
+  '<|close|>',
+  ']<]minimax[>[',
 ];
 const gateWords: ReadonlySet<string> = new Set(GATE_WORDS);
 
