@@ -125,16 +125,24 @@ describe('parseWithSchema', () => {
     expect(answer?.value).toEqual({ quote: 'She said "no" twice', path: String.raw`C:\Users\ada` });
   });
 
-  it('reads a bare string answer and a string enum named once in prose', () => {
+  it('reads a bare string answer, and a string enum only when the text is the member alone', () => {
     expect(parseWithSchema('Paris', { type: 'string' })).toEqual({ value: 'Paris', repairs: ['unquoted_string'] });
     const mood: JsonSchema = { type: 'string', enum: ['POSITIVE', 'NEGATIVE'] };
-    expect(parseWithSchema('The review is clearly positive.', mood)?.value).toBe('POSITIVE');
-    expect(parseWithSchema('Not positive, rather negative.', mood)).toBeUndefined();
+    expect(parseWithSchema('Positive.', mood)).toEqual({
+      value: 'POSITIVE',
+      repairs: ['unquoted_string', 'enum_from_text'],
+    });
+    expect(parseWithSchema('```\nnegative\n```', mood)?.value).toBe('NEGATIVE');
+    // Named inside a sentence, the member may be negated or refused: a retry asks again.
+    expect(parseWithSchema('The review is clearly positive.', mood)).toBeUndefined();
+    expect(parseWithSchema('It is definitely not positive.', mood)).toBeUndefined();
+    expect(parseWithSchema('I cannot tell whether the review is positive.', mood)).toBeUndefined();
     expect(parseWithSchema('No idea.', mood)).toBeUndefined();
     // A string const is a one-member enum; a union of consts lists its members.
-    expect(parseWithSchema('The answer is "two".', { const: 'TWO' })?.value).toBe('TWO');
+    expect(parseWithSchema('"two".', { const: 'TWO' })?.value).toBe('TWO');
+    expect(parseWithSchema('The answer is "two".', { const: 'TWO' })).toBeUndefined();
     const choice: JsonSchema = { anyOf: [{ const: 'TWO' }, { const: 'THREE' }] };
-    expect(parseWithSchema('Surely THREE.', choice)?.value).toBe('THREE');
+    expect(parseWithSchema('**THREE**', choice)?.value).toBe('THREE');
     expect(parseWithSchema('TWO or THREE', choice)).toBeUndefined();
   });
 

@@ -1,5 +1,4 @@
 import { createValidator, InvalidInputError, type JsonSchema } from '@tiny/tools';
-import { escapeRegExp } from '../parse/text-scanning.js';
 import { type LenientJsonRepair, parseLenientJson } from '../repair/parse-lenient-json.js';
 import { stripCodeFence } from '../repair/strip-code-fence.js';
 import { answerCandidates } from './answer-candidates.js';
@@ -140,26 +139,25 @@ function stringMembers(schema: JsonSchema): readonly unknown[] | undefined {
   return members;
 }
 
-/** A root string enum answered in prose: the one member the text names as a whole word. */
+/**
+ * A root string enum (or const) answered without quotes: the member the text is, once the
+ * punctuation, quotes and emphasis around it are dropped (`Positive.`, `"two"`, `**NEGATIVE**`),
+ * spelled as declared or, when that names none, in any case. A member named inside free prose is
+ * not taken (`not positive`, `I cannot tell whether it is positive`): the sentence may negate or
+ * refuse it, and a retry is the honest answer.
+ */
 function enumFromText(text: string, members: readonly unknown[]): string | undefined {
   if (members.length > MAX_ENUM_MEMBERS || text.length > MAX_ENUM_TEXT) return undefined;
-  const named = (flags: string): string[] | undefined => {
-    const found: string[] = [];
-    for (const member of members) {
-      if (typeof member !== 'string' || member.trim() === '') continue;
-      // Word boundaries by hand (letters, digits, `_`), so members with punctuation still match.
-      const pattern = new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(member)}(?![\\p{L}\\p{N}_])`, flags);
-      if (pattern.test(text)) found.push(member);
-      if (found.length > 1) return undefined;
-    }
-    return found;
-  };
-  // Spelled exactly as declared first ("TWO is one of the answers" names TWO, not ONE); then any case.
-  const exact = named('u');
-  if (exact === undefined) return undefined;
-  if (exact.length === 1) return exact[0];
-  const anyCase = named('iu');
-  return anyCase?.length === 1 ? anyCase[0] : undefined;
+  const word = text.replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, '');
+  if (word === '') return undefined;
+  const strings = members.filter((member): member is string => typeof member === 'string');
+  if (strings.includes(word)) return word;
+  // A member that itself starts or ends with punctuation is compared with the text as written.
+  const trimmed = text.trim();
+  if (strings.includes(trimmed)) return trimmed;
+  const lowered = word.toLowerCase();
+  const anyCase = strings.filter((member) => member.toLowerCase() === lowered);
+  return anyCase.length === 1 ? anyCase[0] : undefined;
 }
 
 /**
@@ -184,7 +182,8 @@ function enumFromText(text: string, members: readonly unknown[]): string | undef
  *    (a cut string keeps its trailing spaces; a never-closed object ends where prose starts); a
  *    key written twice keeps its first value (`dropped_duplicate_key at /key`);
  * 3. for a root that accepts a string: the bare text (fence removed), or for a string enum or
- *    const the one member the text names.
+ *    const the member the text is once punctuation, quotes and emphasis around it are dropped
+ *    (a member named inside a sentence is refused: the prose may negate it).
  *
  * Fitting to the schema always matches enum values case-insensitively, picks the union member
  * the value validates against, and drops undeclared keys only under `additionalProperties:
