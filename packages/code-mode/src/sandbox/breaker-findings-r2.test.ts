@@ -209,3 +209,32 @@ describe('nested calls do not outlive run_code', () => {
     expect(aborted).toHaveLength(1);
   });
 });
+
+describe('CPU limits count the work a program causes between its slices', () => {
+  const echo: SandboxHost = { names: ['echo'], call: async (_name, args) => args };
+
+  it.runIf(process.platform === 'linux')(
+    'stops a program whose queued call arguments cost CPU outside the interrupt handler',
+    async () => {
+      // Reading, scanning and posting 1 MiB arguments happens between QuickJS slices: with the
+      // thread's CPU clock it counts, and the program is stopped instead of finishing at 3x its limit.
+      const source = `
+        const s = '\\u20ac'.repeat(1048566);
+        let n = 0;
+        const chain = async () => { while (n < 99) { n++; await echo(s).catch(() => 0); } };
+        await Promise.all([chain(), chain(), chain(), chain(), chain(), chain(), chain(), chain()]);
+        return n;`;
+      const limits = {
+        ...DEFAULT_CODE_MODE_LIMITS,
+        memoryBytes: 32 * 1024 * 1024,
+        cpuTimeMs: 300,
+        maxNestedCalls: 100,
+      };
+      const error = await runSandboxed(source, echo, limits).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+      expect(CodeModeLimitError.isInstance(error) && error.limitKind).toBe('cpu_time');
+    },
+  );
+});

@@ -279,20 +279,20 @@ export function sandboxWorkerMain(
     let sliceWallMs = 0;
     let cpuAtStart = 0;
     let nextCalibration = 0;
-    // The estimate (wall time of the slices) is an upper bound of the CPU the thread got. Past the
-    // limit, the thread's own CPU time decides (read at most every millisecond), and the estimate
-    // restarts from it: time given to other work on a loaded machine is not the program's.
+    // With a thread clock, the CPU the thread got since the program started decides: QuickJS slices
+    // and the work the program causes between them (reading its call arguments, results and errors).
+    // CPU never grows faster than wall time, so after a read leaving R ms of budget the next read is
+    // due R ms of wall time later: few reads, and time given to other work on a loaded machine is not
+    // the program's. Without a clock, the wall time of the slices counts.
     const overCpu = (): boolean => {
-      const used = cpuUsed();
-      if (used <= limits.cpuTimeMs) return false;
-      if (threadClock === undefined) return true;
+      if (threadClock === undefined) return cpuUsed() > limits.cpuTimeMs;
+      // Setting up the runtime and the prelude is the host's work, not the program's.
+      if (!counting) return false;
       const at = now();
       if (at < nextCalibration) return false;
       const actual = threadClock() - cpuAtStart;
       if (actual > limits.cpuTimeMs) return true;
-      cpuMs = actual - (sliceStart > 0 ? at - sliceStart : 0);
-      cells[0] = cpuMs;
-      nextCalibration = at + 1;
+      nextCalibration = at + Math.max(1, limits.cpuTimeMs - actual);
       return false;
     };
     // The first limit reached is the one reported, also when the supervisor ends the thread later
@@ -323,7 +323,17 @@ export function sandboxWorkerMain(
         cells[1] = 0;
       }
     };
-    const finish = (done: SandboxDoneMessage) => post(done);
+    // A program that ended past its CPU time outside the interrupt handler's reach (between slices)
+    // is refused as the CPU limit, unless another limit came first.
+    const finish = (done: SandboxDoneMessage) => {
+      const plain = done.ok || (done.limitKind === undefined && done.fault !== true);
+      if (plain && counting && threadClock !== undefined && threadClock() - cpuAtStart > limits.cpuTimeMs) {
+        halt('cpu_time');
+        post({ ...failed('threw', 'stopped'), limitKind: 'cpu_time' });
+        return;
+      }
+      post(done);
+    };
     const failed = (kind: 'syntax' | 'threw' | 'not_json' | 'never_settled', detail: string): SandboxDoneMessage => {
       const base = {
         type: 'done',

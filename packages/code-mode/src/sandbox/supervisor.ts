@@ -98,12 +98,12 @@ export function supervisorMain(
       const check = () => {
         const start = cells[1] ?? 0;
         const slice = start > 0 ? now() - start : 0;
-        // The sandbox's estimate (wall time of its slices, set back to the thread's CPU time when it
-        // calibrates) triggers a read of the thread's own CPU time: time the OS gave to other work
-        // on a loaded machine is not the program's.
+        // With the thread's CPU clock (Linux), the CPU the thread got since the program started
+        // decides, whatever the thread was doing (a slice, a C builtin, reading the program's
+        // values between slices); otherwise the sandbox's estimate (wall time of its slices).
         let used = (cells[0] ?? 0) + slice;
         const tid = cells[6] ?? 0;
-        if (used >= hardStopMs && tid > 0) {
+        if (tid > 0) {
           const cpu = readThreadCpuMs(tid);
           if (cpu !== undefined) used = cpu - (cells[7] ?? 0);
         }
