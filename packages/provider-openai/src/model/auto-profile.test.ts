@@ -14,7 +14,11 @@ function recording(profile: Awaited<ReturnType<AutoProfiler>>['profile']) {
 }
 
 let port = 20_000;
-const baseURL = () => `http://127.0.0.1:${(port += 1)}/v1`; // never contacted: the profiler is given
+/** A fresh base URL per test (never contacted: the profiler is given), so the process-wide cache starts empty. */
+function baseURL(): string {
+  port += 1;
+  return `http://127.0.0.1:${port}/v1`;
+}
 
 describe('autoProfile', () => {
   it('applies what the probe decided once it answered, and reports it to the first caller only', async () => {
