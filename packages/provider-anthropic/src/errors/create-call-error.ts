@@ -1,13 +1,9 @@
 import {
-  classifyProviderError,
-  deriveRetry,
   type HttpFailure,
   type HttpLimits,
   httpFailureOptions,
-  MAX_ERROR_BODY_CHARS,
   readErrorAnswer,
-  readErrorEnvelope,
-  redactSecret,
+  readErrorEvent,
   type TransportFailureKind,
   transportFailureOptions,
 } from '@tiny/provider-utils';
@@ -20,7 +16,7 @@ export interface ErrorContext {
   readonly secret?: string | undefined;
 }
 
-function suffix(requestId: string | undefined): string {
+function _suffix(requestId: string | undefined): string {
   return requestId === undefined ? '' : ` (request ${requestId})`;
 }
 
@@ -54,31 +50,12 @@ export function errorFromEvent(
   raw: string,
   context: ErrorContext & { readonly headers?: Headers | undefined },
 ): AnthropicCallError {
-  const facts = readErrorEnvelope(body);
-  const message = facts?.message ?? (body === undefined && raw.trim() !== '' ? raw.trim().slice(0, 500) : undefined);
-  const providerMessage = redactSecret(message, context.secret);
-  const requestId = context.headers?.get('request-id') ?? facts?.requestId;
-  const { kind, providerKind } = classifyProviderError({
-    payloadStatus: facts?.status,
-    type: facts?.type,
-    code: facts?.code,
-    message,
-    inBody: true,
+  const { envelope, ...event } = readErrorEvent(body, raw, {
+    ...context,
+    where: 'reported an error mid-stream',
+    requestId: context.headers?.get('request-id') ?? undefined,
   });
-  return new AnthropicCallError({
-    message: redactSecret(
-      `${context.provider} reported an error mid-stream${facts?.type === undefined ? '' : ` (${facts.type})`}: ${providerMessage ?? 'no message'}${suffix(requestId)}`,
-      context.secret,
-    ),
-    kind,
-    providerKind,
-    ...deriveRetry(kind, facts?.status),
-    responseBody: redactSecret(raw.slice(0, MAX_ERROR_BODY_CHARS), context.secret),
-    provider: context.provider,
-    errorType: facts?.type,
-    providerMessage,
-    requestId,
-  });
+  return new AnthropicCallError({ ...event, errorType: envelope?.type });
 }
 
 /**

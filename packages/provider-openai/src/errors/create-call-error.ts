@@ -1,14 +1,10 @@
 import type { LanguageModelV1Usage } from '@tiny/llm';
 import {
-  classifyProviderError,
-  deriveRetry,
   type HttpFailure,
   type HttpLimits,
   httpFailureOptions,
-  MAX_ERROR_BODY_CHARS,
   readErrorAnswer,
-  readErrorEnvelope,
-  redactSecret,
+  readErrorEvent,
   type TransportFailureKind,
   transportFailureOptions,
 } from '@tiny/provider-utils';
@@ -24,7 +20,7 @@ function requestIdOf(headers: Headers | undefined): string | undefined {
   return headers?.get('x-request-id') ?? headers?.get('request-id') ?? undefined;
 }
 
-function suffix(requestId: string | undefined): string {
+function _suffix(requestId: string | undefined): string {
   return requestId === undefined ? '' : ` (request ${requestId})`;
 }
 
@@ -66,35 +62,17 @@ export function errorFromBody(
     readonly usage?: LanguageModelV1Usage | undefined;
   },
 ): OpenAICompatibleCallError {
-  const facts = readErrorEnvelope(body);
-  const providerMessage = redactSecret(facts?.message, context.secret);
-  const requestId = requestIdOf(context.headers);
-  const status = facts?.status ?? context.httpStatus ?? 200;
-  const { kind, providerKind } = classifyProviderError({
-    payloadStatus: facts?.status,
-    type: facts?.type,
-    code: facts?.code,
-    param: facts?.param,
-    message: facts?.message,
-    inBody: true,
+  const { envelope, ...event } = readErrorEvent(body, raw, {
+    ...context,
+    where: context.where === 'stream' ? 'reported an error mid-stream' : 'returned an error',
+    requestId: requestIdOf(context.headers),
+    httpStatus: context.httpStatus ?? 200,
   });
-  const where = context.where === 'stream' ? 'reported an error mid-stream' : 'returned an error';
   return new OpenAICompatibleCallError({
-    message: redactSecret(
-      `${context.provider} ${where}: ${providerMessage ?? 'no message'}${suffix(requestId)}`,
-      context.secret,
-    ),
-    kind,
-    providerKind,
-    statusCode: status,
-    ...deriveRetry(kind, status, context.headers),
-    responseBody: redactSecret(raw.slice(0, MAX_ERROR_BODY_CHARS), context.secret),
-    provider: context.provider,
-    providerMessage,
-    errorType: facts?.type,
-    errorCode: facts?.code,
-    param: facts?.param,
-    requestId,
+    ...event,
+    errorType: envelope?.type,
+    errorCode: envelope?.code,
+    param: envelope?.param,
     usage: context.usage,
   });
 }

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { readErrorEvent } from './read-error-event.js';
+
+const context = { provider: 'p', secret: 'sk-key-0000', where: 'reported an error mid-stream' };
+
+describe('readErrorEvent', () => {
+  it("reads llama.cpp's bare error object with the status it carries", () => {
+    const event = readErrorEvent({ code: 503, message: 'Loading model', type: 'unavailable_error' }, '{}', {
+      ...context,
+      httpStatus: 200,
+    });
+    expect(event).toMatchObject({
+      kind: 'server_error',
+      statusCode: 503,
+      isRetryable: true,
+      providerMessage: 'Loading model',
+    });
+    expect(event.message).toBe('p reported an error mid-stream (unavailable_error): Loading model');
+  });
+  it('an unknown error in a started body is a retryable server error; the HTTP status stands when the error has none', () => {
+    expect(readErrorEvent({ error: { message: 'x' } }, '', { ...context, httpStatus: 200 })).toMatchObject({
+      kind: 'server_error',
+      statusCode: 200,
+      isRetryable: true,
+    });
+  });
+  it('uses the raw text of an event that is not JSON, scrubbed', () => {
+    const event = readErrorEvent(undefined, 'upstream died sk-key-0000', context);
+    expect(event.providerMessage).toBe('upstream died [redacted]');
+    expect(event.responseBody).not.toContain('sk-key-0000');
+  });
+});
