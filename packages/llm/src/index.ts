@@ -157,6 +157,7 @@ export { appendSystemInstructions, withToolInstructions } from './prompt/with-to
 export { acceptsObject } from './repair/accepts-object.js';
 export { type CoercedArguments, coerceToSchema } from './repair/coerce-to-schema.js';
 export { decodeArguments } from './repair/decode-arguments.js';
+export { findNonFiniteNumber } from './repair/find-non-finite-number.js';
 export { type LenientJson, type LenientJsonRepair, parseLenientJson } from './repair/parse-lenient-json.js';
 export { recoverLeadingObject } from './repair/recover-leading-object.js';
 // Repair.

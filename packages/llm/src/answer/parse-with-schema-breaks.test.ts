@@ -112,3 +112,25 @@ describe('parseWithSchema: which candidate is the answer', () => {
     });
   });
 });
+
+describe('parseWithSchema: fenced values and numbers', () => {
+  it('ends a fenced value at a closing fence that shares its line with the next entries', () => {
+    expect(parseWithSchema('{"name": ```md\nline one  \n```, "age": 3}', person)).toEqual({
+      value: { name: 'line one', age: 3 },
+      repairs: ['fenced_string at /name'],
+    });
+    expect(parseWithSchema('{"name": ```\ncode\n```}', person)?.value).toEqual({ name: 'code' });
+    // A fence line followed by other text is content (a nested fence inside the block).
+    expect(parseWithSchema('{"name": ````md\n```ts\nx\n```\n````, "age": 1}', person)?.value).toEqual({
+      name: '```ts\nx\n```',
+      age: 1,
+    });
+  });
+
+  it('refuses a number that overflows to Infinity, in strict JSON and in the lenient reader', () => {
+    expect(parseWithSchema('{"name": "Ada", "age": 1e999}', person)).toBeUndefined();
+    expect(parseWithSchema('{"name": "Ada", "age": -1e999,}', person)).toBeUndefined();
+    expect(parseWithSchema('1e999', { type: 'number' })).toBeUndefined();
+    expect(parseWithSchema('[1, 2e400]', { type: 'array', items: { type: 'number' } })).toBeUndefined();
+  });
+});

@@ -1,4 +1,5 @@
 import { createValidator, InvalidInputError, type JsonSchema } from '@tiny/tools';
+import { findNonFiniteNumber } from '../repair/find-non-finite-number.js';
 import { type LenientJsonRepair, parseLenientJson } from '../repair/parse-lenient-json.js';
 import { stripCodeFence } from '../repair/strip-code-fence.js';
 import { answerCandidates } from './answer-candidates.js';
@@ -68,6 +69,8 @@ function settle(
   policy: AnswerCoercion,
 ): SchemaAnswer | undefined {
   const coerced = coerceAnswer(value, schema, repairs, policy);
+  // `1e999` parses as Infinity, which `integer` and `number` accept: no JSON answer means it.
+  if (findNonFiniteNumber(coerced) !== undefined) return undefined;
   if (!createValidator(schema).test(coerced)) return undefined;
   return { value: coerced, repairs: repairs.list() };
 }

@@ -200,7 +200,8 @@ function readFencedValue(reader: Reader, path: string): string {
     while (at < end && (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9)) at++;
     let ticks = 0;
     while (text.charCodeAt(at + ticks) === 96) ticks++;
-    if (ticks >= run && /^[\s,}\]]*$/.test(text.slice(at + ticks, end))) {
+    // The closing fence may share its line with what follows the value (```, "next": 1}).
+    if (ticks >= run && /^[ \t\r]*(?:[,}\]]|$)/.test(text.slice(at + ticks, end))) {
       reader.pos = at + ticks;
       return dedentBlock(text.slice(lineEnd + 1, lineStart), false);
     }

@@ -154,6 +154,20 @@ describe('schema-guided recovery before a retry', () => {
     expect(result.validation).toMatchObject({ repair: 'schema', repairs: ['closed_truncated'] });
   });
 
+  it('refuses a number that overflows to Infinity as a validation failure, so the model is asked again', async () => {
+    const { model, harness } = setup(
+      [{ content: '{"name": "Ada", "age": 1e999}' }, { content: JSON.stringify(ada) }],
+      profiles.textOnly,
+    );
+    const result = await invokeStructured(harness, {}, ask, person);
+    expect(model.requests).toHaveLength(2);
+    expect(result.parsed).toEqual(ada);
+    expect(result.validation.failures[0]).toMatchObject({
+      kind: 'validation',
+      issues: [{ path: '/age', keyword: 'type', message: 'must be a finite number' }],
+    });
+  });
+
   it('never recovers the arguments of the tool strategy', async () => {
     const { model, harness } = setup(
       [

@@ -1,4 +1,10 @@
-import { type AnswerCoercion, fromStrictValue, parseLenientJson, parseWithSchema } from '@tiny/llm';
+import {
+  type AnswerCoercion,
+  findNonFiniteNumber,
+  fromStrictValue,
+  parseLenientJson,
+  parseWithSchema,
+} from '@tiny/llm';
 import { formatValidationIssues, type ValidationIssue, validateSchemaValue } from '@tiny/tools';
 import type { StructuredErrorKind, StructuredRepair } from '../run/structured-attempt.js';
 import type { OutputPlan, OutputTarget } from './output-plan.js';
@@ -108,6 +114,13 @@ function checkValue(
   if (target.wrapped && typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const record = value as Record<string, unknown>;
     if (Object.hasOwn(record, 'value') && Object.keys(record).length === 1) value = record.value;
+  }
+  // `1e999` parses as Infinity, which JSON Schema's `integer` and `number` accept: refused here.
+  const nonFinite = findNonFiniteNumber(value);
+  if (nonFinite !== undefined) {
+    return invalid(plan, [
+      { path: nonFinite === '/' ? '' : nonFinite, keyword: 'type', message: 'must be a finite number' },
+    ]);
   }
   const result = target.validator.validate(value);
   if (!result.ok) return invalid(plan, result.issues);
