@@ -12,22 +12,107 @@ export interface InjectedArgument {
 }
 
 /**
- * The model-facing schema: `schema` with every injected name removed from `properties` and
- * `required`. Returns a new object; `schema` is not modified. Without injected arguments the
- * schema itself is returned.
+ * The model-facing schema: `schema` with every injected name removed from every keyword that names
+ * the tool's own argument properties, at the root and in the subschemas that apply to the same
+ * object (`allOf`, `anyOf`, `oneOf`, `then`, `else`, `dependentSchemas` values, `dependencies`):
+ * `properties`, `required`, `dependentRequired` (as a key and in its lists), `dependentSchemas` and
+ * `dependencies` keys. A condition that names one (`not`, `if`) is dropped with its branches' test,
+ * and a `oneOf` that names one becomes an `anyOf` (removing a name from exclusive branches could
+ * make them overlap). So the result only ever relaxes the schema: the model is never asked for
+ * what the host fills in, and the host's values are checked against the declared schema at call
+ * time. Returns a new object; `schema` is not modified. Without injected arguments the schema
+ * itself is returned.
  */
 export function projectInjectedArguments(schema: JsonSchema, injected: readonly InjectedArgument[]): JsonSchema {
   if (injected.length === 0) return schema;
   const hidden = new Set(injected.map((argument) => argument.name));
-  const projected: Record<string, unknown> = { ...schema };
-  const properties = schema.properties;
-  if (typeof properties === 'object' && properties !== null) {
-    projected.properties = Object.fromEntries(Object.entries(properties).filter(([key]) => !hidden.has(key)));
+  return projectNode(schema, hidden, 0) as JsonSchema;
+}
+
+/** How deep in-place subschemas are followed (`allOf` inside `anyOf` …); deeper ones are left whole. */
+const MAX_PROJECTION_DEPTH = 32;
+/** Keywords whose subschemas apply to the same object as the schema holding them. */
+const IN_PLACE_LISTS = ['allOf', 'anyOf'] as const;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function withoutKeys(map: Record<string, unknown>, hidden: ReadonlySet<string>, each: (value: unknown) => unknown) {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(map)) {
+    if (hidden.has(key)) continue;
+    Object.defineProperty(out, key, { value: each(value), enumerable: true, writable: true, configurable: true });
   }
-  if (Array.isArray(schema.required)) {
-    projected.required = schema.required.filter((key) => !hidden.has(String(key)));
+  return out;
+}
+
+function projectNode(node: unknown, hidden: ReadonlySet<string>, depth: number): unknown {
+  if (!isObject(node) || depth > MAX_PROJECTION_DEPTH) return node;
+  const inner = (child: unknown): unknown => projectNode(child, hidden, depth + 1);
+  const names = (list: unknown): unknown =>
+    Array.isArray(list) ? list.filter((name) => !hidden.has(String(name))) : list;
+  const out: Record<string, unknown> = { ...node };
+  if (isObject(node.properties)) out.properties = withoutKeys(node.properties, hidden, (value) => value);
+  if (Array.isArray(node.required)) out.required = names(node.required);
+  if (isObject(node.dependentRequired)) out.dependentRequired = withoutKeys(node.dependentRequired, hidden, names);
+  if (isObject(node.dependentSchemas)) out.dependentSchemas = withoutKeys(node.dependentSchemas, hidden, inner);
+  if (isObject(node.dependencies)) {
+    out.dependencies = withoutKeys(node.dependencies, hidden, (value) =>
+      Array.isArray(value) ? names(value) : inner(value),
+    );
   }
-  return projected;
+  for (const key of IN_PLACE_LISTS) {
+    const list = node[key];
+    if (Array.isArray(list)) out[key] = list.map(inner);
+  }
+  if (Array.isArray(node.oneOf)) {
+    if (node.oneOf.some((branch) => namesHidden(branch, hidden, depth + 1))) {
+      delete out.oneOf;
+      const branches = node.oneOf.map(inner);
+      if (out.anyOf === undefined) out.anyOf = branches;
+      else out.allOf = [...(Array.isArray(out.allOf) ? out.allOf : []), { anyOf: branches }];
+    }
+  }
+  if (node.not !== undefined && namesHidden(node.not, hidden, depth + 1)) delete out.not;
+  if (node.if !== undefined && namesHidden(node.if, hidden, depth + 1)) {
+    delete out.if;
+    delete out.then;
+    delete out.else;
+  } else {
+    for (const key of ['then', 'else'] as const) if (node[key] !== undefined) out[key] = inner(node[key]);
+  }
+  return out;
+}
+
+/** Whether a subschema applying to the same object names a hidden property anywhere a name counts. */
+function namesHidden(node: unknown, hidden: ReadonlySet<string>, depth: number): boolean {
+  if (!isObject(node)) return false;
+  if (depth > MAX_PROJECTION_DEPTH) return true;
+  const listed = (list: unknown): boolean => Array.isArray(list) && list.some((name) => hidden.has(String(name)));
+  const keyed = (map: unknown): boolean => isObject(map) && Object.keys(map).some((key) => hidden.has(key));
+  if (keyed(node.properties) || listed(node.required) || keyed(node.dependentSchemas) || keyed(node.dependencies))
+    return true;
+  if (
+    keyed(node.dependentRequired) ||
+    (isObject(node.dependentRequired) && Object.values(node.dependentRequired).some(listed))
+  )
+    return true;
+  if (
+    isObject(node.dependencies) &&
+    Object.values(node.dependencies).some((value) => listed(value) || namesHidden(value, hidden, depth + 1))
+  )
+    return true;
+  if (
+    isObject(node.dependentSchemas) &&
+    Object.values(node.dependentSchemas).some((value) => namesHidden(value, hidden, depth + 1))
+  )
+    return true;
+  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const list = node[key];
+    if (Array.isArray(list) && list.some((branch) => namesHidden(branch, hidden, depth + 1))) return true;
+  }
+  return ['not', 'if', 'then', 'else'].some((key) => namesHidden(node[key], hidden, depth + 1));
 }
 
 /**
