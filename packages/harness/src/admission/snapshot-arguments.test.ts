@@ -72,6 +72,26 @@ describe('snapshotArguments', () => {
     expect(snapshot).toMatchObject({ ok: false, keyword });
   });
 
+  it('measures depth exactly for trees and for shared objects reached again deeper', () => {
+    expect(snapshotArguments(deep(5), 5).ok).toBe(true);
+    expect(snapshotArguments(deep(6), 5)).toMatchObject({ ok: false, keyword: 'maxDepth' });
+    // `shared` is copied first at depth 2 (4 deep at its leaf), then reached again under `b` at depth 3.
+    const shared = deep(3);
+    expect(snapshotArguments({ a: shared, b: { c: shared } }, 4)).toMatchObject({ ok: false, keyword: 'maxDepth' });
+    expect(snapshotArguments({ a: shared, b: { c: shared } }, 5).ok).toBe(true);
+  });
+
+  it('keeps keys named like Object.prototype members as own data properties, never calling an inherited setter', () => {
+    const input = JSON.parse('{"toString":1,"constructor":{"x":2},"hasOwnProperty":"s","__proto__":null}');
+    const snapshot = snapshotArguments(input);
+    expect(snapshot.ok).toBe(true);
+    const copy = (snapshot.ok ? snapshot.value : {}) as Record<string, unknown>;
+    expect(Object.keys(copy)).toEqual(['toString', 'constructor', 'hasOwnProperty', '__proto__']);
+    expect(Object.getOwnPropertyDescriptor(copy, '__proto__')).toMatchObject({ value: null, enumerable: true });
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(copy.constructor).toEqual({ x: 2 });
+  });
+
   it('copies a shared object once (a wide DAG does not blow up)', () => {
     let value: unknown = { leaf: 1 };
     for (let level = 0; level < 40; level += 1) value = { left: value, right: value };

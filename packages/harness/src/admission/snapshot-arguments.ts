@@ -5,7 +5,17 @@ export type ArgumentSnapshot =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly keyword: 'maxDepth' | 'json'; readonly message: string };
 
-type Frame = { readonly source: unknown; readonly assign: (value: unknown) => void; readonly inArray: boolean };
+/**
+ * One value still to copy: where its copy goes (`target[key]`, or the result when `target` is
+ * undefined) and the depth an object or array copied there would have (the root's is 1).
+ */
+type Frame = {
+  readonly source: unknown;
+  readonly target: Record<string, unknown> | unknown[] | undefined;
+  readonly key: string | number;
+  readonly inArray: boolean;
+  readonly depth: number;
+};
 
 const describe = (value: unknown): string => (typeof value === 'bigint' ? 'a BigInt' : `a ${typeof value}`);
 
@@ -23,21 +33,31 @@ const describe = (value: unknown): string => (typeof value === 'bigint' ? 'a Big
  */
 export function snapshotArguments(value: unknown, max: number = MAX_ARGUMENT_DEPTH): ArgumentSnapshot {
   let result: unknown;
+  const assign = (frame: Frame, copy: unknown): void => {
+    const target = frame.target;
+    if (target === undefined) result = copy;
+    else if (frame.inArray) (target as unknown[])[frame.key as number] = copy;
+    else if (copy !== undefined) {
+      const key = frame.key as string;
+      // An own data property, never an inherited setter (`__proto__` stays a plain key): a key the
+      // fresh copy already answers to is defined, any other is assigned (cheaper, same result).
+      if (key in target)
+        Object.defineProperty(target, key, { value: copy, enumerable: true, writable: true, configurable: true });
+      else (target as Record<string, unknown>)[key] = copy;
+    }
+  };
   const copies = new Map<object, unknown>();
-  const stack: Frame[] = [
-    {
-      source: value,
-      assign: (copy) => {
-        result = copy;
-      },
-      inArray: false,
-    },
-  ];
+  // Without shared objects or cycles the copy is a tree, and the deepest frame is its depth;
+  // otherwise the copy is walked again for its depth.
+  let shared = false;
+  let deepest = 0;
+  const stack: Frame[] = [{ source: value, target: undefined, key: 0, inArray: false, depth: 1 }];
   try {
     for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) {
       let source = frame.source;
       if (typeof source === 'object' && source !== null && copies.has(source)) {
-        frame.assign(copies.get(source));
+        shared = true;
+        assign(frame, copies.get(source));
         continue;
       }
       const original = source;
@@ -46,49 +66,48 @@ export function snapshotArguments(value: unknown, max: number = MAX_ARGUMENT_DEP
         if (typeof toJSON === 'function') source = toJSON.call(source, '');
       }
       if (source === undefined) {
-        frame.assign(frame.inArray ? null : undefined); // as JSON: a left-out property, a `null` item
+        assign(frame, frame.inArray ? null : undefined); // as JSON: a left-out property, a `null` item
         continue;
       }
       if (source === null || typeof source === 'string' || typeof source === 'boolean') {
-        frame.assign(source);
+        assign(frame, source);
         continue;
       }
       if (typeof source === 'number') {
         if (!Number.isFinite(source)) return refuse('json', `holds the number ${source}, which JSON cannot hold`);
-        frame.assign(source);
+        assign(frame, source);
         continue;
       }
       if (typeof source !== 'object') return refuse('json', `holds ${describe(source)}, which is not a JSON value`);
       if (copies.size > 1_000_000) return refuse('json', 'holds more than a million objects and arrays');
+      const depth = frame.depth;
+      if (depth > deepest) deepest = depth;
       if (Array.isArray(source)) {
         const length = source.length;
-        const copy: unknown[] = Array.from({ length }, () => null);
+        const copy: unknown[] = new Array(length).fill(null);
         copies.set(original as object, copy);
         if (original !== source) copies.set(source, copy);
-        frame.assign(copy);
+        assign(frame, copy);
         for (let index = length - 1; index >= 0; index -= 1) {
-          stack.push({ source: source[index], assign: assignAt(copy, index), inArray: true });
+          stack.push({ source: source[index], target: copy, key: index, inArray: true, depth: depth + 1 });
         }
       } else {
         const copy: Record<string, unknown> = {};
         copies.set(original as object, copy);
         if (original !== source) copies.set(source, copy);
-        frame.assign(copy);
+        assign(frame, copy);
         const keys = Object.keys(source);
         for (let index = keys.length - 1; index >= 0; index -= 1) {
           const key = keys[index] as string;
-          stack.push({
-            source: (source as Record<string, unknown>)[key],
-            assign: assignKey(copy, key),
-            inArray: false,
-          });
+          const item = (source as Record<string, unknown>)[key];
+          stack.push({ source: item, target: copy, key, inArray: false, depth: depth + 1 });
         }
       }
     }
   } catch (error) {
     return refuse('json', `cannot be read (${error instanceof Error ? error.message : String(error)})`);
   }
-  if (nestsDeeperThan(result, max)) {
+  if (shared ? nestsDeeperThan(result, max) : deepest > max) {
     return refuse('maxDepth', `must not nest objects and arrays more than ${max} levels deep`);
   }
   return { ok: true, value: result };
@@ -96,18 +115,4 @@ export function snapshotArguments(value: unknown, max: number = MAX_ARGUMENT_DEP
 
 function refuse(keyword: 'maxDepth' | 'json', message: string): ArgumentSnapshot {
   return { ok: false, keyword, message: keyword === 'json' ? `must be plain JSON: the value ${message}` : message };
-}
-
-function assignAt(copy: unknown[], index: number): (value: unknown) => void {
-  return (value) => {
-    copy[index] = value;
-  };
-}
-
-function assignKey(copy: Record<string, unknown>, key: string): (value: unknown) => void {
-  return (value) => {
-    if (value === undefined) return;
-    // A defined property, never the `__proto__` setter: a key named `__proto__` stays a plain key.
-    Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
-  };
 }

@@ -53,6 +53,11 @@ export class LazyCallSignal {
     this.children?.delete(child);
   }
 
+  /** Whether nested calls linked to this one are still running. */
+  get hasChildren(): boolean {
+    return this.children !== undefined && this.children.size > 0;
+  }
+
   /** Aborts the nested calls still running (their calling tool ended, or asked so). */
   abortChildren(reason: unknown): void {
     const children = this.children;
@@ -143,8 +148,10 @@ class CallContext implements ToolExecutionContext {
     const signals = callSignals.get(context.#loop);
     if (signals?.get(callId) === signal) signals.delete(callId);
     if (depth > 0) signals?.get(callId.slice(0, callId.lastIndexOf('/')))?.unlink(signal);
-    // Nested calls still running when their calling tool ends are aborted.
-    signal.abortChildren(new DOMException(`the calling tool's call \`${callId}\` ended`, 'AbortError'));
+    // Nested calls still running when their calling tool ends are aborted (the reason, a
+    // `DOMException` that captures a stack, is built only then: most calls have none).
+    if (signal.hasChildren)
+      signal.abortChildren(new DOMException(`the calling tool's call \`${callId}\` ended`, 'AbortError'));
   }
 
   get idempotencyKey(): string {
