@@ -25,7 +25,7 @@ const rank = (name) => {
   // Shared HTTP plumbing of the adapters: below them, beside nothing.
   if (short === 'provider-utils') return 1.5;
   if (short.startsWith('provider-')) return 2;
-  // Above the harness: code-mode, mcp, ledger stores, otel, trace, restate.
+  // Above the harness: code-mode, mcp, ledger stores, otel, trace, restate, local.
   return 4;
 };
 
