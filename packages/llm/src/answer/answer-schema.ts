@@ -34,9 +34,18 @@ export function unionMembers(root: JsonSchema, schema: JsonSchema): JsonSchema[]
   return resolved;
 }
 
-/** The JSON types `schema` allows, following union members; `undefined` when it does not say. @internal */
-export function answerTypes(root: JsonSchema, schema: JsonSchema | undefined): string[] | undefined {
+/**
+ * The JSON types `schema` allows, following union members; `undefined` when it does not say. A
+ * member that leads back to a schema already being followed (`anyOf: [..., {$ref: '#'}]`) adds
+ * no types of its own. @internal
+ */
+export function answerTypes(
+  root: JsonSchema,
+  schema: JsonSchema | undefined,
+  following: Set<object> = new Set(),
+): string[] | undefined {
   if (schema === undefined) return undefined;
+  if (following.has(schema)) return [];
   const own = schemaTypes(schema);
   if (own !== undefined) return own;
   if (isPlainObject(schema.properties)) return ['object'];
@@ -45,11 +54,16 @@ export function answerTypes(root: JsonSchema, schema: JsonSchema | undefined): s
   const members = unionMembers(root, schema);
   if (members === undefined) return undefined;
   const types: string[] = [];
+  following.add(schema);
   for (const member of members) {
-    const memberTypes = answerTypes(root, member);
-    if (memberTypes === undefined) return undefined;
+    const memberTypes = answerTypes(root, member, following);
+    if (memberTypes === undefined) {
+      following.delete(schema);
+      return undefined;
+    }
     types.push(...memberTypes);
   }
+  following.delete(schema);
   return types;
 }
 

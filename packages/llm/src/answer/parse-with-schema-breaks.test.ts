@@ -1,5 +1,5 @@
 // Regressions for the breaks found in parseWithSchema after PARSE-3 (issue #33, breaker round).
-import type { JsonSchema } from '@tiny/tools';
+import { InvalidInputError, type JsonSchema } from '@tiny/tools';
 import { describe, expect, it } from 'vitest';
 import { parseWithSchema } from './parse-with-schema.js';
 
@@ -132,5 +132,41 @@ describe('parseWithSchema: fenced values and numbers', () => {
     expect(parseWithSchema('{"name": "Ada", "age": -1e999,}', person)).toBeUndefined();
     expect(parseWithSchema('1e999', { type: 'number' })).toBeUndefined();
     expect(parseWithSchema('[1, 2e400]', { type: 'array', items: { type: 'number' } })).toBeUndefined();
+  });
+});
+
+describe('parseWithSchema: spaces, comments, numbers and bad input', () => {
+  it('treats a no-break space after a value as space', () => {
+    expect(parseWithSchema('{"age": 12\u00a0}', person)?.value).toEqual({ age: 12 });
+    // 12 where a string must stand is still a number the model wrote: refused by default.
+    expect(parseWithSchema('{"name": 12\u00a0}', person)).toBeUndefined();
+    expect(parseWithSchema("{'name': 'x'\u00a0}", person)?.value).toEqual({ name: 'x' });
+    expect(parseWithSchema("{'name': 'x'\u2003, 'age': 2}", person)?.value).toEqual({ name: 'x', age: 2 });
+  });
+
+  it('skips a # comment after a value, and keeps # that starts no comment', () => {
+    const commented = parseWithSchema("{'name': 'a' # note\n, 'age': 1,}", person);
+    expect(commented?.value).toEqual({ name: 'a', age: 1 });
+    expect(commented?.repairs).toContain('removed_comment');
+    expect(parseWithSchema('{"age": 3 # years\n}', person)?.value).toEqual({ age: 3 });
+    expect(parseWithSchema('{name: Issue #33, age: 1}', person)?.value).toEqual({ name: 'Issue #33', age: 1 });
+  });
+
+  it('keeps the exact text of a leading-zero or unsafe integer where a string may stand, and never rounds one', () => {
+    const either: JsonSchema = { type: 'object', properties: { v: { type: ['string', 'number'] } } };
+    expect(parseWithSchema('{v: 007}', either)?.value).toEqual({ v: '007' });
+    expect(parseWithSchema('{v: 12345678901234567890}', either)?.value).toEqual({ v: '12345678901234567890' });
+    expect(parseWithSchema('{age: 007}', person)).toEqual({
+      value: { age: 7 },
+      repairs: ['unquoted_key at /age', 'normalized_number at /age'],
+    });
+    expect(parseWithSchema('{age: 12345678901234567890}', person)).toBeUndefined();
+  });
+
+  it('survives a union that refers back to the root, and refuses an answer that is not a string', () => {
+    const looping: JsonSchema = { anyOf: [{ type: 'string' }, { $ref: '#' }] };
+    expect(parseWithSchema('hello', looping)).toBeUndefined();
+    expect(() => parseWithSchema(undefined as unknown as string, person)).toThrow(InvalidInputError);
+    expect(() => parseWithSchema(42 as unknown as string, person)).toThrow(/must be a string/);
   });
 });

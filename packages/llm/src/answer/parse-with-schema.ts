@@ -127,15 +127,16 @@ function writtenAsJsonValue(text: string): boolean {
  * The values a root string schema allows, when it lists them: its `enum`, its `const` (a literal
  * is a one-member enum), or those of a union of such members; `undefined` otherwise.
  */
-function stringMembers(schema: JsonSchema): readonly unknown[] | undefined {
+function stringMembers(schema: JsonSchema, depth = 0): readonly unknown[] | undefined {
   if (Array.isArray(schema.enum)) return schema.enum;
   if ('const' in schema) return [schema.const];
   const union = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
-  if (union === undefined || union.length === 0) return undefined;
+  // Unions nested past 32 levels (not something a schema writes) list nothing.
+  if (union === undefined || union.length === 0 || depth > 32) return undefined;
   const members: unknown[] = [];
   for (const member of union) {
     if (typeof member !== 'object' || member === null) return undefined;
-    const inner = stringMembers(member as JsonSchema);
+    const inner = stringMembers(member as JsonSchema, depth + 1);
     if (inner === undefined) return undefined;
     members.push(...inner);
   }
@@ -197,7 +198,8 @@ function enumFromText(text: string, members: readonly unknown[]): string | undef
  * Returns `undefined` when nothing validates, so a retry policy can ask the model again. Time is
  * linear in the text (a bounded number of candidates, each read in one pass).
  *
- * @throws {InvalidInputError} when `options.coerce` is neither `'off'` nor `'lenient'`.
+ * @throws {InvalidInputError} when `text` is not a string, or `options.coerce` is neither `'off'`
+ * nor `'lenient'`.
  * @throws {SchemaCompileFailure} when ajv cannot compile `schema`.
  */
 export function parseWithSchema(
@@ -205,6 +207,12 @@ export function parseWithSchema(
   schema: JsonSchema,
   options: ParseWithSchemaOptions = {},
 ): SchemaAnswer | undefined {
+  if (typeof text !== 'string') {
+    throw new InvalidInputError({
+      entryPoint: 'parseWithSchema',
+      reason: `the answer must be a string, got ${text === null ? 'null' : typeof text}`,
+    });
+  }
   const policy = options.coerce ?? 'off';
   if (policy !== 'off' && policy !== 'lenient') {
     throw new InvalidInputError({
@@ -228,8 +236,11 @@ export function parseWithSchema(
     // value the reader below keeps (`{a: Ada` → `{}`): its closing is the last resort. Its slice
     // (and a relaxed reading of text that does not start with the value) takes the first bracket
     // even inside `inline code`: the candidates below are ordered by structure, so it waits too.
-    if (settled !== undefined && readsFromTheStart(lenient.repair, text)) return settled;
-    deferred = settled;
+    // A repaired reading rounds a long integer silently (`JSON.parse`); the reader keeps it exact
+    // where a string may stand and refuses it elsewhere, so such a text is left to the reader.
+    const exact = lenient.repair === 'strict' || !/[0-9]{16}/.test(text);
+    if (settled !== undefined && exact && readsFromTheStart(lenient.repair, text)) return settled;
+    deferred = exact ? settled : undefined;
   }
   // Only leading whitespace goes: an answer cut inside a string keeps its trailing spaces.
   const whole = text.trimStart();

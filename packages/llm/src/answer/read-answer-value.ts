@@ -37,7 +37,24 @@ export interface AnswerValue {
 }
 
 function isSpace(code: number): boolean {
-  return code === 32 || code === 9 || code === 10 || code === 13 || code === 0xa0 || code === 0xfeff;
+  return code === 10 || code === 13 || isInlineSpace(code);
+}
+
+/**
+ * Space within a line: space, tab, and the Unicode spaces a model or an editor writes (no-break
+ * space, BOM, the U+2000 block, narrow no-break, ideographic), so `12\u00a0}` ends the number 12.
+ */
+function isInlineSpace(code: number): boolean {
+  return (
+    code === 32 ||
+    code === 9 ||
+    code === 0xa0 ||
+    code === 0xfeff ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
 }
 
 function isWordStart(code: number): boolean {
@@ -58,14 +75,25 @@ function noteOnce(reader: Reader, kind: string): void {
   reader.repairs.add(kind);
 }
 
-/** Skips whitespace and `//` / `/* *\/` / `#` comments. */
+/**
+ * Skips whitespace and `//` / `/* *\/` / `#` comments (a `#` after a space or at the start, then a
+ * space or the line end, as in YAML or Python: `"a" # note`; `#1` and `a#b` are not comments).
+ */
 function skipSpace(reader: Reader): void {
   const { text } = reader;
   for (;;) {
     while (reader.pos < text.length && isSpace(text.charCodeAt(reader.pos))) reader.pos++;
     const code = text.charCodeAt(reader.pos);
     const next = text.charCodeAt(reader.pos + 1);
-    if (code === 47 && next === 47) {
+    if (
+      code === 35 &&
+      (reader.pos === 0 || isSpace(text.charCodeAt(reader.pos - 1))) &&
+      startsHashComment(text, reader.pos)
+    ) {
+      const end = text.indexOf('\n', reader.pos);
+      reader.pos = end < 0 ? text.length : end + 1;
+      noteOnce(reader, 'removed_comment');
+    } else if (code === 47 && next === 47) {
       const end = text.indexOf('\n', reader.pos);
       reader.pos = end < 0 ? text.length : end + 1;
       noteOnce(reader, 'removed_comment');
@@ -109,7 +137,7 @@ function startsValue(code: number): boolean {
  */
 function closesString(text: string, closeEnd: number, context: Context): boolean {
   let at = closeEnd;
-  while (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9) at++;
+  while (isInlineSpace(text.charCodeAt(at))) at++;
   if (at >= text.length) return true;
   const code = text.charCodeAt(at);
   if (code === 44) {
@@ -125,8 +153,9 @@ function closesString(text: string, closeEnd: number, context: Context): boolean
   if (code === 34) return context === 'array' ? at > closeEnd : context === 'object' && quotedKeyFollows(text, at);
   // A closing fence right after the value (`{"key": "value"```).
   if (code === 96) return text.startsWith('```', at);
-  // `/` starts a comment after the value (`'text' /* note */`).
+  // `/` starts a comment after the value (`'text' /* note */`), and so does ` # ` after a space.
   if (code === 47) return startsComment(text, at);
+  if (code === 35) return at > closeEnd && startsHashComment(text, at);
   return code === 125 || code === 93 || code === 58 || code === 10 || code === 13;
 }
 
@@ -197,7 +226,7 @@ function readFencedValue(reader: Reader, path: string): string {
     const next = text.indexOf('\n', lineStart);
     const end = next < 0 ? text.length : next;
     let at = lineStart;
-    while (at < end && (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9)) at++;
+    while (at < end && isInlineSpace(text.charCodeAt(at))) at++;
     let ticks = 0;
     while (text.charCodeAt(at + ticks) === 96) ticks++;
     // The closing fence may share its line with what follows the value (```, "next": 1}).
@@ -333,7 +362,7 @@ function quotedKeyFollows(text: string, from: number): boolean {
   while (end < limit && text.charCodeAt(end) !== 34) end++;
   if (end >= limit) return false;
   let colon = end + 1;
-  while (text.charCodeAt(colon) === 32 || text.charCodeAt(colon) === 9) colon++;
+  while (isInlineSpace(text.charCodeAt(colon))) colon++;
   return text.charCodeAt(colon) === 58;
 }
 
@@ -361,7 +390,7 @@ function keyFollows(text: string, from: number): boolean {
   // A key cut by the end of the text is still a key (the answer stopped mid-entry).
   if (at >= text.length) return true;
   const wordEnd = at;
-  while (at < limit && (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9)) at++;
+  while (at < limit && isInlineSpace(text.charCodeAt(at))) at++;
   if (text.charCodeAt(at) === 58) return true;
   // A stray word, then a quoted key (`, COMMENT "value_2": ...`): the entry still follows.
   return isWordStart(code) && at > wordEnd && quotedKeyFollows(text, at);
@@ -415,13 +444,20 @@ const groupedNumberPattern = /[-+]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?/y;
 /** Whether the character at `index` (spaces and tabs skipped) ends a scalar: a separator, a line end, the end. */
 function endsScalar(text: string, index: number): boolean {
   let at = index;
-  while (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9) at++;
+  while (isInlineSpace(text.charCodeAt(at))) at++;
   if (at >= text.length) return true;
   const code = text.charCodeAt(at);
   // `/` only when it starts a comment (`1/3` is text, not the number 1).
   if (code === 47) return startsComment(text, at);
+  if (code === 35) return at > index && startsHashComment(text, at);
   // A quote after the scalar starts the next entry, its comma missing (`"a": 1 "b": 2`).
   return code === 44 || code === 125 || code === 93 || code === 10 || code === 13 || code === 34;
+}
+
+/** Whether the `#` at `at` is followed by a space or the end of its line (a `#` comment's start). */
+function startsHashComment(text: string, at: number): boolean {
+  const next = text.charCodeAt(at + 1);
+  return at + 1 >= text.length || next === 10 || next === 13 || isInlineSpace(next);
 }
 
 /** Whether `//` or `/*` starts at `at`. */
@@ -508,8 +544,18 @@ function readValue(reader: Reader, schema: JsonSchema | undefined, path: string,
     }
     if (match !== null && (endsScalar(text, reader.pos + match[0].length) || cutTail)) {
       const number = Number(match[0]);
+      // `007` and integers past 2^53 do not come back as written: where a string may stand the
+      // exact text is kept; a leading zero is dropped (and listed) only where a number must
+      // stand, and an integer that would be rounded is refused there.
+      const leadingZero = /^[-+]?0[0-9]/.test(match[0]);
+      const rounded = /^[-+]?[0-9]+$/.test(match[0]) && !Number.isSafeInteger(number);
+      if ((leadingZero || rounded) && Number.isFinite(number)) {
+        if (stringSlot && context !== 'root') return readUnquoted(reader, context, path);
+        if (rounded) return FAIL;
+      }
       if (Number.isFinite(number)) {
         reader.pos += match[0].length;
+        if (leadingZero) reader.repairs.add('normalized_number', path);
         if (cutTail) {
           reader.pos = text.length;
           reader.truncated = true;
@@ -619,7 +665,7 @@ function readObject(reader: Reader, schema: JsonSchema | undefined, path: string
       let end = reader.pos;
       while (end < text.length && isWordPart(text.charCodeAt(end))) end++;
       let after = end;
-      while (text.charCodeAt(after) === 32 || text.charCodeAt(after) === 9) after++;
+      while (isInlineSpace(text.charCodeAt(after))) after++;
       if (text.charCodeAt(after) !== 58 && after > end && quotedKeyFollows(text, after)) {
         reader.repairs.add('dropped_stray_text', path);
         reader.pos = end;

@@ -268,3 +268,16 @@ describe('Validator.test', () => {
     expect(validator.test(nest(80, 3))).toBe(true);
   });
 });
+
+describe('createValidator on a schema that refers back to itself before reading the value', () => {
+  it('reports an issue instead of overflowing the stack, and test says invalid', () => {
+    const validator = createValidator({ anyOf: [{ type: 'string' }, { $ref: '#' }] });
+    for (const value of ['hello', 5]) {
+      expect(validator.validate(value)).toEqual({
+        ok: false,
+        issues: [{ path: '', keyword: '$ref', message: expect.stringContaining('refers back to itself') }],
+      });
+      expect(validator.test(value)).toBe(false);
+    }
+  });
+});

@@ -106,6 +106,16 @@ function compileFailFast(schema: JsonSchema): ValidateFunction {
   }
 }
 
+/**
+ * The issue of a schema that refers back to itself before looking at the value (`anyOf: [...,
+ * {$ref: '#'}]`): ajv's code recurses until the stack overflows, for any value.
+ */
+const recursionIssue: ValidationIssue = {
+  path: '',
+  keyword: '$ref',
+  message: 'cannot be checked: the schema refers back to itself without reading the value',
+};
+
 /** The ahead-of-time 2020-12 meta-schema validator (ajv standalone code), as ajv calls it. */
 const meta2020 = validateMeta2020 as unknown as ((schema: unknown) => boolean) & { errors?: ErrorObject[] | null };
 /** Schema objects that passed {@link validateAgainstMeta}. */
@@ -194,12 +204,24 @@ export function createValidator<T = unknown>(schema: JsonSchema): Validator<T> {
   const validator: Validator<T> = {
     schema,
     validate(value) {
-      if (compiled(value)) return { ok: true, value: value as T };
+      let valid: boolean;
+      try {
+        valid = compiled(value) as boolean;
+      } catch (error) {
+        if (!(error instanceof RangeError)) throw error;
+        return { ok: false, issues: [recursionIssue] };
+      }
+      if (valid) return { ok: true, value: value as T };
       return { ok: false, issues: toIssues(compiled.errors ?? []) };
     },
     test(value): value is T {
       failFast ??= compileFailFast(schema);
-      return failFast(value);
+      try {
+        return failFast(value);
+      } catch (error) {
+        if (!(error instanceof RangeError)) throw error;
+        return false;
+      }
     },
   };
   cache.set(schema, validator as Validator);
