@@ -1,5 +1,5 @@
 import type { ModelProfile, SystemPromptPlacement } from '@tiny/llm';
-import { asArray, asNonEmptyString, asNumber, asRecord, readBodyText } from '@tiny/provider-utils';
+import { asArray, asNonEmptyString, asNumber, asRecord, asString, readBodyText } from '@tiny/provider-utils';
 import { InvalidInputError } from '@tiny/tools';
 import { ChatTemplateError } from '../errors/chat-template-error.js';
 import { LocalServerProbeError } from '../errors/local-server-probe-error.js';
@@ -196,10 +196,14 @@ function probe(
 }
 
 /** The template inspection, or a note saying why there is none. */
-function inspect(template: string | undefined, notes: string[]): ChatTemplateReport | undefined {
+function inspect(
+  template: string | undefined,
+  notes: string[],
+  tokens?: { readonly bosToken?: string | undefined; readonly eosToken?: string | undefined },
+): ChatTemplateReport | undefined {
   if (template === undefined) return undefined;
   try {
-    const report = inspectChatTemplate(template);
+    const report = inspectChatTemplate(template, tokens);
     notes.push(...report.notes.map((note) => `chat template: ${note}`));
     return report;
   } catch (error) {
@@ -234,7 +238,11 @@ function fromLlamaCpp(
   const chatTemplate = asNonEmptyString(props.chat_template);
   if (settings === undefined && caps === undefined && chatTemplate === undefined) return undefined;
   const notes: string[] = ['llama.cpp: /props answered'];
-  const template = inspect(chatTemplate, notes);
+  // Some llama.cpp versions list the model's own tokens beside the template.
+  const template = inspect(chatTemplate, notes, {
+    bosToken: asString(props.bos_token),
+    eosToken: asString(props.eos_token),
+  });
   const listed = asRecord(asArray(asRecord(modelsJson)?.data)[0]);
   const modelPath = asNonEmptyString(props.model_path);
   const model = asked ?? asNonEmptyString(listed?.id) ?? modelPath?.split(/[\\/]/).pop();
