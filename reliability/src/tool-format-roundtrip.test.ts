@@ -215,17 +215,72 @@ describe.each(['xml', 'ptype'] as const)('format %s in a stream', (format) => {
         fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 40 }),
         ({ tool, args }, before, after, cut, sizes) => {
           const full = renderToolCall({ name: tool.name, arguments: args }, tool);
-          // A call cut short (the stream ended inside it) must not leak either.
-          const written = cut ? full.slice(0, Math.max(tool.name.length + 2, Math.floor(full.length / 2))) : full;
-          const text = `${before}\n${written}\n${after}`;
+          // A call cut short (the stream ended inside it) must not leak either. It is cut after its
+          // opener and the first characters of its body, so a call has started.
+          const opener = format === 'xml' ? tool.name.length + 2 : tool.name.length + 1;
+          const written = cut ? full.slice(0, Math.max(opener + 2, Math.floor(full.length / 2))) : full;
+          // A cut call ends the stream (nothing after it), as when a model's output is cut off.
+          const text = cut ? `${before}\n${written}` : `${before}\n${written}\n${after}`;
           const shown = scrub(text, [tool], sizes);
           const batch = parseToolCalls(text, { tools: [tool], allowBareJson: false }).text;
           expect(shown.all).toBe(batch);
-          // While the stream runs, no piece of a call (complete or cut short) is shown; a call cut
-          // short is released as text only when the stream ends, as the batch parse keeps it.
-          const shownLive = cut ? shown.live : shown.all;
-          expect(shownLive).not.toContain(`${tool.name}(`);
-          expect(shownLive).not.toContain(`<${tool.name}`);
+          // No piece of a call is ever shown, complete or cut short: a call cut short is an
+          // invalid call (issue 31, B2), never text released at the end of the stream.
+          expect(shown.all).not.toContain(`${tool.name}(`);
+          expect(shown.all).not.toContain(`<${tool.name}`);
+          const calls = parseToolCalls(text, { tools: [tool], allowBareJson: false }).calls;
+          const isCut = written.length < full.length;
+          expect(calls.map((call) => [call.name, call.invalid !== undefined])).toEqual([[tool.name, isCut]]);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+// Issue 31, B1: the same structural rule for every own format: once a call has started,
+// everything to its end is its content. Call markup written inside a string value (another xml or
+// ptype tool's call, a tagged JSON call) is never read as a call, whether the outer call closes or
+// the text ends inside it.
+describe('markup inside an own-format call value', () => {
+  const inner: ToolSchema = {
+    name: 'inner_tool',
+    description: 'Must never run from inside a value.',
+    parameters: { type: 'object', properties: { v: { type: 'string' } }, required: ['v'] },
+    format: { type: 'xml' },
+  };
+  const innerP: ToolSchema = { ...inner, name: 'inner_p', format: { type: 'ptype', parameters: ['v'] } };
+  const plain: ToolSchema = { name: 'plain_tool', parameters: { type: 'object', properties: {} } };
+  const markup = fc.constantFrom(
+    '<inner_tool><v>x</v></inner_tool>',
+    'inner_p("x")',
+    '<tool_call>{"name":"plain_tool","arguments":{}}</tool_call>',
+    '<inner_tool><v>',
+  );
+  it('never reads a call inside a value, and a call the text ends inside is one invalid call', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<ToolFormat>({ type: 'xml' }, { type: 'ptype', parameters: ['text'] }),
+        fc.stringMatching(/^[a-z ]{0,8}$/),
+        markup,
+        fc.stringMatching(/^[a-z ]{0,8}$/),
+        fc.boolean(),
+        (format, head, middle, tail, cut) => {
+          const outer: ToolSchema = {
+            name: 'outer_tool',
+            parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+            format,
+          };
+          const tools = [outer, inner, innerP, plain];
+          const value = `${head}${middle}${tail}`;
+          const full = renderToolCall({ name: 'outer_tool', arguments: { text: value } }, outer);
+          // Cut inside the value: after the markup, before the call's end.
+          const written = cut ? full.slice(0, full.indexOf(middle) + middle.length) : full;
+          const parsed = parseToolCalls(`Sure.\n${written}`, { tools, allowBareJson: false });
+          expect(parsed.calls.map((call) => [call.name, call.invalid !== undefined])).toEqual([['outer_tool', cut]]);
+          // Model-written xml string fields are trimmed as Cline trims them; ptype strings are exact.
+          if (!cut) expect(parsed.calls[0]?.arguments).toEqual({ text: format.type === 'xml' ? value.trim() : value });
+          expect(parsed.text).toBe('Sure.');
         },
       ),
       { numRuns: RUNS },
