@@ -120,4 +120,84 @@ describe(`parseWithSchema recovery properties (${runs.numRuns} cases each)`, () 
       runs,
     );
   });
+
+  it('reads any unquoted word, Object.prototype member names included, as the string it is', () => {
+    const schema = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } } as const;
+    const word = fc.oneof(
+      fc.constantFrom('constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', 'toJSON'),
+      fc.stringMatching(/^[a-z_$][a-zA-Z0-9_$]{0,12}$/),
+    );
+    fc.assert(
+      fc.property(word, word, (first, second) => {
+        const keywords = ['true', 'false', 'null', 'True', 'False', 'None'];
+        fc.pre(!keywords.includes(first) && !keywords.includes(second));
+        const answer = parseWithSchema(`{a: ${first}, b: ${second}}`, schema);
+        expect(answer?.value).toEqual({ a: first, b: second });
+        expect(Object.getPrototypeOf(answer?.value)).toBe(Object.prototype);
+      }),
+      runs,
+    );
+  });
+
+  it('never lets a key written twice replace the first value silently', () => {
+    const schema = { type: 'object', properties: { age: { type: 'integer' }, note: { type: 'string' } } } as const;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1000 }),
+        fc.integer({ min: 0, max: 1000 }),
+        fc.boolean(),
+        (age, other, prose) => {
+          const text = prose
+            ? `{"age": ${age}, "note": see the example {"age": ${other}}`
+            : `{age: ${age}, note: 'x', age: ${other}}`;
+          const answer = parseWithSchema(text, schema);
+          if (answer === undefined) return;
+          const read = answer.value as { age: number };
+          expect(read.age === age || answer.repairs.includes('dropped_duplicate_key at /age')).toBe(true);
+          expect(read.age).toBe(age);
+        },
+      ),
+      runs,
+    );
+  });
+
+  it('takes a complete valid answer written first over an example quoted after it', () => {
+    const schema = {
+      type: 'object',
+      properties: { age: { type: 'integer' }, name: { type: 'string' } },
+      required: ['age'],
+    } as const;
+    const entry = fc.record({ age: fc.integer({ min: 0, max: 10_000 }), name: fc.string({ maxLength: 12 }) });
+    fc.assert(
+      fc.property(
+        entry,
+        entry,
+        fc.constantFrom('fence', 'inline'),
+        fc.constantFrom('', 'Answer: ', 'Here you go.\n'),
+        (answer, example, quote, lead) => {
+          const quoted =
+            quote === 'fence' ? `\n\`\`\`json\n${JSON.stringify(example)}\n\`\`\`` : ` \`${JSON.stringify(example)}\``;
+          const text = `${lead}${JSON.stringify(answer)}\n\nThe input example was:${quoted}`;
+          expect(parseWithSchema(text, schema)?.value).toEqual(answer);
+        },
+      ),
+      runs,
+    );
+  });
+
+  it('refuses any answer holding a number that overflows to Infinity', () => {
+    const schema = { type: 'object', properties: { n: { type: 'number' }, m: { type: 'integer' } } } as const;
+    fc.assert(
+      fc.property(
+        fc.constantFrom('n', 'm'),
+        fc.integer({ min: 309, max: 5000 }),
+        fc.constantFrom('', '-'),
+        fc.constantFrom('', ',', ' '),
+        (key, exponent, sign, tail) => {
+          expect(parseWithSchema(`{"${key}": ${sign}1e${exponent}${tail}}`, schema)).toBeUndefined();
+        },
+      ),
+      runs,
+    );
+  });
 });

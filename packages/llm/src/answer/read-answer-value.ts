@@ -515,8 +515,13 @@ function readValue(reader: Reader, schema: JsonSchema | undefined, path: string,
   if (isDigit(code) || code === 45 || code === 43 || code === 46) {
     // Digits where only a string may stand are a number the model wrote, not text (a validation
     // error), unless cross-type coercion is on or more text follows on the line (`12 Main St`).
-    if (stringSlot && !numericSlot && (reader.lenient || !isNumberToken(text, reader.pos))) {
-      return context === 'root' ? FAIL : readUnquoted(reader, context, path);
+    const numberToken = isNumberToken(text, reader.pos);
+    if (stringSlot && !numericSlot && (reader.lenient || !numberToken)) {
+      if (context === 'root') return FAIL;
+      const read = readUnquoted(reader, context, path);
+      // A whole number read as a string's text is a cross-type reading: listed as such.
+      if (numberToken && read !== FAIL) reader.repairs.add('coerced_to_string', path);
+      return read;
     }
     if (context === 'root' && reader.lenient) {
       groupedNumberPattern.lastIndex = reader.pos;
