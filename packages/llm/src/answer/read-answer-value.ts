@@ -422,7 +422,8 @@ function readUnquoted(reader: Reader, context: Context, path: string): string | 
     if (context === 'array' && (code === 44 || code === 93)) break;
     if (context === 'object' && (code === 125 || (code === 44 && keyFollows(text, at + 1)))) break;
     // `{"key": value "key2": "value2"}`: a quoted key after the value, the comma missing.
-    if (context === 'object' && code === 34 && at > start && keyFollows(text, at)) break;
+    // Not inside a bracket the value opened: `see the example {"age": 1}` is the value's text.
+    if (context === 'object' && code === 34 && at > start && brackets === 0 && keyFollows(text, at)) break;
   }
   let value = text.slice(start, at).trim();
   if (value === '') return FAIL;
