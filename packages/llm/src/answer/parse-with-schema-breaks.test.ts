@@ -172,3 +172,16 @@ describe('parseWithSchema: spaces, comments, numbers and bad input', () => {
     expect(() => parseWithSchema(42 as unknown as string, person)).toThrow(/must be a string/);
   });
 });
+
+describe('parseWithSchema: integers past 2^53 in strict JSON', () => {
+  it('refuses one that JSON.parse would round, and keeps an exact one and digits in strings', () => {
+    const schema: JsonSchema = { type: 'object', properties: { id: { type: 'integer' }, ref: { type: 'string' } } };
+    expect(parseWithSchema('{"id": 12345678901234567890}', schema)).toBeUndefined();
+    expect(parseWithSchema('{"id": 9007199254740993}', schema)).toBeUndefined();
+    expect(parseWithSchema('{"id": 10000000000000000}', schema)?.value).toEqual({ id: 10000000000000000 });
+    expect(parseWithSchema('{"ref": "12345678901234567890", "id": 1}', schema)).toEqual({
+      value: { ref: '12345678901234567890', id: 1 },
+      repairs: [],
+    });
+  });
+});

@@ -236,9 +236,9 @@ export function parseWithSchema(
     // value the reader below keeps (`{a: Ada` → `{}`): its closing is the last resort. Its slice
     // (and a relaxed reading of text that does not start with the value) takes the first bracket
     // even inside `inline code`: the candidates below are ordered by structure, so it waits too.
-    // A repaired reading rounds a long integer silently (`JSON.parse`); the reader keeps it exact
-    // where a string may stand and refuses it elsewhere, so such a text is left to the reader.
-    const exact = lenient.repair === 'strict' || !/[0-9]{16}/.test(text);
+    // `JSON.parse` rounds an integer past 2^53 silently; the reader keeps its text where a string
+    // may stand and refuses it where only a number may, so a text with such digits is left to it.
+    const exact = !/[0-9]{16}/.test(text);
     if (settled !== undefined && exact && readsFromTheStart(lenient.repair, text)) return settled;
     deferred = exact ? settled : undefined;
   }

@@ -554,7 +554,7 @@ function readValue(reader: Reader, schema: JsonSchema | undefined, path: string,
       // exact text is kept; a leading zero is dropped (and listed) only where a number must
       // stand, and an integer that would be rounded is refused there.
       const leadingZero = /^[-+]?0[0-9]/.test(match[0]);
-      const rounded = /^[-+]?[0-9]+$/.test(match[0]) && !Number.isSafeInteger(number);
+      const rounded = isRoundedInteger(match[0], number);
       if ((leadingZero || rounded) && Number.isFinite(number)) {
         if (stringSlot && context !== 'root') return readUnquoted(reader, context, path);
         if (rounded) return FAIL;
@@ -595,6 +595,15 @@ function readValue(reader: Reader, schema: JsonSchema | undefined, path: string,
     }
   }
   return stringSlot && context !== 'root' ? readUnquoted(reader, context, path) : FAIL;
+}
+
+/**
+ * Whether `token`, an integer's digits, does not come back as `number` (past 2^53 `Number` rounds:
+ * `12345678901234567890` → `12345678901234567000`). Overflowing tokens are not finite: not here.
+ */
+function isRoundedInteger(token: string, number: number): boolean {
+  if (Number.isSafeInteger(number) || !Number.isFinite(number) || !/^[-+]?[0-9]+$/.test(token)) return false;
+  return BigInt(token.startsWith('+') ? token.slice(1) : token) !== BigInt(number);
 }
 
 /** Whether a whole number token (then the end of a scalar) starts at `from`. */
