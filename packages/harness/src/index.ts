@@ -138,6 +138,7 @@ export { MiddlewareError } from './errors/middleware-error.js';
 export { RunCancelledError } from './errors/run-cancelled-error.js';
 export { StorageError } from './errors/storage-error.js';
 export { ToolChoiceIgnoredError } from './errors/tool-choice-ignored-error.js';
+export { ToolChoiceUnavailableError } from './errors/tool-choice-unavailable-error.js';
 export { ToolExecutionError } from './errors/tool-execution-error.js';
 export { UnwrappedAiSdkModelError } from './errors/unwrapped-ai-sdk-model-error.js';
 export type {
@@ -149,7 +150,7 @@ export type {
   RunOutcome,
 } from './events/agent-event.js';
 export type { AgentEventListener } from './events/event-sink.js';
-export { REDACTED, SENSITIVE_KEYWORD, sensitive } from './execution/redaction.js';
+export { REDACTED, redactToolArguments, SENSITIVE_KEYWORD, sensitive } from './execution/redaction.js';
 export { defaultIdempotencyKey, type IdempotencyKeyInput } from './ledger/idempotency-key.js';
 export { InMemoryToolEffectLedger } from './ledger/in-memory-tool-effect-ledger.js';
 export { INTERRUPTED_BEFORE_SETTLEMENT } from './ledger/reconcile-tool-effects.js';

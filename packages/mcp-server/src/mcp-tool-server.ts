@@ -3,8 +3,14 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { type AgentEvent, type AgentHarnessOptions, type RunContext, ToolRegistry } from '@tiny/harness';
-import type { AnyTool } from '@tiny/tools';
+import {
+  type AgentEvent,
+  type AgentHarnessOptions,
+  approvalPolicyDigest,
+  type RunContext,
+  ToolRegistry,
+} from '@tiny/harness';
+import { type AnyTool, completeTool, type ToolExecutionContext } from '@tiny/tools';
 import { McpServerOptionsError } from './errors/mcp-server-options-error.js';
 import { runServedCall } from './run-served-call.js';
 import { isServed, type ServedToolDefinition, servedDefinition } from './tool-definitions.js';
@@ -34,9 +40,16 @@ export interface McpToolServerOptions {
    * `isError` result); `unknownTool` is always `return_tool_error`.
    */
   readonly harness?: Omit<AgentHarnessOptions, 'model' | 'tools' | 'deferredToolHandler' | 'toolSets' | 'discovery'>;
-  /** Receives the `tool_*` (and approval, ledger, limit) events of every served call, as in a run, redacted alike. */
+  /**
+   * Receives the `tool_*` (and approval, ledger, limit) events of every served call, as in a run,
+   * redacted alike. What it throws (or a promise it returns rejects with) is ignored: a sink never
+   * changes a call's result.
+   */
   readonly onEvent?: ((event: AgentEvent, session: McpSessionInfo) => void) | undefined;
-  /** Calls one session may have running at once; more are answered with an `isError` result. Default 4. */
+  /**
+   * Calls one session may have running at once; more are answered with an `isError` result. A call
+   * counts until its tool body has settled, even when the client cancelled it first. Default 4.
+   */
   readonly maxConcurrentCalls?: number | undefined;
 }
 
@@ -47,10 +60,38 @@ interface ToolCatalogue {
   readonly json: string;
 }
 
-function catalogue(tools: readonly AnyTool[]): ToolCatalogue {
+/** Called with a served call's tool body as it starts (its id is the harness call id). */
+type BodyTracker = (callId: string, settled: PromiseLike<unknown>) => void;
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+/**
+ * `tool` with an `execute` that reports its body to `track` when it returns a promise, so a call
+ * counts until the body settles, not until the harness stopped waiting for it (a cancelled call's
+ * body may run on). Starts from `completeTool`, so every other member is the tool's own.
+ */
+function tracked(tool: AnyTool, track: BodyTracker): AnyTool {
+  const complete = completeTool(tool);
+  return {
+    ...complete,
+    execute(args: never, context: ToolExecutionContext) {
+      const output = complete.execute(args, context);
+      if (isPromiseLike(output)) track(context.callId, output);
+      return output;
+    },
+  } as AnyTool;
+}
+
+function catalogue(tools: readonly AnyTool[], track: BodyTracker): ToolCatalogue {
   if (!Array.isArray(tools)) throw new McpServerOptionsError({ option: 'tools', reason: 'must be an array of tools' });
   const registry = new ToolRegistry();
-  for (const tool of tools) registry.register(tool);
+  for (const tool of tools) registry.register(tracked(tool, track));
   const served = tools.filter(isServed);
   const definitions = served.map(servedDefinition);
   return {
@@ -68,6 +109,20 @@ interface Session {
   running: number;
 }
 
+/** Hands `event` to the host's sink; what the sink throws or rejects with is dropped (it never changes a call). */
+function deliver(
+  sink: (event: AgentEvent, session: McpSessionInfo) => void,
+  event: AgentEvent,
+  session: McpSessionInfo,
+): void {
+  try {
+    const returned: unknown = sink(event, session);
+    if (isPromiseLike(returned)) Promise.resolve(returned).catch(() => undefined);
+  } catch {
+    // A failing sink is the host's problem to log; the call's result stays what the tool did.
+  }
+}
+
 /**
  * Tools of `@tiny/tools` served over MCP. Every connection (stdio, or each Streamable HTTP session)
  * gets its own SDK `Server` and its own run context; `tools/call` runs through the harness's
@@ -79,6 +134,9 @@ export class McpToolServer {
   private readonly sessions = new Set<Session>();
   private readonly maxConcurrent: number;
   private calls = 0;
+  /** The served calls in progress by harness call id: told when their tool body starts. */
+  private readonly bodies = new Map<string, (settled: PromiseLike<unknown>) => void>();
+  private readonly track: BodyTracker = (callId, settled) => this.bodies.get(callId)?.(settled);
 
   constructor(tools: readonly AnyTool[], options: McpToolServerOptions = {}) {
     const max = options.maxConcurrentCalls ?? 4;
@@ -94,7 +152,7 @@ export class McpToolServer {
       });
     this.maxConcurrent = max;
     this.options = options;
-    this.current = catalogue(tools);
+    this.current = catalogue(tools, this.track);
   }
 
   /** What `tools/list` answers: stable (sorted keys, registration order) across processes. */
@@ -107,11 +165,26 @@ export class McpToolServer {
    * `notifications/tools/list_changed`; an identical listing sends nothing.
    */
   async setTools(tools: readonly AnyTool[]): Promise<void> {
-    const next = catalogue(tools);
+    const next = catalogue(tools, this.track);
     const changed = next.json !== this.current.json;
     this.current = next;
     if (!changed) return;
     await Promise.all([...this.sessions].map((session) => session.server.sendToolListChanged().catch(() => undefined)));
+  }
+
+  /** How many connections are open (stdio, or initialised HTTP sessions). */
+  sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /**
+   * Whether `tool` is still served under the same definition (the approval digest: name,
+   * description, parameters, policy, injected arguments, nested tools) as when its call began.
+   */
+  private stillServed(tool: AnyTool): boolean {
+    const now = this.current.tools.get(tool.name);
+    if (now === undefined) return false;
+    return now === tool || approvalPolicyDigest(completeTool(now)) === approvalPolicyDigest(completeTool(tool));
   }
 
   /** Serves one connection over `transport` (an SDK server transport); resolves once connected. */
@@ -127,11 +200,14 @@ export class McpToolServer {
     server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
       this.call(session, request.params.name, request.params.arguments, extra.signal, extra.requestId),
     );
+    let closed = false;
     server.onclose = () => {
+      closed = true;
       this.sessions.delete(session);
     };
-    this.sessions.add(session);
+    // Registered only once connected (and not already closed): a failed connection leaves nothing behind.
     await server.connect(transport);
+    if (!closed) this.sessions.add(session);
     return server;
   }
 
@@ -169,22 +245,35 @@ export class McpToolServer {
       };
     session.running += 1;
     this.calls += 1;
+    const callId = `mcp-${this.calls}`;
+    // The call holds its place until its tool body settles: a cancelled request returns at once,
+    // but the body it started may run on, and it still counts against the session's limit.
+    let body: PromiseLike<unknown> | undefined;
+    this.bodies.set(callId, (settled) => {
+      body = settled;
+    });
+    const release = () => {
+      session.running -= 1;
+    };
     const sink = this.options.onEvent;
     try {
       return await runServedCall({
         server: session.server,
         registry,
         tool,
-        callId: `mcp-${this.calls}`,
+        callId,
         arguments: args ?? {},
         context: session.context,
         harness: this.options.harness ?? {},
-        onEvent: sink === undefined ? undefined : (event) => sink(event, session.info),
+        onEvent: sink === undefined ? undefined : (event) => deliver(sink, event, session.info),
         signal,
         requestId,
+        stillServed: () => this.stillServed(tool),
       });
     } finally {
-      session.running -= 1;
+      this.bodies.delete(callId);
+      if (body === undefined) release();
+      else Promise.resolve(body).then(release, release);
     }
   }
 }

@@ -6,9 +6,9 @@ import {
   type AgentHarnessOptions,
   type DeferredToolHandler,
   DeferredToolResults,
-  REDACTED,
   type RunContext,
   type RunPolicy,
+  redactToolArguments,
   type ToolMessage,
   type ToolRegistry,
 } from '@tiny/harness';
@@ -41,17 +41,18 @@ export interface ServedCall {
   readonly onEvent: ((event: AgentEvent) => void) | undefined;
   readonly signal: AbortSignal;
   readonly requestId: string | number;
+  /** Whether the server still serves this call's tool under the definition the call began with. */
+  readonly stillServed: () => boolean;
 }
 
 const errorResult = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
 
-/** The tool's sensitive top-level argument names replaced, for the approval question a human reads. */
+/**
+ * The call's arguments as the harness's events show them, for the approval question a human reads:
+ * every sensitive field (`x-tiny-sensitive` at any depth, `policy.access.redact`) is `[redacted]`.
+ */
 function shownArguments(tool: AnyTool, args: unknown): string {
-  const hidden = new Set(tool.policy?.access.redact ?? []);
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return JSON.stringify(args) ?? 'null';
-  const shown: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(args)) shown[key] = hidden.has(key) ? REDACTED : value;
-  return JSON.stringify(shown);
+  return JSON.stringify(redactToolArguments(tool, args)) ?? 'null';
 }
 
 /**
@@ -94,8 +95,15 @@ function approvalHandler(served: ServedCall): DeferredToolHandler {
       } catch {
         answer = undefined;
       }
-      if (answer?.action === 'accept' && answer.content?.approve === true) results.approve(call);
-      else {
+      if (answer?.action === 'accept' && answer.content?.approve === true) {
+        // The tool set may have changed while the human answered: an approval covers the definition it was asked for.
+        if (served.stillServed()) results.approve(call);
+        else
+          results.deny(
+            call,
+            `tool \`${call.toolName}\` was removed or changed while its approval was pending (needs_reapproval), so it was not run`,
+          );
+      } else {
         const how = answer === undefined ? 'the approval request failed' : `the client answered \`${answer.action}\``;
         results.deny(call, `tool \`${call.toolName}\` was not approved (${how}), so it was not run`);
       }

@@ -89,6 +89,8 @@ export async function serveHttp(server: McpToolServer, options: McpHttpOptions):
   const origins = new Set(options.allowedOrigins ?? []);
   const expected = token === undefined ? undefined : digest(token);
   const sessions = new Map<string, HttpSession>();
+  /** Initialize requests being handled (not yet sessions). */
+  let opening = 0;
   let hosts: Set<string> = new Set(options.allowedHosts ?? []);
 
   const principalOf = async (request: IncomingMessage): Promise<string | undefined> => {
@@ -132,19 +134,35 @@ export async function serveHttp(server: McpToolServer, options: McpHttpOptions):
     }
     if (request.method !== 'POST' || !isInitializeRequest(body))
       return refuse(response, 400, 'no session: send an initialize request first');
-    if (sessions.size >= maxSessions) return refuse(response, 503, 'too many sessions');
-    const id = randomUUID();
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => id,
-      onsessioninitialized: (id) => {
+    // Sessions being opened count too, so concurrent initialize requests cannot pass the limit together.
+    if (sessions.size + opening >= maxSessions) return refuse(response, 503, 'too many sessions');
+    opening += 1;
+    // The session (and its SDK server, run context and place in the tool server) exists only once the
+    // transport has accepted the initialize request: a request it refuses (a wrong `Accept`, a bad
+    // protocol version) leaves nothing behind.
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: async (id) => {
         sessions.set(id, { transport, principal });
+        try {
+          await server.connect(transport, { sessionId: id, principal });
+        } catch (error) {
+          sessions.delete(id);
+          throw error;
+        }
       },
     });
     transport.onclose = () => {
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     };
-    await server.connect(transport, { sessionId: id, principal });
-    return transport.handleRequest(request, response, body);
+    let opened = false;
+    try {
+      await transport.handleRequest(request, response, body);
+      opened = transport.sessionId !== undefined && sessions.get(transport.sessionId)?.transport === transport;
+    } finally {
+      opening -= 1;
+      if (!opened) await transport.close().catch(() => undefined);
+    }
   };
 
   const http = createServer((request, response) => {

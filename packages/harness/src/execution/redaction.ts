@@ -1,4 +1,4 @@
-import { type CompleteTool, completeTool } from '@tiny/tools';
+import { type AnyTool, type CompleteTool, completeTool } from '@tiny/tools';
 import { describeSafely, toPlainData } from './plain-data.js';
 import { scrubValue } from './scrub-value.js';
 import { binaryVariants, expandSecrets, MIN_SCRUB_LENGTH, REDACTED, scrubText } from './secret-variants.js';
@@ -278,6 +278,16 @@ function collect(value: unknown, path: Path, at: number, out: Set<string>): void
   const record = value as Record<string, unknown>;
   for (const name of key === '*' ? Object.keys(record) : [key])
     if (Object.hasOwn(record, name)) collect(record[name], path, at + 1, out);
+}
+
+/**
+ * A copy of a call's `args` for `tool` as the harness's events show them: every sensitive field
+ * (`x-tiny-sensitive` / {@link sensitive} at any depth, and the names in `policy.access.redact`)
+ * replaced by `[redacted]`; a raw argument string of a tool with sensitive fields is redacted whole.
+ * Use it wherever a tool's arguments are shown outside the run (an approval prompt, a log line).
+ */
+export function redactToolArguments(tool: AnyTool, args: unknown): unknown {
+  return redactValue(args, redactionOf(completeTool(tool) as CompleteTool<never>));
 }
 
 /**
