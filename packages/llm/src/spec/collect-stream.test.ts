@@ -74,19 +74,76 @@ describe('collectStream', () => {
     expect(second?.invalid).toContain('not a JSON object');
   });
 
-  it('reads blank arguments as no arguments and finalizes calls that never ended', async () => {
+  it('reads blank arguments as no arguments at tool_call_end', async () => {
+    const response = await collectStream(
+      parts(
+        { type: 'tool_call_start', id: 'x', name: 'now' },
+        { type: 'tool_call_delta', id: 'x', argumentsDelta: '  ' },
+        { type: 'tool_call_end', id: 'x' },
+        { type: 'finish', finishReason: 'tool_calls', usage: {} },
+      ),
+    );
+    expect(response.toolCalls).toEqual([{ id: 'x', name: 'now', arguments: {}, rawArguments: '  ' }]);
+  });
+
+  it('makes a call never ended by tool_call_end invalid, even with whole JSON and a finish', async () => {
     const response = await collectStream(
       parts(
         { type: 'tool_call_start', id: 'x', name: 'now' },
         { type: 'tool_call_delta', id: 'x', argumentsDelta: '  ' },
         { type: 'tool_call_start', id: 'y', name: 'echo' },
         { type: 'tool_call_delta', id: 'y', argumentsDelta: '{"a":1}' },
+        { type: 'finish', finishReason: 'tool_calls', usage: {} },
       ),
     );
-    expect(response.toolCalls).toEqual([
-      { id: 'x', name: 'now', arguments: {}, rawArguments: '  ' },
-      { id: 'y', name: 'echo', arguments: { a: 1 }, rawArguments: '{"a":1}' },
+    expect(response.toolCalls.map((c) => [c.id, c.arguments, c.rawArguments])).toEqual([
+      ['x', '  ', '  '],
+      ['y', '{"a":1}', '{"a":1}'],
     ]);
+    for (const call of response.toolCalls) expect(call.invalid).toMatch(/no tool_call_end/);
+  });
+
+  it('makes every call invalid when one id names two calls', async () => {
+    const started = await collectStream(
+      parts(
+        { type: 'tool_call_start', id: 'a', name: 'bash' },
+        { type: 'tool_call_delta', id: 'a', argumentsDelta: '{"cmd":"ls"}' },
+        { type: 'tool_call_end', id: 'a' },
+        { type: 'tool_call_start', id: 'a', name: 'bash' },
+        { type: 'tool_call_delta', id: 'a', argumentsDelta: '{"cmd":"rm"}' },
+        { type: 'tool_call_end', id: 'a' },
+        { type: 'finish', finishReason: 'tool_calls', usage: {} },
+      ),
+    );
+    expect(started.finishReason).toBe('error');
+    expect(started.rawFinishReason).toMatch(/^protocol_violation: tool call id `a`/);
+    expect(started.toolCalls).toHaveLength(1);
+    expect(started.toolCalls[0]?.invalid).toMatch(/names two calls/);
+    const ended = await collectStream(
+      parts(
+        { type: 'tool_call_start', id: 'b', name: 'ok' },
+        { type: 'tool_call_end', id: 'b', call: { id: 'b', name: 'ok', arguments: {} } },
+        { type: 'tool_call_start', id: 'a', name: 'bash' },
+        { type: 'tool_call_end', id: 'a', call: { id: 'a', name: 'bash', arguments: { cmd: 'ls' } } },
+        { type: 'tool_call_end', id: 'a', call: { id: 'a', name: 'bash', arguments: { cmd: 'rm' } } },
+        { type: 'finish', finishReason: 'tool_calls', usage: {} },
+      ),
+    );
+    expect(ended.toolCalls.map((c) => c.invalid !== undefined)).toEqual([true, true]);
+    const repeated = await collectStream(
+      parts(
+        { type: 'tool_call_start', id: 'a', name: 'bash' },
+        { type: 'tool_call_end', id: 'a', call: { id: 'a', name: 'bash', arguments: { cmd: 'ls' } } },
+        { type: 'tool_call_end', id: 'a', call: { id: 'a', name: 'bash', arguments: { cmd: 'ls' } } },
+        { type: 'finish', finishReason: 'tool_calls', usage: {} },
+      ),
+    );
+    expect(repeated.toolCalls).toEqual([{ id: 'a', name: 'bash', arguments: { cmd: 'ls' } }]);
+    expect(repeated.finishReason).toBe('tool_calls');
+  });
+
+  it('ends a stream without a finish as an error', async () => {
+    const response = await collectStream(parts({ type: 'text_delta', delta: 'x' }));
     // No `finish` part: the stream broke off, which is not a normal end.
     expect(response.finishReason).toBe('error');
     expect(response.rawFinishReason).toBe('missing');

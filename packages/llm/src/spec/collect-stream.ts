@@ -19,6 +19,10 @@ interface PendingCall {
   done: LanguageModelV1ToolCall | undefined;
 }
 
+/** The reason a call left without its `tool_call_end` carries: it may be cut off, so it never runs. */
+const CALL_NEVER_ENDED =
+  'the stream ended before this tool call ended (no tool_call_end): its arguments may be cut off';
+
 /** What {@link collectStreamSettled} returns: the response so far, and the error that ended it, if any. */
 export interface SettledStream {
   /**
@@ -35,9 +39,16 @@ export interface SettledStream {
  * Folds a stream into the response `doGenerate` would have returned.
  * - Text, reasoning and refusal deltas concatenate in order.
  * - Tool calls keep the order of their first part; argument pieces concatenate per call id. At
- *   `tool_call_end` (or at the end of the stream for a call never ended) the text is decoded: blank
- *   text means no arguments (`{}`), a JSON object is the arguments, anything else gives an invalid
- *   call keeping the raw text and the reason. A `call` carried by `tool_call_end` is used as is.
+ *   `tool_call_end` the text is decoded: blank text means no arguments (`{}`), a JSON object is
+ *   the arguments, anything else gives an invalid call keeping the raw text and the reason. A
+ *   `call` carried by `tool_call_end` is used as is. A call started (or given pieces) but never
+ *   ended by a `tool_call_end` when the stream stops is invalid (no tool_call_end): it may
+ *   be cut off, so it is never decoded into a runnable call. Every adapter ends each call it
+ *   starts with a `tool_call_end`.
+ * - One id names one call: a `tool_call_start` for an id already ended, a start naming another
+ *   tool for an open id, or a second `tool_call_end` with other content for an id is a protocol
+ *   violation: reading stops, every call of the stream is invalid (none is silently dropped or
+ *   replaced) and the response is `error` with `rawFinishReason: 'protocol_violation: ...'`.
  * - The first `finish` part is final: it sets the finish reason, usage and choices. After it only
  *   `response_metadata`, an `error` part or a repeat of the same finish (ignored) may come; a text,
  *   reasoning, refusal or tool-call part, or a finish with another reason, ends reading and makes
@@ -103,6 +114,8 @@ export async function collectStreamSettled(
     rawFinishReason = why;
     choices = undefined;
   };
+  /** Set when an id named two calls: every call of the stream ends invalid with it. */
+  let duplicate: string | undefined;
 
   reading: for await (const part of stream) {
     if (finished !== undefined && part.type !== 'response_metadata' && part.type !== 'error') {
@@ -132,6 +145,15 @@ export async function collectStreamSettled(
         refusal.push(part.delta);
         break;
       case 'tool_call_start': {
+        const known = calls.get(part.id);
+        if (
+          known !== undefined &&
+          (known.done !== undefined || (part.name !== '' && known.name !== '' && part.name !== known.name))
+        ) {
+          duplicate = `protocol_violation: tool call id \`${part.id}\` names two calls in one stream`;
+          broken(duplicate);
+          break reading;
+        }
         const call = pending(part.id);
         if (part.name !== '') call.name = part.name;
         if (part.extraContent !== undefined) call.extraContent = part.extraContent;
@@ -142,7 +164,14 @@ export async function collectStreamSettled(
         break;
       case 'tool_call_end': {
         const call = pending(part.id);
-        call.done = part.call ?? decodeCall(call);
+        const done = part.call ?? decodeCall(call);
+        if (call.done !== undefined) {
+          if (sameCall(call.done, done)) break;
+          duplicate = `protocol_violation: tool call id \`${part.id}\` ended twice with different content`;
+          broken(duplicate);
+          break reading;
+        }
+        call.done = done;
         break;
       }
       case 'finish':
@@ -159,7 +188,13 @@ export async function collectStreamSettled(
     }
   }
 
-  const toolCalls = [...calls.values()].map((call) => call.done ?? decodeCall(call));
+  const toolCalls = [...calls.values()].map((call) => {
+    const done = call.done ?? neverEnded(call);
+    if (duplicate === undefined || done.invalid !== undefined) return done;
+    const raw =
+      done.rawArguments ?? (typeof done.arguments === 'string' ? done.arguments : JSON.stringify(done.arguments));
+    return { ...createInvalidToolCall(done.id, done.name, raw, duplicate), rawArguments: raw };
+  });
   const response: LanguageModelV1Response = {
     ...(id === undefined ? {} : { id }),
     ...(modelId === undefined ? {} : { modelId }),
@@ -177,6 +212,23 @@ export async function collectStreamSettled(
     ...(result?.response === undefined && body === undefined ? {} : { response: { ...result?.response, body } }),
   };
   return failure === undefined ? { response } : { response, error: failure };
+}
+
+/** A call the stream never ended: invalid with its raw text, never decoded into a runnable call. */
+function neverEnded(call: PendingCall): LanguageModelV1ToolCall {
+  const raw = call.pieces.join('');
+  const extra = call.extraContent === undefined ? {} : { extraContent: call.extraContent };
+  const reason = `${CALL_NEVER_ENDED}; raw arguments: ${raw}`;
+  return { ...createInvalidToolCall(call.id, call.name, raw, reason), rawArguments: raw, ...extra };
+}
+
+function sameCall(a: LanguageModelV1ToolCall, b: LanguageModelV1ToolCall): boolean {
+  return (
+    a.name === b.name &&
+    a.invalid === b.invalid &&
+    JSON.stringify(a.arguments) === JSON.stringify(b.arguments) &&
+    (a.rawArguments ?? '') === (b.rawArguments ?? '')
+  );
 }
 
 function decodeCall(call: PendingCall): LanguageModelV1ToolCall {
