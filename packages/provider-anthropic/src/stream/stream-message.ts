@@ -58,7 +58,8 @@ function parseJson(data: string): unknown {
  * upgraded to a normal end). A missing, non-string or `pause_turn` stop reason makes a turn with
  * tool calls finish `error` (see `mapStopReason`). Content after the stop reason (a block start, a
  * delta with content), a second `message_start` (or one after content blocks), a content block
- * started again while it is open (another message spliced in) and more than `MAX_CONTENT_BLOCKS`
+ * started again while it is open or an index not above every index started before (indexes are fresh
+ * and increasing: another message spliced in), two `tool_use` blocks with one id and more than `MAX_CONTENT_BLOCKS`
  * (512) blocks are a `protocol_violation` error: every call of the stream, closed or open, ends
  * invalid, so nothing of it is runnable. Empty thinking blocks add no separator; a compaction
  * block keeps the summary of its `compaction_delta` events.
@@ -99,6 +100,10 @@ export async function* streamMessage(
   let corrupted = false;
   let blocksStarted = 0;
   let toolBlocks = 0;
+  /** The highest content block index started: indexes are fresh and increasing within a message. */
+  let highestIndex = -1;
+  /** The tool ids seen in this message: one id names one call. */
+  const toolIds = new Set<string>();
   const violation = (what: string): LanguageModelV1StreamPart => ({
     type: 'error',
     error: transportError(`broke the stream protocol: ${what}`, undefined, {
@@ -255,12 +260,21 @@ export async function* streamMessage(
             yield* broken(`opened more than ${MAX_CONTENT_BLOCKS} content blocks`);
             return;
           }
-          const index = typeof record.index === 'number' ? record.index : open.size;
+          const index = typeof record.index === 'number' ? record.index : highestIndex + 1;
           if (open.has(index)) {
             // A block started over one still open: another message's events spliced in.
             yield* broken(`started content block ${index} again while it was open`);
             return;
           }
+          if (index <= highestIndex) {
+            // Indexes are fresh and increasing: one reused after its block closed (a second call
+            // at index 0) is another message's events spliced in, not a block of this one.
+            yield* broken(
+              `started content block ${index} again after block ${highestIndex} (indexes are fresh and increasing)`,
+            );
+            return;
+          }
+          highestIndex = index;
           const block = asRecord(record.content_block) ?? {};
           lastStarted = block.type === 'text' ? 'text' : block.type === 'tool_use' ? 'tool' : 'opaque';
           if (block.type === 'text') {
@@ -270,6 +284,12 @@ export async function* streamMessage(
           } else if (block.type === 'tool_use') {
             const id = asString(block.id) ?? `toolu_${index}`;
             const name = asString(block.name) ?? '';
+            if (toolIds.has(id)) {
+              // Two calls under one id: which one a result answers is ambiguous, so none may run.
+              yield* broken(`sent tool id ${id} for two tool_use blocks in one message`);
+              return;
+            }
+            toolIds.add(id);
             toolBlocks += 1;
             open.set(index, { kind: 'tool', id, name, json: '', start: block.input });
             yield { type: 'tool_call_start', id, name };
