@@ -46,6 +46,10 @@ export class ChoiceStream {
   private readonly reasoning: EdgeTrimmer = createEdgeTrimmer();
   private textSequence: number | undefined;
   private textCalls = 0;
+  /** Content (text, reasoning, refusal, calls) has arrived for this choice. */
+  private contentSeen = false;
+  /** A chunk of this choice came without a role: the server sends it only at the start. */
+  private roleOmitted = false;
 
   constructor(index: number, context: ReadContext) {
     this.index = index;
@@ -74,6 +78,17 @@ export class ChoiceStream {
       this.violation ??= `sent content for choice ${this.index} after its finish reason (${this.rawFinishReason})`;
       return parts;
     }
+    // A role marker restarts a message: after content, from a server that has shown it sends the
+    // role only at the start (a chunk of this choice came without one), it is a second message
+    // spliced in. Servers that repeat the role on every chunk (Ollama) never restart this way.
+    const role = asString(delta?.role);
+    if (role !== undefined && role !== '') {
+      if (this.contentSeen && this.roleOmitted) {
+        this.violation ??= `restarted choice ${this.index} (a second role chunk after content)`;
+        return parts;
+      }
+    } else if (delta !== undefined) this.roleOmitted = true;
+    if (hasContent(delta)) this.contentSeen = true;
     const field = asString(delta?.reasoning_content) ?? asString(delta?.reasoning);
     const content = contentParts(delta?.content);
     // Reasoning from a field or a reasoning part is the model's text: passed on byte for byte.
@@ -87,6 +102,7 @@ export class ChoiceStream {
     for (const fragment of asArray(delta?.tool_calls)) parts.push(...this.assembler.push(fragment));
     if (this.assembler.overflow)
       this.violation ??= `opened more than ${MAX_STREAM_TOOL_CALLS} tool calls in choice ${this.index}`;
+    if (this.assembler.violation !== undefined) this.violation ??= this.assembler.violation;
     const reason = readFinishReason(choice.finish_reason);
     if (reason !== undefined && this.keeps(reason)) this.rawFinishReason = reason;
     return parts;

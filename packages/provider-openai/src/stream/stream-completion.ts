@@ -40,6 +40,14 @@ function carriesContent(chunk: Readonly<Record<string, unknown>>): boolean {
   });
 }
 
+/** A chunk with a finish reason for any choice. */
+function carriesFinish(chunk: Readonly<Record<string, unknown>>): boolean {
+  return asArray(chunk.choices).some((entry) => {
+    const reason = asRecord(entry)?.finish_reason;
+    return reason !== undefined && reason !== null && reason !== '';
+  });
+}
+
 function protocolError(what: string, context: StreamContext & { httpStatus: number }) {
   return transportError(`broke the stream protocol: ${what}`, undefined, {
     ...context,
@@ -71,6 +79,11 @@ function isErrorChunk(chunk: Readonly<Record<string, unknown>>): boolean {
  *   the turn has tool calls, so none of them runs;
  * - the first finish reason of a choice holds: a later one replaces it only when it is no normal
  *   end and the first was (a turn is never upgraded to a normal end);
+ * - a chunk with choices whose id is not the first such chunk's id (absent and present differ),
+ *   carrying content or a finish reason, is a second completion spliced in; so is a second
+ *   `role` chunk after content from a server that sends the role only at the start, and a tool
+ *   call renamed mid-call (see `ToolCallAssembler`): each is `protocol_violation` (not
+ *   retryable) with every call of the stream invalid;
  * - content after a choice's finish reason, more than `MAX_CHOICES` (128) choices or more
  *   than 256 tool calls in a choice is `protocol_violation` (not retryable);
  * - an error in any form servers use: a `data:` payload with `error` (or `object: "error"`), an
@@ -101,6 +114,7 @@ export async function* streamCompletion(
   const primary = choiceFor(0);
   let metadataSent = false;
   let firstId: string | undefined;
+  let identified = false;
   /** Ends choice 0's calls invalid, then the protocol error: a corrupted stream runs nothing. */
   function* broken(what: string): Generator<LanguageModelV1StreamPart> {
     yield* emit(0, primary.stream.finish(true, `the stream broke the protocol (${what}); no call of it may run`));
@@ -177,12 +191,19 @@ export async function* streamCompletion(
         yield { type: 'response_metadata', id: asNonEmptyString(chunk.id), modelId: asNonEmptyString(chunk.model) };
       }
       const chunkId = asNonEmptyString(chunk.id);
-      firstId ??= chunkId;
-      if (chunkId !== undefined && chunkId !== firstId && carriesContent(chunk)) {
-        // Two completions spliced into one stream: merging them would make the second one's calls
-        // look like a clean turn.
-        yield* broken(`sent content of completion ${chunkId} in the stream of ${firstId}`);
-        return;
+      if (asArray(chunk.choices).length > 0) {
+        // Every chunk of one completion carries its id (or none, every one): the first chunk with
+        // choices sets it, and a chunk with choices under another id (absent then present, present
+        // then absent, or another) is a second completion spliced in, its finish included. Merging
+        // them would make the second one's calls look like a clean turn. Chunks without choices
+        // (Azure's prompt-filter chunk with an empty id, a usage chunk) carry no turn and are not compared.
+        if (!identified) {
+          identified = true;
+          firstId = chunkId;
+        } else if (chunkId !== firstId && (carriesContent(chunk) || carriesFinish(chunk))) {
+          yield* broken(`sent a chunk of completion ${chunkId ?? '(no id)'} in the stream of ${firstId ?? '(no id)'}`);
+          return;
+        }
       }
       usage = mergeUsage(usage, chunk);
       for (const [position, entry] of asArray(chunk.choices).entries()) {

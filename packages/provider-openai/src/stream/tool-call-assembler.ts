@@ -23,7 +23,8 @@ interface Slot {
  * - A fragment with an id joins the slot with that id; else one with an index joins the slot with
  *   that index, unless it carries an id different from the slot's (Ollama reuses index 0 for each
  *   new call): then it opens a new slot. A fragment with neither continues the latest slot.
- * - A non-empty `function.name` sets the name; an empty one never overwrites it.
+ * - A non-empty `function.name` sets the name; an empty one never overwrites it; another non-empty
+ *   name for a call already named sets {@link ToolCallAssembler.violation} (the fragment is dropped).
  * - `tool_call_start` is emitted once the name is known (with the argument text held so far as the
  *   first `tool_call_delta`); later argument pieces follow as `tool_call_delta`s.
  * - Missing ids are minted `tool-{index}` (the wire index, else the slot's position); an id already
@@ -40,6 +41,8 @@ interface Slot {
 export class ToolCallAssembler {
   /** Set once a fragment would have opened more than {@link MAX_STREAM_TOOL_CALLS} calls. */
   overflow = false;
+  /** Set when a fragment renamed a call mid-call: the stream broke the protocol. */
+  violation: string | undefined;
   private readonly slots: Slot[] = [];
   private readonly byIndex = new Map<number, Slot>();
   private readonly byId = new Map<string, Slot>();
@@ -63,6 +66,11 @@ export class ToolCallAssembler {
     }
     const fn = asRecord(record.function);
     const name = asNonEmptyString(fn?.name);
+    if (name !== undefined && slot.name !== '' && name !== slot.name) {
+      // A later fragment of one call naming another tool: two calls merged into one slot.
+      this.violation ??= `renamed tool call ${slot.wireId ?? slot.index ?? slot.position} from ${slot.name} to ${name} mid-call`;
+      return [];
+    }
     if (name !== undefined) slot.name = name;
     if (record.extra_content !== undefined && record.extra_content !== null) {
       slot.extraContent = record.extra_content as LanguageModelV1ToolCall['extraContent'];
