@@ -53,13 +53,13 @@ export function createSeedPtypeGrammar(context: ScanContext, tools: readonly Too
       }
       if (best === undefined) return undefined;
       const open = bestStart + best.needle.length - 1;
-      const end = matchParenthesis(open);
+      const broken = ptypeCallOpened(text, bestStart, best.tool);
+      // `search( with a query`: what follows the parenthesis is no argument list. A `)` within the
+      // repair window still makes it an invalid call the model can repair; past it, it is prose.
+      const end = broken < 0 ? matchParenthesis(open) : matchWithin(open, broken + PTYPE_REPAIR_WINDOW);
       if (end < 0) {
-        const opened = ptypeCallOpened(text, bestStart, best.tool);
-        if (opened >= 0) {
-          // `search( with a query`: what follows the parenthesis is no argument list. A `)` within
-          // the repair window would still make it an invalid call the model can repair; past it, prose.
-          if (mode === 'stream' && text.length - opened <= PTYPE_REPAIR_WINDOW) {
+        if (broken >= 0) {
+          if (mode === 'stream' && text.length - broken < PTYPE_REPAIR_WINDOW) {
             return { kind: 'pending', start: bestStart, end: text.length };
           }
           cursor = bestStart + 1;
@@ -102,6 +102,28 @@ export function createSeedPtypeGrammar(context: ScanContext, tools: readonly Too
       }
       return { kind: 'malformed', start: bestStart, end, bodyChars: countCharacters(text, open + 1, end - 1) };
     }
+  }
+
+  /**
+   * As {@link matchParenthesis}, for an opener whose argument list broke: only a closing bracket
+   * before `limit` counts (else -1), so a `name(` in prose costs at most the repair window.
+   */
+  function matchWithin(open: number, limit: number): number {
+    let depth = 0;
+    let quote = 0;
+    const stop = Math.min(limit, text.length);
+    for (let index = open; index < stop; index++) {
+      const code = text.charCodeAt(index);
+      if (quote !== 0) {
+        if (code === 92) index++;
+        else if (code === quote) quote = 0;
+        continue;
+      }
+      if (code === 34 || code === 39 || code === 96) quote = code;
+      else if (code === 40 || code === 91 || code === 123) depth++;
+      else if ((code === 41 || code === 93 || code === 125) && --depth === 0) return index + 1;
+    }
+    return -1;
   }
 
   /** The index after the bracket closing the one at `open`, or -1; remembers every inner answer. */
@@ -169,7 +191,11 @@ function safeParse(
   }
 }
 
-/** The longest look, in code units, at an unclosed call before the whole rest of the text is read. */
+/**
+ * How far (in code units from the tool name) an argument list must stay well-formed for the call
+ * to count as started: a call whose first 256 characters are an unfinished argument list owns the
+ * rest of the text if it never closes.
+ */
 const OPENED_WINDOW = 256;
 /** A tail that more text could still complete into a literal: a number, `true`, `false` or `null` being written. */
 const LITERAL_TAIL =
@@ -189,11 +215,11 @@ function literalTail(text: string, offset: number | undefined): boolean {
 export const PTYPE_REPAIR_WINDOW = 80;
 
 /**
- * @internal For a p-type opener at `start` (`name(` at a word boundary) whose parenthesis never
- * closes in `text`: -1 when the text after `(` is an unfinished argument list (an open string, list
- * or object, a value still being written: a call that started), else the index of the first
- * character that can never belong to one (`search( with a query`: the `w`). Only the text from
- * `start` decides, so a stream and a complete text agree.
+ * @internal For a p-type opener at `start` (`name(` at a word boundary): -1 when its first
+ * characters (up to 256) are a well-formed or unfinished argument list (an open string, list or
+ * object, a value still being written: a call that started), else the index of the first character
+ * that can never belong to one (`search( with a query`: the `w`). Only the text from `start`
+ * decides, so a stream and a complete text agree.
  */
 export function ptypeCallOpened(text: string, start: number, tool: ToolSchema): number {
   const verdict = (window: string): number | 'more' => {
@@ -208,8 +234,5 @@ export function ptypeCallOpened(text: string, start: number, tool: ToolSchema): 
     return literalTail(window, offset) ? 'more' : offset;
   };
   const near = verdict(text.slice(start, start + OPENED_WINDOW));
-  if (near !== 'more') return start + near;
-  if (start + OPENED_WINDOW >= text.length) return -1;
-  const far = verdict(text.slice(start));
-  return far === 'more' ? -1 : start + far;
+  return near === 'more' ? -1 : start + near;
 }
