@@ -20,6 +20,7 @@ import type { RegisteredTool } from '../registry/tool-registry.js';
 import { canStop, isRunStop, runStopError } from '../run/run-stop.js';
 import type { CallOutcome } from './call-outcome.js';
 import { describeSafely } from './plain-data.js';
+import { unwatchRunAbort, watchRunAbort } from './run-abort-watch.js';
 import { enterCall, scrubOutcome } from './scrub-outcome.js';
 import { unserializableReason, unserializableResult } from './serializable-result.js';
 import { createCallContext, endCall, LazyCallSignal } from './tool-context.js';
@@ -59,7 +60,7 @@ function settleWithin(
     let timer: ReturnType<typeof setTimeout> | undefined;
     const cleanup = () => {
       if (timer !== undefined) clearTimeout(timer);
-      runSignal.removeEventListener('abort', onAbort);
+      unwatchRunAbort(runSignal, onAbort);
     };
     const onAbort = () => {
       cleanup();
@@ -72,7 +73,7 @@ function settleWithin(
       onAbort();
       return;
     }
-    runSignal.addEventListener('abort', onAbort, { once: true });
+    watchRunAbort(runSignal, onAbort);
     if (deadlineMs !== undefined) {
       timer = setTimeout(() => {
         cleanup();

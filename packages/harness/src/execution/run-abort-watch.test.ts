@@ -1,0 +1,68 @@
+import { defineTool } from '@tiny/tools';
+import { Type } from 'typebox';
+import { describe, expect, it } from 'vitest';
+import { AgentHarness } from '../agent/agent-harness.js';
+import { RunCancelledError } from '../errors/run-cancelled-error.js';
+import { ScriptedModel, scriptedToolCall } from '../testkit/index.js';
+import { unwatchRunAbort, watchRunAbort } from './run-abort-watch.js';
+
+describe('watchRunAbort', () => {
+  it('calls each callback still watching once, on abort, and none that stopped watching', () => {
+    const controller = new AbortController();
+    const calls: string[] = [];
+    const callbacks = ['a', 'b', 'c'].map((name) => () => calls.push(name));
+    for (const callback of callbacks) watchRunAbort(controller.signal, callback);
+    unwatchRunAbort(controller.signal, callbacks[1] as () => void);
+    controller.abort();
+    controller.abort();
+    expect(calls).toEqual(['a', 'c']);
+  });
+
+  it('keeps signals apart, and a callback that removes another during the abort stops it', () => {
+    const first = new AbortController();
+    const second = new AbortController();
+    const calls: string[] = [];
+    const late = () => calls.push('late');
+    watchRunAbort(first.signal, () => {
+      calls.push('first');
+      unwatchRunAbort(first.signal, late);
+    });
+    watchRunAbort(first.signal, late);
+    watchRunAbort(second.signal, () => calls.push('second'));
+    first.abort();
+    expect(calls).toEqual(['first']);
+    second.abort();
+    expect(calls).toEqual(['first', 'second']);
+  });
+});
+
+describe('a run cancelled while several async tools wait', () => {
+  it('aborts every waiting call and rejects the run with RunCancelledError', async () => {
+    const controller = new AbortController();
+    const aborted: string[] = [];
+    let started = 0;
+    const hang = defineTool({
+      name: 'hang',
+      description: 'Waits until its signal aborts.',
+      parameters: Type.Object({ n: Type.Integer() }),
+      isConcurrencySafe: () => true,
+      execute: ({ n }, context) =>
+        new Promise<string>((resolve) => {
+          context.signal.addEventListener('abort', () => {
+            aborted.push(`call ${n}`);
+            resolve('stopped');
+          });
+          started += 1;
+          if (started === 3) queueMicrotask(() => controller.abort(new Error('host stop')));
+        }),
+    });
+    const model = new ScriptedModel({
+      steps: [{ toolCalls: [0, 1, 2].map((n) => scriptedToolCall('hang', { n }, `c${n}`)) }, { content: 'done' }],
+    });
+    const harness = new AgentHarness({ model, tools: [hang], policy: { maxConcurrency: 3 } });
+    await expect(harness.invoke({ signal: controller.signal }, [{ role: 'user', content: 'go' }])).rejects.toThrow(
+      RunCancelledError,
+    );
+    expect(aborted.sort()).toEqual(['call 0', 'call 1', 'call 2']);
+  });
+});
