@@ -50,6 +50,29 @@ function loopTables(loop) {
   ];
 }
 
+const dist = (d) => [fmt(d.mean), fmt(d.median), fmt(d.p10), fmt(d.p90), `${(d.p90 / d.median).toFixed(2)}×`];
+
+function freshTable(fresh) {
+  const rows = [];
+  for (const [series, label] of [
+    ['noGc', 'no gc'],
+    ['gcBeforeEachRun', 'gc() before each run'],
+  ]) {
+    const peer = fresh[series]['ai-sdk-json-schema'];
+    for (const [id, d] of Object.entries(fresh[series])) {
+      rows.push([`${label}: ${id}`, ...dist(d), id === 'ai-sdk-json-schema' ? '' : ratio(d.mean / peer.mean)]);
+    }
+  }
+  for (const kind of ['async', 'sync']) {
+    const d = fresh.reused[kind];
+    rows.push([`reused harness, ${kind} tool`, ...dist(d), '']);
+  }
+  return [
+    `1d. A fresh harness per request (construction untimed), T=${fresh.turns} × K=${fresh.callsPerTurn} calls of a raw JSON Schema async add(a, b), ${fresh.warmups} warm-ups then ${fresh.runs} runs in alternation (µs per call)`,
+    table(['series: system', 'mean', 'median', 'p10', 'p90', 'p90 ÷ median', 'mean ÷ AI SDK'], rows),
+  ];
+}
+
 function memoryTable(memory) {
   const ours = memory.rows.find((row) => row.id === OURS_DEFAULT);
   const rows = memory.rows.map((row) => {
@@ -145,6 +168,7 @@ export function renderReport(results) {
     '',
   ];
   if (results.loop) lines.push(...loopTables(results.loop), '');
+  if (results.fresh) lines.push(...freshTable(results.fresh), '');
   if (results.memory) lines.push(...memoryTable(results.memory), '');
   if (results.coldStart) {
     lines.push(
@@ -212,7 +236,40 @@ export function evaluateTargets(results) {
     const growth = allIn(OURS_DEFAULT, 200) / allIn(OURS_DEFAULT, 10);
     push('per call T=200 ÷ T=10 ≤ 1.15× (events recorded)', growth, 1.15, growth <= 1.15, `${growth.toFixed(2)}×`);
   }
+  if (results.fresh) {
+    for (const [series, label] of [
+      ['noGc', 'no gc'],
+      ['gcBeforeEachRun', 'gc() before each run'],
+    ]) {
+      const ours = results.fresh[series].tiny;
+      const value = ours.mean / results.fresh[series]['ai-sdk-json-schema'].mean;
+      push(`fresh harness, async tool, mean ≤ 1/20 of AI SDK (${label})`, value, 0.05, value <= 0.05, ratio(value));
+      const tail = ours.p90 / ours.median;
+      push(`fresh harness, async tool, p90 ≤ 2× median (${label})`, tail, 2, tail <= 2, `${tail.toFixed(2)}×`);
+    }
+    const reused = results.fresh.reused.async.mean / results.fresh.reused.sync.mean;
+    push('reused harness: async tool ≤ 1.5× sync tool (mean)', reused, 1.5, reused <= 1.5, `${reused.toFixed(2)}×`);
+  }
   if (results.memory) {
+    const fresh = results.memory.rows.find((row) => row.id === 'tiny-async-fresh');
+    if (fresh?.status === 'finished') {
+      const seconds = fresh.elapsedMs / 1000;
+      push(
+        `${results.memory.turns} turns × 1 call ≤ 0.1 s (JSON Schema async tool)`,
+        seconds,
+        0.1,
+        seconds <= 0.1,
+        `${fmt(seconds, 3)} s (warm ${fmt(fresh.warmElapsedMs / 1000, 3)} s)`,
+      );
+      const growth = fresh.peakRssGrowthMiB;
+      push(
+        `${results.memory.turns} turns × 1 call peak RSS growth ≤ 10 MiB (JSON Schema async tool)`,
+        growth,
+        10,
+        growth <= 10,
+        `${fmt(growth, 1)} MiB`,
+      );
+    }
     const ours = results.memory.rows.find((row) => row.id === OURS_DEFAULT);
     const seconds = ours.elapsedMs / 1000;
     const warm =

@@ -1,15 +1,16 @@
 // Side-by-side benchmarks: tiny against the Vercel AI SDK, LangChain JS and OpenAI Agents JS.
 //   pnpm bench                     (root: turbo builds the workspace packages first)
-//   node --expose-gc src/run.mjs [--smoke] [--only loop,memory,cold,validation,parsing,structured]
+//   node --expose-gc src/run.mjs [--smoke] [--only loop,fresh,memory,cold,validation,parsing,structured]
 // Prints tables of ratios (ours ÷ peer) with medians [min–max], and writes the raw figures to
 // results/latest.json (smoke.json with --smoke, which checks no targets; partial.json with --only).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { runColdStart } from './loop/cold-start-workload.mjs';
+import { runFreshHarness } from './loop/fresh-harness-workload.mjs';
 import { runLoopOverhead } from './loop/loop-workload.mjs';
 import { runMemory } from './loop/memory-workload.mjs';
-import { loopSystems } from './loop/systems.mjs';
+import { loopSystem, loopSystems } from './loop/systems.mjs';
 import { runParsing } from './parsing/parsing-workload.mjs';
 import { evaluateTargets, renderReport } from './report.mjs';
 import { runStructuredStreaming } from './structured-slot.mjs';
@@ -65,6 +66,13 @@ if (enabled('loop')) {
   results.loop = await runLoopOverhead(loopSystems, { turnCounts, callsPerTurn: 4, plan });
 }
 
+if (enabled('fresh')) {
+  log('workload 1d: a fresh harness per request, async JSON Schema tool, with and without gc() before each run');
+  results.fresh = await runFreshHarness(
+    smoke ? { turns: 10, warmups: 2, runs: 5 } : { turns: 50, warmups: 20, runs: 150 },
+  );
+}
+
 if (enabled('memory')) {
   const turns = smoke ? 50 : 2000;
   const callsPerTurn = 1;
@@ -80,9 +88,10 @@ if (enabled('memory')) {
     'langgraph-toolnode',
     'tiny',
     'tiny-events-off',
+    'tiny-async-fresh',
     'floor',
   ];
-  const systems = order.map((id) => loopSystems.find((system) => system.id === id));
+  const systems = order.map(loopSystem);
   results.memory = { turns, callsPerTurn, capMs, rows: await runMemory(systems, { turns, capMs, callsPerTurn }) };
 }
 

@@ -1,5 +1,7 @@
 // The agent-loop systems under test, by id. Each `create(turns, callsPerTurn)` builds one run and
 // returns an async function that performs it and reports `{ result, toolCalls, ownUs }`.
+
+import { freshSystems } from './fresh-systems.mjs';
 import { createAiSdkRun } from './system-ai-sdk.mjs';
 import { createFloorRun } from './system-floor.mjs';
 import { createLangChainAgentRun, createLangGraphRun } from './system-langchain.mjs';
@@ -35,9 +37,10 @@ export const loopSystems = [
   { id: 'openai-agents', label: 'OpenAI Agents core 0.14 Runner', create: createOpenAiAgentsRun },
 ];
 
-/** The system with `id`, or a thrown error naming the known ids. */
+/** The system with `id` (issue 35's fresh-harness systems included), or a thrown error naming the known ids. */
 export function loopSystem(id) {
-  const system = loopSystems.find((candidate) => candidate.id === id);
-  if (!system) throw new Error(`unknown system ${id}; known: ${loopSystems.map((s) => s.id).join(', ')}`);
+  const all = [...loopSystems, ...freshSystems];
+  const system = all.find((candidate) => candidate.id === id);
+  if (!system) throw new Error(`unknown system ${id}; known: ${all.map((s) => s.id).join(', ')}`);
   return system;
 }
