@@ -10,7 +10,7 @@ import {
   type RunContext,
   ToolRegistry,
 } from '@tiny/harness';
-import { type AnyTool, completeTool, type ToolExecutionContext } from '@tiny/tools';
+import { type AnyTool, completeTool, recordToolOrigin, type ToolExecutionContext } from '@tiny/tools';
 import { McpServerOptionsError } from './errors/mcp-server-options-error.js';
 import { runServedCall } from './run-served-call.js';
 import { isServed, type ServedToolDefinition, servedDefinition } from './tool-definitions.js';
@@ -78,7 +78,7 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
  */
 function tracked(tool: AnyTool, track: BodyTracker): AnyTool {
   const complete = completeTool(tool);
-  return {
+  const wrapper = {
     ...complete,
     execute(args: never, context: ToolExecutionContext) {
       const output = complete.execute(args, context);
@@ -86,6 +86,9 @@ function tracked(tool: AnyTool, track: BodyTracker): AnyTool {
       return output;
     },
   } as AnyTool;
+  // The same tool to the harness (nested-call matching, withheld tools): it runs the same `execute`.
+  recordToolOrigin(wrapper, tool);
+  return wrapper;
 }
 
 function catalogue(tools: readonly AnyTool[], track: BodyTracker): ToolCatalogue {

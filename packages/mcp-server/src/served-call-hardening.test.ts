@@ -313,3 +313,35 @@ describe('HTTP sessions', () => {
     expect(served.server.sessionCount()).toBe(2);
   });
 });
+
+describe('served tools calling their nested tools', () => {
+  it('runs a nested call to a tool that is also served, once, as the same tool', async () => {
+    const ran: string[] = [];
+    const inner = defineTool({
+      name: 'inner',
+      description: 'Doubles n.',
+      parameters: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+      policy: ToolPolicy.readOnly(),
+      execute: ({ n }: { n: number }) => {
+        ran.push(`inner:${n}`);
+        return n * 2;
+      },
+    });
+    const parent = defineTool({
+      name: 'parent',
+      description: 'Calls inner.',
+      parameters: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+      policy: ToolPolicy.readOnly(),
+      nestedTools: [inner],
+      execute: async ({ n }: { n: number }, context) => {
+        const result = await context.callTool?.('inner', { n });
+        return `ok:${String(result?.output())}`;
+      },
+    });
+    const client = await connect(serverOf([parent, inner]));
+    const result = await client.callTool({ name: 'parent', arguments: { n: 3 } });
+    expect(result.isError).not.toBe(true);
+    expect(textOf(result)).toBe('ok:6');
+    expect(ran).toEqual(['inner:3']);
+  });
+});
