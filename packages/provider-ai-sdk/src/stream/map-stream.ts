@@ -1,4 +1,4 @@
-import { type LanguageModelV1StreamPart, ModelCallError } from '@tiny/llm';
+import { createInvalidToolCall, type LanguageModelV1StreamPart, ModelCallError } from '@tiny/llm';
 import { toModelCallError } from '../errors/to-model-call-error.js';
 import { decodeToolInput } from '../response/decode-tool-input.js';
 import { extraContentOf, mapFinishReason, mapUsage, signatureOf } from '../response/map-result-fields.js';
@@ -29,6 +29,12 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
  * `ModelCallError`; a stream that ends without a `finish` part ends with a retryable
  * `ModelCallError` (an incomplete stream), after whatever was streamed.
  *
+ * Every call started ends with a `tool_call_end`: one started by `tool-input-start` whose
+ * `tool-call` never came before the finish (or the end) was cut off and ends invalid with its raw
+ * input text, never decoded into a runnable call. One `toolCallId` names one call: a second
+ * `tool-input-start` or `tool-call` for an id already used is a `protocol_violation` error (not
+ * retryable) after every call of the stream is ended invalid.
+ *
  * @throws the signal's reason when the call is aborted (from the iteration).
  * @internal
  */
@@ -38,7 +44,36 @@ export async function* mapStream(
   context: StreamContext,
 ): AsyncGenerator<LanguageModelV1StreamPart> {
   const started = new Set<string>();
+  /** Calls ended by their `tool-call`, with the call sent. */
+  const ended = new Set<string>();
+  /** The input text streamed per started call, kept for a call cut off before its `tool-call`. */
+  const inputs = new Map<string, { name: string; text: string }>();
   const providerExecuted = new Set<string>();
+  /** Ends every started call that has no `tool-call` invalid with `reason`. */
+  const cutOff = function* (reason: string): Generator<LanguageModelV1StreamPart> {
+    for (const id of started) {
+      if (ended.has(id)) continue;
+      ended.add(id);
+      const input = inputs.get(id) ?? { name: '', text: '' };
+      const call = createInvalidToolCall(id, input.name, input.text, `${reason}; raw arguments: ${input.text}`);
+      yield { type: 'tool_call_end', id, call: { ...call, rawArguments: input.text } };
+    }
+  };
+  /** Two calls under one id: every call ends invalid, then the protocol error. */
+  const duplicate = function* (id: string, name: string): Generator<LanguageModelV1StreamPart> {
+    const reason = `the stream broke the protocol (tool call id ${id} named two calls); no call of it may run`;
+    yield* cutOff(reason);
+    // A second end with other content for an ended id makes collectStream hold every call invalid.
+    yield { type: 'tool_call_end', id, call: createInvalidToolCall(id, name, '', reason) };
+    yield {
+      type: 'error',
+      error: new ModelCallError({
+        message: `${context.provider}: broke the stream protocol: tool call id ${id} named two calls`,
+        kind: 'protocol_violation',
+        provider: context.provider,
+      }),
+    };
+  };
   let contentSeen = false;
   let metadataSent = false;
   let finished = false;
@@ -91,13 +126,21 @@ export async function* mapStream(
             break;
           }
           contentSeen = true;
+          if (started.has(id)) {
+            finished = true;
+            yield* duplicate(id, String(part.toolName));
+            return;
+          }
           started.add(id);
+          inputs.set(id, { name: String(part.toolName), text: '' });
           yield { type: 'tool_call_start', id, name: String(part.toolName) };
           break;
         }
         case 'tool-input-delta': {
           const id = String(part.id);
-          if (started.has(id) && typeof part.delta === 'string' && part.delta !== '') {
+          if (started.has(id) && !ended.has(id) && typeof part.delta === 'string' && part.delta !== '') {
+            const input = inputs.get(id);
+            if (input !== undefined) input.text += part.delta;
             yield { type: 'tool_call_delta', id, argumentsDelta: part.delta };
           }
           break;
@@ -107,16 +150,23 @@ export async function* mapStream(
           if (part.providerExecuted === true || providerExecuted.has(id)) break;
           contentSeen = true;
           const name = String(part.toolName);
+          if (ended.has(id)) {
+            finished = true;
+            yield* duplicate(id, name);
+            return;
+          }
           if (!started.has(id)) {
             started.add(id);
             yield { type: 'tool_call_start', id, name };
           }
           const call = decodeToolInput(id, name, part.input, 'stream', extraContentOf(part.providerMetadata));
+          ended.add(id);
           yield { type: 'tool_call_end', id, call };
           break;
         }
         case 'finish': {
           finished = true;
+          yield* cutOff('the stream finished before this tool call completed (no tool-call part): it was cut off');
           const finish = mapFinishReason(part.finishReason);
           const refusal = readRefusal({ ...finish, providerMetadata: part.providerMetadata, text });
           if (refusal !== undefined) yield { type: 'refusal_delta', delta: refusal };
@@ -124,6 +174,7 @@ export async function* mapStream(
           return;
         }
         case 'error':
+          yield* cutOff('the stream failed before this tool call completed (no tool-call part)');
           yield { type: 'error', error: toModelCallError(part.error, context.provider, context.secrets) };
           return;
         default:
@@ -134,6 +185,7 @@ export async function* mapStream(
     }
   } catch (error) {
     if (context.signal?.aborted) throw context.signal.reason;
+    yield* cutOff('the stream failed before this tool call completed (no tool-call part)');
     yield { type: 'error', error: toModelCallError(error, context.provider, context.secrets) };
     return;
   } finally {
@@ -141,6 +193,7 @@ export async function* mapStream(
     reader.releaseLock();
   }
   if (!finished) {
+    yield* cutOff('the stream ended before this tool call completed (no tool-call part)');
     yield {
       type: 'error',
       error: new ModelCallError({
