@@ -1,4 +1,4 @@
-export { ChatTemplateError, type ChatTemplateFailure } from './errors/chat-template-error.js';
+export { ChatTemplateError, type ChatTemplateFailure, type ChatTemplateLimit } from './errors/chat-template-error.js';
 export { LocalServerProbeError } from './errors/local-server-probe-error.js';
 export { autoProfile } from './server/auto-profile.js';
 export {
@@ -8,8 +8,10 @@ export {
   probeLocalServer,
 } from './server/probe-local-server.js';
 export {
+  type BoundedInspectChatTemplateOptions,
   type ChatTemplateReasoning,
   type ChatTemplateReport,
   type InspectChatTemplateOptions,
   inspectChatTemplate,
+  inspectTrustedChatTemplate,
 } from './template/inspect-chat-template.js';

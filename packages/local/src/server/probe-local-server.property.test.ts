@@ -1,13 +1,13 @@
 /**
  * Whatever JSON a server answers on the probed endpoints, `probeLocalServer` returns a probe whose
- * decided profile holds only well-typed fields, and `inspectChatTemplate` either reports or throws
+ * decided profile holds only well-typed fields, and `inspectTrustedChatTemplate` either reports or throws
  * a `ChatTemplateError`: unknown shapes are ignored, never misread or thrown through. Sized by a
  * run count; one 127.0.0.1 server whose answers change per run.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatTemplateError } from '../errors/chat-template-error.js';
-import { inspectChatTemplate } from '../template/inspect-chat-template.js';
+import { inspectTrustedChatTemplate } from '../template/inspect-chat-template.js';
 import { probeLocalServer } from './probe-local-server.js';
 import { type Route, replayServer } from './replay-server.test-helper.js';
 
@@ -118,12 +118,12 @@ const fragment = fc.constantFrom(
   '%}',
 );
 
-describe('inspectChatTemplate on arbitrary templates', () => {
+describe('inspectTrustedChatTemplate on arbitrary templates', () => {
   it('reports or throws a ChatTemplateError, nothing else', () => {
     fc.assert(
       fc.property(fc.array(fragment, { maxLength: 14 }), (parts) => {
         try {
-          const report = inspectChatTemplate(parts.join(''));
+          const report = inspectTrustedChatTemplate(parts.join(''));
           expect(['system', 'first_user']).toContain(report.systemPrompt);
           expect(report.profile.toolCalling).toBe(report.nativeTools);
         } catch (error) {

@@ -79,6 +79,48 @@ describe('probeLocalServer', () => {
     expect(probe.notes.join('\n')).toMatch(/chat template not inspected: chat template throws on every probe/);
   });
 
+  // A served template is code: its rendering is bounded, and one that hits a bound decides nothing.
+  const endless = '{% macro f(n) %}{% if n < 60 %}{{ f(n + 1) }}{{ f(n + 1) }}{% endif %}{% endmacro %}{{ f(0) }}';
+
+  it('notes a served template that hits its render bound and falls back to the caps', async () => {
+    const server = await serve({
+      'GET /props': { json: { ...fixture('llamacpp-props.json'), chat_template: endless } },
+    });
+    const probe = await probeLocalServer(server.url, { renderTimeoutMs: 300, timeoutMs: 60_000 });
+    expect(probe.server).toBe('llamacpp');
+    expect(probe.template).toBeUndefined();
+    expect(probe.profile).toMatchObject({ toolCalling: false, systemPrompt: 'first_user' });
+    expect(probe.notes.join('\n')).toMatch(/chat template not inspected: chat template exceeds its time bound/);
+  });
+
+  it("ends a served template's rendering at the probe's own timeoutMs", async () => {
+    const server = await serve({
+      'GET /props': { json: { ...fixture('llamacpp-props.json'), chat_template: endless } },
+    });
+    const thrown = await probeLocalServer(server.url, { timeoutMs: 1500, renderTimeoutMs: 600_000 }).catch(
+      (error: unknown) => error,
+    );
+    expect(LocalServerProbeError.isInstance(thrown)).toBe(true);
+    expect(thrown).toMatchObject({ reason: 'timeout' });
+  });
+
+  it("ends a served template's rendering with the signal's reason", async () => {
+    const server = await serve({
+      'GET /props': { json: { ...fixture('llamacpp-props.json'), chat_template: endless } },
+    });
+    const controller = new AbortController();
+    const reason = new Error('user stopped');
+    const pending = probeLocalServer(server.url, {
+      signal: controller.signal,
+      timeoutMs: 600_000,
+      renderTimeoutMs: 600_000,
+    });
+    // Abort once the server has been asked (the rendering starts after its answers).
+    while (server.requests.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+  });
+
   it('reads Ollama /api/show: capabilities and the context length of the architecture', async () => {
     const server = await serve({ 'POST /api/show': { json: fixture('ollama-show.json') } });
     const probe = await probeLocalServer(`${server.url}/v1`, { model: 'llama3.2' });

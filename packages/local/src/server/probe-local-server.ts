@@ -14,8 +14,13 @@ export interface ProbeLocalServerOptions {
   readonly model?: string | undefined;
   /** Aborts the probe; the signal's reason is thrown. */
   readonly signal?: AbortSignal | undefined;
-  /** Bound on the whole probe, every endpoint together. Default 5000 ms. */
+  /** Bound on the whole probe, every endpoint and the chat template's rendering together. Default 5000 ms. */
   readonly timeoutMs?: number | undefined;
+  /**
+   * Bound on rendering the chat template the server exposes (see `inspectChatTemplate`); `timeoutMs`
+   * and `signal` bound it too. Default 5000 ms.
+   */
+  readonly renderTimeoutMs?: number | undefined;
   /** The `fetch` to use. Default `globalThis.fetch`. */
   readonly fetch?: typeof globalThis.fetch | undefined;
   /** Headers on every probe request (an `Authorization` for LM Studio with API tokens on). */
@@ -67,7 +72,9 @@ interface Answer {
  * LM Studio `GET /api/v0/models` (`type`, `state`, `capabilities`, `max_context_length`); vLLM
  * `/v1/models` (`max_model_len`). The endpoints are asked together, read defensively (bounded
  * bodies, unknown shapes ignored), and the first runtime recognised wins in that order. A Jinja
- * template the server exposes is read with {@link inspectChatTemplate}. A server that answers but
+ * template the server exposes is read with {@link inspectChatTemplate}, in a child process bounded in
+ * time (`renderTimeoutMs`, and the probe's own `timeoutMs` and `signal`), heap and output; a
+ * template that hits a bound is not used, and a note says why. A server that answers but
  * exposes none of these is `openai-compatible` with an empty profile and a note.
  *
  * @throws {InvalidInputError} when `baseURL` is not an absolute http(s) URL.
@@ -142,12 +149,19 @@ export async function probeLocalServer(baseURL: string, options?: ProbeLocalServ
       });
     }
     const model = options?.model;
+    const bounds = { signal: controller.signal, renderTimeoutMs: options?.renderTimeoutMs };
     return (
-      fromLlamaCpp(api, model, props.json, models.json) ??
+      (await fromLlamaCpp(api, model, props.json, models.json, bounds)) ??
       fromOllama(api, model, show?.json) ??
       fromLmStudio(api, model, lmstudio.json) ??
       fromOpenAIModels(api, model, models.json)
     );
+  } catch (error) {
+    // The template's rendering ends with the combined signal's reason: say which bound it was.
+    options?.signal?.throwIfAborted();
+    if (timedOut && !LocalServerProbeError.isInstance(error))
+      throw new LocalServerProbeError({ baseURL: api, reason: 'timeout', detail: `${timeoutMs} ms` });
+    throw error;
   } finally {
     clearTimeout(timer);
     options?.signal?.removeEventListener('abort', onAbort);
@@ -195,15 +209,21 @@ function probe(
   };
 }
 
-/** The template inspection, or a note saying why there is none. */
-function inspect(
+interface RenderBounds {
+  readonly signal: AbortSignal;
+  readonly renderTimeoutMs: number | undefined;
+}
+
+/** The template inspection, or a note saying why there is none (a bound it hit among them). */
+async function inspect(
   template: string | undefined,
   notes: string[],
+  bounds: RenderBounds,
   tokens?: { readonly bosToken?: string | undefined; readonly eosToken?: string | undefined },
-): ChatTemplateReport | undefined {
+): Promise<ChatTemplateReport | undefined> {
   if (template === undefined) return undefined;
   try {
-    const report = inspectChatTemplate(template, tokens);
+    const report = await inspectChatTemplate(template, { ...tokens, ...bounds });
     notes.push(...report.notes.map((note) => `chat template: ${note}`));
     return report;
   } catch (error) {
@@ -225,12 +245,13 @@ function decided(
   };
 }
 
-function fromLlamaCpp(
+async function fromLlamaCpp(
   baseURL: string,
   asked: string | undefined,
   json: unknown,
   modelsJson: unknown,
-): LocalServerProbe | undefined {
+  bounds: RenderBounds,
+): Promise<LocalServerProbe | undefined> {
   const props = asRecord(json);
   if (props === undefined) return undefined;
   const settings = asRecord(props.default_generation_settings);
@@ -239,7 +260,7 @@ function fromLlamaCpp(
   if (settings === undefined && caps === undefined && chatTemplate === undefined) return undefined;
   const notes: string[] = ['llama.cpp: /props answered'];
   // Some llama.cpp versions list the model's own tokens beside the template.
-  const template = inspect(chatTemplate, notes, {
+  const template = await inspect(chatTemplate, notes, bounds, {
     bosToken: asString(props.bos_token),
     eosToken: asString(props.eos_token),
   });

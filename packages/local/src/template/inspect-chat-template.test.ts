@@ -11,9 +11,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Template } from '@huggingface/jinja';
 import { createToolDialect, type Message, messageText, type SystemPromptPlacement, type ToolSchema } from '@tiny/llm';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ChatTemplateError } from '../errors/chat-template-error.js';
-import { inspectChatTemplate } from './inspect-chat-template.js';
+import { type ChatTemplateReport, inspectChatTemplate, inspectTrustedChatTemplate } from './inspect-chat-template.js';
 
 const folder = new URL('./__fixtures__/', import.meta.url);
 const files = [
@@ -77,12 +77,20 @@ function keepsInstructions(file: string, placement: SystemPromptPlacement): bool
 }
 
 describe('inspectChatTemplate on the real templates', () => {
-  const reports = new Map(files.map((file) => [file, inspectChatTemplate(source(file))]));
+  // The bounded path (a child process per template), one template at a time.
+  const reports = new Map<string, ChatTemplateReport>();
+  beforeAll(async () => {
+    for (const file of files) reports.set(file, await inspectChatTemplate(source(file)));
+  });
   const report = (file: string) => reports.get(file) ?? expect.unreachable(file);
 
   it('inspects all 21 templates without throwing', () => {
     expect(files).toHaveLength(21);
     expect(reports.size).toBe(21);
+  });
+
+  it.each(files)('the in-process variant for trusted templates reports the same: %s', (file) => {
+    expect(inspectTrustedChatTemplate(source(file))).toEqual(report(file));
   });
 
   it.each(files)("chooses first_user exactly where 'system' loses the instructions: %s", (file) => {
@@ -186,34 +194,137 @@ describe('inspectChatTemplate on the real templates', () => {
 });
 
 describe('inspectChatTemplate failures', () => {
-  it('names the failure of a template that throws on every probe', () => {
-    const thrown = (() => {
-      try {
-        inspectChatTemplate("{{ raise_exception('This server renders nothing') }}");
-      } catch (error) {
-        return error;
-      }
-      return undefined;
-    })();
-    expect(ChatTemplateError.isInstance(thrown)).toBe(true);
-    const error = thrown as ChatTemplateError;
+  it('names the failure of a template that throws on every probe', async () => {
+    const error = await rejection(inspectChatTemplate("{{ raise_exception('This server renders nothing') }}"));
     expect(error.failure).toBe('render');
+    expect(error.limit).toBeUndefined();
     expect(error.probes.length).toBeGreaterThan(5);
     expect(error.message).toContain('This server renders nothing');
   });
 
-  it('names a parse failure', () => {
-    expect(() => inspectChatTemplate('{% for message in messages %}{{ message.content }}')).toThrow(
+  it('names a parse failure', async () => {
+    await expect(inspectChatTemplate('{% for message in messages %}{{ message.content }}')).rejects.toThrow(
+      expect.objectContaining({ name: 'ChatTemplateError', failure: 'parse' }),
+    );
+    expect(() => inspectTrustedChatTemplate('{% for message in messages %}{{ message.content }}')).toThrow(
       expect.objectContaining({ name: 'ChatTemplateError', failure: 'parse' }),
     );
   });
 
-  it('keeps system when only a later probe fails for another reason', () => {
+  it('keeps system when only a later probe fails for another reason', async () => {
     // Renders anything with a system message, throws on a tool message (Gemma-like strictness elsewhere).
     const template =
       "{% for m in messages %}{% if m.role == 'tool' %}{{ raise_exception('no tools') }}{% endif %}<{{ m.role }}>{{ m.content }}{% endfor %}";
-    const report = inspectChatTemplate(template);
+    const report = await inspectChatTemplate(template);
     expect(report.systemPrompt).toBe('system');
     expect(report.nativeTools).toBe(false);
+  });
+});
+
+/** The `ChatTemplateError` a promise rejects with (fails the test on anything else). */
+async function rejection(promise: Promise<unknown>): Promise<ChatTemplateError> {
+  const thrown = await promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  expect(ChatTemplateError.isInstance(thrown), String(thrown)).toBe(true);
+  return thrown as ChatTemplateError;
+}
+
+// Hostile templates, as a server could serve them: each ends because of a bound (not because the
+// engine gives up), with a `limit` naming it. No timing is asserted: the bound is what ends them.
+describe('inspectChatTemplate bounds', () => {
+  it('a loop over range(10**9) ends at the heap or time bound', async () => {
+    // `range` of @huggingface/jinja builds the whole list first: a billion numbers.
+    const error = await rejection(inspectChatTemplate('{% for i in range(10**9) %}{% endfor %}{{ messages }}'));
+    expect(error.failure).toBe('limit');
+    expect(['memory', 'time']).toContain(error.limit);
+  });
+
+  it('an endlessly recursive macro ends at the time bound', async () => {
+    // Two self-calls per level and a depth guard the engine's stack never reaches: 2^60 calls.
+    const template = '{% macro f(n) %}{% if n < 60 %}{{ f(n + 1) }}{{ f(n + 1) }}{% endif %}{% endmacro %}{{ f(0) }}';
+    const error = await rejection(inspectChatTemplate(template, { renderTimeoutMs: 500 }));
+    expect(error.failure).toBe('limit');
+    expect(error.limit).toBe('time');
+    expect(error.message).toContain('500 ms');
+  });
+
+  it('a macro that calls itself without end fails typed, bounded or in-process', async () => {
+    // The engine's variable lookup swallows the stack overflow ("not a function"): every probe throws.
+    const template = '{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}';
+    for (const thrown of [
+      await rejection(inspectChatTemplate(template)),
+      (() => {
+        try {
+          inspectTrustedChatTemplate(template);
+        } catch (error) {
+          return error as ChatTemplateError;
+        }
+        return expect.unreachable('no error');
+      })(),
+    ]) {
+      expect(ChatTemplateError.isInstance(thrown)).toBe(true);
+      expect(['render', 'limit']).toContain(thrown.failure);
+      if (thrown.failure === 'limit') expect(thrown.limit).toBe('stack');
+    }
+  });
+
+  it('a huge string ends at the output bound', async () => {
+    // Doubling a string 25 times: 32 Mi characters, far past 1 MiB, well inside the heap.
+    const template =
+      "{% set ns = namespace(s='x') %}{% for i in range(25) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s }}";
+    const error = await rejection(inspectChatTemplate(template));
+    expect(error).toMatchObject({ failure: 'limit', limit: 'output' });
+    expect(error.probes[0]?.error).toContain('33554432 characters');
+    expect(() => inspectTrustedChatTemplate(template)).toThrow(expect.objectContaining({ limit: 'output' }));
+  });
+
+  it("a string past the engine's length limit ends at the memory bound", async () => {
+    // Doubling 40 times passes V8's longest string (2^29 characters) before the heap fills: a RangeError.
+    const template =
+      "{% set ns = namespace(s='x') %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s }}";
+    const error = await rejection(inspectChatTemplate(template));
+    expect(error).toMatchObject({ failure: 'limit', limit: 'memory' });
+  });
+
+  it('refuses a template longer than maxTemplateChars unread', async () => {
+    const template = `{{ messages }}${' '.repeat(256 * 1024)}`;
+    const error = await rejection(inspectChatTemplate(template));
+    expect(error).toMatchObject({ failure: 'limit', limit: 'template_size' });
+    const small = await inspectChatTemplate('{% for m in messages %}{{ m.content }}{% endfor %}', {
+      maxTemplateChars: 100,
+    });
+    expect(small.systemPrompt).toBe('system');
+    await expect(inspectChatTemplate('{{ messages }}', { maxTemplateChars: 5 })).rejects.toMatchObject({
+      limit: 'template_size',
+    });
+  });
+
+  it('a probe rendering more than maxOutputChars ends it, and one within does not', async () => {
+    const template = '{% for m in messages %}{{ m.content }}{% endfor %}';
+    await expect(inspectChatTemplate(template, { maxOutputChars: 20 })).rejects.toMatchObject({
+      failure: 'limit',
+      limit: 'output',
+    });
+    expect((await inspectChatTemplate(template, { maxOutputChars: 10_000 })).systemPrompt).toBe('system');
+  });
+
+  it("aborts with the signal's reason and kills the renderer", async () => {
+    const controller = new AbortController();
+    const reason = new Error('stop rendering');
+    const template = '{% macro f(n) %}{% if n < 60 %}{{ f(n + 1) }}{{ f(n + 1) }}{% endif %}{% endmacro %}{{ f(0) }}';
+    const pending = inspectChatTemplate(template, { signal: controller.signal, renderTimeoutMs: 60_000 });
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+  });
+
+  it('refuses a bound that is not a positive number', async () => {
+    await expect(inspectChatTemplate('{{ messages }}', { renderTimeoutMs: 0 })).rejects.toMatchObject({
+      name: 'InvalidInputError',
+    });
+    expect(() => inspectTrustedChatTemplate('{{ messages }}', { maxOutputChars: Number.NaN })).toThrow(
+      expect.objectContaining({ name: 'InvalidInputError' }),
+    );
   });
 });

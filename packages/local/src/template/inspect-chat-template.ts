@@ -1,7 +1,10 @@
 import { Template } from '@huggingface/jinja';
 import { type CallGrammar, createModelProfile, type ModelProfile, type SystemPromptPlacement } from '@tiny/llm';
+import { InvalidInputError } from '@tiny/tools';
 import { ChatTemplateError } from '../errors/chat-template-error.js';
 import { detectCallGrammar } from './detect-call-grammar.js';
+import { renderProbesInChildProcess } from './render-in-process.js';
+import { type ProbeInput, type ProbeRenderResult, type Rendering, renderProbes } from './render-probes.js';
 
 /** Options of {@link inspectChatTemplate}. */
 export interface InspectChatTemplateOptions {
@@ -11,6 +14,23 @@ export interface InspectChatTemplateOptions {
   readonly eosToken?: string | undefined;
   /** Extra template variables for every probe (`{ enable_thinking: false }`, ...). */
   readonly context?: Readonly<Record<string, unknown>> | undefined;
+  /** Longest template accepted, in characters; a longer one is refused unread. Default 262144 (256 KiB). */
+  readonly maxTemplateChars?: number | undefined;
+  /** Longest text one probe may render, in characters. Default 1048576 (1 MiB). */
+  readonly maxOutputChars?: number | undefined;
+}
+
+/** Options of {@link inspectChatTemplate}: those of {@link inspectTrustedChatTemplate}, and the renderer's bounds. */
+export interface BoundedInspectChatTemplateOptions extends InspectChatTemplateOptions {
+  /**
+   * Bound on rendering every probe together, the renderer's start included; the renderer is killed
+   * past it. Default 5000 ms.
+   */
+  readonly renderTimeoutMs?: number | undefined;
+  /** Heap of the renderer (its old generation, `--max-old-space-size`), in MiB. Default 128. */
+  readonly maxRenderHeapMb?: number | undefined;
+  /** Ends the inspection (and kills the renderer) with the signal's reason. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** What a chat template does with reasoning. */
@@ -57,7 +77,6 @@ export interface ChatTemplateReport {
   readonly profile: ModelProfile;
 }
 
-type Rendering = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string };
 type ProbeMessage = Record<string, unknown>;
 
 // Probe texts: markers no template writes on its own, so finding one in the output means the
@@ -103,27 +122,68 @@ const callTurn = (args: unknown): ProbeMessage => ({
   tool_calls: [{ id: CALL_ID, type: 'function', function: { name: TOOL_NAME, arguments: args } }],
 });
 
-/** Renders one probe; a template that loops over an undefined `tools` gets `tools: []` (what "no tools" means). */
-function renderWith(
-  template: Template,
-  base: Record<string, unknown>,
+const probe = <const Name extends string>(
+  name: Name,
   messages: readonly ProbeMessage[],
   tools?: unknown,
   addGenerationPrompt = true,
-): Rendering {
-  const attempt = (extra: Record<string, unknown>): Rendering => {
-    try {
-      const context = { ...base, add_generation_prompt: addGenerationPrompt, ...extra };
-      return { ok: true, text: template.render(structuredClone({ ...context, messages })) };
-    } catch (error) {
-      return { ok: false, error: error instanceof Error ? error.message : String(error) };
-    }
-  };
-  if (tools !== undefined) return attempt({ tools });
-  const plain = attempt({});
-  if (plain.ok) return plain;
-  const empty = attempt({ tools: [] });
-  return empty.ok ? empty : plain;
+): ProbeInput & { readonly name: Name } => ({
+  name,
+  messages,
+  ...(tools === undefined ? {} : { tools }),
+  addGenerationPrompt,
+});
+
+/** The probe conversations, as plain data (they cross into the renderer's process). */
+const PROBES = [
+  probe('system', [system, user]),
+  probe('system_multi_turn', [system, user, reply, followUp]),
+  probe('first_user', [merged]),
+  probe('first_user_multi_turn', [merged, reply, followUp]),
+  probe('tools', [user], TOOLS),
+  // Some templates (DeepSeek V3.1) declare tools only beside a system message.
+  probe('tools_with_system', [system, user], TOOLS),
+  probe('tool_round_object', [user, callTurn({ [ARG_KEY]: ARG_MARK }), toolResult], TOOLS),
+  probe('tool_round_string', [user, callTurn(JSON.stringify({ [ARG_KEY]: ARG_MARK })), toolResult], TOOLS),
+  probe('reasoning', [user, { ...reply, reasoning_content: THINK_MARK, thinking: THINK_MARK }], undefined, false),
+  probe('generation_on', [user], undefined, true),
+  probe('generation_off', [user], undefined, false),
+] as const;
+
+type ProbeName = (typeof PROBES)[number]['name'];
+
+const DEFAULT_MAX_TEMPLATE_CHARS = 256 * 1024;
+const DEFAULT_MAX_OUTPUT_CHARS = 1024 * 1024;
+const DEFAULT_RENDER_TIMEOUT_MS = 5000;
+const DEFAULT_MAX_RENDER_HEAP_MB = 128;
+
+function positive(entryPoint: string, name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!(Number.isFinite(value) && value > 0))
+    throw new InvalidInputError({ entryPoint, reason: `${name} must be a positive number` });
+  return value;
+}
+
+/** The render input, once the template's size is within its bound. */
+function renderInput(entryPoint: string, template: string, options: InspectChatTemplateOptions | undefined) {
+  const maxTemplateChars = positive(
+    entryPoint,
+    'maxTemplateChars',
+    options?.maxTemplateChars,
+    DEFAULT_MAX_TEMPLATE_CHARS,
+  );
+  const maxOutputChars = positive(entryPoint, 'maxOutputChars', options?.maxOutputChars, DEFAULT_MAX_OUTPUT_CHARS);
+  if (template.length > maxTemplateChars) {
+    throw new ChatTemplateError({
+      failure: 'limit',
+      limit: 'template_size',
+      probes: [
+        { probe: 'size', error: `the template has ${template.length} characters, more than ${maxTemplateChars}` },
+      ],
+    });
+  }
+  const base = { bos_token: options?.bosToken ?? '<s>', eos_token: options?.eosToken ?? '</s>', ...options?.context };
+  return { template, base, probes: PROBES, maxOutputChars };
 }
 
 /**
@@ -133,50 +193,62 @@ function renderWith(
  * output: whether system text survives (else `systemPrompt: 'first_user'`, the placement that
  * merges the system prompt and tool instructions into the first user turn), whether tools, tool
  * results and assistant calls are rendered (`nativeTools`), the call grammar it teaches, its
- * reasoning handling and generation prompt. No model runs; nothing leaves the process.
+ * reasoning handling and generation prompt. No model runs; nothing leaves the machine.
  *
- * @throws {ChatTemplateError} of failure `parse` when the template does not parse, or `render` when
- *   it throws on every probe (the message names the first probe and its error).
+ * A template is code: the probes render in a child Node process with a bounded heap
+ * (`maxRenderHeapMb`), killed past `renderTimeoutMs` or when `signal` aborts, a template longer than
+ * `maxTemplateChars` is refused unread, and a probe rendering more than `maxOutputChars` ends the
+ * inspection. A template that hits any bound fails closed: nothing is decided from it.
+ *
+ * @throws {ChatTemplateError} of failure `parse` when the template does not parse, `render` when
+ *   it throws on every probe (the message names the first probe and its error), or `limit` when it
+ *   hits a bound (`error.limit` names it: `template_size`, `time`, `memory`, `stack`, `output`).
+ * @throws {InvalidInputError} when a bound is not a positive number.
+ * @throws the signal's reason when `signal` aborts.
  */
-export function inspectChatTemplate(template: string, options?: InspectChatTemplateOptions): ChatTemplateReport {
-  let compiled: Template;
-  try {
-    compiled = new Template(template);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new ChatTemplateError({ failure: 'parse', probes: [{ probe: 'parse', error: message }], cause: error });
+export async function inspectChatTemplate(
+  template: string,
+  options?: BoundedInspectChatTemplateOptions,
+): Promise<ChatTemplateReport> {
+  const entryPoint = 'inspectChatTemplate';
+  const input = renderInput(entryPoint, template, options);
+  const timeoutMs = positive(entryPoint, 'renderTimeoutMs', options?.renderTimeoutMs, DEFAULT_RENDER_TIMEOUT_MS);
+  const maxHeapMb = positive(entryPoint, 'maxRenderHeapMb', options?.maxRenderHeapMb, DEFAULT_MAX_RENDER_HEAP_MB);
+  const result = await renderProbesInChildProcess(input, { timeoutMs, maxHeapMb, signal: options?.signal });
+  return report(template, result);
+}
+
+/**
+ * {@link inspectChatTemplate} in the calling thread, synchronously, for templates you trust (your
+ * own, or one shipped with your code). The size and output bounds hold and a call-stack overflow
+ * fails typed, but nothing bounds its time or memory: a template that loops or allocates without
+ * end hangs or exhausts the process. Never use it on a template a server or a user supplied.
+ *
+ * @throws {ChatTemplateError} as {@link inspectChatTemplate} does, except for the `time` bound.
+ * @throws {InvalidInputError} when a bound is not a positive number.
+ */
+export function inspectTrustedChatTemplate(template: string, options?: InspectChatTemplateOptions): ChatTemplateReport {
+  const input = renderInput('inspectTrustedChatTemplate', template, options);
+  return report(template, renderProbes(Template, input));
+}
+
+function report(template: string, result: ProbeRenderResult): ChatTemplateReport {
+  if (result.kind === 'parse')
+    throw new ChatTemplateError({ failure: 'parse', probes: [{ probe: 'parse', error: result.error }] });
+  if (result.kind === 'limit') {
+    throw new ChatTemplateError({
+      failure: 'limit',
+      limit: result.limit,
+      probes: [{ probe: result.probe, error: result.detail }],
+    });
   }
-  const base = { bos_token: options?.bosToken ?? '<s>', eos_token: options?.eosToken ?? '</s>', ...options?.context };
-  const probes = {
-    system: renderWith(compiled, base, [system, user]),
-    system_multi_turn: renderWith(compiled, base, [system, user, reply, followUp]),
-    first_user: renderWith(compiled, base, [merged]),
-    first_user_multi_turn: renderWith(compiled, base, [merged, reply, followUp]),
-    tools: renderWith(compiled, base, [user], TOOLS),
-    // Some templates (DeepSeek V3.1) declare tools only beside a system message.
-    tools_with_system: renderWith(compiled, base, [system, user], TOOLS),
-    tool_round_object: renderWith(compiled, base, [user, callTurn({ [ARG_KEY]: ARG_MARK }), toolResult], TOOLS),
-    tool_round_string: renderWith(
-      compiled,
-      base,
-      [user, callTurn(JSON.stringify({ [ARG_KEY]: ARG_MARK })), toolResult],
-      TOOLS,
-    ),
-    reasoning: renderWith(
-      compiled,
-      base,
-      [user, { ...reply, reasoning_content: THINK_MARK, thinking: THINK_MARK }],
-      undefined,
-      false,
-    ),
-    generation_on: renderWith(compiled, base, [user], undefined, true),
-    generation_off: renderWith(compiled, base, [user], undefined, false),
-  } satisfies Record<string, Rendering>;
+  const probes = Object.fromEntries(
+    PROBES.map(({ name }) => [name, result.renderings[name] ?? { ok: false, error: 'not rendered' }]),
+  ) as Record<ProbeName, Rendering>;
   const failures = Object.entries(probes).flatMap(([probe, rendering]) =>
     rendering.ok ? [] : [{ probe, error: rendering.error }],
   );
-  if (failures.length === Object.keys(probes).length)
-    throw new ChatTemplateError({ failure: 'render', probes: failures });
+  if (failures.length === PROBES.length) throw new ChatTemplateError({ failure: 'render', probes: failures });
 
   const notes: string[] = [];
   const has = (rendering: Rendering, mark: string): boolean => rendering.ok && rendering.text.includes(mark);
