@@ -66,8 +66,10 @@ export function decodeForTarget(
   let parsed: ReturnType<typeof parseLenientJson>;
   if ('text' in source) {
     parsed = parseLenientJson(source.text);
+    // The lossy close is not checked here when the schema-guided reader comes first (below).
+    const deferClose = options.schemaRecovery && parsed?.repair === 'closed';
     first =
-      parsed === undefined
+      parsed === undefined || deferClose
         ? {
             ok: false,
             kind: 'parse',
