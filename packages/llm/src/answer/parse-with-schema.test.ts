@@ -125,7 +125,7 @@ describe('parseWithSchema', () => {
     expect(answer?.value).toEqual({ quote: 'She said "no" twice', path: String.raw`C:\Users\ada` });
   });
 
-  it('reads a bare string answer, and a string enum only when the text is the member alone', () => {
+  it('reads a bare string answer, and a string enum when the text is the member or names it once without a hedge', () => {
     expect(parseWithSchema('Paris', { type: 'string' })).toEqual({ value: 'Paris', repairs: ['unquoted_string'] });
     const mood: JsonSchema = { type: 'string', enum: ['POSITIVE', 'NEGATIVE'] };
     expect(parseWithSchema('Positive.', mood)).toEqual({
@@ -133,14 +133,25 @@ describe('parseWithSchema', () => {
       repairs: ['unquoted_string', 'enum_from_text'],
     });
     expect(parseWithSchema('```\nnegative\n```', mood)?.value).toBe('NEGATIVE');
-    // Named inside a sentence, the member may be negated or refused: a retry asks again.
-    expect(parseWithSchema('The review is clearly positive.', mood)).toBeUndefined();
+    // Named once in a sentence that does not hedge, the member is the answer (listed).
+    expect(parseWithSchema('The review is clearly positive.', mood)).toEqual({
+      value: 'POSITIVE',
+      repairs: ['unquoted_string', 'enum_from_text'],
+    });
+    // A sentence that negates, refuses, doubts or names two members is refused: a retry asks again.
     expect(parseWithSchema('It is definitely not positive.', mood)).toBeUndefined();
+    expect(parseWithSchema("It isn't positive.", mood)).toBeUndefined();
+    expect(parseWithSchema('Maybe positive.', mood)).toBeUndefined();
+    expect(parseWithSchema('Positive rather than negative.', mood)).toBeUndefined();
+    expect(parseWithSchema('Positive, negative: hard to say.', mood)).toBeUndefined();
     expect(parseWithSchema('I cannot tell whether the review is positive.', mood)).toBeUndefined();
     expect(parseWithSchema('No idea.', mood)).toBeUndefined();
     // A string const is a one-member enum; a union of consts lists its members.
     expect(parseWithSchema('"two".', { const: 'TWO' })?.value).toBe('TWO');
-    expect(parseWithSchema('The answer is "two".', { const: 'TWO' })).toBeUndefined();
+    expect(parseWithSchema('The answer is "two".', { const: 'TWO' })?.value).toBe('TWO');
+    expect(parseWithSchema('I refuse to say two.', { const: 'TWO' })).toBeUndefined();
+    // The quoted member wins over a word that only spells another member in passing.
+    expect(parseWithSchema('The answer "TWO" is the correct one', { enum: ['one', 'two'] })?.value).toBe('two');
     const choice: JsonSchema = { anyOf: [{ const: 'TWO' }, { const: 'THREE' }] };
     expect(parseWithSchema('**THREE**', choice)?.value).toBe('THREE');
     expect(parseWithSchema('TWO or THREE', choice)).toBeUndefined();

@@ -146,9 +146,10 @@ function stringMembers(schema: JsonSchema, depth = 0): readonly unknown[] | unde
 /**
  * A root string enum (or const) answered without quotes: the member the text is, once the
  * punctuation, quotes and emphasis around it are dropped (`Positive.`, `"two"`, `**NEGATIVE**`),
- * spelled as declared or, when that names none, in any case. A member named inside free prose is
- * not taken (`not positive`, `I cannot tell whether it is positive`): the sentence may negate or
- * refuse it, and a retry is the honest answer.
+ * spelled as declared or, when that names none, in any case. A member named once inside a short
+ * sentence that does not hedge is taken too (`The answer is TWO`); a sentence that negates,
+ * refuses or doubts (`not positive`, `I cannot tell whether it is positive`), or names two
+ * members, is refused: a retry is the honest answer.
  */
 function enumFromText(text: string, members: readonly unknown[]): string | undefined {
   if (members.length > MAX_ENUM_MEMBERS || text.length > MAX_ENUM_TEXT) return undefined;
@@ -161,7 +162,37 @@ function enumFromText(text: string, members: readonly unknown[]): string | undef
   if (strings.includes(trimmed)) return trimmed;
   const lowered = word.toLowerCase();
   const anyCase = strings.filter((member) => member.toLowerCase() === lowered);
-  return anyCase.length === 1 ? anyCase[0] : undefined;
+  if (anyCase.length === 1) return anyCase[0];
+  return memberNamedInSentence(text, strings);
+}
+
+/**
+ * Words that make a sentence naming a member not an answer: negation, refusal, doubt, a choice
+ * left open (`not positive`, `I cannot tell whether it is positive`, `maybe yes`).
+ */
+const HEDGES =
+  /\b(?:not|no|never|neither|nor|none|cannot|can't|won't|isn't|aren't|wasn't|weren't|don't|doesn't|didn't|unsure|uncertain|unclear|unknown|whether|if|refuse|refuses|unable|maybe|perhaps|possibly|might|could|either|or|instead|rather|unless|except|than)\b|n't\b/iu;
+
+/**
+ * A member named once in a short sentence with no hedge (`The answer is TWO`, `"two" is the
+ * answer`): taken when exactly one member is named — quoted or emphasised first, then as
+ * declared, then in any case. Anything that hedges, or names two members, is refused.
+ */
+function memberNamedInSentence(text: string, members: readonly string[]): string | undefined {
+  if (HEDGES.test(text)) return undefined;
+  const named = (member: string, flags: string, around = ['', '']) => {
+    const escaped = member.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return new RegExp(`(?<![\\p{L}\\p{N}_])${around[0]}${escaped}${around[1]}(?![\\p{L}\\p{N}_])`, `u${flags}`).test(
+      text,
+    );
+  };
+  const candidates = members.filter((member) => /[\p{L}\p{N}]/u.test(member));
+  const quoted = candidates.filter((member) => named(member, 'i', ['["“\'*`]', '["”\'*`]']));
+  if (quoted.length === 1) return quoted[0];
+  const exact = candidates.filter((member) => named(member, ''));
+  if (exact.length === 1) return exact[0];
+  const anyCase = candidates.filter((member) => named(member, 'i'));
+  return exact.length === 0 && anyCase.length === 1 ? anyCase[0] : undefined;
 }
 
 /**
@@ -187,7 +218,8 @@ function enumFromText(text: string, members: readonly unknown[]): string | undef
  *    key written twice keeps its first value (`dropped_duplicate_key at /key`);
  * 3. for a root that accepts a string: the bare text (fence removed), or for a string enum or
  *    const the member the text is once punctuation, quotes and emphasis around it are dropped
- *    (a member named inside a sentence is refused: the prose may negate it).
+ *    (or named once in a sentence that does not negate, refuse or doubt it; listed as
+ *    `enum_from_text`).
  *
  * Fitting to the schema always matches enum values case-insensitively, picks the union member
  * the value validates against, and drops undeclared keys only under `additionalProperties:
