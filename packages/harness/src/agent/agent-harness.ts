@@ -33,6 +33,8 @@ import { definedEntries, type RunLimits, resolveRunLimits } from '../run/run-lim
 import { type RunPolicy, resolveRunPolicy } from '../run/run-policy.js';
 import { createRunStop } from '../run/run-stop.js';
 import {
+  normalizeToolChoice,
+  type ToolChoiceShorthand,
   validateDiscoveryOptions,
   validateRunArguments,
   validateRunLimits,
@@ -117,8 +119,15 @@ export interface InvokeOptions {
   readonly onEvent?: AgentEventListener | undefined;
   /** Keep events on `AgentRun.events`. Default true; off (with no listener) means events cost nothing. */
   readonly recordEvents?: boolean | undefined;
-  /** Tool choice sent on every model call of the run; `auto` when absent. */
-  readonly toolChoice?: ToolChoice | undefined;
+  /**
+   * Tool choice sent on every model call of the run and enforced on each reply (see
+   * `policy.toolChoiceIgnored`); `auto` when absent. The AI SDK's strings `'auto'`, `'none'` and
+   * `'required'` are read as the object of that type; any other value is an `InvalidInputError`.
+   * A named tool must be offered on every turn and `required` needs at least one offered tool,
+   * else the run fails with `ToolChoiceUnavailableError` before the model call. A paused or
+   * checkpointed run keeps its choice in its state: a resume enforces it unless this option is given.
+   */
+  readonly toolChoice?: ToolChoice | ToolChoiceShorthand | undefined;
   /** Model settings passed through on every request (max tokens, temperature, provider options, ...). */
   readonly modelSettings?: Partial<Omit<LanguageModelV1Request, 'messages' | 'tools' | 'toolChoice' | 'abortSignal'>>;
   /**
@@ -554,7 +563,7 @@ export class AgentHarness {
       for (const toolSet of state.toolSets) await toolSet.forRun?.({ runId, turn: 0, run: context });
       const run = await runLoop(state, {
         streaming,
-        toolChoice: options.toolChoice,
+        toolChoice: normalizeToolChoice(entryPoint, 'options.toolChoice', options.toolChoice) ?? resumed?.toolChoice,
         request: options.modelSettings ?? {},
         deferredToolHandler: options.deferredToolHandler ?? this.deferredToolHandler,
         onCheckpoint: options.onCheckpoint,

@@ -26,6 +26,7 @@ import { type RefusedTurn, RUN_STATE_VERSION, type RunState, unansweredCalls } f
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import { ListenerError } from '../errors/listener-error.js';
 import { ToolChoiceIgnoredError } from '../errors/tool-choice-ignored-error.js';
+import { ToolChoiceUnavailableError } from '../errors/tool-choice-unavailable-error.js';
 import type { RunOutcome } from '../events/agent-event.js';
 import { executeBatch } from '../execution/execute-batch.js';
 import type { NestedCallRunner } from '../execution/execute-call.js';
@@ -40,6 +41,7 @@ import {
 } from '../middleware/middleware-runner.js';
 import { type AgentRun, createDeferredToolRequests, type DeferredToolRequests } from '../run/agent-run.js';
 import type { RunContext } from '../run/run-context.js';
+import { normalizeToolChoice } from '../run/validate-run-options.js';
 import { recordCallFormats } from './call-format.js';
 import { callModelThroughMiddleware } from './call-model.js';
 import type { LoopState, PendingCall } from './loop-state.js';
@@ -60,23 +62,49 @@ export function toolChoiceReminder(choice: ToolChoice): string {
 
 /**
  * Whether a response ignored the forced choice: `none` with calls; `required` without calls; a
- * named tool without a call to it or with calls to other tools. A named tool that is not offered
- * cannot be honoured and is not checked (its calls meet admission like any other).
+ * named tool without a call to it or with calls to other tools. Exhaustive: a choice of any other
+ * type counts as ignored (validation at the option boundary keeps such a choice from arriving).
+ * The choice was checked against the offered tools before the model call (see
+ * {@link checkChoiceAvailable}), so a named tool is offered and `required` has tools to call.
  */
-function choiceIgnored(choice: ToolChoice, calls: readonly DialectCall[], tools: readonly ToolSchema[]): boolean {
+function choiceIgnored(choice: ToolChoice, calls: readonly DialectCall[]): boolean {
   switch (choice.type) {
     case 'auto':
       return false;
     case 'none':
       return calls.length > 0;
     case 'required':
-      return tools.length > 0 && calls.length === 0;
+      return calls.length === 0;
     case 'tool':
-      return (
-        tools.some((tool) => tool.name === choice.toolName) &&
-        (calls.length === 0 || calls.some((call) => call.name !== choice.toolName))
-      );
+      return calls.length === 0 || calls.some((call) => call.name !== choice.toolName);
+    default: {
+      const unknown: never = choice;
+      return unknown !== undefined;
+    }
   }
+}
+
+const NONE: ToolChoice = { type: 'none' };
+
+/** Whether two choices are the same (`undefined` is `auto`). */
+function sameChoice(a: ToolChoice | undefined, b: ToolChoice | undefined): boolean {
+  const left = a ?? { type: 'auto' };
+  const right = b ?? { type: 'auto' };
+  if (left.type !== right.type) return false;
+  return left.type !== 'tool' || (right.type === 'tool' && left.toolName === right.toolName);
+}
+
+/**
+ * A forced choice that cannot be honoured this turn fails the run before the model is called: a
+ * named tool that is not offered (exact name), or `required` with no tool offered.
+ * @throws {ToolChoiceUnavailableError}
+ */
+function checkChoiceAvailable(choice: ToolChoice | undefined, tools: readonly ToolSchema[], turn: number): void {
+  const unavailable =
+    (choice?.type === 'tool' && !tools.some((tool) => tool.name === choice.toolName)) ||
+    (choice?.type === 'required' && tools.length === 0);
+  if (unavailable && choice !== undefined)
+    throw new ToolChoiceUnavailableError({ toolChoice: choice, offeredTools: tools.map((tool) => tool.name), turn });
 }
 
 /** Text dialects whose calls a JSON call envelope can stand for (code dialects write programs). */
@@ -150,9 +178,13 @@ export interface LoopSettings {
  * The run as plain JSON; `pending` for a paused run, absent for a checkpoint; `refusedTurn` for the
  * checkpoint of a broken turn, so the refusal survives a crash.
  */
-function snapshot(state: LoopState, pending?: DeferredBatchData, refusedTurn?: RefusedTurn): RunState {
-  return {
-    version: RUN_STATE_VERSION,
+function snapshot(
+  state: LoopState,
+  choice: ToolChoice | undefined,
+  pending?: DeferredBatchData,
+  refusedTurn?: RefusedTurn,
+): RunState {
+  const base = {
     runId: state.runId,
     ...(state.context.threadId === undefined ? {} : { threadId: state.context.threadId }),
     messages: state.history,
@@ -161,6 +193,9 @@ function snapshot(state: LoopState, pending?: DeferredBatchData, refusedTurn?: R
     usage: state.usage,
     ...(refusedTurn === undefined ? {} : { refusedTurn }),
   };
+  // The run's forced choice goes with it (version 2), so a resume enforces it too.
+  if (choice === undefined || choice.type === 'auto') return { version: 1, ...base };
+  return { version: RUN_STATE_VERSION, ...base, toolChoice: choice };
 }
 
 /** The open calls of the last assistant turn, decoded for admission (as the provider sent them). */
@@ -206,7 +241,7 @@ function finish(
   state: LoopState,
   outcome: RunOutcome,
   text: string,
-  extra: Partial<Pick<AgentRun, 'interrupt'>> & { deferred?: DeferredBatchData } = {},
+  extra: Partial<Pick<AgentRun, 'interrupt'>> & { deferred?: DeferredBatchData; toolChoice?: ToolChoice } = {},
 ): AgentRun {
   state.sink.throwIfFailed();
   if (state.sink.active) state.sink.emit({ type: 'run_completed', runId: state.runId, outcome });
@@ -224,7 +259,7 @@ function finish(
     toolMetadata: state.toolMetadata,
     artifacts: state.artifacts,
     stateUpdates: state.stateUpdates,
-    ...(deferred === undefined ? {} : { deferred, state: snapshot(state, extra.deferred) }),
+    ...(deferred === undefined ? {} : { deferred, state: snapshot(state, extra.toolChoice, extra.deferred) }),
     ...(extra.interrupt === undefined ? {} : { interrupt: extra.interrupt }),
   } as AgentRun;
 }
@@ -294,7 +329,11 @@ async function completeBatch(
   }
   if (folded.deferred) {
     const pending = { ...folded.deferred, followUps };
-    if (settings.deferredToolHandler === undefined) return finish(state, 'deferred', lastText, { deferred: pending });
+    if (settings.deferredToolHandler === undefined)
+      return finish(state, 'deferred', lastText, {
+        deferred: pending,
+        ...(settings.toolChoice === undefined ? {} : { toolChoice: settings.toolChoice }),
+      });
     const results = await settings.deferredToolHandler(createDeferredToolRequests(pending), state.context);
     checkDecisions(pending, results, state.history);
     checkDigests(state.runId, state.approvalSecret, pending, results);
@@ -390,7 +429,19 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     }
     const patch = before.patch;
     const tools = patch.tools ?? state.offeredSchemas;
-    const toolChoice = patch.toolChoice ?? settings.toolChoice;
+    const runChoice = settings.toolChoice;
+    const patched =
+      patch.toolChoice === undefined
+        ? undefined
+        : normalizeToolChoice('beforeModel', 'toolChoice of the beforeModel patch', patch.toolChoice);
+    // Only a patch that really changes the choice hands its checking to the middleware; `none`,
+    // from the run or from a patch, holds whatever else is patched: no call of this turn runs.
+    const changed = patched !== undefined && !sameChoice(patched, runChoice);
+    const noneHolds = runChoice?.type === 'none' || patched?.type === 'none';
+    const toolChoice = noneHolds ? NONE : changed ? patched : runChoice;
+    // The choice each reply is checked against (undefined: a middleware's changed choice, its to check).
+    const forced = noneHolds ? NONE : changed ? undefined : runChoice;
+    checkChoiceAvailable(toolChoice, tools, turn);
     const responseFormat = patch.responseFormat ?? settings.request.responseFormat;
     const modelCallId = `${state.runId}-m${state.modelCalls}`;
     state.modelCalls += 1;
@@ -436,9 +487,7 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     const parsed =
       (constrained ? envelopeParse(response.content) : undefined) ??
       dialect.parseResponse(response, tools, { toolCallFormats: state.model.profile.toolCallFormats });
-    // The run's own forced choice (a middleware's patched choice is the middleware's to check).
-    const forced = patch.toolChoice === undefined ? settings.toolChoice : undefined;
-    const ignored = forced !== undefined && choiceIgnored(forced, parsed.calls, tools);
+    const ignored = forced !== undefined && choiceIgnored(forced, parsed.calls);
     let action: 'retry' | 'error' | 'accept' = 'accept';
     if (ignored) {
       ignoredChoices += 1;
@@ -517,7 +566,7 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     if (settings.onCheckpoint) {
       const refusedTurn = broken === undefined ? undefined : { reason: broken, modelCallId };
       try {
-        await settings.onCheckpoint(snapshot(state, undefined, refusedTurn));
+        await settings.onCheckpoint(snapshot(state, settings.toolChoice, undefined, refusedTurn));
       } catch (error) {
         throw new ListenerError({ listener: 'onCheckpoint', cause: error });
       }

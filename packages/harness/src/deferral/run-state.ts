@@ -1,11 +1,15 @@
-import type { LanguageModelV1Usage, Message } from '@tiny/llm';
+import type { LanguageModelV1Usage, Message, ToolChoice } from '@tiny/llm';
 import { createValidator, formatValidationIssues, type JsonSchema } from '@tiny/tools';
 import { InvalidRunStateError } from '../errors/invalid-run-state-error.js';
 import type { BrokenTurnReason } from '../events/agent-event.js';
 import type { DeferredBatchData } from './deferred-call.js';
 
-/** The schema version this build writes and reads. */
-export const RUN_STATE_VERSION = 1;
+/**
+ * The newest schema version this build writes and reads. A state that carries the run's forced
+ * `toolChoice` is written as version 2, so a build that predates the field (and would resume the
+ * run unforced) refuses it; a state without one is written as version 1, as before. Both are read.
+ */
+export const RUN_STATE_VERSION = 2;
 
 /**
  * A paused run as plain JSON: the transcript (the assistant's tool-call turn last, with only the
@@ -13,7 +17,8 @@ export const RUN_STATE_VERSION = 1;
  * `harness.resumeDeferred`, in this process or another one.
  */
 export interface RunState {
-  readonly version: typeof RUN_STATE_VERSION;
+  /** 2 when the state carries `toolChoice`, else 1 (see {@link RUN_STATE_VERSION}). */
+  readonly version: 1 | typeof RUN_STATE_VERSION;
   readonly runId: string;
   readonly threadId?: string | undefined;
   readonly messages: readonly Message[];
@@ -30,6 +35,11 @@ export interface RunState {
    * resume answers the turn's open calls with it instead of running them.
    */
   readonly refusedTurn?: RefusedTurn | undefined;
+  /**
+   * The run's forced tool choice (absent for `auto`): a resume enforces it on every later model
+   * call unless its own options give a `toolChoice`. Only in version 2.
+   */
+  readonly toolChoice?: ToolChoice | undefined;
 }
 
 /** Why every open call of a checkpointed turn is refused (see `RunState.refusedTurn`). */
@@ -97,6 +107,22 @@ const runStateSchema: JsonSchema = {
       type: 'object',
       required: ['reason', 'modelCallId'],
       properties: { reason: { enum: ['length', 'content_filter', 'error'] }, modelCallId: { type: 'string' } },
+    },
+    toolChoice: {
+      oneOf: [
+        {
+          type: 'object',
+          required: ['type'],
+          properties: { type: { enum: ['none', 'required'] } },
+          additionalProperties: false,
+        },
+        {
+          type: 'object',
+          required: ['type', 'toolName'],
+          properties: { type: { const: 'tool' }, toolName: { type: 'string', minLength: 1 } },
+          additionalProperties: false,
+        },
+      ],
     },
   },
 };
@@ -199,9 +225,9 @@ export function parseRunState(input: string | unknown): RunState {
   }
   try {
     const version = (value as { version?: unknown } | null)?.version;
-    if (typeof value === 'object' && value !== null && version !== RUN_STATE_VERSION) {
+    if (typeof value === 'object' && value !== null && version !== 1 && version !== RUN_STATE_VERSION) {
       throw new InvalidRunStateError({
-        reason: `schema version ${String(version)}; this build reads version ${RUN_STATE_VERSION}`,
+        reason: `schema version ${String(version)}; this build reads versions 1 and ${RUN_STATE_VERSION}`,
       });
     }
     return checkRunState(value);
@@ -218,6 +244,9 @@ function checkRunState(value: unknown): RunState {
   const checked = createValidator(runStateSchema).validate(value);
   if (!checked.ok) throw new InvalidRunStateError({ reason: formatValidationIssues(checked.issues) });
   const state = value as RunState;
+  // A version-1 reader ignores `toolChoice`: a forced choice is only ever read from version 2.
+  if (state.version === 1 && state.toolChoice !== undefined)
+    throw new InvalidRunStateError({ reason: '`toolChoice` needs schema version 2 (a version-1 state has none)' });
   checkCallIds(state.messages);
   if (state.pending === undefined) return state;
   const pending = [...state.pending.approvals, ...state.pending.calls].map((call) => call.callId);

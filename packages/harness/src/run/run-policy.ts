@@ -65,8 +65,10 @@ export interface RunPolicy {
    * spelled out (a model call, counted in `limits.maxModelCalls`), and ends the run with
    * `ToolChoiceIgnoredError` when that reply ignores it too; `error` ends it at once; `accept` takes
    * the response as it is. Every case emits `tool_choice_ignored`. Calls made under `none` never
-   * run, whatever the policy. Only the run's own `toolChoice` is checked: a choice a `beforeModel`
-   * middleware patches in is that middleware's to check.
+   * run, whatever the policy. The run's own `toolChoice` is checked, also when a `beforeModel`
+   * middleware returns it unchanged (the same value, or no `toolChoice`); a patch that really
+   * changes it hands the check to that middleware, except that `none` (the run's or a patch's)
+   * always holds: no call of that turn runs.
    */
   readonly toolChoiceIgnored: ToolChoiceIgnoredPolicy;
 }

@@ -1,3 +1,4 @@
+import type { ToolChoice } from '@tiny/llm';
 import { checkOptionKeys, InvalidInputError } from '@tiny/tools';
 import { MODEL_SETTING_KEYS, RUN_CONTEXT_KEYS, RUN_LIMIT_KEYS, RUN_POLICY_KEYS } from './option-keys.js';
 
@@ -182,6 +183,46 @@ export function validateDiscoveryOptions(entryPoint: string, discovery: unknown)
   }
 }
 
+/** The AI SDK's string forms of a tool choice, accepted as the object they stand for. */
+export type ToolChoiceShorthand = 'auto' | 'none' | 'required';
+
+const CHOICE_TYPES = ['auto', 'none', 'required', 'tool'] as const;
+
+/**
+ * Checks a tool choice and returns it as a {@link ToolChoice} object: `{ type: 'auto' | 'none' |
+ * 'required' }`, `{ type: 'tool', toolName }` with a non-empty name, or the AI SDK's strings
+ * `'auto'`, `'none'`, `'required'` (read as the object of that type). Anything else (another
+ * string or type, a different case, a missing or empty `toolName`, a `toolName` beside another
+ * type, any other key) is refused: no shape falls through as "no choice".
+ * @throws {InvalidInputError} naming the option and the value.
+ * @internal
+ */
+export function normalizeToolChoice(entryPoint: string, name: string, value: unknown): ToolChoice | undefined {
+  if (value === undefined) return undefined;
+  const refuse = (why: string): never => {
+    throw new InvalidInputError({
+      entryPoint,
+      reason: `\`${name}\` must be { type: 'auto' | 'none' | 'required' }, { type: 'tool', toolName: '<name>' } or one of 'auto', 'none', 'required'; ${why}`,
+    });
+  };
+  if (typeof value === 'string') {
+    if (value === 'auto' || value === 'none' || value === 'required') return { type: value };
+    return refuse(`got ${describe(value)}`);
+  }
+  if (!isRecord(value)) return refuse(`got ${describe(value)}`);
+  const type = value.type;
+  if (typeof type !== 'string' || !(CHOICE_TYPES as readonly string[]).includes(type))
+    return refuse(`got type ${describe(type)}`);
+  const allowed = type === 'tool' ? ['type', 'toolName'] : ['type'];
+  const extra = Object.keys(value).find((key) => !allowed.includes(key));
+  if (extra !== undefined) return refuse(`got the key \`${extra}\` with type '${type}'`);
+  if (type !== 'tool') return { type: type as 'auto' | 'none' | 'required' };
+  const toolName = value.toolName;
+  if (typeof toolName !== 'string' || toolName === '')
+    return refuse(`type 'tool' needs a non-empty \`toolName\`, got ${describe(toolName)}`);
+  return { type: 'tool', toolName };
+}
+
 /**
  * Checks the arguments of `invoke`/`stream`/`resume`: `context` and `options` are objects (or
  * absent) whose keys are members of `RunContext` / `InvokeOptions` (`options` keys are checked by
@@ -210,6 +251,7 @@ export function validateRunArguments(entryPoint: string, context: unknown, optio
     checkOptionKeys(entryPoint, options.modelSettings, MODEL_SETTING_KEYS, { prefix: 'options.modelSettings.' });
   }
   validateRunLimits(entryPoint, options.limits, 'options.limits');
+  normalizeToolChoice(entryPoint, 'options.toolChoice', options.toolChoice);
   for (const key of ['onEvent', 'onCheckpoint', 'deferredToolHandler'] as const) {
     const value = options[key];
     if (value !== undefined && typeof value !== 'function')
