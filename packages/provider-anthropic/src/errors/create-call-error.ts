@@ -4,6 +4,7 @@ import {
   httpFailureOptions,
   readErrorAnswer,
   readErrorEvent,
+  type Secrets,
   type TransportFailureKind,
   transportFailureOptions,
 } from '@tiny/provider-utils';
@@ -13,7 +14,7 @@ import { readRateLimits } from './read-rate-limits.js';
 /** Who failed, and the secret to keep out of the error. @internal */
 export interface ErrorContext {
   readonly provider: string;
-  readonly secret?: string | undefined;
+  readonly secret?: Secrets;
 }
 
 function _suffix(requestId: string | undefined): string {

@@ -6,7 +6,7 @@ import type {
   LanguageModelV1StreamResult,
   ModelProfile,
 } from '@tiny/llm';
-import { type HttpLimits, mergeHeaders, readJsonBody, sendJson } from '@tiny/provider-utils';
+import { type HttpLimits, mergeHeaders, readJsonBody, requestSecrets, sendJson } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
 import type { AnthropicProviderOptions } from '../request/anthropic-provider-options.js';
 import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
@@ -109,8 +109,12 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
     };
   }
 
+  private secrets: string[] | undefined;
+
   private get errorContext(): ErrorContext {
-    return { provider: this.provider, secret: this.config.apiKey };
+    // The API key and every header value given: any may be a credential a server echoes.
+    this.secrets ??= requestSecrets({ apiKey: this.config.apiKey, headers: this.config.headers });
+    return { provider: this.provider, secret: this.secrets };
   }
 
   private async send(

@@ -6,7 +6,7 @@ import type {
   LanguageModelV1StreamResult,
   ModelProfile,
 } from '@tiny/llm';
-import { type HttpLimits, mergeHeaders, readJsonBody, sendJson } from '@tiny/provider-utils';
+import { type HttpLimits, mergeHeaders, readJsonBody, requestSecrets, sendJson } from '@tiny/provider-utils';
 import { type DegradableField, implicatedField, rejectsTools } from '../errors/classify-rejection.js';
 import { type ErrorContext, errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
 import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
@@ -197,8 +197,12 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
     };
   }
 
+  private secrets: string[] | undefined;
+
   private get errorContext(): ErrorContext {
-    return { provider: this.provider, secret: this.config.apiKey };
+    // The API key and every header value given: any may be a credential a server echoes.
+    this.secrets ??= requestSecrets({ apiKey: this.config.apiKey, headers: this.config.headers });
+    return { provider: this.provider, secret: this.secrets };
   }
 
   private readContext(plan: RequestPlan, headers: Headers): ReadContext {

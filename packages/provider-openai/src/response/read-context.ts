@@ -1,10 +1,10 @@
 import type { CallSource, LanguageModelV1ToolCall, ParsedCall, ToolSchema } from '@tiny/llm';
-import type { HttpLimits } from '@tiny/provider-utils';
+import type { HttpLimits, Secrets } from '@tiny/provider-utils';
 
 /** What the response readers need to know about the request and the provider. @internal */
 export interface ReadContext {
   readonly provider: string;
-  readonly secret?: string | undefined;
+  readonly secret?: Secrets;
   /** Move a leading `<think>` block of the content into reasoning. */
   readonly extractThinking: boolean;
   /** Tools offered in the prompt: read calls from the text. `undefined` in native mode. */

@@ -2,7 +2,7 @@ import type { ModelCallErrorKind } from '@tiny/llm';
 import { deriveRetry } from './classify-provider-error.js';
 import { describeCause } from './describe-cause.js';
 import type { HttpFailure } from './http-failure.js';
-import { redactSecret } from './redact-secret.js';
+import { redactSecret, type Secrets } from './redact-secret.js';
 
 /** The adapters' own words for failures without an error payload, each with its shared kind. */
 export const TRANSPORT_KINDS = {
@@ -25,7 +25,7 @@ export const HTTP_FAILURE_KINDS = {
 /** Who failed, for the message, and the secret to keep out of it. */
 export interface FailureContext {
   readonly provider: string;
-  readonly secret?: string | undefined;
+  readonly secret?: Secrets;
   readonly requestId?: string | undefined;
   /** The status of a response that had arrived (a stream's 200), when one did. */
   readonly statusCode?: number | undefined;

@@ -3,7 +3,7 @@ import { MAX_ERROR_BODY_CHARS, readErrorBody } from '../http/read-error-body.js'
 import type { HttpLimits } from '../limits/http-limits.js';
 import { classifyProviderError, deriveRetry } from './classify-provider-error.js';
 import { type ErrorEnvelope, readErrorEnvelope } from './read-error-envelope.js';
-import { redactSecret } from './redact-secret.js';
+import { redactSecret, type Secrets } from './redact-secret.js';
 
 /** What an adapter's call error takes for an HTTP error answer, read one way for every adapter. */
 export interface ErrorAnswer {
@@ -34,7 +34,7 @@ export async function readErrorAnswer(
   response: Response,
   context: {
     readonly provider: string;
-    readonly secret?: string | undefined;
+    readonly secret?: Secrets;
     readonly limits?: HttpLimits | undefined;
     readonly requestId: (headers: Headers) => string | undefined;
   },

@@ -2,7 +2,7 @@ import type { ModelCallErrorKind } from '@tiny/llm';
 import { MAX_ERROR_BODY_CHARS } from '../http/read-error-body.js';
 import { classifyProviderError, deriveRetry } from './classify-provider-error.js';
 import { type ErrorEnvelope, readErrorEnvelope } from './read-error-envelope.js';
-import { redactSecret } from './redact-secret.js';
+import { redactSecret, type Secrets } from './redact-secret.js';
 
 /** What an adapter's call error takes for an error inside a started response, read one way. */
 export interface ErrorEvent {
@@ -34,7 +34,7 @@ export function readErrorEvent(
   raw: string,
   context: {
     readonly provider: string;
-    readonly secret?: string | undefined;
+    readonly secret?: Secrets;
     readonly where: string;
     readonly requestId?: string | undefined;
     readonly httpStatus?: number | undefined;

@@ -14,6 +14,11 @@ describe('parseBaseURL', () => {
     ['api.example.com/v1', /such as "https:\/\/api.example.com\/v1", got "api.example.com\/v1"/],
     ['ftp://x/v1', /must use http: or https:/],
     ['https://x/v1?key=1', /must not carry a query or fragment \(the adapter appends \/messages\)/],
+    [
+      'http://user:URLSECRET-123@127.0.0.1:1/v1',
+      /must not carry credentials .*got "http:\/\/\[redacted\]:\[redacted\]@127/,
+    ],
+    ['http://user:URLSECRET-123@127.0.0.1:1/v1?q=1', /must not carry a query or fragment .*\[redacted\]:\[redacted\]@/],
   ])('refuses %j with an InvalidInputError saying why', (value, reason) => {
     try {
       parseBaseURL(value, 'createX', options);
@@ -21,6 +26,7 @@ describe('parseBaseURL', () => {
     } catch (error) {
       expect(InvalidInputError.isInstance(error)).toBe(true);
       expect((error as Error).message).toMatch(reason);
+      expect((error as Error).message).not.toContain('URLSECRET');
     }
   });
 });

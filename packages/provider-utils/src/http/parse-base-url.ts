@@ -1,19 +1,24 @@
 import { InvalidInputError } from '@tiny/llm';
+import { redactSecret, urlCredentials } from '../errors/redact-secret.js';
 
 /**
  * The base URL of an adapter as an absolute `http:`/`https:` URL, or an `InvalidInputError` from
  * `entryPoint` saying what is wrong with it (never a late `fetch` failure on the first request).
  * `example` is shown in the message for a missing URL; `path` names what the adapter appends
  * (`/messages`), for the query-or-fragment message.
- * @throws {InvalidInputError} for a missing, relative, non-http(s) URL or one with a query or fragment.
+ * A URL with credentials (`https://user:pass@host`) is refused: `fetch` cannot send one, and the
+ * credentials belong in `headers`; no message ever shows them (they read `[redacted]`).
+ * @throws {InvalidInputError} for a missing, relative, non-http(s) URL, one with a query or fragment,
+ *   or one with a user name or password.
  */
 export function parseBaseURL(
   baseURL: unknown,
   entryPoint: string,
   options: { readonly example: string; readonly path: string },
 ): URL {
+  const credentials = typeof baseURL === 'string' ? urlCredentials(baseURL) : [];
   const fail = (reason: string): never => {
-    throw new InvalidInputError({ entryPoint, reason });
+    throw new InvalidInputError({ entryPoint, reason: redactSecret(reason, credentials) });
   };
   if (typeof baseURL !== 'string' || baseURL.trim() === '') {
     return fail(
@@ -33,6 +38,11 @@ export function parseBaseURL(
   }
   if (parsed.search !== '' || parsed.hash !== '') {
     return fail(`baseURL must not carry a query or fragment (the adapter appends ${options.path}), got "${baseURL}"`);
+  }
+  if (parsed.username !== '' || parsed.password !== '') {
+    return fail(
+      `baseURL must not carry credentials (user:password@, which fetch cannot send): give them in \`headers\` (Authorization) or as \`apiKey\`, got "${baseURL}"`,
+    );
   }
   return parsed;
 }
