@@ -288,6 +288,15 @@ describe('inspectChatTemplate bounds', () => {
     expect(error).toMatchObject({ failure: 'limit', limit: 'memory' });
   });
 
+  it("a nesting deeper than the parser's stack ends at the stack bound", async () => {
+    // 20000 nested parentheses: 40 KiB, inside the size bound; the recursive-descent parser overflows.
+    const template = `{{ ${'('.repeat(20_000)}1${')'.repeat(20_000)} }}`;
+    const error = await rejection(inspectChatTemplate(template));
+    expect(error).toMatchObject({ failure: 'limit', limit: 'stack' });
+    expect(error.probes[0]?.probe).toBe('parse');
+    expect(() => inspectTrustedChatTemplate(template)).toThrow(expect.objectContaining({ limit: 'stack' }));
+  });
+
   it('refuses a template longer than maxTemplateChars unread', async () => {
     const template = `{{ messages }}${' '.repeat(256 * 1024)}`;
     const error = await rejection(inspectChatTemplate(template));

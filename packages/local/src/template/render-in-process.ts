@@ -16,7 +16,7 @@ const childSource = (engine: string): string =>
   `process.stdin.on('end', () => { process.stdout.write(JSON.stringify((${renderProbes.toString()})(Template, JSON.parse(data)))); });`;
 
 /** Bounds of {@link renderProbesInChildProcess}. @internal */
-export interface RenderBounds {
+interface RenderBounds {
   /** Wall-clock bound on the whole rendering, the process's start included. */
   readonly timeoutMs: number;
   /** The child's old-generation heap (`--max-old-space-size`), in MiB. */

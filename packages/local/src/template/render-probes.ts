@@ -11,7 +11,7 @@ export interface ProbeInput {
 export type Rendering = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string };
 
 /** A bound the rendering itself can hit (time and the heap are watched from outside). @internal */
-export type RenderLimit = 'output' | 'memory' | 'stack';
+type RenderLimit = 'output' | 'memory' | 'stack';
 
 /** The result of {@link renderProbes}. @internal */
 export type ProbeRenderResult =
@@ -29,7 +29,7 @@ export interface ProbeRenderInput {
 }
 
 /** The `Template` class of `@huggingface/jinja`, as far as {@link renderProbes} uses it. @internal */
-export type TemplateClass = new (template: string) => { render(items: Record<string, unknown>): string };
+type TemplateClass = new (template: string) => { render(items: Record<string, unknown>): string };
 
 /**
  * Parses `input.template` and renders every probe with it. Self-contained (it refers to nothing
