@@ -157,7 +157,10 @@ export async function captureDemoTrace({ update = false, imageOut = join(tmpdir(
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { problems, printed } = await captureDemoTrace({ update: process.argv.includes('--update'), imageOut: imagePath });
+  const { problems, printed } = await captureDemoTrace({
+    update: process.argv.includes('--update'),
+    imageOut: imagePath,
+  });
   if (problems.length > 0) {
     console.error(problems.join('\n'));
     process.exit(1);

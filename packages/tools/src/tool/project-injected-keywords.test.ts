@@ -32,6 +32,7 @@ const arbitrary = fc.letrec<{ node: Record<string, unknown> }>((tie) => {
         oneOf: fc.array(sub, { minLength: 1, maxLength: 2 }),
         not: sub,
         if: sub,
+        // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword
         then: sub,
         else: sub,
       },
@@ -86,6 +87,7 @@ describe('projectInjectedArguments on every keyword that names a property', () =
       dependentRequired: { to: [HIDDEN, 'body'], [HIDDEN]: ['to'] },
       oneOf: [{ required: [HIDDEN] }, { required: ['body'] }],
       if: { required: [HIDDEN] },
+      // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword
       then: { required: ['body'] },
     };
     expect(projectInjectedArguments(schema, injected)).toEqual({
