@@ -10,6 +10,7 @@ export {
   replayArguments,
   type WireToolCall,
 } from './args/decode-tool-arguments.js';
+export { refuseRepeatedIds } from './calls/refuse-repeated-ids.js';
 export {
   classifyProviderError,
   deriveRetry,

@@ -1,5 +1,5 @@
 import type { LanguageModelV1Response, LanguageModelV1ToolCall } from '@tiny/llm';
-import { asArray, asNonEmptyString, asRecord, asString } from '@tiny/provider-utils';
+import { asArray, asNonEmptyString, asRecord, asString, refuseRepeatedIds } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromEvent, transportError } from '../errors/create-call-error.js';
 import { encodeOpaqueBlocks, type OpaqueBlock } from '../request/opaque-blocks.js';
 import { decodeToolInput } from './decode-tool-input.js';
@@ -32,8 +32,19 @@ export const THINKING_SEPARATOR = '\n\n';
  */
 export function parseMessage(body: unknown, raw: string, context: ErrorContext & { headers?: Headers }): ParsedMessage {
   const message = asRecord(body);
-  if (typeof message?.type === 'string' && message.type.toLowerCase() === 'error')
+  // An error envelope answered with 200: Anthropic's `{type: 'error', error}` or an OpenAI-shaped
+  // `{error: {...}}` from a relay; the inner type decides the kind.
+  if (
+    (typeof message?.type === 'string' && message.type.toLowerCase() === 'error') ||
+    (message?.error !== undefined && message.error !== null)
+  )
     throw errorFromEvent(body, raw, context);
+  // `{}` (or a body without a content array) is no message: an invalid response, never an empty answer.
+  if (!Array.isArray(message?.content))
+    throw transportError('answered with no message (the body has no content array)', undefined, {
+      ...context,
+      kind: 'invalid_response',
+    });
   const blocks = asArray(message?.content);
   if (blocks.length > MAX_MESSAGE_BLOCKS)
     throw transportError(`broke the protocol: sent more than ${MAX_MESSAGE_BLOCKS} content blocks`, undefined, {
@@ -76,7 +87,7 @@ export function parseMessage(body: unknown, raw: string, context: ErrorContext &
       ? {}
       : { reasoning: thinking.filter((text) => text !== '').join(THINKING_SEPARATOR), reasoningSignature: signature }),
     ...(refusal === undefined ? {} : { refusal }),
-    toolCalls,
+    toolCalls: refuseRepeatedIds(toolCalls),
     finishReason: mapStopReason(message?.stop_reason, toolCalls.length > 0),
     ...(stopReason === undefined ? {} : { rawFinishReason: stopReason }),
     usage: mapUsage(readUsage(message?.usage)),

@@ -195,7 +195,11 @@ export async function* streamMessage(
       const record = asRecord(data);
       // Event types compared case-insensitively: `MESSAGE_DELTA` is no unknown event to skip.
       const type = (asString(record?.type) ?? event.event)?.toLowerCase();
-      if (type === 'error' || event.event === 'error') {
+      // An error event: Anthropic's `{type: 'error', error}`, or an OpenAI-shaped `{error: {...}}`
+      // without a type from a relay (its inner type decides the kind).
+      const shapedError =
+        record !== undefined && record.type === undefined && record.error !== undefined && record.error !== null;
+      if (type === 'error' || event.event === 'error' || shapedError) {
         yield* finish(false);
         yield { type: 'error', error: errorFromEvent(data, event.data, context) };
         return;

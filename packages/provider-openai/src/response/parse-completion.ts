@@ -134,6 +134,12 @@ export function parseCompletion(body: unknown, raw: string, context: ReadContext
     throw errorFromBody(body, raw, { ...context, where: 'response' });
   }
   const list = asArray(record.choices);
+  // `{}` (or a body without choices) is no completion: an invalid response, never an empty answer.
+  if (list.length === 0)
+    throw transportError('answered with no completion (the body has no choices)', undefined, {
+      ...context,
+      kind: 'invalid_response',
+    });
   const violation = (what: string) =>
     transportError(`broke the protocol: ${what}`, undefined, {
       ...context,

@@ -89,3 +89,49 @@ describe('classifyProviderError precedence', () => {
     expect(classifyProviderError({ statusCode: 500, type: 'invalid_request_error' }).kind).toBe('invalid_request');
   });
 });
+
+describe('classifyProviderError: the status and the type decide, wording only refines', () => {
+  // Cases from a breaker's run (issue 34): wording that names another class must not move an error
+  // out of the class its status and type give.
+  it.each([
+    [{ statusCode: 429, type: 'rate_limit_error', message: 'Too many tokens per minute; retry shortly' }, 'rate_limit'],
+    [{ statusCode: 429, type: 'rate_limit_error', message: 'context window of this minute is full' }, 'rate_limit'],
+    [{ statusCode: 429, code: 'context_length_exceeded' }, 'rate_limit'],
+    [
+      { statusCode: 429, type: 'rate_limit_error', message: 'Rate limit: insufficient credits remaining' },
+      'quota_exceeded',
+    ],
+    [{ statusCode: 429, code: 'insufficient_quota' }, 'quota_exceeded'],
+    [
+      { statusCode: 529, type: 'overloaded_error', message: 'Overloaded: context window cache full, retry' },
+      'overloaded',
+    ],
+    [{ statusCode: 529, message: 'context size exceeded upstream' }, 'overloaded'],
+    [
+      { statusCode: 503, type: 'server_error', message: 'tool calling backend not enabled on this replica yet' },
+      'server_error',
+    ],
+    [{ statusCode: 503, type: 'overloaded_error', message: 'busy' }, 'overloaded'],
+    [{ statusCode: 401, message: 'the prompt is too long for your key' }, 'auth'],
+  ] as const)('%j is %s', (facts, kind) => {
+    expect(classifyProviderError(facts).kind).toBe(kind);
+  });
+
+  it.each([
+    // llama.cpp tools/server: 400 exceed_context_size_error and 500 "Context size has been exceeded".
+    [{ statusCode: 500, type: 'server_error', message: 'Context size has been exceeded.' }, 'context_overflow'],
+    [
+      { statusCode: 400, type: 'exceed_context_size_error', message: 'request exceeds the available context size' },
+      'context_overflow',
+    ],
+    // Anthropic errors guide: a prompt past the window is a 400 invalid_request_error.
+    [
+      { statusCode: 400, type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' },
+      'context_overflow',
+    ],
+    [{ statusCode: 400, message: 'registry.ollama.ai/library/gemma:2b does not support tools' }, 'tools_unsupported'],
+    [{ inBody: true, message: 'Context size has been exceeded.' }, 'context_overflow'],
+  ] as const)('wording refines within a request or server class: %j is %s', (facts, kind) => {
+    expect(classifyProviderError(facts).kind).toBe(kind);
+  });
+});

@@ -80,19 +80,40 @@ const byWord: ReadonlyMap<string, ModelCallErrorKind> = new Map([
   ['content_policy_violation', 'content_filter'],
 ]);
 
+/** Types and codes that name no failure of their own (any request error, any server error): the message may refine them. */
+const genericWords = new Set([
+  'error',
+  'invalid_request_error',
+  'invalid_request',
+  'bad_request',
+  'api_error',
+  'server_error',
+  'internal_error',
+  'internal_server_error',
+  'unavailable_error',
+  'upstream_error',
+]);
+
 /**
- * The shared kind of a provider's error answer, the same way for every adapter (first match):
- * 1. the message says native tools are refused (`tools_unsupported`; the finer word
- *    `tools_unsupported_in_stream` for llama.cpp's `Cannot use tools with stream`);
- * 2. the type or code is a quota, context or content-filter word, or the message says so
- *    (`quota_exceeded`, `context_overflow`, `content_filter`), whatever the status;
- * 3. a chat-template failure of the server: `invalid_request` (no retry fixes it);
- * 4. a 400/422 naming the output format: `response_format_unsupported`;
- * 5. a known code, else a known type (`overloaded_error`, `rate_limit_exceeded`, `internal_error`,
- *    ...; the generic `invalid_request_error` yields to a 401, 403, 404 or 429 status);
- * 6. the HTTP status, else the payload's status ({@link kindFromStatus});
- * 7. an error inside a body that had started fine, saying nothing known: `server_error` (an unknown
- *    server-side failure, retryable); anything else `unknown`.
+ * The shared kind of a provider's error answer, the same way for every adapter. The HTTP status
+ * (else the status the payload carried) and the error's own type or code decide first; the
+ * message's wording only refines within the class the status allows:
+ * 1. a 429 is `quota_exceeded` when its type, code or message says quota, else `rate_limit`
+ *    (never a context overflow or anything else, whatever the wording);
+ * 2. a specific type or code (`overloaded_error`, `exceed_context_size_error`, `insufficient_quota`,
+ *    `authentication_error`, ...; a code before a type) is its kind; the generic
+ *    `invalid_request_error` and server-error words are not specific;
+ * 3. 401, 402, 403, 408, 409, 503 and 529 are their status's kind (`auth`, `quota_exceeded`,
+ *    `permission`, `timeout`, `unknown`, `server_error`, `overloaded`): wording
+ *    never turns a 529 or 503 into a context overflow or a tools refusal;
+ * 4. any other status (400, 404, 413, 422, 500, 502, ...; OpenRouter answers 404 when no endpoint takes tools) or none (an error inside a body): the message
+ *    refines: native tools refused (`tools_unsupported`; `tools_unsupported_in_stream` for
+ *    llama.cpp's `Cannot use tools with stream`), quota, context overflow, a chat-template
+ *    failure of the server (`invalid_request`: no retry fixes it), a 400/422 naming the output
+ *    format (`response_format_unsupported`);
+ * 5. the generic type (`invalid_request_error` yields to a status that says more), else the
+ *    status ({@link kindFromStatus}); an error inside a body that had started fine, saying nothing
+ *    known, is `server_error` (retryable); anything else `unknown`.
  */
 export function classifyProviderError(facts: ProviderErrorFacts): ProviderErrorClass {
   const message = [facts.param, facts.message].filter((part) => part !== undefined).join('\n');
@@ -104,20 +125,21 @@ export function classifyProviderError(facts: ProviderErrorFacts): ProviderErrorC
   const byType = type === undefined ? undefined : byWord.get(type);
   const fromStatus = kindFromStatus(status);
   const says = (kind: ModelCallErrorKind) => byCode === kind || byType === kind;
-  // A code is more specific than a type; OpenAI's generic `invalid_request_error` type yields to a
-  // status that says more (401 `invalid_api_key` is auth, 404 a missing model).
-  const word =
-    byCode ??
-    (byType === 'invalid_request' && !['invalid_request', 'unknown', 'server_error'].includes(fromStatus)
-      ? fromStatus
-      : byType);
+  const specific =
+    (code !== undefined && !genericWords.has(code) ? byCode : undefined) ??
+    (type !== undefined && !genericWords.has(type) ? byType : undefined);
+  if (status === 429) {
+    const quota = says('quota_exceeded') || quotaExhausted.test(message);
+    return { kind: quota ? 'quota_exceeded' : 'rate_limit', providerKind: own };
+  }
+  if (specific !== undefined) return { kind: specific, providerKind: own };
+  if (status !== undefined && [401, 402, 403, 408, 409, 503, 529].includes(status))
+    return { kind: status === 402 ? 'quota_exceeded' : fromStatus, providerKind: own };
   if (/cannot use tools with stream/i.test(message))
     return { kind: 'tools_unsupported', providerKind: 'tools_unsupported_in_stream' };
   if (toolsRejected.some((pattern) => pattern.test(message))) return { kind: 'tools_unsupported', providerKind: own };
-  if (says('quota_exceeded') || status === 402 || quotaExhausted.test(message))
-    return { kind: 'quota_exceeded', providerKind: own };
-  if (says('context_overflow') || contextExceeded.test(message)) return { kind: 'context_overflow', providerKind: own };
-  if (says('content_filter')) return { kind: 'content_filter', providerKind: own };
+  if (quotaExhausted.test(message)) return { kind: 'quota_exceeded', providerKind: own };
+  if (contextExceeded.test(message)) return { kind: 'context_overflow', providerKind: own };
   if (configurationFailure.test(facts.message ?? ''))
     return { kind: 'invalid_request', providerKind: own ?? 'server_configuration' };
   if (
@@ -125,6 +147,11 @@ export function classifyProviderError(facts: ProviderErrorFacts): ProviderErrorC
     (facts.param === 'response_format' || namesFormat.test(facts.message ?? ''))
   )
     return { kind: 'response_format_unsupported', providerKind: own };
+  const generic = byCode ?? byType;
+  const word =
+    generic === 'invalid_request' && !['invalid_request', 'unknown', 'server_error'].includes(fromStatus)
+      ? fromStatus
+      : generic;
   if (word !== undefined) return { kind: word, providerKind: own };
   if (fromStatus !== 'unknown') return { kind: fromStatus, providerKind: own };
   return { kind: facts.inBody === true ? 'server_error' : 'unknown', providerKind: own };

@@ -10,6 +10,8 @@ export const TRANSPORT_KINDS = {
   incomplete_stream: 'incomplete_stream',
   protocol_violation: 'protocol_violation',
   invalid_chunk_json: 'invalid_chunk',
+  /** A 200 answer that is no response of the API at all (`{}`: no content, no choices). */
+  invalid_response: 'invalid_chunk',
 } as const satisfies Record<string, ModelCallErrorKind>;
 
 /** A failure without an error payload, in the adapters' words. */
