@@ -39,7 +39,7 @@ export { mergeHeaders, type PostJsonOptions, postJson } from './http/post-json.j
 export { readBodyText } from './http/read-body-text.js';
 export { MAX_ERROR_BODY_CHARS, readErrorBody, tryParseJson } from './http/read-error-body.js';
 export { type JsonBodyErrors, readJsonBody } from './http/read-json-body.js';
-export { retryDelay } from './http/retry-delay.js';
+export { MAX_RETRY_AFTER_MS, retryDelay } from './http/retry-delay.js';
 export { sendJson } from './http/send-json.js';
 export { checkHttpLimits, DEFAULT_HTTP_LIMITS, type HttpLimits } from './limits/http-limits.js';
 export { type ReadSseEventsOptions, readSseEvents, type SseEvent } from './sse/read-sse-events.js';

@@ -97,9 +97,41 @@ describe('readErrorEnvelope', () => {
     ).toMatchObject({ type: 'server_error', message: 'model overloaded', status: 502 });
   });
 
-  it('unwraps at most four levels of JSON text', () => {
-    let body: unknown = { error: { type: 'deep_error', message: 'deep' } };
-    for (let level = 0; level < 8; level += 1) body = { error: { message: JSON.stringify(body) } };
-    expect(readErrorEnvelope(body)?.type).toBeUndefined();
+  it('unwraps up to eight levels of JSON text, and no deeper', () => {
+    const wrap = (levels: number) => {
+      let body: unknown = { error: { type: 'rate_limit_error', message: 'inner: slow down' } };
+      for (let level = 0; level < levels; level += 1)
+        body = { error: { message: JSON.stringify(body), code: 502, type: 'upstream_error' } };
+      return body;
+    };
+    expect(readErrorEnvelope(wrap(5))).toMatchObject({
+      type: 'rate_limit_error',
+      message: 'inner: slow down',
+      status: 502,
+    });
+    expect(readErrorEnvelope(wrap(7))?.type).toBe('rate_limit_error');
+    expect(readErrorEnvelope(wrap(12))?.type).toBe('upstream_error');
+  });
+
+  it('reads a body that is a JSON string, and LiteLLM\'s "<Name>Error: ... - {json}" message', () => {
+    // A relay that serialised the error twice.
+    expect(
+      readErrorEnvelope(JSON.stringify({ error: { type: 'invalid_request_error', message: 'bad param' } })),
+    ).toMatchObject({ type: 'invalid_request_error', message: 'bad param' });
+    // LiteLLM's exception mapping (litellm/litellm_core_utils/exception_mapping_utils.py) puts the
+    // provider's body after "<Provider>Exception - ".
+    const inner = {
+      type: 'error',
+      error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' },
+    };
+    expect(
+      readErrorEnvelope({
+        error: {
+          message: `litellm.RateLimitError: AnthropicException - ${JSON.stringify(inner)}`,
+          type: null,
+          code: '500',
+        },
+      }),
+    ).toMatchObject({ type: 'rate_limit_error', message: inner.error.message, code: '500' });
   });
 });

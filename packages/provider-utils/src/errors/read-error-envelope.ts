@@ -21,11 +21,29 @@ function codeOf(value: unknown): string | undefined {
   return asNonEmptyString(value);
 }
 
+/**
+ * The JSON object a text is, or ends with (LiteLLM's `litellm.RateLimitError: AnthropicException -
+ * {...}` puts the upstream body after its own words); a JSON string holding an object is read too.
+ */
 function parseObject(text: string | undefined): Record<string, unknown> | undefined {
   const trimmed = text?.trim();
-  if (trimmed === undefined || !trimmed.startsWith('{')) return undefined;
+  if (trimmed === undefined || trimmed === '') return undefined;
+  const parse = (candidate: string): Record<string, unknown> | undefined => {
+    try {
+      const value: unknown = JSON.parse(candidate);
+      return typeof value === 'string' ? asRecord(safeParse(value)) : asRecord(value);
+    } catch {
+      return undefined;
+    }
+  };
+  if (trimmed.startsWith('{') || trimmed.startsWith('"')) return parse(trimmed);
+  const start = trimmed.indexOf('{');
+  return start > 0 && trimmed.endsWith('}') ? parse(trimmed.slice(start)) : undefined;
+}
+
+function safeParse(text: string): unknown {
   try {
-    return asRecord(JSON.parse(trimmed));
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }
@@ -54,7 +72,8 @@ function isBareError(record: Readonly<Record<string, unknown>>): boolean {
   );
 }
 
-const MAX_UNWRAP = 4;
+/** How deep relays' wrappings are unwrapped; deeper text is kept as the message. */
+const MAX_UNWRAP = 8;
 
 /**
  * Reads an error out of a parsed body or event, whichever envelope the server used:
@@ -65,11 +84,14 @@ const MAX_UNWRAP = 4;
  * - FastAPI validation: `{"detail": ...}`; Gemini's OpenAI endpoint: a one-element array;
  * - relays: the upstream error wrapped in `error.upstream_error` (an object or JSON text), or an
  *   Anthropic error envelope as JSON text inside `error.message` (Vertex-style), or OpenRouter's
- *   `error.metadata.raw`: the inner error's type and message win (its status too, when the outer
- *   one has none), up to four levels deep.
+ *   `error.metadata.raw`, or LiteLLM's `<Name>Error: <words> - {json}` message: the inner error's
+ *   type and message win (its status too, when the outer one has none), up to eight levels deep;
+ * - a body that is a JSON string holding any of these.
  * Returns `undefined` when the body holds none of them. Never throws.
  */
 export function readErrorEnvelope(body: unknown, depth = 0): ErrorEnvelope | undefined {
+  // A body that is a JSON string holding the error (a relay that serialised it twice).
+  if (typeof body === 'string') return depth < MAX_UNWRAP ? readErrorEnvelope(parseObject(body), depth + 1) : undefined;
   const record = asRecord(Array.isArray(body) ? body[0] : body);
   if (record === undefined) return undefined;
   const requestId = asNonEmptyString(record.request_id);

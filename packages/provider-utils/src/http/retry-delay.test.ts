@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retryDelay } from './retry-delay.js';
+import { MAX_RETRY_AFTER_MS, retryDelay } from './retry-delay.js';
 
 const now = Date.parse('2026-01-01T00:00:00Z');
 
@@ -37,5 +37,17 @@ describe('retryDelay', () => {
     expect(
       retryDelay(new Headers({ 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': 'soon' }), now),
     ).toBeUndefined();
+  });
+});
+
+describe('retryDelay bounds', () => {
+  it('clamps a huge Retry-After to one hour and a negative one to 0', () => {
+    expect(retryDelay(new Headers({ 'retry-after': '99999999999' }))).toBe(MAX_RETRY_AFTER_MS);
+    expect(MAX_RETRY_AFTER_MS).toBe(3_600_000);
+    expect(retryDelay(new Headers({ 'retry-after': '3' }))).toBe(3000);
+    const late = retryDelay(
+      new Headers({ 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '999h' }),
+    );
+    expect(late).toBe(MAX_RETRY_AFTER_MS);
   });
 });

@@ -18,9 +18,18 @@ function parseDuration(text: string): number | undefined {
  * among the rate limits the answer says are exhausted (`remaining` is `0`), the earliest reset:
  * Anthropic's `anthropic-ratelimit-<limit>-remaining` / `-reset` (an RFC 3339 time) and OpenAI's
  * `x-ratelimit-remaining-<limit>` / `x-ratelimit-reset-<limit>` (a duration such as `6m0s`).
- * `undefined` when nothing says.
+ * `undefined` when nothing says. The delay is clamped to 0 ..
+ * {@link MAX_RETRY_AFTER_MS} (one hour), so no answer can park a caller for days.
  */
 export function retryDelay(headers: Headers | undefined, now: number = Date.now()): number | undefined {
+  const wait = readDelay(headers, now);
+  return wait === undefined ? undefined : Math.min(Math.max(0, wait), MAX_RETRY_AFTER_MS);
+}
+
+/** The longest wait an answer may ask for: a larger one (`Retry-After: 99999999999`) is clamped to it. */
+export const MAX_RETRY_AFTER_MS = 60 * 60 * 1000;
+
+function readDelay(headers: Headers | undefined, now: number): number | undefined {
   if (headers === undefined) return undefined;
   const after = parseRetryAfter(headers, now);
   if (after !== undefined) return after;
