@@ -250,7 +250,8 @@ function decodeCall(call: PendingCall): LanguageModelV1ToolCall {
 }
 
 function toModelCallError(error: unknown): ModelCallError {
-  if (ModelCallError.isInstance(error)) return error;
+  // tiny's marker is trusted on a real Error only: a plain object carrying it is wrapped like any other.
+  if (ModelCallError.isInstance(error) && error instanceof Error) return error;
   const message = error instanceof Error ? error.message : typeof error === 'string' ? error : 'unknown error';
   return new ModelCallError({ message: `the model stream reported an error: ${message}`, cause: error });
 }

@@ -72,3 +72,32 @@ describe('toModelCallError maps the AI SDK onto the shared taxonomy', () => {
     expect(`${error.message}${error.responseBody}`).not.toContain('sk-secret-0000');
   });
 });
+
+describe('toModelCallError: error parts a breaker sent (issue 34)', () => {
+  it('unwraps an error part that is JSON text, like the native adapters', () => {
+    const error = toModelCallError('{"type":"overloaded_error","message":"Overloaded"}', 'anthropic');
+    expect(error).toMatchObject({ kind: 'overloaded', providerKind: 'overloaded_error', isRetryable: true });
+  });
+
+  it("re-classifies a plain object carrying tiny's error markers instead of trusting it", () => {
+    const forged = {
+      [Symbol.for('tiny.error')]: true,
+      [Symbol.for('tiny.error.ModelCallError')]: true,
+      kind: 'banana',
+      message: 'forged',
+      isRetryable: true,
+    };
+    const error = toModelCallError(forged, 'openai');
+    expect(error).not.toBe(forged);
+    expect(error).toBeInstanceOf(Error);
+    expect(error.kind).not.toBe('banana');
+  });
+
+  it('clamps a huge retry-after to one hour', () => {
+    const error = toModelCallError(
+      apiError(429, { error: { type: 'rate_limit_error', message: 'slow' } }, { 'retry-after': '99999999999' }),
+      'anthropic',
+    );
+    expect(error).toMatchObject({ kind: 'rate_limit', retryAfterMs: 3_600_000 });
+  });
+});

@@ -46,7 +46,9 @@ const invalidBodyErrors = new Set(['AI_JSONParseError', 'AI_TypeValidationError'
  * - `AI_JSONParseError`, `AI_TypeValidationError`, `AI_InvalidResponseDataError`: the error object
  *   the invalid chunk held, when it is one (as above), else `invalid_chunk` (retryable), the SDK's
  *   error name as `providerKind`;
- * - a `ModelCallError` kept as it is; anything else `unknown`, not retryable.
+ * - an error part that is JSON text holding such an object: read as the object;
+ * - a `ModelCallError` (a real `Error` carrying tiny's marker; a plain object carrying the marker
+ *   is read as an error object, never trusted) kept as it is; anything else `unknown`, not retryable.
  * Each of `secrets` is replaced by `[redacted]` in the message and body. The original is the
  * `cause` (unscrubbed: do not log it).
  * @internal
@@ -54,7 +56,9 @@ const invalidBodyErrors = new Set(['AI_JSONParseError', 'AI_TypeValidationError'
 export function toModelCallError(error: unknown, provider: string, secrets: readonly string[] = []): ModelCallError {
   const scrub = <T extends string | undefined>(text: T): T =>
     secrets.reduce<T>((out, secret) => redactSecret(out, secret), text);
-  if (ModelCallError.isInstance(error) && secrets.length === 0) return error;
+  // tiny's markers are trusted on a real Error only: a plain object carrying them is re-classified.
+  const tiny = ModelCallError.isInstance(error) && error instanceof Error;
+  if (tiny && secrets.length === 0) return error;
   const record = asRecord(error);
   const message = error instanceof Error ? error.message : typeof error === 'string' ? error : JSON.stringify(error);
   if (isApiCallError(error)) {
@@ -80,7 +84,7 @@ export function toModelCallError(error: unknown, provider: string, secrets: read
       cause: error,
     });
   }
-  if (ModelCallError.isInstance(error)) {
+  if (tiny) {
     return new ModelCallError({
       message: scrub(error.message),
       kind: error.kind,
@@ -98,7 +102,9 @@ export function toModelCallError(error: unknown, provider: string, secrets: read
   // (llama.cpp's bare {code, message, type} in an Anthropic `error` event): read it as one.
   const invalidValue = name !== undefined && invalidBodyErrors.has(name) ? (record?.value ?? record?.data) : undefined;
   const carried = invalidValue === undefined ? undefined : asRecord(invalidValue);
-  const object = carried ?? (!(error instanceof Error) ? record : undefined);
+  // An error part that is JSON text (`'{"type":"overloaded_error",...}'`) is read like the object.
+  const parsed = typeof error === 'string' ? asRecord(tryParseJson(error)) : undefined;
+  const object = carried ?? parsed ?? (!(error instanceof Error) ? record : undefined);
   if (object !== undefined) {
     const facts = readErrorEnvelope(object.error === undefined ? { error: object } : object);
     if (facts !== undefined && (facts.message !== undefined || facts.type !== undefined)) {
