@@ -10,6 +10,7 @@ export {
   ERROR_MAPPING_SCRIPT,
   FIXTURE_ONLY_CASES,
   MID_STREAM_ERROR_MESSAGE,
+  SPLICE_CLASSES,
   timeTool,
   weatherReportSchema,
   weatherTool,

@@ -30,6 +30,12 @@ import type { LanguageModelV1Request, Message, ToolSchema } from '@tiny/llm';
  *   second message (or completion) into the stream while the first one's call is half-streamed.
  *   No call of it may be executable: the stream ends with a non-retryable `protocol_violation`
  *   error (or a finish `error`), and every call it delivered is invalid.
+ * - `splice_classes` (fixture only): the `tool_call` request streamed {@link SPLICE_CLASSES}
+ *   times, once per class of splice, each in the provider's own wire form: a call slot reused
+ *   after it closed (a block index or a call index taken again), a restart or a second call under
+ *   one id, and a stream whose identity or order breaks (a completion id that changes, a block
+ *   index below one already started). Each stream ends with no executable call: a non-retryable
+ *   `protocol_violation` error (or a finish `error`), every call it delivered invalid.
  * - `error_envelopes` (fixture only): the `text` request answered by errors in envelopes that are
  *   not the provider's own (see `ERROR_ENVELOPE_SCRIPT`): a relay's wrapped upstream error, an
  *   error serialised as JSON text in `error.message`, an unknown server-side type, then a
@@ -54,6 +60,7 @@ export type ConformanceCase =
   | 'stream_endings'
   | 'refusal'
   | 'spliced_stream'
+  | 'splice_classes'
   | 'error_envelopes'
   | 'context_overflow';
 
@@ -73,6 +80,7 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   'stream_endings',
   'refusal',
   'spliced_stream',
+  'splice_classes',
   'error_envelopes',
   'context_overflow',
 ];
@@ -84,9 +92,13 @@ export const FIXTURE_ONLY_CASES: readonly ConformanceCase[] = [
   'stream_endings',
   'refusal',
   'spliced_stream',
+  'splice_classes',
   'error_envelopes',
   'context_overflow',
 ];
+
+/** How many streams the `splice_classes` case reads: one per class of splice (see {@link ConformanceCase}). */
+export const SPLICE_CLASSES = 3;
 
 /** `get_weather(city, unit?)`, the tool most cases offer. */
 export const weatherTool: ToolSchema = {

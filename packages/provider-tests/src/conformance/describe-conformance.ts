@@ -17,6 +17,7 @@ import {
   ERROR_MAPPING_SCRIPT,
   FIXTURE_ONLY_CASES,
   MID_STREAM_ERROR_MESSAGE,
+  SPLICE_CLASSES,
 } from './conformance-requests.js';
 import { streamOrderViolations } from './stream-order-violations.js';
 
@@ -270,6 +271,23 @@ const checks: Readonly<Record<ConformanceCase, Check>> = {
       const error = last?.type === 'error' ? last.error : undefined;
       expect(ModelCallError.isInstance(error), String(error)).toBe(true);
       expect(error).toMatchObject({ kind: 'protocol_violation', isRetryable: false });
+    }
+  },
+
+  async splice_classes(model) {
+    for (let splice = 0; splice < SPLICE_CLASSES; splice += 1) {
+      const parts = await partsOf((await model.doStream(conformanceRequests.tool_call)).stream);
+      const settled = await collectStreamSettled(replayParts(parts));
+      for (const call of settled.response.toolCalls)
+        expect(call.invalid, `splice ${splice}: call ${call.id}`).toBeDefined();
+      const last = parts[parts.length - 1];
+      if (last?.type === 'finish') expect(last.finishReason, `splice ${splice}`).toBe('error');
+      else {
+        expect(last?.type, `splice ${splice}`).toBe('error');
+        const error = last?.type === 'error' ? last.error : undefined;
+        expect(ModelCallError.isInstance(error), String(error)).toBe(true);
+        expect(error, `splice ${splice}`).toMatchObject({ kind: 'protocol_violation', isRetryable: false });
+      }
     }
   },
 
