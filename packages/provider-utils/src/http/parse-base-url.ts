@@ -16,32 +16,33 @@ export function parseBaseURL(
   entryPoint: string,
   options: { readonly example: string; readonly path: string },
 ): URL {
-  const credentials = typeof baseURL === 'string' ? urlCredentials(baseURL) : [];
   const fail = (reason: string): never => {
-    throw new InvalidInputError({ entryPoint, reason: redactSecret(reason, credentials) });
+    throw new InvalidInputError({ entryPoint, reason });
   };
   if (typeof baseURL !== 'string' || baseURL.trim() === '') {
     return fail(
       `baseURL must be an absolute http(s) URL such as "${options.example}", got ${JSON.stringify(baseURL) ?? String(baseURL)}`,
     );
   }
+  // The URL as messages show it: its credentials, if any, read `[redacted]`.
+  const shown = redactSecret(baseURL, urlCredentials(baseURL));
   let parsed: URL;
   try {
     parsed = new URL(baseURL);
   } catch {
     return fail(
-      `baseURL must be an absolute http(s) URL such as "https://${baseURL.replace(/^\/+/, '')}", got "${baseURL}"`,
+      `baseURL must be an absolute http(s) URL such as "https://${shown.replace(/^\/+/, '')}", got "${shown}"`,
     );
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    return fail(`baseURL must use http: or https:, got "${parsed.protocol}" in "${baseURL}"`);
+    return fail(`baseURL must use http: or https:, got "${parsed.protocol}" in "${shown}"`);
   }
   if (parsed.search !== '' || parsed.hash !== '') {
-    return fail(`baseURL must not carry a query or fragment (the adapter appends ${options.path}), got "${baseURL}"`);
+    return fail(`baseURL must not carry a query or fragment (the adapter appends ${options.path}), got "${shown}"`);
   }
   if (parsed.username !== '' || parsed.password !== '') {
     return fail(
-      `baseURL must not carry credentials (user:password@, which fetch cannot send): give them in \`headers\` (Authorization) or as \`apiKey\`, got "${baseURL}"`,
+      `baseURL must not carry credentials (user:password@, which fetch cannot send): give them in \`headers\` (Authorization) or as \`apiKey\`, got "${shown}"`,
     );
   }
   return parsed;
