@@ -1,14 +1,12 @@
 import { scanJsonValue } from './scan-json-value.js';
 
-/** How many further closers a JSON body is scanned past, as closers written inside its strings. */
-const MAX_CLOSERS_IN_VALUE = 8;
-
 /**
  * @internal The closer that really ends a body holding JSON: when the body's first `{` or `[` comes
  * before its first closer, the value is scanned from there, so a closer written inside a JSON string
- * (`"note": "<|tool_call_end|>"`) is content and the closer after the value is returned. A value
- * cut by a closer is scanned on past a bounded number of further closers (linear time); one still
- * open at the end of a stream gives -1 (wait for more). Otherwise, and in a complete text whose
+ * (`"note": "<|tool_call_end|>"`) is content and the closer after the value is returned. The value
+ * is scanned to its own end (strings with their escapes), never a fixed number of closers, so any
+ * number of closers inside its strings are content; a value still open at the end of a stream
+ * gives -1 (wait for more). Otherwise, and in a complete text whose
  * value never closes, the first closer. `nextCloser(from)` finds a closer at or after `from`.
  */
 export function closerPastJson(
@@ -23,14 +21,10 @@ export function closerPastJson(
   const bracket = text.indexOf('[', bodyStart);
   const valueStart = brace < 0 ? bracket : bracket < 0 ? brace : Math.min(brace, bracket);
   if (valueStart < 0 || valueStart >= first) return first;
-  let close = first;
-  for (let extended = 0; extended <= MAX_CLOSERS_IN_VALUE; extended++) {
-    const scan = scanJsonValue(text, valueStart, close);
-    if (scan.kind === 'complete') return scan.end > first ? nextCloser(scan.end) : first;
-    if (scan.kind !== 'incomplete') return first;
-    const later = nextCloser(close + 1);
-    if (later < 0) return stream ? -1 : first;
-    close = later;
-  }
+  // The value is scanned once, to its own end: a closer written inside a JSON string is content
+  // however many times it repeats. The scan reads the value and nothing past it (linear).
+  const scan = scanJsonValue(text, valueStart, text.length);
+  if (scan.kind === 'complete') return scan.end > first ? nextCloser(scan.end) : first;
+  if (scan.kind === 'incomplete' && stream) return -1;
   return first;
 }

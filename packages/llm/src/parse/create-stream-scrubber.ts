@@ -5,6 +5,7 @@ import { createGrammars, streamNeedsScan } from './grammars/create-grammars.js';
 import { createNarrativeEmitter } from './narrative-emitter.js';
 import type { CallSource, ParsedText } from './parse-types.js';
 import { findProtectedRegions } from './protected-regions.js';
+import { reasoningCallTokens } from './reasoning-tracker.js';
 import { createScanContext, createToolKnowledge } from './scan-context.js';
 import { scanText } from './scan-text.js';
 import { containsAny } from './text-scanning.js';
@@ -38,6 +39,8 @@ export interface StreamScrubber {
 }
 
 const EAGER_LIMIT = 4096;
+/** Quotation marks that may open a quotation in prose (see `scan-text.ts`). */
+const QUOTE_MARKS = /["'\u201c\u2018\u00ab\u300c]/;
 /** Without a decisive character, a held tail is rescanned after this many new characters at least. */
 const MIN_GROWTH = 8;
 /**
@@ -75,7 +78,7 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
   const knowledge = createToolKnowledge(options.tools, options);
   const needsScan = streamNeedsScan(knowledge);
   const narrative = createNarrativeEmitter();
-  let fence = initialFenceState(knowledge.leadingReasoning);
+  let fence = initialFenceState(knowledge.leadingReasoning, reasoningCallTokens(knowledge.allows));
   let buffer = '';
   let previousCode = -1;
   let heldAfterLastScan = 0;
@@ -120,7 +123,7 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
     };
     if (final) {
       narrative.reset();
-      fence = initialFenceState(knowledge.leadingReasoning);
+      fence = initialFenceState(knowledge.leadingReasoning, reasoningCallTokens(knowledge.allows));
       buffer = '';
       previousCode = -1;
       heldAfterLastScan = 0;
@@ -138,7 +141,8 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
 
   return {
     feed(fragment) {
-      if (buffer === '' && fragment !== '' && !needsScan(fragment, previousCode)) {
+      // A quotation mark may open a quotation whose calls are examples: such text is scanned (held).
+      if (buffer === '' && fragment !== '' && !needsScan(fragment, previousCode) && !QUOTE_MARKS.test(fragment)) {
         // What a scan would do with text that holds no block and no partial opener, without one.
         try {
           narrative.append(fragment);

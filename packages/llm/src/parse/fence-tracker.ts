@@ -4,7 +4,13 @@ import {
   type InlineCodeState,
   initialInlineCodeState,
 } from './inline-code-tracker.js';
-import { feedReasoning, finishReasoning, initialReasoningState, type ReasoningState } from './reasoning-tracker.js';
+import {
+  type CallTokenRule,
+  feedReasoning,
+  finishReasoning,
+  initialReasoningState,
+  type ReasoningState,
+} from './reasoning-tracker.js';
 
 /**
  * Info-string languages that mark a fence as a tool call rather than a code example
@@ -47,7 +53,7 @@ export interface FenceState extends ReasoningState, InlineCodeState {
 }
 
 /** @internal A state at offset 0, outside any fence, at a line start (see `initialReasoningState`). */
-export function initialFenceState(leadingReasoning = true): FenceState {
+export function initialFenceState(leadingReasoning = true, callTokens?: readonly CallTokenRule[]): FenceState {
   return {
     offset: 0,
     lineStart: 0,
@@ -60,7 +66,7 @@ export function initialFenceState(leadingReasoning = true): FenceState {
     openChar: 0,
     openLength: 0,
     openStart: -1,
-    ...initialReasoningState(leadingReasoning),
+    ...initialReasoningState(leadingReasoning, callTokens),
     ...initialInlineCodeState(),
   };
 }
@@ -213,8 +219,11 @@ function isSpace(code: number): boolean {
  * such a line cannot be decided until the line's language is.
  */
 export function undecidedFenceLine(state: FenceState): number {
-  if (state.openStart >= 0) return -1;
-  return state.stage === RUN || state.stage === INFO_SPACE || state.stage === WORD ? state.lineStart : -1;
+  // A call token in reasoning whose boundary is not decided yet may end the region there.
+  const token = state.reasoningUndecidedToken;
+  if (state.openStart >= 0) return token;
+  const line = state.stage === RUN || state.stage === INFO_SPACE || state.stage === WORD ? state.lineStart : -1;
+  return line < 0 ? token : token < 0 ? line : Math.min(line, token);
 }
 
 function hasFenceCharacter(chunk: string): boolean {

@@ -8,7 +8,8 @@ import { readWholePythonicList } from './grammars/pythonic.js';
 import { readCommandActionFence, readFunctionaryRecipients } from './grammars/whole-response.js';
 import { joinNarrative } from './join-narrative.js';
 import type { ParsedText } from './parse-types.js';
-import { findProtectedRegions } from './protected-regions.js';
+import { findProtectedRegions, type ProtectedRegions } from './protected-regions.js';
+import { reasoningCallTokens } from './reasoning-tracker.js';
 import { createScanContext, type ToolKnowledge } from './scan-context.js';
 import { scanText } from './scan-text.js';
 import type { RawCall } from './scan-types.js';
@@ -58,19 +59,6 @@ export function parseCompleteText(
       const narrative = joinNarrative([text.slice(0, reasoned), afterReasoning.text]);
       return { text: narrative, calls: finished.calls, diagnostics: finished.diagnostics };
     }
-    const whole =
-      admit(
-        safely(() => readFunctionaryRecipients(text, knowledge)),
-        knowledge,
-      ) ??
-      admit(
-        safely(() => readCommandActionFence(text, knowledge)),
-        knowledge,
-      );
-    if (whole !== undefined) {
-      const finished = finalizeCalls(whole.calls, knowledge);
-      return { text: whole.text, calls: finished.calls, diagnostics: finished.diagnostics };
-    }
     const pythonic = admit(
       safely(() => readWholePythonicList(text, knowledge)),
       knowledge,
@@ -82,14 +70,55 @@ export function parseCompleteText(
     }
   }
   const context = createScanContext(text, 'batch', knowledge);
-  const regions = findProtectedRegions(text, undefined, true, knowledge.leadingReasoning, context.lower);
+  const regions = findProtectedRegions(
+    text,
+    undefined,
+    true,
+    knowledge.leadingReasoning,
+    context.lower,
+    reasoningCallTokens(knowledge.allows),
+  );
   const scan = scanText(text, createGrammars(context), regions);
+  // Reasoning that a call's value could not end: no later reading finds a call in it either.
+  const settled = (scan.reasoningUntil ?? -1) > 0 ? withLeadingRegion(regions, scan.reasoningUntil ?? 0) : regions;
+  // Whole-response readings (Functionary recipients, a Command R+ action fence) apply only when the
+  // response is that shape: no block grammar found a call or a broken block, nothing was quoted,
+  // and their markers stand outside reasoning, example fences and inline code. A real call found
+  // by a block grammar is never replaced by one (a prose example after it stays text).
+  if (options.allowBareJson) {
+    const read = (view: ProtectedRegions) =>
+      admit(
+        safely(() => readFunctionaryRecipients(text, knowledge, view)),
+        knowledge,
+      ) ??
+      admit(
+        safely(() => readCommandActionFence(text, knowledge, view)),
+        knowledge,
+      );
+    // A leading `</think>` written inside a call body (with no closer after that body) is content:
+    // the reading without the leading region stands when that closer lies in one of its bodies.
+    let whole = read(settled);
+    const openedByPrompt = regions.leadingEnd > 0 && !REASONING_OPENER.test(text.slice(0, regions.leadingEnd));
+    if ((whole?.calls.length ?? 0) === 0 && openedByPrompt && (scan.reasoningUntil ?? -1) < 0) {
+      const closerAt = regions.leadingEnd - 1;
+      const bare = read(withoutLeadingRegion(regions));
+      const body = bare?.bodies.find(([start, end]) => closerAt >= start && closerAt < end);
+      if (bare !== undefined && body !== undefined && !LEADING_CLOSER.test(text.slice(body[1]))) whole = bare;
+    }
+    // Blocks found inside the reading's call bodies are argument content; one outside them is a
+    // real call of another grammar, and the scan's reading stands.
+    if (whole !== undefined && (scan.callBlocks ?? []).every((block) => within(block, whole.bodies))) {
+      const finished = finalizeCalls(whole.calls, knowledge);
+      const cut = whole.unterminated === true ? [{ kind: 'unterminated_block', source: 'tagged_json' } as const] : [];
+      return { text: whole.text, calls: finished.calls, diagnostics: [...cut, ...finished.diagnostics] };
+    }
+  }
   let narrative = joinNarrative(scan.parts.map(([start, end]) => text.slice(start, end)));
   let calls: RawCall[] = scan.calls;
   // Quoted call markup is an example: the JSON inside it is not read as a call either.
   if (calls.length === 0 && options.allowBareJson && scan.diagnostics.length === 0 && !scan.quoted) {
     const embedded = admit(
-      safely(() => stripEmbeddedJsonCalls(text, knowledge, regions)),
+      safely(() => stripEmbeddedJsonCalls(text, knowledge, settled)),
       knowledge,
     );
     if (embedded !== undefined) {
@@ -146,6 +175,37 @@ function indexOfFolded(text: string, needle: string, from: number): number {
   const pattern = new RegExp(needle.replace(/[[\]/\\]/g, '\\$&'), 'gi');
   pattern.lastIndex = from;
   return pattern.exec(text)?.index ?? -1;
+}
+
+/** A closer that ends a region the prompt opened, any case. */
+const LEADING_CLOSER = /<\/think(?:ing)?>|\[\/think\]/i;
+
+/** A reasoning opener written in the text (then the leading region is not one the prompt opened). */
+const REASONING_OPENER = /<think(?:ing)?>|\[think\]|<\|channel\|>/i;
+
+/** `regions` without the leading reasoning region (other regions kept). */
+function withoutLeadingRegion(regions: ProtectedRegions): ProtectedRegions {
+  const outside = (position: number): boolean =>
+    position < regions.leadingEnd && !regions.protectedBesidesLeading(position);
+  return {
+    ...regions,
+    endAt: (position) => (outside(position) ? -1 : regions.endAt(position)),
+    startAt: (position) => (outside(position) ? -1 : regions.startAt(position)),
+  };
+}
+
+/** Whether `block` lies inside one of `bodies`. */
+function within(block: readonly [number, number], bodies: ReadonlyArray<readonly [number, number]>): boolean {
+  return bodies.some(([start, end]) => block[0] >= start && block[1] <= end);
+}
+
+/** `regions` with `[0, end)` protected too (a leading reasoning region decided by the scan). */
+function withLeadingRegion(regions: ProtectedRegions, end: number): ProtectedRegions {
+  return {
+    ...regions,
+    endAt: (position) => (position < end ? Math.max(end, regions.endAt(position)) : regions.endAt(position)),
+    startAt: (position) => (position < end ? 0 : regions.startAt(position)),
+  };
 }
 
 /** With offered tools, a GLM line on free text must name one of them (or repair to one). */

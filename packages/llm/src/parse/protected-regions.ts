@@ -1,5 +1,6 @@
 import { type FenceState, feedFence, finishFence, initialFenceState, undecidedFenceLine } from './fence-tracker.js';
 import { undecidedInlineCode } from './inline-code-tracker.js';
+import type { CallTokenRule } from './reasoning-tracker.js';
 
 /**
  * The spans of a text in which nothing is a tool call: fenced code blocks (``` or ~~~, three or
@@ -65,7 +66,9 @@ export interface ProtectedRegions {
  * continues a text that began earlier, as the stream scrubber needs, and `complete` says whether
  * `text` runs to the end of the response. `leadingReasoning` (without `state`) turns the
  * leading-closer rule on (default) or off. `lower`, when given, is `text` with its ASCII letters
- * lowered (the scan context's), which speeds up the search for reasoning tokens.
+ * lowered (the scan context's), which speeds up the search for reasoning tokens. `callTokens`
+ * (without `state`): the call tokens that may end a reasoning region, those of the run's enabled
+ * grammars (default every one).
  */
 export function findProtectedRegions(
   text: string,
@@ -73,8 +76,9 @@ export function findProtectedRegions(
   complete = true,
   leadingReasoning = true,
   lower?: string,
+  callTokens?: readonly CallTokenRule[],
 ): ProtectedRegions {
-  const working: FenceState = state === undefined ? initialFenceState(leadingReasoning) : { ...state };
+  const working: FenceState = state === undefined ? initialFenceState(leadingReasoning, callTokens) : { ...state };
   const base = working.offset;
   const ranges: Array<readonly [number, number]> = [];
   let leadingEnd = -1;

@@ -1,3 +1,4 @@
+import type { CallSource } from './parse-types.js';
 import { lowerAscii } from './text-scanning.js';
 
 /**
@@ -30,18 +31,42 @@ const pairs: ReadonlyArray<readonly [string, string]> = [
   ['<|channel|>analysis<|message|>', '<|end|>'],
 ];
 // Call openers that are dedicated special tokens (Kimi K2 sections and calls, Kimi K3's tools
-// channel, FunctionGemma's call start, MiniMax M3's namespaced wrapper): prose cannot write them by
-// accident, and these families put their real calls right after (or inside) their reasoning.
-const callTokens: readonly string[] = [
-  '<|tool_calls_section_begin|>',
-  '<|tool_call_begin|>',
-  '<|open|>tools<|sep|>',
-  '<start_function_call>',
-  ']<]minimax[>[<tool_call>',
+// channel, FunctionGemma's call start, MiniMax M3's namespaced wrapper): these families put their
+// real calls right after (or inside) their reasoning. Each ends a region only for a grammar enabled
+// for the run, only at a token boundary (what follows is the start of that grammar's call, within
+// a few characters), and never inside backticks or a fence written in the reasoning: a token
+// mentioned in prose (`<start_function_call>.`) is text.
+/** @internal A call token that may end a reasoning region, with the grammar it belongs to. */
+export interface CallTokenRule {
+  readonly token: string;
+  readonly source: CallSource;
+  /** What must follow the token (lowered text, anchored at its end) for it to start a call. */
+  readonly next: RegExp;
+}
+const callTokenRules: readonly CallTokenRule[] = [
+  { token: '<|tool_calls_section_begin|>', source: 'sentinel', next: /\s{0,4}<\|tool_call_begin\|>/y },
+  {
+    token: '<|tool_call_begin|>',
+    source: 'sentinel',
+    next: /\s{0,4}(?:functions\.)?[a-z0-9_][\w.-]{0,40}(?::\d{1,4})?\s{0,4}<\|tool_call_argument_begin\|>/y,
+  },
+  { token: '<|open|>tools<|sep|>', source: 'xtml', next: /\s{0,4}<\|open\|>\s*call\b/y },
+  { token: '<start_function_call>', source: 'function_gemma', next: /\s{0,4}call:[a-z0-9_]/y },
+  { token: ']<]minimax[>[<tool_call>', source: 'invoke_xml', next: /\s{0,4}(?:\]<\]minimax\[>\[)?<invoke\b/y },
 ];
+/** How far past a call token its boundary check looks (the tail keeps that much). */
+const LOOKAHEAD = 96;
+/** Every call token (the words that may end a region when their grammar is enabled). */
+const callTokens: readonly string[] = callTokenRules.map((rule) => rule.token);
+
+/** @internal The call tokens that may end a reasoning region in a run whose grammars `allows` admits. */
+export function reasoningCallTokens(allows: (source: CallSource) => boolean): readonly CallTokenRule[] {
+  return callTokenRules.filter((rule) => allows(rule.source));
+}
 /** Closers that end a region the prompt opened (Harmony's `<|end|>` ends every message, so not it). */
 const leadingClosers: readonly string[] = ['</think>', '</thinking>', '[/think]'];
-const longest = Math.max(...pairs.flat().map((token) => token.length), ...callTokens.map((token) => token.length));
+const longest =
+  Math.max(...pairs.flat().map((token) => token.length), ...callTokens.map((token) => token.length)) + LOOKAHEAD;
 /** Any of the tokens above, in any case: one search tells whether a chunk holds one at all. */
 const anyToken = new RegExp(
   [...new Set([...pairs.flat(), ...callTokens])].map((token) => token.replace(/[|[\]\\/]/g, '\\$&')).join('|'),
@@ -61,14 +86,31 @@ export interface ReasoningState {
    * the first opener, closer or Kimi call token.
    */
   reasoningDecided: boolean;
+  /** The call tokens that may end a region this run (those of enabled grammars). */
+  reasoningCallTokens: readonly CallTokenRule[];
+  /**
+   * Absolute start of a call token at the end of the text read so far whose boundary check needs
+   * more text (a stream cannot tell yet whether it ends the region), else -1.
+   */
+  reasoningUndecidedToken: number;
 }
 
 /**
  * @internal A state outside any region. With `leadingReasoning` false the text is known not to
  * start inside a region the prompt opened (no leading-closer rule, nothing undecided).
  */
-export function initialReasoningState(leadingReasoning = true): ReasoningState {
-  return { reasoningStart: -1, reasoningCloser: '', reasoningTail: '', reasoningDecided: !leadingReasoning };
+export function initialReasoningState(
+  leadingReasoning = true,
+  tokens: readonly CallTokenRule[] = callTokenRules,
+): ReasoningState {
+  return {
+    reasoningStart: -1,
+    reasoningCloser: '',
+    reasoningTail: '',
+    reasoningDecided: !leadingReasoning,
+    reasoningCallTokens: tokens,
+    reasoningUndecidedToken: -1,
+  };
 }
 
 /**
@@ -112,16 +154,19 @@ export function feedReasoning(
   lowerChunk?: string,
 ): void {
   const carried = state.reasoningTail;
+  // A token still undecided is read again with the new text (the tail keeps it).
+  const undecided = state.reasoningUndecidedToken >= 0;
+  state.reasoningUndecidedToken = -1;
   // Every token ends in `>` or `]`, and the carried tail holds no token the search below would act
   // on (it acted on every such token when the tail was read): a chunk with neither character, as a
   // stream's small pieces mostly are, cannot change anything but the tail.
-  if (chunk.indexOf('>') < 0 && chunk.indexOf(']') < 0) {
+  if (!undecided && chunk.indexOf('>') < 0 && chunk.indexOf(']') < 0) {
     state.reasoningTail = tailOf(carried, chunk);
     return;
   }
   const joined = carried + chunk;
   // Most text holds no reasoning token: one search, and only the tail is kept.
-  if (lowerChunk === undefined ? !anyToken.test(joined) : !mayHoldToken(carried, chunk, lowerChunk)) {
+  if (!undecided && (lowerChunk === undefined ? !anyToken.test(joined) : !mayHoldToken(carried, chunk, lowerChunk))) {
     state.reasoningTail = tailOf(carried, chunk, joined);
     return;
   }
@@ -137,6 +182,7 @@ export function feedReasoning(
     return found;
   };
   let position = 0;
+  const fences: FenceCount = { from: -1, upTo: 0, count: 0 };
   for (;;) {
     if (state.reasoningStart < 0) {
       let best = -1;
@@ -152,7 +198,7 @@ export function feedReasoning(
       }
       if (!state.reasoningDecided) {
         const leading = firstOf(leadingClosers, find, position);
-        const call = firstOf(callTokens, find, position);
+        const call = firstCallToken(state.reasoningCallTokens, lower, find, position, position);
         const first = Math.min(...[best, leading.at, call.at].filter((at) => at >= 0));
         if (Number.isFinite(first)) state.reasoningDecided = true;
         if (leading.at >= 0 && leading.at === first) {
@@ -170,11 +216,22 @@ export function feedReasoning(
     let end = find(state.reasoningCloser, position);
     let endLength = state.reasoningCloser.length;
     let rangeEnd = end + endLength;
-    for (const token of callTokens) {
-      const at = find(token, position);
+    for (const rule of state.reasoningCallTokens) {
+      let at = find(rule.token, position);
+      // A mention (not at a call's start, or in backticks or a fence): the next one may count.
+      while (
+        at >= 0 &&
+        (end < 0 || at < end) &&
+        !startsCall(lower, at, rule, state.reasoningStart - textBase, fences)
+      ) {
+        // Too close to the end to tell: more text may make it a call's start.
+        if (lower.length - at - rule.token.length < LOOKAHEAD && state.reasoningUndecidedToken < 0)
+          state.reasoningUndecidedToken = textBase + at;
+        at = lower.indexOf(rule.token, at + 1);
+      }
       if (at >= 0 && (end < 0 || at < end)) {
         end = at;
-        endLength = token.length;
+        endLength = rule.token.length;
         rangeEnd = at;
       }
     }
@@ -186,6 +243,67 @@ export function feedReasoning(
   }
   const keep = Math.max(position, lower.length - (longest - 1));
   state.reasoningTail = (carried + chunk).slice(keep);
+}
+
+/**
+ * Whether the call token at `at` in `lower` starts a call of its grammar: the grammar's call follows
+ * it within a few characters, and it is not inside backticks on its line nor inside a fence opened
+ * in the region (which began at `regionStart`, negative when an earlier chunk opened it).
+ */
+function startsCall(
+  lower: string,
+  at: number,
+  rule: CallTokenRule,
+  regionStart: number,
+  fences: FenceCount = { from: -1, upTo: 0, count: 0 },
+): boolean {
+  rule.next.lastIndex = at + rule.token.length;
+  if (!rule.next.test(lower)) return false;
+  const lineStart = lower.lastIndexOf('\n', at - 1) + 1;
+  let ticks = 0;
+  for (let index = lower.indexOf('`', lineStart); index >= 0 && index < at; index = lower.indexOf('`', index + 1))
+    ticks++;
+  if (ticks % 2 === 1) return false;
+  // Fence markers counted from the region's start, resumed where the last check stopped (linear).
+  const from = Math.max(0, regionStart);
+  if (fences.from !== from || fences.upTo > at) {
+    fences.from = from;
+    fences.upTo = from;
+    fences.count = 0;
+  }
+  let index = lower.indexOf('```', fences.upTo);
+  for (; index >= 0 && index < at; index = lower.indexOf('```', index + 3)) fences.count++;
+  fences.upTo = index < 0 ? at : Math.min(index, at);
+  return fences.count % 2 === 0;
+}
+
+/** Fence markers counted from `from` up to `upTo` (a check's progress, reused by the next). */
+interface FenceCount {
+  from: number;
+  upTo: number;
+  count: number;
+}
+
+/** The first of `rules`' tokens at or after `from` that starts a call (see {@link startsCall}). */
+function firstCallToken(
+  rules: readonly CallTokenRule[],
+  lower: string,
+  find: (token: string, from: number) => number,
+  from: number,
+  regionStart: number,
+): { at: number; length: number } {
+  let best = -1;
+  let length = 0;
+  for (const rule of rules) {
+    let at = find(rule.token, from);
+    while (at >= 0 && (best < 0 || at < best) && !startsCall(lower, at, rule, regionStart))
+      at = lower.indexOf(rule.token, at + 1);
+    if (at >= 0 && (best < 0 || at < best)) {
+      best = at;
+      length = rule.token.length;
+    }
+  }
+  return { at: best, length };
 }
 
 function firstOf(

@@ -17,6 +17,13 @@ export interface ScanResult {
   readonly quoted: boolean;
   /** The span of the last call block taken, if any. */
   readonly lastCallSpan: readonly [number, number] | undefined;
+  /**
+   * The end of a leading reasoning region extended past a call that held its first closer in a
+   * value (see below), or -1: nothing before it is a call, for any later reading either.
+   */
+  readonly reasoningUntil?: number;
+  /** The spans of the call blocks taken (complete parse; undone quotations excluded). */
+  readonly callBlocks?: ReadonlyArray<readonly [number, number]>;
 }
 
 /**
@@ -45,15 +52,39 @@ export function scanText(
   // argument value, so nothing before it was reasoning.
   // A block still arriving over that closer decides nothing yet: the stream holds the region.
   const spans = regions.leadingEnd < 0 ? [] : grammars.map((grammar) => spanOverLeadingCloser(grammar, regions));
-  const leadingVoid = spans.some((span) => span?.kind === 'calls');
+  let leadingVoid = spans.some((span) => span?.kind === 'calls');
+  // A `</think>` inside a call value does not change the reasoning region: when a later closer
+  // follows the blocks that span it, the region runs to that closer (everything before it is
+  // reasoning, the call holding the value included); only with no later closer was the first one
+  // content. A stream cannot tell until the text is complete: it holds.
+  let reasoningUntil = -1;
+  if (leadingVoid) {
+    const spanEnd = Math.max(...spans.map((span) => (span?.kind === 'calls' ? span.end : -1)));
+    LEADING_CLOSER.lastIndex = spanEnd;
+    const later = LEADING_CLOSER.exec(text);
+    if (later !== null) {
+      leadingVoid = false;
+      reasoningUntil = later.index + later[0].length;
+    } else if (!complete)
+      return { parts: [[0, 0]], calls, diagnostics, pending: 0, quoted: false, lastCallSpan: undefined };
+  }
   const undecided = leadingVoid ? undefined : spans.find((span) => span?.kind === 'pending');
   if (undecided !== undefined)
     return { parts: [[0, 0]], calls, diagnostics, pending: 0, quoted: false, lastCallSpan: undefined };
   let from = 0;
   let partStart = 0;
   let quoted = false;
-  /** A run of adjacent blocks that began right after an opening quotation mark, and what to undo. */
+  /** The blocks taken inside an open quotation in prose, and what to undo if it closes. */
   let run: QuotedRun | undefined;
+  /** The closing mark of the quotation open in the prose read so far (-1 when none). */
+  // A stream holds its text from an open quotation's mark (see below), so each scan starts outside one.
+  let quoteOpen = -1;
+  /** Where that quotation's opening mark stands (-1: just before this text). */
+  let quoteOpenAt = -1;
+  /** How far the prose has been read for quotation marks (blocks are skipped). */
+  let quoteCursor = 0;
+  /** Every call block taken, as `[start, end)` (for the whole-response readings). */
+  const callBlocks: Array<readonly [number, number]> = [];
   /** The spans of the call blocks taken so far. */
   const callSpans: Array<readonly [number, number]> = priorCallSpan === undefined ? [] : [priorCallSpan];
   let lastCallStart = -1;
@@ -75,8 +106,9 @@ export function scanText(
       }
     }
     if (best === undefined) break;
+    walkQuotes(best.start);
     if (regions.undecidedFrom >= 0 && best.start >= regions.undecidedFrom) {
-      const start = Math.max(regions.undecidedFrom, from);
+      const start = heldFrom(Math.max(regions.undecidedFrom, from));
       parts.push([partStart, start]);
       return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall() };
     }
@@ -87,35 +119,35 @@ export function scanText(
       regions.undecidedCallsFrom >= 0 &&
       best.start >= regions.undecidedCallsFrom
     ) {
-      parts.push([partStart, best.start]);
-      return { parts, calls, diagnostics, pending: best.start, quoted, lastCallSpan: lastCall() };
-    }
-    if (best.kind === 'pending') {
-      if (run !== undefined && best.start === run.end) undoRun(run);
-      const start = run !== undefined && best.start === run.end ? run.start : best.start;
+      const start = heldFrom(best.start);
       parts.push([partStart, start]);
       return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall() };
     }
-    // Quoted markup: a run of blocks with nothing between them, written directly between an
-    // opening quotation mark and its closer, is a quotation, not calls (the same rule for every
-    // grammar). The run is taken as blocks are, and undone when the closer follows it.
-    if (run !== undefined && (best.start !== run.end || best.kind === 'unterminated')) run = undefined;
-    if (run === undefined && best.kind !== 'unterminated') {
-      const closer = quoteCloser(best.start > 0 ? text.charCodeAt(best.start - 1) : previousCode);
-      if (closer >= 0) {
-        run = {
-          start: best.start,
-          end: best.start,
-          closer,
-          parts: parts.length,
-          partStart,
-          calls: calls.length,
-          diagnostics: diagnostics.length,
-          callSpans: callSpans.length,
-          lastCallStart,
-          lastCallEnd,
-        };
-      }
+    if (best.kind === 'pending') {
+      // A block still arriving inside an open quotation: the quotation is undecided, held whole
+      // from its opening mark (the next scan must see it).
+      const start = heldFrom(best.start);
+      parts.push([partStart, start]);
+      return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall() };
+    }
+    // Quoted markup: blocks inside a quotation in prose (a quotation mark opened before them and
+    // closed after them on the same line, with only text around) are a quotation, not calls: the
+    // same rule for every grammar. The quotation's blocks are taken as blocks are, and undone when
+    // its closing mark comes before the line ends (see `walkQuotes`).
+    if (run === undefined && quoteOpen >= 0 && best.kind !== 'unterminated') {
+      run = {
+        start: best.start,
+        end: best.start,
+        closer: quoteOpen,
+        parts: parts.length,
+        partStart,
+        calls: calls.length,
+        diagnostics: diagnostics.length,
+        callSpans: callSpans.length,
+        callBlocks: callBlocks.length,
+        lastCallStart,
+        lastCallEnd,
+      };
     }
     if (best.kind === 'unterminated') {
       diagnostics.push({ kind: 'unterminated_block', source });
@@ -125,6 +157,7 @@ export function scanText(
       if (best.kind === 'calls') {
         lastCallStart = best.start;
         lastCallEnd = best.end;
+        callBlocks.push([best.start, best.end]);
         // Only a text with protected regions asks which call a region opened in.
         if (regions.ranges.length > 0) {
           callSpans.push([best.start, best.end]);
@@ -138,33 +171,73 @@ export function scanText(
         diagnostics.push({ kind: 'malformed_block', source, bodyChars: best.bodyChars });
     }
     from = Math.max(best.end, best.start + 1);
-    if (run !== undefined && best.kind !== 'unterminated') {
-      run.end = best.end;
-      if (best.end >= text.length && !complete) {
-        // The closer may still come: hold the run.
-        const start = run.start;
-        undoRun(run);
-        parts.push([partStart, start]);
-        return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall() };
-      }
-      if (text.charCodeAt(best.end) === run.closer) {
-        undoRun(run);
-        quoted = true;
-        run = undefined;
-      }
-    }
+    if (run !== undefined && best.kind !== 'unterminated') run.end = best.end;
+    // A block's own text holds no quotation marks of the prose around it.
+    if (best.kind !== 'unterminated') quoteCursor = Math.max(quoteCursor, best.end);
     if (from > text.length) break;
   }
-  // A stream whose quoted run is followed by the start of another block (an opener still
-  // arriving) cannot tell yet whether the run ends in the closer: hold the run.
-  if (run !== undefined && !complete && grammars.some((grammar) => safeHold(grammar, run?.end ?? 0) === run?.end)) {
-    const start = run.start;
-    undoRun(run);
+  // A stream's text from where a grammar holds a partial block is not prose yet: not read for marks.
+  let proseEnd = text.length;
+  if (!complete) {
+    for (const grammar of grammars) {
+      const hold = safeHold(grammar, partStart);
+      if (hold >= partStart && hold < proseEnd) proseEnd = hold;
+    }
+  }
+  walkQuotes(proseEnd);
+  // A stream whose quotation is still open on its last line cannot tell yet whether it closes: hold
+  // it from its opening mark, so the scan that decides reads the mark again.
+  if (quoteOpen >= 0 && !complete) {
+    if (run !== undefined) undoRun(run);
+    const start = Math.max(quoteOpenAt, partStart);
     parts.push([partStart, start]);
     return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall() };
   }
   parts.push([partStart, Math.max(partStart, text.length)]);
-  return { parts, calls, diagnostics, pending: -1, quoted, lastCallSpan: lastCall() };
+  return { parts, calls, diagnostics, pending: -1, quoted, lastCallSpan: lastCall(), reasoningUntil, callBlocks };
+
+  /**
+   * Where a stream holding from `position` must hold from: an open quotation's mark (its blocks
+   * taken so far are undone), so the scan that decides the quotation reads the mark again.
+   */
+  function heldFrom(position: number): number {
+    if (run !== undefined) {
+      undoRun(run);
+      run = undefined;
+    }
+    return quoteOpen >= 0 ? Math.min(position, Math.max(quoteOpenAt, partStart)) : position;
+  }
+
+  /**
+   * Reads the prose up to `to` for quotation marks: a line end closes any quotation (its blocks stay
+   * calls), a closing mark undoes the blocks taken inside it. Linear: each character once.
+   */
+  function walkQuotes(to: number): void {
+    for (let index = quoteCursor; index < to; index++) {
+      const code = text.charCodeAt(index);
+      if (code === 10) {
+        run = undefined;
+        quoteOpen = -1;
+      } else if (quoteOpen >= 0) {
+        if (code === quoteOpen && closesQuote(code, text.charCodeAt(index + 1))) {
+          if (run !== undefined) {
+            undoRun(run);
+            quoted = true;
+            run = undefined;
+          }
+          quoteOpen = -1;
+        }
+      } else if (code < 0x80 ? code === 0x22 || code === 0x27 : true) {
+        quoteOpen = quoteCloser(
+          code,
+          index > 0 ? text.charCodeAt(index - 1) : previousCode,
+          text.charCodeAt(index + 1),
+        );
+        quoteOpenAt = index;
+      }
+    }
+    if (to > quoteCursor) quoteCursor = to;
+  }
 
   /** Undoes what a quoted run added: its blocks' text is narrative again, their calls are dropped. */
   function undoRun(quotedRun: QuotedRun): void {
@@ -173,6 +246,7 @@ export function scanText(
     calls.length = quotedRun.calls;
     diagnostics.length = quotedRun.diagnostics;
     callSpans.length = quotedRun.callSpans;
+    callBlocks.length = quotedRun.callBlocks;
     lastCallStart = quotedRun.lastCallStart;
     lastCallEnd = quotedRun.lastCallEnd;
   }
@@ -202,8 +276,10 @@ export function scanText(
     const grammar = grammars[index];
     if (grammar === undefined || disabled[index]) return undefined;
     try {
-      let block = grammar.findNext(start);
+      let block = grammar.findNext(Math.max(start, reasoningUntil));
       while (block !== undefined) {
+        // From an undecided point on (a stream's last line or call token), nothing is settled yet.
+        if (regions.undecidedFrom >= 0 && block.start >= regions.undecidedFrom) return block;
         const end = regions.endAt(block.start);
         const voided =
           end >= 0 &&
@@ -223,13 +299,20 @@ export function scanText(
   }
 }
 
-/** The closing quotation mark for an opening one: `"…"`, `'…'`, `“…”`, `‘…’`, `«…»`, `「…」`; else -1. */
-function quoteCloser(code: number): number {
+/** A closer that ends a region the prompt opened (`</think>`, `</thinking>`, `[/THINK]`), any case. */
+const LEADING_CLOSER = /<\/think(?:ing)?>|\[\/think\]/gi;
+
+/**
+ * The closing quotation mark for an opening one: `"…"`, `'…'`, `“…”`, `‘…’`, `«…»`, `「…」`; else -1.
+ * A `'` or `’` between letters or digits is an apostrophe (`I'll`), and a `'` after one opens
+ * nothing (`models'`), so neither is a quotation.
+ */
+function quoteCloser(code: number, before: number, after: number): number {
   switch (code) {
     case 0x22:
       return 0x22;
     case 0x27:
-      return 0x27;
+      return isWordCode(before) || isSpaceCode(after) ? -1 : 0x27;
     case 0x201c:
       return 0x201d;
     case 0x2018:
@@ -243,6 +326,19 @@ function quoteCloser(code: number): number {
   }
 }
 
+/** Whether a closing mark `code` followed by `after` closes a quotation (an apostrophe does not). */
+function closesQuote(code: number, after: number): boolean {
+  return (code !== 0x27 && code !== 0x2019) || !isWordCode(after);
+}
+
+function isWordCode(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code > 0x7f;
+}
+
+function isSpaceCode(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13 || Number.isNaN(code);
+}
+
 /** A run of adjacent blocks after an opening quotation mark, and the scan state to restore. */
 interface QuotedRun {
   readonly start: number;
@@ -253,6 +349,7 @@ interface QuotedRun {
   readonly calls: number;
   readonly diagnostics: number;
   readonly callSpans: number;
+  readonly callBlocks: number;
   readonly lastCallStart: number;
   readonly lastCallEnd: number;
 }

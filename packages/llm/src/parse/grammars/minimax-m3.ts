@@ -84,7 +84,13 @@ export function createMinimaxM3Grammar(context: ScanContext): Grammar {
       }
       if (tag.closing || tag.name !== 'invoke') break;
       const invoke = readInvoke(tag);
-      if (invoke === undefined) break;
+      if (invoke === undefined) {
+        // A started block owns everything to its namespaced closer: an invoke that cannot be read
+        // is an invalid call (markup inside it is never another call), never prose.
+        const owned = mode === 'batch' ? ownedFailure(opener, tag, calls) : undefined;
+        if (owned !== undefined) return owned;
+        break;
+      }
       calls.push(invoke.call);
       position = invoke.end;
     }
@@ -103,6 +109,33 @@ export function createMinimaxM3Grammar(context: ScanContext): Grammar {
     return { call: { name, arguments: args, source: 'invoke_xml' }, end: close + MINIMAX_NS.length + 9 };
   }
 
+  /**
+   * The block from `opener` to its namespaced closer (`</tool_call>` for a wrapper, else the
+   * invoke's `</invoke>`), with the invoke at `failed` as an invalid call; undefined when no closer.
+   */
+  function ownedFailure(opener: Tag, failed: Tag, calls: readonly RawCall[]): Block | undefined {
+    const wrapped = opener.name === 'tool_call';
+    const closer = wrapped ? `${MINIMAX_NS}</tool_call>` : `${MINIMAX_NS}</invoke>`;
+    const close = context.finder(closer).next(failed.end);
+    if (close < 0) return undefined;
+    const end = close + closer.length;
+    const name = /\bname="([^"]*)"/.exec(failed.attributes)?.[1] ?? '';
+    if (name === '' && calls.length === 0)
+      return { kind: 'malformed', start: opener.start, end, bodyChars: countCharacters(text, opener.end, close) };
+    const invalid: RawCall[] =
+      name === ''
+        ? []
+        : [
+            {
+              name,
+              arguments: {},
+              source: 'invoke_xml',
+              invalid: { raw: text.slice(failed.end, close), reason: 'the invoke could not be read' },
+            },
+          ];
+    return { kind: 'calls', start: opener.start, end, calls: [...calls, ...invalid] };
+  }
+
   /** The namespaced elements in `[start, end)` as an object (or an array of one repeated tag). */
   function readChildren(
     start: number,
@@ -116,13 +149,14 @@ export function createMinimaxM3Grammar(context: ScanContext): Grammar {
     while (position < end) {
       const tag = tagAt(position);
       if (tag === undefined || tag.closing) return undefined;
-      // Searched only inside the invoke, so a long run of tags costs the invoke's length each.
-      const inside = text.slice(tag.end, end);
-      const spacedAt = inside.indexOf(`${MINIMAX_NS}</${tag.name}>`);
-      const spaced = spacedAt < 0 ? -1 : tag.end + spacedAt;
+      // Shared forward finders per closer (no copy of the invoke per tag): linear in the invoke.
+      // The plain closer is a fallback only when the namespaced one is absent from the whole invoke
+      // (leaked output closes plainly), so plain markup in a value never cuts it.
+      const spacedAt = context.finder(`${MINIMAX_NS}</${tag.name}>`).next(tag.end);
+      const spaced = spacedAt >= 0 && spacedAt < end ? spacedAt : -1;
       const namespaced = spaced >= 0;
-      const plainAt = namespaced ? -1 : inside.indexOf(`</${tag.name}>`);
-      const plain = plainAt < 0 ? -1 : tag.end + plainAt;
+      const plainAt = namespaced ? -1 : context.finder(`</${tag.name}>`).next(tag.end);
+      const plain = plainAt >= 0 && plainAt < end ? plainAt : -1;
       const closeStart = namespaced ? spaced : plain;
       if (closeStart < 0 || closeStart >= end) return undefined;
       const closeEnd = closeStart + (namespaced ? MINIMAX_NS.length : 0) + tag.name.length + 3;

@@ -8,10 +8,10 @@ import { endsInsidePrefix, isBlank, skipWhitespace } from '../text-scanning.js';
 import { isClosingMarker, matchCallFence, matchTagMarker, NO_MATCH, PARTIAL } from './tag-markers.js';
 import { decodeTaggedBody } from './tagged-body.js';
 
-type OpenerKind = 'tag' | 'invoke' | 'fence';
+/** Why a call from a block with no closer is invalid. */
+const CUT_OFF = 'the call block was cut off before its closer';
 
-/** How many further openers a JSON body is scanned past, as openers written inside its strings. */
-const MAX_OPENERS_IN_VALUE = 8;
+type OpenerKind = 'tag' | 'invoke' | 'fence';
 
 interface Opener {
   readonly start: number;
@@ -37,6 +37,8 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
   const glmValueClose = context.finder('</arg_value>');
   const parameterOpen = context.finder('<parameter');
   const parameterClose = context.finder('</parameter>');
+  const cdataOpen = context.finder('<![CDATA[');
+  const cdataClose = context.finder(']]>');
   // A stream buffer is scanned again and again; one search for `<invoke>` costs it less than the gate.
   const mayInvoke = mode === 'stream' || context.mayContain('invoke');
 
@@ -150,18 +152,13 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
         return closer;
       }
     }
-    // Up to the next opener, so a run of unclosed openers is still read in linear time; a value
-    // cut there may hold that opener in a string (`"content": "<tool_call>"`), so the scan goes on
-    // past a few more openers (a bounded number, which keeps it linear).
-    let next = nextOpenerMarker.next(at);
-    for (let extended = 0; ; extended++) {
-      const limit = next < 0 ? text.length : next;
-      const scan = scanJsonValue(text, at, limit);
-      if (scan.kind === 'complete') return scan.end;
-      if (scan.kind === 'incomplete' && mode === 'stream' && limit === text.length) return text.length;
-      if (scan.kind !== 'incomplete' || next < 0 || extended >= MAX_OPENERS_IN_VALUE) return bodyStart;
-      next = nextOpenerAfter(next);
-    }
+    // The value is scanned once to its own end (strings with their escapes): markup inside a JSON
+    // string is content however many openers or closers it repeats. A value still open at the end
+    // of a stream is waited for; one that breaks or never closes is searched from its start.
+    const scan = scanJsonValue(text, at, text.length);
+    if (scan.kind === 'complete') return scan.end;
+    if (scan.kind === 'incomplete' && mode === 'stream') return text.length;
+    return bodyStart;
   }
 
   /**
@@ -176,6 +173,14 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
     for (;;) {
       const value = nextValueOpener(position);
       const marker = nextMarker.next(position);
+      // A CDATA section (MiniCPM 5) is verbatim content: no marker inside it closes the block.
+      const cdata = cdataOpen.next(position);
+      if (cdata >= 0 && (marker < 0 || cdata < marker) && (value === undefined || cdata < value.start)) {
+        const cdataEnd = cdataClose.next(cdata + 9);
+        if (cdataEnd < 0) return text.length;
+        position = cdataEnd + 3;
+        continue;
+      }
       if (value === undefined || (marker >= 0 && marker < value.start)) return position === at ? bodyStart : position;
       const close = value.closer.next(value.start);
       if (close < 0) return mode === 'stream' ? text.length : bodyStart;
@@ -189,15 +194,6 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
     if (glm < 0 && parameter < 0) return undefined;
     if (parameter < 0 || (glm >= 0 && glm < parameter)) return { start: glm, closer: glmValueClose, closeLength: 12 };
     return { start: parameter, closer: parameterClose, closeLength: 12 };
-  }
-
-  /** The next opening marker after the one at `index` (not memoised: `index` may lie behind the shared finder). */
-  function nextOpenerAfter(index: number): number {
-    for (let position = angle.next(index + 1); position >= 0; position = angle.next(position + 1)) {
-      const end = matchTagMarker(lower, position);
-      if (end >= 0 && !isClosingMarker(lower, position)) return position;
-    }
-    return -1;
   }
 
   /** Swallows up to `count` closers after `end`; -1 when a stream must wait to know. */
@@ -244,7 +240,18 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
     const [first] = extractJsonValues(text, bodyStart, text.length, 1);
     if (first !== undefined) {
       const calls = readCalls(first.value, true, context.knowledge.isKnown, 'tagged_json');
-      if (calls.length > 0) return { kind: 'calls', start, end: skipTrailingClosers(first.end), calls };
+      // A complete JSON call that ends the response lost only its closer (the stop sequence ate it,
+      // as llama.cpp's and vLLM's Hermes readers accept); any other block without its closer was
+      // cut off: partial, its call reaches admission invalid, never repaired into a runnable one.
+      const end = skipTrailingClosers(first.end);
+      if (isBlank(text, bodyStart, first.start) && isBlank(text, end, text.length))
+        return { kind: 'calls', start, end, calls };
+      const [call] = calls;
+      if (call !== undefined) {
+        const raw = text.slice(bodyStart, first.end);
+        const cut = { name: call.name, arguments: {}, source: call.source, invalid: { raw, reason: CUT_OFF } };
+        return { kind: 'calls', start, end, calls: [cut], unterminated: true };
+      }
     }
     return { kind: 'unterminated', start, end: bodyStart };
   }

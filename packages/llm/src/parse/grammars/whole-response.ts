@@ -1,15 +1,28 @@
 import { parseJsonStrict } from '../extract-json-values.js';
 import { joinNarrative } from '../join-narrative.js';
 import { isRecord } from '../own-properties.js';
-import { readStatedArguments, statedCall } from '../read-stated-arguments.js';
+import { invalidArguments, readStatedArguments, statedCall } from '../read-stated-arguments.js';
 import type { ToolKnowledge } from '../scan-context.js';
+import { scanJsonValue } from '../scan-json-value.js';
 import type { RawCall } from '../scan-types.js';
 
 /** @internal Calls read from a whole response, and the narrative left. */
 export interface WholeResponseCalls {
   readonly text: string;
   readonly calls: RawCall[];
+  /** A call body was cut off (its JSON never closes): that call is invalid and reported partial. */
+  readonly unterminated?: boolean;
+  /** Where the calls' bodies stand in the text, `[start, end)`: markup there is argument content. */
+  readonly bodies: ReadonlyArray<readonly [number, number]>;
 }
+
+/** Where nothing is a call: reasoning, example fences, inline code (see `protected-regions.ts`). */
+export interface WholeResponseRegions {
+  endAt(position: number): number;
+  startAt(position: number): number;
+}
+
+const NO_REGIONS: WholeResponseRegions = { endAt: () => -1, startAt: () => -1 };
 
 /**
  * @internal Functionary v3.2 (source `tagged_json`), after its template and llama.cpp's reader: the
@@ -23,9 +36,14 @@ export interface WholeResponseCalls {
  * rest is a JSON object (the first call, its `>>>` consumed by the prompt). `undefined` when no
  * call was read, except for a response that starts with `>>>` (`>>>all` alone is plain content).
  */
-export function readFunctionaryRecipients(text: string, knowledge: ToolKnowledge): WholeResponseCalls | undefined {
+export function readFunctionaryRecipients(
+  text: string,
+  knowledge: ToolKnowledge,
+  regions: WholeResponseRegions = NO_REGIONS,
+): WholeResponseCalls | undefined {
   if (knowledge.names.length === 0) return undefined;
   const body = text.trim();
+  const lead = text.length - text.trimStart().length;
   const boundaries: Array<{ readonly at: number; readonly recipient: string; readonly bodyStart: number }> = [];
   let fenceOpen = false;
   // The next fence marker not yet passed (searched once per marker, so the walk stays linear).
@@ -35,7 +53,8 @@ export function readFunctionaryRecipients(text: string, knowledge: ToolKnowledge
       fenceOpen = !fenceOpen;
       tick = body.indexOf('```', tick + 3);
     }
-    if (fenceOpen) continue;
+    // A recipient written in reasoning, an example fence or inline code is text.
+    if (fenceOpen || regions.endAt(lead + at) >= 0) continue;
     const lineEnd = body.indexOf('\n', at);
     const recipient = body.slice(at + 3, lineEnd < 0 ? body.length : lineEnd).trim();
     if (recipient !== 'all' && !knowledge.isKnown(recipient)) continue;
@@ -44,25 +63,35 @@ export function readFunctionaryRecipients(text: string, knowledge: ToolKnowledge
   if (boundaries.length === 0 && body.indexOf('\n') < 0) return undefined;
   const calls: RawCall[] = [];
   const narrative: string[] = [];
+  const bodies: Array<readonly [number, number]> = [];
   const head = body.slice(0, boundaries[0]?.at ?? body.length);
   const headLine = head.indexOf('\n');
   const headRecipient = headLine < 0 ? '' : head.slice(0, headLine).trim();
   if (headRecipient === 'all') narrative.push(head.slice(headLine + 1));
   else if (
     headRecipient !== '' &&
+    regions.endAt(lead) < 0 &&
     knowledge.isKnown(headRecipient) &&
     isCallBody(headRecipient, head.slice(headLine + 1))
-  )
+  ) {
     calls.push(recipientCall(headRecipient, head.slice(headLine + 1)));
-  else narrative.push(head);
+    bodies.push([lead + headLine + 1, lead + head.length]);
+  } else narrative.push(head);
   boundaries.forEach((boundary, index) => {
     const content = body.slice(boundary.bodyStart, boundaries[index + 1]?.at ?? body.length);
     if (boundary.recipient === 'all') narrative.push(content);
-    else calls.push(recipientCall(boundary.recipient, content));
+    else {
+      calls.push(recipientCall(boundary.recipient, content));
+      bodies.push([lead + boundary.bodyStart, lead + boundary.bodyStart + content.length]);
+    }
   });
   if (calls.length === 0 && !body.startsWith('>>>')) return undefined;
-  return { text: joinNarrative(narrative), calls };
+  const unterminated = calls.some((call) => call.invalid?.reason === CUT_OFF);
+  const read = { text: joinNarrative(narrative), calls, bodies };
+  return unterminated ? { ...read, unterminated } : read;
 }
+
+const CUT_OFF = 'the arguments JSON was cut off before it closed';
 
 /** Whether a first segment with no `>>>` is a call: a JSON object, or code for an offered `python`. */
 function isCallBody(name: string, content: string): boolean {
@@ -76,6 +105,11 @@ function recipientCall(name: string, content: string): RawCall {
   const parsed = parseJsonStrict(trimmed);
   if (name === 'python' && (parsed === undefined || !isRecord(parsed.value))) {
     return { name, arguments: { code: content }, source: 'tagged_json' };
+  }
+  // A body whose JSON never closes was cut off: an invalid call, never repaired into a runnable one.
+  if (parsed === undefined && (trimmed.startsWith('{') || trimmed.startsWith('['))) {
+    if (scanJsonValue(trimmed, 0).kind === 'incomplete')
+      return statedCall(name, invalidArguments(trimmed, CUT_OFF), 'tagged_json');
   }
   return statedCall(name, readStatedArguments(parsed === undefined ? trimmed : parsed.value), 'tagged_json');
 }
@@ -91,7 +125,11 @@ const ACTION = /(^|\n)[ \t]*(?:Action:\s*)?```(?:json)?[ \t]*\r?\n/g;
  * "no tool" action, is not one unless offered). The text around the fence is the narrative.
  * `undefined` when there is no such fence.
  */
-export function readCommandActionFence(text: string, knowledge: ToolKnowledge): WholeResponseCalls | undefined {
+export function readCommandActionFence(
+  text: string,
+  knowledge: ToolKnowledge,
+  regions: WholeResponseRegions = NO_REGIONS,
+): WholeResponseCalls | undefined {
   // Every entry needs `tool_name`: one native search rules most texts out before the regex.
   if (knowledge.names.length === 0 || text.indexOf('tool_name') < 0) return undefined;
   ACTION.lastIndex = 0;
@@ -101,7 +139,12 @@ export function readCommandActionFence(text: string, knowledge: ToolKnowledge): 
     const bodyEnd = close < 0 ? text.length : close;
     // Without `Action:`, only a fence that is the whole response (an example in prose stays text).
     const whole = text.slice(0, match.index).trim() === '' && (close < 0 || text.slice(close + 3).trim() === '');
-    const stated = match[0].includes('Action:') || whole;
+    // An action written in reasoning, an example fence or inline code is text (the fence the
+    // action opens may be protected itself: only a region begun before it counts).
+    const at = match.index + match[0].search(/\S/);
+    const region = regions.startAt(at);
+    const inside = regions.endAt(at) >= 0 && region < at;
+    const stated = !inside && (match[0].includes('Action:') || whole);
     const calls = stated ? actionEntries(text.slice(bodyStart, bodyEnd), knowledge) : [];
     if (calls.length === 0) {
       if (close < 0) return undefined;
@@ -109,7 +152,7 @@ export function readCommandActionFence(text: string, knowledge: ToolKnowledge): 
       continue;
     }
     const after = close < 0 ? '' : text.slice(close + 3);
-    return { text: joinNarrative([text.slice(0, match.index), after]), calls };
+    return { text: joinNarrative([text.slice(0, match.index), after]), calls, bodies: [[bodyStart, bodyEnd]] };
   }
   return undefined;
 }
