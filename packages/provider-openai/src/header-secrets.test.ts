@@ -53,6 +53,21 @@ describe('header secrets never reach an error', () => {
     expect(record.message).toContain('[redacted]');
   });
 
+  it("a secret given in one request's headers is redacted too", async () => {
+    echoed = `Bearer ${SECRET}`;
+    let error: unknown;
+    try {
+      await createOpenAICompatible({ baseURL, apiKey: 'sk-other-key' })('m').doGenerate({
+        messages: [{ role: 'user', content: 'x' }],
+        headers: { Authorization: `Bearer ${SECRET}` },
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    const record = error as { message: string; providerMessage?: string; responseBody?: string };
+    expect(`${record.message} ${record.providerMessage} ${record.responseBody}`).not.toContain('HDRSECRET');
+  });
+
   it('a base URL with credentials is refused at creation, the credentials not shown', () => {
     expect(() =>
       createOpenAICompatible({ baseURL: 'http://user:URLSECRET-123@127.0.0.1:1/v1', apiKey: 'sk-x' }),

@@ -62,7 +62,7 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
    */
   async doGenerate(request: LanguageModelV1Request): Promise<LanguageModelV1Response> {
     const { response, plan } = await this.send(request, false);
-    const context = { ...this.errorContext, headers: response.headers };
+    const context = { ...this.errorContext(request), headers: response.headers };
     const { raw, json: body } = await readJsonBody(
       response,
       { limits: this.config.limits, signal: request.abortSignal },
@@ -91,7 +91,7 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
   async doStream(request: LanguageModelV1Request): Promise<LanguageModelV1StreamResult> {
     const { response, plan } = await this.send(request, true);
     const context = {
-      ...this.errorContext,
+      ...this.errorContext(request),
       headers: response.headers,
       signal: request.abortSignal,
       limits: this.config.limits,
@@ -111,10 +111,12 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
 
   private secrets: string[] | undefined;
 
-  private get errorContext(): ErrorContext {
-    // The API key and every header value given: any may be a credential a server echoes.
+  /** Who failed, and every secret of the request: the API key and every header value given (the model's and the request's). */
+  private errorContext(request: LanguageModelV1Request): ErrorContext {
+    // Any header value may be a credential a server echoes.
     this.secrets ??= requestSecrets({ apiKey: this.config.apiKey, headers: this.config.headers });
-    return { provider: this.provider, secret: this.secrets };
+    const extra = request.headers === undefined ? [] : requestSecrets({ headers: request.headers });
+    return { provider: this.provider, secret: extra.length === 0 ? this.secrets : [...this.secrets, ...extra] };
   }
 
   private async send(
@@ -157,12 +159,12 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
         limits: config.limits,
       },
       {
-        noResponse: (message, cause) => transportError(message, cause, this.errorContext),
-        refused: (failure) => httpFailureError(failure, this.errorContext),
+        noResponse: (message, cause) => transportError(message, cause, this.errorContext(request)),
+        refused: (failure) => httpFailureError(failure, this.errorContext(request)),
       },
     );
     if (response.ok) return { response, plan };
-    const error = await errorFromResponse(response, { ...this.errorContext, limits: config.limits });
+    const error = await errorFromResponse(response, { ...this.errorContext(request), limits: config.limits });
     if (request.abortSignal?.aborted) throw request.abortSignal.reason;
     throw error;
   }

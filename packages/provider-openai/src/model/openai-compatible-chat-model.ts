@@ -150,7 +150,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
    */
   async doGenerate(request: LanguageModelV1Request): Promise<LanguageModelV1Response> {
     const { response, plan, warnings } = await this.send(request, false);
-    const context = { ...this.readContext(plan, response.headers), httpStatus: response.status };
+    const context = { ...this.readContext(request, plan, response.headers), httpStatus: response.status };
     const { raw, json: body } = await readJsonBody(
       response,
       { limits: this.config.limits, signal: request.abortSignal },
@@ -180,7 +180,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
   async doStream(request: LanguageModelV1Request): Promise<LanguageModelV1StreamResult> {
     const { response, plan, warnings, streamed } = await this.send(request, true);
     const context = {
-      ...this.readContext(plan, response.headers),
+      ...this.readContext(request, plan, response.headers),
       signal: request.abortSignal,
       httpStatus: response.status,
     };
@@ -199,16 +199,18 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
 
   private secrets: string[] | undefined;
 
-  private get errorContext(): ErrorContext {
-    // The API key and every header value given: any may be a credential a server echoes.
+  /** Who failed, and every secret of the request: the API key and every header value given (the model's and the request's). */
+  private errorContext(request: LanguageModelV1Request): ErrorContext {
+    // Any header value may be a credential a server echoes.
     this.secrets ??= requestSecrets({ apiKey: this.config.apiKey, headers: this.config.headers });
-    return { provider: this.provider, secret: this.secrets };
+    const extra = request.headers === undefined ? [] : requestSecrets({ headers: request.headers });
+    return { provider: this.provider, secret: extra.length === 0 ? this.secrets : [...this.secrets, ...extra] };
   }
 
-  private readContext(plan: RequestPlan, headers: Headers): ReadContext {
+  private readContext(request: LanguageModelV1Request, plan: RequestPlan, headers: Headers): ReadContext {
     const memory = this.config.memory;
     return {
-      ...this.errorContext,
+      ...this.errorContext(request),
       extractThinking: this.config.settings.extractThinking,
       textTools: plan.textTools,
       toolCallFormats: this.config.profile.toolCallFormats,
@@ -258,12 +260,12 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
           limits: config.limits,
         },
         {
-          noResponse: (message, cause) => transportError(message, cause, this.errorContext),
-          refused: (failure) => httpFailureError(failure, this.errorContext),
+          noResponse: (message, cause) => transportError(message, cause, this.errorContext(request)),
+          refused: (failure) => httpFailureError(failure, this.errorContext(request)),
         },
       );
       if (response.ok) return { response, plan, warnings: [...warnings, ...plan.warnings], streamed: stream };
-      const error = await errorFromResponse(response, { ...this.errorContext, limits: config.limits });
+      const error = await errorFromResponse(response, { ...this.errorContext(request), limits: config.limits });
       if (request.abortSignal?.aborted) throw request.abortSignal.reason;
       if (stream && plan.nativeTools && error.providerKind === 'tools_unsupported_in_stream') {
         memory.toolsWithoutStreaming = true;

@@ -29,7 +29,7 @@ const MIN_PIECE = 8;
  */
 export function requestSecrets(request: {
   readonly apiKey?: string | undefined;
-  readonly headers?: Readonly<Record<string, string>> | undefined;
+  readonly headers?: Readonly<Record<string, string | undefined>> | undefined;
   readonly baseURL?: string | URL | undefined;
 }): string[] {
   const secrets = new Set<string>();
