@@ -50,10 +50,11 @@ export function errorFromEvent(
   body: unknown,
   raw: string,
   context: ErrorContext & { readonly headers?: Headers | undefined },
+  where = 'reported an error mid-stream',
 ): AnthropicCallError {
   const { envelope, ...event } = readErrorEvent(body, raw, {
     ...context,
-    where: 'reported an error mid-stream',
+    where,
     requestId: context.headers?.get('request-id') ?? undefined,
   });
   return new AnthropicCallError({ ...event, errorType: envelope?.type });

@@ -38,7 +38,7 @@ export function parseMessage(body: unknown, raw: string, context: ErrorContext &
     (typeof message?.type === 'string' && message.type.toLowerCase() === 'error') ||
     (message?.error !== undefined && message.error !== null)
   )
-    throw errorFromEvent(body, raw, context);
+    throw errorFromEvent(body, raw, context, 'answered with an error body');
   // `{}` (or a body without a content array) is no message: an invalid response, never an empty answer.
   if (!Array.isArray(message?.content))
     throw transportError('answered with no message (the body has no content array)', undefined, {
