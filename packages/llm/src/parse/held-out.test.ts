@@ -22,7 +22,11 @@ function hits(entry: CorpusCase): boolean {
     arguments: call.arguments,
     ...(call.invalid === undefined ? {} : { invalid: true }),
   }));
-  return JSON.stringify(actual) === JSON.stringify(entry.expected.calls.map((call) => ({ ...call })));
+  const expected = JSON.stringify(entry.expected.calls.map((call) => ({ ...call })));
+  if (JSON.stringify(actual) === expected) return true;
+  // Issue 33's counting rule: a call the source refuses (drops) counts as refused when it reaches
+  // admission as an `invalid` call, which never runs (a bad pythonic sibling, since PARSE-3).
+  return JSON.stringify(actual.filter((call) => call.invalid === undefined)) === expected;
 }
 
 describe('held-out real outputs', () => {

@@ -16,8 +16,9 @@ import { endsInsidePrefix } from '../text-scanning.js';
  * Values are Python literals (single or double quotes, `True`/`False`/`None`, lists, tuples and sets
  * as lists, dicts); dotted callees name the tool by their full text when offered, else by the last
  * segment. A list is read only when every callee names an offered tool. A call whose arguments cannot
- * be read as literals (a bytes literal, a non-finite number, a variable) is dropped and reported
- * while its readable siblings are kept; `[]` holds no call.
+ * be read as literals (a bytes literal, a non-finite number, a variable) is an invalid call (it
+ * reaches admission, which answers it with an error) while its readable siblings run; `[]` holds
+ * no call.
  */
 const wrappers: ReadonlyArray<readonly [string, string]> = [
   ['<|python_start|>', '<|python_end|>'],
@@ -27,7 +28,7 @@ const wrappers: ReadonlyArray<readonly [string, string]> = [
 /** @internal What a pythonic list held: its calls, and how many siblings could not be read. */
 export interface PythonicList {
   readonly calls: RawCall[];
-  /** The tools named by siblings whose arguments could not be read. */
+  /** Kept for callers: siblings are no longer dropped (an unreadable one is an invalid call). */
   readonly dropped: string[];
 }
 
@@ -104,6 +105,9 @@ export function readWholePythonicList(text: string, knowledge: ToolKnowledge): P
  * @internal Reads `[call, call, …]` filling all of `body` (surrounding whitespace allowed), or
  * `undefined` when it is not such a list or a callee is not an offered tool. Linear in the body.
  */
+/** Why a pythonic call whose arguments are not literals is invalid. */
+const UNREADABLE = 'the call arguments could not be read as literals';
+
 export function readPythonicList(body: string, knowledge: ToolKnowledge): PythonicList | undefined {
   const registry = knowledge.registry;
   if (registry === undefined) return undefined;
@@ -130,7 +134,10 @@ export function readPythonicList(body: string, knowledge: ToolKnowledge): Python
       const after = skipBalanced(body, open);
       if (after < 0) return undefined;
       cursor.position = after;
-      dropped.push(tool);
+      // The bad sibling reaches admission as an invalid call (the model gets an error row for it);
+      // the good ones still run.
+      const raw = body.slice(open, after);
+      calls.push({ name: tool, arguments: {}, source: 'pythonic', invalid: { raw, reason: UNREADABLE } });
     } else {
       calls.push({ name: tool, arguments: args, source: 'pythonic' });
     }

@@ -121,8 +121,8 @@ const ACTION = /(^|\n)[ \t]*(?:Action:\s*)?```(?:json)?[ \t]*\r?\n/g;
  * a ```` ```json ```` fence holding a JSON list of `{"tool_name": …, "parameters": {…}}` entries
  * (the `Action:` line may stand on its own line, or be missing when the fence is the whole
  * response: a fence after prose without it is an example). The first fence whose entries name
- * an offered tool is read; entries naming no offered tool are skipped (`directly_answer`, Cohere's
- * "no tool" action, is not one unless offered). The text around the fence is the narrative.
+ * an offered tool is read, and then every entry with a `tool_name` is a call (one naming no offered
+ * tool, `directly_answer` included unless offered, is refused at admission as unknown). The text around the fence is the narrative.
  * `undefined` when there is no such fence.
  */
 export function readCommandActionFence(
@@ -161,9 +161,13 @@ function actionEntries(body: string, knowledge: ToolKnowledge): RawCall[] {
   const parsed = parseJsonStrict(body.trim());
   if (parsed === undefined) return [];
   const entries = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
+  // The fence is an action list when one entry names an offered tool; then every named entry
+  // reaches admission (an unknown tool gets its error row there, never a silent skip).
+  const named = entries.filter((entry) => isRecord(entry) && typeof entry.tool_name === 'string');
+  if (!named.some((entry) => knowledge.isKnown(String((entry as Record<string, unknown>).tool_name)))) return [];
   const calls: RawCall[] = [];
-  for (const entry of entries) {
-    if (!isRecord(entry) || typeof entry.tool_name !== 'string' || !knowledge.isKnown(entry.tool_name)) continue;
+  for (const entry of named) {
+    if (!isRecord(entry) || typeof entry.tool_name !== 'string') continue;
     const stated = Object.hasOwn(entry, 'parameters') ? readStatedArguments(entry.parameters) : { arguments: {} };
     calls.push(statedCall(entry.tool_name, stated, 'command_action'));
   }
