@@ -5,9 +5,10 @@ import { collectStreamSettled, type LanguageModelV1StreamPart } from '@tiny/llm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromAiSdk } from './from-ai-sdk.js';
 
-// Call integrity through the bridge (issue 34, WIRE-3 fix): real AI SDK providers over a real
-// 127.0.0.1 server. Event grammars: Anthropic's streaming guide
-// (https://docs.anthropic.com/en/docs/build-with-claude/streaming) ; the cut-off and the repeated id are scripted, as a relay would send them.
+// Call integrity through the bridge (issue 34, WIRE-3 fix): the real @ai-sdk/anthropic over a
+// real 127.0.0.1 server. Event grammar: Anthropic's streaming guide
+// (https://docs.anthropic.com/en/docs/build-with-claude/streaming); the cut-off and the repeated
+// id are scripted, as a relay would send them.
 
 let answer = '';
 let server: Server;
