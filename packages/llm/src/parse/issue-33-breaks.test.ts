@@ -116,4 +116,22 @@ describe('issue 33 breaks: no call runs that the response did not make', () => {
     // A complete call that ends the response lost only its closer (the stop sequence): it reads.
     expect(runnable('<tool_call>{"name":"run","arguments":{"cmd":"ls"}}')).toEqual(['run']);
   });
+
+  it('a list keeps its complete calls and reports a cut; bad siblings and unknown actions reach admission', () => {
+    const mistral = parseToolCalls(
+      '[TOOL_CALLS][{"name":"search","arguments":{"q":"a"}},{"name":"run","arguments":{"cmd":"ls"}}',
+      { tools },
+    );
+    expect(mistral.calls.map((call) => call.name)).toEqual(['search', 'run']);
+    expect(mistral.diagnostics.map((diagnostic) => diagnostic.kind)).toContain('unterminated_block');
+    const pythonic = parseToolCalls('[search(q="a"), run(cmd=foo), search(q="c")]', { tools });
+    expect(pythonic.calls.map((call) => [call.name, call.invalid !== undefined])).toEqual([
+      ['search', false],
+      ['run', true],
+      ['search', false],
+    ]);
+    const action =
+      'Action: ```json\n[{"tool_name":"search","parameters":{"q":"a"}},{"tool_name":"nope","parameters":{}}]\n```';
+    expect(parseToolCalls(action, { tools }).calls.map((call) => call.name)).toEqual(['search', 'nope']);
+  });
 });

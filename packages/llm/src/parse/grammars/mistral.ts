@@ -69,12 +69,23 @@ export function createMistralGrammar(context: ScanContext): Grammar {
       return calls.length > 0 ? { kind: 'calls', start, end: scan.end, calls } : undefined;
     }
     if (scan.kind === 'incomplete' && mode === 'stream') return pending(start);
+    if (scan.kind === 'incomplete') {
+      // A list cut off before its `]`: every complete entry is kept, and the block is reported
+      // unterminated (nothing is silently dropped).
+      const calls: RawCall[] = [];
+      for (const [entryStart, entryEnd] of scan.completed) {
+        const parsed = parseJsonStrict(text.slice(entryStart, entryEnd));
+        if (parsed !== undefined) calls.push(...readCalls(parsed.value, true, context.knowledge.isKnown, 'mistral'));
+      }
+      if (calls.length === 0) return undefined;
+      return { kind: 'calls', start, end: text.length, calls, unterminated: true };
+    }
     const [inner] = scan.completed;
     if (inner === undefined) return undefined;
     const parsed = parseJsonStrict(text.slice(inner[0], inner[1]));
     const calls = parsed === undefined ? [] : readCalls(parsed.value, true, context.knowledge.isKnown, 'mistral');
     if (calls.length === 0) return undefined;
-    return { kind: 'calls', start, end: scan.kind === 'incomplete' ? text.length : inner[1], calls };
+    return { kind: 'calls', start, end: inner[1], calls };
   }
 
   function nameForm(start: number, first: number): Block {
