@@ -33,7 +33,8 @@ export function finalizeCalls(
     }
     if (call.repaired === true) diagnostics.push({ kind: 'arguments_repaired', tool: name });
     if (call.invalid !== undefined) {
-      calls.push({ name, arguments: call.invalid.raw, source: call.source, invalid: call.invalid.reason });
+      const partial = call.invalid.partial === true ? ({ partial: true } as const) : {};
+      calls.push({ name, arguments: call.invalid.raw, source: call.source, invalid: call.invalid.reason, ...partial });
     } else {
       calls.push({ name, arguments: call.arguments, source: call.source });
     }

@@ -113,6 +113,9 @@ describe('issue 33 breaks: no call runs that the response did not make', () => {
     expect(functionary.diagnostics.some((diagnostic) => diagnostic.kind === 'unterminated_block')).toBe(true);
     const hermes = parseToolCalls('<tool_call>{"name":"run","arguments":{"cmd":"rm"}} and more', { tools });
     expect(hermes.calls.map((call) => call.invalid !== undefined)).toEqual([true]);
+    // Marked partial, so admission can tell a cut-off from a repairable malformed call.
+    for (const cut of [functionary, hermes, parseToolCalls('[TOOL_CALLS]run[ARGS]{"cmd":"rm"', { tools })])
+      expect(cut.calls.map((call) => call.invalid !== undefined && call.partial === true)).toEqual([true]);
     // A complete call that ends the response lost only its closer (the stop sequence): it reads.
     expect(runnable('<tool_call>{"name":"run","arguments":{"cmd":"ls"}}')).toEqual(['run']);
   });

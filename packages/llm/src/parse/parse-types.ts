@@ -42,6 +42,11 @@ export interface InvalidParsedCall {
   readonly arguments: string;
   readonly source: CallSource;
   readonly invalid: string;
+  /**
+   * The call's block was cut off before it closed (the text ended inside it): a partial call that
+   * must not be repaired into a runnable one; admission answers it with an error.
+   */
+  readonly partial?: true;
 }
 
 /**

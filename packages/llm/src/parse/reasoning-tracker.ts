@@ -56,6 +56,8 @@ const callTokenRules: readonly CallTokenRule[] = [
 ];
 /** How far past a call token its boundary check looks (the tail keeps that much). */
 const LOOKAHEAD = 96;
+/** How far before a call token its backtick and fence checks look (the tail keeps that much). */
+const WINDOW = 64;
 /** Every call token (the words that may end a region when their grammar is enabled). */
 const callTokens: readonly string[] = callTokenRules.map((rule) => rule.token);
 
@@ -66,7 +68,10 @@ export function reasoningCallTokens(allows: (source: CallSource) => boolean): re
 /** Closers that end a region the prompt opened (Harmony's `<|end|>` ends every message, so not it). */
 const leadingClosers: readonly string[] = ['</think>', '</thinking>', '[/think]'];
 const longest =
-  Math.max(...pairs.flat().map((token) => token.length), ...callTokens.map((token) => token.length)) + LOOKAHEAD;
+  Math.max(...pairs.flat().map((token) => token.length), ...callTokens.map((token) => token.length)) +
+  LOOKAHEAD +
+  WINDOW +
+  2;
 /** Any of the tokens above, in any case: one search tells whether a chunk holds one at all. */
 const anyToken = new RegExp(
   [...new Set([...pairs.flat(), ...callTokens])].map((token) => token.replace(/[|[\]\\/]/g, '\\$&')).join('|'),
@@ -182,7 +187,6 @@ export function feedReasoning(
     return found;
   };
   let position = 0;
-  const fences: FenceCount = { from: -1, upTo: 0, count: 0 };
   for (;;) {
     if (state.reasoningStart < 0) {
       let best = -1;
@@ -198,7 +202,7 @@ export function feedReasoning(
       }
       if (!state.reasoningDecided) {
         const leading = firstOf(leadingClosers, find, position);
-        const call = firstCallToken(state.reasoningCallTokens, lower, find, position, position);
+        const call = firstCallToken(state.reasoningCallTokens, lower, find, position);
         const first = Math.min(...[best, leading.at, call.at].filter((at) => at >= 0));
         if (Number.isFinite(first)) state.reasoningDecided = true;
         if (leading.at >= 0 && leading.at === first) {
@@ -219,11 +223,7 @@ export function feedReasoning(
     for (const rule of state.reasoningCallTokens) {
       let at = find(rule.token, position);
       // A mention (not at a call's start, or in backticks or a fence): the next one may count.
-      while (
-        at >= 0 &&
-        (end < 0 || at < end) &&
-        !startsCall(lower, at, rule, state.reasoningStart - textBase, fences)
-      ) {
+      while (at >= 0 && (end < 0 || at < end) && !startsCall(lower, at, rule)) {
         // Too close to the end to tell: more text may make it a call's start.
         if (lower.length - at - rule.token.length < LOOKAHEAD && state.reasoningUndecidedToken < 0)
           state.reasoningUndecidedToken = textBase + at;
@@ -247,41 +247,23 @@ export function feedReasoning(
 
 /**
  * Whether the call token at `at` in `lower` starts a call of its grammar: the grammar's call follows
- * it within a few characters, and it is not inside backticks on its line nor inside a fence opened
- * in the region (which began at `regionStart`, negative when an earlier chunk opened it).
+ * it within a few characters, and it is not inside backticks on its line nor inside a fence (both
+ * judged within {@link WINDOW} characters before it).
  */
-function startsCall(
-  lower: string,
-  at: number,
-  rule: CallTokenRule,
-  regionStart: number,
-  fences: FenceCount = { from: -1, upTo: 0, count: 0 },
-): boolean {
+function startsCall(lower: string, at: number, rule: CallTokenRule): boolean {
   rule.next.lastIndex = at + rule.token.length;
   if (!rule.next.test(lower)) return false;
-  const lineStart = lower.lastIndexOf('\n', at - 1) + 1;
+  // Backticks and fence markers are counted in a bounded window before the token (the carried
+  // tail always holds it), so any split of a stream decides as the whole text does.
+  const from = Math.max(0, at - WINDOW, lower.lastIndexOf('\n', at - 1) + 1);
   let ticks = 0;
-  for (let index = lower.indexOf('`', lineStart); index >= 0 && index < at; index = lower.indexOf('`', index + 1))
-    ticks++;
+  for (let index = lower.indexOf('`', from); index >= 0 && index < at; index = lower.indexOf('`', index + 1)) ticks++;
   if (ticks % 2 === 1) return false;
-  // Fence markers counted from the region's start, resumed where the last check stopped (linear).
-  const from = Math.max(0, regionStart);
-  if (fences.from !== from || fences.upTo > at) {
-    fences.from = from;
-    fences.upTo = from;
-    fences.count = 0;
-  }
-  let index = lower.indexOf('```', fences.upTo);
-  for (; index >= 0 && index < at; index = lower.indexOf('```', index + 3)) fences.count++;
-  fences.upTo = index < 0 ? at : Math.min(index, at);
-  return fences.count % 2 === 0;
-}
-
-/** Fence markers counted from `from` up to `upTo` (a check's progress, reused by the next). */
-interface FenceCount {
-  from: number;
-  upTo: number;
-  count: number;
+  let fences = 0;
+  const windowStart = Math.max(0, at - WINDOW);
+  for (let index = lower.indexOf('```', windowStart); index >= 0 && index < at; index = lower.indexOf('```', index + 3))
+    fences++;
+  return fences % 2 === 0;
 }
 
 /** The first of `rules`' tokens at or after `from` that starts a call (see {@link startsCall}). */
@@ -290,14 +272,12 @@ function firstCallToken(
   lower: string,
   find: (token: string, from: number) => number,
   from: number,
-  regionStart: number,
 ): { at: number; length: number } {
   let best = -1;
   let length = 0;
   for (const rule of rules) {
     let at = find(rule.token, from);
-    while (at >= 0 && (best < 0 || at < best) && !startsCall(lower, at, rule, regionStart))
-      at = lower.indexOf(rule.token, at + 1);
+    while (at >= 0 && (best < 0 || at < best) && !startsCall(lower, at, rule)) at = lower.indexOf(rule.token, at + 1);
     if (at >= 0 && (best < 0 || at < best)) {
       best = at;
       length = rule.token.length;

@@ -17,7 +17,7 @@ export interface RawCall {
    * Set when the call stated arguments that are not an object: the raw argument text and the
    * reason (`arguments` is then `{}` and must not be used).
    */
-  readonly invalid?: { readonly raw: string; readonly reason: string } | undefined;
+  readonly invalid?: { readonly raw: string; readonly reason: string; readonly partial?: true } | undefined;
   /**
    * The name is a provider built-in (gpt-oss `python`, `browser.*`): it runs only when a tool of
    * exactly that name was offered, never through name repair; otherwise it is dropped (`unknown_tool`).

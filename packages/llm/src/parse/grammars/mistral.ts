@@ -2,7 +2,6 @@ import { recoverLeadingObject } from '../../repair/recover-leading-object.js';
 import { parseJsonStrict } from '../extract-json-values.js';
 import { isRecord } from '../own-properties.js';
 import { readCalls } from '../read-call-object.js';
-import { invalidArguments } from '../read-stated-arguments.js';
 import type { ScanContext } from '../scan-context.js';
 import { scanJsonValue } from '../scan-json-value.js';
 import { type Block, countCharacters, type Grammar, type RawCall } from '../scan-types.js';
@@ -131,7 +130,8 @@ export function createMistralGrammar(context: ScanContext): Grammar {
         const raw = text.slice(argsStart, rawEnd).trimEnd();
         calls.push({
           name: text.slice(nameStart, nameEnd),
-          ...invalidArguments(raw, 'the arguments text ends before its JSON object does'),
+          arguments: {},
+          invalid: { raw, reason: 'the arguments text ends before its JSON object does', partial: true },
           source: 'mistral',
         });
         cursor = rawEnd;

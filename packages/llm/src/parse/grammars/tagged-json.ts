@@ -249,7 +249,12 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
       const [call] = calls;
       if (call !== undefined) {
         const raw = text.slice(bodyStart, first.end);
-        const cut = { name: call.name, arguments: {}, source: call.source, invalid: { raw, reason: CUT_OFF } };
+        const cut = {
+          name: call.name,
+          arguments: {},
+          source: call.source,
+          invalid: { raw, reason: CUT_OFF, partial: true as const },
+        };
         return { kind: 'calls', start, end, calls: [cut], unterminated: true };
       }
     }

@@ -109,7 +109,7 @@ function recipientCall(name: string, content: string): RawCall {
   // A body whose JSON never closes was cut off: an invalid call, never repaired into a runnable one.
   if (parsed === undefined && (trimmed.startsWith('{') || trimmed.startsWith('['))) {
     if (scanJsonValue(trimmed, 0).kind === 'incomplete')
-      return statedCall(name, invalidArguments(trimmed, CUT_OFF), 'tagged_json');
+      return { name, arguments: {}, invalid: { raw: trimmed, reason: CUT_OFF, partial: true }, source: 'tagged_json' };
   }
   return statedCall(name, readStatedArguments(parsed === undefined ? trimmed : parsed.value), 'tagged_json');
 }
