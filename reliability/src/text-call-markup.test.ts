@@ -97,9 +97,11 @@ describe('text calls under markup-laden values (public API)', () => {
         familyArb,
         fc.constantFrom(['"', '"'], ['“', '”'], ["'", "'"], ['«', '»']),
         fc.integer({ min: 1, max: 9 }),
-        (family, [open, close], size) => {
+        // Text between the call and the closing mark (issue 33: `"<tool_call>…</tool_call>."` ran).
+        fc.constantFrom('', '.', ',', ' here', ' and so on!', '…'),
+        (family, [open, close], size, tail) => {
           const write = WRITERS[family] ?? WRITERS.hermes;
-          const input = `To call it, write ${open}${write?.('plain') ?? ''}${close} in your reply.`;
+          const input = `To call it, write ${open}${write?.('plain') ?? ''}${tail}${close} in your reply.`;
           const result = parseToolCalls(input, { tools: [TOOL] });
           expect(result.calls).toEqual([]);
           expect(result.text).toBe(input);

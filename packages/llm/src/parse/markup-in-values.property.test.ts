@@ -198,9 +198,15 @@ const TOOL: ToolSchema = {
 
 function valueArb(spelling: Spelling): fc.Arbitrary<string> {
   const allowed = FRAGMENTS.filter((fragment) => !spelling.cannot.includes(fragment));
+  // Mixed fragments, or one fragment repeated past any fixed scan limit (issue 33: a closer written
+  // nine or more times inside a JSON string was once read as the end of the call).
+  const mixed = fc.array(fc.constantFrom(...allowed), { minLength: 1, maxLength: 8 }).map((parts) => parts.join(''));
+  const repeated = fc
+    .tuple(fc.constantFrom(...allowed), fc.integer({ min: 9, max: 24 }), fc.constantFrom(...allowed))
+    .map(([fragment, times, tail]) => fragment.repeat(times) + tail);
   return fc
-    .array(fc.constantFrom(...allowed), { minLength: 1, maxLength: 8 })
-    .map((parts) => `x${parts.join('')}y`)
+    .oneof(mixed, repeated)
+    .map((inner) => `x${inner}y`)
     .filter((value) => spelling.cannot.every((fragment) => !value.includes(fragment)));
 }
 

@@ -81,6 +81,8 @@ export function scanText(
   let quoteOpen = -1;
   /** Where that quotation's opening mark stands (-1: just before this text). */
   let quoteOpenAt = -1;
+  /** A stream's last character when it is a `'` or `’` the next character decides, else -1. */
+  let markUndecided = -1;
   /** How far the prose has been read for quotation marks (blocks are skipped). */
   let quoteCursor = 0;
   /** Every call block taken, as `[start, end)` (for the whole-response readings). */
@@ -187,9 +189,9 @@ export function scanText(
   walkQuotes(proseEnd);
   // A stream whose quotation is still open on its last line cannot tell yet whether it closes: hold
   // it from its opening mark, so the scan that decides reads the mark again.
-  if (quoteOpen >= 0 && !complete) {
+  if ((quoteOpen >= 0 || markUndecided >= 0) && !complete) {
     if (run !== undefined) undoRun(run);
-    const start = Math.max(quoteOpenAt, partStart);
+    const start = quoteOpen >= 0 ? Math.max(quoteOpenAt, partStart) : Math.max(markUndecided, partStart);
     parts.push([partStart, start]);
     return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall() };
   }
@@ -215,6 +217,13 @@ export function scanText(
   function walkQuotes(to: number): void {
     for (let index = quoteCursor; index < to; index++) {
       const code = text.charCodeAt(index);
+      // A stream's last `'` or `’` is undecided (apostrophe or quotation mark?) until the next
+      // character arrives: the walk stops before it and the stream holds from it.
+      if (!complete && index === text.length - 1 && (code === 0x27 || code === 0x2019)) {
+        markUndecided = index;
+        quoteCursor = index;
+        return;
+      }
       if (code === 10) {
         run = undefined;
         quoteOpen = -1;
