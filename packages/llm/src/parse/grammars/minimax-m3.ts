@@ -36,6 +36,7 @@ export function createMinimaxM3Grammar(context: ScanContext): Grammar {
   const markers = context.finder(MINIMAX_NS);
   // Shared and memoised: a run of unclosed invokes searches the rest of the text once.
   const invokeCloses = context.finder(`${MINIMAX_NS}</invoke>`);
+  const namespacedClosers = context.finder(`${MINIMAX_NS}</`);
 
   function tagAt(index: number): Tag | undefined {
     if (!text.startsWith(MINIMAX_NS, index)) return undefined;
@@ -136,6 +137,22 @@ export function createMinimaxM3Grammar(context: ScanContext): Grammar {
     return { kind: 'calls', start: opener.start, end, calls: [...calls, ...invalid] };
   }
 
+  /**
+   * The first namespaced closer of `name` in `[from, end)`, or -1: found by walking the namespaced
+   * closers there (one shared finder, so a run of tags without one costs no search to the end each).
+   */
+  function namespacedClose(name: string, from: number, end: number): number {
+    for (
+      let index = namespacedClosers.next(from);
+      index >= 0 && index < end;
+      index = namespacedClosers.next(index + 1)
+    ) {
+      const nameAt = index + MINIMAX_NS.length + 2;
+      if (text.startsWith(name, nameAt) && text.charCodeAt(nameAt + name.length) === 62) return index;
+    }
+    return -1;
+  }
+
   /** The namespaced elements in `[start, end)` as an object (or an array of one repeated tag). */
   function readChildren(
     start: number,
@@ -152,8 +169,7 @@ export function createMinimaxM3Grammar(context: ScanContext): Grammar {
       // Shared forward finders per closer (no copy of the invoke per tag): linear in the invoke.
       // The plain closer is a fallback only when the namespaced one is absent from the whole invoke
       // (leaked output closes plainly), so plain markup in a value never cuts it.
-      const spacedAt = context.finder(`${MINIMAX_NS}</${tag.name}>`).next(tag.end);
-      const spaced = spacedAt >= 0 && spacedAt < end ? spacedAt : -1;
+      const spaced = namespacedClose(tag.name, tag.end, end);
       const namespaced = spaced >= 0;
       const plainAt = namespaced ? -1 : context.finder(`</${tag.name}>`).next(tag.end);
       const plain = plainAt >= 0 && plainAt < end ? plainAt : -1;
