@@ -137,4 +137,17 @@ describe('issue 33 breaks: no call runs that the response did not make', () => {
       'Action: ```json\n[{"tool_name":"search","parameters":{"q":"a"}},{"tool_name":"nope","parameters":{}}]\n```';
     expect(parseToolCalls(action, { tools }).calls.map((call) => call.name)).toEqual(['search', 'nope']);
   });
+
+  it('a <tool_call> holding a pythonic list or pythonic lines reads each sibling', () => {
+    const list = parseToolCalls('<tool_call>[search(q="a"), run(cmd=foo)]</tool_call>', { tools });
+    expect(list.calls.map((call) => [call.name, call.invalid !== undefined])).toEqual([
+      ['search', false],
+      ['run', true],
+    ]);
+    const lines = parseToolCalls('<tool_call>search(q="a")\nrun(cmd=foo)</tool_call>', { tools });
+    expect(lines.calls.map((call) => [call.name, call.invalid !== undefined])).toEqual([
+      ['search', false],
+      ['run', true],
+    ]);
+  });
 });

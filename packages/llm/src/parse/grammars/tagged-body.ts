@@ -12,6 +12,7 @@ import { readGlmArgumentBody } from './glm-argument-body.js';
 import { parseGlmLines } from './glm-lines.js';
 import { readInvokeXmlBody } from './invoke-xml-body.js';
 import { readKimiBody } from './kimi-body.js';
+import { readPythonicList } from './pythonic.js';
 
 /**
  * @internal Decodes the body of a `<tool_call>`-family block, trying in order: P-Format and
@@ -33,6 +34,11 @@ export function decodeTaggedBody(
   if ((body.charCodeAt(0) | 32) === 99 && body.slice(0, 5).toLowerCase() === 'call:') body = body.slice(5).trim();
   if (body === '') return [];
   const first = body.charCodeAt(0);
+  if (first === 91 && knowledge.registry !== undefined) {
+    // A pythonic call list inside the tag: every sibling is a call (an unreadable one invalid).
+    const list = readPythonicList(body, knowledge);
+    if (list !== undefined && list.calls.length > 0) return list.calls;
+  }
   if (first === 123 || first === 91) return decodeJsonBody(body, body, knowledge, parsed);
   const registry = knowledge.registry;
   if (registry !== undefined) {
@@ -44,7 +50,7 @@ export function decodeTaggedBody(
       return code.map((call) => ({ name: call.name, arguments: call.arguments, source: 'code' as const }));
     }
     const attempted = attemptedCall(unfenced, registry);
-    if (attempted !== undefined) return [attempted];
+    if (attempted !== undefined) return perLine(unfenced, registry) ?? [attempted];
   }
   const kimi = readKimiBody(body);
   if (kimi !== undefined) return [kimi];
@@ -80,6 +86,31 @@ function attemptedCall(body: string, registry: PformatRegistry): RawCall | undef
       ? `the code-call arguments nest deeper than ${CODE_NESTING_LIMIT} levels`
       : 'the code-call arguments could not be read as literals';
   return { name, arguments: {}, source: pformat ? 'pformat' : 'code', invalid: { raw: body, reason } };
+}
+
+/**
+ * A body of several code-call lines that does not read as a whole: each line read on its own (one
+ * call per line, an unreadable one an invalid call), so a bad line does not take its siblings with
+ * it. `undefined` when the body is one line or a line is not a call of an offered tool.
+ */
+function perLine(body: string, registry: PformatRegistry): RawCall[] | undefined {
+  const lines = body
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  if (lines.length < 2) return undefined;
+  const calls: RawCall[] = [];
+  for (const line of lines) {
+    const code = parseCodeCallBody(line, registry);
+    if (code !== undefined && code.length === 1) {
+      for (const call of code) calls.push({ name: call.name, arguments: call.arguments, source: 'code' });
+      continue;
+    }
+    const attempted = attemptedCall(line, registry);
+    if (attempted === undefined) return undefined;
+    calls.push(attempted);
+  }
+  return calls;
 }
 
 /**
