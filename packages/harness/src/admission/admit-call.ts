@@ -242,7 +242,10 @@ function admitUnhooked(
   let call = original;
   if (call.invalid !== undefined) {
     const raw = typeof call.arguments === 'string' ? call.arguments : '';
-    const repaired = recoverToolArguments(raw);
+    // A call whose block was cut off before it closed may be missing anything after the cut: it is
+    // answered with an error, never repaired into a runnable call.
+    const cutOff = state.callFormats.get(call.id)?.partial === true;
+    const repaired = cutOff ? undefined : recoverToolArguments(raw);
     if (repaired === undefined) {
       // A call written in a tool's own format (`xml`, `ptype`) is asked for again in that syntax.
       const written = state.callFormats.get(call.id)?.format;
@@ -250,7 +253,9 @@ function admitUnhooked(
         written === 'xml' || written === 'ptype'
           ? `write the call again in the tool's ${written} syntax`
           : 'send them again as one JSON object';
-      const message = `could not parse the arguments of tool \`${call.name}\` (${call.invalid}); ${again}`;
+      const message = cutOff
+        ? `the call of tool \`${call.name}\` was cut off before it closed (${call.invalid}); write the whole call again`
+        : `could not parse the arguments of tool \`${call.name}\` (${call.invalid}); ${again}`;
       if (state.sink.active) {
         state.sink.emit({
           type: 'invalid_tool_args',

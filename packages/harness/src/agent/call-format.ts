@@ -8,10 +8,15 @@ import type { CallFormat, LoopState } from './loop-state.js';
  */
 export function recordCallFormats(
   state: LoopState,
-  calls: readonly { readonly id: string; readonly source: CallSource }[],
+  calls: readonly { readonly id: string; readonly source: CallSource; readonly partial?: true | undefined }[],
 ): void {
-  for (const call of calls)
-    state.callFormats.set(call.id, { format: formatOfGrammar(call.source), grammar: call.source });
+  for (const call of calls) {
+    const format = formatOfGrammar(call.source);
+    state.callFormats.set(
+      call.id,
+      call.partial === true ? { format, grammar: call.source, partial: true } : { format, grammar: call.source },
+    );
+  }
 }
 
 /**

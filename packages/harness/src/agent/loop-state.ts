@@ -29,6 +29,8 @@ export type { PendingCall } from '../middleware/agent-middleware.js';
 export interface CallFormat {
   readonly format: ToolFormat['type'];
   readonly grammar: CallSource;
+  /** The call's block was cut off before it closed: never repaired into a runnable call. */
+  readonly partial?: true;
 }
 
 /**
