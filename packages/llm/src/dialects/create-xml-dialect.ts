@@ -22,6 +22,7 @@ export function createTaggedJsonDialect(): ToolDialect {
 /**
  * @deprecated The old name of {@link createTaggedJsonDialect} (the dialect writes JSON inside tags,
  * not XML elements); it creates the same `tagged_json` dialect.
- * @alias
  */
-export const createXmlDialect: () => ToolDialect = createTaggedJsonDialect;
+export function createXmlDialect(): ToolDialect {
+  return createTaggedJsonDialect();
+}
