@@ -168,7 +168,7 @@ test ! -e node_modules/@tiny/harness || { echo "@tiny/harness was installed but 
 mkdir "$work/provider-ai-sdk" && cd "$work/provider-ai-sdk"
 npm init -y >/dev/null
 npm pkg set type=module >/dev/null
-npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-provider-ai-sdk-*.tgz @ai-sdk/openai-compatible@2.0.92 zod@4.6.7 >/dev/null
+npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-provider-utils-*.tgz "$work"/tarballs/tiny-provider-ai-sdk-*.tgz @ai-sdk/openai-compatible@2.0.92 zod@4.6.7 >/dev/null
 cat > check.mjs <<'JS'
 import { createServer } from 'node:http';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
@@ -243,7 +243,7 @@ node check.mjs
 mkdir "$work/mcp" && cd "$work/mcp"
 npm init -y >/dev/null
 npm pkg set type=module >/dev/null
-npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-harness-*.tgz "$work"/tarballs/tiny-mcp-*.tgz @modelcontextprotocol/server-everything@2026.8.31 >/dev/null
+npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-harness-*.tgz "$work"/tarballs/tiny-mcp-[0-9]*.tgz @modelcontextprotocol/server-everything@2026.8.31 >/dev/null
 cat > check.mjs <<'JS'
 import { createMcpToolSet, McpConnectionError } from '@tiny/mcp';
 import { createRequire } from 'node:module';
