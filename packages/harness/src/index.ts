@@ -184,6 +184,10 @@ export {
   type HumanApprovalOptions,
 } from './middleware/human-approval-middleware.js';
 export { ToolPolicyMiddleware, type ToolPolicyRules } from './middleware/tool-policy-middleware.js';
+export { cacheHitRatio } from './prefix/cache-hit-ratio.js';
+export type { PrefixBreak, PrefixChange } from './prefix/diff-prefix.js';
+export type { PrefixFingerprint, PrefixPart, ToolPrefixPart } from './prefix/prefix-fingerprint.js';
+export type { PrefixState } from './prefix/prefix-tracker.js';
 export { type RegisteredTool, type RegisterToolOptions, ToolRegistry } from './registry/tool-registry.js';
 export type {
   AgentRun,

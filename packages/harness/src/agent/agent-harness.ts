@@ -24,6 +24,7 @@ import { type AgentEventListener, EventSink } from '../events/event-sink.js';
 import { canonical } from '../ledger/idempotency-key.js';
 import type { IdempotencyKeyRule, LedgerFailureMode, ToolEffectLedger } from '../ledger/tool-effect-ledger.js';
 import type { AgentMiddleware } from '../middleware/agent-middleware.js';
+import { createPrefixTracker } from '../prefix/prefix-tracker.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import type { AgentRun } from '../run/agent-run.js';
 import { assertMessages } from '../run/assert-messages.js';
@@ -553,6 +554,7 @@ export class AgentHarness {
       seenCallIds: new Set(),
       callFormats: new Map(),
       hostEdited: new Map(),
+      prefix: createPrefixTracker(resumed?.prefix),
     };
     for (const message of history) {
       if (message.role === 'assistant') for (const call of message.toolCalls ?? []) state.seenCallIds.add(call.id);

@@ -14,6 +14,7 @@ import type { DiscoveryOptions, DiscoverySession } from '../discovery/discovery-
 import type { EventSink } from '../events/event-sink.js';
 import type { IdempotencyKeyRule, LedgerFailureMode, ToolEffectLedger } from '../ledger/tool-effect-ledger.js';
 import type { AgentMiddleware } from '../middleware/agent-middleware.js';
+import type { PrefixTracker } from '../prefix/prefix-tracker.js';
 import type { RegisteredTool, ToolRegistry } from '../registry/tool-registry.js';
 import type { ToolMetadataRecord } from '../run/agent-run.js';
 import type { RunContext } from '../run/run-context.js';
@@ -95,6 +96,8 @@ export interface LoopState {
   readonly seenCallIds: Set<string>;
   /** How each model call of this run was written: the tool format and the grammar it was read with, by call id. */
   readonly callFormats: Map<string, CallFormat>;
+  /** The prompt prefix's stable tool order and last fingerprint (see `prompt_prefix_changed`). */
+  readonly prefix: PrefixTracker;
   /** Approved calls the host edited (`approveWithArgs`), with the arguments they ran with: the tool result says so. */
   readonly hostEdited: Map<string, unknown>;
 }

@@ -118,5 +118,12 @@ export async function resolveCatalogue(state: LoopState): Promise<void> {
   state.deferredTools = deferred;
   const keptSchemas =
     kept.length === direct.length && state.toolSets.length === 0 ? direct : kept.map((entry) => entry.schema);
-  state.offeredSchemas = state.discovery ? state.discovery.requestSchemas(keptSchemas) : keptSchemas;
+  if (state.discovery !== undefined && state.discovery.promoted().length === 0) {
+    const restored = state.prefix.takePromoted();
+    if (restored.length > 0) state.discovery.restorePromoted(restored);
+  }
+  // Stable order: tools offered before keep their places, new ones (toolset changes, promotions) are appended.
+  state.offeredSchemas = state.prefix.order(
+    state.discovery ? state.discovery.requestSchemas(keptSchemas) : keptSchemas,
+  );
 }

@@ -39,6 +39,8 @@ import {
   runAfterHooks,
   runBeforeModel,
 } from '../middleware/middleware-runner.js';
+import { cacheHitRatio } from '../prefix/cache-hit-ratio.js';
+import { observePrefix } from '../prefix/observe-prefix.js';
 import { type AgentRun, createDeferredToolRequests, type DeferredToolRequests } from '../run/agent-run.js';
 import type { RunContext } from '../run/run-context.js';
 import { normalizeToolChoice } from '../run/validate-run-options.js';
@@ -192,6 +194,7 @@ function snapshot(
     budgets: { modelCalls: state.modelCalls, toolCalls: state.toolCalls },
     usage: state.usage,
     ...(refusedTurn === undefined ? {} : { refusedTurn }),
+    prefix: state.prefix.state(state.discovery?.promoted() ?? []),
   };
   // The run's forced choice goes with it (version 2), so a resume enforces it too.
   if (choice === undefined || choice.type === 'auto') return { version: 1, ...base };
@@ -246,6 +249,7 @@ function finish(
   state.sink.throwIfFailed();
   if (state.sink.active) state.sink.emit({ type: 'run_completed', runId: state.runId, outcome });
   const deferred = extra.deferred === undefined ? undefined : createDeferredToolRequests(extra.deferred);
+  const hitRatio = cacheHitRatio(state.usage);
   return {
     runId: state.runId,
     outcome,
@@ -253,6 +257,7 @@ function finish(
     text,
     events: state.sink.recorded ?? [],
     usage: state.usage,
+    ...(hitRatio === undefined ? {} : { cacheHitRatio: hitRatio }),
     modelCalls: state.modelCalls,
     toolCalls: state.toolCalls,
     executedTools: state.executedTools,
@@ -481,7 +486,8 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
         ? { tools: wireTools, ...(wireChoice === undefined ? {} : { toolChoice: wireChoice }) }
         : {}),
     };
-    if (sink.active) sink.emit({ type: 'model_started', modelCallId, turn });
+    const prefixFingerprint = observePrefix(state, tools, messages, modelCallId);
+    if (sink.active) sink.emit({ type: 'model_started', modelCallId, turn, prefixFingerprint });
     const response = await callModelThroughMiddleware(state, request, modelCallId, settings.streaming, tools, context);
     state.usage = addUsage(state.usage, response.usage);
     const parsed =
@@ -508,6 +514,9 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
         toolCallCount: calls.length,
         inputTokens: response.usage.inputTokens,
         outputTokens: response.usage.outputTokens,
+        ...(response.usage.cachedInputTokens === undefined
+          ? {}
+          : { cachedInputTokens: response.usage.cachedInputTokens }),
         ...(response.refusal === undefined ? {} : { refusal: response.refusal }),
         ...(response.warnings.length === 0 ? {} : { warnings: response.warnings }),
       });

@@ -2,6 +2,7 @@ import type { LanguageModelV1Usage, Message, ToolChoice } from '@tiny/llm';
 import { createValidator, formatValidationIssues, type JsonSchema } from '@tiny/tools';
 import { InvalidRunStateError } from '../errors/invalid-run-state-error.js';
 import type { BrokenTurnReason } from '../events/agent-event.js';
+import type { PrefixState } from '../prefix/prefix-tracker.js';
 import type { DeferredBatchData } from './deferred-call.js';
 
 /**
@@ -40,6 +41,12 @@ export interface RunState {
    * call unless its own options give a `toolChoice`. Only in version 2.
    */
   readonly toolChoice?: ToolChoice | undefined;
+  /**
+   * The prompt prefix to keep stable on resume: tool order, discovery promotions, the last
+   * request's fingerprint. Optional in either version: a build that ignores it resumes the same
+   * run with a re-sorted tool list (a prompt-cache miss, nothing else).
+   */
+  readonly prefix?: PrefixState | undefined;
 }
 
 /** Why every open call of a checkpointed turn is refused (see `RunState.refusedTurn`). */
@@ -61,6 +68,11 @@ const deferredCall = {
   },
 };
 const count = { type: 'integer', minimum: 0 };
+const prefixPart = (required: string[]) => ({
+  type: 'object',
+  required,
+  properties: { name: { type: 'string' }, hash: { type: 'string' }, chars: count },
+});
 const runStateSchema: JsonSchema = {
   type: 'object',
   required: ['version', 'runId', 'messages', 'budgets', 'usage'],
@@ -107,6 +119,24 @@ const runStateSchema: JsonSchema = {
       type: 'object',
       required: ['reason', 'modelCallId'],
       properties: { reason: { enum: ['length', 'content_filter', 'error'] }, modelCallId: { type: 'string' } },
+    },
+    prefix: {
+      type: 'object',
+      required: ['toolOrder', 'promoted'],
+      properties: {
+        toolOrder: { type: 'array', items: { type: 'string' } },
+        promoted: { type: 'array', items: { type: 'string' } },
+        fingerprint: {
+          type: 'object',
+          required: ['digest', 'tools', 'system', 'history'],
+          properties: {
+            digest: { type: 'string' },
+            tools: { type: 'array', items: prefixPart(['name', 'hash', 'chars']) },
+            system: prefixPart(['hash', 'chars']),
+            history: { type: 'array', items: prefixPart(['hash', 'chars']) },
+          },
+        },
+      },
     },
     toolChoice: {
       oneOf: [

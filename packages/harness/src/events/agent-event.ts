@@ -2,6 +2,7 @@ import type { CallSource, LanguageModelV1CallWarning, ToolChoice, ToolFormat } f
 import type { JsonValue } from '@tiny/tools';
 import type { ArtifactRef } from '../artifacts/artifact-store.js';
 import type { EffectStatus } from '../ledger/tool-effect-ledger.js';
+import type { PrefixChange } from '../prefix/diff-prefix.js';
 
 /** Which budget ran out. */
 export type LimitKind = 'model_calls' | 'tool_calls' | 'wall_clock';
@@ -53,7 +54,29 @@ export type AgentEvent =
       readonly dialect: string;
     }
   | { readonly type: 'turn_started'; readonly turn: number }
-  | { readonly type: 'model_started'; readonly modelCallId: string; readonly turn: number }
+  | {
+      readonly type: 'model_started';
+      readonly modelCallId: string;
+      readonly turn: number;
+      /** Digest of the request's prompt prefix (tools, system, history); equal digests, byte-identical prefixes. */
+      readonly prefixFingerprint?: string | undefined;
+    }
+  | {
+      /**
+       * The request about to be sent does not extend the previous request's prompt prefix, so a
+       * provider prompt cache (or a local KV cache) cannot reuse all of it. Once per such request,
+       * before its `model_started`; `changes` names every difference (appended tools and messages
+       * are none). `lostPrefixTokens` estimates the previous prefix's tokens from the first change
+       * on (four characters a token). A resumed run compares with the request before the pause.
+       */
+      readonly type: 'prompt_prefix_changed';
+      readonly modelCallId: string;
+      readonly turn: number;
+      /** The new request's prefix digest (as on its `model_started`). */
+      readonly fingerprint: string;
+      readonly changes: readonly PrefixChange[];
+      readonly lostPrefixTokens: number;
+    }
   | { readonly type: 'model_delta'; readonly modelCallId: string; readonly delta: string }
   | {
       readonly type: 'model_completed';
@@ -62,6 +85,8 @@ export type AgentEvent =
       readonly toolCallCount: number;
       readonly inputTokens?: number | undefined;
       readonly outputTokens?: number | undefined;
+      /** Input tokens the provider read from its prompt cache (part of `inputTokens`), when it says. */
+      readonly cachedInputTokens?: number | undefined;
       /** The model's refusal (`LanguageModelV1Response.refusal`), when it declined; its content is no answer. */
       readonly refusal?: string | undefined;
       /**

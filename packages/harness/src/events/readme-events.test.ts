@@ -12,6 +12,7 @@ const everyEventType = {
   tools_advertised: true,
   turn_started: true,
   model_started: true,
+  prompt_prefix_changed: true,
   model_delta: true,
   tool_call_delta: true,
   model_completed: true,

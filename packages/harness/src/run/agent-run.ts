@@ -55,6 +55,11 @@ export interface AgentRunBase {
   readonly events: readonly AgentEvent[];
   /** Summed token usage across model calls. */
   readonly usage: LanguageModelV1Usage;
+  /**
+   * `usage.cachedInputTokens / usage.inputTokens` (0 to 1): how much of the run's input the
+   * provider's prompt cache served. Absent when the provider reports no cached tokens.
+   */
+  readonly cacheHitRatio?: number | undefined;
   readonly modelCalls: number;
   readonly toolCalls: number;
   /** Names of tools that actually executed, in execution order (recoveries excluded). */

@@ -1,0 +1,95 @@
+import type { PrefixFingerprint, PrefixPart } from './prefix-fingerprint.js';
+
+/** One way a request's prefix differs from the previous request's. */
+export type PrefixChange =
+  | {
+      readonly part: 'tool';
+      /**
+       * `added`: a tool inserted before tools the previous request had (appended tools are no
+       * change); `removed`; `changed`: its declaration differs; `reordered`: it moved among the tools
+       * both requests have.
+       */
+      readonly change: 'added' | 'removed' | 'changed' | 'reordered';
+      readonly toolName: string;
+    }
+  | { readonly part: 'system'; readonly change: 'changed' }
+  | {
+      readonly part: 'history';
+      readonly change: 'rewritten';
+      /** The first message (0-based, after the system messages) that differs or is gone. */
+      readonly index: number;
+    };
+
+/** How a request's prefix broke from the previous one: what changed and the cached tokens it costs. */
+export interface PrefixBreak {
+  readonly changes: readonly PrefixChange[];
+  /**
+   * Estimated tokens of the previous prefix a provider cache can no longer reuse: everything from
+   * the first changed part on, in cache order (tools, system, history), at four characters a token.
+   */
+  readonly lostPrefixTokens: number;
+}
+
+const sumChars = (parts: readonly PrefixPart[], from = 0) => {
+  let total = 0;
+  for (let index = from; index < parts.length; index += 1) total += (parts[index] as PrefixPart).chars;
+  return total;
+};
+
+/**
+ * Compares two requests' prefixes. Undefined when `next` only appends to `previous` (new tools
+ * after the old ones, new messages after the old ones): a prefix cache still holds all of it.
+ */
+export function diffPrefix(previous: PrefixFingerprint, next: PrefixFingerprint): PrefixBreak | undefined {
+  if (previous.digest === next.digest) return undefined;
+  const changes: PrefixChange[] = [];
+  // Where the previous prefix stops being reusable: an index into tools, then system, then history.
+  let lostChars: number | undefined;
+  const before = previous.tools;
+  const after = next.tools;
+  let firstTool = 0;
+  while (
+    firstTool < before.length &&
+    firstTool < after.length &&
+    before[firstTool]?.name === after[firstTool]?.name &&
+    before[firstTool]?.hash === after[firstTool]?.hash
+  )
+    firstTool += 1;
+  if (firstTool < before.length) {
+    lostChars = sumChars(before, firstTool) + previous.system.chars + sumChars(previous.history);
+    const oldByName = new Map(before.map((tool, index) => [tool.name, { tool, index }]));
+    const newNames = new Set(after.map((tool) => tool.name));
+    const lastOld = after.reduce((last, tool, index) => (oldByName.has(tool.name) ? index : last), -1);
+    for (const [index, tool] of after.entries()) {
+      const old = oldByName.get(tool.name);
+      if (old === undefined) {
+        if (index < lastOld) changes.push({ part: 'tool', change: 'added', toolName: tool.name });
+      } else if (old.tool.hash !== tool.hash) changes.push({ part: 'tool', change: 'changed', toolName: tool.name });
+    }
+    for (const tool of before)
+      if (!newNames.has(tool.name)) changes.push({ part: 'tool', change: 'removed', toolName: tool.name });
+    const keptOld = before.filter((tool) => newNames.has(tool.name)).map((tool) => tool.name);
+    const keptNew = after.filter((tool) => oldByName.has(tool.name)).map((tool) => tool.name);
+    for (const [index, name] of keptNew.entries())
+      if (keptOld[index] !== name) changes.push({ part: 'tool', change: 'reordered', toolName: name });
+  }
+  if (previous.system.hash !== next.system.hash) {
+    changes.push({ part: 'system', change: 'changed' });
+    lostChars ??= previous.system.chars + sumChars(previous.history);
+  }
+  let firstMessage = 0;
+  const oldHistory = previous.history;
+  const newHistory = next.history;
+  while (
+    firstMessage < oldHistory.length &&
+    firstMessage < newHistory.length &&
+    oldHistory[firstMessage]?.hash === newHistory[firstMessage]?.hash
+  )
+    firstMessage += 1;
+  if (firstMessage < oldHistory.length) {
+    changes.push({ part: 'history', change: 'rewritten', index: firstMessage });
+    lostChars ??= sumChars(oldHistory, firstMessage);
+  }
+  if (changes.length === 0) return undefined;
+  return { changes, lostPrefixTokens: Math.ceil((lostChars ?? 0) / 4) };
+}
