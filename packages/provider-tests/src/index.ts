@@ -29,3 +29,11 @@ export {
 export { type RecordedRequest, type ReplayServer, startReplayServer } from './replay/replay-server.js';
 export { partsOf, replayParts } from './replay/stream-parts.js';
 export { type ReplayServerHandle, useReplayServer } from './replay/use-replay-server.js';
+export { type AnswerServerHandle, type ServedAnswer, useAnswerServer } from './suites/answer-server.js';
+export {
+  describeHeaderSecrets,
+  type HeaderSecretsOptions,
+  openAIShapedAuthError,
+  type SuiteAdapterSettings,
+  type SuiteModelFactory,
+} from './suites/describe-header-secrets.js';

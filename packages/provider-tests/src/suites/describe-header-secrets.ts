@@ -1,0 +1,111 @@
+import type { LanguageModelV1 } from '@tiny/llm';
+import { describe, expect, it } from 'vitest';
+import { type ServedAnswer, useAnswerServer } from './answer-server.js';
+
+/** The settings every shared suite gives an adapter's factory. */
+export interface SuiteAdapterSettings {
+  /** The API root of the loopback server (`http://127.0.0.1:<port>/v1`), or a URL under test. */
+  readonly baseURL: string;
+  /** An API key the suite chose. */
+  readonly apiKey: string;
+  /** Extra headers for every request, when the case gives some. */
+  readonly headers?: Record<string, string> | undefined;
+}
+
+/** Builds a model of the adapter under test (its factory, then a model id). */
+export type SuiteModelFactory = (settings: SuiteAdapterSettings) => LanguageModelV1;
+
+/** Options of {@link describeHeaderSecrets}. */
+export interface HeaderSecretsOptions {
+  /** Names the `describe` block. */
+  readonly name: string;
+  /** The adapter under test; must throw at creation for a base URL carrying credentials. */
+  readonly create: SuiteModelFactory;
+  /**
+   * The adapter's wire encoder for a rejected credential: the HTTP answer (status 401 and the
+   * provider's own error body) whose message is `message`. The suite puts the secret in it, as a
+   * server or relay that echoes the credential it refused. Default: a 401 with an OpenAI-shaped
+   * body, `{"error": {"type": "authentication_error", "message": …}}`.
+   */
+  readonly authError?: ((message: string) => ServedAnswer) | undefined;
+}
+
+const SECRET = 'HDRSECRET-9f8e7d6c5b4a';
+const URL_SECRET = 'URLSECRET-123';
+
+/** The OpenAI-shaped 401 both native adapters read. */
+export function openAIShapedAuthError(message: string): ServedAnswer {
+  return {
+    status: 401,
+    body: JSON.stringify({ error: { type: 'authentication_error', message } }),
+  };
+}
+
+async function caught(run: () => Promise<unknown>): Promise<Record<string, unknown>> {
+  try {
+    await run();
+  } catch (error) {
+    return error as Record<string, unknown>;
+  }
+  throw new Error('expected the call to fail');
+}
+
+/**
+ * Registers the header-secret tests (issue 34, WIRE-3): a secret given through `headers` (the
+ * factory's or one request's) and echoed back by the server in a 401 body never appears in the
+ * error's message, `providerMessage` or `responseBody` (the message says `[redacted]`), the error
+ * is kind `auth`, and a base URL carrying credentials is refused at creation without showing
+ * them. Served over a real 127.0.0.1 server.
+ */
+export function describeHeaderSecrets(options: HeaderSecretsOptions): void {
+  const authError = options.authError ?? openAIShapedAuthError;
+  describe(options.name, () => {
+    const server = useAnswerServer();
+    const texts = (error: Record<string, unknown>) =>
+      [error.message, error.providerMessage, error.responseBody].map((text) =>
+        text === undefined ? '' : String(text),
+      );
+
+    it.each([
+      ['x-api-key', { 'x-api-key': SECRET }, SECRET],
+      ['Authorization', { Authorization: `Token ${SECRET}` }, `Token ${SECRET}`],
+      ['Cookie', { Cookie: `sid=${SECRET}; theme=dark` }, `sid=${SECRET}`],
+      ['a custom header', { 'X-Custom-Auth': SECRET }, SECRET],
+    ])('%s echoed by the server is redacted', async (_name, headers, echo) => {
+      server.answer(authError(`bad credential ${echo}`));
+      const error = await caught(() =>
+        options
+          .create({ baseURL: server.baseURL(), apiKey: 'sk-other-key', headers })
+          .doGenerate({ messages: [{ role: 'user', content: 'x' }] }),
+      );
+      expect(error.kind).toBe('auth');
+      for (const text of texts(error)) expect(text).not.toContain('HDRSECRET');
+      expect(String(error.message)).toContain('[redacted]');
+    });
+
+    it("a secret given in one request's headers is redacted too", async () => {
+      server.answer(authError(`bad credential Bearer ${SECRET}`));
+      const error = await caught(() =>
+        options.create({ baseURL: server.baseURL(), apiKey: 'sk-other-key' }).doGenerate({
+          messages: [{ role: 'user', content: 'x' }],
+          headers: { Authorization: `Bearer ${SECRET}` },
+        }),
+      );
+      expect(error.kind).toBe('auth');
+      for (const text of texts(error)) expect(text).not.toContain('HDRSECRET');
+      expect(String(error.message)).toContain('[redacted]');
+    });
+
+    it('a base URL with credentials is refused at creation, the credentials not shown', () => {
+      const create = () => options.create({ baseURL: `http://user:${URL_SECRET}@127.0.0.1:1/v1`, apiKey: 'sk-x' });
+      expect(create).toThrow(/must not carry credentials/);
+      let error: unknown;
+      try {
+        create();
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(String((error as Error).message)).not.toContain('URLSECRET');
+    });
+  });
+}
