@@ -4,6 +4,7 @@
  * @module @tiny/harness/testkit
  */
 export { eventsOfType, eventTypes, toolEventViolations } from './event-assertions.js';
+export { extendsPrefix, prefixViolations } from './prefix-assertions.js';
 export {
   ScriptedModel,
   type ScriptedModelOptions,
