@@ -31,7 +31,7 @@ function mutableToolSet(initial: AnyTool[]): ToolSet & { tools_: AnyTool[] } {
     async call(name: string, args: unknown) {
       const found = set.tools_.find((entry) => entry.name === name);
       if (found === undefined) return ToolResult.error(`no ${name}`);
-      return ToolResult.text(String(await found.execute(args as never, {} as never)));
+      return ToolResult.success(String(await found.execute(args as never, {} as never)));
     },
   };
   return set;
