@@ -31,9 +31,20 @@ export { partsOf, replayParts } from './replay/stream-parts.js';
 export { type ReplayServerHandle, useReplayServer } from './replay/use-replay-server.js';
 export { type AnswerServerHandle, type ServedAnswer, useAnswerServer } from './suites/answer-server.js';
 export {
+  type AnswerClassesOptions,
+  type AnswerClassesWire,
+  describeAnswerClasses,
+} from './suites/describe-answer-classes.js';
+export {
   describeHeaderSecrets,
   type HeaderSecretsOptions,
   openAIShapedAuthError,
   type SuiteAdapterSettings,
   type SuiteModelFactory,
 } from './suites/describe-header-secrets.js';
+export {
+  type CleanSplice,
+  describeSpliceClasses,
+  type SpliceClassesOptions,
+  type SpliceClassesWire,
+} from './suites/describe-splice-classes.js';
