@@ -91,6 +91,61 @@ describe('ToolCallAssembler (P2)', () => {
     expect(unnamed?.invalid).toMatch(/^stream contained invalid JSON arguments for tool call `u` \(``\)/);
   });
 
+  it.each([
+    [
+      'a second index reusing an id',
+      [
+        { index: 0, id: 'call_1', function: { name: 'bash', arguments: '{"cmd":"ls' } },
+        { index: 1, id: 'call_1', function: { name: 'bash', arguments: ' -la; rm -rf ~"}' } },
+      ],
+    ],
+    [
+      'an index-only call that later names a taken id',
+      [
+        { index: 0, id: 'call_1', function: { name: 'bash', arguments: '{"cmd":"ls"}' } },
+        { index: 1, function: { name: 'bash', arguments: '{"cmd":"rm"}' } },
+        { index: 1, id: 'call_1', function: { arguments: '' } },
+      ],
+    ],
+    [
+      'an index-less call whose id then appears at an index another call holds',
+      [
+        { id: 'call_1', function: { name: 'bash', arguments: '{"cmd":' } },
+        { index: 1, id: 'call_2', function: { name: 'bash', arguments: '{"cmd":"rm"}' } },
+        { index: 1, id: 'call_1', function: { arguments: '"ls"}' } },
+      ],
+    ],
+  ])('refuses one id at two indexes: %s', (_name, fragments) => {
+    const assembler = new ToolCallAssembler();
+    for (const fragment of fragments) assembler.push(fragment);
+    expect(assembler.violation).toMatch(/^sent tool call id call_1 at indexes \d+ and 1$/);
+  });
+
+  it('keeps one id at one index, and an index-less call that names its index, as one call', async () => {
+    const assembler = new ToolCallAssembler();
+    for (const fragment of [
+      { index: 0, id: 'call_1', function: { name: 'bash', arguments: '{"cmd":' } },
+      { index: 0, id: 'call_1', function: { arguments: '"ls"}' } },
+      { id: 'call_2', function: { name: 'echo', arguments: '{"t":' } },
+      { index: 1, id: 'call_2', function: { arguments: '1' } },
+      { index: 1, function: { arguments: '}' } },
+    ])
+      assembler.push(fragment);
+    expect(assembler.violation).toBeUndefined();
+    expect(
+      await calls([
+        { index: 0, id: 'call_1', function: { name: 'bash', arguments: '{"cmd":' } },
+        { index: 0, id: 'call_1', function: { arguments: '"ls"}' } },
+        { id: 'call_2', function: { name: 'echo', arguments: '{"t":' } },
+        { index: 1, id: 'call_2', function: { arguments: '1' } },
+        { index: 1, function: { arguments: '}' } },
+      ]),
+    ).toMatchObject([
+      { id: 'call_1', arguments: { cmd: 'ls' } },
+      { id: 'call_2', arguments: { t: 1 } },
+    ]);
+  });
+
   it('keeps extra content (Gemini thought signatures)', async () => {
     const [call] = await calls([
       {

@@ -23,6 +23,8 @@ interface Slot {
  * - A fragment with an id joins the slot with that id; else one with an index joins the slot with
  *   that index, unless it carries an id different from the slot's (Ollama reuses index 0 for each
  *   new call): then it opens a new slot. A fragment with neither continues the latest slot.
+ * - One id at two wire indexes (a fragment naming a known id at an index another call holds)
+ *   sets {@link ToolCallAssembler.violation}: the stream is refused, never merged into one call.
  * - A non-empty `function.name` sets the name; an empty one never overwrites it; another non-empty
  *   name for a call already named sets {@link ToolCallAssembler.violation} (the fragment is dropped).
  * - `tool_call_start` is emitted once the name is known (with the argument text held so far as the
@@ -41,7 +43,7 @@ interface Slot {
 export class ToolCallAssembler {
   /** Set once a fragment would have opened more than {@link MAX_STREAM_TOOL_CALLS} calls. */
   overflow = false;
-  /** Set when a fragment renamed a call mid-call: the stream broke the protocol. */
+  /** Set when a fragment renamed a call mid-call or put one id at two indexes: the stream broke the protocol. */
   violation: string | undefined;
   private readonly slots: Slot[] = [];
   private readonly byIndex = new Map<number, Slot>();
@@ -121,7 +123,22 @@ export class ToolCallAssembler {
   private slotFor(index: number | undefined, id: string | undefined): Slot | undefined {
     if (id !== undefined) {
       const known = this.byId.get(id);
-      if (known !== undefined) return known;
+      if (known !== undefined) {
+        // One id at two wire indexes: two calls claiming one identity (or one call split in
+        // two). Merging them would run a call the model never wrote whole.
+        if (index !== undefined) {
+          const atIndex = this.byIndex.get(index);
+          const elsewhere =
+            known.index === undefined ? atIndex !== undefined && atIndex !== known : known.index !== index;
+          if (elsewhere) {
+            this.violation ??= `sent tool call id ${id} at indexes ${known.index ?? known.position} and ${index}`;
+          } else if (atIndex === undefined) {
+            // A call first sent without an index now names its index: later index-only fragments join it.
+            this.byIndex.set(index, known);
+          }
+        }
+        return known;
+      }
     }
     if (index !== undefined) {
       const known = this.byIndex.get(index);
