@@ -1,0 +1,207 @@
+import {
+  type AgentHarness,
+  type AgentRunStream,
+  DeferredToolResults,
+  InvalidInputError,
+  type InvokeOptions,
+  type RunContext,
+} from '@tiny/harness';
+import { ChatApprovalError } from '../errors/chat-approval-error.js';
+import { randomId } from '../run/read-run.js';
+import { chunkStream, type UIStreamOptions } from '../ui-message/to-ui-message-stream.js';
+import { chunksToResponse } from '../ui-message/ui-message-stream-response.js';
+import { type ApprovalStateStore, InMemoryApprovalStore, type PausedRun } from './approval-store.js';
+import { type ChatUIMessage, readUIMessages, toolPartName, uiMessagesToMessages } from './ui-messages-to-messages.js';
+
+/** Options for {@link handleChatRequest}. */
+export interface ChatRequestOptions extends Omit<UIStreamOptions, 'messageId' | 'approvalStore'> {
+  /** The run's context (host values, signal, ...), or a function of the request body making it. */
+  readonly context?: RunContext | ((body: Readonly<Record<string, unknown>>) => RunContext) | undefined;
+  /**
+   * Per-run options for `stream` / `streamResumeDeferred`. `policy.captureToolIo` defaults to `true`
+   * here (a chat UI shows tool arguments and results; sensitive fields stay `[redacted]`).
+   */
+  readonly invoke?: InvokeOptions | undefined;
+  /** Where paused runs wait for approval; default: one in-memory store per harness. */
+  readonly approvalStore?: ApprovalStateStore | undefined;
+  /** What the model reads for a denied call without a reason. Default `The user denied this call.` */
+  readonly denialMessage?: string | undefined;
+}
+
+const defaultStores = new WeakMap<AgentHarness, ApprovalStateStore>();
+
+/** The in-memory approval store `handleChatRequest` uses for `harness` when given none. */
+export function defaultApprovalStore(harness: AgentHarness): ApprovalStateStore {
+  let store = defaultStores.get(harness);
+  if (store === undefined) {
+    store = new InMemoryApprovalStore();
+    defaultStores.set(harness, store);
+  }
+  return store;
+}
+
+/** One approval response of the client (`addToolApprovalResponse`), read from a tool part. */
+interface ApprovalResponse {
+  readonly approvalId: string;
+  readonly toolCallId: string;
+  readonly approved: boolean;
+  readonly reason: string | undefined;
+}
+
+/** The approval responses of the last message, when it is an assistant message carrying any. */
+function approvalResponses(last: ChatUIMessage | undefined): ApprovalResponse[] {
+  if (last === undefined || last.role !== 'assistant') return [];
+  const responses: ApprovalResponse[] = [];
+  for (const part of last.parts) {
+    if (toolPartName(part) === undefined || part.state !== 'approval-responded') continue;
+    const approval = part.approval as { id?: unknown; approved?: unknown; reason?: unknown } | undefined;
+    const id = approval?.id;
+    if (
+      typeof part.toolCallId !== 'string' ||
+      typeof id !== 'string' ||
+      typeof approval?.approved !== 'boolean' ||
+      (approval.reason !== undefined && typeof approval.reason !== 'string')
+    )
+      throw new ChatApprovalError({
+        problem: 'malformed',
+        ids: [typeof id === 'string' ? id : String(part.toolCallId)],
+      });
+    responses.push({
+      approvalId: id,
+      toolCallId: part.toolCallId,
+      approved: approval.approved,
+      reason: approval.reason as string | undefined,
+    });
+  }
+  return responses;
+}
+
+/**
+ * Finds the paused run the responses answer, checks that they answer exactly its approvals (each
+ * approval id issued for that tool call), and takes it out of the store (once).
+ */
+async function claimPausedRun(store: ApprovalStateStore, responses: readonly ApprovalResponse[]): Promise<PausedRun> {
+  const found = await Promise.all(responses.map((response) => store.get(response.approvalId)));
+  const unknown = responses.filter((_response, index) => found[index] === undefined).map((r) => r.approvalId);
+  if (unknown.length > 0) throw new ChatApprovalError({ problem: 'unknown_approval', ids: unknown });
+  const runIds = new Set(found.map((paused) => (paused as PausedRun).runId));
+  if (runIds.size > 1) throw new ChatApprovalError({ problem: 'several_runs', ids: [...runIds] });
+  const paused = found[0] as PausedRun;
+  const mismatched = responses.filter(
+    (response) =>
+      !paused.approvals.some(
+        (issued) => issued.approvalId === response.approvalId && issued.toolCallId === response.toolCallId,
+      ),
+  );
+  if (mismatched.length > 0)
+    throw new ChatApprovalError({ problem: 'mismatched_call', ids: mismatched.map((r) => r.toolCallId) });
+  const answered = new Set(responses.map((response) => response.approvalId));
+  const missing = paused.approvals.filter((issued) => !answered.has(issued.approvalId)).map((i) => i.toolCallId);
+  const external = paused.state.pending?.calls.map((call) => call.callId) ?? [];
+  if (missing.length > 0 || external.length > 0)
+    throw new ChatApprovalError({ problem: 'incomplete', ids: [...missing, ...external] });
+  const taken = await store.take(paused.runId);
+  if (taken === undefined)
+    throw new ChatApprovalError({ problem: 'unknown_approval', ids: responses.map((r) => r.approvalId) });
+  return taken;
+}
+
+/** The body `useChat` posted: a `Request` (read as JSON) or the parsed object. */
+async function readBody(request: Request | unknown): Promise<Record<string, unknown>> {
+  let body: unknown = request;
+  if (request instanceof Request) {
+    try {
+      body = await request.json();
+    } catch (error) {
+      throw new InvalidInputError({ entryPoint: 'handleChatRequest', reason: 'the body is not JSON', cause: error });
+    }
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new InvalidInputError({ entryPoint: 'handleChatRequest', reason: 'the body must be a JSON object' });
+  return body as Record<string, unknown>;
+}
+
+/** What a chat request starts: the run, the message it streams into, and the calls it continues. */
+export interface ChatRun {
+  readonly run: AgentRunStream;
+  /** The assistant message id: a new one for a new run, the continued message's for a resume. */
+  readonly messageId: string;
+  /** The approval decisions of a resume (tool call ids), empty for a new run. */
+  readonly decided: readonly string[];
+}
+
+/**
+ * Reads a `useChat` request and starts what it asks for, without streaming it: a new run over the
+ * client's messages, or, when the last message is an assistant message carrying approval responses
+ * (`addToolApprovalResponse`), the resume of the paused run they answer with
+ * `harness.streamResumeDeferred`, from the state the server kept (never from anything the client
+ * sent). Each approval is bound to the pending call's digest, so only the call the client saw runs.
+ *
+ * @throws {InvalidInputError} for a body that is not `{ messages: UIMessage[] }`.
+ * @throws {ChatApprovalError} for approval responses the server did not issue, already used, for
+ * another call, or missing for a pending call: nothing runs.
+ */
+export async function startChatRun(
+  harness: AgentHarness,
+  request: Request | unknown,
+  options: ChatRequestOptions = {},
+): Promise<ChatRun> {
+  const body = await readBody(request);
+  const messages = readUIMessages(body.messages);
+  const context = (typeof options.context === 'function' ? options.context(body) : options.context) ?? {};
+  const invoke: InvokeOptions = {
+    ...options.invoke,
+    policy: { captureToolIo: true, ...options.invoke?.policy },
+  };
+  const last = messages.at(-1);
+  const responses = approvalResponses(last);
+  if (responses.length === 0) {
+    const transcript = uiMessagesToMessages(messages);
+    return { run: harness.stream(context, transcript, invoke), messageId: randomId(), decided: [] };
+  }
+  const store = options.approvalStore ?? defaultApprovalStore(harness);
+  const paused = await claimPausedRun(store, responses);
+  const results = new DeferredToolResults();
+  const pending = paused.state.pending?.approvals ?? [];
+  for (const response of responses) {
+    const call = pending.find((candidate) => candidate.callId === response.toolCallId);
+    if (call === undefined) throw new ChatApprovalError({ problem: 'mismatched_call', ids: [response.toolCallId] });
+    if (response.approved) results.approve(call);
+    else results.deny(call, response.reason ?? options.denialMessage ?? 'The user denied this call.');
+  }
+  const run = harness.streamResumeDeferred(context, paused.state, results, { ...invoke, resumeOnce: true });
+  return { run, messageId: (last as ChatUIMessage).id || (paused.messageId ?? randomId()), decided: results.callIds() };
+}
+
+/**
+ * The whole `useChat` endpoint: {@link startChatRun}, then the run as an AI SDK UI message stream
+ * response (see `toUIMessageStreamResponse`), paused runs kept in the approval store. A bad body
+ * answers 400 and refused approval responses 409, as JSON `{ error, problem?, message }`; nothing runs.
+ */
+export async function handleChatRequest(
+  harness: AgentHarness,
+  request: Request | unknown,
+  options: ChatRequestOptions = {},
+): Promise<Response> {
+  let started: ChatRun;
+  try {
+    started = await startChatRun(harness, request, options);
+  } catch (error) {
+    if (ChatApprovalError.isInstance(error))
+      return Response.json({ error: error.name, problem: error.problem, message: error.message }, { status: 409 });
+    if (InvalidInputError.isInstance(error))
+      return Response.json({ error: error.name, message: error.message }, { status: 400 });
+    throw error;
+  }
+  const chunks = chunkStream(
+    started.run,
+    {
+      ...options,
+      tools: options.tools ?? harness,
+      messageId: started.messageId,
+      approvalStore: options.approvalStore ?? defaultApprovalStore(harness),
+    },
+    started.decided,
+  );
+  return chunksToResponse(chunks);
+}
