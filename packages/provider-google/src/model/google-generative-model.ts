@@ -1,0 +1,196 @@
+import type {
+  LanguageModelV1,
+  LanguageModelV1Request,
+  LanguageModelV1Response,
+  LanguageModelV1StreamPart,
+  LanguageModelV1StreamResult,
+  ModelProfile,
+} from '@tiny/llm';
+import { type HttpLimits, mergeHeaders, readJsonBody, requestSecrets, sendJson } from '@tiny/provider-utils';
+import { type ErrorContext, errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
+import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
+import type { GoogleProviderOptions } from '../request/google-provider-options.js';
+import type { GoogleSchemaMode } from '../request/to-gemini-schema.js';
+import { type ParsedResponse, parseResponse } from '../response/parse-response.js';
+import { streamResponse } from '../stream/stream-response.js';
+
+/** The credentials of a request: headers to send, computed per request (a Vertex token may rotate). @internal */
+export type AuthHeaders = () => Promise<Readonly<Record<string, string>>>;
+
+/** Everything a model needs; built by `createGoogle`. @internal */
+export interface GoogleModelConfig {
+  readonly provider: string;
+  readonly modelId: string;
+  /** `.../models/<id>` without the method; `:generateContent` or `:streamGenerateContent?alt=sse` is appended. */
+  readonly modelURL: string;
+  readonly auth: AuthHeaders;
+  /** Secrets known up front (the API key), kept out of every error. */
+  readonly secrets: readonly string[];
+  readonly headers: Readonly<Record<string, string>>;
+  readonly fetch: typeof globalThis.fetch;
+  readonly profile: ModelProfile;
+  readonly schemaMode: GoogleSchemaMode;
+  readonly providerOptions: GoogleProviderOptions;
+  readonly limits?: HttpLimits | undefined;
+}
+
+/**
+ * A Gemini model over `generateContent` and `streamGenerateContent` (the Gemini API of AI Studio,
+ * or Vertex AI). Create one with `createGoogle(...)('gemini-2.5-flash')` or `createVertex(...)`.
+ * Thought parts come back as `reasoning`; every thought signature is kept (on a call, in its
+ * `extraContent`; on text or thought parts, in `reasoningSignature`) and sent back on the same
+ * part when the recorded assistant turn is replayed.
+ */
+export class GoogleGenerativeModel implements LanguageModelV1 {
+  readonly specificationVersion = 'v1' as const;
+  readonly provider: string;
+  readonly modelId: string;
+  /** The model's capabilities. */
+  readonly profile: ModelProfile;
+  private readonly config: GoogleModelConfig;
+
+  /** @internal Use a provider (`createGoogle(...)('model')`) instead. */
+  constructor(config: GoogleModelConfig) {
+    this.config = config;
+    this.provider = config.provider;
+    this.modelId = config.modelId;
+    this.profile = config.profile;
+  }
+
+  /**
+   * Runs the model to completion (`:generateContent`).
+   *
+   * @throws {GoogleCallError} for an HTTP error, a transport failure or an error body.
+   * @throws {GoogleSchemaError} in `openapi` schema mode, for a keyword the subset cannot express.
+   * @throws the signal's reason when `abortSignal` fires.
+   */
+  async doGenerate(request: LanguageModelV1Request): Promise<LanguageModelV1Response> {
+    const { response, plan, context } = await this.send(request, false);
+    const { raw, json: body } = await readJsonBody(
+      response,
+      { limits: this.config.limits, signal: request.abortSignal },
+      {
+        refused: (failure) => httpFailureError(failure, context),
+        lost: (what, cause) => transportError(what, cause, context),
+        notJson: (what, cause) => transportError(what, cause, { ...context, kind: 'invalid_chunk_json' }),
+      },
+    );
+    return {
+      ...parseResponse(body, raw, context),
+      warnings: plan.warnings,
+      request: { body: plan.body },
+      response: { body, headers: Object.fromEntries(response.headers), statusCode: response.status },
+    };
+  }
+
+  /**
+   * Runs the model with `:streamGenerateContent?alt=sse` and yields parts as the events arrive.
+   * Failures after the headers arrive as an `error` part after the output received so far.
+   *
+   * @throws {GoogleCallError} when the call fails before the stream starts.
+   * @throws the signal's reason when `abortSignal` fires (also from the iteration).
+   */
+  async doStream(request: LanguageModelV1Request): Promise<LanguageModelV1StreamResult> {
+    const { response, plan, context } = await this.send(request, true);
+    const streamContext = { ...context, signal: request.abortSignal, limits: this.config.limits };
+    const contentType = response.headers.get('content-type') ?? '';
+    const stream =
+      response.body === null || contentType.includes('application/json')
+        ? wholeBody(response, streamContext)
+        : streamResponse(response.body, streamContext);
+    return {
+      stream,
+      warnings: plan.warnings,
+      request: { body: plan.body },
+      response: { headers: Object.fromEntries(response.headers), statusCode: response.status },
+    };
+  }
+
+  private async send(
+    request: LanguageModelV1Request,
+    stream: boolean,
+  ): Promise<{ response: Response; plan: RequestPlan; context: ErrorContext }> {
+    const { config } = this;
+    const plan = buildRequestBody(request, {
+      provider: config.provider,
+      profile: config.profile,
+      schemaMode: config.schemaMode,
+      providerOptions: config.providerOptions,
+    });
+    if (request.abortSignal?.aborted) throw request.abortSignal.reason;
+    const auth = await config.auth();
+    // Any header value may be a credential a server echoes: the key, the token, every header given.
+    const context: ErrorContext = {
+      provider: config.provider,
+      secret: [
+        ...config.secrets,
+        ...requestSecrets({ headers: { ...auth, ...config.headers } }),
+        ...(request.headers === undefined ? [] : requestSecrets({ headers: request.headers })),
+      ],
+    };
+    const headers = mergeHeaders(
+      { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json', ...auth },
+      config.headers,
+      request.headers,
+    );
+    const response = await sendJson(
+      {
+        url: `${config.modelURL}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`,
+        headers,
+        body: plan.body,
+        signal: request.abortSignal,
+        fetch: config.fetch,
+        limits: config.limits,
+      },
+      {
+        noResponse: (message, cause) => transportError(message, cause, context),
+        refused: (failure) => httpFailureError(failure, context),
+      },
+    );
+    if (response.ok) return { response, plan, context };
+    const error = await errorFromResponse(response, { ...context, limits: config.limits });
+    if (request.abortSignal?.aborted) throw request.abortSignal.reason;
+    throw error;
+  }
+}
+
+/** A server that answered a streamed request with one JSON body: its parts in stream order. */
+async function* wholeBody(
+  response: Response,
+  context: ErrorContext & { signal?: AbortSignal | undefined; limits?: HttpLimits | undefined },
+): AsyncGenerator<LanguageModelV1StreamPart> {
+  let parsed: ParsedResponse;
+  try {
+    const { raw, json } = await readJsonBody(response, context, {
+      refused: (failure) => httpFailureError(failure, context),
+      lost: (what, cause) => transportError(what, cause, context),
+      notJson: (what, cause) => transportError(what, cause, { ...context, kind: 'invalid_chunk_json' }),
+    });
+    parsed = parseResponse(json, raw, context);
+  } catch (error) {
+    if (context.signal?.aborted) throw context.signal.reason;
+    yield { type: 'error', error };
+    return;
+  }
+  yield { type: 'response_metadata', id: parsed.id, modelId: parsed.modelId };
+  if (parsed.reasoning !== undefined && parsed.reasoning !== '')
+    yield { type: 'reasoning_delta', delta: parsed.reasoning };
+  if (parsed.content !== '') yield { type: 'text_delta', delta: parsed.content };
+  for (const call of parsed.toolCalls) {
+    yield {
+      type: 'tool_call_start',
+      id: call.id,
+      name: call.name,
+      ...(call.extraContent === undefined ? {} : { extraContent: call.extraContent }),
+    };
+    yield { type: 'tool_call_end', id: call.id, call };
+  }
+  if (parsed.reasoningSignature !== undefined)
+    yield { type: 'reasoning_delta', delta: '', signature: parsed.reasoningSignature };
+  yield {
+    type: 'finish',
+    finishReason: parsed.finishReason,
+    ...(parsed.rawFinishReason === undefined ? {} : { rawFinishReason: parsed.rawFinishReason }),
+    usage: parsed.usage,
+  };
+}

@@ -1,0 +1,104 @@
+import { applySchemaTransform, cleanSchema, type ModelProfile, type ToolSchema } from '@tiny/llm';
+import { GoogleSchemaError } from '../errors/google-schema-error.js';
+
+/** A JSON Schema as this adapter handles it. @internal */
+export type Schema = ToolSchema['parameters'];
+
+/**
+ * How schemas are sent: `json-schema` (the default) as JSON Schema in `parametersJsonSchema` and
+ * `responseJsonSchema`; `openapi` in the older `parameters` and `responseSchema` fields, which take
+ * only Gemini's OpenAPI 3.0 subset (for API versions and Vertex models without the JSON Schema fields).
+ */
+export type GoogleSchemaMode = 'json-schema' | 'openapi';
+
+/** Keywords Gemini's OpenAPI `Schema` object holds (the Gemini API `Schema` reference). */
+const OPENAPI_KEYWORDS = new Set([
+  'type',
+  'format',
+  'title',
+  'description',
+  'nullable',
+  'enum',
+  'maxItems',
+  'minItems',
+  'properties',
+  'required',
+  'minProperties',
+  'maxProperties',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'example',
+  'anyOf',
+  'propertyOrdering',
+  'default',
+  'items',
+  'minimum',
+  'maximum',
+]);
+
+/** Annotations that say nothing a value must satisfy: left out of the OpenAPI form. */
+const DROPPED_ANNOTATIONS = new Set(['$schema', '$id', '$comment', 'examples', 'readOnly', 'writeOnly', 'deprecated']);
+
+/** The profile's transform (when it has one), then local references inlined and `const` made a one-value `enum`. */
+function project(schema: Schema, profile: ModelProfile): Schema {
+  const transformed =
+    profile.schemaTransform === undefined ? schema : applySchemaTransform(schema, profile.schemaTransform);
+  return cleanSchema(transformed, 'anthropic');
+}
+
+function pointer(path: string, key: string): string {
+  return `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+/**
+ * One subschema in the OpenAPI subset: a `type` list with `null` becomes the type and
+ * `nullable: true`, `additionalProperties: false` is left out (the harness validates arguments
+ * against the full schema, so an extra property is refused there), annotations go; every other
+ * keyword outside the subset throws.
+ */
+function toOpenApi(node: unknown, path: string, owner: string): unknown {
+  if (node === true) return {};
+  if (typeof node !== 'object' || node === null || Array.isArray(node))
+    throw new GoogleSchemaError({ keyword: node === false ? 'false' : typeof node, path, owner });
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+    if (DROPPED_ANNOTATIONS.has(key)) continue;
+    if (key === 'additionalProperties' && value === false) continue;
+    if (!OPENAPI_KEYWORDS.has(key)) throw new GoogleSchemaError({ keyword: key, path, owner });
+    const at = pointer(path, key);
+    if (key === 'type' && Array.isArray(value)) {
+      const types = value.filter((type) => type !== 'null');
+      if (types.length !== 1) throw new GoogleSchemaError({ keyword: 'type', path: at, owner });
+      out.type = types[0];
+      if (types.length !== value.length) out.nullable = true;
+    } else if (key === 'properties') {
+      const properties: Record<string, unknown> = {};
+      for (const [name, schema] of Object.entries((value ?? {}) as Record<string, unknown>))
+        properties[name] = toOpenApi(schema, pointer(at, name), owner);
+      out.properties = properties;
+    } else if (key === 'items') {
+      out.items = toOpenApi(value, at, owner);
+    } else if (key === 'anyOf') {
+      if (!Array.isArray(value)) throw new GoogleSchemaError({ keyword: key, path: at, owner });
+      out.anyOf = value.map((branch, index) => toOpenApi(branch, `${at}/${index}`, owner));
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+/**
+ * The schema as sent, and the field it goes in: the model-facing schema (after the profile's
+ * transform) with local references inlined, as JSON Schema; or, in `openapi` mode, converted to
+ * the OpenAPI subset.
+ *
+ * @throws {GoogleSchemaError} in `openapi` mode, for a keyword the subset cannot express, naming
+ *   it, where it stands and `owner` (the tool, or `responseFormat`).
+ * @internal
+ */
+export function toGeminiSchema(schema: Schema, profile: ModelProfile, mode: GoogleSchemaMode, owner: string): unknown {
+  const projected = project(schema, profile);
+  return mode === 'openapi' ? toOpenApi(projected, '', owner) : projected;
+}

@@ -1,0 +1,92 @@
+import type { LanguageModelV1Response, LanguageModelV1ToolCall } from '@tiny/llm';
+import { asArray, asNonEmptyString, asRecord, asString, refuseRepeatedIds } from '@tiny/provider-utils';
+import { type ErrorContext, errorFromEvent, transportError } from '../errors/create-call-error.js';
+import { encodeReplayParts, type WirePart } from '../request/replay-parts.js';
+import { isNormalFinish, mapFinishReason } from './map-finish-reason.js';
+import { mapUsage } from './map-usage.js';
+import { readFunctionCall } from './read-function-call.js';
+
+/** The parts of a response read from its first candidate. @internal */
+export type ParsedResponse = Omit<LanguageModelV1Response, 'warnings' | 'request' | 'response'>;
+
+/** The most parts one candidate may hold; more is a flood, not a turn. @internal */
+export const MAX_PARTS = 1024;
+
+/** Why the calls of a turn that did not finish with `STOP` are refused. @internal */
+export function refusalOf(raw: string | undefined): string {
+  return raw === undefined
+    ? 'the turn ended without a finish reason'
+    : `the turn finished with ${raw}, not STOP: its calls never run`;
+}
+
+/**
+ * Reads a `generateContent` body: the first candidate's text parts joined as the content, thought
+ * parts as `reasoning`, `functionCall` parts as calls in order (the API's id, else
+ * `<name>_<index>`; the part's `thoughtSignature` in `extraContent`), and the thought and text
+ * parts as the `reasoningSignature` when any carries a signature or is a thought (replayed exactly;
+ * see `encodeReplayParts`). A finish other than `STOP` makes every call invalid (it never runs).
+ * No candidate with `promptFeedback.blockReason` is a `content_filter` finish with that raw reason.
+ *
+ * @throws {GoogleCallError} for an error body (`{error: {...}}`); of kind `invalid_response` for a
+ *   body with neither candidates nor a block reason; `protocol_violation` past `MAX_PARTS` parts.
+ * @internal
+ */
+export function parseResponse(body: unknown, raw: string, context: ErrorContext): ParsedResponse {
+  const record = asRecord(Array.isArray(body) ? body[0] : body);
+  if (record?.error !== undefined && record.error !== null)
+    throw errorFromEvent(body, raw, context, 'answered with an error body');
+  const id = asNonEmptyString(record?.responseId);
+  const modelId = asNonEmptyString(record?.modelVersion);
+  const meta = { ...(id === undefined ? {} : { id }), ...(modelId === undefined ? {} : { modelId }) };
+  const candidate = asRecord(asArray(record?.candidates)[0]);
+  const usage = mapUsage(record?.usageMetadata);
+  if (candidate === undefined) {
+    const blockReason = asString(asRecord(record?.promptFeedback)?.blockReason);
+    if (blockReason === undefined)
+      throw transportError('answered with no candidate and no block reason', undefined, {
+        ...context,
+        kind: 'invalid_response',
+      });
+    return { ...meta, content: '', toolCalls: [], finishReason: 'content_filter', rawFinishReason: blockReason, usage };
+  }
+  const parts = asArray(asRecord(candidate.content)?.parts);
+  if (parts.length > MAX_PARTS)
+    throw transportError(`broke the protocol: sent more than ${MAX_PARTS} parts`, undefined, {
+      ...context,
+      kind: 'protocol_violation',
+    });
+  const finish = asString(candidate.finishReason);
+  const refuse = isNormalFinish(finish) ? undefined : refusalOf(finish);
+  let content = '';
+  let reasoning = '';
+  const kept: WirePart[] = [];
+  const toolCalls: LanguageModelV1ToolCall[] = [];
+  parts.forEach((value, index) => {
+    const part = asRecord(value);
+    if (part === undefined) return;
+    if (part.functionCall !== undefined) {
+      const name = asString(asRecord(part.functionCall)?.name) ?? 'call';
+      toolCalls.push(readFunctionCall(part, `${name}_${index}`, 'response', refuse));
+      return;
+    }
+    const text = asString(part.text);
+    if (text === undefined) return;
+    if (part.thought === true) reasoning += text;
+    else content += text;
+    kept.push({ ...part });
+  });
+  const signature = encodeReplayParts(kept);
+  return {
+    ...meta,
+    content,
+    ...(signature === undefined
+      ? reasoning === ''
+        ? {}
+        : { reasoning }
+      : { reasoning, reasoningSignature: signature }),
+    toolCalls: refuseRepeatedIds(toolCalls),
+    finishReason: mapFinishReason(finish, toolCalls.length > 0),
+    ...(finish === undefined ? {} : { rawFinishReason: finish }),
+    usage,
+  };
+}

@@ -1,0 +1,320 @@
+import { createInvalidToolCall, type LanguageModelV1StreamPart, type LanguageModelV1ToolCall } from '@tiny/llm';
+import {
+  asArray,
+  asNonEmptyString,
+  asNumber,
+  asRecord,
+  asString,
+  HttpFailure,
+  type HttpLimits,
+  readErrorEnvelope,
+  readSseEvents,
+} from '@tiny/provider-utils';
+import { type ErrorContext, errorFromEvent, httpFailureError, transportError } from '../errors/create-call-error.js';
+import { appendPart, encodeReplayParts, type WirePart } from '../request/replay-parts.js';
+import { isNormalFinish, mapFinishReason } from '../response/map-finish-reason.js';
+import { mapUsage } from '../response/map-usage.js';
+import { MAX_PARTS, refusalOf } from '../response/parse-response.js';
+import { callExtra, readFunctionCall } from '../response/read-function-call.js';
+import { PartialArguments } from './assemble-partial-args.js';
+
+/** What the stream reader needs. @internal */
+export interface StreamContext extends ErrorContext {
+  readonly signal?: AbortSignal | undefined;
+  /** Size and time bounds on the stream (defaults of `HttpLimits` for those left out). */
+  readonly limits?: HttpLimits | undefined;
+}
+
+/** A call of the stream: whole (one `functionCall` part) or assembled from streamed arguments. */
+interface StreamCall {
+  readonly id: string;
+  readonly name: string;
+  call?: LanguageModelV1ToolCall;
+  partial?: { readonly wireId: string | undefined; readonly signature: string | undefined; args: PartialArguments };
+  /** Why it may not run, when its own parts already said (an unplaceable argument). */
+  broken?: string;
+}
+
+class ProtocolViolation extends Error {}
+
+/**
+ * An event that is an error, not a response: Gemini's `{error: {code, message, status}}`, or an
+ * error object of another server (llama.cpp's bare `{code, message, type}`) holding no response
+ * field (`candidates`, `promptFeedback`, `usageMetadata`).
+ */
+function isErrorChunk(chunk: Readonly<Record<string, unknown>> | undefined): boolean {
+  if (chunk === undefined) return false;
+  if (chunk.error !== undefined && chunk.error !== null) return true;
+  if (chunk.candidates !== undefined || chunk.promptFeedback !== undefined || chunk.usageMetadata !== undefined)
+    return false;
+  return readErrorEnvelope(chunk)?.message !== undefined;
+}
+
+function parseJson(data: string): { value: unknown } | { failure: unknown } {
+  try {
+    return { value: JSON.parse(data) as unknown };
+  } catch (failure) {
+    return { failure };
+  }
+}
+
+/**
+ * Reads a `streamGenerateContent?alt=sse` body into stream parts. Each event is a whole
+ * `GenerateContentResponse`: text and thought parts stream as `text_delta` and `reasoning_delta`;
+ * a `functionCall` part is a whole call (`tool_call_start` at once), or, with `willContinue`, a
+ * call whose arguments follow as `partialArgs` until a part without `willContinue` (or an empty
+ * `{}` part) closes it. Every call's `tool_call_end` waits for the end of the turn, so a call
+ * never completes in a stream that then breaks. The turn ends at the end of the body after a
+ * `finishReason` (a dropped connection after it keeps the usage received); without one it is a
+ * retryable `incomplete_stream` error, every call invalid.
+ *
+ * A second response spliced in (a `responseId` or `modelVersion` that changes), a candidate other
+ * than index 0, a second call under one API id, arguments for no open call, a call begun while
+ * another is open, or content after the finish reason is a non-retryable `protocol_violation`:
+ * every call of the stream ends invalid.
+ * @internal
+ */
+export async function* streamResponse(
+  body: ReadableStream<Uint8Array>,
+  context: StreamContext,
+): AsyncGenerator<LanguageModelV1StreamPart> {
+  let responseId: string | undefined;
+  let modelVersion: string | undefined;
+  let metadataSent = false;
+  let finishRaw: string | undefined;
+  let usage: unknown;
+  let lastChunk: unknown;
+  let partCount = 0;
+  const kept: WirePart[] = [];
+  const calls: StreamCall[] = [];
+  const wireIds = new Set<string>();
+  let open: StreamCall | undefined;
+  let done = false;
+
+  /** Ends every call: invalid with `reason` when given (a broken stream), else refused unless the turn finished with STOP. */
+  const endCalls = function* (reason?: string): Generator<LanguageModelV1StreamPart> {
+    const refuse = reason ?? (isNormalFinish(finishRaw) ? undefined : refusalOf(finishRaw));
+    for (const entry of calls) {
+      let call: LanguageModelV1ToolCall;
+      if (entry.partial !== undefined) {
+        const raw = JSON.stringify(entry.partial.args.root);
+        const why =
+          refuse ??
+          entry.broken ??
+          (entry === open ? 'the stream ended with its streamed arguments still open' : undefined);
+        const extra = callExtra(entry.partial.wireId, entry.partial.signature);
+        const base: LanguageModelV1ToolCall =
+          why === undefined
+            ? { id: entry.id, name: entry.name, arguments: entry.partial.args.root, rawArguments: raw }
+            : createInvalidToolCall(
+                entry.id,
+                entry.name,
+                raw,
+                `stream contained an unusable call \`${entry.id}\` (\`${entry.name}\`): ${why}`,
+              );
+        call = extra === undefined ? base : { ...base, extraContent: extra };
+      } else {
+        const whole = entry.call as LanguageModelV1ToolCall;
+        call =
+          refuse === undefined || whole.invalid !== undefined
+            ? whole
+            : {
+                ...createInvalidToolCall(
+                  whole.id,
+                  whole.name,
+                  JSON.stringify(whole.arguments),
+                  `stream contained an unusable call \`${whole.id}\` (\`${whole.name}\`): ${refuse}`,
+                ),
+                ...(whole.extraContent === undefined ? {} : { extraContent: whole.extraContent }),
+              };
+      }
+      yield { type: 'tool_call_end', id: entry.id, call };
+    }
+    calls.length = 0;
+  };
+
+  const signaturePart = function* (): Generator<LanguageModelV1StreamPart> {
+    const signature = encodeReplayParts(kept);
+    if (signature !== undefined) yield { type: 'reasoning_delta', delta: '', signature };
+  };
+
+  const finishTurn = function* (): Generator<LanguageModelV1StreamPart> {
+    const cut = open !== undefined;
+    const hadCalls = calls.length > 0;
+    yield* signaturePart();
+    yield* endCalls();
+    done = true;
+    yield {
+      type: 'finish',
+      finishReason: cut ? 'error' : mapFinishReason(finishRaw, hadCalls),
+      ...(finishRaw === undefined ? {} : { rawFinishReason: finishRaw }),
+      usage: mapUsage(usage),
+      body: lastChunk,
+    };
+  };
+
+  const fail = function* (error: unknown, reason: string): Generator<LanguageModelV1StreamPart> {
+    yield* endCalls(reason);
+    done = true;
+    yield { type: 'error', error };
+  };
+
+  const readCall = function* (part: Readonly<Record<string, unknown>>): Generator<LanguageModelV1StreamPart> {
+    const fc = asRecord(part.functionCall) ?? {};
+    const name = asNonEmptyString(fc.name);
+    const wireId = asNonEmptyString(fc.id);
+    const continues = fc.willContinue === true;
+    if (name === undefined) {
+      if (fc.partialArgs === undefined && Object.keys(fc).filter((key) => key !== 'willContinue').length === 0) {
+        // `{}` closes the open call (or follows one a part without willContinue already closed)
+        if (!continues) open = undefined;
+        return;
+      }
+      if (open?.partial === undefined) throw new ProtocolViolation('sent arguments for a call that was not open');
+      const problem = open.partial.args.apply(fc.partialArgs);
+      if (problem !== undefined) open.broken ??= problem;
+      if (!continues) open = undefined;
+      return;
+    }
+    if (open !== undefined) throw new ProtocolViolation(`began call \`${name}\` while call \`${open.id}\` was open`);
+    if (wireId !== undefined) {
+      if (wireIds.has(wireId)) throw new ProtocolViolation(`sent a second call under id \`${wireId}\``);
+      wireIds.add(wireId);
+    }
+    const id = wireId ?? `${name}_${calls.length}`;
+    if (calls.some((entry) => entry.id === id)) throw new ProtocolViolation(`sent a second call under id \`${id}\``);
+    const signature = asNonEmptyString(part.thoughtSignature);
+    const extra = callExtra(wireId, signature);
+    yield { type: 'tool_call_start', id, name, ...(extra === undefined ? {} : { extraContent: extra }) };
+    if (continues && fc.args === undefined) {
+      const entry: StreamCall = { id, name, partial: { wireId, signature, args: new PartialArguments() } };
+      const problem = entry.partial?.args.apply(fc.partialArgs);
+      if (problem !== undefined) entry.broken = problem;
+      calls.push(entry);
+      open = entry;
+    } else {
+      calls.push({ id, name, call: readFunctionCall(part, id, 'stream') });
+    }
+  };
+
+  try {
+    for await (const event of readSseEvents(body, { limits: context.limits })) {
+      if (context.signal?.aborted) throw context.signal.reason;
+      if (event.data.trim() === '' || event.data.trim() === '[DONE]') continue;
+      const parsed = parseJson(event.data);
+      if ('failure' in parsed) {
+        yield* fail(
+          transportError('sent a stream event that is not JSON', parsed.failure, {
+            ...context,
+            kind: 'invalid_chunk_json',
+          }),
+          'the stream sent an event that is not JSON',
+        );
+        return;
+      }
+      const chunk = asRecord(Array.isArray(parsed.value) ? parsed.value[0] : parsed.value);
+      lastChunk = parsed.value;
+      if (isErrorChunk(chunk)) {
+        yield* fail(errorFromEvent(parsed.value, event.data, context), 'the stream reported an error');
+        return;
+      }
+      try {
+        const id = asNonEmptyString(chunk?.responseId);
+        const model = asNonEmptyString(chunk?.modelVersion);
+        if (id !== undefined && responseId !== undefined && id !== responseId)
+          throw new ProtocolViolation(
+            `spliced a second response into the stream (responseId ${id} after ${responseId})`,
+          );
+        if (model !== undefined && modelVersion !== undefined && model !== modelVersion)
+          throw new ProtocolViolation(`switched models mid-stream (${modelVersion}, then ${model})`);
+        responseId ??= id;
+        modelVersion ??= model;
+        if (!metadataSent && (id !== undefined || model !== undefined)) {
+          metadataSent = true;
+          yield {
+            type: 'response_metadata',
+            ...(id === undefined ? {} : { id }),
+            ...(model === undefined ? {} : { modelId: model }),
+          };
+        }
+        if (chunk?.usageMetadata !== undefined) usage = chunk.usageMetadata;
+        const candidates = asArray(chunk?.candidates);
+        if (candidates.length === 0) {
+          const blockReason = asString(asRecord(chunk?.promptFeedback)?.blockReason);
+          if (blockReason !== undefined && finishRaw === undefined) finishRaw = blockReason;
+          continue;
+        }
+        for (const value of candidates) {
+          const candidate = asRecord(value);
+          if ((asNumber(candidate?.index) ?? 0) !== 0)
+            throw new ProtocolViolation(`sent candidate ${String(candidate?.index)}; only candidate 0 was asked for`);
+          const parts = asArray(asRecord(candidate?.content)?.parts);
+          const substantive = parts.some((part) => {
+            const record = asRecord(part);
+            return record !== undefined && !(record.text === '' && record.thoughtSignature === undefined);
+          });
+          if (finishRaw !== undefined && substantive)
+            throw new ProtocolViolation(`sent content after the finish reason ${finishRaw}`);
+          partCount += parts.length;
+          if (partCount > MAX_PARTS) throw new ProtocolViolation(`sent more than ${MAX_PARTS} parts`);
+          for (const item of parts) {
+            const part = asRecord(item);
+            if (part === undefined) continue;
+            if (part.functionCall !== undefined) {
+              yield* readCall(part);
+              continue;
+            }
+            const text = asString(part.text);
+            if (text === undefined) continue;
+            if (open !== undefined) throw new ProtocolViolation(`sent text while call \`${open.id}\` was open`);
+            if (text !== '') yield { type: part.thought === true ? 'reasoning_delta' : 'text_delta', delta: text };
+            if (text !== '' || part.thoughtSignature !== undefined) appendPart(kept, part);
+          }
+          const reason = asString(candidate?.finishReason);
+          if (
+            reason !== undefined &&
+            (finishRaw === undefined || (isNormalFinish(finishRaw) && !isNormalFinish(reason)))
+          )
+            finishRaw = reason;
+        }
+      } catch (error) {
+        if (!(error instanceof ProtocolViolation)) throw error;
+        yield* fail(
+          transportError(`broke the protocol: ${error.message}`, undefined, { ...context, kind: 'protocol_violation' }),
+          `the stream broke the protocol (${error.message})`,
+        );
+        return;
+      }
+    }
+  } catch (error) {
+    if (context.signal?.aborted) throw context.signal.reason;
+    if (done) return;
+    if (finishRaw !== undefined) {
+      yield* finishTurn();
+      return;
+    }
+    yield* fail(
+      HttpFailure.isInstance(error)
+        ? httpFailureError(error, context)
+        : transportError('lost the connection mid-stream, before the model finished', error, {
+            ...context,
+            kind: 'incomplete_stream',
+          }),
+      'the stream broke off before the model finished',
+    );
+    return;
+  }
+  if (context.signal?.aborted) throw context.signal.reason;
+  if (done) return;
+  if (finishRaw !== undefined) {
+    yield* finishTurn();
+    return;
+  }
+  yield* fail(
+    transportError('ended the stream before the model finished (no finishReason)', undefined, {
+      ...context,
+      kind: 'incomplete_stream',
+    }),
+    'the stream ended before the model finished (no finishReason)',
+  );
+}
