@@ -27,8 +27,14 @@ export interface AnthropicProviderOptions {
     | { readonly type: 'enabled'; readonly budgetTokens: number }
     | { readonly type: 'disabled' }
     | undefined;
-  /** Prompt-caching breakpoints; off when absent or `false`. */
-  readonly cacheControl?: boolean | AnthropicCacheControl | undefined;
+  /**
+   * Prompt-caching breakpoints; off when absent or `false`. `'auto'` places them at the end of the
+   * stable prefix, for agent loops whose requests only append: the newest message, the last tool,
+   * the last system block and the end of the previous request (the message before the latest
+   * assistant turn), in that priority. Every mode keeps breakpoints the request already carries
+   * (in `serverTools`, say) and never exceeds the API's four.
+   */
+  readonly cacheControl?: boolean | 'auto' | AnthropicCacheControl | undefined;
   /** Sent as `tool_choice.disable_parallel_tool_use`; also on when the profile has no parallel calls. */
   readonly disableParallelToolUse?: boolean | undefined;
   /** Sampling `top_k`. */

@@ -7,6 +7,7 @@ import {
   type ToolSchema,
 } from '@tiny/llm';
 import type { AnthropicCacheControl, AnthropicProviderOptions } from './anthropic-provider-options.js';
+import { createBreakpointMarker, placeAutoBreakpoints } from './place-cache-breakpoints.js';
 import { toWireMessages, type WireBlock } from './to-wire-messages.js';
 
 /** What the model needs to build a body. @internal */
@@ -30,7 +31,7 @@ export interface RequestPlan {
 
 function cachePlan(option: AnthropicProviderOptions['cacheControl']): Required<AnthropicCacheControl> | undefined {
   if (option === undefined || option === false) return undefined;
-  const given = option === true ? {} : option;
+  const given = option === true || option === 'auto' ? {} : option;
   return {
     system: given.system ?? true,
     tools: given.tools ?? true,
@@ -75,7 +76,8 @@ function toolChoiceOf(request: LanguageModelV1Request, disableParallel: boolean)
  * Builds the Messages API body. Tools keep the caller's order and a stable key order, so a prompt
  * cache sees identical prefixes; server tools follow the function tools. Prompt-caching
  * breakpoints go on the last tool, the last system block and the last block of the latest user
- * turns, at most four in all. `responseFormat` is sent as `output_config.format` when the profile
+ * turns (`cacheControl: 'auto'`: see `placeAutoBreakpoints`), at most four in all, counting
+ * breakpoints the request already carries. `responseFormat` is sent as `output_config.format` when the profile
  * declares `json_schema` output; otherwise it is reported as unsupported (use the tool strategy).
  * @internal
  */
@@ -94,18 +96,14 @@ export function buildRequestBody(request: LanguageModelV1Request, context: Build
       : cache.ttl === '5m'
         ? { type: 'ephemeral' }
         : { type: 'ephemeral', ttl: cache.ttl };
-  let breakpoints = 4;
-  const mark = (block: WireBlock | undefined): void => {
-    if (block === undefined || cacheMark === undefined || breakpoints === 0) return;
-    block.cache_control = cacheMark;
-    breakpoints -= 1;
-  };
-
   const functionTools = (request.tools ?? []).map((tool) => wireTool(tool, context.profile));
   const tools = [...functionTools, ...(options.serverTools ?? []).map((tool) => ({ ...tool }))];
-  if (cache?.tools) mark(tools[tools.length - 1]);
-  if (cache?.system) mark(system[system.length - 1]);
-  if (cache !== undefined) {
+  const mark =
+    cacheMark === undefined ? () => undefined : createBreakpointMarker({ tools, system, messages }, cacheMark);
+  if (options.cacheControl === 'auto') placeAutoBreakpoints({ tools, system, messages }, mark);
+  else if (cache !== undefined) {
+    if (cache.tools) mark(tools[tools.length - 1]);
+    if (cache.system) mark(system[system.length - 1]);
     let left = cache.messages;
     for (let index = messages.length - 1; index >= 0 && left > 0; index -= 1) {
       const message = messages[index];
