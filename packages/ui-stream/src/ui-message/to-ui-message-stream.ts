@@ -58,6 +58,8 @@ class UIChunkWriter {
   private readonly withheld = new Set<string>();
   /** Calls resumed from a pause: their part is already in the continued message. */
   private readonly continued = new Set<string>();
+  /** Calls answered by a denial: a later result event for them repeats the denial. */
+  private readonly denied = new Set<string>();
   private failedText: string | undefined;
 
   constructor(private readonly options: UIStreamOptions) {}
@@ -164,12 +166,14 @@ class UIChunkWriter {
         this.toolInput(event.callId, event.toolName, event.input);
         return;
       case 'tool_completed':
+        if (this.denied.has(event.callId)) return;
         this.ensurePart(event.callId, event.toolName);
         if (event.error !== undefined)
           this.emit({ type: 'tool-output-error', toolCallId: event.callId, errorText: event.error });
         else this.emit({ type: 'tool-output-available', toolCallId: event.callId, output: event.output ?? null });
         return;
       case 'tool_failed':
+        if (this.denied.has(event.callId)) return;
         this.ensurePart(event.callId, event.toolName);
         this.emit({ type: 'tool-output-error', toolCallId: event.callId, errorText: event.error });
         return;
@@ -216,6 +220,7 @@ class UIChunkWriter {
         this.continued.add(event.callId);
         return;
       case 'tool_denied':
+        this.denied.add(event.callId);
         if (this.continued.has(event.callId) || this.parts.has(event.callId)) {
           // A resumed denial answers the approval request in the continued message.
           this.emit({ type: 'tool-output-denied', toolCallId: event.callId });
