@@ -33,6 +33,11 @@ describe('the agent loop on this adapter', () => {
     expect(run.text).toBe('Oslo: light snow, -3 °C.');
     expect(run.executedTools).toEqual(['weather']);
     expect(types).toContain('tool_completed');
+    // Recorded usage: 599 input tokens, then 702 new plus 599 read from the cache.
+    const cached = run.events.flatMap((event) => (event.type === 'model_completed' ? [event.cachedInputTokens] : []));
+    expect(cached).toEqual([0, 599]);
+    expect(run.usage).toMatchObject({ inputTokens: 599 + 702 + 599, cachedInputTokens: 599 });
+    expect(run.cacheHitRatio).toBeCloseTo(599 / (599 + 702 + 599), 10);
   });
 });
 
