@@ -1,0 +1,198 @@
+import type {
+  LanguageModelV1,
+  LanguageModelV1Request,
+  LanguageModelV1Response,
+  LanguageModelV1StreamPart,
+  LanguageModelV1StreamResult,
+  ModelProfile,
+} from '@tiny/llm';
+import { type HttpLimits, mergeHeaders, readJsonBody, requestSecrets, sendJson } from '@tiny/provider-utils';
+import { type ErrorContext, errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
+import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
+import type { OpenAIResponsesProviderOptions } from '../request/responses-provider-options.js';
+import { type ParsedResponse, parseResponse } from '../response/parse-response.js';
+import { streamResponse } from '../stream/stream-response.js';
+
+/** Everything a model needs; built by `createOpenAIResponses`. @internal */
+export interface OpenAIResponsesModelConfig {
+  readonly provider: string;
+  readonly modelId: string;
+  /** The full URL requests go to (`…/responses`, with Azure's `api-version` query when set). */
+  readonly url: string;
+  readonly apiKey: string | undefined;
+  /** How the key is sent: `authorization` (`Bearer <key>`) or Azure's `api-key` header. */
+  readonly authHeader: 'authorization' | 'api-key';
+  readonly headers: Readonly<Record<string, string>>;
+  readonly fetch: typeof globalThis.fetch;
+  readonly profile: ModelProfile;
+  readonly providerOptions: OpenAIResponsesProviderOptions;
+  readonly limits?: HttpLimits | undefined;
+}
+
+/**
+ * A model behind the OpenAI Responses API (`POST /v1/responses`): OpenAI, Azure OpenAI, or a
+ * local server speaking it (vLLM, Ollama, LM Studio). Create one with
+ * `createOpenAIResponses(...)('gpt-5')` or a preset. Reasoning items (with `encrypted_content`)
+ * and hosted tool items come back in `reasoningSignature` and are replayed unchanged when the
+ * recorded assistant turn is sent back.
+ */
+export class OpenAIResponsesModel implements LanguageModelV1 {
+  readonly specificationVersion = 'v1' as const;
+  readonly provider: string;
+  readonly modelId: string;
+  /** The model's capabilities. */
+  readonly profile: ModelProfile;
+  private readonly config: OpenAIResponsesModelConfig;
+  private secrets: string[] | undefined;
+
+  /** @internal Use a provider (`createOpenAIResponses(...)('model')`) instead. */
+  constructor(config: OpenAIResponsesModelConfig) {
+    this.config = config;
+    this.provider = config.provider;
+    this.modelId = config.modelId;
+    this.profile = config.profile;
+  }
+
+  /**
+   * Runs the model to completion.
+   *
+   * @throws {OpenAIResponsesCallError} for an HTTP error, a transport failure, an error body or a
+   *   `failed` response; of kind `redirect` for a redirect not followed, `response_too_large` or
+   *   `timeout` for a body past `limits`.
+   * @throws the signal's reason when `abortSignal` fires.
+   */
+  async doGenerate(request: LanguageModelV1Request): Promise<LanguageModelV1Response> {
+    const { response, plan } = await this.send(request, false);
+    const context = { ...this.errorContext(request), headers: response.headers };
+    const { raw, json: body } = await readJsonBody(
+      response,
+      { limits: this.config.limits, signal: request.abortSignal },
+      {
+        refused: (failure) => httpFailureError(failure, context),
+        lost: (what, cause) => transportError(what, cause, context),
+        notJson: (what, cause) => transportError(what, cause, { ...context, kind: 'invalid_chunk_json' }),
+      },
+    );
+    return {
+      ...parseResponse(body, raw, context),
+      warnings: plan.warnings,
+      request: { body: plan.body },
+      response: { body, headers: Object.fromEntries(response.headers), statusCode: response.status },
+    };
+  }
+
+  /**
+   * Runs the model with `stream: true` and yields parts as the events arrive. Failures after the
+   * headers arrive as an `error` part after the output received so far.
+   *
+   * @throws {OpenAIResponsesCallError} when the call fails before the stream starts.
+   * @throws the signal's reason when `abortSignal` fires (also from the iteration).
+   */
+  async doStream(request: LanguageModelV1Request): Promise<LanguageModelV1StreamResult> {
+    const { response, plan } = await this.send(request, true);
+    const context = {
+      ...this.errorContext(request),
+      headers: response.headers,
+      signal: request.abortSignal,
+      limits: this.config.limits,
+    };
+    const contentType = response.headers.get('content-type') ?? '';
+    const stream =
+      response.body === null || contentType.includes('application/json')
+        ? wholeBody(response, context)
+        : streamResponse(response.body, context);
+    return {
+      stream,
+      warnings: plan.warnings,
+      request: { body: plan.body },
+      response: { headers: Object.fromEntries(response.headers), statusCode: response.status },
+    };
+  }
+
+  /** Who failed, and every secret of the request: the API key and every header value given. */
+  private errorContext(request: LanguageModelV1Request): ErrorContext {
+    this.secrets ??= requestSecrets({ apiKey: this.config.apiKey, headers: this.config.headers });
+    const extra = request.headers === undefined ? [] : requestSecrets({ headers: request.headers });
+    return { provider: this.provider, secret: extra.length === 0 ? this.secrets : [...this.secrets, ...extra] };
+  }
+
+  private async send(
+    request: LanguageModelV1Request,
+    stream: boolean,
+  ): Promise<{ response: Response; plan: RequestPlan }> {
+    const { config } = this;
+    const plan = buildRequestBody(request, {
+      modelId: config.modelId,
+      provider: config.provider,
+      profile: config.profile,
+      providerOptions: config.providerOptions,
+      stream,
+    });
+    const key =
+      config.apiKey === undefined || config.apiKey === ''
+        ? {}
+        : config.authHeader === 'api-key'
+          ? { 'api-key': config.apiKey }
+          : { authorization: `Bearer ${config.apiKey}` };
+    const headers = mergeHeaders(
+      { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json', ...key },
+      config.headers,
+      request.headers,
+    );
+    const response = await sendJson(
+      {
+        url: config.url,
+        headers,
+        body: plan.body,
+        signal: request.abortSignal,
+        fetch: config.fetch,
+        limits: config.limits,
+      },
+      {
+        noResponse: (message, cause) => transportError(message, cause, this.errorContext(request)),
+        refused: (failure) => httpFailureError(failure, this.errorContext(request)),
+      },
+    );
+    if (response.ok) return { response, plan };
+    const error = await errorFromResponse(response, { ...this.errorContext(request), limits: config.limits });
+    if (request.abortSignal?.aborted) throw request.abortSignal.reason;
+    throw error;
+  }
+}
+
+/** A server that answered a streamed request with one JSON body: its parts in stream order. */
+async function* wholeBody(
+  response: Response,
+  context: ErrorContext & { headers: Headers; signal?: AbortSignal | undefined; limits?: HttpLimits | undefined },
+): AsyncGenerator<LanguageModelV1StreamPart> {
+  let parsed: ParsedResponse;
+  try {
+    const { raw, json } = await readJsonBody(response, context, {
+      refused: (failure) => httpFailureError(failure, context),
+      lost: (what, cause) => transportError(what, cause, context),
+      notJson: (what, cause) => transportError(what, cause, { ...context, kind: 'invalid_chunk_json' }),
+    });
+    parsed = parseResponse(json, raw, context);
+  } catch (error) {
+    if (context.signal?.aborted) throw context.signal.reason;
+    yield { type: 'error', error };
+    return;
+  }
+  yield { type: 'response_metadata', id: parsed.id, modelId: parsed.modelId };
+  if (parsed.reasoning !== undefined && parsed.reasoning !== '')
+    yield { type: 'reasoning_delta', delta: parsed.reasoning };
+  if (parsed.content !== '') yield { type: 'text_delta', delta: parsed.content };
+  if (parsed.refusal !== undefined) yield { type: 'refusal_delta', delta: parsed.refusal };
+  for (const call of parsed.toolCalls) {
+    yield { type: 'tool_call_start', id: call.id, name: call.name };
+    yield { type: 'tool_call_end', id: call.id, call };
+  }
+  if (parsed.reasoningSignature !== undefined)
+    yield { type: 'reasoning_delta', delta: '', signature: parsed.reasoningSignature };
+  yield {
+    type: 'finish',
+    finishReason: parsed.finishReason,
+    ...(parsed.rawFinishReason === undefined ? {} : { rawFinishReason: parsed.rawFinishReason }),
+    usage: parsed.usage,
+  };
+}

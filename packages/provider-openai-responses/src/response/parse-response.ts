@@ -1,0 +1,98 @@
+import type { LanguageModelV1Response, LanguageModelV1ToolCall } from '@tiny/llm';
+import { asArray, asNonEmptyString, asRecord, asString, refuseRepeatedIds } from '@tiny/provider-utils';
+import { type ErrorContext, errorFromEvent, transportError } from '../errors/create-call-error.js';
+import { encodeReplayItems, type ReplayItem } from '../request/replay-items.js';
+import { mapStatus } from './map-status.js';
+import { mapUsage } from './map-usage.js';
+import { readCall } from './read-call.js';
+
+/** The parts of a response read from its output items. @internal */
+export type ParsedResponse = Omit<LanguageModelV1Response, 'warnings' | 'request' | 'response'>;
+
+/** The most output items one response may hold; more is a flood, not a turn. @internal */
+export const MAX_OUTPUT_ITEMS = 512;
+
+/** Joins reasoning summaries (a stream emits the same separator). @internal */
+export const SUMMARY_SEPARATOR = '\n\n';
+
+/** The summary texts of a reasoning item, then its raw `reasoning_text` content (gpt-oss servers). @internal */
+export function reasoningTexts(item: Readonly<Record<string, unknown>>): string[] {
+  const summaries = asArray(item.summary).map((part) => asString(asRecord(part)?.text) ?? '');
+  const content = asArray(item.content).map((part) => asString(asRecord(part)?.text) ?? '');
+  return [...summaries, ...content].filter((text) => text !== '');
+}
+
+/**
+ * Reads a whole Responses API body. `output_text` parts of `message` items are the content
+ * (their annotations stay in the raw body); `refusal` parts the refusal; `function_call` items
+ * calls by `call_id`; reasoning items (summaries and `reasoning_text` as `reasoning`), hosted tool
+ * items (`web_search_call`, `file_search_call`, `code_interpreter_call`, ...) and items of types the
+ * adapter does not know are kept unchanged, in order, as the replay envelope in
+ * `reasoningSignature` (see `encodeReplayItems`): they are never calls the harness runs. The
+ * `status` decides the finish (see `mapStatus`); a response that is not `completed` makes every call
+ * invalid, and two calls under one `call_id` make every call invalid.
+ *
+ * @throws {OpenAIResponsesCallError} for an error body (`{error: {...}}`) or a response with status
+ *   `failed` (kind from its `error`); of kind `invalid_response` for a body without an `output`
+ *   array; of kind `protocol_violation` for more than `MAX_OUTPUT_ITEMS` (512) items.
+ * @internal
+ */
+export function parseResponse(
+  body: unknown,
+  raw: string,
+  context: ErrorContext & { headers?: Headers },
+): ParsedResponse {
+  const response = asRecord(body);
+  if (asString(response?.status) === 'failed' && asRecord(response?.error) !== undefined)
+    throw errorFromEvent(response?.error, raw, context, 'answered with a failed response');
+  if ((response?.error !== undefined && response.error !== null) || asString(response?.type) === 'error')
+    throw errorFromEvent(body, raw, context, 'answered with an error body');
+  if (!Array.isArray(response?.output))
+    throw transportError('answered with no response (the body has no output array)', undefined, {
+      ...context,
+      kind: 'invalid_response',
+    });
+  const items = asArray(response?.output);
+  if (items.length > MAX_OUTPUT_ITEMS)
+    throw transportError(`broke the protocol: sent more than ${MAX_OUTPUT_ITEMS} output items`, undefined, {
+      ...context,
+      kind: 'protocol_violation',
+    });
+  let content = '';
+  let refusal = '';
+  const reasoning: string[] = [];
+  const replay: ReplayItem[] = [];
+  const callItems: Record<string, unknown>[] = [];
+  for (const value of items) {
+    const item = asRecord(value);
+    if (item === undefined || typeof item.type !== 'string') continue;
+    if (item.type === 'message') {
+      for (const part of asArray(item.content)) {
+        const record = asRecord(part);
+        if (record?.type === 'output_text') content += asString(record.text) ?? '';
+        else if (record?.type === 'refusal') refusal += asString(record.refusal) ?? '';
+      }
+    } else if (item.type === 'function_call') {
+      callItems.push(item);
+    } else {
+      if (item.type === 'reasoning') reasoning.push(...reasoningTexts(item));
+      replay.push(item as ReplayItem);
+    }
+  }
+  const end = mapStatus(response, callItems.length > 0, refusal !== '');
+  const toolCalls: LanguageModelV1ToolCall[] = callItems.map((item) => readCall(item, 'response', end.broken));
+  const signature = encodeReplayItems(replay);
+  const id = asNonEmptyString(response?.id);
+  const modelId = asNonEmptyString(response?.model);
+  return {
+    ...(id === undefined ? {} : { id }),
+    ...(modelId === undefined ? {} : { modelId }),
+    content: refusal === '' ? content : '',
+    ...(signature === undefined ? {} : { reasoning: reasoning.join(SUMMARY_SEPARATOR), reasoningSignature: signature }),
+    ...(refusal === '' ? {} : { refusal }),
+    toolCalls: refuseRepeatedIds(toolCalls),
+    finishReason: end.finishReason,
+    ...(end.rawFinishReason === undefined ? {} : { rawFinishReason: end.rawFinishReason }),
+    usage: mapUsage(response?.usage),
+  };
+}

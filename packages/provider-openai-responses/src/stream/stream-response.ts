@@ -1,0 +1,374 @@
+import type { LanguageModelV1StreamPart, LanguageModelV1ToolCall } from '@tiny/llm';
+import {
+  asNonEmptyString,
+  asNumber,
+  asRecord,
+  asString,
+  HttpFailure,
+  type HttpLimits,
+  readSseEvents,
+} from '@tiny/provider-utils';
+import { type ErrorContext, errorFromEvent, httpFailureError, transportError } from '../errors/create-call-error.js';
+import { encodeReplayItems, type ReplayItem } from '../request/replay-items.js';
+import { mapStatus } from '../response/map-status.js';
+import { mapUsage } from '../response/map-usage.js';
+import { MAX_OUTPUT_ITEMS, reasoningTexts, SUMMARY_SEPARATOR } from '../response/parse-response.js';
+import { readCall } from '../response/read-call.js';
+
+/** What the stream reader needs. @internal */
+export interface StreamContext extends ErrorContext {
+  readonly signal?: AbortSignal | undefined;
+  readonly headers?: Headers | undefined;
+  readonly limits?: HttpLimits | undefined;
+}
+
+/** An output item being received, by its `output_index`. */
+interface OpenItem {
+  readonly type: string;
+  readonly itemId: string | undefined;
+  /** The call id of a `function_call`. */
+  readonly callId?: string | undefined;
+  readonly name?: string | undefined;
+  /** The argument text streamed so far (function calls). */
+  json: string;
+  /** Text or refusal streamed for this item (so a `done` item without deltas is streamed whole). */
+  streamed: boolean;
+  /** Reasoning text streamed for this item. */
+  reasoned: boolean;
+  /** The summary index last streamed, so a new summary part gets a separator. */
+  summaryIndex: number | undefined;
+}
+
+const TERMINAL = new Set(['response.completed', 'response.incomplete', 'response.failed', 'response.cancelled']);
+
+function parseJson(data: string): unknown {
+  try {
+    return JSON.parse(data) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads a Responses API event stream into stream parts. `response.output_text.delta` is text,
+ * `response.refusal.delta` refusal, `response.reasoning_summary_text.delta` and
+ * `response.reasoning_text.delta` reasoning (summaries and items separated by a blank line);
+ * `function_call` items start a call by `call_id` at `output_item.added`, stream their
+ * `function_call_arguments.delta` pieces, and end when the response ends: decoded leniently when it
+ * is `completed`, invalid (never run) otherwise. Reasoning items (with the `encrypted_content` of
+ * their `done` event), hosted tool items and unknown item types are kept opaque and sent once, as
+ * the signature of a last `reasoning_delta` (see `encodeReplayItems`).
+ *
+ * The terminal event decides the finish (see `mapStatus`): `response.completed`, `.incomplete`
+ * (a broken turn: `length` or `content_filter`, every call invalid), `.failed` or `error` (an
+ * `error` part, every call invalid). A stream that ends or drops before a terminal event ends with a
+ * retryable `incomplete_stream` error after what arrived; an event that is not JSON is a retryable
+ * `invalid_chunk`. Splices are a non-retryable `protocol_violation` with every call invalid: a
+ * second `response.created` or an event naming another response id, a `sequence_number` not above
+ * the one before, an `output_index` reused or below one already started, a delta for an item that
+ * is not open, two calls under one `call_id`, content after the terminal event's place, and more
+ * than `MAX_OUTPUT_ITEMS` (512) items.
+ *
+ * @throws the signal's reason when the call is aborted (from the iteration).
+ * @internal
+ */
+export async function* streamResponse(
+  body: ReadableStream<Uint8Array>,
+  context: StreamContext,
+): AsyncGenerator<LanguageModelV1StreamPart> {
+  const open = new Map<number, OpenItem>();
+  const closed = new Set<number>();
+  const calls: { item: Record<string, unknown>; json: string }[] = [];
+  const callIds = new Set<string>();
+  const replay: ReplayItem[] = [];
+  let responseId: string | undefined;
+  let created = false;
+  let highestIndex = -1;
+  let lastSequence = -1;
+  let reasoningSeen = false;
+  let refused = false;
+  let itemsStarted = 0;
+
+  /** Ends every call: decoded, or invalid with `refuse`; then the replay items. */
+  const endCalls = function* (refuse: string | undefined): Generator<LanguageModelV1StreamPart> {
+    for (const { item, json } of calls) {
+      const call: LanguageModelV1ToolCall = readCall(item, 'stream', refuse, json);
+      yield { type: 'tool_call_end', id: call.id, call };
+    }
+    calls.length = 0;
+    for (const item of open.values()) {
+      if (item.type !== 'function_call' || item.callId === undefined) continue;
+      const call = readCall(
+        { call_id: item.callId, name: item.name, arguments: item.json },
+        'stream',
+        refuse ?? 'the stream ended before the call item was done',
+      );
+      yield { type: 'tool_call_end', id: call.id, call };
+    }
+    open.clear();
+    const signature = encodeReplayItems(replay);
+    if (signature !== undefined) yield { type: 'reasoning_delta', delta: '', signature };
+    replay.length = 0;
+  };
+
+  const broken = function* (what: string): Generator<LanguageModelV1StreamPart> {
+    yield* endCalls(`the stream broke the Responses protocol (${what}); no call of it may run`);
+    yield {
+      type: 'error',
+      error: transportError(`broke the stream protocol: ${what}`, undefined, {
+        ...context,
+        kind: 'protocol_violation',
+      }),
+    };
+  };
+
+  const reasoning = function* (
+    item: OpenItem | undefined,
+    text: string,
+    summaryIndex?: number,
+  ): Generator<LanguageModelV1StreamPart> {
+    if (text === '') return;
+    const newPart =
+      item !== undefined && (!item.reasoned || (summaryIndex !== undefined && summaryIndex !== item.summaryIndex));
+    if (newPart && reasoningSeen) yield { type: 'reasoning_delta', delta: SUMMARY_SEPARATOR };
+    if (item !== undefined) {
+      item.reasoned = true;
+      item.summaryIndex = summaryIndex;
+    }
+    reasoningSeen = true;
+    yield { type: 'reasoning_delta', delta: text };
+  };
+
+  try {
+    for await (const event of readSseEvents(body, { limits: context.limits })) {
+      if (context.signal?.aborted) throw context.signal.reason;
+      const data = parseJson(event.data);
+      const record = asRecord(data);
+      if (record === undefined) {
+        const text = event.data.trim();
+        if (text === '' || text === '[DONE]' || data !== undefined) continue;
+        yield* endCalls('the stream sent an event that is not JSON; no call of it may run');
+        yield {
+          type: 'error',
+          error: transportError('sent a stream event that is not JSON', undefined, {
+            ...context,
+            kind: 'invalid_chunk_json',
+          }),
+        };
+        return;
+      }
+      const type = (asString(record.type) ?? event.event ?? '').toLowerCase();
+      if (type === 'error' || event.event === 'error' || (record.type === undefined && record.error != null)) {
+        yield* endCalls('the stream reported an error; no call of it may run');
+        const error = asRecord(record.error) ?? record;
+        yield { type: 'error', error: errorFromEvent(error, event.data, context) };
+        return;
+      }
+      const sequence = asNumber(record.sequence_number);
+      if (sequence !== undefined) {
+        if (sequence <= lastSequence) {
+          yield* broken(`sent sequence_number ${sequence} after ${lastSequence}`);
+          return;
+        }
+        lastSequence = sequence;
+      }
+      const response = asRecord(record.response);
+      const eventResponseId = asNonEmptyString(response?.id);
+      if (eventResponseId !== undefined && responseId !== undefined && eventResponseId !== responseId) {
+        yield* broken(`sent events of response ${eventResponseId} inside response ${responseId}`);
+        return;
+      }
+      if (type === 'response.created') {
+        if (created) {
+          yield* broken('sent a second response.created in one stream');
+          return;
+        }
+        created = true;
+        responseId = eventResponseId;
+        const modelId = asNonEmptyString(response?.model);
+        yield {
+          type: 'response_metadata',
+          ...(eventResponseId === undefined ? {} : { id: eventResponseId }),
+          ...(modelId === undefined ? {} : { modelId }),
+        };
+        continue;
+      }
+      if (TERMINAL.has(type)) {
+        const final = response ?? {};
+        if (type === 'response.failed') {
+          yield* endCalls('the response failed; no call of it may run');
+          const error = asRecord(final.error) ?? { message: 'the response failed without an error object' };
+          yield { type: 'error', error: errorFromEvent(error, event.data, context, 'reported a failed response') };
+          return;
+        }
+        const status = type === 'response.cancelled' ? { ...final, status: 'cancelled' } : final;
+        const end = mapStatus(
+          status.status === undefined && type === 'response.completed' ? { ...status, status: 'completed' } : status,
+          calls.length > 0 || [...open.values()].some((item) => item.type === 'function_call'),
+          refused,
+        );
+        yield* endCalls(end.broken);
+        yield {
+          type: 'finish',
+          finishReason: end.finishReason,
+          ...(end.rawFinishReason === undefined ? {} : { rawFinishReason: end.rawFinishReason }),
+          usage: mapUsage(final.usage),
+          body: data,
+        };
+        return;
+      }
+      const index = asNumber(record.output_index);
+      switch (type) {
+        case 'response.output_item.added': {
+          const item = asRecord(record.item) ?? {};
+          const at = index ?? highestIndex + 1;
+          itemsStarted += 1;
+          if (itemsStarted > MAX_OUTPUT_ITEMS) {
+            yield* broken(`opened more than ${MAX_OUTPUT_ITEMS} output items`);
+            return;
+          }
+          if (open.has(at) || closed.has(at) || at <= highestIndex) {
+            yield* broken(
+              `started output item ${at} again or after item ${highestIndex} (indexes are fresh and increasing)`,
+            );
+            return;
+          }
+          highestIndex = at;
+          const itemType = asString(item.type) ?? 'unknown';
+          const entry: OpenItem = {
+            type: itemType,
+            itemId: asString(item.id),
+            json: '',
+            streamed: false,
+            reasoned: false,
+            summaryIndex: undefined,
+            ...(itemType === 'function_call'
+              ? { callId: asString(item.call_id) ?? '', name: asString(item.name) ?? '' }
+              : {}),
+          };
+          if (itemType === 'function_call') {
+            const callId = entry.callId ?? '';
+            if (callId !== '' && callIds.has(callId)) {
+              yield* broken(`sent call_id ${callId} for two function calls in one response`);
+              return;
+            }
+            callIds.add(callId);
+            open.set(at, entry);
+            yield { type: 'tool_call_start', id: callId, name: entry.name ?? '' };
+          } else {
+            open.set(at, entry);
+          }
+          break;
+        }
+        case 'response.function_call_arguments.delta': {
+          const item = index === undefined ? undefined : open.get(index);
+          if (item?.type !== 'function_call') {
+            yield* broken(`sent arguments for output item ${index ?? '?'}, which is not an open function call`);
+            return;
+          }
+          const piece = asString(record.delta) ?? '';
+          item.json += piece;
+          if (piece !== '') yield { type: 'tool_call_delta', id: item.callId ?? '', argumentsDelta: piece };
+          break;
+        }
+        case 'response.output_text.delta':
+        case 'response.refusal.delta': {
+          const item = index === undefined ? undefined : open.get(index);
+          if (item?.type !== 'message') {
+            yield* broken(`sent text for output item ${index ?? '?'}, which is not an open message`);
+            return;
+          }
+          const piece = asString(record.delta) ?? '';
+          item.streamed = true;
+          if (piece === '') break;
+          if (type === 'response.refusal.delta') {
+            refused = true;
+            yield { type: 'refusal_delta', delta: piece };
+          } else yield { type: 'text_delta', delta: piece };
+          break;
+        }
+        case 'response.reasoning_summary_text.delta':
+        case 'response.reasoning_text.delta': {
+          const item = index === undefined ? undefined : open.get(index);
+          if (item?.type !== 'reasoning') {
+            yield* broken(`sent reasoning for output item ${index ?? '?'}, which is not an open reasoning item`);
+            return;
+          }
+          const summary = type === 'response.reasoning_summary_text.delta' ? (asNumber(record.summary_index) ?? 0) : -1;
+          yield* reasoning(item, asString(record.delta) ?? '', summary);
+          break;
+        }
+        case 'response.output_item.done': {
+          const item = asRecord(record.item) ?? {};
+          const at = index ?? -1;
+          const entry = open.get(at);
+          if (entry === undefined) {
+            yield* broken(`finished output item ${at}, which is not open`);
+            return;
+          }
+          const itemType = asString(item.type) ?? entry.type;
+          const callId = asString(item.call_id);
+          if (
+            itemType !== entry.type ||
+            (entry.type === 'function_call' && callId !== undefined && callId !== entry.callId)
+          ) {
+            yield* broken(`finished output item ${at} as another item than it started`);
+            return;
+          }
+          open.delete(at);
+          closed.add(at);
+          if (itemType === 'function_call') {
+            calls.push({
+              item: { ...item, call_id: entry.callId, name: asString(item.name) ?? entry.name },
+              json: entry.json,
+            });
+          } else if (itemType === 'message') {
+            if (!entry.streamed) {
+              // A server that sends the item whole, without deltas: its parts now.
+              for (const part of Array.isArray(item.content) ? item.content : []) {
+                const content = asRecord(part);
+                if (content?.type === 'output_text' && asString(content.text))
+                  yield { type: 'text_delta', delta: asString(content.text) ?? '' };
+                else if (content?.type === 'refusal' && asString(content.refusal)) {
+                  refused = true;
+                  yield { type: 'refusal_delta', delta: asString(content.refusal) ?? '' };
+                }
+              }
+            }
+          } else {
+            if (itemType === 'reasoning' && !entry.reasoned)
+              for (const text of reasoningTexts(item)) yield* reasoning(entry, text, undefined);
+            replay.push(item as ReplayItem);
+          }
+          break;
+        }
+        default:
+          // response.in_progress, content_part.added/done, *.done summaries, hosted tool progress
+          // events (web_search_call.searching, ...) and event types this adapter does not know.
+          break;
+      }
+    }
+  } catch (error) {
+    if (context.signal?.aborted) throw context.signal.reason;
+    yield* endCalls('the connection dropped before the response ended; no call of it may run');
+    yield {
+      type: 'error',
+      error: HttpFailure.isInstance(error)
+        ? httpFailureError(error, context)
+        : transportError('lost the connection mid-stream, before the response ended', error, {
+            ...context,
+            kind: 'incomplete_stream',
+          }),
+    };
+    return;
+  }
+  if (context.signal?.aborted) throw context.signal.reason;
+  yield* endCalls('the stream ended before the response did; no call of it may run');
+  yield {
+    type: 'error',
+    error: transportError('ended the stream before the response ended (no response.completed)', undefined, {
+      ...context,
+      kind: 'incomplete_stream',
+    }),
+  };
+}
