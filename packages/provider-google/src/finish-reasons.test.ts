@@ -42,7 +42,8 @@ afterEach(() => {
   server.assertDone();
 });
 
-const model = () => createGoogle({ baseURL: `${server.url}/v1beta`, apiKey: 'AIza-finish-key' })('gemini-3-pro-preview');
+const model = () =>
+  createGoogle({ baseURL: `${server.url}/v1beta`, apiKey: 'AIza-finish-key' })('gemini-3-pro-preview');
 const ask: LanguageModelV1Request = { messages: [{ role: 'user', content: 'Weather in San Francisco?' }] };
 
 const BROKEN: ReadonlyArray<readonly [string, string]> = [
@@ -75,7 +76,9 @@ describe('a call from a turn that did not finish with STOP never runs', () => {
   });
 
   it.each(BROKEN)('%s (streamed) maps to %s, its call invalid', async (reason, mapped) => {
-    server.load({ exchanges: [{ response: { text: streamWith(reason), headers: { 'content-type': 'text/event-stream' } } }] });
+    server.load({
+      exchanges: [{ response: { text: streamWith(reason), headers: { 'content-type': 'text/event-stream' } } }],
+    });
     const parts = await partsOf((await model().doStream(ask)).stream);
     const response = await collectStream({ stream: replayParts(parts), warnings: [] });
     expect(response.finishReason).toBe(mapped);
@@ -114,14 +117,28 @@ describe('a prompt blocked by promptFeedback', () => {
     server.load({
       exchanges: [
         { response: { json: blocked } },
-        { response: { text: `data: ${JSON.stringify(blocked)}\r\n\r\n`, headers: { 'content-type': 'text/event-stream' } } },
+        {
+          response: {
+            text: `data: ${JSON.stringify(blocked)}\r\n\r\n`,
+            headers: { 'content-type': 'text/event-stream' },
+          },
+        },
       ],
     });
     const whole = await model().doGenerate(ask);
-    expect(whole).toMatchObject({ content: '', toolCalls: [], finishReason: 'content_filter', rawFinishReason: 'PROHIBITED_CONTENT' });
+    expect(whole).toMatchObject({
+      content: '',
+      toolCalls: [],
+      finishReason: 'content_filter',
+      rawFinishReason: 'PROHIBITED_CONTENT',
+    });
     expect(whole.usage.inputTokens).toBe(12);
     const parts = await partsOf((await model().doStream(ask)).stream);
-    expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: 'content_filter', rawFinishReason: 'PROHIBITED_CONTENT' });
+    expect(parts.at(-1)).toMatchObject({
+      type: 'finish',
+      finishReason: 'content_filter',
+      rawFinishReason: 'PROHIBITED_CONTENT',
+    });
   });
 });
 
@@ -143,7 +160,17 @@ describe('through the agent loop', () => {
         { response: { json: answerWith(reason) } },
         {
           request: { body: { contents: '$any' } },
-          response: { json: { candidates: [{ content: { role: 'model', parts: [{ text: 'I could not look that up.' }] }, finishReason: 'STOP', index: 0 }] } },
+          response: {
+            json: {
+              candidates: [
+                {
+                  content: { role: 'model', parts: [{ text: 'I could not look that up.' }] },
+                  finishReason: 'STOP',
+                  index: 0,
+                },
+              ],
+            },
+          },
         },
       ],
     });
