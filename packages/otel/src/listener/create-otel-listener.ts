@@ -53,7 +53,21 @@ function handle(run: RunTracer, event: Exclude<AgentEvent, { type: 'run_started'
       });
       return;
     case 'model_started':
-      run.modelStarted(event.modelCallId, event.turn);
+      run.modelStarted(event.modelCallId, event.turn, event.prefixFingerprint);
+      return;
+    case 'prompt_prefix_changed':
+      // Comes before its `model_started`: the chat span takes it when it opens.
+      run.prefixChanged(event.modelCallId, {
+        [ATTRIBUTES.promptPrefixFingerprint]: event.fingerprint,
+        [ATTRIBUTES.promptPrefixChanges]: event.changes.map((change) =>
+          change.part === 'tool'
+            ? `tool:${change.change}:${change.toolName}`
+            : change.part === 'history'
+              ? `history:rewritten:${change.index}`
+              : 'system:changed',
+        ),
+        [ATTRIBUTES.promptPrefixLostTokens]: event.lostPrefixTokens,
+      });
       return;
     case 'model_delta':
       run.modelDelta(event.modelCallId, event.delta);
@@ -82,6 +96,7 @@ function handle(run: RunTracer, event: Exclude<AgentEvent, { type: 'run_started'
         event.toolCallCount,
         event.inputTokens,
         event.outputTokens,
+        event.cachedInputTokens,
       );
       return;
     case 'tool_started':

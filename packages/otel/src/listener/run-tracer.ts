@@ -33,6 +33,10 @@ export class RunTracer {
   /** Why the call's answer is an error, when the harness recovered it (by call id). */
   private readonly recoveries = new Map<string, string>();
   private inputTokens = 0;
+  /** Cache-read input tokens summed over chat spans; undefined until a provider reports them. */
+  private cachedInputTokens: number | undefined;
+  /** `prompt_prefix_changed` waiting for its chat span, by model call id. */
+  private readonly prefixChanges = new Map<string, { attributes: Attributes; time: number }>();
   private outputTokens = 0;
   private sawTokens = false;
   private turns = 0;
@@ -87,7 +91,12 @@ export class RunTracer {
     this.failure ??= errorType;
   }
 
-  modelStarted(modelCallId: string, turn: number): void {
+  /** A prefix change for a model call about to start: a span event on its chat span when it opens. */
+  prefixChanged(modelCallId: string, attributes: Attributes): void {
+    this.prefixChanges.set(modelCallId, { attributes, time: this.options.now() });
+  }
+
+  modelStarted(modelCallId: string, turn: number, prefixFingerprint?: string): void {
     const startMs = this.options.now();
     const { modelName } = this.options;
     const span = this.options.tracer.startSpan(
@@ -95,10 +104,19 @@ export class RunTracer {
       {
         kind: SpanKind.CLIENT,
         startTime: startMs,
-        attributes: this.common(OPERATIONS.chat, { [ATTRIBUTES.turn]: turn, [ATTRIBUTES.modelCallId]: modelCallId }),
+        attributes: this.common(OPERATIONS.chat, {
+          [ATTRIBUTES.turn]: turn,
+          [ATTRIBUTES.modelCallId]: modelCallId,
+          ...(prefixFingerprint === undefined ? {} : { [ATTRIBUTES.promptPrefixFingerprint]: prefixFingerprint }),
+        }),
       },
       this.run.context,
     );
+    const change = this.prefixChanges.get(modelCallId);
+    if (change !== undefined) {
+      this.prefixChanges.delete(modelCallId);
+      span.addEvent('tiny.prompt_prefix_changed', change.attributes, change.time);
+    }
     this.models.set(modelCallId, { span, context: trace.setSpan(this.run.context, span), startMs, text: [] });
   }
 
@@ -117,6 +135,7 @@ export class RunTracer {
     toolCallCount: number,
     inputTokens: number | undefined,
     outputTokens: number | undefined,
+    cachedInputTokens?: number | undefined,
   ): void {
     const open = this.models.get(modelCallId);
     if (open === undefined) return;
@@ -127,6 +146,10 @@ export class RunTracer {
     };
     if (inputTokens !== undefined) attributes[ATTRIBUTES.inputTokens] = inputTokens;
     if (outputTokens !== undefined) attributes[ATTRIBUTES.outputTokens] = outputTokens;
+    if (cachedInputTokens !== undefined) {
+      attributes[ATTRIBUTES.cacheReadInputTokens] = cachedInputTokens;
+      this.cachedInputTokens = (this.cachedInputTokens ?? 0) + cachedInputTokens;
+    }
     if (inputTokens !== undefined || outputTokens !== undefined) this.sawTokens = true;
     this.inputTokens += inputTokens ?? 0;
     this.outputTokens += outputTokens ?? 0;
@@ -226,6 +249,11 @@ export class RunTracer {
     if (this.sawTokens) {
       summary[ATTRIBUTES.inputTokens] = this.inputTokens;
       summary[ATTRIBUTES.outputTokens] = this.outputTokens;
+    }
+    if (this.cachedInputTokens !== undefined) {
+      summary[ATTRIBUTES.cacheReadInputTokens] = this.cachedInputTokens;
+      if (this.inputTokens > 0)
+        summary[ATTRIBUTES.cacheHitRatio] = Math.min(1, this.cachedInputTokens / this.inputTokens);
     }
     this.run.span.setAttributes(summary);
     if (errorType !== undefined) {

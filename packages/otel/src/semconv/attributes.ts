@@ -10,6 +10,8 @@ export const ATTRIBUTES = {
   agentName: 'gen_ai.agent.name',
   inputTokens: 'gen_ai.usage.input_tokens',
   outputTokens: 'gen_ai.usage.output_tokens',
+  /** Input tokens served from the provider's prompt cache (part of `gen_ai.usage.input_tokens`). */
+  cacheReadInputTokens: 'gen_ai.usage.cache_read.input_tokens',
   finishReasons: 'gen_ai.response.finish_reasons',
   outputMessages: 'gen_ai.output.messages',
   toolName: 'gen_ai.tool.name',
@@ -33,6 +35,14 @@ export const ATTRIBUTES = {
   /** The grammar the call was read with (`native`, `tagged_json`, `xml_element`, `ptype`, …). */
   toolCallGrammar: 'tiny.tool.call_grammar',
   errorMessage: 'tiny.error.message',
+  /** Digest of a request's prompt prefix (`model_started.prefixFingerprint`): equal digests, identical prefixes. */
+  promptPrefixFingerprint: 'tiny.prompt.prefix_fingerprint',
+  /** What a `prompt_prefix_changed` named, as `tool:<change>:<name>`, `system:changed`, `history:rewritten:<index>`. */
+  promptPrefixChanges: 'tiny.prompt.prefix_changes',
+  /** Estimated prefix tokens a cache could no longer reuse after a prefix change. */
+  promptPrefixLostTokens: 'tiny.prompt.prefix_lost_tokens',
+  /** On the run span: cache-read input tokens over input tokens, when the provider reported cache reads. */
+  cacheHitRatio: 'tiny.cache.hit_ratio',
 } as const;
 
 /** `gen_ai.operation.name` values used here. */
