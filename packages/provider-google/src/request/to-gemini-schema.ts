@@ -47,13 +47,23 @@ function project(schema: Schema, profile: ModelProfile): Schema {
   return cleanSchema(transformed, 'anthropic');
 }
 
+/** `{type: 'null'}` (with annotations only): a branch Gemini expresses as `nullable: true`. */
+function isNullSchema(branch: unknown): boolean {
+  if (typeof branch !== 'object' || branch === null) return false;
+  const record = branch as Record<string, unknown>;
+  return (
+    record.type === 'null' &&
+    Object.keys(record).every((key) => key === 'type' || key === 'description' || key === 'title')
+  );
+}
+
 function pointer(path: string, key: string): string {
   return `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
 
 /**
  * One subschema in the OpenAPI subset: a `type` list with `null` becomes the type and
- * `nullable: true`, `additionalProperties: false` is left out (the harness validates arguments
+ * `nullable: true`, as does an `anyOf` with a `{type: 'null'}` branch (one branch left is merged in), `additionalProperties: false` is left out (the harness validates arguments
  * against the full schema, so an extra property is refused there), annotations go; every other
  * keyword outside the subset throws.
  */
@@ -81,7 +91,13 @@ function toOpenApi(node: unknown, path: string, owner: string): unknown {
       out.items = toOpenApi(value, at, owner);
     } else if (key === 'anyOf') {
       if (!Array.isArray(value)) throw new GoogleSchemaError({ keyword: key, path: at, owner });
-      out.anyOf = value.map((branch, index) => toOpenApi(branch, `${at}/${index}`, owner));
+      const branches = value.filter((branch) => !isNullSchema(branch));
+      if (branches.length !== value.length) out.nullable = true;
+      const converted = branches.map((branch, index) => toOpenApi(branch, `${at}/${index}`, owner));
+      if (converted.length === 1) Object.assign(out, converted[0]);
+      else if (converted.length > 1) out.anyOf = converted;
+    } else if (key === 'type' && value === 'null') {
+      throw new GoogleSchemaError({ keyword: 'type: "null"', path: at, owner });
     } else {
       out[key] = value;
     }

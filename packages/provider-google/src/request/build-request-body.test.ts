@@ -1,0 +1,231 @@
+import { createModelProfile, InvalidInputError, type LanguageModelV1Request, type Message } from '@tiny/llm';
+import { describe, expect, it } from 'vitest';
+import { GoogleSchemaError } from '../errors/google-schema-error.js';
+import { buildRequestBody } from './build-request-body.js';
+import { encodeReplayParts } from './replay-parts.js';
+
+const context = {
+  provider: 'google',
+  profile: createModelProfile({ structuredOutput: 'json_schema' }),
+  schemaMode: 'json-schema' as const,
+  providerOptions: {},
+};
+const build = (request: LanguageModelV1Request, overrides: Partial<typeof context> = {}) =>
+  buildRequestBody(request, { ...context, ...overrides });
+
+const weather = {
+  name: 'weather',
+  description: 'Weather for a city.',
+  parameters: {
+    type: 'object',
+    properties: { city: { type: 'string', minLength: 1 }, days: { type: ['integer', 'null'] } },
+    required: ['city'],
+    additionalProperties: false,
+  },
+};
+
+const signature = 'Eqo+Cqc+Ab4+9vtgONaaz6qwy6WXdp7gCd2w0X+Wz2gaBgY0Gv6A12JKo0y5vQwf9YQFyhMbKr1E9m17VT6HXd7jXzjaGYaE';
+
+describe('function declarations', () => {
+  it('sends the model-facing schema as parametersJsonSchema, unchanged', () => {
+    const { body } = build({ messages: [{ role: 'user', content: 'hi' }], tools: [weather] });
+    expect(body.tools).toEqual([
+      {
+        functionDeclarations: [
+          { name: 'weather', description: 'Weather for a city.', parametersJsonSchema: weather.parameters },
+        ],
+      },
+    ]);
+    expect(body.toolConfig).toBeUndefined();
+  });
+
+  it('in openapi mode converts to the subset: nullable types, additionalProperties false left to validation', () => {
+    const { body } = build(
+      { messages: [{ role: 'user', content: 'hi' }], tools: [weather] },
+      { schemaMode: 'openapi' },
+    );
+    expect(body.tools).toEqual([
+      {
+        functionDeclarations: [
+          {
+            name: 'weather',
+            description: 'Weather for a city.',
+            parameters: {
+              type: 'object',
+              properties: { city: { type: 'string', minLength: 1 }, days: { type: 'integer', nullable: true } },
+              required: ['city'],
+            },
+          },
+        ],
+      },
+    ]);
+  });
+
+  it.each([
+    ['patternProperties', { type: 'object', patternProperties: { '^x': { type: 'string' } } }, ''],
+    ['not', { type: 'object', properties: { tag: { not: { const: 'x' } } } }, '/properties/tag'],
+    [
+      'oneOf',
+      { type: 'object', properties: { v: { oneOf: [{ type: 'string' }, { type: 'number' }] } } },
+      '/properties/v',
+    ],
+    ['type', { type: 'object', properties: { v: { type: ['string', 'number'] } } }, '/properties/v/type'],
+  ])('in openapi mode refuses %s, naming it and where it stands', (keyword, parameters, path) => {
+    const tool = { name: 'tagger', description: '', parameters };
+    let error: unknown;
+    try {
+      build({ messages: [{ role: 'user', content: 'hi' }], tools: [tool] }, { schemaMode: 'openapi' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(GoogleSchemaError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ keyword, path, owner: 'tool "tagger"' });
+    expect((error as Error).message).toContain(`"${keyword}"`);
+  });
+
+  it.each([
+    [{ type: 'none' }, { functionCallingConfig: { mode: 'NONE' } }],
+    [{ type: 'required' }, { functionCallingConfig: { mode: 'ANY' } }],
+    [
+      { type: 'tool', toolName: 'weather' },
+      { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['weather'] } },
+    ],
+  ] as const)('maps the tool choice %j', (toolChoice, toolConfig) => {
+    const { body } = build({ messages: [{ role: 'user', content: 'hi' }], tools: [weather], toolChoice });
+    expect(body.toolConfig).toEqual(toolConfig);
+  });
+});
+
+describe('contents', () => {
+  const assistant: Message = {
+    role: 'assistant',
+    content: [
+      {
+        type: 'reasoning',
+        text: 'thinking',
+        signature: encodeReplayParts([
+          { text: 'thinking', thought: true, thoughtSignature: 'T1' },
+          { text: 'Let me check.' },
+        ]),
+      },
+      { type: 'text', text: 'Let me check.' },
+    ],
+    toolCalls: [
+      {
+        id: 'c1',
+        name: 'weather',
+        arguments: '{"city":"Oslo"}',
+        extraContent: { google: { thoughtSignature: signature } },
+      },
+      { id: 'call-9', name: 'weather', arguments: '{"city":"Rome"}', extraContent: { google: { id: 'call-9' } } },
+    ],
+  };
+
+  it('replays the recorded parts exactly, calls with their signature and API id, results named and merged', () => {
+    const { body, warnings } = build({
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Weather in Oslo and Rome?' },
+        assistant,
+        { role: 'tool', toolCallId: 'c1', content: 'snow' },
+        { role: 'tool', toolCallId: 'call-9', content: 'backend down', isError: true },
+      ],
+    });
+    expect(warnings).toEqual([]);
+    expect(body.systemInstruction).toEqual({ parts: [{ text: 'Be brief.' }] });
+    expect(body.contents).toEqual([
+      { role: 'user', parts: [{ text: 'Weather in Oslo and Rome?' }] },
+      {
+        role: 'model',
+        parts: [
+          { text: 'thinking', thought: true, thoughtSignature: 'T1' },
+          { text: 'Let me check.' },
+          { functionCall: { name: 'weather', args: { city: 'Oslo' } }, thoughtSignature: signature },
+          { functionCall: { id: 'call-9', name: 'weather', args: { city: 'Rome' } } },
+        ],
+      },
+      {
+        role: 'user',
+        parts: [
+          { functionResponse: { name: 'weather', response: { output: 'snow' } } },
+          { functionResponse: { id: 'call-9', name: 'weather', response: { error: 'backend down' } } },
+        ],
+      },
+    ]);
+  });
+
+  it('sends edited text as written, keeping only the thought parts, and says the text signatures were dropped', () => {
+    const edited: Message = {
+      role: 'assistant',
+      content: [
+        {
+          type: 'reasoning',
+          text: '',
+          signature: encodeReplayParts([{ text: 'Original answer.', thoughtSignature: 'S1' }]),
+        },
+        { type: 'text', text: 'Edited answer.' },
+      ],
+    };
+    const { body, warnings } = build({
+      messages: [{ role: 'user', content: 'q' }, edited, { role: 'user', content: 'more' }],
+    });
+    expect((body.contents as unknown[])[1]).toEqual({ role: 'model', parts: [{ text: 'Edited answer.' }] });
+    expect(warnings).toEqual([expect.objectContaining({ type: 'other', message: expect.stringContaining('differs') })]);
+  });
+
+  it('leaves out a reasoning part signed by another provider, with a warning', () => {
+    const foreign: Message = {
+      role: 'assistant',
+      content: [
+        { type: 'reasoning', text: 'hmm', signature: 'anthropic-signature' },
+        { type: 'text', text: 'ok' },
+      ],
+    };
+    const { body, warnings } = build({ messages: [{ role: 'user', content: 'q' }, foreign] });
+    expect((body.contents as unknown[])[1]).toEqual({ role: 'model', parts: [{ text: 'ok' }] });
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('names a result by its toolName when no earlier turn holds the call, and refuses one it cannot name', () => {
+    const named = build({ messages: [{ role: 'tool', toolCallId: 'x', toolName: 'lookup', content: 'ok' }] });
+    expect(named.body.contents).toEqual([
+      { role: 'user', parts: [{ functionResponse: { name: 'lookup', response: { output: 'ok' } } }] },
+    ]);
+    expect(() => build({ messages: [{ role: 'tool', toolCallId: 'x', content: 'ok' }] })).toThrow(InvalidInputError);
+  });
+});
+
+describe('generation config', () => {
+  it('maps the sampling settings and provider options', () => {
+    const { body } = build({
+      messages: [{ role: 'user', content: 'hi' }],
+      temperature: 0.2,
+      topP: 0.9,
+      maxTokens: 512,
+      stopSequences: ['END'],
+      seed: 7,
+      providerOptions: { google: { topK: 40, thinkingConfig: { thinkingBudget: 1024, includeThoughts: true } } },
+    });
+    expect(body.generationConfig).toEqual({
+      temperature: 0.2,
+      topP: 0.9,
+      topK: 40,
+      maxOutputTokens: 512,
+      stopSequences: ['END'],
+      seed: 7,
+      thinkingConfig: { thinkingBudget: 1024, includeThoughts: true },
+    });
+  });
+
+  it('warns instead of sending a JSON schema the profile says the model cannot honour', () => {
+    const { body, warnings } = build(
+      {
+        messages: [{ role: 'user', content: 'hi' }],
+        responseFormat: { type: 'json_schema', name: 'r', schema: { type: 'object' } },
+      },
+      { profile: createModelProfile({}) },
+    );
+    expect(body.generationConfig).toBeUndefined();
+    expect(warnings).toEqual([expect.objectContaining({ type: 'unsupported_setting', setting: 'responseFormat' })]);
+  });
+});
