@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { isMarked, TinyError } from '../errors/tiny-error.js';
+import { countingCopy, runBudgeted, SPENT, useBranchBudget, visitBudget } from './branch-budget.js';
 import type { JsonSchema } from './json-schema.js';
 import { linearPatternProblem, linearRegExpEngine } from './linear-regexp.js';
 import { validate as validateMeta2020 } from './meta-schema-2020.generated.js';
@@ -21,13 +22,19 @@ export type ValidationResult<T> =
 export interface Validator<T = unknown> {
   /** The schema this validator was compiled from (the same object). */
   readonly schema: JsonSchema;
-  /** Checks `value` against the schema; never throws and never mutates `value`. */
+  /**
+   * Checks `value` against the schema; never throws and never mutates `value`. The work is bounded:
+   * at most 100,000 plus 64 per JSON node of `value` subschema visits (each `$ref` applied, each
+   * `anyOf`/`oneOf` branch tried). Collecting every issue past that budget (a hostile recursive
+   * union) falls back to the first failure, with the same budget; past that too the value is
+   * refused with one issue of keyword `maxBranchVisits`.
+   */
   validate(value: unknown): ValidationResult<T>;
   /**
    * Whether `value` is valid, without issues: the check stops at the first failure, so a value
    * that fails deep inside a recursive `anyOf` costs one failed branch per level, where
    * {@link Validator.validate} (which collects every issue) explores every branch of every level.
-   * Compiled on first use. Never throws.
+   * Compiled on first use. Never throws. `false` once the visit budget of `validate` is spent.
    */
   test(value: unknown): value is T;
 }
@@ -74,6 +81,8 @@ function createAjv(kind: '2020' | '07', allErrors = true): Ajv {
   addFormats(ajv);
   // ajv's `uniqueItems` compares every pair of non-primitive items; this one is linear.
   useLinearUniqueItems(ajv);
+  // Counts `$ref` and union-branch visits, so validate/test stop once a value's budget is spent.
+  useBranchBudget(ajv);
   return ajv;
 }
 
@@ -96,13 +105,14 @@ function compileFailFast(schema: JsonSchema): ValidateFunction {
   if (kind === '07') failFast07 ??= createAjv('07', false);
   else failFast2020 ??= createAjv('2020', false);
   const ajv = (kind === '07' ? failFast07 : failFast2020) as Ajv;
+  const counting = countingCopy(schema);
   try {
-    const compiled = ajv.compile(schema);
-    ajv.removeSchema(schema);
+    const compiled = ajv.compile(counting);
+    ajv.removeSchema(counting);
     return compiled;
   } catch {
     // Two unrelated schemas may share an `$id` (see compile): a fresh instance takes the second.
-    return createAjv(kind, false).compile(schema);
+    return createAjv(kind, false).compile(counting);
   }
 }
 
@@ -115,6 +125,18 @@ const recursionIssue: ValidationIssue = {
   keyword: '$ref',
   message: 'cannot be checked: the schema refers back to itself without reading the value',
 };
+
+/**
+ * The issue of a value whose check would take more than `budget` subschema visits (`$ref`s and
+ * union branches), even stopping at the first failure: refused, never let through.
+ */
+function budgetIssue(budget: number): ValidationIssue {
+  return {
+    path: '',
+    keyword: 'maxBranchVisits',
+    message: `cannot be checked: the schema's references and union branches need more than ${budget} visits for this value`,
+  };
+}
 
 /** The ahead-of-time 2020-12 meta-schema validator (ajv standalone code), as ajv calls it. */
 const meta2020 = validateMeta2020 as unknown as ((schema: unknown) => boolean) & { errors?: ErrorObject[] | null };
@@ -153,16 +175,18 @@ function validateAgainstMeta(ajv: Ajv, schema: JsonSchema): void {
 function compile(schema: JsonSchema): ValidateFunction {
   const ajv = ajvFor(schema, false);
   if (ajv === ajv2020) validateAgainstMeta(ajv, schema);
+  // The compiled copy counts its `$ref` and union-branch visits (see branch-budget.ts).
+  const counting = countingCopy(schema);
   try {
-    const compiled = ajv.compile(schema);
+    const compiled = ajv.compile(counting);
     // The compiled function is kept in our WeakMap; dropping it from ajv's own cache keeps the
     // shared instance from growing with every schema object a long-lived process compiles.
-    ajv.removeSchema(schema);
+    ajv.removeSchema(counting);
     return compiled;
   } catch (error) {
     // Two unrelated schemas may share an `$id`; the shared instance refuses the second one.
     if (error instanceof Error && /already exists/.test(error.message)) {
-      return ajvFor(schema, true).compile(schema);
+      return ajvFor(schema, true).compile(counting);
     }
     throw new SchemaCompileFailure(error instanceof Error ? error.message : String(error), { cause: error });
   }
@@ -204,9 +228,18 @@ export function createValidator<T = unknown>(schema: JsonSchema): Validator<T> {
   const validator: Validator<T> = {
     schema,
     validate(value) {
-      let valid: boolean;
+      let valid: boolean | typeof SPENT;
       try {
-        valid = compiled(value) as boolean;
+        valid = runBudgeted(compiled, value);
+        if (valid === SPENT) {
+          // Collecting every issue spent the budget (a union explored branch by branch at every
+          // level): the first failure is enough, found with the same budget; past that, refused.
+          failFast ??= compileFailFast(schema);
+          const firstFailure = runBudgeted(failFast, value);
+          if (firstFailure === SPENT) return { ok: false, issues: [budgetIssue(visitBudget(value))] };
+          if (firstFailure) return { ok: true, value: value as T };
+          return { ok: false, issues: toIssues(failFast.errors ?? []) };
+        }
       } catch (error) {
         if (!(error instanceof RangeError)) throw error;
         return { ok: false, issues: [recursionIssue] };
@@ -217,7 +250,7 @@ export function createValidator<T = unknown>(schema: JsonSchema): Validator<T> {
     test(value): value is T {
       failFast ??= compileFailFast(schema);
       try {
-        return failFast(value);
+        return runBudgeted(failFast, value) === true;
       } catch (error) {
         if (!(error instanceof RangeError)) throw error;
         return false;
