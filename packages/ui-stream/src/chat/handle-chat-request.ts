@@ -8,13 +8,13 @@ import {
 } from '@tiny/harness';
 import { ChatApprovalError } from '../errors/chat-approval-error.js';
 import { randomId } from '../run/read-run.js';
-import { chunkStream, type UIStreamOptions } from '../ui-message/to-ui-message-stream.js';
+import { toUIMessageStream, type UIStreamOptions } from '../ui-message/to-ui-message-stream.js';
 import { chunksToResponse } from '../ui-message/ui-message-stream-response.js';
 import { type ApprovalStateStore, InMemoryApprovalStore, type PausedRun } from './approval-store.js';
 import { type ChatUIMessage, readUIMessages, toolPartName, uiMessagesToMessages } from './ui-messages-to-messages.js';
 
 /** Options for {@link handleChatRequest}. */
-export interface ChatRequestOptions extends Omit<UIStreamOptions, 'messageId' | 'approvalStore'> {
+export interface ChatRequestOptions extends Omit<UIStreamOptions, 'messageId' | 'approvalStore' | 'continuedToolCallIds'> {
   /** The run's context (host values, signal, ...), or a function of the request body making it. */
   readonly context?: RunContext | ((body: Readonly<Record<string, unknown>>) => RunContext) | undefined;
   /**
@@ -193,15 +193,12 @@ export async function handleChatRequest(
       return Response.json({ error: error.name, message: error.message }, { status: 400 });
     throw error;
   }
-  const chunks = chunkStream(
-    started.run,
-    {
-      ...options,
-      tools: options.tools ?? harness,
-      messageId: started.messageId,
-      approvalStore: options.approvalStore ?? defaultApprovalStore(harness),
-    },
-    started.decided,
-  );
+  const chunks = toUIMessageStream(started.run, {
+    ...options,
+    tools: options.tools ?? harness,
+    messageId: started.messageId,
+    approvalStore: options.approvalStore ?? defaultApprovalStore(harness),
+    continuedToolCallIds: started.decided,
+  });
   return chunksToResponse(chunks);
 }

@@ -11,6 +11,12 @@ export interface UIStreamOptions {
   /** The assistant message id for the `start` chunk; give the last assistant message's id to continue it (a resume). */
   readonly messageId?: string | undefined;
   /**
+   * For a resumed run (`streamResumeDeferred`) continuing `messageId`: the decided calls, whose tool
+   * parts are already in that message. Their outputs (or `tool-output-denied`) update those parts
+   * instead of opening new ones. `handleChatRequest` sets it.
+   */
+  readonly continuedToolCallIds?: readonly string[] | undefined;
+  /**
    * The run's tools (the harness, a tool list, or a lookup by name): paused calls' arguments are
    * shown through `redactToolArguments`, and argument text of tools with sensitive fields is never
    * streamed. Without it a paused call's input reads `[redacted]` whole (fail closed).
@@ -58,8 +64,11 @@ class UIChunkWriter {
   private readonly withheld = new Set<string>();
   /** Calls resumed from a pause: their part is already in the continued message. */
   private readonly continued = new Set<string>();
-  /** Calls answered by a denial: a later result event for them repeats the denial. */
-  private readonly denied = new Set<string>();
+  /**
+   * Calls whose part already ended (an output, a denial, or an input error: an unknown tool or
+   * invalid arguments): a later result event for them (the error answer the model reads) adds nothing.
+   */
+  private readonly answered = new Set<string>();
   private failedText: string | undefined;
 
   constructor(private readonly options: UIStreamOptions) {}
@@ -117,9 +126,11 @@ class UIChunkWriter {
   private toolInputError(callId: string, toolName: string, input: unknown, errorText: string): void {
     this.ensureStep();
     this.closeText();
+    if (this.parts.has(callId) || this.answered.has(callId)) return;
     this.emit({ type: 'tool-input-error', toolCallId: callId, toolName, input: input ?? null, errorText });
     this.openInputs.delete(callId);
     this.parts.add(callId);
+    this.answered.add(callId);
   }
 
   start(): void {
@@ -166,14 +177,16 @@ class UIChunkWriter {
         this.toolInput(event.callId, event.toolName, event.input);
         return;
       case 'tool_completed':
-        if (this.denied.has(event.callId)) return;
+        if (this.answered.has(event.callId)) return;
+        this.answered.add(event.callId);
         this.ensurePart(event.callId, event.toolName);
         if (event.error !== undefined)
           this.emit({ type: 'tool-output-error', toolCallId: event.callId, errorText: event.error });
         else this.emit({ type: 'tool-output-available', toolCallId: event.callId, output: event.output ?? null });
         return;
       case 'tool_failed':
-        if (this.denied.has(event.callId)) return;
+        if (this.answered.has(event.callId)) return;
+        this.answered.add(event.callId);
         this.ensurePart(event.callId, event.toolName);
         this.emit({ type: 'tool-output-error', toolCallId: event.callId, errorText: event.error });
         return;
@@ -220,7 +233,8 @@ class UIChunkWriter {
         this.continued.add(event.callId);
         return;
       case 'tool_denied':
-        this.denied.add(event.callId);
+        if (this.answered.has(event.callId)) return;
+        this.answered.add(event.callId);
         if (this.continued.has(event.callId) || this.parts.has(event.callId)) {
           // A resumed denial answers the approval request in the continued message.
           this.emit({ type: 'tool-output-denied', toolCallId: event.callId });
@@ -295,17 +309,8 @@ class UIChunkWriter {
  * in the run's context for that).
  */
 export function toUIMessageStream(run: AgentRunStream, options: UIStreamOptions = {}): ReadableStream<UIMessageChunk> {
-  return chunkStream(run, options, []);
-}
-
-/** {@link toUIMessageStream} for a resumed run whose decided calls are parts of the continued message. @internal */
-export function chunkStream(
-  run: AgentRunStream,
-  options: UIStreamOptions,
-  continued: readonly string[],
-): ReadableStream<UIMessageChunk> {
   const writer = new UIChunkWriter(options);
-  writer.continue(continued);
+  writer.continue(options.continuedToolCallIds ?? []);
   writer.start();
   const source = readRun(run);
   let done = false;
