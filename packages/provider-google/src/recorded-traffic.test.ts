@@ -128,7 +128,9 @@ describe('recorded function calls', () => {
   it('assembles nested paths and keeps a call with no args, next to one with streamed arguments', async () => {
     const { response } = await streamed('google-vertex-stream-tool-call-arguments-nested.1.sse');
     const [call] = response.toolCalls;
-    const recipe = (call?.arguments as { recipe: { name: string; ingredients: unknown[]; steps: string[] } }).recipe;
+    const recipe = (
+      call?.arguments as { recipe: { name: string; ingredients: unknown[]; steps: string[] } } | undefined
+    )?.recipe;
     expect(call?.invalid).toBeUndefined();
     expect(recipe.name).toBe('Lasagna');
     expect(recipe.ingredients).toHaveLength(10);

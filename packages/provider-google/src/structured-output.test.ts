@@ -57,7 +57,8 @@ describe('structured output through each strategy', () => {
     );
     expect(result.parsed).toEqual(report);
     expect(result.validation.strategy).toBe('provider');
-    const generation = (server.requests[0]?.body as { generationConfig: Record<string, unknown> }).generationConfig;
+    const generation =
+      (server.requests[0]?.body as { generationConfig: Record<string, unknown> } | undefined)?.generationConfig ?? {};
     expect(generation.responseMimeType).toBe('application/json');
     expect(generation.responseJsonSchema).toMatchObject({
       type: 'object',
@@ -78,7 +79,8 @@ describe('structured output through each strategy', () => {
       ResponseFormat.provider({ name: 'weather_report', schema: Report }),
     );
     expect(result.parsed).toEqual({ ...report, summary: null });
-    const generation = (server.requests[0]?.body as { generationConfig: Record<string, unknown> }).generationConfig;
+    const generation =
+      (server.requests[0]?.body as { generationConfig: Record<string, unknown> } | undefined)?.generationConfig ?? {};
     expect(generation.responseJsonSchema).toBeUndefined();
     expect(generation.responseSchema).toMatchObject({ properties: { summary: { type: 'string', nullable: true } } });
   });
