@@ -31,6 +31,7 @@ export function buildTrace(input: NormalizedInput): TraceView {
   const byId = new Map<string, RunFold>();
   const tools = new Map<string, ToolCallView>();
   const models = new Map<string, ModelCallView>();
+  const prefixBreaks = new Map<string, NonNullable<ModelCallView['prefixBreak']>>();
   const counts = { recoveries: 0, deferrals: 0, failures: 0, retries: 0 };
   const tokens = { inputTokens: 0, outputTokens: 0 };
   let active: RunFold | undefined;
@@ -195,6 +196,8 @@ export function buildTrace(input: NormalizedInput): TraceView {
           finishReason: undefined,
           inputTokens: undefined,
           outputTokens: undefined,
+          cachedInputTokens: undefined,
+          prefixBreak: prefixBreaks.get(event.modelCallId),
           toolCallCount: undefined,
           retries: [],
           dropped: 0,
@@ -204,6 +207,24 @@ export function buildTrace(input: NormalizedInput): TraceView {
         models.set(event.modelCallId, view);
         const turn = fold.offset + event.turn;
         turnOf(fold, String(turn), turn, at).models.push(view);
+        break;
+      }
+      case 'prompt_prefix_changed': {
+        // Comes just before its model_started, which takes it.
+        const changes = event.changes.map((change) =>
+          change.part === 'tool'
+            ? `tool ${change.toolName} ${change.change}`
+            : change.part === 'history'
+              ? `history rewritten at message ${change.index}`
+              : 'system changed',
+        );
+        prefixBreaks.set(event.modelCallId, { changes, lostTokens: event.lostPrefixTokens });
+        note(
+          'warn',
+          'prompt prefix changed',
+          `${changes.join(', ')}: ~${event.lostPrefixTokens} cached tokens lost`,
+          at,
+        );
         break;
       }
       case 'model_delta': {
@@ -232,6 +253,7 @@ export function buildTrace(input: NormalizedInput): TraceView {
         view.finishReason = event.finishReason;
         view.inputTokens = event.inputTokens;
         view.outputTokens = event.outputTokens;
+        view.cachedInputTokens = event.cachedInputTokens;
         view.toolCallCount = event.toolCallCount;
         tokens.inputTokens += event.inputTokens ?? 0;
         tokens.outputTokens += event.outputTokens ?? 0;

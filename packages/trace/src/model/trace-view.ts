@@ -52,6 +52,14 @@ export interface ModelCallView {
   finishReason: string | undefined;
   inputTokens: number | undefined;
   outputTokens: number | undefined;
+  /** Input tokens the provider read from its prompt cache, when it said. */
+  cachedInputTokens: number | undefined;
+  /**
+   * The request's prompt prefix did not extend the previous one (`prompt_prefix_changed`): what
+   * changed (`tool search changed`, `system changed`, `history rewritten at message 3`) and the
+   * estimated cached tokens lost. Marked on the timeline.
+   */
+  prefixBreak: { readonly changes: readonly string[]; readonly lostTokens: number } | undefined;
   toolCallCount: number | undefined;
   readonly retries: { readonly attempt: number; readonly error: string }[];
   dropped: number;

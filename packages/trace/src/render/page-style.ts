@@ -31,6 +31,7 @@ section.turn{background:var(--card);border:1px solid var(--line);border-radius:1
 .bar{position:absolute;top:2px;height:18px;min-width:6px;border-radius:4px;color:#fff;font-size:11.5px;line-height:18px;padding:0 6px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;text-decoration:none;background:var(--ok)}
 .bar:hover{filter:brightness(1.1);outline:2px solid #0002}
 .bar.model{background:var(--model)}
+.bar.cache-break{box-shadow:inset 4px 0 0 var(--error)}
 .bar.status-error{background:var(--error)}
 .bar.status-failed,.bar.status-running{background:var(--failed)}
 .bar.recovered{background:var(--recovery)}
@@ -62,6 +63,7 @@ dd{margin:0}
 .badge.denied,.badge.failed,.badge.running{background:#fdeaea;color:var(--failed)}
 .badge.error{background:#fff1e5;color:var(--error)}
 .badge.retry{background:#fff1e5;color:var(--error)}
+.badge.cache-break{background:#fff1e5;color:var(--error)}
 .children{margin-top:8px;display:flex;flex-direction:column;gap:6px}
 ul.notes{list-style:none;margin:6px 0 10px;padding:0;display:flex;flex-direction:column;gap:4px}
 ul.notes li{padding:4px 10px;border-radius:6px;background:#eef3fd;border-left:3px solid var(--model)}

@@ -103,7 +103,7 @@ export function renderModelCall(model: ModelCallView, timing: TimingSource): str
   const tokens =
     model.inputTokens === undefined && model.outputTokens === undefined
       ? undefined
-      : `${model.inputTokens ?? '?'} → ${model.outputTokens ?? '?'} tokens`;
+      : `${model.inputTokens ?? '?'}${model.cachedInputTokens === undefined ? '' : ` (${model.cachedInputTokens} cached)`} → ${model.outputTokens ?? '?'} tokens`;
   const summary = [
     duration,
     model.finishReason === undefined ? 'unfinished' : `finish: ${model.finishReason}`,
@@ -120,7 +120,15 @@ export function renderModelCall(model: ModelCallView, timing: TimingSource): str
     model.refused.length === 0
       ? ''
       : `<span class="badge error">refused ${model.refused.length} call${model.refused.length === 1 ? '' : 's'} · ${escapeHtml(model.refused[0]?.reason ?? '')}</span>`;
+  const breakBadge =
+    model.prefixBreak === undefined
+      ? ''
+      : `<span class="badge cache-break">cache break · ~${model.prefixBreak.lostTokens} tokens</span>`;
   const parts: string[] = [`<dl><dt>model call id</dt><dd>${escapeHtml(model.modelCallId)}</dd></dl>`];
+  if (model.prefixBreak !== undefined)
+    parts.push(
+      `<h4>Prompt prefix changed</h4><ul>${model.prefixBreak.changes.map((change) => `<li>${escapeHtml(change)}</li>`).join('')}</ul>`,
+    );
   if (model.retries.length > 0) {
     parts.push(
       `<h4>Retries</h4><ul>${model.retries.map((retry) => `<li>attempt ${retry.attempt}: ${escapeHtml(retry.error)}</li>`).join('')}</ul>`,
@@ -128,6 +136,6 @@ export function renderModelCall(model: ModelCallView, timing: TimingSource): str
   }
   if (model.text !== '') parts.push(block('Streamed text', model.text));
   return `<details class="model-call" id="${modelElementId(model)}" data-problem="${model.retries.length > 0 || model.dropped > 0 || model.refused.length > 0}">
-<summary><span class="dot model"></span><span class="name">model</span><span class="dim">${escapeHtml(summary.join(' · '))}</span>${retryBadge}${droppedBadge}${refusedBadge}</summary>
+<summary><span class="dot model"></span><span class="name">model</span><span class="dim">${escapeHtml(summary.join(' · '))}</span>${retryBadge}${droppedBadge}${refusedBadge}${breakBadge}</summary>
 <div class="body">${parts.join('')}</div></details>`;
 }

@@ -28,12 +28,15 @@ export function renderTurn(turn: TurnView, runStart: number, timing: TimingSourc
   const modelBars = turn.models.map((model) => {
     const duration =
       timing === 'recorded' && model.end !== undefined ? ` · ${formatDuration(model.end - model.start)}` : '';
+    const broke = model.prefixBreak;
     return bar(
-      'model',
+      broke === undefined ? 'model' : 'model cache-break',
       modelElementId(model),
       modelStyle(model, turn),
-      `model${duration}`,
-      `model call ${model.modelCallId}`,
+      `${broke === undefined ? '' : '⚡ '}model${duration}`,
+      broke === undefined
+        ? `model call ${model.modelCallId}`
+        : `model call ${model.modelCallId}: prompt prefix changed (${broke.changes.join(', ')}; ~${broke.lostTokens} cached tokens lost)`,
     );
   });
   const lanes: string[][] = Array.from({ length: turn.lanes }, () => []);
