@@ -296,6 +296,28 @@ npx --no-install tiny-trace run.json -o trace.html
 grep -q '<section class="turn" data-turn="2">' trace.html || { echo "tiny-trace did not render two turns"; exit 1; }
 echo "@tiny/trace: tiny-trace wrote trace.html ($(wc -c < trace.html) bytes)"
 
+# @tiny/ui-stream on top of the harness: a run as the AI SDK UI message stream and as AG-UI events,
+# with neither `ai` nor `@ag-ui/*` installed (the stream shapes are the package's own).
+mkdir "$work/ui-stream" && cd "$work/ui-stream"
+npm init -y >/dev/null
+npm pkg set type=module >/dev/null
+npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz \
+  "$work"/tarballs/tiny-harness-*.tgz "$work"/tarballs/tiny-ui-stream-*.tgz >/dev/null
+cat > check.mjs <<'JS'
+import { AgentHarness } from '@tiny/harness';
+import { ScriptedModel } from '@tiny/harness/testkit';
+import { handleChatRequest, toAgUiResponse } from '@tiny/ui-stream';
+const harness = () => new AgentHarness({ model: new ScriptedModel({ steps: [{ content: 'Hello from tiny.' }] }) });
+const body = { messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hi' }] }] };
+const chat = await (await handleChatRequest(harness(), body)).text();
+if (!chat.includes('"delta":"Hello') || !chat.includes('"type":"finish"')) throw new Error(chat);
+const agUi = await toAgUiResponse(harness().stream('hi')).text();
+if (!agUi.includes('"type":"RUN_FINISHED"')) throw new Error(agUi);
+console.log(`@tiny/ui-stream: ${chat.split('\n\n').length - 1} UI message stream events, ${agUi.split('\n\n').length - 1} AG-UI events`);
+JS
+node check.mjs
+test ! -e node_modules/ai || { echo "ai was installed but not asked for"; exit 1; }
+
 # @tiny/code-mode on @tiny/harness: a program run in the QuickJS wasm sandbox (shipped in the npm
 # package, nothing downloaded) makes three admitted nested calls; a refused one rejects inside it.
 mkdir "$work/code-mode" && cd "$work/code-mode"
