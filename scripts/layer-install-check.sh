@@ -163,6 +163,47 @@ JS
 node check.mjs
 test ! -e node_modules/@tiny/harness || { echo "@tiny/harness was installed but not asked for"; exit 1; }
 
+# @tiny/provider-google on @tiny/llm: no harness installed; a streamed Gemini reply from a local
+# server on 127.0.0.1, the call's thought signature kept, then a 429 whose RetryInfo sets the wait.
+mkdir "$work/provider-google" && cd "$work/provider-google"
+npm init -y >/dev/null
+npm pkg set type=module >/dev/null
+npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-provider-utils-*.tgz "$work"/tarballs/tiny-provider-google-*.tgz >/dev/null
+cat > check.mjs <<'JS'
+import { createServer } from 'node:http';
+import { collectStream } from '@tiny/llm';
+import { createGoogle, GoogleCallError } from '@tiny/provider-google';
+const chunks = [
+  { candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'weather', args: { city: 'Oslo' } }, thoughtSignature: 'c2lnbmF0dXJl' }] }, index: 0 }], responseId: 'r1' },
+  { candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 5, thoughtsTokenCount: 9 }, responseId: 'r1' },
+];
+let calls = 0;
+const server = createServer((request, response) => {
+  calls += 1;
+  if (request.headers['x-goog-api-key'] !== 'AIza-check') response.writeHead(500).end();
+  else if (calls === 2) {
+    response.writeHead(429, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ error: { code: 429, message: 'Resource exhausted.', status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '7s' }] } }));
+  } else {
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (const chunk of chunks) response.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
+    response.end();
+  }
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const model = createGoogle({ baseURL: `http://127.0.0.1:${server.address().port}/v1beta`, apiKey: 'AIza-check' })('gemini-2.5-flash');
+const tools = [{ name: 'weather', description: 'Weather.', parameters: { type: 'object', properties: { city: { type: 'string' } } } }];
+const response = await collectStream(await model.doStream({ messages: [{ role: 'user', content: 'Oslo?' }], tools }));
+const [call] = response.toolCalls;
+if (call?.arguments.city !== 'Oslo' || call.extraContent?.google?.thoughtSignature !== 'c2lnbmF0dXJl' || response.finishReason !== 'tool_calls') throw new Error(JSON.stringify(response));
+const limited = await model.doGenerate({ messages: [{ role: 'user', content: 'again' }] }).catch((error) => error);
+server.close();
+if (!GoogleCallError.isInstance(limited) || limited.kind !== 'rate_limit' || limited.retryAfterMs !== 7000) throw new Error(String(limited));
+console.log(`@tiny/provider-google: streamed ${JSON.stringify(call.arguments)} with its signature; 429 -> ${limited.kind}, retry in ${limited.retryAfterMs} ms`);
+JS
+node check.mjs
+test ! -e node_modules/@tiny/harness || { echo "@tiny/harness was installed but not asked for"; exit 1; }
+
 # @tiny/provider-ai-sdk on @tiny/llm: a real AI SDK provider from npm (@ai-sdk/openai-compatible, spec
 # V3, the major that runs on Node 20) against a local server on 127.0.0.1; no harness, no `ai`.
 mkdir "$work/provider-ai-sdk" && cd "$work/provider-ai-sdk"
