@@ -3,6 +3,7 @@ import type { ApprovalStateStore } from '../chat/approval-store.js';
 import { describeRunError, isCancellation } from '../run/describe-run-error.js';
 import { issueApprovals } from '../run/paused-approvals.js';
 import { type RunEnd, randomId, readRun, streamPrefix } from '../run/read-run.js';
+import { scrubSecrets, secretStrings } from '../run/scrub-secrets.js';
 import { displayArguments, hasSensitiveArguments, type ToolLookup } from '../run/tool-display.js';
 import type { AgUiEvent, AgUiInterrupt, AgUiTokenUsage } from './ag-ui-event.js';
 
@@ -16,6 +17,8 @@ export interface AgUiStreamOptions {
   readonly approvalStore?: ApprovalStateStore | undefined;
   /** The `RUN_ERROR` message; default as `UIStreamOptions.errorText`. */
   readonly errorText?: ((error: unknown, eventText: string | undefined) => string) | undefined;
+  /** As `UIStreamOptions.secrets`: values replaced by `[redacted]` in every event. */
+  readonly secrets?: readonly string[] | undefined;
 }
 
 function usageOf(run: AgentRun): AgUiTokenUsage[] {
@@ -39,10 +42,14 @@ class AgUiWriter {
   private readonly answered = new Set<string>();
   private failedText: string | undefined;
 
-  constructor(private readonly options: AgUiStreamOptions) {}
+  constructor(private readonly options: AgUiStreamOptions) {
+    this.secrets = secretStrings(options.secrets ?? []);
+  }
+
+  private readonly secrets: readonly string[];
 
   private emit(event: AgUiEvent): void {
-    this.out.push(event);
+    this.out.push(scrubSecrets(event, this.secrets));
   }
 
   private thread(): string {

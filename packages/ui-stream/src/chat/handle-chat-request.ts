@@ -8,13 +8,15 @@ import {
 } from '@tiny/harness';
 import { ChatApprovalError } from '../errors/chat-approval-error.js';
 import { randomId } from '../run/read-run.js';
+import { secretStrings } from '../run/scrub-secrets.js';
 import { toUIMessageStream, type UIStreamOptions } from '../ui-message/to-ui-message-stream.js';
 import { chunksToResponse } from '../ui-message/ui-message-stream-response.js';
 import { type ApprovalStateStore, InMemoryApprovalStore, type PausedRun } from './approval-store.js';
 import { type ChatUIMessage, readUIMessages, toolPartName, uiMessagesToMessages } from './ui-messages-to-messages.js';
 
 /** Options for {@link handleChatRequest}. */
-export interface ChatRequestOptions extends Omit<UIStreamOptions, 'messageId' | 'approvalStore' | 'continuedToolCallIds'> {
+export interface ChatRequestOptions
+  extends Omit<UIStreamOptions, 'messageId' | 'approvalStore' | 'continuedToolCallIds'> {
   /** The run's context (host values, signal, ...), or a function of the request body making it. */
   readonly context?: RunContext | ((body: Readonly<Record<string, unknown>>) => RunContext) | undefined;
   /**
@@ -128,6 +130,8 @@ export interface ChatRun {
   readonly messageId: string;
   /** The approval decisions of a resume (tool call ids), empty for a new run. */
   readonly decided: readonly string[];
+  /** The context the run was started with. */
+  readonly context: RunContext;
 }
 
 /**
@@ -157,7 +161,7 @@ export async function startChatRun(
   const responses = approvalResponses(last);
   if (responses.length === 0) {
     const transcript = uiMessagesToMessages(messages);
-    return { run: harness.stream(context, transcript, invoke), messageId: randomId(), decided: [] };
+    return { run: harness.stream(context, transcript, invoke), messageId: randomId(), decided: [], context };
   }
   const store = options.approvalStore ?? defaultApprovalStore(harness);
   const paused = await claimPausedRun(store, responses);
@@ -170,7 +174,12 @@ export async function startChatRun(
     else results.deny(call, response.reason ?? options.denialMessage ?? 'The user denied this call.');
   }
   const run = harness.streamResumeDeferred(context, paused.state, results, { ...invoke, resumeOnce: true });
-  return { run, messageId: (last as ChatUIMessage).id || (paused.messageId ?? randomId()), decided: results.callIds() };
+  return {
+    run,
+    messageId: (last as ChatUIMessage).id || (paused.messageId ?? randomId()),
+    decided: results.callIds(),
+    context,
+  };
 }
 
 /**
@@ -199,6 +208,7 @@ export async function handleChatRequest(
     messageId: started.messageId,
     approvalStore: options.approvalStore ?? defaultApprovalStore(harness),
     continuedToolCallIds: started.decided,
+    secrets: [...(options.secrets ?? []), ...secretStrings(started.context.hostValues ?? {})],
   });
   return chunksToResponse(chunks);
 }

@@ -1,10 +1,16 @@
-import type { AgentRunStream } from '@tiny/harness';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AgentHarness, type AgentRunStream, sensitive } from '@tiny/harness';
+import { ScriptedModel, scriptedToolCall } from '@tiny/harness/testkit';
+import { defineTool, ToolPolicy } from '@tiny/tools';
 import { readUIMessageStream, type UIMessage, uiMessageChunkSchema } from 'ai';
+import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { InMemoryApprovalStore } from '../chat/approval-store.js';
 import { API_KEY, createScenario, MEMO, type Scenario } from '../scenarios.test-helper.js';
 import { toUIMessageStream, type UIStreamOptions } from './to-ui-message-stream.js';
 import type { UIMessageChunk } from './ui-message-chunk.js';
+import { pipeUIMessageStreamToNodeResponse, toUIMessageStreamResponse } from './ui-message-stream-response.js';
 
 const user = (text: string) => [{ role: 'user' as const, content: text }];
 
@@ -130,5 +136,118 @@ describe('toUIMessageStream read by ai@6 readUIMessageStream', () => {
       input: null,
       output: null,
     });
+  });
+});
+
+describe('toUIMessageStream edges', () => {
+  it('a cancelled run ends with abort then finish, every part closed', async () => {
+    const setup = createScenario('native');
+    const controller = new AbortController();
+    const stream = setup.harness.stream({ ...setup.context, signal: controller.signal }, user('go'), {
+      onEvent: (event) => {
+        if (event.type === 'model_delta') controller.abort(new Error('client went away'));
+      },
+    });
+    const chunks = await collect(toUIMessageStream(stream));
+    expect(chunks.slice(-2)).toEqual([
+      { type: 'abort', reason: 'The run was cancelled.' },
+      { type: 'finish', finishReason: 'other' },
+    ]);
+    const { errors } = await readWithAi(chunks);
+    expect(errors).toEqual([]);
+    expect(chunks.filter((chunk) => chunk.type === 'text-start')).toHaveLength(1);
+    expect(chunks.filter((chunk) => chunk.type === 'text-end')).toHaveLength(1);
+    expect(chunks.some((chunk) => chunk.type === 'tool-output-available')).toBe(false);
+  });
+
+  it('transient progress reaches onData only, never the message', async () => {
+    const { chunks } = await run('native', { progress: 'transient' });
+    expect(
+      chunks
+        .filter((chunk) => chunk.type === 'data-tool-progress')
+        .every((chunk) => 'transient' in chunk && chunk.transient),
+    ).toBe(true);
+    const { message } = await readWithAi(chunks);
+    expect(message.parts.some((part) => part.type === 'data-tool-progress')).toBe(false);
+  });
+
+  it('never streams the argument text of a tool with a sensitive field, even with captureToolIo', async () => {
+    const login = defineTool({
+      name: 'login',
+      description: 'Log in.',
+      parameters: Type.Object({ user: Type.String(), password: sensitive(Type.String()) }),
+      policy: ToolPolicy.readOnly(),
+      execute: ({ user: name }) => `welcome ${name}`,
+    });
+    const model = new ScriptedModel({
+      chunkSize: 2,
+      steps: [{ toolCalls: [scriptedToolCall('login', { user: 'ada', password: MEMO }, 'c1')] }, { content: 'in' }],
+    });
+    const harness = new AgentHarness({ model, tools: [login] });
+    const chunks = await collect(
+      toUIMessageStream(harness.stream('go', { policy: { captureToolIo: true } }), { tools: harness }),
+    );
+    expect(JSON.stringify(chunks)).not.toContain(MEMO);
+    expect(chunks.some((chunk) => chunk.type === 'tool-input-delta')).toBe(false);
+    const { message } = await readWithAi(chunks);
+    expect(message.parts.find((part) => part.type === 'tool-login')).toMatchObject({
+      state: 'output-available',
+      input: { user: 'ada', password: '[redacted]' },
+    });
+    expect(message.parts.some((part) => part.type === 'data-tool-input-redacted')).toBe(true);
+  });
+
+  it('scrubs the given secrets from every chunk (a value a tool holds by closure, not injection)', async () => {
+    const key = 'closure-held-key-31337';
+    const leak = defineTool({
+      name: 'leak',
+      description: 'Leaks.',
+      parameters: Type.Object({}),
+      policy: ToolPolicy.readOnly(),
+      execute: (_args, context) => {
+        context.reportProgress({ message: `using ${key}` });
+        return `the key is ${key}`;
+      },
+    });
+    const model = new ScriptedModel({
+      steps: [{ toolCalls: [scriptedToolCall('leak', {}, 'c1')] }, { content: 'ok' }],
+    });
+    const harness = new AgentHarness({ model, tools: [leak] });
+    const stream = harness.stream('go', { policy: { captureToolIo: true } });
+    const chunks = await collect(toUIMessageStream(stream, { secrets: [key] }));
+    expect(JSON.stringify(chunks)).not.toContain(key);
+    expect(chunks.find((chunk) => chunk.type === 'tool-output-available')).toMatchObject({
+      output: 'the key is [redacted]',
+    });
+  });
+});
+
+describe('response helpers', () => {
+  it('toUIMessageStreamResponse: the AI SDK headers, one data event per chunk, then [DONE]', async () => {
+    const setup = createScenario('native');
+    const response = toUIMessageStreamResponse(setup.harness.stream(setup.context, user('go')));
+    expect(response.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const frames = (await response.text()).split('\n\n').filter((frame) => frame !== '');
+    expect(frames.at(-1)).toBe('data: [DONE]');
+    const chunks = frames.slice(0, -1).map((frame) => JSON.parse(frame.slice('data: '.length)) as UIMessageChunk);
+    expect((await readWithAi(chunks)).message.parts.some((part) => part.type === 'tool-lookup')).toBe(true);
+  });
+
+  it('pipeUIMessageStreamToNodeResponse serves the stream over Node http', async () => {
+    const setup = createScenario('native');
+    const server = createServer((_req, res) => {
+      void pipeUIMessageStreamToNodeResponse(setup.harness.stream(setup.context, user('go')), res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      expect(response.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
+      const text = await response.text();
+      expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
+      expect(text).toContain('"type":"finish"');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -3,6 +3,7 @@ import type { ApprovalStateStore } from '../chat/approval-store.js';
 import { describeRunError, isCancellation } from '../run/describe-run-error.js';
 import { issueApprovals } from '../run/paused-approvals.js';
 import { type RunEnd, readRun, streamPrefix } from '../run/read-run.js';
+import { scrubSecrets, secretStrings } from '../run/scrub-secrets.js';
 import { containsRedacted, displayArguments, hasSensitiveArguments, type ToolLookup } from '../run/tool-display.js';
 import type { UIFinishReason, UIMessageChunk } from './ui-message-chunk.js';
 
@@ -38,6 +39,13 @@ export interface UIStreamOptions {
    * `ModelCallError.kind` in parentheses, then the message of the run's `run_failed` event.
    */
   readonly errorText?: ((error: unknown, eventText: string | undefined) => string) | undefined;
+  /**
+   * Values that must never reach the client (host values, keys): replaced by `[redacted]` in every
+   * chunk, on top of the harness's own redaction. Strings shorter than 6 characters are ignored; a
+   * value split across two text deltas is not caught. `handleChatRequest` passes the string values
+   * of `context.hostValues`.
+   */
+  readonly secrets?: readonly string[] | undefined;
 }
 
 /** The finish reason of a run that ended without error. */
@@ -71,10 +79,14 @@ class UIChunkWriter {
   private readonly answered = new Set<string>();
   private failedText: string | undefined;
 
-  constructor(private readonly options: UIStreamOptions) {}
+  constructor(private readonly options: UIStreamOptions) {
+    this.secrets = secretStrings(options.secrets ?? []);
+  }
+
+  private readonly secrets: readonly string[];
 
   emit(chunk: UIMessageChunk): void {
-    this.out.push(chunk);
+    this.out.push(scrubSecrets(chunk, this.secrets));
   }
 
   private closeText(): void {
