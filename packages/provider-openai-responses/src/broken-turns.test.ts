@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { AgentHarness } from '@tiny/harness';
 import { collectStreamSettled, type LanguageModelV1StreamPart, ModelCallError } from '@tiny/llm';
-import { type ReplayExchange, useReplayServer } from '@tiny/provider-tests';
+import { type ReplayExchange, replayParts, useReplayServer } from '@tiny/provider-tests';
 import { defineTool, ToolPolicy } from '@tiny/tools';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
@@ -73,7 +73,7 @@ describe('broken turns: no call of them is runnable', () => {
     ['response.cancelled', 'error', endedBy((completed) => ({ ...completed, type: 'response.cancelled' }))],
   ])('%s: the call ends invalid, finish %s', async (_name, finishReason, text) => {
     const all = await parts(text);
-    const settled = await collectStreamSettled(all);
+    const settled = await collectStreamSettled(replayParts(all));
     expect(settled.error).toBeUndefined();
     expect(settled.response.finishReason).toBe(finishReason);
     expect(settled.response.toolCalls).toHaveLength(1);
@@ -86,7 +86,7 @@ describe('broken turns: no call of them is runnable', () => {
     ['the body ends with no terminal event', 'incomplete_stream', true, endedBy(undefined)],
   ])('%s: an error part (%s) after the call, which is invalid', async (_name, kind, retryable, text) => {
     const all = await parts(text);
-    const settled = await collectStreamSettled(all);
+    const settled = await collectStreamSettled(replayParts(all));
     expect(ModelCallError.isInstance(settled.error)).toBe(true);
     expect((settled.error as ModelCallError).isRetryable).toBe(retryable);
     expect([(settled.error as ModelCallError).kind, (settled.error as ModelCallError).providerKind]).toContain(kind);

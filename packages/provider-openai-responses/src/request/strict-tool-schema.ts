@@ -7,9 +7,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * True when `strict` (what `toStrictSchema` made of `declared`) admits exactly what `declared`
- * admits: they differ only by `additionalProperties: false` where the declared object set none
- * and by the order of `required` (an empty `required` equals an absent one).
+ * True when `strict` (what `toStrictSchema` made of `declared`) differs from `declared` only by
+ * `additionalProperties: false` where the declared object set none (keys the schema does not name
+ * are no longer sent: every value the model can still send is valid against the declared schema)
+ * and by the order of `required` (an empty `required` equals an absent one). A property made
+ * nullable, a map or a free-form object closed (`properties: {}` added) is a difference.
  */
 function sameLanguage(declared: unknown, strict: unknown): boolean {
   if (Array.isArray(declared) || Array.isArray(strict)) {
@@ -28,7 +30,6 @@ function sameLanguage(declared: unknown, strict: unknown): boolean {
       if (a.length !== b.length || !a.every((name) => b.includes(name))) return false;
       continue;
     }
-    if (key === 'properties' && left === undefined && isRecord(right) && Object.keys(right).length === 0) continue;
     if (!sameLanguage(left, right)) return false;
   }
   return true;
