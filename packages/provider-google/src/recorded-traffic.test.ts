@@ -132,11 +132,11 @@ describe('recorded function calls', () => {
       call?.arguments as { recipe: { name: string; ingredients: unknown[]; steps: string[] } } | undefined
     )?.recipe;
     expect(call?.invalid).toBeUndefined();
-    expect(recipe.name).toBe('Lasagna');
-    expect(recipe.ingredients).toHaveLength(10);
-    expect(recipe.ingredients[0]).toEqual({ amount: '16 oz', name: 'Lasagna noodles' });
-    expect(recipe.steps[1]).toBe('Cook lasagna noodles according to package directions, drain and set aside.');
-    expect(recipe.steps[4]).toBe('In a 9x13 baking dish, spread a thin layer of meat sauce.');
+    expect(recipe?.name).toBe('Lasagna');
+    expect(recipe?.ingredients).toHaveLength(10);
+    expect(recipe?.ingredients[0]).toEqual({ amount: '16 oz', name: 'Lasagna noodles' });
+    expect(recipe?.steps[1]).toBe('Cook lasagna noodles according to package directions, drain and set aside.');
+    expect(recipe?.steps[4]).toBe('In a 9x13 baking dish, spread a thin layer of meat sauce.');
     const noArgs = await streamed('google-stream-no-args-tool-call.sse');
     expect(noArgs.response.toolCalls[0]).toMatchObject({ name: 'read_theme', arguments: {} });
     expect(noArgs.response.toolCalls.every((entry) => entry.invalid === undefined)).toBe(true);

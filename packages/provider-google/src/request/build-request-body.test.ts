@@ -1,16 +1,16 @@
 import { createModelProfile, InvalidInputError, type LanguageModelV1Request, type Message } from '@tiny/llm';
 import { describe, expect, it } from 'vitest';
 import { GoogleSchemaError } from '../errors/google-schema-error.js';
-import { buildRequestBody } from './build-request-body.js';
+import { type BuildContext, buildRequestBody } from './build-request-body.js';
 import { encodeReplayParts } from './replay-parts.js';
 
-const context = {
+const context: BuildContext = {
   provider: 'google',
   profile: createModelProfile({ structuredOutput: 'json_schema' }),
-  schemaMode: 'json-schema' as const,
+  schemaMode: 'json-schema',
   providerOptions: {},
 };
-const build = (request: LanguageModelV1Request, overrides: Partial<typeof context> = {}) =>
+const build = (request: LanguageModelV1Request, overrides: Partial<BuildContext> = {}) =>
   buildRequestBody(request, { ...context, ...overrides });
 
 const weather = {
