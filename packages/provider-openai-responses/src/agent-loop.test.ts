@@ -65,10 +65,11 @@ describe('an agent run with reasoning, approval and resume (recorded gpt-5.1-cod
     let pauses = 0;
     while (run.outcome === 'deferred') {
       pauses += 1;
-      expect(run.deferred.approvals.map((call) => call.toolName)).toEqual(['calculator']);
+      const { deferred, state: saved } = run;
+      expect(deferred.approvalsFor(calculator).map((call) => call.toolName)).toEqual(['calculator']);
       // another process: the state goes through text, a new harness resumes it
-      const state = parseRunState(serializeRunState(run.state));
-      const resumed = harness().streamResumeDeferred({}, state, new DeferredToolResults().approveAll(run.deferred));
+      const state = parseRunState(serializeRunState(saved));
+      const resumed = harness().streamResumeDeferred({}, state, new DeferredToolResults().approveAll(deferred));
       for await (const _event of resumed);
       run = await resumed.result;
     }
