@@ -166,3 +166,47 @@ describe('recorded errors', () => {
     expect(typed.message).toContain('You exceeded your current quota');
   });
 });
+
+describe('recorded streams split anywhere', () => {
+  const files = [
+    'google-text.sse',
+    'google-reasoning-gemini3.sse',
+    'google-tool-call-gemini3.sse',
+    'google-stream-no-args-tool-call.sse',
+    'google-stream-tool-call-arguments.sse',
+    'google-vertex-stream-tool-call-arguments-nested.1.sse',
+  ];
+
+  it.each(files)('%s reads the same turn whether it arrives per event or in 3, 17 or 251 byte writes', async (file) => {
+    const turn = async (response: ReplayResponse) => {
+      const {
+        request: _request,
+        response: _response,
+        ...read
+      } = await collectStream(await serve(response).doStream(ask));
+      return read;
+    };
+    const whole = await turn({ file });
+    expect(whole.finishReason).not.toBe('error');
+    for (const bytes of [3, 17, 251]) expect(await turn({ file, chunking: { bytes } })).toEqual(whole);
+  });
+});
+
+describe('a streamed call whose arguments cannot be placed', () => {
+  it('ends invalid even though the turn finished with STOP', async () => {
+    const chunk = (part: unknown, finish?: string) =>
+      `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [part] }, ...(finish === undefined ? {} : { finishReason: finish }) }], responseId: 'r1' })}\r\n\r\n`;
+    const text = [
+      chunk({ functionCall: { name: 'write', willContinue: true } }),
+      chunk({
+        functionCall: { partialArgs: [{ jsonPath: '$.__proto__.admin', boolValue: true }], willContinue: true },
+      }),
+      chunk({ functionCall: {} }, 'STOP'),
+    ].join('');
+    const response = await collectStream(
+      await serve({ text, headers: { 'content-type': 'text/event-stream' } }).doStream(ask),
+    );
+    expect(response.toolCalls).toHaveLength(1);
+    expect(response.toolCalls[0]?.invalid).toMatch(/reserved key/);
+  });
+});
