@@ -5,6 +5,7 @@
  */
 export type { AgUiEvent, AgUiInterrupt, AgUiTokenUsage } from './ag-ui/ag-ui-event.js';
 export { toAgUiResponse } from './ag-ui/ag-ui-response.js';
+export { type AgUiRequestOptions, handleAgUiRequest } from './ag-ui/handle-ag-ui-request.js';
 export { type AgUiStreamOptions, toAgUiEvents } from './ag-ui/to-ag-ui-events.js';
 export {
   type ApprovalStateStore,
@@ -19,6 +20,7 @@ export {
   handleChatRequest,
   startChatRun,
 } from './chat/handle-chat-request.js';
+export type { ApprovalResponse } from './chat/resume-paused-run.js';
 export {
   type ChatUIMessage,
   type ChatUIPart,

@@ -1,7 +1,6 @@
 import {
   type AgentHarness,
   type AgentRunStream,
-  DeferredToolResults,
   InvalidInputError,
   type InvokeOptions,
   type RunContext,
@@ -11,7 +10,8 @@ import { randomId } from '../run/read-run.js';
 import { secretStrings } from '../run/scrub-secrets.js';
 import { toUIMessageStream, type UIStreamOptions } from '../ui-message/to-ui-message-stream.js';
 import { chunksToResponse } from '../ui-message/ui-message-stream-response.js';
-import { type ApprovalStateStore, InMemoryApprovalStore, type PausedRun } from './approval-store.js';
+import { type ApprovalStateStore, InMemoryApprovalStore } from './approval-store.js';
+import { type ApprovalResponse, claimPausedRun, resumePausedRun } from './resume-paused-run.js';
 import { type ChatUIMessage, readUIMessages, toolPartName, uiMessagesToMessages } from './ui-messages-to-messages.js';
 
 /** Options for {@link handleChatRequest}. */
@@ -42,14 +42,6 @@ export function defaultApprovalStore(harness: AgentHarness): ApprovalStateStore 
   return store;
 }
 
-/** One approval response of the client (`addToolApprovalResponse`), read from a tool part. */
-interface ApprovalResponse {
-  readonly approvalId: string;
-  readonly toolCallId: string;
-  readonly approved: boolean;
-  readonly reason: string | undefined;
-}
-
 /** The approval responses of the last message, when it is an assistant message carrying any. */
 function approvalResponses(last: ChatUIMessage | undefined): ApprovalResponse[] {
   if (last === undefined || last.role !== 'assistant') return [];
@@ -76,36 +68,6 @@ function approvalResponses(last: ChatUIMessage | undefined): ApprovalResponse[] 
     });
   }
   return responses;
-}
-
-/**
- * Finds the paused run the responses answer, checks that they answer exactly its approvals (each
- * approval id issued for that tool call), and takes it out of the store (once).
- */
-async function claimPausedRun(store: ApprovalStateStore, responses: readonly ApprovalResponse[]): Promise<PausedRun> {
-  const found = await Promise.all(responses.map((response) => store.get(response.approvalId)));
-  const unknown = responses.filter((_response, index) => found[index] === undefined).map((r) => r.approvalId);
-  if (unknown.length > 0) throw new ChatApprovalError({ problem: 'unknown_approval', ids: unknown });
-  const runIds = new Set(found.map((paused) => (paused as PausedRun).runId));
-  if (runIds.size > 1) throw new ChatApprovalError({ problem: 'several_runs', ids: [...runIds] });
-  const paused = found[0] as PausedRun;
-  const mismatched = responses.filter(
-    (response) =>
-      !paused.approvals.some(
-        (issued) => issued.approvalId === response.approvalId && issued.toolCallId === response.toolCallId,
-      ),
-  );
-  if (mismatched.length > 0)
-    throw new ChatApprovalError({ problem: 'mismatched_call', ids: mismatched.map((r) => r.toolCallId) });
-  const answered = new Set(responses.map((response) => response.approvalId));
-  const missing = paused.approvals.filter((issued) => !answered.has(issued.approvalId)).map((i) => i.toolCallId);
-  const external = paused.state.pending?.calls.map((call) => call.callId) ?? [];
-  if (missing.length > 0 || external.length > 0)
-    throw new ChatApprovalError({ problem: 'incomplete', ids: [...missing, ...external] });
-  const taken = await store.take(paused.runId);
-  if (taken === undefined)
-    throw new ChatApprovalError({ problem: 'unknown_approval', ids: responses.map((r) => r.approvalId) });
-  return taken;
 }
 
 /** The body `useChat` posted: a `Request` (read as JSON) or the parsed object. */
@@ -165,21 +127,8 @@ export async function startChatRun(
   }
   const store = options.approvalStore ?? defaultApprovalStore(harness);
   const paused = await claimPausedRun(store, responses);
-  const results = new DeferredToolResults();
-  const pending = paused.state.pending?.approvals ?? [];
-  for (const response of responses) {
-    const call = pending.find((candidate) => candidate.callId === response.toolCallId);
-    if (call === undefined) throw new ChatApprovalError({ problem: 'mismatched_call', ids: [response.toolCallId] });
-    if (response.approved) results.approve(call);
-    else results.deny(call, response.reason ?? options.denialMessage ?? 'The user denied this call.');
-  }
-  const run = harness.streamResumeDeferred(context, paused.state, results, { ...invoke, resumeOnce: true });
-  return {
-    run,
-    messageId: (last as ChatUIMessage).id || (paused.messageId ?? randomId()),
-    decided: results.callIds(),
-    context,
-  };
+  const { run, decided } = resumePausedRun(harness, context, paused, responses, invoke, options.denialMessage);
+  return { run, messageId: (last as ChatUIMessage).id || (paused.messageId ?? randomId()), decided, context };
 }
 
 /**
