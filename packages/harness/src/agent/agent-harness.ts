@@ -43,6 +43,7 @@ import {
 } from '../run/validate-run-options.js';
 import type { ToolSet } from '../toolsets/tool-set.js';
 import { AgentRunStream } from './agent-run-stream.js';
+import { restoreCallFormats } from './call-format.js';
 import type { LoopState } from './loop-state.js';
 import { profileModel } from './profile-model.js';
 import { type DeferredToolHandler, runLoop } from './run-loop.js';
@@ -559,6 +560,8 @@ export class AgentHarness {
     for (const message of history) {
       if (message.role === 'assistant') for (const call of message.toolCalls ?? []) state.seenCallIds.add(call.id);
     }
+    // How each call was written (and which were cut off) survives a pause or a crash.
+    if (resumed !== undefined) restoreCallFormats(state, history, resumed.cutOffCalls);
     try {
       // A key function that gives no usable key fails the run before anything runs, not at a pause mid-batch.
       if (this.approvalSecret !== undefined) approvalKey(this.approvalSecret, runId);

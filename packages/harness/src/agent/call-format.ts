@@ -1,4 +1,4 @@
-import { type CallSource, formatOfGrammar } from '@tiny/llm';
+import { type CallSource, formatOfGrammar, type Message } from '@tiny/llm';
 import type { CallFormat, LoopState } from './loop-state.js';
 
 /**
@@ -27,4 +27,28 @@ export function recordCallFormats(
 export function callFormatFields(state: LoopState, callId: string): Partial<CallFormat> {
   const known = state.callFormats.get(callId);
   return known === undefined ? {} : { format: known.format, grammar: known.grammar };
+}
+
+/**
+ * Restores how the calls of a resumed transcript were written: each text call's format and
+ * grammar from `AssistantToolCall.grammar`, and the calls a checkpoint lists as cut off before
+ * their block closed (`RunState.cutOffCalls`), which admission then never repairs.
+ * @internal
+ */
+export function restoreCallFormats(
+  state: LoopState,
+  history: readonly Message[],
+  cutOffCalls: readonly string[] | undefined,
+): void {
+  const cutOff = new Set(cutOffCalls ?? []);
+  for (const message of history) {
+    if (message.role !== 'assistant') continue;
+    for (const call of message.toolCalls ?? []) {
+      const partial = cutOff.has(call.id);
+      if (call.grammar === undefined && !partial) continue;
+      const grammar = call.grammar ?? 'native';
+      const format = formatOfGrammar(grammar);
+      state.callFormats.set(call.id, partial ? { format, grammar, partial: true } : { format, grammar });
+    }
+  }
 }

@@ -196,9 +196,15 @@ function snapshot(
     ...(refusedTurn === undefined ? {} : { refusedTurn }),
     prefix: state.prefix.state(state.discovery?.promoted() ?? []),
   };
+  const forced = choice === undefined || choice.type === 'auto' ? {} : { toolChoice: choice };
+  // Open calls cut off before their block closed go with it (version 3), so a resume refuses them too.
+  const cutOffCalls = unansweredCalls(state.history)
+    .map((call) => call.id)
+    .filter((id) => state.callFormats.get(id)?.partial === true);
+  if (cutOffCalls.length > 0) return { version: RUN_STATE_VERSION, ...base, ...forced, cutOffCalls };
   // The run's forced choice goes with it (version 2), so a resume enforces it too.
-  if (choice === undefined || choice.type === 'auto') return { version: 1, ...base };
-  return { version: RUN_STATE_VERSION, ...base, toolChoice: choice };
+  if (forced.toolChoice === undefined) return { version: 1, ...base };
+  return { version: 2, ...base, ...forced };
 }
 
 /** The open calls of the last assistant turn, decoded for admission (as the provider sent them). */

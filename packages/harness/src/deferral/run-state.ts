@@ -6,11 +6,13 @@ import type { PrefixState } from '../prefix/prefix-tracker.js';
 import type { DeferredBatchData } from './deferred-call.js';
 
 /**
- * The newest schema version this build writes and reads. A state that carries the run's forced
- * `toolChoice` is written as version 2, so a build that predates the field (and would resume the
- * run unforced) refuses it; a state without one is written as version 1, as before. Both are read.
+ * The newest schema version this build writes and reads. A state that carries `cutOffCalls` is
+ * written as version 3, so a build that predates the field (and would repair those calls into
+ * runnable ones) refuses it; else one that carries the run's forced `toolChoice` as version 2, so a
+ * build that predates that field (and would resume the run unforced) refuses it; else version 1,
+ * as before. All three are read.
  */
-export const RUN_STATE_VERSION = 2;
+export const RUN_STATE_VERSION = 3;
 
 /**
  * A paused run as plain JSON: the transcript (the assistant's tool-call turn last, with only the
@@ -18,8 +20,8 @@ export const RUN_STATE_VERSION = 2;
  * `harness.resumeDeferred`, in this process or another one.
  */
 export interface RunState {
-  /** 2 when the state carries `toolChoice`, else 1 (see {@link RUN_STATE_VERSION}). */
-  readonly version: 1 | typeof RUN_STATE_VERSION;
+  /** 3 when the state carries `cutOffCalls`, else 2 when it carries `toolChoice`, else 1 (see {@link RUN_STATE_VERSION}). */
+  readonly version: 1 | 2 | typeof RUN_STATE_VERSION;
   readonly runId: string;
   readonly threadId?: string | undefined;
   readonly messages: readonly Message[];
@@ -38,9 +40,15 @@ export interface RunState {
   readonly refusedTurn?: RefusedTurn | undefined;
   /**
    * The run's forced tool choice (absent for `auto`): a resume enforces it on every later model
-   * call unless its own options give a `toolChoice`. Only in version 2.
+   * call unless its own options give a `toolChoice`. Only in versions 2 and 3.
    */
   readonly toolChoice?: ToolChoice | undefined;
+  /**
+   * The ids of the last assistant turn's open calls that were written as text and cut off before
+   * their block closed (`AssistantToolCall.grammar` says which syntax each call was written in).
+   * A resume answers each with an error, never repairs it into a runnable call. Only in version 3.
+   */
+  readonly cutOffCalls?: readonly string[] | undefined;
   /**
    * The prompt prefix to keep stable on resume: tool order, discovery promotions, the last
    * request's fingerprint. Optional in either version: a build that ignores it resumes the same
@@ -92,7 +100,12 @@ const runStateSchema: JsonSchema = {
             items: {
               type: 'object',
               required: ['id', 'name', 'arguments'],
-              properties: { id: { type: 'string' }, name: { type: 'string' }, arguments: { type: 'string' } },
+              properties: {
+                id: { type: 'string' },
+                name: { type: 'string' },
+                arguments: { type: 'string' },
+                grammar: { type: 'string', minLength: 1 },
+              },
             },
           },
           toolCallId: { type: 'string' },
@@ -138,6 +151,7 @@ const runStateSchema: JsonSchema = {
         },
       },
     },
+    cutOffCalls: { type: 'array', items: { type: 'string' } },
     toolChoice: {
       oneOf: [
         {
@@ -255,9 +269,15 @@ export function parseRunState(input: string | unknown): RunState {
   }
   try {
     const version = (value as { version?: unknown } | null)?.version;
-    if (typeof value === 'object' && value !== null && version !== 1 && version !== RUN_STATE_VERSION) {
+    if (
+      typeof value === 'object' &&
+      value !== null &&
+      version !== 1 &&
+      version !== 2 &&
+      version !== RUN_STATE_VERSION
+    ) {
       throw new InvalidRunStateError({
-        reason: `schema version ${String(version)}; this build reads versions 1 and ${RUN_STATE_VERSION}`,
+        reason: `schema version ${String(version)}; this build reads versions 1 to ${RUN_STATE_VERSION}`,
       });
     }
     return checkRunState(value);
@@ -277,7 +297,20 @@ function checkRunState(value: unknown): RunState {
   // A version-1 reader ignores `toolChoice`: a forced choice is only ever read from version 2.
   if (state.version === 1 && state.toolChoice !== undefined)
     throw new InvalidRunStateError({ reason: '`toolChoice` needs schema version 2 (a version-1 state has none)' });
+  // An older reader ignores `cutOffCalls` (and would repair them): they are only ever read from version 3.
+  if (state.version !== RUN_STATE_VERSION && state.cutOffCalls !== undefined)
+    throw new InvalidRunStateError({
+      reason: `\`cutOffCalls\` needs schema version ${RUN_STATE_VERSION} (a version-${state.version} state has none)`,
+    });
   checkCallIds(state.messages);
+  if (state.cutOffCalls !== undefined) {
+    const open = new Set(unansweredCalls(state.messages).map((call) => call.id));
+    const stray = state.cutOffCalls.filter((id) => !open.has(id));
+    if (stray.length > 0)
+      throw new InvalidRunStateError({
+        reason: `cutOffCalls names calls that are not open in the last assistant turn (${stray.join(', ')})`,
+      });
+  }
   if (state.pending === undefined) return state;
   const pending = [...state.pending.approvals, ...state.pending.calls].map((call) => call.callId);
   if (new Set(pending).size !== pending.length)
