@@ -1,0 +1,162 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { buildPage } from './build-page.js';
+import { startWebChat, type WebChat } from './web-chat.js';
+
+// Debian's chromium (installed by `.ci/run`); Playwright never downloads a browser. It runs in the
+// loopback-only namespace of scripts/offline.sh with every background request off and a fresh
+// profile, the same flags as @tiny/trace's browser test. The page talks to the real server on
+// 127.0.0.1 (port 0), which runs the real harness on the embedded scripted model.
+const executablePath = '/usr/bin/chromium';
+const flags = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+declare module 'vitest' {
+  interface TaskMeta {
+    /** The screenshots a test wrote (also attached with `annotate` and printed). */
+    screenshots?: string[];
+  }
+}
+
+const hasChromium = existsSync(executablePath);
+if (!hasChromium) {
+  console.warn(
+    `web-chat.browser.test: skipped, ${executablePath} is missing (apt-get install -y chromium; .ci/run installs it).`,
+  );
+}
+
+describe.skipIf(!hasChromium)('the web chat page (useChat) in headless Chromium', () => {
+  let browser: BrowserContext;
+  let chat: WebChat;
+  let userDataDir: string;
+  let publicDir: string;
+  let page: Page;
+  let shots: string;
+  const requests: string[] = [];
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    shots = mkdtempSync(join(tmpdir(), 'tiny-web-chat-shots-'));
+    // The same esbuild bundle `pnpm build` writes, into a scratch folder.
+    publicDir = mkdtempSync(join(tmpdir(), 'tiny-web-chat-page-'));
+    await buildPage(publicDir);
+    chat = await startWebChat({ publicDir });
+    userDataDir = mkdtempSync(join(tmpdir(), 'tiny-web-chat-profile-'));
+    browser = await chromium.launchPersistentContext(userDataDir, {
+      executablePath,
+      args: flags,
+      headless: true,
+      viewport: { width: 900, height: 1000 },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await chat?.close();
+    for (const dir of [userDataDir, publicDir]) if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A fresh page (a fresh useChat conversation) with its requests and console problems recorded. */
+  async function openChat(): Promise<Page> {
+    page = await browser.newPage();
+    page.on('request', (request) => requests.push(request.url()));
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(chat.url);
+    await page.getByText('tiny web chat').waitFor();
+    return page;
+  }
+
+  async function send(text: string): Promise<void> {
+    await page.getByLabel('Message').fill(text);
+    await page.getByRole('button', { name: 'Send' }).click();
+  }
+
+  /** Waits until the chat is idle again (the stream finished, no automatic resend pending). */
+  const idle = () => page.locator('[data-testid="status"][data-status="ready"]').waitFor();
+
+  async function screenshot(context: TestContext, name: string): Promise<void> {
+    const path = join(shots, `${name}.png`);
+    await page.screenshot({ path, fullPage: true });
+    context.task.meta.screenshots = [...(context.task.meta.screenshots ?? []), path];
+    console.log(`web-chat screenshot: ${path}`);
+    await context.annotate(`screenshot ${name}`, { path, contentType: 'image/png' });
+  }
+
+  it('streams the lookup with its progress, asks for approval, and runs the refund only after Approve', async (context) => {
+    await openChat();
+    await send('My order A-17 arrived broken. Can I get a refund?');
+
+    const lookup = page.locator('[data-testid="tool"][data-tool="lookup_order"]');
+    await lookup.locator('[data-testid="tool-output"]').waitFor();
+    await expect(lookup.locator('[data-testid="tool-input"]').textContent()).resolves.toContain('"orderId": "A-17"');
+    await expect(lookup.locator('[data-testid="tool-output"]').textContent()).resolves.toContain('ceramic teapot');
+    // The latest progress report of the call stays in the message.
+    await expect(lookup.locator('[data-testid="progress"]').last().textContent()).resolves.toContain('done');
+
+    const refund = page.locator('[data-testid="tool"][data-tool="refund_order"]');
+    await refund.locator('[data-testid="approval"]').waitFor();
+    await idle();
+    await expect(refund.getAttribute('data-state')).resolves.toBe('approval-requested');
+    await expect(refund.locator('[data-testid="tool-input"]').textContent()).resolves.toContain('"amountCents": 4200');
+    await expect(page.locator('[data-testid="text"]').allTextContents()).resolves.toContain(
+      'Your ceramic teapot was delivered on 3 December. I am refunding the full 42.00 EUR; a colleague has to approve it first.',
+    );
+    // The run is paused on the server: nothing has been refunded yet.
+    expect(chat.shop.refunds).toEqual([]);
+    await screenshot(context, 'approval-requested');
+
+    await refund.getByRole('button', { name: 'Approve' }).click();
+    await refund.locator('[data-testid="tool-output"]').waitFor();
+    await idle();
+    await expect(refund.getAttribute('data-state')).resolves.toBe('output-available');
+    await expect(refund.locator('[data-testid="tool-output"]').textContent()).resolves.toContain('"refundId": "R-1"');
+    await expect(page.locator('[data-testid="text"]').last().textContent()).resolves.toBe(
+      'Done: 42.00 EUR is on its way back to your card (refund R-1 for order A-17).',
+    );
+    await expect(page.locator('[data-testid="approval"]').count()).resolves.toBe(0);
+    expect(chat.shop.refunds).toEqual([{ orderId: 'A-17', amountCents: 4200, reason: 'arrived broken' }]);
+    await screenshot(context, 'approved');
+  });
+
+  it('answers Deny with the denial: the refund tool never runs and the model says so', async (context) => {
+    const before = chat.shop.refunds.length;
+    await openChat();
+    await send('Order B-42 is broken too, refund it please.');
+
+    const refund = page.locator('[data-testid="tool"][data-tool="refund_order"]');
+    await refund.locator('[data-testid="approval"]').waitFor();
+    await idle();
+    await expect(refund.locator('[data-testid="tool-input"]').textContent()).resolves.toContain('"orderId": "B-42"');
+
+    await refund.getByRole('button', { name: 'Deny' }).click();
+    await refund.locator('[data-testid="tool-denied"]').waitFor();
+    await idle();
+    await expect(refund.getAttribute('data-state')).resolves.toBe('output-denied');
+    await expect(refund.locator('[data-testid="tool-output"]').count()).resolves.toBe(0);
+    await expect(page.locator('[data-testid="text"]').last().textContent()).resolves.toBe(
+      'The refund was not approved, so no money has moved. A colleague will contact you.',
+    );
+    // The server's side: the tool's only effect (the shop's refund list) never happened.
+    expect(chat.shop.refunds).toHaveLength(before);
+    expect(chat.shop.refunds.some((refund) => refund.orderId === 'B-42')).toBe(false);
+    await screenshot(context, 'denied');
+  });
+
+  it('loaded nothing but its own server and logged no errors', () => {
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.filter((url) => !url.startsWith(`${chat.url}/`))).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
