@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AgentHarness } from '@tiny/harness';
+import { AgentHarness } from '@tiny/harness';
+import { ScriptedModel, scriptedToolCall } from '@tiny/harness/testkit';
 import {
   AbstractChat,
   type ChatState,
@@ -10,7 +11,7 @@ import {
   type UIMessage,
 } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { API_KEY, createScenario, MEMO } from '../scenarios.test-helper.js';
+import { API_KEY, APPROVAL_SECRET, createScenario, createTools, MEMO } from '../scenarios.test-helper.js';
 import { pipeResponseToNode } from '../sse/sse.js';
 import { type ChatRequestOptions, handleChatRequest } from './handle-chat-request.js';
 
@@ -173,5 +174,73 @@ describe('handleChatRequest with the AI SDK chat client over HTTP', () => {
     const answer = await post(api, { messages: 'hello' });
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.text)).toMatchObject({ error: 'InvalidInputError' });
+  });
+
+  it('runs the arguments the server kept, whatever input the client sends back with its approval', async () => {
+    const { chat, approvalId, log, api } = await pausedChat();
+    const [userMessage, assistant] = chat.all as [UIMessage, UIMessage];
+    const edited = {
+      ...assistant,
+      parts: assistant.parts.map((part) =>
+        part.type === 'tool-pay'
+          ? {
+              ...part,
+              input: { to: 'mallory', cents: 99_999 },
+              state: 'approval-responded',
+              approval: { id: approvalId, approved: true },
+            }
+          : part,
+      ),
+    };
+    const answer = await post(api, { messages: [userMessage, edited] });
+    expect(answer.status).toBe(200);
+    expect(log).toEqual(['pay:ada:500:true']);
+  });
+
+  it('with two pending approvals, answering one is refused (incomplete, nothing consumed); answering both resumes', async () => {
+    const { log, tools } = createTools();
+    const model = new ScriptedModel({
+      steps: [
+        {
+          toolCalls: [
+            scriptedToolCall('pay', { to: 'ada', cents: 1, memo: MEMO }, 'p1'),
+            scriptedToolCall('pay', { to: 'bob', cents: 2, memo: MEMO }, 'p2'),
+          ],
+        },
+        { content: 'Paid one.' },
+      ],
+    });
+    const harness = new AgentHarness({ model, tools, approvalSecret: APPROVAL_SECRET });
+    const api = await serve(harness, { context: { hostValues: { apiKey: API_KEY } } });
+    const chat = new TestChat(api);
+    await chat.sendMessage({ text: 'pay both' });
+    const [userMessage, assistant] = chat.all as [UIMessage, UIMessage];
+    const approvals = assistant.parts.flatMap((part) =>
+      part.type === 'tool-pay' && part.state === 'approval-requested'
+        ? [{ callId: part.toolCallId, id: part.approval.id }]
+        : [],
+    );
+    expect(approvals.map((approval) => approval.callId)).toEqual(['p1', 'p2']);
+    const answer = (decisions: Record<string, boolean>) => ({
+      messages: [
+        userMessage,
+        {
+          ...assistant,
+          parts: assistant.parts.map((part) => {
+            if (part.type !== 'tool-pay' || !(part.toolCallId in decisions)) return part;
+            const id = approvals.find((approval) => approval.callId === part.toolCallId)?.id;
+            return { ...part, state: 'approval-responded', approval: { id, approved: decisions[part.toolCallId] } };
+          }),
+        },
+      ],
+    });
+    const partial = await post(api, answer({ p1: true }));
+    expect(partial.status).toBe(409);
+    expect(JSON.parse(partial.text)).toMatchObject({ problem: 'incomplete' });
+    expect(log).toEqual([]);
+    const both = await post(api, answer({ p1: true, p2: false }));
+    expect(both.status).toBe(200);
+    expect(both.text).toContain('"type":"tool-output-denied","toolCallId":"p2"');
+    expect(log).toEqual(['pay:ada:1:true']);
   });
 });
