@@ -23,9 +23,13 @@ export function toSseBytes(source: ReadableStream<unknown>, trailer: string): Re
 
 /** Node's `http.ServerResponse`, as much of it as the pipe helpers use. */
 export interface NodeResponseLike {
+  /** Sends the status line and headers. */
   writeHead(status: number, headers: Record<string, string>): unknown;
+  /** Writes body bytes; `false` when the socket is full (wait for `drain`). */
   write(chunk: Uint8Array): boolean;
+  /** Ends the response. */
   end(): unknown;
+  /** `drain`: the socket can take more; `close`: the client went away. */
   once(event: 'drain' | 'close', listener: () => void): unknown;
   readonly destroyed?: boolean | undefined;
 }
