@@ -163,6 +163,52 @@ JS
 node check.mjs
 test ! -e node_modules/@tiny/harness || { echo "@tiny/harness was installed but not asked for"; exit 1; }
 
+# @tiny/provider-openai-responses on @tiny/llm: no harness installed; a streamed Responses API reply
+# from a local server on 127.0.0.1: a function call by call_id, its reasoning item kept for replay,
+# and an incomplete turn whose call never runs.
+mkdir "$work/provider-openai-responses" && cd "$work/provider-openai-responses"
+npm init -y >/dev/null
+npm pkg set type=module >/dev/null
+npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-provider-utils-*.tgz "$work"/tarballs/tiny-provider-openai-responses-*.tgz >/dev/null
+cat > check.mjs <<'JS'
+import { createServer } from 'node:http';
+import { collectStream } from '@tiny/llm';
+import { localResponses } from '@tiny/provider-openai-responses';
+const item = { id: 'fc_1', type: 'function_call', status: 'completed', call_id: 'call_1', name: 'weather', arguments: '{"city":"Oslo"}' };
+const reasoning = { id: 'rs_1', type: 'reasoning', summary: [], content: [{ type: 'reasoning_text', text: 'Look it up.' }] };
+const events = (status) => [
+  { type: 'response.created', sequence_number: 0, response: { id: 'resp_1', model: 'gpt-oss', status: 'in_progress', output: [] } },
+  { type: 'response.output_item.added', sequence_number: 1, output_index: 0, item: { ...reasoning, content: [] } },
+  { type: 'response.reasoning_text.delta', sequence_number: 2, output_index: 0, item_id: 'rs_1', delta: 'Look it up.' },
+  { type: 'response.output_item.done', sequence_number: 3, output_index: 0, item: reasoning },
+  { type: 'response.output_item.added', sequence_number: 4, output_index: 1, item: { ...item, status: 'in_progress', arguments: '' } },
+  { type: 'response.function_call_arguments.delta', sequence_number: 5, output_index: 1, item_id: 'fc_1', delta: '{"city":"Oslo"}' },
+  { type: 'response.output_item.done', sequence_number: 6, output_index: 1, item },
+  status === 'completed'
+    ? { type: 'response.completed', sequence_number: 7, response: { id: 'resp_1', status, usage: { input_tokens: 9, output_tokens: 7 } } }
+    : { type: 'response.incomplete', sequence_number: 7, response: { id: 'resp_1', status, incomplete_details: { reason: 'max_output_tokens' } } },
+];
+let calls = 0;
+const server = createServer((request, response) => {
+  calls += 1;
+  response.writeHead(200, { 'content-type': 'text/event-stream' });
+  for (const event of events(calls === 1 ? 'completed' : 'incomplete')) response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+  response.end();
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const model = localResponses({ baseURL: `http://127.0.0.1:${server.address().port}/v1` })('gpt-oss');
+const tools = [{ name: 'weather', description: 'Weather.', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }];
+const messages = [{ role: 'user', content: 'Oslo?' }];
+const done = await collectStream(await model.doStream({ messages, tools }));
+const cut = await collectStream(await model.doStream({ messages, tools }));
+server.close();
+if (done.toolCalls[0]?.arguments.city !== 'Oslo' || done.finishReason !== 'tool_calls' || done.reasoning !== 'Look it up.' || !done.reasoningSignature) throw new Error(JSON.stringify(done));
+if (cut.finishReason !== 'length' || cut.toolCalls[0]?.invalid === undefined) throw new Error(JSON.stringify(cut));
+console.log(`@tiny/provider-openai-responses: call ${done.toolCalls[0].id} -> ${JSON.stringify(done.toolCalls[0].arguments)}, reasoning kept for replay; incomplete -> ${cut.finishReason}, call refused`);
+JS
+node check.mjs
+test ! -e node_modules/@tiny/harness || { echo "@tiny/harness was installed but not asked for"; exit 1; }
+
 # @tiny/provider-google on @tiny/llm: no harness installed; a streamed Gemini reply from a local
 # server on 127.0.0.1, the call's thought signature kept, then a 429 whose RetryInfo sets the wait.
 mkdir "$work/provider-google" && cd "$work/provider-google"

@@ -117,6 +117,8 @@ describe('structured output through each strategy', () => {
     );
     expect(result.parsed).toEqual(report);
     expect(result.validation.strategy).toBe('prompted');
-    expect((replay.server().requests[0]?.body as { text?: unknown }).text).toBeUndefined();
+    const sent = replay.server().requests[0]?.body as { text?: unknown } | undefined;
+    expect(sent).toBeDefined();
+    expect(sent?.text).toBeUndefined();
   });
 });
