@@ -143,7 +143,7 @@ describe('a prompt blocked by promptFeedback', () => {
 });
 
 describe('through the agent loop', () => {
-  it.each(['SAFETY', 'MALFORMED_FUNCTION_CALL', 'MAX_TOKENS'])('a %s turn runs no tool', async (reason) => {
+  it.each(BROKEN.map(([reason]) => reason))('a %s turn runs no tool', async (reason) => {
     const ran: string[] = [];
     const weather = defineTool({
       name: 'weather',
@@ -179,5 +179,40 @@ describe('through the agent loop', () => {
     ]);
     expect(ran).toEqual([]);
     expect(run.executedTools).toEqual([]);
+  });
+});
+
+describe('a stream that broke its protocol, through the agent loop', () => {
+  it('runs none of the calls it delivered', async () => {
+    const ran: string[] = [];
+    const weather = defineTool({
+      name: 'get_weather',
+      description: 'Weather for a city.',
+      parameters: Type.Object({ city: Type.String() }),
+      policy: ToolPolicy.readOnly(),
+      execute: ({ city }) => {
+        ran.push(city);
+        return 'sunny';
+      },
+    });
+    // the splice_classes recording's second stream: two calls under one API id
+    const fixture = JSON.parse(
+      readFileSync(new URL('./__fixtures__/conformance/splice_classes.json', import.meta.url), 'utf8'),
+    ) as { exchanges: { response: { text: string } }[] };
+    const text = fixture.exchanges[1]?.response.text ?? '';
+    expect(text).toContain('call-7f3a');
+    server.load({ exchanges: [{ response: { text, headers: { 'content-type': 'text/event-stream' } } }] });
+    const stream = new AgentHarness({ model: model(), tools: [weather] }).stream({}, [
+      { role: 'user', content: 'Weather in Paris?' },
+    ]);
+    let failure: unknown;
+    try {
+      for await (const _event of stream);
+      await stream.result;
+    } catch (error) {
+      failure = error;
+    }
+    expect(ran).toEqual([]);
+    expect(failure).toMatchObject({ kind: 'protocol_violation' });
   });
 });

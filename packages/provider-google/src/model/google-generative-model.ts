@@ -1,5 +1,6 @@
 import type {
   LanguageModelV1,
+  LanguageModelV1CallWarning,
   LanguageModelV1Request,
   LanguageModelV1Response,
   LanguageModelV1StreamPart,
@@ -76,7 +77,7 @@ export class GoogleGenerativeModel implements LanguageModelV1 {
       },
     );
     return {
-      ...parseResponse(body, raw, context),
+      ...parseResponse(body, raw, context, plan.warnings),
       warnings: plan.warnings,
       request: { body: plan.body },
       response: { body, headers: Object.fromEntries(response.headers), statusCode: response.status },
@@ -92,7 +93,12 @@ export class GoogleGenerativeModel implements LanguageModelV1 {
    */
   async doStream(request: LanguageModelV1Request): Promise<LanguageModelV1StreamResult> {
     const { response, plan, context } = await this.send(request, true);
-    const streamContext = { ...context, signal: request.abortSignal, limits: this.config.limits };
+    const streamContext = {
+      ...context,
+      signal: request.abortSignal,
+      limits: this.config.limits,
+      warnings: plan.warnings,
+    };
     const contentType = response.headers.get('content-type') ?? '';
     const stream =
       response.body === null || contentType.includes('application/json')
@@ -157,7 +163,11 @@ export class GoogleGenerativeModel implements LanguageModelV1 {
 /** A server that answered a streamed request with one JSON body: its parts in stream order. */
 async function* wholeBody(
   response: Response,
-  context: ErrorContext & { signal?: AbortSignal | undefined; limits?: HttpLimits | undefined },
+  context: ErrorContext & {
+    signal?: AbortSignal | undefined;
+    limits?: HttpLimits | undefined;
+    warnings: LanguageModelV1CallWarning[];
+  },
 ): AsyncGenerator<LanguageModelV1StreamPart> {
   let parsed: ParsedResponse;
   try {
@@ -166,7 +176,7 @@ async function* wholeBody(
       lost: (what, cause) => transportError(what, cause, context),
       notJson: (what, cause) => transportError(what, cause, { ...context, kind: 'invalid_chunk_json' }),
     });
-    parsed = parseResponse(json, raw, context);
+    parsed = parseResponse(json, raw, context, context.warnings);
   } catch (error) {
     if (context.signal?.aborted) throw context.signal.reason;
     yield { type: 'error', error };

@@ -1,7 +1,8 @@
-import type { LanguageModelV1Response, LanguageModelV1ToolCall } from '@tiny/llm';
+import type { LanguageModelV1CallWarning, LanguageModelV1Response, LanguageModelV1ToolCall } from '@tiny/llm';
 import { asArray, asNonEmptyString, asRecord, asString, refuseRepeatedIds } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromEvent, transportError } from '../errors/create-call-error.js';
 import { encodeReplayParts, type WirePart } from '../request/replay-parts.js';
+import { dropExactRepeats } from './drop-exact-repeats.js';
 import { isNormalFinish, mapFinishReason } from './map-finish-reason.js';
 import { mapUsage } from './map-usage.js';
 import { readFunctionCall } from './read-function-call.js';
@@ -22,7 +23,8 @@ export function refusalOf(raw: string | undefined): string {
 /**
  * Reads a `generateContent` body: the first candidate's text parts joined as the content, thought
  * parts as `reasoning`, `functionCall` parts as calls in order (the API's id, else
- * `<name>_<index>`; the part's `thoughtSignature` in `extraContent`), and the thought and text
+ * `<name>_<index>`; the part's `thoughtSignature` in `extraContent`; an exact repeat of an earlier
+ * call dropped with a warning in `warnings`, see `dropExactRepeats`), and the thought and text
  * parts as the `reasoningSignature` when any carries a signature or is a thought (replayed exactly;
  * see `encodeReplayParts`). A finish other than `STOP` makes every call invalid (it never runs).
  * No candidate with `promptFeedback.blockReason` is a `content_filter` finish with that raw reason.
@@ -31,7 +33,12 @@ export function refusalOf(raw: string | undefined): string {
  *   body with neither candidates nor a block reason; `protocol_violation` past `MAX_PARTS` parts.
  * @internal
  */
-export function parseResponse(body: unknown, raw: string, context: ErrorContext): ParsedResponse {
+export function parseResponse(
+  body: unknown,
+  raw: string,
+  context: ErrorContext,
+  warnings: LanguageModelV1CallWarning[],
+): ParsedResponse {
   const record = asRecord(Array.isArray(body) ? body[0] : body);
   if (record?.error !== undefined && record.error !== null)
     throw errorFromEvent(body, raw, context, 'answered with an error body');
@@ -84,7 +91,7 @@ export function parseResponse(body: unknown, raw: string, context: ErrorContext)
         ? {}
         : { reasoning }
       : { reasoning, reasoningSignature: signature }),
-    toolCalls: refuseRepeatedIds(toolCalls),
+    toolCalls: refuseRepeatedIds(dropExactRepeats(toolCalls, warnings)),
     finishReason: mapFinishReason(finish, toolCalls.length > 0),
     ...(finish === undefined ? {} : { rawFinishReason: finish }),
     usage,

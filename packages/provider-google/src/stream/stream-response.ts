@@ -1,4 +1,9 @@
-import { createInvalidToolCall, type LanguageModelV1StreamPart, type LanguageModelV1ToolCall } from '@tiny/llm';
+import {
+  createInvalidToolCall,
+  type LanguageModelV1CallWarning,
+  type LanguageModelV1StreamPart,
+  type LanguageModelV1ToolCall,
+} from '@tiny/llm';
 import {
   asArray,
   asNonEmptyString,
@@ -12,6 +17,7 @@ import {
 } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromEvent, httpFailureError, transportError } from '../errors/create-call-error.js';
 import { appendPart, encodeReplayParts, type WirePart } from '../request/replay-parts.js';
+import { repeatKey, repeatWarning } from '../response/drop-exact-repeats.js';
 import { isNormalFinish, mapFinishReason } from '../response/map-finish-reason.js';
 import { mapUsage } from '../response/map-usage.js';
 import { MAX_PARTS, refusalOf } from '../response/parse-response.js';
@@ -23,6 +29,8 @@ export interface StreamContext extends ErrorContext {
   readonly signal?: AbortSignal | undefined;
   /** Size and time bounds on the stream (defaults of `HttpLimits` for those left out). */
   readonly limits?: HttpLimits | undefined;
+  /** The call's warnings (the array its result returned): a dropped repeat adds one. */
+  readonly warnings: LanguageModelV1CallWarning[];
 }
 
 /** A call of the stream: whole (one `functionCall` part) or assembled from streamed arguments. */
@@ -64,7 +72,8 @@ function parseJson(data: string): { value: unknown } | { failure: unknown } {
  * a `functionCall` part is a whole call (`tool_call_start` at once), or, with `willContinue`, a
  * call whose arguments follow as `partialArgs` until a part without `willContinue` (or an empty
  * `{}` part) closes it. Every call's `tool_call_end` waits for the end of the turn, so a call
- * never completes in a stream that then breaks. The turn ends at the end of the body after a
+ * never completes in a stream that then breaks; a whole call that repeats an earlier one exactly
+ * is dropped with a warning in `context.warnings` (see `dropExactRepeats`). The turn ends at the end of the body after a
  * `finishReason` (a dropped connection after it keeps the usage received); without one it is a
  * retryable `incomplete_stream` error, every call invalid.
  *
@@ -88,12 +97,14 @@ export async function* streamResponse(
   const kept: WirePart[] = [];
   const calls: StreamCall[] = [];
   const wireIds = new Set<string>();
+  const seen = new Map<string, LanguageModelV1ToolCall>();
   let open: StreamCall | undefined;
   let done = false;
 
   /** Ends every call: invalid with `reason` when given (a broken stream), else refused unless the turn finished with STOP. */
   const endCalls = function* (reason?: string): Generator<LanguageModelV1StreamPart> {
     const refuse = reason ?? (isNormalFinish(finishRaw) ? undefined : refusalOf(finishRaw));
+    const ended: LanguageModelV1ToolCall[] = [];
     for (const entry of calls) {
       let call: LanguageModelV1ToolCall;
       if (entry.partial !== undefined) {
@@ -128,8 +139,9 @@ export async function* streamResponse(
                 ...(whole.extraContent === undefined ? {} : { extraContent: whole.extraContent }),
               };
       }
-      yield { type: 'tool_call_end', id: entry.id, call };
+      ended.push(call);
     }
+    for (const call of ended) yield { type: 'tool_call_end', id: call.id, call };
     calls.length = 0;
   };
 
@@ -183,17 +195,28 @@ export async function* streamResponse(
     }
     const id = wireId ?? `${name}_${calls.length}`;
     if (calls.some((entry) => entry.id === id)) throw new ProtocolViolation(`sent a second call under id \`${id}\``);
+    const streamed = continues && fc.args === undefined;
+    const whole = streamed ? undefined : readFunctionCall(part, id, 'stream');
+    const key = whole === undefined ? undefined : repeatKey(whole);
+    if (key !== undefined) {
+      const earlier = seen.get(key);
+      if (earlier !== undefined) {
+        context.warnings.push(repeatWarning(earlier));
+        return;
+      }
+      seen.set(key, whole as LanguageModelV1ToolCall);
+    }
     const signature = asNonEmptyString(part.thoughtSignature);
     const extra = callExtra(wireId, signature);
     yield { type: 'tool_call_start', id, name, ...(extra === undefined ? {} : { extraContent: extra }) };
-    if (continues && fc.args === undefined) {
+    if (streamed) {
       const entry: StreamCall = { id, name, partial: { wireId, signature, args: new PartialArguments() } };
       const problem = entry.partial?.args.apply(fc.partialArgs);
       if (problem !== undefined) entry.broken = problem;
       calls.push(entry);
       open = entry;
     } else {
-      calls.push({ id, name, call: readFunctionCall(part, id, 'stream') });
+      calls.push({ id, name, call: whole as LanguageModelV1ToolCall });
     }
   };
 
