@@ -103,6 +103,7 @@ export {
 } from './formats/render-format-tools.js';
 export { parseToolCall, renderToolCall, renderToolDeclaration } from './formats/tool-format-dispatch.js';
 export { parseXmlCall, renderXmlCall, renderXmlDeclaration } from './formats/xml-format.js';
+export { nestsDeeperThan } from './json/nests-deeper-than.js';
 export {
   type AssistantMessage,
   type AssistantToolCall,

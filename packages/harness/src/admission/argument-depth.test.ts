@@ -1,11 +1,13 @@
-import { type Message, messageText } from '@tiny/llm';
+import { type Message, messageText, nestsDeeperThan as nestsDeeper } from '@tiny/llm';
 import { defineTool, ToolInputError, ToolPolicy } from '@tiny/tools';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { AgentHarness } from '../agent/agent-harness.js';
 import { InMemoryToolEffectLedger } from '../ledger/in-memory-tool-effect-ledger.js';
 import { eventsOfType, ScriptedModel } from '../testkit/index.js';
-import { MAX_ARGUMENT_DEPTH, nestsDeeperThan } from './normalize-arguments.js';
+import { MAX_ARGUMENT_DEPTH } from './normalize-arguments.js';
+
+const nestsDeeperThan = (value: unknown) => nestsDeeper(value, MAX_ARGUMENT_DEPTH);
 
 /** `{ x: { a: { a: ... 1 } } }` with `depth` levels of objects, built without recursion. */
 const nested = (depth: number): Record<string, unknown> => {

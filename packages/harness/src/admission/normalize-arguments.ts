@@ -1,4 +1,10 @@
-import { acceptsObject, coerceToSchema, recoverToolArguments, unwrapArgumentsEnvelope } from '@tiny/llm';
+import {
+  acceptsObject,
+  coerceToSchema,
+  nestsDeeperThan,
+  recoverToolArguments,
+  unwrapArgumentsEnvelope,
+} from '@tiny/llm';
 import { createValidator, type JsonSchema } from '@tiny/tools';
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -11,28 +17,6 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * digests), far below the depth where a recursive walker would overflow the stack (a few thousand).
  */
 export const MAX_ARGUMENT_DEPTH = 64;
-
-/**
- * Whether `value` nests objects or arrays more than `max` levels deep, found without recursion
- * (an explicit stack) and without walking past `max + 1` levels, so neither a very deep nor a
- * cyclic value can overflow the stack. A shared object is walked again only from a deeper level.
- * @internal
- */
-export function nestsDeeperThan(value: unknown, max: number = MAX_ARGUMENT_DEPTH): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const deepest = new Map<object, number>();
-  const stack: [object, number][] = [[value, 1]];
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const [node, depth] = next;
-    if (depth > max) return true;
-    if ((deepest.get(node) ?? 0) >= depth) continue;
-    deepest.set(node, depth);
-    for (const child of Array.isArray(node) ? node : Object.values(node)) {
-      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
-    }
-  }
-  return false;
-}
 
 const FENCE = /^```[A-Za-z0-9_-]*[ \t]*\r?\n([\s\S]*?)\r?\n?```$/;
 
@@ -77,7 +61,7 @@ export function normalizeArguments(args: unknown, schema: JsonSchema): unknown {
     changed = true;
   } else if (typeof args === 'string') {
     const decoded = decodeObjectString(args);
-    if (decoded === undefined || nestsDeeperThan(decoded)) return undefined;
+    if (decoded === undefined || nestsDeeperThan(decoded, MAX_ARGUMENT_DEPTH)) return undefined;
     value = decoded;
     changed = true;
   } else if (!isPlainObject(args)) {

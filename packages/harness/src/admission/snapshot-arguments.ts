@@ -1,4 +1,5 @@
-import { MAX_ARGUMENT_DEPTH, nestsDeeperThan } from './normalize-arguments.js';
+import { nestsDeeperThan } from '@tiny/llm';
+import { MAX_ARGUMENT_DEPTH } from './normalize-arguments.js';
 
 /** A plain-JSON copy of tool arguments, or why none can be made. @internal */
 export type ArgumentSnapshot =

@@ -1,22 +1,9 @@
+import { nestsDeeperThan } from '../json/nests-deeper-than.js';
 import type { AssistantMessage, AssistantToolCall } from '../messages/message.js';
 import type { DialectCall, DialectParse, DialectResponse } from './tool-dialect.js';
 
 /** How deep recorded arguments may nest before they are not serialised (the harness admits 64 levels). */
 const MAX_RECORDED_DEPTH = 64;
-
-/** True when `value` nests arrays or objects deeper than `max` levels; iterative, never recurses. */
-function nestsDeeperThan(value: unknown, max: number): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const stack: [object, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop() as [object, number];
-    if (depth > max) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) {
-      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
-    }
-  }
-  return false;
-}
 
 /**
  * The argument text to record: the provider's raw text, the raw string of an invalid call, else
