@@ -2,10 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-
-/** Where `pnpm build` writes the page bundle: `dist/public/` beside this file's build. */
-export const defaultPublicDir = fileURLToPath(new URL('../dist/public', import.meta.url));
-const entry = fileURLToPath(new URL('../src/page/app.tsx', import.meta.url));
+import { defaultPublicDir, pageEntry } from './paths.js';
 
 /**
  * The `ai` package that `@ai-sdk/react` itself imports (it pins one exact `ai` release). The page
@@ -31,7 +28,7 @@ export interface PageBuild {
  */
 export async function buildPage(outdir: string = defaultPublicDir): Promise<PageBuild> {
   const result = await build({
-    entryPoints: { app: entry },
+    entryPoints: { app: pageEntry },
     outdir,
     bundle: true,
     format: 'esm',

@@ -63,6 +63,12 @@ describe('the web chat server', () => {
     expect(started.status).toBe(200);
     expect(started.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
     const stream = await started.text();
+    // The first turn's text arrives as several deltas of one text part, then the read-only call
+    // with its progress, then the refund waiting for approval.
+    const deltas = [...stream.matchAll(/"type":"text-delta","id":"([^"]+)","delta":"([^"]*)"/g)];
+    expect(deltas.length).toBeGreaterThan(2);
+    expect(deltas.map((match) => match[2]).join('')).toContain('Let me look up order A-17 for you.');
+    expect(stream).toContain('"type":"data-tool-progress"');
     expect(stream).toContain('"type":"tool-approval-request"');
     expect(stream).toContain('"toolName":"refund_order"');
     expect(chat.shop.refunds).toEqual([]);

@@ -1,6 +1,7 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { buildPage } from './build-page.js';
@@ -27,6 +28,8 @@ declare module 'vitest' {
   }
 }
 
+// `WEB_CHAT_README_SCREENSHOT=1 pnpm --filter web-chat test` also refreshes the README's image.
+const readmeScreenshot = fileURLToPath(new URL('../screenshot.png', import.meta.url));
 const hasChromium = existsSync(executablePath);
 if (!hasChromium) {
   console.warn(
@@ -55,7 +58,7 @@ describe.skipIf(!hasChromium)('the web chat page (useChat) in headless Chromium'
       executablePath,
       args: flags,
       headless: true,
-      viewport: { width: 900, height: 1000 },
+      viewport: { width: 900, height: 760 },
     });
   }, 60_000);
 
@@ -116,6 +119,8 @@ describe.skipIf(!hasChromium)('the web chat page (useChat) in headless Chromium'
     // The run is paused on the server: nothing has been refunded yet.
     expect(chat.shop.refunds).toEqual([]);
     await screenshot(context, 'approval-requested');
+    if (process.env.WEB_CHAT_README_SCREENSHOT === '1')
+      copyFileSync(join(shots, 'approval-requested.png'), readmeScreenshot);
 
     await refund.getByRole('button', { name: 'Approve' }).click();
     await refund.locator('[data-testid="tool-output"]').waitFor();

@@ -1,7 +1,7 @@
 import type { LanguageModelV1 } from '@tiny/llm';
 import { handleChatRequest } from '@tiny/ui-stream';
 import { createScriptedModel, createShopAgent, type Shop } from './agent.js';
-import { defaultPublicDir } from './build-page.js';
+import { defaultPublicDir } from './paths.js';
 import { type ChatServer, startChatServer } from './server.js';
 
 /** Options for {@link startWebChat}. */
