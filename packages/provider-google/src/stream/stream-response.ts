@@ -100,6 +100,8 @@ export async function* streamResponse(
   const seen = new Map<string, LanguageModelV1ToolCall>();
   let open: StreamCall | undefined;
   let done = false;
+  /** The parse failure of the latest event, while no later event has said whether it was cut or bad. */
+  let unreadable: unknown;
 
   /** Ends every call: invalid with `reason` when given (a broken stream), else refused unless the turn finished with STOP. */
   const endCalls = function* (reason?: string): Generator<LanguageModelV1StreamPart> {
@@ -224,16 +226,22 @@ export async function* streamResponse(
     for await (const event of readSseEvents(body, { limits: context.limits })) {
       if (context.signal?.aborted) throw context.signal.reason;
       if (event.data.trim() === '' || event.data.trim() === '[DONE]') continue;
-      const parsed = parseJson(event.data);
-      if ('failure' in parsed) {
+      if (unreadable !== undefined) {
+        // an event that was not JSON, and the stream went on: a bad chunk, not a cut one
         yield* fail(
-          transportError('sent a stream event that is not JSON', parsed.failure, {
+          transportError('sent a stream event that is not JSON', unreadable, {
             ...context,
             kind: 'invalid_chunk_json',
           }),
           'the stream sent an event that is not JSON',
         );
         return;
+      }
+      const parsed = parseJson(event.data);
+      if ('failure' in parsed) {
+        // The last event of a body cut mid-event is not JSON either: what follows decides.
+        unreadable = parsed.failure;
+        continue;
       }
       const chunk = asRecord(Array.isArray(parsed.value) ? parsed.value[0] : parsed.value);
       lastChunk = parsed.value;
@@ -334,10 +342,13 @@ export async function* streamResponse(
     return;
   }
   yield* fail(
-    transportError('ended the stream before the model finished (no finishReason)', undefined, {
-      ...context,
-      kind: 'incomplete_stream',
-    }),
-    'the stream ended before the model finished (no finishReason)',
+    transportError(
+      unreadable === undefined
+        ? 'ended the stream before the model finished (no finishReason)'
+        : 'ended the stream inside an event, before the model finished',
+      unreadable,
+      { ...context, kind: 'incomplete_stream' },
+    ),
+    'the stream ended before the model finished',
   );
 }
