@@ -60,6 +60,9 @@ describe.skipIf(!hasChromium)('the web chat page (useChat) in headless Chromium'
       headless: true,
       viewport: { width: 900, height: 760 },
     });
+    // Waits are for the page's own state (no timed assertions); this bound only nets a hung page on a
+    // loaded 2-core machine, under the file's 120 s test timeout.
+    browser.setDefaultTimeout(90_000);
   }, 60_000);
 
   afterAll(async () => {
