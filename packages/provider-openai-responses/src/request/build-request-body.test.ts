@@ -100,6 +100,12 @@ describe('presets', () => {
     await azureResponses({ resourceName: 'tiny', apiKey: 'azure-key', fetch })('my-deployment').doGenerate({
       messages: [{ role: 'user', content: 'hi' }],
     });
+    await azureResponses({
+      baseURL: 'https://tiny.openai.azure.com/openai',
+      apiVersion: '2025-04-01-preview',
+      apiKey: 'k',
+      fetch,
+    })('dated').doGenerate({ messages: [{ role: 'user', content: 'hi' }] });
     await localResponses({ server: 'ollama', fetch })('gpt-oss:20b').doGenerate({
       messages: [{ role: 'user', content: 'hi' }],
     });
@@ -107,9 +113,10 @@ describe('presets', () => {
     expect(seen[0]?.headers.get('api-key')).toBe('azure-key');
     expect(seen[0]?.headers.get('authorization')).toBeNull();
     expect(seen[0]?.body.model).toBe('my-deployment');
-    expect(seen[1]?.url).toBe('http://127.0.0.1:11434/v1/responses');
-    expect(seen[1]?.body).toMatchObject({ store: false });
-    expect(seen[1]?.body.include).toBeUndefined();
+    expect(seen[1]?.url).toBe('https://tiny.openai.azure.com/openai/responses?api-version=2025-04-01-preview');
+    expect(seen[2]?.url).toBe('http://127.0.0.1:11434/v1/responses');
+    expect(seen[2]?.body).toMatchObject({ store: false });
+    expect(seen[2]?.body.include).toBeUndefined();
   });
 
   it('refuse unknown keys by name and a base URL that is not one', () => {
