@@ -20,6 +20,9 @@ export async function claimPausedRun(
   store: ApprovalStateStore,
   responses: readonly ApprovalResponse[],
 ): Promise<PausedRun> {
+  const ids = responses.map((response) => response.approvalId);
+  const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
+  if (repeated.length > 0) throw new ChatApprovalError({ problem: 'malformed', ids: [...new Set(repeated)] });
   const found = await Promise.all(responses.map((response) => store.get(response.approvalId)));
   const unknown = responses.filter((_response, index) => found[index] === undefined).map((r) => r.approvalId);
   if (unknown.length > 0) throw new ChatApprovalError({ problem: 'unknown_approval', ids: unknown });

@@ -12,7 +12,7 @@ export type ChatApprovalProblem =
   | 'incomplete'
   /** Responses for approvals of two different paused runs in one request. */
   | 'several_runs'
-  /** An approval response that is not `{ id: string, approved: boolean, reason?: string }`. */
+  /** An approval response that is not `{ id: string, approved: boolean, reason?: string }`, or one approval answered twice. */
   | 'malformed';
 
 /**
