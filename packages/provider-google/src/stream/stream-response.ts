@@ -296,10 +296,10 @@ export async function* streamResponse(
               continue;
             }
             const text = asString(part.text);
-            if (text === undefined) continue;
+            if (text === undefined || (text === '' && part.thoughtSignature === undefined)) continue;
             if (open !== undefined) throw new ProtocolViolation(`sent text while call \`${open.id}\` was open`);
             if (text !== '') yield { type: part.thought === true ? 'reasoning_delta' : 'text_delta', delta: text };
-            if (text !== '' || part.thoughtSignature !== undefined) appendPart(kept, part);
+            appendPart(kept, part);
           }
           const reason = asString(candidate?.finishReason);
           if (

@@ -92,3 +92,27 @@ describe('an event that is not JSON', () => {
     expect(cut.settled.response.content).toBe('hi');
   });
 });
+
+describe('a streamed call still open at the finish', () => {
+  it('ends invalid and the turn finishes error (an empty closing text part is no violation)', async () => {
+    const event = (value: unknown) => `data: ${JSON.stringify(value)}\r\n\r\n`;
+    const text = [
+      event({ candidates: [{ content: { parts: [{ functionCall: { name: 'pay', willContinue: true } }] } }] }),
+      event({
+        candidates: [
+          {
+            content: {
+              parts: [
+                { functionCall: { partialArgs: [{ jsonPath: '$.cents', numberValue: 100 }], willContinue: true } },
+              ],
+            },
+          },
+        ],
+      }),
+      event({ candidates: [{ content: { parts: [{ text: '' }] }, finishReason: 'STOP' }] }),
+    ].join('');
+    const { parts, settled } = await read(body(new TextEncoder().encode(text), []));
+    expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: 'error', rawFinishReason: 'STOP' });
+    expect(settled.response.toolCalls[0]?.invalid).toContain('still open');
+  });
+});
