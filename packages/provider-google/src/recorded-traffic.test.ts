@@ -1,6 +1,7 @@
 // Replays the AI SDK's recorded Gemini traffic byte for byte (vercel/ai@ed857f50f112e23930b0c2dd8d532cc8bebbc911,
 // packages/google/src/__fixtures__/*.json and *.chunks.txt; each chunks line written as one SSE `data:` event
 // with the API's CRLF framing) from 127.0.0.1.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { collectStream, type LanguageModelV1Request, ModelCallError } from '@tiny/llm';
 import {
@@ -208,5 +209,58 @@ describe('a streamed call whose arguments cannot be placed', () => {
     );
     expect(response.toolCalls).toHaveLength(1);
     expect(response.toolCalls[0]?.invalid).toMatch(/reserved key/);
+  });
+});
+
+describe('every signature in the recordings is kept for replay', () => {
+  const signatures = (text: string) => [...text.matchAll(/"thoughtSignature":\s*"([^"]+)"/g)].map((match) => match[1]);
+  const kept = (response: {
+    reasoningSignature?: string | undefined;
+    toolCalls: readonly { extraContent?: unknown }[];
+  }) => [
+    ...(decodeReplayParts(response.reasoningSignature ?? '') ?? []).map((part) => part.thoughtSignature),
+    ...response.toolCalls.map(
+      (call) => (call.extraContent as { google?: { thoughtSignature?: string } } | undefined)?.google?.thoughtSignature,
+    ),
+  ];
+
+  it.each([
+    'google-text.json',
+    'google-reasoning.json',
+    'google-reasoning-gemini3.json',
+    'google-tool-call.json',
+    'google-tool-call-gemini3.json',
+  ])('%s (whole)', async (file) => {
+    const recordedSignatures = signatures(
+      readFileSync(new URL(`./__fixtures__/google/${file}`, import.meta.url), 'utf8'),
+    );
+    expect(recordedSignatures.length).toBeGreaterThan(0);
+    const response = await serve({ file }).doGenerate(ask);
+    expect(
+      kept(response)
+        .filter((value) => value !== undefined)
+        .sort(),
+    ).toEqual([...recordedSignatures].sort());
+  });
+
+  it.each([
+    'google-text.sse',
+    'google-reasoning.sse',
+    'google-reasoning-gemini3.sse',
+    'google-tool-call.sse',
+    'google-tool-call-gemini3.sse',
+    'google-stream-no-args-tool-call.sse',
+    'google-stream-tool-call-arguments.sse',
+  ])('%s (streamed)', async (file) => {
+    const recordedSignatures = signatures(
+      readFileSync(new URL(`./__fixtures__/google/${file}`, import.meta.url), 'utf8'),
+    );
+    expect(recordedSignatures.length).toBeGreaterThan(0);
+    const { response } = await streamed(file);
+    expect(
+      kept(response)
+        .filter((value) => value !== undefined)
+        .sort(),
+    ).toEqual([...recordedSignatures].sort());
   });
 });
