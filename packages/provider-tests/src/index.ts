@@ -43,8 +43,16 @@ export {
   type SuiteModelFactory,
 } from './suites/describe-header-secrets.js';
 export {
+  describeHostileServer,
+  type EncodedTurn,
+  type HostileServerLimits,
+  type HostileServerOptions,
+  type HostileServerWire,
+} from './suites/describe-hostile-server.js';
+export {
   type CleanSplice,
   describeSpliceClasses,
   type SpliceClassesOptions,
   type SpliceClassesWire,
 } from './suites/describe-splice-classes.js';
+export { type LoopbackHandler, type LoopbackServer, useLoopbackServer } from './suites/loopback-server.js';
