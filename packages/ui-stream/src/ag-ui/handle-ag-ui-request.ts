@@ -1,7 +1,7 @@
 import type { AgentHarness, AgentRunStream, InvokeOptions, Message, RunContext } from '@tiny/harness';
 import { InvalidInputError } from '@tiny/tools';
 import type { ApprovalStateStore } from '../chat/approval-store.js';
-import { defaultApprovalStore } from '../chat/handle-chat-request.js';
+import { defaultApprovalStore, isRequest } from '../chat/handle-chat-request.js';
 import { type ApprovalResponse, claimPausedRun, resumePausedRun } from '../chat/resume-paused-run.js';
 import { ChatApprovalError } from '../errors/chat-approval-error.js';
 import { secretStrings } from '../run/scrub-secrets.js';
@@ -96,7 +96,7 @@ export async function handleAgUiRequest(
   let input: Record<string, unknown>;
   let context: RunContext;
   try {
-    const body = request instanceof Request ? await request.json().catch(() => fail('the body is not JSON')) : request;
+    const body = isRequest(request) ? await request.json().catch(() => fail('the body is not JSON')) : request;
     if (typeof body !== 'object' || body === null || Array.isArray(body))
       fail('the body must be a RunAgentInput object');
     input = body as Record<string, unknown>;

@@ -1,4 +1,4 @@
-import type { RunState } from '@tiny/harness';
+import { InvalidInputError, type RunState } from '@tiny/harness';
 
 /** One approval the stream asked the client for: the id it sent, and the call it stands for. */
 export interface IssuedApproval {
@@ -34,13 +34,32 @@ export interface ApprovalStateStore {
   take(runId: string): PausedRun | undefined | Promise<PausedRun | undefined>;
 }
 
-/** An {@link ApprovalStateStore} in this process's memory (lost on restart; one process only). */
+/**
+ * An {@link ApprovalStateStore} in this process's memory (lost on restart; one process only). It
+ * keeps at most `maxRuns` paused runs (default 1000): saving one more forgets the oldest, whose
+ * approvals then answer `unknown_approval`, so clients that never decide cannot grow it without bound.
+ */
 export class InMemoryApprovalStore implements ApprovalStateStore {
   private readonly runs = new Map<string, PausedRun>();
   private readonly byApproval = new Map<string, string>();
+  private readonly maxRuns: number;
+
+  constructor(options: { readonly maxRuns?: number | undefined } = {}) {
+    const max = options.maxRuns ?? 1000;
+    if (!Number.isInteger(max) || max < 1)
+      throw new InvalidInputError({
+        entryPoint: 'InMemoryApprovalStore',
+        reason: `\`maxRuns\` must be an integer of at least 1, got ${String(max)}`,
+      });
+    this.maxRuns = max;
+  }
 
   save(paused: PausedRun): void {
     this.take(paused.runId);
+    while (this.runs.size >= this.maxRuns) {
+      const oldest = this.runs.keys().next().value as string;
+      this.take(oldest);
+    }
     this.runs.set(paused.runId, paused);
     for (const approval of paused.approvals) this.byApproval.set(approval.approvalId, paused.runId);
   }

@@ -70,10 +70,21 @@ function approvalResponses(last: ChatUIMessage | undefined): ApprovalResponse[] 
   return responses;
 }
 
+/** A fetch `Request` (from any realm: Node's, a framework's polyfill), not an already parsed body. */
+export function isRequest(value: unknown): value is Request {
+  return (
+    value instanceof Request ||
+    (typeof value === 'object' &&
+      value !== null &&
+      typeof (value as Request).json === 'function' &&
+      typeof (value as Request).headers === 'object')
+  );
+}
+
 /** The body `useChat` posted: a `Request` (read as JSON) or the parsed object. */
 async function readBody(request: Request | unknown): Promise<Record<string, unknown>> {
   let body: unknown = request;
-  if (request instanceof Request) {
+  if (isRequest(request)) {
     try {
       body = await request.json();
     } catch (error) {
