@@ -128,3 +128,45 @@ describe('a call repeated across chunks', () => {
     expect(replayed.split('"functionResponse"')).toHaveLength(2);
   });
 });
+
+describe('two calls under one API id in a whole answer', () => {
+  it('break the turn: both invalid, the finish error, and through the agent loop neither runs', async () => {
+    const ran: string[] = [];
+    const weather = defineTool({
+      name: 'weather',
+      description: 'Weather for a place.',
+      parameters: Type.Object({ location: Type.String() }),
+      policy: ToolPolicy.readOnly(),
+      execute: ({ location }) => {
+        ran.push(location);
+        return 'ok';
+      },
+    });
+    const answer = {
+      candidates: [
+        {
+          content: {
+            role: 'model',
+            parts: [
+              { functionCall: { id: 'call-1', name: 'weather', args: { location: 'Paris' } } },
+              { functionCall: { id: 'call-1', name: 'weather', args: { location: 'Oslo' } } },
+            ],
+          },
+          finishReason: 'STOP',
+          index: 0,
+        },
+      ],
+    };
+    const done = {
+      candidates: [{ content: { role: 'model', parts: [{ text: 'Sorry.' }] }, finishReason: 'STOP', index: 0 }],
+    };
+    server.load({
+      exchanges: [{ response: { json: answer } }, { response: { json: answer } }, { response: { json: done } }],
+    });
+    const response = await model().doGenerate(ask);
+    expect(response.finishReason).toBe('error');
+    expect(response.toolCalls.every((call) => call.invalid !== undefined)).toBe(true);
+    await new AgentHarness({ model: model(), tools: [weather] }).invoke({}, [{ role: 'user', content: 'Weather?' }]);
+    expect(ran).toEqual([]);
+  });
+});

@@ -26,7 +26,8 @@ export function refusalOf(raw: string | undefined): string {
  * `<name>_<index>`; the part's `thoughtSignature` in `extraContent`; an exact repeat of an earlier
  * call dropped with a warning in `warnings`, see `dropExactRepeats`), and the thought and text
  * parts as the `reasoningSignature` when any carries a signature or is a thought (replayed exactly;
- * see `encodeReplayParts`). A finish other than `STOP` makes every call invalid (it never runs).
+ * see `encodeReplayParts`). A finish other than `STOP` makes every call invalid (it never runs);
+ * two calls under one API id make every call invalid and the finish `error`.
  * No candidate with `promptFeedback.blockReason` is a `content_filter` finish with that raw reason.
  *
  * @throws {GoogleCallError} for an error body (`{error: {...}}`); of kind `invalid_response` for a
@@ -83,6 +84,8 @@ export function parseResponse(
     kept.push({ ...part });
   });
   const signature = encodeReplayParts(kept);
+  const deduped = dropExactRepeats(toolCalls, warnings);
+  const checked = refuseRepeatedIds(deduped);
   return {
     ...meta,
     content,
@@ -91,8 +94,10 @@ export function parseResponse(
         ? {}
         : { reasoning }
       : { reasoning, reasoningSignature: signature }),
-    toolCalls: refuseRepeatedIds(dropExactRepeats(toolCalls, warnings)),
-    finishReason: mapFinishReason(finish, toolCalls.length > 0),
+    toolCalls: checked,
+    // Two calls under one API id: which result answers which is ambiguous, so the turn is broken
+    // (the harness refuses a broken turn's calls; an invalid call alone it may repair and run).
+    finishReason: checked !== deduped ? 'error' : mapFinishReason(finish, toolCalls.length > 0),
     ...(finish === undefined ? {} : { rawFinishReason: finish }),
     usage,
   };
