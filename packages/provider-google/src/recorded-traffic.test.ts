@@ -194,7 +194,7 @@ describe('recorded streams split anywhere', () => {
 });
 
 describe('a streamed call whose arguments cannot be placed', () => {
-  it('ends invalid even though the turn finished with STOP', async () => {
+  it('ends invalid and breaks the turn even though it finished with STOP', async () => {
     const chunk = (part: unknown, finish?: string) =>
       `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [part] }, ...(finish === undefined ? {} : { finishReason: finish }) }], responseId: 'r1' })}\r\n\r\n`;
     const text = [
@@ -209,6 +209,7 @@ describe('a streamed call whose arguments cannot be placed', () => {
     );
     expect(response.toolCalls).toHaveLength(1);
     expect(response.toolCalls[0]?.invalid).toMatch(/reserved key/);
+    expect(response.finishReason).toBe('error');
   });
 });
 

@@ -153,7 +153,9 @@ export async function* streamResponse(
   };
 
   const finishTurn = function* (): Generator<LanguageModelV1StreamPart> {
-    const cut = open !== undefined;
+    // A call still open, or one whose streamed arguments could not all be placed, breaks the turn:
+    // its argument text may parse, and an invalid call alone the harness may repair and run.
+    const cut = open !== undefined || calls.some((entry) => entry.broken !== undefined);
     const hadCalls = calls.length > 0;
     yield* signaturePart();
     yield* endCalls();
