@@ -150,6 +150,23 @@ describe('broken turns: no call of them is runnable', () => {
   });
 });
 
+describe('items that ask the client to act', () => {
+  it('a recorded local_shell_call: the turn ends error, nothing of it is a call, the item is kept for replay', async () => {
+    const body = JSON.parse(readFileSync(new URL('local-shell-call.json', fixtures), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    const model = openaiResponses({ baseURL: load([{ response: { json: body } }]), apiKey: 'sk-test' })(
+      'codex-mini-latest',
+    );
+    const response = await model.doGenerate({ messages: [{ role: 'user', content: 'List the files.' }] });
+    expect(response.finishReason).toBe('error');
+    expect(response.rawFinishReason).toBe('completed:local_shell_call');
+    expect(response.toolCalls).toEqual([]);
+    expect(response.reasoningSignature).toMatch(/^tiny\.openai-responses\.items\.v1:/);
+  });
+});
+
 describe('hosted tools are kept for replay and never run by the harness', () => {
   it('a web search turn: no call, its items replayed unchanged in the next request, even beside a local tool of the same name', async () => {
     const searched: string[] = [];

@@ -25,9 +25,16 @@ export function encodeReplayItems(all: readonly ReplayItem[]): string | undefine
 }
 
 /**
+ * Item types an envelope never holds: the adapter writes calls, their outputs and messages from
+ * the turn itself, so an envelope carrying one was not written by `encodeReplayItems`.
+ */
+const NEVER_REPLAYED: ReadonlySet<string> = new Set(['function_call', 'function_call_output', 'message']);
+
+/**
  * The items a reasoning part's signature carries, in order. `undefined` for a signature that is
  * not this adapter's envelope or does not decode (a damaged transcript, another provider's
- * signature): the caller leaves the part out with a warning.
+ * signature), or that holds a function call, a call output or a message (which would add a call
+ * or a turn the transcript does not show): the caller leaves the part out with a warning.
  * @internal
  */
 export function decodeReplayItems(signature: string): ReplayItem[] | undefined {
@@ -37,7 +44,11 @@ export function decodeReplayItems(signature: string): ReplayItem[] | undefined {
     if (!Array.isArray(value)) return undefined;
     const items = value.filter(
       (item): item is ReplayItem =>
-        typeof item === 'object' && item !== null && !Array.isArray(item) && typeof item.type === 'string',
+        typeof item === 'object' &&
+        item !== null &&
+        !Array.isArray(item) &&
+        typeof item.type === 'string' &&
+        !NEVER_REPLAYED.has(item.type),
     );
     return items.length === value.length ? items : undefined;
   } catch {

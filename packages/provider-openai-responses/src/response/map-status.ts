@@ -1,6 +1,22 @@
 import type { LanguageModelV1FinishReason } from '@tiny/llm';
 import { asRecord, asString } from '@tiny/provider-utils';
 
+/**
+ * Output item types that ask the client to act (run a command, a patch, a custom tool, a computer
+ * action, approve an MCP call) and that this adapter does not turn into calls: a turn holding one
+ * did not end in an answer. Hosted items (`web_search_call`, `file_search_call`,
+ * `code_interpreter_call`, `mcp_call`, `image_generation_call`) ran at the provider and are not here.
+ * @internal
+ */
+export const CLIENT_ACTION_ITEMS: ReadonlySet<string> = new Set([
+  'custom_tool_call',
+  'local_shell_call',
+  'shell_call',
+  'apply_patch_call',
+  'computer_call',
+  'mcp_approval_request',
+]);
+
 /** How a response ended, read from its `status` and `incomplete_details`. @internal */
 export interface TurnEnd {
   readonly finishReason: LanguageModelV1FinishReason;
@@ -15,12 +31,21 @@ export interface TurnEnd {
  * with a refusal, else `stop`. `incomplete` is a broken turn: `length` for
  * `max_output_tokens`, `content_filter` for `content_filter`, `error` for any other reason. Any
  * other status (`failed`, `cancelled`, `in_progress`, `queued`, a value not known, none at all)
- * is `error`. Only a completed response lets its calls run.
+ * is `error`. Only a completed response lets its calls run. A completed response holding an item
+ * that asks the client to act (`unanswered`, one of `CLIENT_ACTION_ITEMS`) is `error` too: it did
+ * not end in an answer, and nothing of it runs.
  * @internal
  */
-export function mapStatus(response: unknown, hasCalls: boolean, refused: boolean): TurnEnd {
+export function mapStatus(response: unknown, hasCalls: boolean, refused: boolean, unanswered?: string): TurnEnd {
   const record = asRecord(response);
   const status = asString(record?.status);
+  if (status === 'completed' && unanswered !== undefined) {
+    return {
+      finishReason: 'error',
+      rawFinishReason: `${status}:${unanswered}`,
+      broken: `the response asks for a ${unanswered}, which this adapter does not run; no call of it may run`,
+    };
+  }
   if (status === 'completed') {
     return {
       finishReason: refused ? 'content_filter' : hasCalls ? 'tool_calls' : 'stop',

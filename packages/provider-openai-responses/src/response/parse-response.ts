@@ -2,7 +2,7 @@ import type { LanguageModelV1Response, LanguageModelV1ToolCall } from '@tiny/llm
 import { asArray, asNonEmptyString, asRecord, asString, refuseRepeatedIds } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromEvent, transportError } from '../errors/create-call-error.js';
 import { encodeReplayItems, type ReplayItem } from '../request/replay-items.js';
-import { mapStatus } from './map-status.js';
+import { CLIENT_ACTION_ITEMS, mapStatus } from './map-status.js';
 import { mapUsage } from './map-usage.js';
 import { readCall } from './read-call.js';
 
@@ -79,7 +79,8 @@ export function parseResponse(
       replay.push(item as ReplayItem);
     }
   }
-  const end = mapStatus(response, callItems.length > 0, refusal !== '');
+  const unanswered = replay.find((item) => CLIENT_ACTION_ITEMS.has(item.type))?.type;
+  const end = mapStatus(response, callItems.length > 0, refusal !== '', unanswered);
   const toolCalls: LanguageModelV1ToolCall[] = callItems.map((item) => readCall(item, 'response', end.broken));
   const signature = encodeReplayItems(replay);
   const id = asNonEmptyString(response?.id);

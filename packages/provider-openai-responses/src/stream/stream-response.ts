@@ -10,7 +10,7 @@ import {
 } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromEvent, httpFailureError, transportError } from '../errors/create-call-error.js';
 import { encodeReplayItems, type ReplayItem } from '../request/replay-items.js';
-import { mapStatus } from '../response/map-status.js';
+import { CLIENT_ACTION_ITEMS, mapStatus } from '../response/map-status.js';
 import { mapUsage } from '../response/map-usage.js';
 import { MAX_OUTPUT_ITEMS, reasoningTexts, SUMMARY_SEPARATOR } from '../response/parse-response.js';
 import { readCall } from '../response/read-call.js';
@@ -202,10 +202,12 @@ export async function* streamResponse(
           return;
         }
         const status = type === 'response.cancelled' ? { ...final, status: 'cancelled' } : final;
+        const unanswered = [...replay, ...open.values()].find((item) => CLIENT_ACTION_ITEMS.has(item.type))?.type;
         const end = mapStatus(
           status.status === undefined && type === 'response.completed' ? { ...status, status: 'completed' } : status,
           calls.length > 0 || [...open.values()].some((item) => item.type === 'function_call'),
           refused,
+          unanswered,
         );
         yield* endCalls(end.broken);
         yield {
