@@ -51,6 +51,13 @@ function tools() {
       return `paid ${to} (${memo}, ${apiKey})`;
     },
   });
+  const ship = defineTool({
+    name: 'ship',
+    description: 'Ship a parcel (needs approval; no sensitive field, so its argument text streams).',
+    parameters: Type.Object({ to: Type.String() }, { additionalProperties: false }),
+    policy: ToolPolicy.classified().withSideEffects({ network: true }).requiringApproval(),
+    execute: ({ to }) => `shipped to ${to}`,
+  });
   const broken = defineTool({
     name: 'broken',
     description: 'Fails.',
@@ -60,10 +67,10 @@ function tools() {
       throw new Error(`failed near ${API_KEY.length} bytes`);
     },
   });
-  return [lookup, pay, broken];
+  return [lookup, pay, ship, broken];
 }
 
-type CallKind = 'lookup' | 'pay' | 'broken' | 'unknown' | 'invalid';
+type CallKind = 'lookup' | 'pay' | 'ship' | 'broken' | 'unknown' | 'invalid';
 interface Script {
   readonly text: boolean;
   readonly chunkSize: number;
@@ -83,7 +90,9 @@ const scripts: fc.Arbitrary<Script> = fc.record({
   turns: fc.array(
     fc.record({
       content: fc.array(words, { maxLength: 3 }).map((parts) => parts.join('')),
-      calls: fc.array(fc.constantFrom<CallKind>('lookup', 'pay', 'broken', 'unknown', 'invalid'), { maxLength: 3 }),
+      calls: fc.array(fc.constantFrom<CallKind>('lookup', 'pay', 'ship', 'broken', 'unknown', 'invalid'), {
+        maxLength: 3,
+      }),
     }),
     { maxLength: 3 },
   ),
@@ -96,6 +105,7 @@ const scripts: fc.Arbitrary<Script> = fc.record({
 function callArgs(kind: CallKind, index: number): { name: string; args: unknown } {
   if (kind === 'lookup') return { name: 'lookup', args: { id: `a${index}` } };
   if (kind === 'pay') return { name: 'pay', args: { to: `p${index}`, memo: MEMO } };
+  if (kind === 'ship') return { name: 'ship', args: { to: `s${index}` } };
   if (kind === 'broken') return { name: 'broken', args: {} };
   if (kind === 'unknown') return { name: 'nope', args: { x: index } };
   return { name: 'lookup', args: { id: index } };
@@ -222,12 +232,31 @@ function uiViolations(chunks: readonly UIMessageChunk[], continued: ReadonlySet<
   return problems;
 }
 
+/** The calls the script sends with cut-off argument text (the `invalid` kind, native only). */
+function truncatedCalls(script: Script): Set<string> {
+  return new Set(
+    script.turns.flatMap((turn, turnIndex) =>
+      turn.calls.flatMap((kind, index) => (kind === 'invalid' ? [`t${turnIndex}c${index}`] : [])),
+    ),
+  );
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Violations of the AG-UI event stream's promises. */
-function agUiViolations(events: readonly AgUiEvent[]): string[] {
+function agUiViolations(events: readonly AgUiEvent[], truncated: ReadonlySet<string>): string[] {
   const problems: string[] = [];
   const messages = new Set<string>();
   const calls = new Set<string>();
   const ended = new Set<string>();
+  const args = new Map<string, string>();
   let stepName: string | undefined;
   let terminal = false;
   if (events[0]?.type !== 'RUN_STARTED') problems.push('first event is not RUN_STARTED');
@@ -260,11 +289,17 @@ function agUiViolations(events: readonly AgUiEvent[]): string[] {
         break;
       case 'TOOL_CALL_ARGS':
         if (!calls.has(event.toolCallId)) problems.push('args for closed call');
+        args.set(event.toolCallId, (args.get(event.toolCallId) ?? '') + event.delta);
         break;
-      case 'TOOL_CALL_END':
+      case 'TOOL_CALL_END': {
         if (!calls.delete(event.toolCallId)) problems.push('end for closed call');
         ended.add(event.toolCallId);
+        // The argument deltas of a call join to one JSON document (when the model's text was whole).
+        const text = args.get(event.toolCallId);
+        if (text !== undefined && !truncated.has(event.toolCallId) && !isJson(text))
+          problems.push(`args of ${event.toolCallId} do not join to JSON: ${text}`);
         break;
+      }
       case 'RUN_FINISHED':
       case 'RUN_ERROR':
         if (stepName !== undefined || messages.size > 0 || calls.size > 0) problems.push('terminal with open parts');
@@ -333,7 +368,7 @@ describe(`ui-stream well-formedness over random scripted runs (${runs.numRuns} r
         const problems = [
           ...uiViolations(chunks, new Set()),
           ...read.problems,
-          ...agUiViolations(events),
+          ...agUiViolations(events, truncatedCalls(script)),
           ...noSecrets(JSON.stringify(chunks)),
           ...noSecrets(JSON.stringify(events)),
         ];

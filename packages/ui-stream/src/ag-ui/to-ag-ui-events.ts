@@ -212,7 +212,8 @@ class AgUiWriter {
             call.callId,
             call.toolName,
             displayArguments(this.options.tools, call.toolName, call.arguments),
-            false,
+            // Argument text already streamed is not sent again (the deltas would no longer join to JSON).
+            this.streamed.has(call.callId),
           );
         for (const approval of issued) {
           const call = run.deferred.approvals.find((candidate) => candidate.callId === approval.toolCallId);
