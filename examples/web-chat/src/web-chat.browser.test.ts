@@ -2,8 +2,10 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { loadReplayFixture, type ReplayServer, startReplayServer } from '@tiny/provider-tests';
+import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { modelFromEnv } from './agent.js';
 import { buildPage } from './build-page.js';
 import { startWebChat, type WebChat } from './web-chat.js';
 
@@ -44,6 +46,9 @@ describe.skipIf(!hasChromium)('the web chat page (useChat) in headless Chromium'
   let publicDir: string;
   let page: Page;
   let shots: string;
+  // The same server on a real adapter: a local /v1/messages endpoint, replayed on 127.0.0.1.
+  let messagesServer: ReplayServer;
+  let localChat: WebChat;
   const requests: string[] = [];
   const problems: string[] = [];
 
@@ -53,6 +58,11 @@ describe.skipIf(!hasChromium)('the web chat page (useChat) in headless Chromium'
     publicDir = mkdtempSync(join(tmpdir(), 'tiny-web-chat-page-'));
     await buildPage(publicDir);
     chat = await startWebChat({ publicDir });
+    messagesServer = await startReplayServer(
+      loadReplayFixture(new URL('./__fixtures__/local-messages-run.json', import.meta.url)),
+    );
+    const local = modelFromEnv({ ANTHROPIC_BASE_URL: `${messagesServer.url}/v1` });
+    localChat = await startWebChat({ publicDir, model: local.model, modelDescription: local.description });
     userDataDir = mkdtempSync(join(tmpdir(), 'tiny-web-chat-profile-'));
     browser = await chromium.launchPersistentContext(userDataDir, {
       executablePath,
@@ -68,18 +78,20 @@ describe.skipIf(!hasChromium)('the web chat page (useChat) in headless Chromium'
   afterAll(async () => {
     await browser?.close();
     await chat?.close();
+    await localChat?.close();
+    await messagesServer?.close();
     for (const dir of [userDataDir, publicDir]) if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
 
   /** A fresh page (a fresh useChat conversation) with its requests and console problems recorded. */
-  async function openChat(): Promise<Page> {
+  async function openChat(url = chat.url): Promise<Page> {
     page = await browser.newPage();
     page.on('request', (request) => requests.push(request.url()));
     page.on('console', (message) => {
       if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
     });
     page.on('pageerror', (error) => problems.push(error.message));
-    await page.goto(chat.url);
+    await page.goto(url);
     await page.getByText('tiny web chat').waitFor();
     return page;
   }
@@ -87,6 +99,13 @@ describe.skipIf(!hasChromium)('the web chat page (useChat) in headless Chromium'
   async function send(text: string): Promise<void> {
     await page.getByLabel('Message').fill(text);
     await page.getByRole('button', { name: 'Send' }).click();
+  }
+
+  /** Waits for `target` to appear; fails at once with the page's error when the chat shows one instead. */
+  async function reach(target: Locator): Promise<void> {
+    const error = page.getByTestId('error');
+    await target.or(error).first().waitFor();
+    if ((await error.count()) > 0) throw new Error(`the page shows an error: ${await error.textContent()}`);
   }
 
   /** Waits until the chat is idle again (the stream finished, no automatic resend pending). */
@@ -105,14 +124,14 @@ describe.skipIf(!hasChromium)('the web chat page (useChat) in headless Chromium'
     await send('My order A-17 arrived broken. Can I get a refund?');
 
     const lookup = page.locator('[data-testid="tool"][data-tool="lookup_order"]');
-    await lookup.locator('[data-testid="tool-output"]').waitFor();
+    await reach(lookup.locator('[data-testid="tool-output"]'));
     await expect(lookup.locator('[data-testid="tool-input"]').textContent()).resolves.toContain('"orderId": "A-17"');
     await expect(lookup.locator('[data-testid="tool-output"]').textContent()).resolves.toContain('ceramic teapot');
     // The latest progress report of the call stays in the message.
     await expect(lookup.locator('[data-testid="progress"]').last().textContent()).resolves.toContain('done');
 
     const refund = page.locator('[data-testid="tool"][data-tool="refund_order"]');
-    await refund.locator('[data-testid="approval"]').waitFor();
+    await reach(refund.locator('[data-testid="approval"]'));
     await idle();
     await expect(refund.getAttribute('data-state')).resolves.toBe('approval-requested');
     await expect(refund.locator('[data-testid="tool-input"]').textContent()).resolves.toContain('"amountCents": 4200');
@@ -126,7 +145,7 @@ describe.skipIf(!hasChromium)('the web chat page (useChat) in headless Chromium'
       copyFileSync(join(shots, 'approval-requested.png'), readmeScreenshot);
 
     await refund.getByRole('button', { name: 'Approve' }).click();
-    await refund.locator('[data-testid="tool-output"]').waitFor();
+    await reach(refund.locator('[data-testid="tool-output"]'));
     await idle();
     await expect(refund.getAttribute('data-state')).resolves.toBe('output-available');
     await expect(refund.locator('[data-testid="tool-output"]').textContent()).resolves.toContain('"refundId": "R-1"');
@@ -144,12 +163,12 @@ describe.skipIf(!hasChromium)('the web chat page (useChat) in headless Chromium'
     await send('Order B-42 is broken too, refund it please.');
 
     const refund = page.locator('[data-testid="tool"][data-tool="refund_order"]');
-    await refund.locator('[data-testid="approval"]').waitFor();
+    await reach(refund.locator('[data-testid="approval"]'));
     await idle();
     await expect(refund.locator('[data-testid="tool-input"]').textContent()).resolves.toContain('"orderId": "B-42"');
 
     await refund.getByRole('button', { name: 'Deny' }).click();
-    await refund.locator('[data-testid="tool-denied"]').waitFor();
+    await reach(refund.locator('[data-testid="tool-denied"]'));
     await idle();
     await expect(refund.getAttribute('data-state')).resolves.toBe('output-denied');
     await expect(refund.locator('[data-testid="tool-output"]').count()).resolves.toBe(0);
@@ -162,9 +181,36 @@ describe.skipIf(!hasChromium)('the web chat page (useChat) in headless Chromium'
     await screenshot(context, 'denied');
   });
 
-  it('loaded nothing but its own server and logged no errors', () => {
+  it('works the same on a real adapter: a local Messages API server (ANTHROPIC_BASE_URL), approved', async () => {
+    await openChat(localChat.url);
+    await expect(page.locator('.model').textContent()).resolves.toContain(
+      `local (Anthropic Messages API at ${messagesServer.url}/v1)`,
+    );
+    await send('My order A-17 arrived broken. Can I get a refund?');
+    const refund = page.locator('[data-testid="tool"][data-tool="refund_order"]');
+    await reach(refund.locator('[data-testid="approval"]'));
+    await idle();
+    await expect(
+      page.locator('[data-testid="tool"][data-tool="lookup_order"] [data-testid="tool-output"]').textContent(),
+    ).resolves.toContain('ceramic teapot');
+    expect(localChat.shop.refunds).toEqual([]);
+
+    await refund.getByRole('button', { name: 'Approve' }).click();
+    await reach(refund.locator('[data-testid="tool-output"]'));
+    await idle();
+    await expect(page.locator('[data-testid="text"]').last().textContent()).resolves.toBe(
+      'Refund R-1 is done: 42.00 EUR is on its way back to your card.',
+    );
+    expect(localChat.shop.refunds).toEqual([{ orderId: 'A-17', amountCents: 4200, reason: 'arrived broken' }]);
+    // Every replayed exchange was asked for, in order, with the expected transcript.
+    messagesServer.assertDone();
+  });
+
+  it('loaded nothing but its own servers and logged no errors', () => {
     expect(requests.length).toBeGreaterThan(0);
-    expect(requests.filter((url) => !url.startsWith(`${chat.url}/`))).toEqual([]);
+    expect(requests.filter((url) => !url.startsWith(`${chat.url}/`) && !url.startsWith(`${localChat.url}/`))).toEqual(
+      [],
+    );
     expect(problems).toEqual([]);
   });
 });
