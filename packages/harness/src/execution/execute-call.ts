@@ -18,6 +18,7 @@ import { idempotencyKeyOf, recordSettled, recordStarted } from '../ledger/record
 import { markToolError, middlewareContext, wrapToolOnion } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { canStop, isRunStop, runStopError } from '../run/run-stop.js';
+import { type CallDeadline, cancelDeadline, scheduleDeadline } from './call-deadlines.js';
 import type { CallOutcome } from './call-outcome.js';
 import { describeSafely } from './plain-data.js';
 import { unwatchRunAbort, watchRunAbort } from './run-abort-watch.js';
@@ -57,9 +58,9 @@ function settleWithin(
   const runSignal = state.signal;
   if (deadlineMs === undefined && !canStop(runSignal)) return Promise.resolve(pending);
   return new Promise<ToolOutput>((resolve, reject) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let deadline: CallDeadline | undefined;
     const cleanup = () => {
-      if (timer !== undefined) clearTimeout(timer);
+      if (deadline !== undefined) cancelDeadline(deadline);
       unwatchRunAbort(runSignal, onAbort);
     };
     const onAbort = () => {
@@ -75,12 +76,12 @@ function settleWithin(
     }
     watchRunAbort(runSignal, onAbort);
     if (deadlineMs !== undefined) {
-      timer = setTimeout(() => {
+      deadline = scheduleDeadline(deadlineMs, () => {
         cleanup();
         const error = timeoutError();
         signal.abort(error);
         reject(error);
-      }, deadlineMs);
+      });
     }
     pending.then(
       (value) => {
@@ -136,9 +137,20 @@ export function executeCall(
       ? executeWithLedger(state, call, entry, args, depth, callTool, startedAt)
       : runCall(state, call, entry, args, depth, callTool, startedAt, undefined);
   // The tool boundary: nothing the tool produced leaves it with a host value or sensitive value in it.
-  if (outcome instanceof Promise)
-    return outcome.then((settled) => scrubOutcome(state, call.id, entry, args, depth, settled));
+  if (outcome instanceof Promise) return scrubSettled(state, call.id, entry, args, depth, outcome);
   return scrubOutcome(state, call.id, entry, args, depth, outcome);
+}
+
+/** {@link scrubOutcome} once `pending` settles (an async function: no closure per call). */
+async function scrubSettled(
+  state: LoopState,
+  callId: string,
+  entry: RegisteredTool,
+  args: Record<string, unknown>,
+  depth: number,
+  pending: Promise<CallOutcome>,
+): Promise<CallOutcome> {
+  return scrubOutcome(state, callId, entry, args, depth, await pending);
 }
 
 /** {@link executeCall} with a ledger: the `started` row before the call, the settled row after. */
@@ -181,9 +193,9 @@ function runCall(
       outcome = runWrapped(state, call, entry, args, context, signal, startedAt);
     } else {
       const output = entry.tool.execute(args as never, context);
-      outcome = isPromiseLike(output)
-        ? settleOutput(state, entry, output, args, signal, startedAt)
-        : returned(entry, resultOfOutput(state, entry, output), startedAt);
+      // An asynchronous output: one async function awaits it and ends the call (no `finally` chain).
+      if (isPromiseLike(output)) return settleOutput(state, entry, output, args, signal, context, startedAt);
+      outcome = returned(entry, resultOfOutput(state, entry, output), startedAt);
     }
   } catch (error) {
     outcome = thrown(state, error, startedAt);
@@ -195,20 +207,28 @@ function runCall(
   return outcome.finally(() => endCall(context));
 }
 
-/** An asynchronous `execute`'s output, awaited under the call's deadline and the run's signal. */
+/** An asynchronous `execute`'s output, awaited under the call's deadline and the run's signal; then the call's context ends. */
 async function settleOutput(
   state: LoopState,
   entry: RegisteredTool,
   output: PromiseLike<ToolOutput>,
   args: Record<string, unknown>,
   signal: LazyCallSignal,
+  context: ToolExecutionContext,
   startedAt: number,
 ): Promise<CallOutcome> {
+  let outcome: CallOutcome;
   try {
-    return returned(entry, resultOfOutput(state, entry, await settle(state, entry, output, args, signal)), startedAt);
+    outcome = returned(
+      entry,
+      resultOfOutput(state, entry, await settle(state, entry, output, args, signal)),
+      startedAt,
+    );
   } catch (error) {
-    return thrown(state, error, startedAt);
+    outcome = thrown(state, error, startedAt);
   }
+  endCall(context);
+  return outcome;
 }
 
 /** Waits for a promised output under the tool's resolved timeout and the run's signal. */
