@@ -92,4 +92,37 @@ describe('the web chat server', () => {
     await expect(refused.json()).resolves.toMatchObject({ error: 'ChatApprovalError', problem: 'unknown_approval' });
     expect(chat.shop.refunds).toEqual([]);
   });
+
+  it('runs an approved call once: the same approval response sent again answers 409 and runs nothing', async () => {
+    const before = chat.shop.refunds.length;
+    const user = { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'Refund order B-42 please' }] };
+    const stream = await (await post(JSON.stringify({ id: 'chat-2', messages: [user] }))).text();
+    const request = /"type":"tool-approval-request","approvalId":"([^"]+)","toolCallId":"([^"]+)"/.exec(stream);
+    expect(request).not.toBeNull();
+    const [, approvalId, toolCallId] = request as RegExpExecArray;
+    // What useChat sends after addToolApprovalResponse({ id, approved: true }).
+    const answered = {
+      id: 'a2',
+      role: 'assistant',
+      parts: [
+        {
+          type: 'tool-refund_order',
+          toolCallId,
+          state: 'approval-responded',
+          input: { orderId: 'B-42', amountCents: 8900, reason: 'arrived broken' },
+          approval: { id: approvalId, approved: true },
+        },
+      ],
+    };
+    const body = JSON.stringify({ id: 'chat-2', messages: [user, answered] });
+    const resumed = await post(body);
+    expect(resumed.status).toBe(200);
+    const resumedStream = await resumed.text();
+    expect(resumedStream).toContain(`"type":"tool-output-available","toolCallId":"${toolCallId}"`);
+    expect(chat.shop.refunds.slice(before)).toEqual([{ orderId: 'B-42', amountCents: 8900, reason: 'arrived broken' }]);
+
+    const replayed = await post(body);
+    expect(replayed.status).toBe(409);
+    expect(chat.shop.refunds.length).toBe(before + 1);
+  });
 });
