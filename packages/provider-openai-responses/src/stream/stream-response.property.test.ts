@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { collectStreamSettled, type LanguageModelV1StreamPart } from '@tiny/llm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { decodeReplayItems } from '../request/replay-items.js';
+import { parseResponse } from '../response/parse-response.js';
 import { streamResponse } from './stream-response.js';
 
 const fixtures = new URL('../__fixtures__/responses/', import.meta.url);
@@ -60,6 +62,32 @@ describe('the stream reader', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('reads each recorded step as the whole body of its response.completed reads', async () => {
+    for (const text of steps) {
+      const { response: streamed } = await read(text);
+      const final = events(text).find((event) => event.type === 'response.completed')?.response;
+      const whole = parseResponse(final, JSON.stringify(final), { provider: 'openai' });
+      expect(streamed).toMatchObject({
+        content: whole.content,
+        toolCalls: whole.toolCalls,
+        finishReason: whole.finishReason,
+        usage: whole.usage,
+      });
+      // The API encrypts a reasoning item anew for every event that carries it (the recording's
+      // output_item.added, output_item.done and response.completed hold three ciphertexts of one
+      // item): the stream keeps the `done` one; everything else of the items is the same.
+      const items = (signature: string | undefined) =>
+        signature === undefined
+          ? undefined
+          : decodeReplayItems(signature)?.map((item) => ({
+              ...item,
+              encrypted_content: typeof item.encrypted_content,
+            }));
+      expect(items(streamed.reasoningSignature)).toEqual(items(whole.reasoningSignature));
+      expect(streamed.reasoning ?? '').toBe(whole.reasoning ?? '');
+    }
   });
 
   it('never yields a runnable call that the recorded response did not make, whatever runs of other responses are spliced in, or events repeated, dropped or swapped', async () => {
