@@ -60,7 +60,9 @@ const scenario = fc.record({
   order: fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
 });
 
-function stream(input: fc.infer<typeof scenario>): string {
+type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
+
+function stream(input: Scenario): string {
   const [a, b] = [input.first, input.first + input.offset];
   const group = (index: number, args: string, cuts: readonly number[], late: boolean): Fragment[] =>
     pieces(args, cuts).map((piece, position) => ({
