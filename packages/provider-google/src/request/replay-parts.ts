@@ -20,15 +20,30 @@ export function encodeReplayParts(all: readonly WirePart[]): string | undefined 
   return `${PARTS_PREFIX}${Buffer.from(JSON.stringify(parts), 'utf8').toString('base64')}`;
 }
 
-/** The parts a reasoning signature carries; `undefined` for one that is not this adapter's or does not decode. @internal */
+/** A text or thought part as this adapter keeps them: `text`, and `thought` and `thoughtSignature` when set. */
+function isTextPart(part: unknown): part is WirePart {
+  if (typeof part !== 'object' || part === null || Array.isArray(part)) return false;
+  const record = part as Record<string, unknown>;
+  return (
+    typeof record.text === 'string' &&
+    (record.thought === undefined || typeof record.thought === 'boolean') &&
+    (record.thoughtSignature === undefined || typeof record.thoughtSignature === 'string') &&
+    Object.keys(record).every((key) => key === 'text' || key === 'thought' || key === 'thoughtSignature')
+  );
+}
+
+/**
+ * The parts a reasoning signature carries; `undefined` for one that is not this adapter's, does
+ * not decode, or holds anything but text and thought parts (a damaged or forged transcript must
+ * not put a `functionCall` or any other part into the request).
+ * @internal
+ */
 export function decodeReplayParts(signature: string): WirePart[] | undefined {
   if (!signature.startsWith(PARTS_PREFIX)) return undefined;
   try {
     const value: unknown = JSON.parse(Buffer.from(signature.slice(PARTS_PREFIX.length), 'base64').toString('utf8'));
     if (!Array.isArray(value)) return undefined;
-    const parts = value.filter(
-      (part): part is WirePart => typeof part === 'object' && part !== null && !Array.isArray(part),
-    );
+    const parts = value.filter(isTextPart);
     return parts.length === value.length ? parts : undefined;
   } catch {
     return undefined;
@@ -52,5 +67,9 @@ export function appendPart(parts: WirePart[], part: WirePart): void {
     last.text = `${last.text as string}${part.text as string}`;
     return;
   }
-  parts.push({ ...part });
+  parts.push({
+    text: typeof part.text === 'string' ? part.text : '',
+    ...(part.thought === true ? { thought: true } : {}),
+    ...(typeof part.thoughtSignature === 'string' ? { thoughtSignature: part.thoughtSignature } : {}),
+  });
 }

@@ -81,7 +81,12 @@ export function parseResponse(
     if (text === undefined) return;
     if (part.thought === true) reasoning += text;
     else content += text;
-    kept.push({ ...part });
+    const signature = asString(part.thoughtSignature);
+    kept.push({
+      text,
+      ...(part.thought === true ? { thought: true } : {}),
+      ...(signature === undefined ? {} : { thoughtSignature: signature }),
+    });
   });
   const signature = encodeReplayParts(kept);
   const deduped = dropExactRepeats(toolCalls, warnings);
