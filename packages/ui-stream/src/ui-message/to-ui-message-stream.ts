@@ -273,8 +273,9 @@ class UIChunkWriter {
       const run = end.run;
       const issued = await issueApprovals(run, this.options.approvalStore, this.options.messageId);
       if (run.outcome === 'deferred') {
+        // A call deferred again on resume (`needs_reapproval`) keeps its part in the continued message.
         for (const call of [...run.deferred.approvals, ...run.deferred.calls])
-          if (!this.parts.has(call.callId))
+          if (!this.parts.has(call.callId) && !this.continued.has(call.callId))
             this.toolInput(
               call.callId,
               call.toolName,
