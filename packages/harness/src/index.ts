@@ -185,9 +185,14 @@ export {
 } from './middleware/human-approval-middleware.js';
 export { ToolPolicyMiddleware, type ToolPolicyRules } from './middleware/tool-policy-middleware.js';
 export { cacheHitRatio } from './prefix/cache-hit-ratio.js';
-export type { PrefixBreak, PrefixChange } from './prefix/diff-prefix.js';
-export type { PrefixFingerprint, PrefixPart, ToolPrefixPart } from './prefix/prefix-fingerprint.js';
-export type { PrefixState } from './prefix/prefix-tracker.js';
+export { diffPrefix, type PrefixBreak, type PrefixChange } from './prefix/diff-prefix.js';
+export {
+  fingerprintPrefix,
+  type PrefixFingerprint,
+  type PrefixPart,
+  type ToolPrefixPart,
+} from './prefix/prefix-fingerprint.js';
+export { createPrefixTracker, type PrefixState, type PrefixTracker } from './prefix/prefix-tracker.js';
 export { type RegisteredTool, type RegisterToolOptions, ToolRegistry } from './registry/tool-registry.js';
 export type {
   AgentRun,

@@ -139,6 +139,7 @@ const runStateSchema: JsonSchema = {
       properties: {
         toolOrder: { type: 'array', items: { type: 'string' } },
         promoted: { type: 'array', items: { type: 'string' } },
+        epoch: { type: 'string' },
         fingerprint: {
           type: 'object',
           required: ['digest', 'tools', 'system', 'history'],

@@ -41,7 +41,6 @@ const sumChars = (parts: readonly PrefixPart[], from = 0) => {
  * after the old ones, new messages after the old ones): a prefix cache still holds all of it.
  */
 export function diffPrefix(previous: PrefixFingerprint, next: PrefixFingerprint): PrefixBreak | undefined {
-  if (previous.digest === next.digest) return undefined;
   const changes: PrefixChange[] = [];
   // Where the previous prefix stops being reusable: an index into tools, then system, then history.
   let lostChars: number | undefined;

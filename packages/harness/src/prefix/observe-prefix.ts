@@ -13,15 +13,15 @@ export function observePrefix(
   messages: readonly Message[],
   modelCallId: string,
 ): string {
-  const { fingerprint, broke } = state.prefix.observe(tools, messages);
+  const { digest, broke } = state.prefix.observe(tools, messages);
   if (broke !== undefined && state.sink.active)
     state.sink.emit({
       type: 'prompt_prefix_changed',
       modelCallId,
       turn: state.turn,
-      fingerprint: fingerprint.digest,
+      fingerprint: digest,
       changes: broke.changes,
       lostPrefixTokens: broke.lostPrefixTokens,
     });
-  return fingerprint.digest;
+  return digest;
 }

@@ -1,0 +1,64 @@
+import type { Message, ToolSchema } from '@tiny/llm';
+import { describe, expect, it } from 'vitest';
+import { fingerprintPrefix } from './prefix-fingerprint.js';
+import { createPrefixTracker } from './prefix-tracker.js';
+
+const schema = (name: string): ToolSchema => ({ name, description: name, parameters: { type: 'object' } });
+const user = (content: string): Message => ({ role: 'user', content });
+
+describe('createPrefixTracker', () => {
+  it('hashes nothing new on append-only turns, sees rewrites by new objects, and gives one digest per prefix', () => {
+    const tracker = createPrefixTracker();
+    const tools = [schema('a'), schema('b')];
+    const history: Message[] = [{ role: 'system', content: 'S' }, user('1')];
+    const seen: string[] = [];
+    for (let turn = 2; turn < 6; turn += 1) {
+      const { digest, broke } = tracker.observe(tools, history);
+      expect(broke).toBeUndefined();
+      seen.push(digest);
+      history.push({ role: 'assistant', content: `a${turn}` }, user(String(turn)));
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    // The same request again has the same digest.
+    const again = tracker.observe(tools, history).digest;
+    expect(tracker.observe(tools, history).digest).toBe(again);
+    // Equal content in new objects (a copy) is no change; a replaced message is, with a new digest.
+    const copy = history.map((message) => ({ ...message }));
+    const copied = tracker.observe([...tools], copy);
+    expect(copied.broke).toBeUndefined();
+    expect(copied.digest).toBe(again);
+    copy[3] = { role: 'assistant', content: 'rewritten' };
+    const rewritten = tracker.observe(tools, copy);
+    expect(rewritten.broke?.changes).toEqual([{ part: 'history', change: 'rewritten', index: 2 }]);
+    expect(rewritten.digest).not.toBe(again);
+    // The saved state holds every part's hash, as fingerprintPrefix computes them.
+    expect(tracker.state([]).fingerprint?.history).toEqual(fingerprintPrefix(tools, copy).history);
+  });
+
+  it('continues from a saved state: the same prefix after a resume is no change, a different one is', () => {
+    const tracker = createPrefixTracker();
+    const tools = [schema('a')];
+    const history = [user('1'), { role: 'assistant', content: 'x' } as Message];
+    const before = tracker.observe(tools, [...history, user('2')]).digest;
+    const saved = JSON.parse(JSON.stringify(tracker.state([]))) as ReturnType<typeof tracker.state>;
+    const same = createPrefixTracker(saved).observe(JSON.parse(JSON.stringify(tools)), [
+      ...JSON.parse(JSON.stringify(history)),
+      user('2'),
+    ]);
+    expect(same.broke).toBeUndefined();
+    expect(same.digest).toBe(before);
+    const other = createPrefixTracker(saved).observe([schema('b'), ...tools], [...history, user('2')]);
+    expect(other.broke?.changes).toEqual([{ part: 'tool', change: 'added', toolName: 'b' }]);
+  });
+
+  it('keeps tool order append-only: known tools keep their places, new ones go last, a dropped one re-enters last', () => {
+    const tracker = createPrefixTracker();
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map(schema) as [ToolSchema, ToolSchema, ToolSchema, ToolSchema];
+    const first = [b, c];
+    expect(tracker.order(first)).toBe(first);
+    expect(tracker.order([a, b, c]).map((tool) => tool.name)).toEqual(['b', 'c', 'a']);
+    expect(tracker.order([a, c, d]).map((tool) => tool.name)).toEqual(['c', 'a', 'd']);
+    expect(tracker.order([a, b, c, d]).map((tool) => tool.name)).toEqual(['c', 'a', 'd', 'b']);
+    expect(tracker.state([]).toolOrder).toEqual(['c', 'a', 'd', 'b']);
+  });
+});
