@@ -1,0 +1,256 @@
+import type { AgentEvent, AgentRun } from '@tiny/harness';
+import { describeRunError, isCancellation } from '../run/describe-run-error.js';
+import { issueApprovals } from '../run/paused-approvals.js';
+import { type RunEnd, randomId, streamPrefix } from '../run/read-run.js';
+import { scrubSecrets, secretStrings } from '../run/scrub-secrets.js';
+import { displayArguments, hasSensitiveArguments } from '../run/tool-display.js';
+import type { AgUiEvent, AgUiInterrupt, AgUiTokenUsage } from './ag-ui-event.js';
+import type { AgUiStreamOptions } from './ag-ui-stream-options.js';
+
+function usageOf(run: AgentRun): AgUiTokenUsage[] {
+  const entries = Object.entries(run.usage).filter(([, value]) => typeof value === 'number');
+  return entries.length === 0 ? [] : [Object.fromEntries(entries) as AgUiTokenUsage];
+}
+
+/** Writes the AG-UI events of one run: every start has its end, one terminal event last. */
+export class AgUiWriter {
+  readonly out: AgUiEvent[] = [];
+  private readonly prefix = streamPrefix();
+  private started = false;
+  private runId: string | undefined;
+  private text: string | undefined;
+  private textCount = 0;
+  private step: string | undefined;
+  /** Calls started (`TOOL_CALL_START`) and not ended. */
+  private readonly open = new Set<string>();
+  /** Calls started in this run (ended or not). */
+  private readonly calls = new Set<string>();
+  private readonly withheld = new Set<string>();
+  private readonly answered = new Set<string>();
+  private failedText: string | undefined;
+
+  constructor(private readonly options: AgUiStreamOptions) {
+    this.secrets = secretStrings(options.secrets ?? []);
+  }
+
+  private readonly secrets: readonly string[];
+
+  private emit(event: AgUiEvent): void {
+    this.out.push(scrubSecrets(event, this.secrets));
+  }
+
+  private thread(): string {
+    return this.options.threadId ?? this.runId ?? '';
+  }
+
+  private start(runId: string): void {
+    if (this.started) return;
+    this.started = true;
+    this.runId = runId;
+    this.emit({ type: 'RUN_STARTED', threadId: this.thread(), runId });
+  }
+
+  private closeText(): void {
+    if (this.text === undefined) return;
+    this.emit({ type: 'TEXT_MESSAGE_END', messageId: this.text });
+    this.text = undefined;
+  }
+
+  private closeCalls(): void {
+    for (const id of this.open) this.emit({ type: 'TOOL_CALL_END', toolCallId: id });
+    this.open.clear();
+  }
+
+  private closeStep(): void {
+    this.closeText();
+    this.closeCalls();
+    if (this.step !== undefined) this.emit({ type: 'STEP_FINISHED', stepName: this.step });
+    this.step = undefined;
+  }
+
+  private startCall(callId: string, toolName: string): void {
+    if (this.calls.has(callId)) return;
+    this.closeText();
+    this.emit({ type: 'TOOL_CALL_START', toolCallId: callId, toolCallName: toolName });
+    this.open.add(callId);
+    this.calls.add(callId);
+  }
+
+  /** A call's whole arguments (when none were streamed), then its end. */
+  private endCall(callId: string, toolName: string, input: unknown, streamed: boolean): void {
+    this.startCall(callId, toolName);
+    if (!this.open.has(callId)) return;
+    if (!streamed && input !== undefined)
+      this.emit({ type: 'TOOL_CALL_ARGS', toolCallId: callId, delta: JSON.stringify(input) });
+    this.emit({ type: 'TOOL_CALL_END', toolCallId: callId });
+    this.open.delete(callId);
+  }
+
+  private result(callId: string, toolName: string, content: string): void {
+    if (this.answered.has(callId)) return;
+    this.endCall(callId, toolName, undefined, true);
+    this.answered.add(callId);
+    this.emit({
+      type: 'TOOL_CALL_RESULT',
+      messageId: `${this.prefix}-result-${callId}`,
+      toolCallId: callId,
+      content,
+      role: 'tool',
+    });
+  }
+
+  private readonly streamed = new Set<string>();
+
+  event(event: AgentEvent): void {
+    if (event.type === 'run_started') {
+      this.start(event.runId);
+      return;
+    }
+    if (!this.started) this.start(randomId());
+    switch (event.type) {
+      case 'turn_started':
+        this.closeStep();
+        this.step = `turn-${event.turn}`;
+        this.emit({ type: 'STEP_STARTED', stepName: this.step });
+        return;
+      case 'turn_completed':
+        this.closeStep();
+        return;
+      case 'model_started':
+      case 'model_completed':
+        this.closeText();
+        return;
+      case 'model_delta':
+        if (event.delta === '') return;
+        if (this.text === undefined) {
+          this.text = `${this.prefix}-text-${this.textCount++}`;
+          this.emit({ type: 'TEXT_MESSAGE_START', messageId: this.text, role: 'assistant' });
+        }
+        this.emit({ type: 'TEXT_MESSAGE_CONTENT', messageId: this.text, delta: event.delta });
+        return;
+      case 'tool_call_delta':
+        if (this.calls.has(event.callId) && !this.open.has(event.callId)) return;
+        if (!this.calls.has(event.callId) && hasSensitiveArguments(this.options.tools, event.toolName))
+          this.withheld.add(event.callId);
+        this.startCall(event.callId, event.toolName);
+        if (!this.withheld.has(event.callId) && event.argumentsDelta !== '') {
+          this.streamed.add(event.callId);
+          this.emit({ type: 'TOOL_CALL_ARGS', toolCallId: event.callId, delta: event.argumentsDelta });
+        }
+        return;
+      case 'tool_started':
+        this.endCall(event.callId, event.toolName, event.input, this.streamed.has(event.callId));
+        return;
+      case 'tool_completed':
+        this.result(event.callId, event.toolName, event.error ?? event.output ?? '');
+        return;
+      case 'tool_failed':
+        this.result(event.callId, event.toolName, event.error);
+        return;
+      case 'tool_denied':
+        this.result(event.callId, event.toolName, event.message);
+        return;
+      case 'unknown_tool_call':
+        if (event.recovery === 'tool_error')
+          this.result(event.callId, event.requestedName, `Unknown tool "${event.requestedName}".`);
+        return;
+      case 'invalid_tool_args':
+        if (event.recovery === 'tool_error') this.result(event.callId, event.toolName, event.error);
+        return;
+      case 'tool_call_refused':
+        this.result(event.callId, event.toolName, `Not run: the model turn ended with "${event.reason}".`);
+        return;
+      case 'tool_progress':
+        this.emit({
+          type: 'CUSTOM',
+          name: 'tool_progress',
+          value: {
+            toolCallId: event.callId,
+            message: event.message,
+            ...(event.fraction === undefined ? {} : { fraction: event.fraction }),
+            ...(event.partial === undefined ? {} : { partial: event.partial }),
+          },
+        });
+        return;
+      case 'custom':
+        this.emit({
+          type: 'CUSTOM',
+          name: 'tool_event',
+          value: { toolCallId: event.callId ?? null, payload: event.payload },
+        });
+        return;
+      case 'run_failed':
+        this.failedText = event.error;
+        return;
+      default:
+        return;
+    }
+  }
+
+  async end(end: RunEnd): Promise<void> {
+    if (end.type === 'run_end') {
+      const run = end.run;
+      if (!this.started) this.start(run.runId);
+      const issued = await issueApprovals(run, this.options.approvalStore, undefined);
+      const interrupts: AgUiInterrupt[] = [];
+      if (run.outcome === 'deferred') {
+        for (const call of [...run.deferred.approvals, ...run.deferred.calls])
+          this.endCall(
+            call.callId,
+            call.toolName,
+            displayArguments(this.options.tools, call.toolName, call.arguments),
+            // Argument text already streamed is not sent again (the deltas would no longer join to JSON).
+            this.streamed.has(call.callId),
+          );
+        for (const approval of issued) {
+          const call = run.deferred.approvals.find((candidate) => candidate.callId === approval.toolCallId);
+          interrupts.push({
+            id: approval.approvalId,
+            reason: 'tool_approval',
+            message: `Approve the call to ${call?.toolName ?? 'a tool'}?`,
+            toolCallId: approval.toolCallId,
+            metadata: {
+              toolName: call?.toolName,
+              arguments: displayArguments(this.options.tools, call?.toolName ?? '', call?.arguments),
+            },
+          });
+        }
+      }
+      if (run.stateUpdates.length > 0)
+        this.emit({ type: 'STATE_SNAPSHOT', snapshot: { stateUpdates: run.stateUpdates } });
+      this.closeStep();
+      const usage = usageOf(run);
+      const external = run.outcome === 'deferred' ? run.deferred.calls.map((call) => call.callId) : [];
+      this.emit({
+        type: 'RUN_FINISHED',
+        threadId: this.thread(),
+        runId: run.runId,
+        ...(run.outcome === 'deferred'
+          ? interrupts.length > 0
+            ? { outcome: { type: 'interrupt', interrupts } }
+            : { outcome: { type: 'success', pendingToolCallIds: external } }
+          : { result: run.text, outcome: { type: 'success' } }),
+        ...(usage.length > 0 ? { usage } : {}),
+      });
+      return;
+    }
+    if (!this.started) this.start(randomId());
+    this.closeStep();
+    if (isCancellation(end.error)) {
+      this.emit({
+        type: 'RUN_FINISHED',
+        threadId: this.thread(),
+        runId: this.runId ?? '',
+        outcome: { type: 'cancelled' },
+      });
+      return;
+    }
+    const describe = this.options.errorText ?? describeRunError;
+    const kind = (end.error as { kind?: unknown } | null)?.kind;
+    this.emit({
+      type: 'RUN_ERROR',
+      message: describe(end.error, this.failedText),
+      ...(typeof kind === 'string' ? { code: kind } : {}),
+    });
+  }
+}
