@@ -1,35 +1,19 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { AgentHarness } from '@tiny/harness';
+import { useLoopbackServer } from '@tiny/provider-tests';
 import { defineTool, ToolPolicy } from '@tiny/tools';
 import { Type } from 'typebox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAnthropic } from './create-anthropic.js';
 import { AnthropicCallError } from './errors/anthropic-call-error.js';
 
 /** What the 127.0.0.1 server sends for a run's first request (a request with a tool result gets `done`). */
 let first: { sse?: string; json?: string } = {};
-let server: Server;
-let baseURL = '';
 const done = { id: 'm2', type: 'message', content: [{ type: 'text', text: 'done' }], stop_reason: 'end_turn' };
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (piece: Buffer) => {
-      body += piece.toString('utf8');
-    });
-    request.on('end', () => {
-      const answer = body.includes('"tool_result"') ? { json: JSON.stringify(done) } : first;
-      if (answer.sse !== undefined) response.writeHead(200, { 'content-type': 'text/event-stream' }).end(answer.sse);
-      else response.writeHead(200, { 'content-type': 'application/json' }).end(answer.json);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+const server = useLoopbackServer();
+server.handle((_request, response, body) => {
+  const answer = body.includes('"tool_result"') ? { json: JSON.stringify(done) } : first;
+  if (answer.sse !== undefined) response.writeHead(200, { 'content-type': 'text/event-stream' }).end(answer.sse);
+  else response.writeHead(200, { 'content-type': 'application/json' }).end(answer.json);
 });
 
 const message = (stop: unknown, absent = false) =>
@@ -66,7 +50,7 @@ async function run(stream: boolean): Promise<{ ran: unknown[]; error: unknown }>
       return 'ok';
     },
   });
-  const model = createAnthropic({ baseURL, apiKey: 'sk-ant-secret' })('claude-x');
+  const model = createAnthropic({ baseURL: `${server.url()}/v1`, apiKey: 'sk-ant-secret' })('claude-x');
   const harness = new AgentHarness({ model, tools: [danger], limits: { maxRetriesPerCall: 0 } });
   try {
     if (stream) {

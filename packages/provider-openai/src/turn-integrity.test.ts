@@ -1,35 +1,19 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { AgentHarness } from '@tiny/harness';
+import { useLoopbackServer } from '@tiny/provider-tests';
 import { defineTool, ToolPolicy } from '@tiny/tools';
 import { Type } from 'typebox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createOpenAICompatible } from './create-openai-compatible.js';
 import { OpenAICompatibleCallError } from './errors/openai-compatible-call-error.js';
 
 /** What the 127.0.0.1 server sends for a run's first request (a request with a tool result gets `done`). */
 let first: { sse?: string; json?: string; status?: number } = {};
-let server: Server;
-let baseURL = '';
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (piece: Buffer) => {
-      body += piece.toString('utf8');
-    });
-    request.on('end', () => {
-      // The first turn of a run gets `first`; a turn that carries a tool result gets `done`.
-      const answer = body.includes('"tool_call_id"') ? { json: JSON.stringify(done) } : first;
-      if (answer.sse !== undefined) response.writeHead(200, { 'content-type': 'text/event-stream' }).end(answer.sse);
-      else response.writeHead(answer.status ?? 200, { 'content-type': 'application/json' }).end(answer.json);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+const server = useLoopbackServer();
+server.handle((_request, response, body) => {
+  // The first turn of a run gets `first`; a turn that carries a tool result gets `done`.
+  const answer = body.includes('"tool_call_id"') ? { json: JSON.stringify(done) } : first;
+  if (answer.sse !== undefined) response.writeHead(200, { 'content-type': 'text/event-stream' }).end(answer.sse);
+  else response.writeHead(answer.status ?? 200, { 'content-type': 'application/json' }).end(answer.json);
 });
 
 const done = { choices: [{ index: 0, message: { content: 'done' }, finish_reason: 'stop' }] };
@@ -58,7 +42,7 @@ async function run(stream: boolean): Promise<{ ran: unknown[]; error: unknown }>
       return 'ok';
     },
   });
-  const model = createOpenAICompatible({ baseURL, apiKey: 'sk-secret' })('m');
+  const model = createOpenAICompatible({ baseURL: `${server.url()}/v1`, apiKey: 'sk-secret' })('m');
   const harness = new AgentHarness({ model, tools: [danger], limits: { maxRetriesPerCall: 0 } });
   try {
     if (stream) {
