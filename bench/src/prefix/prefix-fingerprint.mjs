@@ -54,9 +54,11 @@ async function recordRequests() {
       throw new Error('not used');
     },
   };
-  await new AgentHarness({ model, tools: [add], limits: { maxModelCalls: TURNS + 2, maxToolCalls: TURNS * CALLS + 1 } }).invoke({}, [
-    { role: 'user', content: 'add things' },
-  ]);
+  await new AgentHarness({
+    model,
+    tools: [add],
+    limits: { maxModelCalls: TURNS + 2, maxToolCalls: TURNS * CALLS + 1 },
+  }).invoke({}, [{ role: 'user', content: 'add things' }]);
   return requests;
 }
 
@@ -134,7 +136,9 @@ const row = {
 };
 const fmt = (stats) => `${stats.median.toFixed(2)} [${stats.min.toFixed(2)}–${stats.max.toFixed(2)}]`;
 console.log('\nPrompt prefix fingerprint (issue 39)');
-console.log('| workload | loop fingerprint µs/request | loop overhead µs/turn | share | target | standalone fingerprintPrefix+diffPrefix µs/request |');
+console.log(
+  '| workload | loop fingerprint µs/request | loop overhead µs/turn | share | target | standalone fingerprintPrefix+diffPrefix µs/request |',
+);
 console.log('| --- | --- | --- | --- | --- | --- |');
 console.log(
   `| ${row.workload} | ${fmt(perRequest)} | ${fmt(perTurn)} | ${share.toFixed(2)} % (p10: ${shareP10.toFixed(2)} %) | ${row.target} ${row.pass ? 'met' : 'MISSED'} | ${fmt(standalone)} |`,

@@ -16,16 +16,13 @@ type Block = Record<string, unknown>;
 /** Where each breakpoint went, as `tools[i]`, `system[i]` or `messages[i][j]`. */
 function breakpoints(body: Record<string, unknown>): string[] {
   const found: string[] = [];
-  const tools = (body.tools ?? []) as Block[];
-  tools.forEach((block, index) => block.cache_control !== undefined && found.push(`tools[${index}]`));
-  const system = (body.system ?? []) as Block[];
-  system.forEach((block, index) => block.cache_control !== undefined && found.push(`system[${index}]`));
-  const messages = body.messages as { content: Block[] }[];
-  messages.forEach((message, at) =>
-    message.content.forEach(
-      (block, index) => block.cache_control !== undefined && found.push(`messages[${at}][${index}]`),
-    ),
-  );
+  const visit = (blocks: readonly Block[], name: (index: number) => string) => {
+    for (const [index, block] of blocks.entries()) if (block.cache_control !== undefined) found.push(name(index));
+  };
+  visit((body.tools ?? []) as Block[], (index) => `tools[${index}]`);
+  visit((body.system ?? []) as Block[], (index) => `system[${index}]`);
+  for (const [at, message] of (body.messages as { content: Block[] }[]).entries())
+    visit(message.content, (index) => `messages[${at}][${index}]`);
   return found;
 }
 
@@ -55,9 +52,8 @@ describe("cacheControl: 'auto'", () => {
     );
     // Wire messages: user, assistant, user(tool_result), assistant, user(two tool_results).
     expect(breakpoints(body)).toEqual(['tools[1]', 'system[0]', 'messages[2][0]', 'messages[4][1]']);
-    expect(((body.messages as { content: Block[] }[])[4]?.content[1] as Block).cache_control).toEqual({
-      type: 'ephemeral',
-    });
+    const wire = body.messages as { content: Block[] }[];
+    expect(wire[4]?.content[1]?.cache_control).toEqual({ type: 'ephemeral' });
   });
 
   it('never passes four: breakpoints the host set on server tools count and stay', () => {
