@@ -155,6 +155,21 @@ function parsingTable(parsing) {
   ];
 }
 
+function scrubberTable(scrubber) {
+  return [
+    '3b. Stream scrubber, the same text fed 1 and 64 characters at a time (ns per byte, median [min–max]; target: 1-char ÷ 64-char ≤ 2×)',
+    table(
+      ['input', '1-char feeds', '64-char feeds', '1-char ÷ 64-char (paired)'],
+      scrubber.rows.map((row) => [
+        `${row.label}, ${fmtBytes(row.bytes)}`,
+        spread(row.nsPerByte1),
+        spread(row.nsPerByte64),
+        `${row.ratio.median.toFixed(2)}× [${row.ratio.min.toFixed(2)}–${row.ratio.max.toFixed(2)}]`,
+      ]),
+    ),
+  ];
+}
+
 const fmtBytes = (bytes) => (bytes >= 1e6 ? `${bytes / 1e6} MB` : `${bytes / 1e3} KB`);
 
 /** The whole stdout report. */
@@ -182,6 +197,7 @@ export function renderReport(results) {
   }
   if (results.validation) lines.push(...validationTables(results.validation), '');
   if (results.parsing) lines.push(...parsingTable(results.parsing), '');
+  if (results.scrubber) lines.push(...scrubberTable(results.scrubber), '');
   if (results.structured) {
     lines.push(
       `4. Streaming partial structured output (${results.structured.reason}; ms, median [min–max]; ratio < 1 is better)`,
@@ -316,6 +332,18 @@ export function evaluateTargets(results) {
       register <= 0.1,
       `${ratio(register)} of new Ajv().compile`,
     );
+  }
+  if (results.scrubber) {
+    for (const row of results.scrubber.rows) {
+      const value = row.ratio.median;
+      push(
+        `stream scrubber, ${row.input}: 1-char feeds ≤ 2× the 64-char cost per byte`,
+        value,
+        2,
+        value <= 2,
+        `${value.toFixed(2)}×`,
+      );
+    }
   }
   if (results.parsing) {
     const row = (workload, bytes, id) =>

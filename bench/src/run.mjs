@@ -1,6 +1,6 @@
 // Side-by-side benchmarks: tiny against the Vercel AI SDK, LangChain JS and OpenAI Agents JS.
 //   pnpm bench                     (root: turbo builds the workspace packages first)
-//   node --expose-gc src/run.mjs [--smoke] [--only loop,fresh,memory,cold,validation,parsing,structured]
+//   node --expose-gc src/run.mjs [--smoke] [--only loop,fresh,memory,cold,validation,parsing,scrubber,structured]
 // Prints tables of ratios (ours ÷ peer) with medians [min–max], and writes the raw figures to
 // results/latest.json (smoke.json with --smoke, which checks no targets; partial.json with --only).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { runLoopOverhead } from './loop/loop-workload.mjs';
 import { runMemory } from './loop/memory-workload.mjs';
 import { loopSystem, loopSystems } from './loop/systems.mjs';
 import { runParsing } from './parsing/parsing-workload.mjs';
+import { runScrubber } from './parsing/scrubber-workload.mjs';
 import { evaluateTargets, renderReport } from './report.mjs';
 import { runStructuredStreaming } from './structured-slot.mjs';
 import { runValidation } from './validation/validation-workload.mjs';
@@ -108,6 +109,11 @@ if (enabled('validation')) {
 if (enabled('parsing')) {
   log('workload 3: tool-call parsing and repair');
   results.parsing = await runParsing({ smoke });
+}
+
+if (enabled('scrubber')) {
+  log('workload 3b: the stream scrubber fed 1 and 64 characters at a time');
+  results.scrubber = await runScrubber({ smoke });
 }
 
 if (enabled('structured')) {
