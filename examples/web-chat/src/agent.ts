@@ -21,7 +21,7 @@ const orders: Readonly<Record<string, Order>> = {
 
 /** The shop's side of the demo: the refunds that really went out (the server's truth, not the page's). */
 export interface Shop {
-  readonly refunds: { orderId: string; amountCents: number; reason: string }[];
+  readonly refunds: { orderId: string; amountCents: number; reason: string; receiptEmail?: string }[];
 }
 
 /** Options for {@link createShopTools}. */
@@ -66,12 +66,14 @@ export function createShopTools(shop: Shop, options: ShopToolOptions = {}) {
         orderId: Type.String({ pattern: '^[A-Z]-[0-9]{1,6}$' }),
         amountCents: Type.Integer({ minimum: 1, maximum: 100_000 }),
         reason: Type.String({ maxLength: 200 }),
+        // Where the receipt goes. Sensitive: kept out of events, streams and the page ([redacted]).
+        receiptEmail: Type.Optional(Type.String({ maxLength: 200, 'x-tiny-sensitive': true })),
       },
       { additionalProperties: false },
     ),
     policy: ToolPolicy.classified().withSideEffects({ payment: true, externalService: true }).requiringApproval(),
-    execute({ orderId, amountCents, reason }) {
-      shop.refunds.push({ orderId, amountCents, reason });
+    execute({ orderId, amountCents, reason, receiptEmail }) {
+      shop.refunds.push({ orderId, amountCents, reason, ...(receiptEmail === undefined ? {} : { receiptEmail }) });
       return { refunded: true, orderId, amount: euros(amountCents), refundId: `R-${shop.refunds.length}` };
     },
   });
@@ -96,6 +98,9 @@ function lastOf<T extends Message['role']>(
   return messages.findLast((message): message is Extract<Message, { role: T }> => message.role === role);
 }
 
+/** The receipt address the scripted refund carries: a sensitive argument the page must never see. */
+export const SCRIPTED_RECEIPT_EMAIL = 'ana.lima@example.com';
+
 /**
  * The embedded model's script, as a function of the conversation (so every chat, and every
  * test, gets the same turns whatever ran before): a user message starts with streamed text and
@@ -116,6 +121,7 @@ export function scriptedTurn(request: LanguageModelV1Request): Partial<LanguageM
           orderId: found.orderId,
           amountCents: found.amountCents,
           reason: 'arrived broken',
+          receiptEmail: SCRIPTED_RECEIPT_EMAIL,
         }),
       ],
     };

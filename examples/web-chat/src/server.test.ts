@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCRIPTED_RECEIPT_EMAIL } from './agent.js';
 import { startWebChat, type WebChat } from './web-chat.js';
 
 // The server over real HTTP on 127.0.0.1 (no browser): what it serves, what it refuses, and that a
@@ -119,7 +120,12 @@ describe('the web chat server', () => {
     expect(resumed.status).toBe(200);
     const resumedStream = await resumed.text();
     expect(resumedStream).toContain(`"type":"tool-output-available","toolCallId":"${toolCallId}"`);
-    expect(chat.shop.refunds.slice(before)).toEqual([{ orderId: 'B-42', amountCents: 8900, reason: 'arrived broken' }]);
+    expect(chat.shop.refunds.slice(before)).toEqual([
+      { orderId: 'B-42', amountCents: 8900, reason: 'arrived broken', receiptEmail: SCRIPTED_RECEIPT_EMAIL },
+    ]);
+    // The sensitive argument reached the tool but neither stream.
+    expect(`${stream}${resumedStream}`).not.toContain(SCRIPTED_RECEIPT_EMAIL);
+    expect(stream).toContain('"type":"data-tool-input-redacted"');
 
     const replayed = await post(body);
     expect(replayed.status).toBe(409);

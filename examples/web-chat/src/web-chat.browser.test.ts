@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { loadReplayFixture, type ReplayServer, startReplayServer } from '@tiny/provider-tests';
 import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { modelFromEnv } from './agent.js';
+import { modelFromEnv, SCRIPTED_RECEIPT_EMAIL } from './agent.js';
 import { buildPage } from './build-page.js';
 import { startWebChat, type WebChat } from './web-chat.js';
 
@@ -135,6 +135,11 @@ describe.skipIf(!hasChromium)('the web chat page (useChat) in headless Chromium'
     await idle();
     await expect(refund.getAttribute('data-state')).resolves.toBe('approval-requested');
     await expect(refund.locator('[data-testid="tool-input"]').textContent()).resolves.toContain('"amountCents": 4200');
+    // The receipt address is a sensitive argument: the page gets `[redacted]` and a note, never the value.
+    await expect(refund.locator('[data-testid="tool-input"]').textContent()).resolves.toContain(
+      '"receiptEmail": "[redacted]"',
+    );
+    await expect(refund.locator('[data-testid="redacted-note"]').isVisible()).resolves.toBe(true);
     await expect(page.locator('[data-testid="text"]').allTextContents()).resolves.toContain(
       'Your ceramic teapot was delivered on 3 December. I am refunding the full 42.00 EUR; a colleague has to approve it first.',
     );
@@ -153,7 +158,11 @@ describe.skipIf(!hasChromium)('the web chat page (useChat) in headless Chromium'
       'Done: 42.00 EUR is on its way back to your card (refund R-1 for order A-17).',
     );
     await expect(page.locator('[data-testid="approval"]').count()).resolves.toBe(0);
-    expect(chat.shop.refunds).toEqual([{ orderId: 'A-17', amountCents: 4200, reason: 'arrived broken' }]);
+    // The tool itself got the real address; the page never saw it.
+    expect(chat.shop.refunds).toEqual([
+      { orderId: 'A-17', amountCents: 4200, reason: 'arrived broken', receiptEmail: SCRIPTED_RECEIPT_EMAIL },
+    ]);
+    await expect(page.content()).resolves.not.toContain(SCRIPTED_RECEIPT_EMAIL);
     await screenshot(context, 'approved');
   });
 

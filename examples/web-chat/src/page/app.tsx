@@ -49,10 +49,12 @@ function ProgressLine({ progress }: { progress: Progress }) {
 function ToolCard({
   part,
   progress,
+  redacted,
   onDecide,
 }: {
   part: ToolPart;
   progress: readonly Progress[];
+  redacted: boolean;
   onDecide: (id: string, approved: boolean) => void;
 }) {
   const name = getToolOrDynamicToolName(part as Parameters<typeof getToolOrDynamicToolName>[0]);
@@ -66,6 +68,11 @@ function ToolCard({
         <pre className="tool-input" data-testid="tool-input">
           {json(part.input)}
         </pre>
+      )}
+      {redacted && (
+        <div className="redacted-note" data-testid="redacted-note">
+          Sensitive arguments are hidden from this page ([redacted]); the tool gets them.
+        </div>
       )}
       {progress.length > 0 && (
         <ul className="progress">
@@ -112,7 +119,13 @@ function ToolCard({
 function MessageView({ message, onDecide }: { message: UIMessage; onDecide: (id: string, approved: boolean) => void }) {
   // Progress parts carrying a call id go under that call; others are shown where they arrive.
   const progressByCall = new Map<string, Progress[]>();
+  // Calls whose arguments hold sensitive fields (a `data-tool-input-redacted` part names each).
+  const redactedCalls = new Set<string>();
   for (const part of message.parts) {
+    if (part.type === 'data-tool-input-redacted') {
+      const id = (part as { data?: { toolCallId?: unknown } }).data?.toolCallId;
+      if (typeof id === 'string') redactedCalls.add(id);
+    }
     const progress = progressOf(part);
     if (progress?.toolCallId !== undefined) {
       progressByCall.set(progress.toolCallId, [...(progressByCall.get(progress.toolCallId) ?? []), progress]);
@@ -140,7 +153,13 @@ function MessageView({ message, onDecide }: { message: UIMessage; onDecide: (id:
         }
         if (isToolOrDynamicToolUIPart(part)) {
           return (
-            <ToolCard key={key} part={part} progress={progressByCall.get(part.toolCallId) ?? []} onDecide={onDecide} />
+            <ToolCard
+              key={key}
+              part={part}
+              progress={progressByCall.get(part.toolCallId) ?? []}
+              redacted={redactedCalls.has(part.toolCallId)}
+              onDecide={onDecide}
+            />
           );
         }
         const progress = progressOf(part);
