@@ -59,7 +59,14 @@ function expireLane(lane: DeadlineLane): void {
     const deadline = lane.first;
     const onExpire = deadline.onExpire;
     remove(deadline);
-    onExpire?.();
+    try {
+      onExpire?.();
+    } catch (error) {
+      // Reported as a throwing timer callback would be, without leaving later deadlines unarmed.
+      queueMicrotask(() => {
+        throw error;
+      });
+    }
   }
   const first = lane.first;
   if (first === undefined) {
