@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentHarness } from '../agent/agent-harness.js';
 import { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import { parseRunState, serializeRunState } from '../deferral/run-state.js';
+import { InvalidRunStateError } from '../errors/invalid-run-state-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { eventsOfType, prefixViolations, ScriptedModel, scriptedToolCall } from '../testkit/index.js';
 import type { ToolSet } from '../toolsets/tool-set.js';
@@ -152,5 +153,21 @@ describe('a prefix-stable run', () => {
     const changes = eventsOfType(run.events, 'prompt_prefix_changed');
     expect(changes.map((event) => event.changes)).toEqual([[{ part: 'system', change: 'changed' }]]);
     expect(prefixViolations(model.requests, run.events)).toEqual([]);
+  });
+
+  it('refuses a run state whose saved prefix is malformed, with InvalidRunStateError', () => {
+    const base = {
+      version: 1,
+      runId: 'r',
+      messages: [{ role: 'user', content: 'hi' }],
+      budgets: { modelCalls: 0, toolCalls: 0 },
+      usage: {},
+    };
+    expect(
+      parseRunState(JSON.stringify({ ...base, prefix: { toolOrder: ['a'], promoted: [] } })).prefix?.toolOrder,
+    ).toEqual(['a']);
+    for (const prefix of [{ toolOrder: 'a', promoted: [] }, { toolOrder: [], promoted: [1] }, { toolOrder: [] }]) {
+      expect(() => parseRunState(JSON.stringify({ ...base, prefix }))).toThrow(InvalidRunStateError);
+    }
   });
 });
