@@ -190,7 +190,13 @@ export type {
 export { createModelProfile, type ModelProfile } from './spec/model-profile.js';
 export type { LanguageModelV1ResponseFormat } from './spec/response-format.js';
 export type { LanguageModelV1StreamPart } from './spec/stream-part.js';
-export { createInvalidToolCall, isInvalidToolCall, type ToolCall } from './spec/tool-call.js';
+export {
+  createInvalidToolCall,
+  createRefusedToolCall,
+  isInvalidToolCall,
+  isRefusedToolCall,
+  type ToolCall,
+} from './spec/tool-call.js';
 export type { ToolChoice } from './spec/tool-choice.js';
 export type { ToolFormat } from './spec/tool-format.js';
 export { serializeToolSchema, type ToolSchema, toolFormatOf } from './spec/tool-schema.js';

@@ -134,7 +134,9 @@ function reserveSlot(state: LoopState): void {
 }
 
 /**
- * Admits one provider call, in order: cancellation → deadline → tool-call budget → `beforeTool`
+ * Admits one provider call, in order: cancellation → deadline → tool-call budget → a call the
+ * adapter refused (`refused`, or listed as refused in the loop's call formats after a resume) is
+ * answered with a tool error, before any hook and whatever its arguments hold → `beforeTool`
  * hooks (a refusal releases the slot and propagates) → unparseable arguments (relaxed repair, else a
  * tool error; never `{}`); a hook may also answer the call or defer it → name lookup against this turn's offered tools (unknown-tool policy) →
  * injected arguments → validation against the **declared** schema (invalid-args policy) →
@@ -152,6 +154,7 @@ export function admitCall(
 ): Admission | Promise<Admission> {
   checkRunAlive(state);
   reserveSlot(state);
+  if (isRefused(state, original)) return refusedCall(state, original);
   // A plain-JSON copy first: nothing after this reads a getter, proxy or `toJSON` of the model's value.
   const snapshot = snapshotArguments(original.arguments);
   if (!snapshot.ok) return refusedArguments(state, original, snapshot);
@@ -159,6 +162,34 @@ export function admitCall(
   const call = rewriteUnknownName(state, copied);
   if (state.middleware.length > 0) return admitHooked(state, call, via);
   return admitUnhooked(state, call, via);
+}
+
+/** True when the adapter refused the call: marked on it, or recorded for its id (which survives a resume). */
+function isRefused(state: LoopState, call: PendingCall): boolean {
+  return call.refused === true || state.callFormats.get(call.id)?.refused === true;
+}
+
+/**
+ * The answer to a call the adapter refused (`ToolCall.refused` of `@tiny/llm`: two calls under one
+ * id, a spliced or cut-off stream): a tool error saying why, and an `invalid_tool_args` event with
+ * `recovery: 'tool_error'`. Its arguments are never repaired, validated or run, however readable.
+ */
+function refusedCall(state: LoopState, call: PendingCall): Admission {
+  const why = typeof call.invalid === 'string' && call.invalid !== '' ? call.invalid : 'the provider refused the call';
+  const entry = state.offered.get(call.name);
+  const secrets = eventSecrets(call.arguments, redactionOf(entry?.tool), state.policy.captureToolIo);
+  if (state.sink.active) {
+    state.sink.emit({
+      type: 'invalid_tool_args',
+      callId: call.id,
+      toolName: call.name,
+      ...recordedArguments(state, call.arguments, entry),
+      error: scrubText(why, secrets),
+      recovery: 'tool_error',
+    });
+  }
+  const message = `tool \`${call.name}\` was not run: the provider's reply could not be trusted (${scrubText(why, secrets)}); make the call again`;
+  return { kind: 'answer', call, toolName: call.name, result: ToolResult.error(message) };
 }
 
 /**
@@ -240,6 +271,8 @@ function admitUnhooked(
   via: 'name' | 'tool_call',
 ): Admission | Promise<Admission> {
   let call = original;
+  // A hook may not turn a refused call into a runnable one (nor may one it marks refused run).
+  if (isRefused(state, call)) return refusedCall(state, call);
   if (call.invalid !== undefined) {
     const raw = typeof call.arguments === 'string' ? call.arguments : '';
     // A call whose block was cut off before it closed may be missing anything after the cut: it is

@@ -561,7 +561,7 @@ export class AgentHarness {
       if (message.role === 'assistant') for (const call of message.toolCalls ?? []) state.seenCallIds.add(call.id);
     }
     // How each call was written (and which were cut off) survives a pause or a crash.
-    if (resumed !== undefined) restoreCallFormats(state, history, resumed.cutOffCalls);
+    if (resumed !== undefined) restoreCallFormats(state, history, resumed.cutOffCalls, resumed.refusedCalls);
     try {
       // A key function that gives no usable key fails the run before anything runs, not at a pause mid-batch.
       if (this.approvalSecret !== undefined) approvalKey(this.approvalSecret, runId);

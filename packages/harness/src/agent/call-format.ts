@@ -8,14 +8,21 @@ import type { CallFormat, LoopState } from './loop-state.js';
  */
 export function recordCallFormats(
   state: LoopState,
-  calls: readonly { readonly id: string; readonly source: CallSource; readonly partial?: true | undefined }[],
+  calls: readonly {
+    readonly id: string;
+    readonly source: CallSource;
+    readonly partial?: true | undefined;
+    readonly refused?: true | undefined;
+  }[],
 ): void {
   for (const call of calls) {
     const format = formatOfGrammar(call.source);
-    state.callFormats.set(
-      call.id,
-      call.partial === true ? { format, grammar: call.source, partial: true } : { format, grammar: call.source },
-    );
+    state.callFormats.set(call.id, {
+      format,
+      grammar: call.source,
+      ...(call.partial === true ? { partial: true } : {}),
+      ...(call.refused === true ? { refused: true } : {}),
+    });
   }
 }
 
@@ -32,23 +39,32 @@ export function callFormatFields(state: LoopState, callId: string): Partial<Call
 /**
  * Restores how the calls of a resumed transcript were written: each text call's format and
  * grammar from `AssistantToolCall.grammar`, and the calls a checkpoint lists as cut off before
- * their block closed (`RunState.cutOffCalls`), which admission then never repairs.
+ * their block closed (`RunState.cutOffCalls`) or the adapter refused (`RunState.refusedCalls`),
+ * which admission then never repairs or runs.
  * @internal
  */
 export function restoreCallFormats(
   state: LoopState,
   history: readonly Message[],
   cutOffCalls: readonly string[] | undefined,
+  refusedCalls?: readonly string[] | undefined,
 ): void {
   const cutOff = new Set(cutOffCalls ?? []);
+  const refusedIds = new Set(refusedCalls ?? []);
   for (const message of history) {
     if (message.role !== 'assistant') continue;
     for (const call of message.toolCalls ?? []) {
       const partial = cutOff.has(call.id);
-      if (call.grammar === undefined && !partial) continue;
+      const refused = refusedIds.has(call.id);
+      if (call.grammar === undefined && !partial && !refused) continue;
       const grammar = call.grammar ?? 'native';
       const format = formatOfGrammar(grammar);
-      state.callFormats.set(call.id, partial ? { format, grammar, partial: true } : { format, grammar });
+      state.callFormats.set(call.id, {
+        format,
+        grammar,
+        ...(partial ? { partial: true } : {}),
+        ...(refused ? { refused: true } : {}),
+      });
     }
   }
 }

@@ -32,6 +32,8 @@ export interface CallFormat {
   readonly grammar: CallSource;
   /** The call's block was cut off before it closed: never repaired into a runnable call. */
   readonly partial?: true;
+  /** The adapter refused the call (`ToolCall.refused`): never repaired or run, also after a resume. */
+  readonly refused?: true;
 }
 
 /**

@@ -197,11 +197,14 @@ function snapshot(
     prefix: state.prefix.state(state.discovery?.promoted() ?? []),
   };
   const forced = choice === undefined || choice.type === 'auto' ? {} : { toolChoice: choice };
+  const open = unansweredCalls(state.history).map((call) => call.id);
   // Open calls cut off before their block closed go with it (version 3), so a resume refuses them too.
-  const cutOffCalls = unansweredCalls(state.history)
-    .map((call) => call.id)
-    .filter((id) => state.callFormats.get(id)?.partial === true);
-  if (cutOffCalls.length > 0) return { version: RUN_STATE_VERSION, ...base, ...forced, cutOffCalls };
+  const cutOffCalls = open.filter((id) => state.callFormats.get(id)?.partial === true);
+  const cut = cutOffCalls.length > 0 ? { cutOffCalls } : {};
+  // Open calls the adapter refused go with it (version 4), so a resume never runs them either.
+  const refusedCalls = open.filter((id) => state.callFormats.get(id)?.refused === true);
+  if (refusedCalls.length > 0) return { version: RUN_STATE_VERSION, ...base, ...forced, ...cut, refusedCalls };
+  if (cutOffCalls.length > 0) return { version: 3, ...base, ...forced, cutOffCalls };
   // The run's forced choice goes with it (version 2), so a resume enforces it too.
   if (forced.toolChoice === undefined) return { version: 1, ...base };
   return { version: 2, ...base, ...forced };
@@ -557,6 +560,7 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
       name: call.name,
       arguments: call.arguments,
       invalid: call.invalid,
+      ...(call.refused === true ? { refused: true as const } : {}),
     }));
     if (state.middleware.length > 0) {
       const input = { response, calls: pendingCalls, text: parsed.text };

@@ -288,7 +288,7 @@ describe('run state', () => {
     const tampered = JSON.parse(text);
     tampered.pending.approvals[0].callId = 'c1';
     expect(() => parseRunState(tampered)).toThrow(InvalidRunStateError);
-    expect(() => parseRunState({ ...JSON.parse(text), version: 4 })).toThrow(/schema version 4/);
+    expect(() => parseRunState({ ...JSON.parse(text), version: 5 })).toThrow(/schema version 5/);
     expect(() => parseRunState('{"version":1')).toThrow(/not valid JSON/);
     expect(() => parseRunState({ ...JSON.parse(text), budgets: { modelCalls: -1, toolCalls: 0 } })).toThrow(
       InvalidRunStateError,

@@ -6,13 +6,14 @@ import type { PrefixState } from '../prefix/prefix-tracker.js';
 import type { DeferredBatchData } from './deferred-call.js';
 
 /**
- * The newest schema version this build writes and reads. A state that carries `cutOffCalls` is
- * written as version 3, so a build that predates the field (and would repair those calls into
- * runnable ones) refuses it; else one that carries the run's forced `toolChoice` as version 2, so a
- * build that predates that field (and would resume the run unforced) refuses it; else version 1,
- * as before. All three are read.
+ * The newest schema version this build writes and reads. A state that carries `refusedCalls` is
+ * written as version 4, so a build that predates the field (and would run those calls) refuses it;
+ * else one that carries `cutOffCalls` as version 3, so a build that predates that field (and would
+ * repair those calls into runnable ones) refuses it; else one that carries the run's forced
+ * `toolChoice` as version 2, so a build that predates that field (and would resume the run
+ * unforced) refuses it; else version 1, as before. All four are read.
  */
-export const RUN_STATE_VERSION = 3;
+export const RUN_STATE_VERSION = 4;
 
 /**
  * A paused run as plain JSON: the transcript (the assistant's tool-call turn last, with only the
@@ -20,8 +21,11 @@ export const RUN_STATE_VERSION = 3;
  * `harness.resumeDeferred`, in this process or another one.
  */
 export interface RunState {
-  /** 3 when the state carries `cutOffCalls`, else 2 when it carries `toolChoice`, else 1 (see {@link RUN_STATE_VERSION}). */
-  readonly version: 1 | 2 | typeof RUN_STATE_VERSION;
+  /**
+   * 4 when the state carries `refusedCalls`, else 3 when it carries `cutOffCalls`, else 2 when it
+   * carries `toolChoice`, else 1 (see {@link RUN_STATE_VERSION}).
+   */
+  readonly version: 1 | 2 | 3 | typeof RUN_STATE_VERSION;
   readonly runId: string;
   readonly threadId?: string | undefined;
   readonly messages: readonly Message[];
@@ -40,15 +44,22 @@ export interface RunState {
   readonly refusedTurn?: RefusedTurn | undefined;
   /**
    * The run's forced tool choice (absent for `auto`): a resume enforces it on every later model
-   * call unless its own options give a `toolChoice`. Only in versions 2 and 3.
+   * call unless its own options give a `toolChoice`. Only in versions 2 and later.
    */
   readonly toolChoice?: ToolChoice | undefined;
   /**
    * The ids of the last assistant turn's open calls that were written as text and cut off before
    * their block closed (`AssistantToolCall.grammar` says which syntax each call was written in).
-   * A resume answers each with an error, never repairs it into a runnable call. Only in version 3.
+   * A resume answers each with an error, never repairs it into a runnable call. Only in versions 3
+   * and later.
    */
   readonly cutOffCalls?: readonly string[] | undefined;
+  /**
+   * The ids of the last assistant turn's open calls the adapter refused (`ToolCall.refused` of
+   * `@tiny/llm`: two calls under one id, a broken stream), whatever their argument text holds. A
+   * resume answers each with an error, never repairs or runs it. Only in version 4.
+   */
+  readonly refusedCalls?: readonly string[] | undefined;
   /**
    * The prompt prefix to keep stable on resume: tool order, discovery promotions, the last
    * request's fingerprint. Optional in either version: a build that ignores it resumes the same
@@ -153,6 +164,7 @@ const runStateSchema: JsonSchema = {
       },
     },
     cutOffCalls: { type: 'array', items: { type: 'string' } },
+    refusedCalls: { type: 'array', items: { type: 'string' } },
     toolChoice: {
       oneOf: [
         {
@@ -275,6 +287,7 @@ export function parseRunState(input: string | unknown): RunState {
       value !== null &&
       version !== 1 &&
       version !== 2 &&
+      version !== 3 &&
       version !== RUN_STATE_VERSION
     ) {
       throw new InvalidRunStateError({
@@ -299,17 +312,26 @@ function checkRunState(value: unknown): RunState {
   if (state.version === 1 && state.toolChoice !== undefined)
     throw new InvalidRunStateError({ reason: '`toolChoice` needs schema version 2 (a version-1 state has none)' });
   // An older reader ignores `cutOffCalls` (and would repair them): they are only ever read from version 3.
-  if (state.version !== RUN_STATE_VERSION && state.cutOffCalls !== undefined)
+  if (state.version < 3 && state.cutOffCalls !== undefined)
     throw new InvalidRunStateError({
-      reason: `\`cutOffCalls\` needs schema version ${RUN_STATE_VERSION} (a version-${state.version} state has none)`,
+      reason: `\`cutOffCalls\` needs schema version 3 (a version-${state.version} state has none)`,
+    });
+  // An older reader ignores `refusedCalls` (and would run them): they are only ever read from version 4.
+  if (state.version < 4 && state.refusedCalls !== undefined)
+    throw new InvalidRunStateError({
+      reason: `\`refusedCalls\` needs schema version 4 (a version-${state.version} state has none)`,
     });
   checkCallIds(state.messages);
-  if (state.cutOffCalls !== undefined) {
+  for (const [field, ids] of [
+    ['cutOffCalls', state.cutOffCalls],
+    ['refusedCalls', state.refusedCalls],
+  ] as const) {
+    if (ids === undefined) continue;
     const open = new Set(unansweredCalls(state.messages).map((call) => call.id));
-    const stray = state.cutOffCalls.filter((id) => !open.has(id));
+    const stray = ids.filter((id) => !open.has(id));
     if (stray.length > 0)
       throw new InvalidRunStateError({
-        reason: `cutOffCalls names calls that are not open in the last assistant turn (${stray.join(', ')})`,
+        reason: `${field} names calls that are not open in the last assistant turn (${stray.join(', ')})`,
       });
   }
   if (state.pending === undefined) return state;

@@ -18,6 +18,11 @@ export interface PendingCall {
   readonly arguments: unknown;
   /** Set when the provider could not decode the arguments (then `arguments` is the raw string). */
   readonly invalid?: string | undefined;
+  /**
+   * The adapter refused the call (`ToolCall.refused` of `@tiny/llm`): admission answers it with an
+   * error before any hook sees it, and never repairs or runs it.
+   */
+  readonly refused?: true | undefined;
 }
 
 /**

@@ -10,5 +10,6 @@ export {
   type ScriptedModelOptions,
   type ScriptedStep,
   scriptedInvalidToolCall,
+  scriptedRefusedToolCall,
   scriptedToolCall,
 } from './scripted-model.js';

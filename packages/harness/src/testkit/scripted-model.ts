@@ -1,5 +1,6 @@
 import {
   createModelProfile,
+  createRefusedToolCall,
   type LanguageModelV1,
   type LanguageModelV1Request,
   type LanguageModelV1Response,
@@ -58,6 +59,20 @@ export function scriptedInvalidToolCall(
   id?: string,
 ): LanguageModelV1ToolCall {
   return { id: id ?? '', name, arguments: raw, invalid: reason, rawArguments: raw };
+}
+
+/**
+ * A call the adapter refused (`createRefusedToolCall` of `@tiny/llm`): the raw text (which may be
+ * perfectly valid JSON) and the reason; the harness must never repair or run it. Streamed, it ends
+ * with the refused call itself, as an adapter ends one.
+ */
+export function scriptedRefusedToolCall(
+  name: string,
+  raw: string,
+  reason: string,
+  id?: string,
+): LanguageModelV1ToolCall {
+  return { ...createRefusedToolCall(id ?? '', name, raw, reason), rawArguments: raw };
 }
 
 /**
@@ -147,7 +162,11 @@ export class ScriptedModel implements LanguageModelV1 {
         for (let at = 0; at < text.length; at += size) {
           yield { type: 'tool_call_delta', id: call.id, argumentsDelta: text.slice(at, at + size) };
         }
-        yield { type: 'tool_call_end', id: call.id, ...(call.invalid === undefined ? { call } : {}) };
+        yield {
+          type: 'tool_call_end',
+          id: call.id,
+          ...(call.invalid === undefined || call.refused === true ? { call } : {}),
+        };
       }
       yield { type: 'finish', finishReason: response.finishReason, usage: response.usage };
     }

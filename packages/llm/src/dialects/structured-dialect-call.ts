@@ -16,6 +16,7 @@ export function structuredDialectCall(call: LanguageModelV1ToolCall): DialectCal
     source: 'native',
   };
   if (call.invalid !== undefined) read.invalid = call.invalid;
+  if (call.refused === true) read.refused = true;
   if (call.rawArguments !== undefined) read.rawArguments = call.rawArguments;
   if (call.extraContent !== undefined) read.extraContent = call.extraContent;
   return read;

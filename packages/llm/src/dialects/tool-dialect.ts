@@ -54,6 +54,8 @@ export interface DialectCall {
   /** Decoded arguments; the raw string when `invalid` is set. */
   readonly arguments: unknown;
   readonly invalid?: string | undefined;
+  /** The adapter refused the call (see `ToolCall.refused`): admission never repairs or runs it. */
+  readonly refused?: true | undefined;
   /**
    * Set on an invalid call read from text whose block was cut off before it closed (the text
    * ended inside it): admission answers it with an error and never repairs it into a runnable call.

@@ -8,7 +8,7 @@ import type {
   LanguageModelV1ToolCall,
 } from './language-model-v1.js';
 import type { LanguageModelV1StreamPart } from './stream-part.js';
-import { createInvalidToolCall } from './tool-call.js';
+import { createInvalidToolCall, createRefusedToolCall } from './tool-call.js';
 import type { LanguageModelV1Usage } from './usage.js';
 
 interface PendingCall {
@@ -190,10 +190,11 @@ export async function collectStreamSettled(
 
   const toolCalls = [...calls.values()].map((call) => {
     const done = call.done ?? neverEnded(call);
-    if (duplicate === undefined || done.invalid !== undefined) return done;
+    // Every call of the stream is refused, an unreadable one too: none may be repaired into a run.
+    if (duplicate === undefined || done.refused === true) return done;
     const raw =
       done.rawArguments ?? (typeof done.arguments === 'string' ? done.arguments : JSON.stringify(done.arguments));
-    return { ...createInvalidToolCall(done.id, done.name, raw, duplicate), rawArguments: raw };
+    return { ...createRefusedToolCall(done.id, done.name, raw, duplicate), rawArguments: raw };
   });
   const response: LanguageModelV1Response = {
     ...(id === undefined ? {} : { id }),
@@ -214,18 +215,19 @@ export async function collectStreamSettled(
   return failure === undefined ? { response } : { response, error: failure };
 }
 
-/** A call the stream never ended: invalid with its raw text, never decoded into a runnable call. */
+/** A call the stream never ended: refused with its raw text, never decoded or repaired into a runnable call. */
 function neverEnded(call: PendingCall): LanguageModelV1ToolCall {
   const raw = call.pieces.join('');
   const extra = call.extraContent === undefined ? {} : { extraContent: call.extraContent };
   const reason = `${CALL_NEVER_ENDED}; raw arguments: ${raw}`;
-  return { ...createInvalidToolCall(call.id, call.name, raw, reason), rawArguments: raw, ...extra };
+  return { ...createRefusedToolCall(call.id, call.name, raw, reason), rawArguments: raw, ...extra };
 }
 
 function sameCall(a: LanguageModelV1ToolCall, b: LanguageModelV1ToolCall): boolean {
   return (
     a.name === b.name &&
     a.invalid === b.invalid &&
+    a.refused === b.refused &&
     JSON.stringify(a.arguments) === JSON.stringify(b.arguments) &&
     (a.rawArguments ?? '') === (b.rawArguments ?? '')
   );
