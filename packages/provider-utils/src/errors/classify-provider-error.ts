@@ -78,6 +78,8 @@ const byWord: ReadonlyMap<string, ModelCallErrorKind> = new Map([
   ['billing_error', 'quota_exceeded'],
   ['content_filter', 'content_filter'],
   ['content_policy_violation', 'content_filter'],
+  // OpenAI Responses: a prompt the API refuses to process (a policy rejection); no retry changes it.
+  ['invalid_prompt', 'invalid_request'],
 ]);
 
 /** Types and codes that name no failure of their own (any request error, any server error): the message may refine them. */

@@ -2,6 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { readErrorEnvelope } from './read-error-envelope.js';
 
 describe('readErrorEnvelope', () => {
+  it("keeps the code and param of OpenAI Responses' documented stream error event (no inner error object)", () => {
+    // Shape from the OpenAI API reference, Responses streaming events, `error`.
+    const event = { type: 'error', code: 'insufficient_quota', message: 'quota', param: null, sequence_number: 3 };
+    expect(readErrorEnvelope(event)).toEqual({ message: 'quota', code: 'insufficient_quota' });
+    expect(readErrorEnvelope({ ...event, code: 'context_length_exceeded', param: 'input' })).toMatchObject({
+      code: 'context_length_exceeded',
+      param: 'input',
+    });
+  });
   it('reads the Anthropic envelope with its request id (Anthropic docs, Errors: error shapes)', () => {
     expect(
       readErrorEnvelope({

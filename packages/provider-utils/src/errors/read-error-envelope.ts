@@ -78,6 +78,7 @@ const MAX_UNWRAP = 8;
 /**
  * Reads an error out of a parsed body or event, whichever envelope the server used:
  * - Anthropic: `{"type":"error","error":{"type","message"},"request_id"}`;
+ * - OpenAI Responses' stream error event: `{"type":"error","code","message","param","sequence_number"}`;
  * - OpenAI, Ollama, llama.cpp, newer vLLM, OpenRouter: `{"error":{"message","type","param","code"}}`;
  * - LM Studio: `{"error":"message"}`; older vLLM: `{"object":"error","message","type","code"}`;
  * - llama.cpp's in-stream error event: the bare `{"code","message","type"}` object;
@@ -105,8 +106,10 @@ export function readErrorEnvelope(body: unknown, depth = 0): ErrorEnvelope | und
   const source =
     nested ?? (record.object === 'error' || record.type === 'error' || isBareError(record) ? record : undefined);
   if (source !== undefined && source !== record.error && source === record && record.type === 'error') {
-    // `{"type":"error","message":...}` without an inner error object
-    return withId({ message: asNonEmptyString(record.message) });
+    // `{"type":"error","code","message","param","sequence_number"}` (OpenAI's Responses stream error
+    // event) without an inner error object: its code and param are the error's; `type` only names the event.
+    const facts = factsOf(record);
+    return withId({ message: facts.message, code: facts.code, param: facts.param, status: facts.status });
   }
   if (source !== undefined) {
     const outer = factsOf(source);

@@ -4,6 +4,22 @@ import { readErrorEvent } from './read-error-event.js';
 const context = { provider: 'p', secret: 'sk-key-0000', where: 'reported an error mid-stream' };
 
 describe('readErrorEvent', () => {
+  it.each([
+    ['insufficient_quota', 'quota_exceeded', false],
+    ['context_length_exceeded', 'context_overflow', false],
+    ['rate_limit_exceeded', 'rate_limit', true],
+    ['invalid_api_key', 'auth', false],
+    ['invalid_prompt', 'invalid_request', false],
+    ['server_error', 'server_error', true],
+  ] as const)('classifies the top-level code %s of an OpenAI Responses error event as %s', (code, kind, retry) => {
+    // `{type:'error', code, message, param, sequence_number}`: OpenAI API reference, Responses streaming `error`.
+    const event = readErrorEvent({ type: 'error', code, message: 'm', param: null, sequence_number: 1 }, '{}', {
+      ...context,
+      httpStatus: 200,
+    });
+    expect(event).toMatchObject({ kind, isRetryable: retry, providerKind: code });
+    expect(event.envelope?.code).toBe(code);
+  });
   it("reads llama.cpp's bare error object with the status it carries", () => {
     const event = readErrorEvent({ code: 503, message: 'Loading model', type: 'unavailable_error' }, '{}', {
       ...context,

@@ -7,7 +7,9 @@ import { mergeHeaders, postJson } from './post-json.js';
 describe('parseRetryAfter', () => {
   it('reads milliseconds, seconds and HTTP dates', () => {
     expect(parseRetryAfter(new Headers({ 'retry-after-ms': '250', 'retry-after': '9' }))).toBe(250);
-    expect(parseRetryAfter(new Headers({ 'retry-after': '1.5' }))).toBe(1500);
+    expect(parseRetryAfter(new Headers({ 'retry-after': '15' }))).toBe(15_000);
+    // RFC 9110 delay-seconds is digits only: a fraction is no Retry-After.
+    expect(parseRetryAfter(new Headers({ 'retry-after': '1.5' }))).toBeUndefined();
     const now = Date.parse('2025-01-01T00:00:00Z');
     expect(parseRetryAfter(new Headers({ 'retry-after': 'Wed, 01 Jan 2025 00:00:10 GMT' }), now)).toBe(10_000);
     expect(parseRetryAfter(new Headers({ 'retry-after': 'Wed, 01 Jan 2024 00:00:10 GMT' }), now)).toBe(0);

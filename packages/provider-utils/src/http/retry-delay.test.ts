@@ -8,6 +8,21 @@ describe('retryDelay', () => {
     expect(retryDelay(new Headers({ 'retry-after-ms': '250', 'retry-after': '9' }), now)).toBe(250);
     expect(retryDelay(new Headers({ 'retry-after': '3' }), now)).toBe(3000);
   });
+  it('reads retry-after only in its RFC 9110 forms (digits or an HTTP-date), never another number notation', () => {
+    expect(retryDelay(new Headers({ 'retry-after': '0x10' }), now)).toBeUndefined();
+    expect(retryDelay(new Headers({ 'retry-after': '1e3' }), now)).toBeUndefined();
+    expect(retryDelay(new Headers({ 'retry-after': '1.5' }), now)).toBeUndefined();
+    expect(retryDelay(new Headers({ 'retry-after': '+7' }), now)).toBeUndefined();
+    expect(retryDelay(new Headers({ 'retry-after': '2026' }), now)).toBe(2_026_000);
+    expect(retryDelay(new Headers({ 'retry-after': 'Thu, 01 Jan 2026 00:00:09 GMT' }), now)).toBe(9000);
+    expect(retryDelay(new Headers({ 'retry-after': 'Thursday, 01-Jan-26 00:00:04 GMT' }), now)).toBe(4000);
+    expect(retryDelay(new Headers({ 'retry-after': 'Thu Jan  1 00:00:02 2026' }), now)).toBe(2000);
+    // Date.parse would read these, but they are no HTTP-date.
+    expect(retryDelay(new Headers({ 'retry-after': '2026-01-01T00:00:09Z' }), now)).toBeUndefined();
+    expect(retryDelay(new Headers({ 'retry-after-ms': '0x10' }), now)).toBeUndefined();
+    expect(retryDelay(new Headers({ 'retry-after-ms': '1e3', 'retry-after': '2' }), now)).toBe(2000);
+    expect(retryDelay(new Headers({ 'retry-after-ms': '12.5' }), now)).toBe(12.5);
+  });
   it('takes the earliest reset among exhausted Anthropic limits (RFC 3339 times)', () => {
     const headers = new Headers({
       'anthropic-ratelimit-requests-remaining': '0',
