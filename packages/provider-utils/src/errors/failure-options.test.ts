@@ -18,6 +18,22 @@ describe('transportFailureOptions', () => {
 });
 
 describe('httpFailureOptions', () => {
+  it("keeps the secret out of the cause: a redirect's Location echoing the key is scrubbed in message, location and stack", () => {
+    const key = 'AIzaSy-redirect-secret-42';
+    const failure = new HttpFailure({
+      kind: 'redirect',
+      message: `answered 302 to http://evil.example/?k=${key}, another origin`,
+      retryable: false,
+      statusCode: 302,
+      location: `http://evil.example/?k=${key}`,
+    });
+    const options = httpFailureOptions(failure, { provider: 'p', secret: key });
+    const cause = options.cause as HttpFailure;
+    expect(HttpFailure.isInstance(cause)).toBe(true);
+    expect(cause).toMatchObject({ kind: 'redirect', statusCode: 302, location: 'http://evil.example/?k=[redacted]' });
+    for (const text of [options.message, cause.message, cause.location, cause.stack]) expect(text).not.toContain(key);
+  });
+
   it('maps the plumbing refusals onto shared kinds, keeping the status', () => {
     const redirect = new HttpFailure({ kind: 'redirect', message: 'redirected', retryable: false, statusCode: 302 });
     expect(httpFailureOptions(redirect, context)).toMatchObject({

@@ -1,7 +1,7 @@
 import type { ModelCallErrorKind } from '@tiny/llm';
 import { deriveRetry } from './classify-provider-error.js';
 import { describeCause } from './describe-cause.js';
-import type { HttpFailure } from './http-failure.js';
+import { HttpFailure } from './http-failure.js';
 import { redactSecret, type Secrets } from './redact-secret.js';
 
 /** The adapters' own words for failures without an error payload, each with its shared kind. */
@@ -83,7 +83,9 @@ export function transportFailureOptions(
 /**
  * The call-error options for a refusal of the shared HTTP plumbing (`HttpFailure`): a redirect not
  * followed (`redirect`), a size bound passed (`response_too_large`) or a time bound (`timeout`);
- * the plumbing's word is the `providerKind`, its status (or the context's) carried over.
+ * the plumbing's word is the `providerKind`, its status (or the context's) carried over. The
+ * `cause` is a copy of the failure with its message and `location` scrubbed of the secret (a
+ * redirect's `Location` may echo the key the request carried).
  */
 export function httpFailureOptions(failure: HttpFailure, context: FailureContext): FailureOptions {
   const kind = HTTP_FAILURE_KINDS[failure.kind];
@@ -96,6 +98,13 @@ export function httpFailureOptions(failure: HttpFailure, context: FailureContext
     ...deriveRetry(kind, statusCode),
     provider: context.provider,
     requestId: context.requestId,
-    cause: failure,
+    cause: new HttpFailure({
+      kind: failure.kind,
+      message: redactSecret(failure.message, context.secret),
+      retryable: failure.retryable,
+      statusCode: failure.statusCode,
+      location: redactSecret(failure.location, context.secret),
+      limit: failure.limit,
+    }),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactSecret, requestSecrets } from './redact-secret.js';
+import { REDACTED, redactDeep, redactSecret, requestSecrets } from './redact-secret.js';
 
 describe('redactSecret', () => {
   it('replaces every occurrence, leaves short secrets and undefined text alone', () => {
@@ -7,6 +7,52 @@ describe('redactSecret', () => {
     expect(redactSecret('the cat', 'cat')).toBe('the cat');
     expect(redactSecret(undefined, 'sk-abcd')).toBeUndefined();
     expect(redactSecret('nothing', undefined)).toBe('nothing');
+  });
+});
+
+describe('redactSecret over escaped forms', () => {
+  const key = 'AIzaSyTESTKEY-0123456789abcdef/SECRET';
+  /** `key` with every `step`-th character written as `encode(character)`. */
+  const spell = (encode: (unit: number) => string, step = 1) =>
+    [...key].map((char, index) => (index % step === 0 ? encode(char.charCodeAt(0)) : char)).join('');
+  const u = (unit: number) => `\\u${unit.toString(16).padStart(4, '0')}`;
+
+  it.each([
+    ['every character as \\uXXXX', spell(u)],
+    ['some characters as \\uXXXX, upper-case hex', spell((unit) => u(unit).toUpperCase().replace('\\U', '\\u'), 3)],
+    ['the slash as \\/', key.replace('/', '\\/')],
+    ['characters as URL %XX escapes', spell((unit) => `%${unit.toString(16).padStart(2, '0')}`, 2)],
+  ])('finds the secret with %s', (_name, spelled) => {
+    expect(spelled).not.toContain(key);
+    // the escaped text decodes to the key: it is the key a reader of the body would see
+    const body = `{"error":{"message":"API key ${spelled} not valid"}}`;
+    if (!spelled.includes('%')) expect(JSON.parse(body).error.message).toBe(`API key ${key} not valid`);
+    else expect(decodeURIComponent(spelled)).toBe(key);
+    const redacted = redactSecret(body, key);
+    expect(redacted).toBe(`{"error":{"message":"API key ${REDACTED} not valid"}}`);
+  });
+
+  it('leaves escapes that spell other text alone', () => {
+    const text = '{"message":"caf\\u00e9 %20 \\/ AIzaSyTESTKEY"}';
+    expect(redactSecret(text, key)).toBe(text);
+  });
+});
+
+describe('redactDeep', () => {
+  it('scrubs every string, keys included, and keeps the shape (a __proto__ key stays a key)', () => {
+    const details = JSON.parse(
+      '[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","metadata":{"key":"sk-deep-secret-1","sk-deep-secret-1":1,"__proto__":{"n":[true,null,"x sk-deep-secret-1"]}}}]',
+    ) as unknown;
+    const out = redactDeep(details, ['sk-deep-secret-1']);
+    expect(JSON.stringify(out)).not.toContain('sk-deep-secret-1');
+    expect(out).toEqual([
+      {
+        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+        reason: 'API_KEY_INVALID',
+        metadata: JSON.parse('{"key":"[redacted]","[redacted]":1,"__proto__":{"n":[true,null,"x [redacted]"]}}'),
+      },
+    ]);
+    expect(Object.getPrototypeOf((out as [{ metadata: object }])[0].metadata)).toBe(Object.prototype);
   });
 });
 

@@ -4,16 +4,70 @@ export const REDACTED = '[redacted]';
 /** One secret, or every secret of a request (see {@link requestSecrets}). */
 export type Secrets = string | readonly string[] | undefined;
 
+/** A hex digit of either case, as a regex class (`a` → `[aA]`). */
+function hexClass(digit: string): string {
+  return /[a-f]/i.test(digit) ? `[${digit.toLowerCase()}${digit.toUpperCase()}]` : digit;
+}
+
+/**
+ * A pattern matching `secret` with any of its characters written as a JSON `\uXXXX` escape (hex in
+ * either case), a JSON `\/`, or a URL `%XX` escape: the forms a server's JSON or a URL can spell a
+ * secret in without holding it literally.
+ */
+function escapedForms(secret: string): RegExp {
+  let source = '';
+  for (let index = 0; index < secret.length; index += 1) {
+    const unit = secret.charCodeAt(index);
+    const hex = unit.toString(16).padStart(4, '0');
+    const forms = [secret[index]?.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&') ?? ''];
+    forms.push(`\\\\u${[...hex].map(hexClass).join('')}`);
+    if (unit === 0x2f) forms.push('\\\\/');
+    if (unit < 0x80) forms.push(`%${[...hex.slice(2)].map(hexClass).join('')}`);
+    source += `(?:${forms.join('|')})`;
+  }
+  return new RegExp(source, 'g');
+}
+
 /**
  * Replaces every occurrence of each secret in `text` with `[redacted]`, longest first (so a secret
- * that contains another is replaced whole). Secrets shorter than four characters are left alone
- * (they would match ordinary words), and so is `undefined` text.
+ * that contains another is replaced whole), also where the text spells it with escapes: any of
+ * its characters as a JSON `\uXXXX` (or `\/`) or a URL `%XX` escape. Secrets shorter than four
+ * characters are left alone (they would match ordinary words), and so is `undefined` text.
  */
 export function redactSecret<T extends string | undefined>(text: T, secrets: Secrets): T {
   if (text === undefined || secrets === undefined) return text;
   const list = typeof secrets === 'string' ? [secrets] : [...secrets].sort((a, b) => b.length - a.length);
+  const escaped = text.includes('\\') || text.includes('%');
   let out: string = text;
-  for (const secret of list) if (secret.length >= 4) out = out.split(secret).join(REDACTED);
+  for (const secret of list) {
+    if (secret.length < 4) continue;
+    out = out.split(secret).join(REDACTED);
+    if (escaped) out = out.replace(escapedForms(secret), REDACTED);
+  }
+  return out as T;
+}
+
+/** How deep {@link redactDeep} walks; deeper values are replaced with `[redacted]` whole. */
+const MAX_REDACT_DEPTH = 64;
+
+/**
+ * A copy of a JSON-like value (an error's `details`, a parsed body) with every string in it, keys
+ * included, passed through {@link redactSecret}. Values nested deeper than 64 levels are replaced
+ * with `[redacted]` (a body that deep is no detail anyone reads). Never throws for JSON values.
+ */
+export function redactDeep<T>(value: T, secrets: Secrets, depth = 0): T {
+  if (typeof value === 'string') return redactSecret(value, secrets) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= MAX_REDACT_DEPTH) return REDACTED as T;
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, secrets, depth + 1)) as T;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value as Record<string, unknown>))
+    Object.defineProperty(out, redactSecret(key, secrets), {
+      value: redactDeep(item, secrets, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return out as T;
 }
 
