@@ -1,4 +1,4 @@
-import { createInvalidToolCall, type LanguageModelV1StreamPart, ModelCallError } from '@tiny/llm';
+import { createRefusedToolCall, type LanguageModelV1StreamPart, ModelCallError } from '@tiny/llm';
 import { toModelCallError } from '../errors/to-model-call-error.js';
 import { decodeToolInput } from '../response/decode-tool-input.js';
 import { extraContentOf, mapFinishReason, mapUsage, signatureOf } from '../response/map-result-fields.js';
@@ -30,7 +30,7 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
  * `ModelCallError` (an incomplete stream), after whatever was streamed.
  *
  * Every call started ends with a `tool_call_end`: one started by `tool-input-start` whose
- * `tool-call` never came before the finish (or the end) was cut off and ends invalid with its raw
+ * `tool-call` never came before the finish (or the end) was cut off and ends refused with its raw
  * input text, never decoded into a runnable call. One `toolCallId` names one call: a second
  * `tool-input-start` or `tool-call` for an id already used is a `protocol_violation` error (not
  * retryable) after every call of the stream is ended invalid.
@@ -49,22 +49,22 @@ export async function* mapStream(
   /** The input text streamed per started call, kept for a call cut off before its `tool-call`. */
   const inputs = new Map<string, { name: string; text: string }>();
   const providerExecuted = new Set<string>();
-  /** Ends every started call that has no `tool-call` invalid with `reason`. */
+  /** Ends every started call that has no `tool-call` refused (never repaired or run) with `reason`. */
   const cutOff = function* (reason: string): Generator<LanguageModelV1StreamPart> {
     for (const id of started) {
       if (ended.has(id)) continue;
       ended.add(id);
       const input = inputs.get(id) ?? { name: '', text: '' };
-      const call = createInvalidToolCall(id, input.name, input.text, `${reason}; raw arguments: ${input.text}`);
+      const call = createRefusedToolCall(id, input.name, input.text, `${reason}; raw arguments: ${input.text}`);
       yield { type: 'tool_call_end', id, call: { ...call, rawArguments: input.text } };
     }
   };
-  /** Two calls under one id: every call ends invalid, then the protocol error. */
+  /** Two calls under one id: every call ends refused, then the protocol error. */
   const duplicate = function* (id: string, name: string): Generator<LanguageModelV1StreamPart> {
     const reason = `the stream broke the protocol (tool call id ${id} named two calls); no call of it may run`;
     yield* cutOff(reason);
     // A second end with other content for an ended id makes collectStream hold every call invalid.
-    yield { type: 'tool_call_end', id, call: createInvalidToolCall(id, name, '', reason) };
+    yield { type: 'tool_call_end', id, call: createRefusedToolCall(id, name, '', reason) };
     yield {
       type: 'error',
       error: new ModelCallError({

@@ -101,7 +101,7 @@ export function parseResponse(
       : { reasoning, reasoningSignature: signature }),
     toolCalls: checked,
     // Two calls under one API id: which result answers which is ambiguous, so the turn is broken
-    // (the harness refuses a broken turn's calls; an invalid call alone it may repair and run).
+    // (the harness refuses a broken turn's calls; each call is also refused, never repaired or run).
     finishReason: checked !== deduped ? 'error' : mapFinishReason(finish, toolCalls.length > 0),
     ...(finish === undefined ? {} : { rawFinishReason: finish }),
     usage,

@@ -22,7 +22,7 @@ export function callExtra(
  * Reads a whole `functionCall` part into a call: `args` (an object; absent means `{}`) decoded
  * with the shared decoder (a string, which the API never sends, is parsed and repaired), the id
  * the API gave or `fallbackId`, the API id and the part's signature kept in `extraContent`.
- * `refuse` makes the call invalid with that reason whatever its arguments (a turn that did not
+ * `refuse` makes the call refused (never repaired or run) with that reason whatever its arguments (a turn that did not
  * finish normally). Never throws.
  * @internal
  */

@@ -1,5 +1,5 @@
 import {
-  createInvalidToolCall,
+  createRefusedToolCall,
   type LanguageModelV1CallWarning,
   type LanguageModelV1StreamPart,
   type LanguageModelV1ToolCall,
@@ -103,7 +103,7 @@ export async function* streamResponse(
   /** The parse failure of the latest event, while no later event has said whether it was cut or bad. */
   let unreadable: unknown;
 
-  /** Ends every call: invalid with `reason` when given (a broken stream), else refused unless the turn finished with STOP. */
+  /** Ends every call: refused (`createRefusedToolCall`, never repaired) with `reason` when given (a broken stream), or unless the turn finished with STOP. */
   const endCalls = function* (reason?: string): Generator<LanguageModelV1StreamPart> {
     const refuse = reason ?? (isNormalFinish(finishRaw) ? undefined : refusalOf(finishRaw));
     const ended: LanguageModelV1ToolCall[] = [];
@@ -119,7 +119,7 @@ export async function* streamResponse(
         const base: LanguageModelV1ToolCall =
           why === undefined
             ? { id: entry.id, name: entry.name, arguments: entry.partial.args.root, rawArguments: raw }
-            : createInvalidToolCall(
+            : createRefusedToolCall(
                 entry.id,
                 entry.name,
                 raw,
@@ -129,13 +129,13 @@ export async function* streamResponse(
       } else {
         const whole = entry.call as LanguageModelV1ToolCall;
         call =
-          refuse === undefined || whole.invalid !== undefined
+          refuse === undefined || whole.refused === true
             ? whole
             : {
-                ...createInvalidToolCall(
+                ...createRefusedToolCall(
                   whole.id,
                   whole.name,
-                  JSON.stringify(whole.arguments),
+                  typeof whole.arguments === 'string' ? whole.arguments : JSON.stringify(whole.arguments),
                   `stream contained an unusable call \`${whole.id}\` (\`${whole.name}\`): ${refuse}`,
                 ),
                 ...(whole.extraContent === undefined ? {} : { extraContent: whole.extraContent }),

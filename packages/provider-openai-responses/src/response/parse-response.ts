@@ -30,7 +30,7 @@ export function reasoningTexts(item: Readonly<Record<string, unknown>>): string[
  * adapter does not know are kept unchanged, in order, as the replay envelope in
  * `reasoningSignature` (see `encodeReplayItems`): they are never calls the harness runs. The
  * `status` decides the finish (see `mapStatus`); a response that is not `completed` makes every call
- * invalid, and two calls under one `call_id` make every call invalid.
+ * invalid, and two calls under one `call_id` make every call refused (never repaired or run).
  *
  * @throws {OpenAIResponsesCallError} for an error body (`{error: {...}}`) or a response with status
  *   `failed` (kind from its `error`); of kind `invalid_response` for a body without an `output`

@@ -4,7 +4,7 @@ import { asString, decodeToolArguments } from '@tiny/provider-utils';
 /**
  * Decodes a `function_call` item into a call, by its `call_id`, with the shared lenient decoder
  * (relaxed JSON repaired, empty text is `{}`). A `refuse` reason, or an item whose own `status` is
- * there and not `completed` (cut off), or one without a `call_id` (a result could not answer it), makes the call invalid with its raw text: it never runs.
+ * there and not `completed` (cut off), or one without a `call_id` (a result could not answer it), makes the call refused (`createRefusedToolCall`) with its raw text: it never runs, never repaired.
  * Never throws.
  * @internal
  */

@@ -28,10 +28,10 @@ export interface WireCallInput {
  *   model call.
  * - arguments (or `extra_content`) nesting deeper than `MAX_WIRE_DEPTH` levels: an invalid call
  *   (its `extra_content` dropped), never serialised, so no recursive helper meets them;
- * - with `refuse` (a stream that broke its protocol), an invalid call with that reason, whatever
- *   the arguments hold;
+ * - with `refuse` (a stream that broke its protocol), a refused call (`createRefusedToolCall`) with
+ *   that reason, whatever the arguments hold: the harness never repairs or runs it;
  * - with `strict` (a stream cut off after its finish reason), no repair is tried: cut-off
- *   arguments stay an invalid call, never a runnable prefix.
+ *   arguments become a refused call, never a runnable prefix.
  * @internal
  */
 export function decodeToolCall(

@@ -29,13 +29,23 @@ export interface StreamContext extends ReadContext {
  * A call read from text as a response tool call: id `text-{seq}-{slot}`, decoded arguments, and
  * their compact JSON as the raw argument text (what a replay will show). A call whose stated
  * arguments could not be read stays invalid: the raw text in `arguments` and `rawArguments`, the
- * reason in `invalid`, so admission repairs it or answers with a tool error (never `{}`).
+ * reason in `invalid`, so admission repairs it or answers with a tool error (never `{}`). One whose
+ * block was cut off before it closed (`partial`) is refused as well (`refused: true`): admission
+ * never repairs a cut-off call into a runnable one.
  * @internal
  */
 export function textToolCall(call: ParsedCall, seq: number, slot: number): LanguageModelV1ToolCall {
   const id = `text-${seq}-${slot}`;
   if (call.invalid !== undefined) {
-    return { id, name: call.name, arguments: call.arguments, rawArguments: call.arguments, invalid: call.invalid };
+    const refused = call.partial === true ? { refused: true as const } : {};
+    return {
+      id,
+      name: call.name,
+      arguments: call.arguments,
+      rawArguments: call.arguments,
+      invalid: call.invalid,
+      ...refused,
+    };
   }
   return { id, name: call.name, arguments: call.arguments, rawArguments: JSON.stringify(call.arguments) };
 }

@@ -17,7 +17,8 @@ export interface AnswerClassesWire {
   readonly emptyAnswer?: unknown;
   /**
    * A whole answer holding two calls under one id (`bash {cmd: "ls"}` and `bash {cmd: "rm"}`):
-   * both must come back invalid, the reason saying the id `names two calls`.
+   * both must come back refused (`refused: true`, never repaired or run), the reason saying the id
+   * `names two calls`.
    */
   readonly twoCallsOneId?: unknown;
   /**
@@ -78,12 +79,15 @@ export function describeAnswerClasses(options: AnswerClassesOptions): void {
     });
 
     it.skipIf(wire.twoCallsOneId === undefined)(
-      'two calls under one id in a whole answer: every call invalid',
+      'two calls under one id in a whole answer: every call refused',
       async () => {
         const { response, error } = await generated(wire.twoCallsOneId);
         expect(error).toBeUndefined();
         expect(response?.toolCalls).toHaveLength(2);
-        for (const call of response?.toolCalls ?? []) expect(call.invalid).toMatch(/names two calls/);
+        for (const call of response?.toolCalls ?? []) {
+          expect(call.invalid).toMatch(/names two calls/);
+          expect(call.refused).toBe(true);
+        }
       },
     );
 

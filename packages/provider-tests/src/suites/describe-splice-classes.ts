@@ -43,7 +43,8 @@ export interface SpliceClassesOptions {
  * Registers the splice-class tests (issue 34, WIRE-3), served over a real 127.0.0.1 server: every
  * violation stream ends in a non-retryable `protocol_violation` error part, never a finish that
  * would let a call run (a finish with reason `error` is allowed), and every call it delivered
- * (at least one) is invalid after `collectStreamSettled`; every clean stream finishes with
+ * (at least one) is refused (`refused: true`: the harness never repairs or runs it) after
+ * `collectStreamSettled`; every clean stream finishes with
  * `tool_calls` and delivers exactly its calls, none invalid.
  */
 export function describeSpliceClasses(options: SpliceClassesOptions): void {
@@ -68,7 +69,7 @@ export function describeSpliceClasses(options: SpliceClassesOptions): void {
         })(),
       );
 
-    it.each(violations)('%s: a protocol violation, every call invalid', async (_name, body) => {
+    it.each(violations)('%s: a protocol violation, every call refused', async (_name, body) => {
       const parts = await streamed(body);
       const last = parts.at(-1);
       expect(last?.type === 'error' ? last.error : undefined).toMatchObject({
@@ -78,7 +79,10 @@ export function describeSpliceClasses(options: SpliceClassesOptions): void {
       for (const part of parts) if (part.type === 'finish') expect(part.finishReason).toBe('error');
       const settled = await settle(parts);
       expect(settled.response.toolCalls.length).toBeGreaterThan(0);
-      for (const call of settled.response.toolCalls) expect(call.invalid, call.id).toBeDefined();
+      for (const call of settled.response.toolCalls) {
+        expect(call.invalid, call.id).toBeDefined();
+        expect(call.refused, call.id).toBe(true);
+      }
     });
 
     it.each(Object.entries(wire.clean))('%s: runs its calls', async (_name, clean) => {
@@ -87,7 +91,10 @@ export function describeSpliceClasses(options: SpliceClassesOptions): void {
       const settled = await settle(parts);
       expect(settled.response.toolCalls).toMatchObject(clean.calls);
       expect(settled.response.toolCalls).toHaveLength(clean.calls.length);
-      for (const call of settled.response.toolCalls) expect(call.invalid, call.id).toBeUndefined();
+      for (const call of settled.response.toolCalls) {
+        expect(call.invalid, call.id).toBeUndefined();
+        expect(call.refused, call.id).toBeUndefined();
+      }
     });
   });
 }

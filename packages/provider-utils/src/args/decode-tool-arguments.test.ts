@@ -32,7 +32,13 @@ describe('decodeToolArguments', () => {
     expect(refused).toMatchObject({
       rawArguments: '{"path":"/"}',
       invalid: expect.stringContaining('the stream broke its protocol'),
+      refused: true,
     });
+    // Cut-off (strict) text is refused too, so the harness never repairs it; unreadable text alone is not.
+    expect(strict.refused).toBe(true);
+    const unreadable = decodeToolArguments(call('{"a": [}'), { context: 'stream' });
+    expect(unreadable.invalid).toBeDefined();
+    expect(unreadable.refused).toBeUndefined();
   });
 
   it('never serialises nesting past the wire depth', () => {

@@ -1,4 +1,9 @@
-import { createInvalidToolCall, type LanguageModelV1ToolCall, recoverToolArguments } from '@tiny/llm';
+import {
+  createInvalidToolCall,
+  createRefusedToolCall,
+  type LanguageModelV1ToolCall,
+  recoverToolArguments,
+} from '@tiny/llm';
 import { exceedsWireDepth, MAX_WIRE_DEPTH } from '../wire/wire-depth.js';
 
 /** A tool call as read off the wire, before its arguments are decoded. */
@@ -16,10 +21,14 @@ export interface DecodeToolArgumentsOptions {
   readonly context: string;
   /**
    * Why the call may not run whatever its arguments hold (cut off by the token limit, a stream that
-   * broke its protocol): the call is invalid with this reason, its raw text kept.
+   * broke its protocol): the call is refused (`createRefusedToolCall`) with this reason, its raw
+   * text kept, so the harness never repairs or runs it.
    */
   readonly refuse?: string | undefined;
-  /** No repair: only strict JSON (a cut-off stream's arguments must never become a runnable prefix). */
+  /**
+   * No repair: only strict JSON (a cut-off stream's arguments must never become a runnable prefix);
+   * text that is not strict JSON makes the call refused, so the harness never repairs it either.
+   */
   readonly strict?: boolean | undefined;
   /** Appended to the reason of an invalid call under `strict`. */
   readonly strictNote?: string | undefined;
@@ -52,10 +61,10 @@ function parseStrict(raw: string): { value?: Record<string, unknown>; detail: st
  * Decodes a provider's tool-call arguments with the leniency every adapter shares, never throwing
  * (a bad call never fails the model call):
  * - nesting deeper than `MAX_WIRE_DEPTH` (arguments or `extraContent`): an invalid call, never serialised;
- * - `refuse`: an invalid call with that reason and the raw text, whatever the arguments hold;
+ * - `refuse`: a refused call with that reason and the raw text, whatever the arguments hold;
  * - absent or `null`: `{}`; an object: taken as is; text of only whitespace: `{}`;
  * - text holding a JSON object (or a JSON string holding one, unwrapped once): decoded;
- * - other text: repaired with `recoverToolArguments` of `@tiny/llm`, unless `strict`;
+ * - other text: repaired with `recoverToolArguments` of `@tiny/llm`, unless `strict` (then refused);
  * - anything else: an invalid call, ``<context> contained invalid JSON arguments for tool call
  *   `<id>` (`<name>`): <detail>; raw arguments: <raw>``.
  */
@@ -71,11 +80,12 @@ export function decodeToolArguments(call: WireToolCall, options: DecodeToolArgum
   if (deepExtra) return tooDeep('extra_content');
   if (exceedsWireDepth(value)) return tooDeep('arguments');
   const raw = typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
-  const invalid = (detail: string): LanguageModelV1ToolCall => {
+  const invalid = (detail: string, refused = false): LanguageModelV1ToolCall => {
     const reason = `${options.context} contained invalid JSON arguments for tool call \`${id}\` (\`${name}\`): ${detail}; raw arguments: ${raw}`;
-    return { ...createInvalidToolCall(id, name, raw, reason), rawArguments: raw, ...extra };
+    const call = (refused ? createRefusedToolCall : createInvalidToolCall)(id, name, raw, reason);
+    return { ...call, rawArguments: raw, ...extra };
   };
-  if (options.refuse !== undefined) return invalid(options.refuse);
+  if (options.refuse !== undefined) return invalid(options.refuse, true);
   if (value === undefined || value === null) return { id, name, arguments: {}, ...extra };
   if (isObject(value)) return { id, name, arguments: value, ...extra };
   if (typeof value === 'string' && raw.trim() === '') return { id, name, arguments: {}, rawArguments: raw, ...extra };
@@ -86,7 +96,7 @@ export function decodeToolArguments(call: WireToolCall, options: DecodeToolArgum
   if (exceedsWireDepth(repaired)) return tooDeep('arguments');
   if (repaired !== undefined) return { id, name, arguments: repaired, rawArguments: raw, ...extra };
   const detail = options.strict === true && parsed.detail === '' ? 'cut off' : parsed.detail;
-  return invalid(`${detail}${options.strict === true ? (options.strictNote ?? '') : ''}`);
+  return invalid(`${detail}${options.strict === true ? (options.strictNote ?? '') : ''}`, options.strict === true);
 }
 
 /**
