@@ -68,9 +68,15 @@ describe('broken turns: no call of them is runnable', () => {
     ['incomplete: max_output_tokens', 'length', endedBy(incomplete('max_output_tokens'))],
     ['incomplete: content_filter', 'content_filter', endedBy(incomplete('content_filter'))],
     ['incomplete: a reason not known', 'error', endedBy(incomplete('tool_budget'))],
-    ['completed event with status queued', 'error', endedBy(withStatus('queued'))],
-    ['completed event with a status that is not a string', 'error', endedBy(withStatus(7))],
-    ['response.cancelled', 'error', endedBy((completed) => ({ ...completed, type: 'response.cancelled' }))],
+    [
+      'response.cancelled',
+      'error',
+      endedBy((completed) => ({
+        ...completed,
+        type: 'response.cancelled',
+        response: { ...completed.response, status: 'cancelled' },
+      })),
+    ],
   ])('%s: the call ends invalid, finish %s', async (_name, finishReason, text) => {
     const all = await parts(text);
     const settled = await collectStreamSettled(replayParts(all));
@@ -83,6 +89,21 @@ describe('broken turns: no call of them is runnable', () => {
 
   it.each([
     ['response.failed', 'server_error', true, endedBy(failed)],
+    // The terminal event type decides; a body status that contradicts it is a protocol violation.
+    ['completed event with status queued', 'protocol_violation', false, endedBy(withStatus('queued'))],
+    ['completed event with a status that is not a string', 'protocol_violation', false, endedBy(withStatus(7))],
+    [
+      'response.cancelled whose body says completed',
+      'protocol_violation',
+      false,
+      endedBy((completed) => ({ ...completed, type: 'response.cancelled' })),
+    ],
+    [
+      'response.incomplete whose body says completed',
+      'protocol_violation',
+      false,
+      endedBy((completed) => ({ ...completed, type: 'response.incomplete' })),
+    ],
     ['the body ends with no terminal event', 'incomplete_stream', true, endedBy(undefined)],
   ])('%s: an error part (%s) after the call, which is invalid', async (_name, kind, retryable, text) => {
     const all = await parts(text);
@@ -163,7 +184,7 @@ describe('items that ask the client to act', () => {
     expect(response.finishReason).toBe('error');
     expect(response.rawFinishReason).toBe('completed:local_shell_call');
     expect(response.toolCalls).toEqual([]);
-    expect(response.reasoningSignature).toMatch(/^tiny\.openai-responses\.items\.v1:/);
+    expect(response.reasoningSignature).toMatch(/^tiny\.openai-responses\.items\.v2:/);
   });
 });
 

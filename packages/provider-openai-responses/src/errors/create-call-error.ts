@@ -4,6 +4,7 @@ import {
   httpFailureOptions,
   readErrorAnswer,
   readErrorEvent,
+  redactDeep,
   type Secrets,
   type TransportFailureKind,
   transportFailureOptions,
@@ -14,6 +15,22 @@ import { OpenAIResponsesCallError } from './openai-responses-call-error.js';
 export interface ErrorContext {
   readonly provider: string;
   readonly secret?: Secrets;
+}
+
+/**
+ * The error with every string field scrubbed of the request's secrets: what the server echoed
+ * (`errorType`, `errorCode`, `providerKind`, `param`, the `x-request-id` header, the body, in any
+ * JSON or URL escaping) never carries the key or a header value given.
+ */
+function scrubbed(
+  options: ConstructorParameters<typeof OpenAIResponsesCallError>[0],
+  secret: Secrets,
+): OpenAIResponsesCallError {
+  const { cause, ...rest } = options as typeof options & { cause?: unknown };
+  const clean = redactDeep(rest, secret);
+  return new OpenAIResponsesCallError(
+    (cause === undefined ? clean : { ...clean, cause }) as ConstructorParameters<typeof OpenAIResponsesCallError>[0],
+  );
 }
 
 function requestIdOf(headers: Headers | undefined): string | undefined {
@@ -31,12 +48,10 @@ export async function errorFromResponse(
   context: ErrorContext & { readonly limits?: HttpLimits | undefined },
 ): Promise<OpenAIResponsesCallError> {
   const { envelope, ...answer } = await readErrorAnswer(response, { ...context, requestId: requestIdOf });
-  return new OpenAIResponsesCallError({
-    ...answer,
-    errorType: envelope?.type,
-    errorCode: envelope?.code,
-    param: envelope?.param,
-  });
+  return scrubbed(
+    { ...answer, errorType: envelope?.type, errorCode: envelope?.code, param: envelope?.param },
+    context.secret,
+  );
 }
 
 /**
@@ -58,12 +73,10 @@ export function errorFromEvent(
     requestId: requestIdOf(context.headers),
     httpStatus: 200,
   });
-  return new OpenAIResponsesCallError({
-    ...event,
-    errorType: envelope?.type,
-    errorCode: envelope?.code,
-    param: envelope?.param,
-  });
+  return scrubbed(
+    { ...event, errorType: envelope?.type, errorCode: envelope?.code, param: envelope?.param },
+    context.secret,
+  );
 }
 
 /**
@@ -80,11 +93,12 @@ export function transportError(
     readonly kind?: TransportFailureKind | undefined;
   },
 ): OpenAIResponsesCallError {
-  return new OpenAIResponsesCallError(
+  return scrubbed(
     transportFailureOptions(what, cause, context.kind ?? 'transport', {
       ...context,
       requestId: requestIdOf(context.headers),
     }),
+    context.secret,
   );
 }
 
@@ -97,7 +111,5 @@ export function httpFailureError(
   failure: HttpFailure,
   context: ErrorContext & { readonly headers?: Headers | undefined },
 ): OpenAIResponsesCallError {
-  return new OpenAIResponsesCallError(
-    httpFailureOptions(failure, { ...context, requestId: requestIdOf(context.headers) }),
-  );
+  return scrubbed(httpFailureOptions(failure, { ...context, requestId: requestIdOf(context.headers) }), context.secret);
 }

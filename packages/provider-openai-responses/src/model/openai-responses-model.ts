@@ -6,7 +6,14 @@ import type {
   LanguageModelV1StreamResult,
   ModelProfile,
 } from '@tiny/llm';
-import { type HttpLimits, mergeHeaders, readJsonBody, requestSecrets, sendJson } from '@tiny/provider-utils';
+import {
+  type HttpLimits,
+  mergeHeaders,
+  readJsonBody,
+  redactDeep,
+  requestSecrets,
+  sendJson,
+} from '@tiny/provider-utils';
 import { type ErrorContext, errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
 import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
 import type { OpenAIResponsesProviderOptions } from '../request/responses-provider-options.js';
@@ -77,7 +84,12 @@ export class OpenAIResponsesModel implements LanguageModelV1 {
       ...parseResponse(body, raw, context),
       warnings: plan.warnings,
       request: { body: plan.body },
-      response: { body, headers: Object.fromEntries(response.headers), statusCode: response.status },
+      // What the server echoed (a key in metadata or a header) stays out of what the caller sees.
+      response: {
+        body: redactDeep(body, context.secret),
+        headers: redactDeep(Object.fromEntries(response.headers), context.secret),
+        statusCode: response.status,
+      },
     };
   }
 
@@ -105,7 +117,10 @@ export class OpenAIResponsesModel implements LanguageModelV1 {
       stream,
       warnings: plan.warnings,
       request: { body: plan.body },
-      response: { headers: Object.fromEntries(response.headers), statusCode: response.status },
+      response: {
+        headers: redactDeep(Object.fromEntries(response.headers), context.secret),
+        statusCode: response.status,
+      },
     };
   }
 

@@ -8,20 +8,39 @@ import { exceedsWireDepth, MAX_WIRE_DEPTH } from '@tiny/provider-utils';
  */
 export type ReplayItem = Readonly<Record<string, unknown>> & { readonly type: string };
 
-/** Marks a reasoning signature that carries the turn's replay items. @internal */
+/** Marks a reasoning signature that carries the turn's replay items (no order: they go first). @internal */
 export const REPLAY_PREFIX = 'tiny.openai-responses.items.v1:';
+
+/** Marks a reasoning signature that carries the turn's replay items and the order of all its output items. @internal */
+export const ORDERED_REPLAY_PREFIX = 'tiny.openai-responses.items.v2:';
+
+/**
+ * One output item's place in the turn: `r` the next replay item, `m` the assistant message,
+ * `c:<call_id>` the function call of that id.
+ * @internal
+ */
+export type ReplaySlot = 'r' | 'm' | 'c' | `c:${string}`;
 
 /**
  * The reasoning signature for a response's replay items: the items as base64 JSON behind
- * {@link REPLAY_PREFIX}, in output order. `undefined` when there are none. Strings inside the items
- * (`encrypted_content`) survive the round trip exactly: JSON text keeps every code unit. An item
- * nesting deeper than `MAX_WIRE_DEPTH` levels is left out (never serialised).
+ * {@link ORDERED_REPLAY_PREFIX} with `order`, the slot of every output item in `output_index` order
+ * (so replay interleaves reasoning, the message and the calls as the model produced them).
+ * `undefined` when there are no replay items. Strings inside the items (`encrypted_content`)
+ * survive the round trip exactly: JSON text keeps every code unit. The caller refuses an item
+ * nesting deeper than `MAX_WIRE_DEPTH` levels before it gets here (see `replayTooDeep`); such an
+ * item is never serialised.
  * @internal
  */
-export function encodeReplayItems(all: readonly ReplayItem[]): string | undefined {
-  const items = all.filter((item) => !exceedsWireDepth(item, MAX_WIRE_DEPTH));
-  if (items.length === 0) return undefined;
-  return `${REPLAY_PREFIX}${Buffer.from(JSON.stringify(items), 'utf8').toString('base64')}`;
+export function encodeReplayItems(items: readonly ReplayItem[], order?: readonly ReplaySlot[]): string | undefined {
+  if (items.length === 0 || items.some((item) => exceedsWireDepth(item, MAX_WIRE_DEPTH))) return undefined;
+  if (order === undefined) return `${REPLAY_PREFIX}${Buffer.from(JSON.stringify(items), 'utf8').toString('base64')}`;
+  return `${ORDERED_REPLAY_PREFIX}${Buffer.from(JSON.stringify({ items, order }), 'utf8').toString('base64')}`;
+}
+
+/** The first output item nesting deeper than `MAX_WIRE_DEPTH` levels (it cannot be replayed), if any. @internal */
+export function replayTooDeep(items: readonly unknown[]): number | undefined {
+  const index = items.findIndex((item) => exceedsWireDepth(item, MAX_WIRE_DEPTH));
+  return index < 0 ? undefined : index;
 }
 
 /**
@@ -30,17 +49,34 @@ export function encodeReplayItems(all: readonly ReplayItem[]): string | undefine
  */
 const NEVER_REPLAYED: ReadonlySet<string> = new Set(['function_call', 'function_call_output', 'message']);
 
+/** A replay envelope decoded: its items, and the slots of the turn's output items when it kept them. @internal */
+export interface DecodedReplay {
+  readonly items: ReplayItem[];
+  readonly order: ReplaySlot[] | undefined;
+}
+
+function isSlot(value: unknown): value is ReplaySlot {
+  return typeof value === 'string' && (value === 'r' || value === 'm' || value.startsWith('c:'));
+}
+
 /**
- * The items a reasoning part's signature carries, in order. `undefined` for a signature that is
- * not this adapter's envelope or does not decode (a damaged transcript, another provider's
- * signature), or that holds a function call, a call output or a message (which would add a call
- * or a turn the transcript does not show): the caller leaves the part out with a warning.
+ * The items a reasoning part's signature carries, in order, with the turn's item order when the
+ * envelope kept one. `undefined` for a signature that is not this adapter's envelope or does not
+ * decode (a damaged transcript, another provider's signature), that holds a function call, a call
+ * output or a message (which would add a call or a turn the transcript does not show), or whose
+ * order does not name each replay item once: the caller leaves the part out with a warning.
+ * The order only places what the turn holds; it adds nothing.
  * @internal
  */
-export function decodeReplayItems(signature: string): ReplayItem[] | undefined {
-  if (!signature.startsWith(REPLAY_PREFIX)) return undefined;
+export function decodeReplay(signature: string): DecodedReplay | undefined {
+  const ordered = signature.startsWith(ORDERED_REPLAY_PREFIX);
+  if (!ordered && !signature.startsWith(REPLAY_PREFIX)) return undefined;
   try {
-    const value: unknown = JSON.parse(Buffer.from(signature.slice(REPLAY_PREFIX.length), 'base64').toString('utf8'));
+    const prefix = ordered ? ORDERED_REPLAY_PREFIX : REPLAY_PREFIX;
+    const decoded: unknown = JSON.parse(Buffer.from(signature.slice(prefix.length), 'base64').toString('utf8'));
+    const envelope =
+      ordered && typeof decoded === 'object' && decoded !== null ? (decoded as Record<string, unknown>) : undefined;
+    const value = ordered ? envelope?.items : decoded;
     if (!Array.isArray(value)) return undefined;
     const items = value.filter(
       (item): item is ReplayItem =>
@@ -50,8 +86,21 @@ export function decodeReplayItems(signature: string): ReplayItem[] | undefined {
         typeof item.type === 'string' &&
         !NEVER_REPLAYED.has(item.type),
     );
-    return items.length === value.length ? items : undefined;
+    if (items.length !== value.length) return undefined;
+    if (!ordered) return { items, order: undefined };
+    const order = envelope?.order;
+    if (!Array.isArray(order) || !order.every(isSlot)) return undefined;
+    if (order.filter((slot) => slot === 'r').length !== items.length) return undefined;
+    return { items, order };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The items a reasoning part's signature carries, in order (see {@link decodeReplay}).
+ * @internal
+ */
+export function decodeReplayItems(signature: string): ReplayItem[] | undefined {
+  return decodeReplay(signature)?.items;
 }

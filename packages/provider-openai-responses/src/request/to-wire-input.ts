@@ -1,5 +1,5 @@
 import type { FilePart, ImagePart, LanguageModelV1CallWarning, Message, TextPart } from '@tiny/llm';
-import { decodeReplayItems } from './replay-items.js';
+import { decodeReplay, type ReplaySlot } from './replay-items.js';
 
 /** One `input` item as sent. @internal */
 export type WireItem = Record<string, unknown>;
@@ -24,21 +24,27 @@ function assistantItems(
   warnings: LanguageModelV1CallWarning[],
 ): WireItem[] {
   const items: WireItem[] = [];
+  let order: ReplaySlot[] | undefined;
+  let orderStart = 0;
   const parts =
     typeof message.content === 'string' ? [{ type: 'text', text: message.content } as const] : message.content;
   let text = '';
   for (const part of parts) {
     if (part.type === 'text') text += part.text;
     else if (part.type === 'reasoning') {
-      const replay = part.signature === undefined ? undefined : decodeReplayItems(part.signature);
+      const replay = part.signature === undefined ? undefined : decodeReplay(part.signature);
       if (replay === undefined) {
         warnings.push({
           type: 'other',
           message:
             "an assistant reasoning part without this adapter's replay envelope was left out of the request (the Responses API replays reasoning only as the items it sent)",
         });
+      } else if (replay.order !== undefined && order === undefined) {
+        order = replay.order;
+        orderStart = items.length;
+        items.push(...replay.items.map((item) => ({ ...item })));
       } else {
-        items.push(...replay.map((item) => ({ ...item })));
+        items.push(...replay.items.map((item) => ({ ...item })));
       }
     } else {
       warnings.push({ type: 'other', message: `an assistant ${part.type} part was left out of the request` });
@@ -50,11 +56,56 @@ function assistantItems(
       message: 'reasoningContent without replay items was left out of the request',
     });
   }
-  if (text !== '') items.push({ role: 'assistant', content: text });
-  for (const call of message.toolCalls ?? []) {
-    items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: call.arguments });
+  const message_: WireItem[] = text === '' ? [] : [{ role: 'assistant', content: text }];
+  const calls: WireItem[] = (message.toolCalls ?? []).map((call) => ({
+    type: 'function_call',
+    call_id: call.id,
+    name: call.name,
+    arguments: call.arguments,
+  }));
+  if (order === undefined) return [...items, ...message_, ...calls];
+  return interleave(order, orderStart, items, message_, calls);
+}
+
+/**
+ * The assistant turn's items in the order the model produced them (`order`, from the envelope):
+ * each `r` takes the next replay item of the ordered envelope (whose items start at `start`), the
+ * first `m` the message, `c:<id>` the call of that id.
+ * The order only places: what it does not name (other envelopes' items, a call it does not
+ * list, the message when it lists none) keeps the unordered place (replay items first, then the
+ * message, then the calls), and a slot naming nothing the turn holds is skipped.
+ */
+function interleave(
+  order: readonly ReplaySlot[],
+  start: number,
+  replay: WireItem[],
+  message: WireItem[],
+  calls: WireItem[],
+): WireItem[] {
+  const out: WireItem[] = replay.slice(0, start);
+  let next = start;
+  let messagePlaced = false;
+  const placed = new Set<WireItem>();
+  for (const slot of order) {
+    if (slot === 'r') {
+      const item = replay[next];
+      next += 1;
+      if (item !== undefined) out.push(item);
+    } else if (slot === 'm') {
+      if (!messagePlaced) out.push(...message);
+      messagePlaced = true;
+    } else if (slot.startsWith('c:')) {
+      const call = calls.find((item) => item.call_id === slot.slice(2) && !placed.has(item));
+      if (call !== undefined) {
+        placed.add(call);
+        out.push(call);
+      }
+    }
   }
-  return items;
+  out.push(...replay.slice(next));
+  if (!messagePlaced) out.push(...message);
+  out.push(...calls.filter((call) => !placed.has(call)));
+  return out;
 }
 
 function toolOutput(message: Extract<Message, { role: 'tool' }>, warnings: LanguageModelV1CallWarning[]): WireItem {
@@ -74,9 +125,10 @@ function toolOutput(message: Extract<Message, { role: 'tool' }>, warnings: Langu
 /**
  * Translates the conversation into Responses API `input` items, in order: system messages as
  * `system` messages where they stand; user turns with `input_text`, `input_image` and
- * `input_file` parts; an assistant turn as its replay items first (the reasoning and hosted tool
- * items of its reasoning part's envelope, unchanged), then its text, then one `function_call` per
- * call with the argument text as recorded; tool results as `function_call_output` by `call_id`.
+ * `input_file` parts; an assistant turn as its replay items (the reasoning and hosted tool items of
+ * its reasoning part's envelope, unchanged), its text and one `function_call` per call with the
+ * argument text as recorded, in the output order the envelope kept (else replay items first, then
+ * the text, then the calls); tool results as `function_call_output` by `call_id`.
  * A reasoning part without this adapter's envelope cannot be replayed and is left out with a warning.
  * @internal
  */

@@ -1,7 +1,7 @@
 import type { LanguageModelV1Response, LanguageModelV1ToolCall } from '@tiny/llm';
-import { asArray, asNonEmptyString, asRecord, asString, refuseRepeatedIds } from '@tiny/provider-utils';
+import { asArray, asNonEmptyString, asRecord, asString, MAX_WIRE_DEPTH, refuseRepeatedIds } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromEvent, transportError } from '../errors/create-call-error.js';
-import { encodeReplayItems, type ReplayItem } from '../request/replay-items.js';
+import { encodeReplayItems, type ReplayItem, type ReplaySlot, replayTooDeep } from '../request/replay-items.js';
 import { CLIENT_ACTION_ITEMS, mapStatus } from './map-status.js';
 import { mapUsage } from './map-usage.js';
 import { readCall } from './read-call.js';
@@ -24,17 +24,18 @@ export function reasoningTexts(item: Readonly<Record<string, unknown>>): string[
 
 /**
  * Reads a whole Responses API body. `output_text` parts of `message` items are the content
- * (their annotations stay in the raw body); `refusal` parts the refusal; `function_call` items
+ * (their annotations stay in the raw body), kept byte for byte beside a refusal; `refusal` parts the refusal; `function_call` items
  * calls by `call_id`; reasoning items (summaries and `reasoning_text` as `reasoning`), hosted tool
  * items (`web_search_call`, `file_search_call`, `code_interpreter_call`, ...) and items of types the
  * adapter does not know are kept unchanged, in order, as the replay envelope in
- * `reasoningSignature` (see `encodeReplayItems`): they are never calls the harness runs. The
+ * `reasoningSignature` (see `encodeReplayItems`, with the order of every output item): they are never calls the harness runs. The
  * `status` decides the finish (see `mapStatus`); a response that is not `completed` makes every call
  * invalid, and two calls under one `call_id` make every call refused (never repaired or run).
  *
  * @throws {OpenAIResponsesCallError} for an error body (`{error: {...}}`) or a response with status
  *   `failed` (kind from its `error`); of kind `invalid_response` for a body without an `output`
- *   array; of kind `protocol_violation` for more than `MAX_OUTPUT_ITEMS` (512) items.
+ *   array; of kind `protocol_violation` for more than `MAX_OUTPUT_ITEMS` (512) items; of kind `invalid_chunk`
+ *   (`invalid_response`) for a kept item nesting deeper than `MAX_WIRE_DEPTH` (it could not be replayed).
  * @internal
  */
 export function parseResponse(
@@ -47,6 +48,11 @@ export function parseResponse(
     throw errorFromEvent(response?.error, raw, context, 'answered with a failed response');
   if ((response?.error !== undefined && response.error !== null) || asString(response?.type) === 'error')
     throw errorFromEvent(body, raw, context, 'answered with an error body');
+  if (typeof response?.type === 'string' || asRecord(response?.response) !== undefined)
+    throw transportError('answered with a stream event, not a response', undefined, {
+      ...context,
+      kind: 'protocol_violation',
+    });
   if (!Array.isArray(response?.output))
     throw transportError('answered with no response (the body has no output array)', undefined, {
       ...context,
@@ -63,9 +69,13 @@ export function parseResponse(
   const reasoning: string[] = [];
   const replay: ReplayItem[] = [];
   const callItems: Record<string, unknown>[] = [];
+  const order: ReplaySlot[] = [];
   for (const value of items) {
     const item = asRecord(value);
     if (item === undefined || typeof item.type !== 'string') continue;
+    order.push(
+      item.type === 'message' ? 'm' : item.type === 'function_call' ? `c:${asString(item.call_id) ?? ''}` : 'r',
+    );
     if (item.type === 'message') {
       for (const part of asArray(item.content)) {
         const record = asRecord(part);
@@ -79,16 +89,23 @@ export function parseResponse(
       replay.push(item as ReplayItem);
     }
   }
+  const deep = replayTooDeep(replay);
+  if (deep !== undefined)
+    throw transportError(
+      `answered with a ${replay[deep]?.type} item nested deeper than ${MAX_WIRE_DEPTH} levels (it could not be replayed)`,
+      undefined,
+      { ...context, kind: 'invalid_response' },
+    );
   const unanswered = replay.find((item) => CLIENT_ACTION_ITEMS.has(item.type))?.type;
   const end = mapStatus(response, callItems.length > 0, refusal !== '', unanswered);
   const toolCalls: LanguageModelV1ToolCall[] = callItems.map((item) => readCall(item, 'response', end.broken));
-  const signature = encodeReplayItems(replay);
+  const signature = encodeReplayItems(replay, order);
   const id = asNonEmptyString(response?.id);
   const modelId = asNonEmptyString(response?.model);
   return {
     ...(id === undefined ? {} : { id }),
     ...(modelId === undefined ? {} : { modelId }),
-    content: refusal === '' ? content : '',
+    content,
     ...(signature === undefined ? {} : { reasoning: reasoning.join(SUMMARY_SEPARATOR), reasoningSignature: signature }),
     ...(refusal === '' ? {} : { refusal }),
     toolCalls: refuseRepeatedIds(toolCalls),

@@ -1,9 +1,26 @@
 import type { LanguageModelV1ToolCall } from '@tiny/llm';
+import { createInvalidToolCall, createRefusedToolCall } from '@tiny/llm';
 import { asString, decodeToolArguments } from '@tiny/provider-utils';
+
+/** Why a call's `arguments` are no JSON-object text (the API always sends one), or `undefined`. */
+function argumentsProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string')
+    return `its arguments are ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}, not JSON object text`;
+  if (value.trim() === '') return 'its arguments are empty, not JSON object text';
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      return 'its arguments are JSON but not an object';
+  } catch {
+    // not strict JSON: the shared decoder repairs it or makes the call invalid
+  }
+  return undefined;
+}
 
 /**
  * Decodes a `function_call` item into a call, by its `call_id`, with the shared lenient decoder
- * (relaxed JSON repaired, empty text is `{}`). A `refuse` reason, or an item whose own `status` is
+ * (relaxed JSON repaired). Arguments that are not text, empty text, or JSON that is not an
+ * object make an invalid call (never `{}`), which the harness answers. A `refuse` reason, or an item whose own `status` is
  * there and not `completed` (cut off), or one without a `call_id` (a result could not answer it), makes the call refused (`createRefusedToolCall`) with its raw text: it never runs, never repaired.
  * Never throws.
  * @internal
@@ -22,11 +39,16 @@ export function readCall(
     status === undefined || status === 'completed'
       ? undefined
       : `the call item ended with status ${status}, not completed`;
-  return decodeToolArguments(
-    { id, name, arguments: asString(item.arguments) ?? argumentsText ?? item.arguments },
-    {
-      context,
-      refuse: refuse ?? cut ?? (callId === undefined || callId === '' ? 'the call item has no call_id' : undefined),
-    },
-  );
+  const value = item.arguments === undefined ? argumentsText : item.arguments;
+  const refusal = refuse ?? cut ?? (callId === undefined || callId === '' ? 'the call item has no call_id' : undefined);
+  const problem = refusal === undefined ? argumentsProblem(value) : undefined;
+  if (problem !== undefined) {
+    // Never `{}` in place of what the model sent: the harness answers the invalid call.
+    const raw = typeof value === 'string' ? value : value === undefined ? '' : (JSON.stringify(value) ?? '');
+    const reason = `${context} contained invalid arguments for tool call \`${id}\` (\`${name}\`): ${problem}; raw arguments: ${raw.slice(0, 200)}`;
+    // Arguments that are no text at all were not written by the model as text: nothing to repair.
+    const make = typeof value === 'string' ? createInvalidToolCall : createRefusedToolCall;
+    return { ...make(id, name, raw, reason), rawArguments: raw };
+  }
+  return decodeToolArguments({ id, name, arguments: value }, { context, refuse: refusal });
 }

@@ -4,12 +4,15 @@ import {
   asNumber,
   asRecord,
   asString,
+  exceedsWireDepth,
   HttpFailure,
   type HttpLimits,
+  MAX_WIRE_DEPTH,
   readSseEvents,
+  redactDeep,
 } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromEvent, httpFailureError, transportError } from '../errors/create-call-error.js';
-import { encodeReplayItems, type ReplayItem } from '../request/replay-items.js';
+import { encodeReplayItems, type ReplayItem, type ReplaySlot } from '../request/replay-items.js';
 import { CLIENT_ACTION_ITEMS, mapStatus } from '../response/map-status.js';
 import { mapUsage } from '../response/map-usage.js';
 import { MAX_OUTPUT_ITEMS, reasoningTexts, SUMMARY_SEPARATOR } from '../response/parse-response.js';
@@ -37,9 +40,38 @@ interface OpenItem {
   reasoned: boolean;
   /** The summary index last streamed, so a new summary part gets a separator. */
   summaryIndex: number | undefined;
+  /** An argument delta arrived (the done item's arguments must then be the streamed text). */
+  deltas: boolean;
+  /** The last non-empty `encrypted_content` seen for a reasoning item (on `added` or `done`). */
+  encrypted?: string | undefined;
 }
 
-const TERMINAL = new Set(['response.completed', 'response.incomplete', 'response.failed', 'response.cancelled']);
+/** An output item that is done, by its `output_index` (replay and the completed body follow this order). */
+interface DoneItem {
+  readonly index: number;
+  readonly slot: ReplaySlot;
+  readonly item: Readonly<Record<string, unknown>>;
+}
+
+/** Each terminal event type, with the only `status` its response may carry. */
+const TERMINAL: ReadonlyMap<string, string> = new Map([
+  ['response.completed', 'completed'],
+  ['response.incomplete', 'incomplete'],
+  ['response.failed', 'failed'],
+  ['response.cancelled', 'cancelled'],
+]);
+
+/** The statuses a response may carry before its terminal event. */
+const PENDING = new Set(['in_progress', 'queued']);
+
+/** What a done item is compared by against the completed body's `output` (reasoning is re-encrypted per event). */
+function shapeOf(value: unknown): string {
+  const item = asRecord(value) ?? {};
+  const type = asString(item.type) ?? '?';
+  if (type === 'function_call')
+    return JSON.stringify([type, item.call_id, item.name, item.arguments, item.status ?? 'completed']);
+  return JSON.stringify([type, asString(item.call_id) ?? null]);
+}
 
 function parseJson(data: string): unknown {
   try {
@@ -80,9 +112,12 @@ export async function* streamResponse(
   const closed = new Set<number>();
   const calls: { item: Record<string, unknown>; json: string }[] = [];
   const callIds = new Set<string>();
-  const replay: ReplayItem[] = [];
+  const done: DoneItem[] = [];
+  /** The id every event's response carries ('' for none), once one carried a response. */
   let responseId: string | undefined;
   let created = false;
+  /** The parts of the terminal event, sent once the stream ended with nothing after it. */
+  let ending: { type: string; response: Record<string, unknown>; data: unknown } | undefined;
   let highestIndex = -1;
   let lastSequence = -1;
   let reasoningSeen = false;
@@ -106,9 +141,13 @@ export async function* streamResponse(
       yield { type: 'tool_call_end', id: call.id, call };
     }
     open.clear();
-    const signature = encodeReplayItems(replay);
+    const ordered = [...done].sort((a, b) => a.index - b.index);
+    const signature = encodeReplayItems(
+      ordered.filter((entry) => entry.slot === 'r').map((entry) => entry.item as ReplayItem),
+      ordered.map((entry): ReplaySlot => (entry.slot === 'c' ? `c:${asString(entry.item.call_id) ?? ''}` : entry.slot)),
+    );
     if (signature !== undefined) yield { type: 'reasoning_delta', delta: '', signature };
-    replay.length = 0;
+    done.length = 0;
   };
 
   const broken = function* (what: string): Generator<LanguageModelV1StreamPart> {
@@ -139,11 +178,62 @@ export async function* streamResponse(
     yield { type: 'reasoning_delta', delta: text };
   };
 
+  /** The outcome of a terminal event that is not an error (sent when nothing follows it). */
+  const settle = function* (
+    type: string,
+    final: Record<string, unknown>,
+    data: unknown,
+  ): Generator<LanguageModelV1StreamPart> {
+    if (type === 'response.completed' && final.error !== undefined && final.error !== null) {
+      // A completed response carrying an error is that error, as a whole body with one is.
+      yield* endCalls('the completed response carries an error; no call of it may run');
+      yield { type: 'error', error: errorFromEvent(asRecord(final.error) ?? final, JSON.stringify(data), context) };
+      return;
+    }
+    const output = Array.isArray(final.output) ? final.output : [];
+    if (type === 'response.completed' && output.length > 0) {
+      // The completed body repeats every output item: it must be the items streamed, in order.
+      const streamed = [...done].sort((a, b) => a.index - b.index).map((entry) => shapeOf(entry.item));
+      if (
+        open.size > 0 ||
+        output.length !== streamed.length ||
+        output.some((item, i) => shapeOf(item) !== streamed[i])
+      ) {
+        yield* broken('the completed response lists other output items than the stream sent');
+        return;
+      }
+    }
+    const unanswered = [...done.map((entry) => entry.item), ...open.values()]
+      .map((item) => asString(item.type) ?? '')
+      .find((itemType) => CLIENT_ACTION_ITEMS.has(itemType));
+    const end = mapStatus(
+      { ...final, status: TERMINAL.get(type) },
+      calls.length > 0 || [...open.values()].some((item) => item.type === 'function_call'),
+      refused,
+      unanswered,
+    );
+    yield* endCalls(end.broken);
+    yield {
+      type: 'finish',
+      finishReason: end.finishReason,
+      ...(end.rawFinishReason === undefined ? {} : { rawFinishReason: end.rawFinishReason }),
+      usage: mapUsage(final.usage),
+      body: redactDeep(data, context.secret),
+    };
+  };
+
   try {
     for await (const event of readSseEvents(body, { limits: context.limits })) {
       if (context.signal?.aborted) throw context.signal.reason;
       const data = parseJson(event.data);
       const record = asRecord(data);
+      if (ending !== undefined) {
+        // Read to the end: after the terminal event only `[DONE]` and keep-alives may come.
+        const text = event.data.trim();
+        if (text === '' || text === '[DONE]') continue;
+        yield* broken(`sent an event after ${ending.type}`);
+        return;
+      }
       if (record === undefined) {
         const text = event.data.trim();
         if (text === '' || text === '[DONE]' || data !== undefined) continue;
@@ -157,14 +247,32 @@ export async function* streamResponse(
         };
         return;
       }
-      const type = (asString(record.type) ?? event.event ?? '').toLowerCase();
-      if (type === 'error' || event.event === 'error' || (record.type === undefined && record.error != null)) {
+      const type = asString(record.type) ?? event.event ?? '';
+      if (
+        type === 'error' ||
+        event.event === 'error' ||
+        (record.type === undefined && record.error != null) ||
+        asRecord(record.error) !== undefined
+      ) {
         yield* endCalls('the stream reported an error; no call of it may run');
         const error = asRecord(record.error) ?? record;
         yield { type: 'error', error: errorFromEvent(error, event.data, context) };
         return;
       }
+      if (
+        event.event !== undefined &&
+        event.event !== 'message' &&
+        typeof record.type === 'string' &&
+        event.event !== record.type
+      ) {
+        yield* broken(`sent an event named ${event.event.slice(0, 60)} whose data is ${record.type.slice(0, 60)}`);
+        return;
+      }
       const sequence = asNumber(record.sequence_number);
+      if (sequence === undefined && lastSequence >= 0) {
+        yield* broken(`sent ${type.slice(0, 60) || 'an event'} without a sequence_number after numbered events`);
+        return;
+      }
       if (sequence !== undefined) {
         if (sequence <= lastSequence) {
           yield* broken(`sent sequence_number ${sequence} after ${lastSequence}`);
@@ -172,11 +280,29 @@ export async function* streamResponse(
         }
         lastSequence = sequence;
       }
-      const response = asRecord(record.response);
-      const eventResponseId = asNonEmptyString(response?.id);
-      if (eventResponseId !== undefined && responseId !== undefined && eventResponseId !== responseId) {
-        yield* broken(`sent events of response ${eventResponseId} inside response ${responseId}`);
+      if (!created && type !== 'response.created') {
+        yield* broken(`sent ${type.slice(0, 60) || 'an event without a type'} before response.created`);
         return;
+      }
+      const response = asRecord(record.response);
+      if (response !== undefined) {
+        // Every response the stream shows is one: the same id on each, or none on any.
+        const id = asNonEmptyString(response.id) ?? '';
+        if (responseId !== undefined && id !== responseId) {
+          yield* broken(
+            `sent events of response ${id === '' ? '(no id)' : id} inside response ${responseId === '' ? '(no id)' : responseId}`,
+          );
+          return;
+        }
+        responseId = id;
+      }
+      const expected = TERMINAL.get(type);
+      const status = response?.status;
+      if (expected === undefined && response !== undefined && status !== undefined) {
+        if (typeof status !== 'string' || !PENDING.has(status)) {
+          yield* broken(`sent ${type.slice(0, 60)} for a response with status ${JSON.stringify(status).slice(0, 40)}`);
+          return;
+        }
       }
       if (type === 'response.created') {
         if (created) {
@@ -184,7 +310,7 @@ export async function* streamResponse(
           return;
         }
         created = true;
-        responseId = eventResponseId;
+        const eventResponseId = asNonEmptyString(response?.id);
         const modelId = asNonEmptyString(response?.model);
         yield {
           type: 'response_metadata',
@@ -193,33 +319,39 @@ export async function* streamResponse(
         };
         continue;
       }
-      if (TERMINAL.has(type)) {
-        const final = response ?? {};
+      if (expected !== undefined) {
+        // The event type decides how the response ended; its body may only agree.
+        if (response === undefined) {
+          yield* broken(`sent ${type} without its response`);
+          return;
+        }
+        if (status !== undefined && status !== expected) {
+          yield* broken(`sent ${type} for a response with status ${JSON.stringify(status).slice(0, 40)}`);
+          return;
+        }
+        if (
+          expected === 'completed' &&
+          response.incomplete_details !== undefined &&
+          response.incomplete_details !== null
+        ) {
+          yield* broken('sent response.completed for a response with incomplete_details');
+          return;
+        }
         if (type === 'response.failed') {
           yield* endCalls('the response failed; no call of it may run');
-          const error = asRecord(final.error) ?? { message: 'the response failed without an error object' };
+          const error = asRecord(response.error) ?? { message: 'the response failed without an error object' };
           yield { type: 'error', error: errorFromEvent(error, event.data, context, 'reported a failed response') };
           return;
         }
-        const status = type === 'response.cancelled' ? { ...final, status: 'cancelled' } : final;
-        const unanswered = [...replay, ...open.values()].find((item) => CLIENT_ACTION_ITEMS.has(item.type))?.type;
-        const end = mapStatus(
-          status.status === undefined && type === 'response.completed' ? { ...status, status: 'completed' } : status,
-          calls.length > 0 || [...open.values()].some((item) => item.type === 'function_call'),
-          refused,
-          unanswered,
-        );
-        yield* endCalls(end.broken);
-        yield {
-          type: 'finish',
-          finishReason: end.finishReason,
-          ...(end.rawFinishReason === undefined ? {} : { rawFinishReason: end.rawFinishReason }),
-          usage: mapUsage(final.usage),
-          body: data,
-        };
-        return;
+        ending = { type, response, data };
+        continue;
       }
       const index = asNumber(record.output_index);
+      if (index !== undefined && (!Number.isInteger(index) || index < 0)) {
+        yield* broken(`sent output_index ${index}, which is no item position`);
+        return;
+      }
+      const itemId = asString(record.item_id);
       switch (type) {
         case 'response.output_item.added': {
           const item = asRecord(record.item) ?? {};
@@ -244,17 +376,19 @@ export async function* streamResponse(
             streamed: false,
             reasoned: false,
             summaryIndex: undefined,
+            deltas: false,
+            encrypted: asNonEmptyString(item.encrypted_content),
             ...(itemType === 'function_call'
               ? { callId: asString(item.call_id) ?? '', name: asString(item.name) ?? '' }
-              : {}),
+              : { callId: asString(item.call_id) }),
           };
+          const callId = entry.callId ?? '';
+          if (callId.trim() !== '' && callIds.has(callId.trim())) {
+            yield* broken(`sent call_id ${callId} for two calls in one response`);
+            return;
+          }
+          callIds.add(callId.trim());
           if (itemType === 'function_call') {
-            const callId = entry.callId ?? '';
-            if (callId !== '' && callIds.has(callId)) {
-              yield* broken(`sent call_id ${callId} for two function calls in one response`);
-              return;
-            }
-            callIds.add(callId);
             open.set(at, entry);
             yield { type: 'tool_call_start', id: callId, name: entry.name ?? '' };
           } else {
@@ -262,21 +396,37 @@ export async function* streamResponse(
           }
           break;
         }
-        case 'response.function_call_arguments.delta': {
+        case 'response.function_call_arguments.delta':
+        case 'response.function_call_arguments.done': {
           const item = index === undefined ? undefined : open.get(index);
-          if (item?.type !== 'function_call') {
+          if (
+            item?.type !== 'function_call' ||
+            (itemId !== undefined && item.itemId !== undefined && itemId !== item.itemId)
+          ) {
             yield* broken(`sent arguments for output item ${index ?? '?'}, which is not an open function call`);
             return;
           }
+          if (type === 'response.function_call_arguments.done') {
+            const text = record.arguments;
+            if (text !== undefined && text !== item.json) {
+              yield* broken(`finished the arguments of output item ${index} as other text than it streamed`);
+              return;
+            }
+            break;
+          }
           const piece = asString(record.delta) ?? '';
           item.json += piece;
+          item.deltas = true;
           if (piece !== '') yield { type: 'tool_call_delta', id: item.callId ?? '', argumentsDelta: piece };
           break;
         }
         case 'response.output_text.delta':
         case 'response.refusal.delta': {
           const item = index === undefined ? undefined : open.get(index);
-          if (item?.type !== 'message') {
+          if (
+            item?.type !== 'message' ||
+            (itemId !== undefined && item.itemId !== undefined && itemId !== item.itemId)
+          ) {
             yield* broken(`sent text for output item ${index ?? '?'}, which is not an open message`);
             return;
           }
@@ -310,9 +460,17 @@ export async function* streamResponse(
           }
           const itemType = asString(item.type) ?? entry.type;
           const callId = asString(item.call_id);
+          const name = asString(item.name);
           if (
             itemType !== entry.type ||
-            (entry.type === 'function_call' && callId !== undefined && callId !== entry.callId)
+            (entry.type !== 'function_call' &&
+              callId !== undefined &&
+              callId !== entry.callId &&
+              callIds.has(callId.trim())) ||
+            (entry.type === 'function_call' &&
+              ((callId !== undefined && callId !== entry.callId) ||
+                (name !== undefined && entry.name !== '' && name !== entry.name) ||
+                (entry.deltas && item.arguments !== undefined && item.arguments !== entry.json)))
           ) {
             yield* broken(`finished output item ${at} as another item than it started`);
             return;
@@ -320,11 +478,17 @@ export async function* streamResponse(
           open.delete(at);
           closed.add(at);
           if (itemType === 'function_call') {
-            calls.push({
-              item: { ...item, call_id: entry.callId, name: asString(item.name) ?? entry.name },
-              json: entry.json,
-            });
+            const call = {
+              ...item,
+              type: 'function_call',
+              call_id: entry.callId,
+              name: name ?? entry.name,
+              arguments: item.arguments === undefined ? entry.json : item.arguments,
+            };
+            calls.push({ item: call, json: entry.json });
+            done.push({ index: at, slot: 'c', item: call });
           } else if (itemType === 'message') {
+            done.push({ index: at, slot: 'm', item: { ...item, type: 'message' } });
             if (!entry.streamed) {
               // A server that sends the item whole, without deltas: its parts now.
               for (const part of Array.isArray(item.content) ? item.content : []) {
@@ -338,9 +502,28 @@ export async function* streamResponse(
               }
             }
           } else {
+            const encrypted = asNonEmptyString(item.encrypted_content) ?? entry.encrypted;
+            const kept: ReplayItem = {
+              ...item,
+              type: itemType,
+              ...(itemType === 'reasoning' && encrypted !== undefined ? { encrypted_content: encrypted } : {}),
+            };
+            if (exceedsWireDepth(kept, MAX_WIRE_DEPTH)) {
+              // Replay could not carry it; losing it would break the next turn's reasoning.
+              yield* endCalls(`output item ${at} nests too deep to replay; no call of it may run`);
+              yield {
+                type: 'error',
+                error: transportError(
+                  `sent output item ${at} nested deeper than ${MAX_WIRE_DEPTH} levels (it could not be replayed)`,
+                  undefined,
+                  { ...context, kind: 'invalid_response' },
+                ),
+              };
+              return;
+            }
             if (itemType === 'reasoning' && !entry.reasoned)
               for (const text of reasoningTexts(item)) yield* reasoning(entry, text, undefined);
-            replay.push(item as ReplayItem);
+            done.push({ index: at, slot: 'r', item: kept });
           }
           break;
         }
@@ -352,6 +535,11 @@ export async function* streamResponse(
     }
   } catch (error) {
     if (context.signal?.aborted) throw context.signal.reason;
+    if (ending !== undefined) {
+      // The terminal event arrived and nothing after it: a connection lost then loses nothing.
+      yield* settle(ending.type, ending.response, ending.data);
+      return;
+    }
     yield* endCalls('the connection dropped before the response ended; no call of it may run');
     yield {
       type: 'error',
@@ -365,6 +553,10 @@ export async function* streamResponse(
     return;
   }
   if (context.signal?.aborted) throw context.signal.reason;
+  if (ending !== undefined) {
+    yield* settle(ending.type, ending.response, ending.data);
+    return;
+  }
   yield* endCalls('the stream ended before the response did; no call of it may run');
   yield {
     type: 'error',
