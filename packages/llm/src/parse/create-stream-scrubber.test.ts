@@ -77,9 +77,24 @@ describe('createStreamScrubber', () => {
   it('releases a dangling opener as text when the stream ends', () => {
     const result = run(['  a <tool_call ']);
     expect(result.steps).toEqual(['a', ' <tool_call']);
-    const unclosed = run(['x <tool_call>{"name":"a"']);
-    expect(unclosed.text).toBe('x <tool_call>{"name":"a"');
-    expect(unclosed.calls).toEqual([]);
+  });
+
+  // A started call owns everything to its end: a body cut off before its closer is never released
+  // as text (the sensitive value in it included); it is one invalid, partial call.
+  it.each([
+    ['tagged JSON', 'x <tool_call>{"name":"a","arguments":{"pin":"hunter2-secret', 'a'],
+    ['P-Format', 'x <tool_call>a[0|hunter2-secret', 'a'],
+    ['python', 'x <tool_call>a(pin="hunter2-secret', 'a'],
+    ['typescript', 'x <tool_call>a({pin: "hunter2-secret', 'a'],
+    ['a sentinel token', 'x <｜tool▁call▁begin｜>{"name":"a","arguments":{"pin":"hunter2-secret', 'a'],
+  ])('never releases a %s call cut off before its closer, in any split', (_, text, name) => {
+    for (const size of [1, 3, text.length]) {
+      const pieces: string[] = [];
+      for (let at = 0; at < text.length; at += size) pieces.push(text.slice(at, at + size));
+      const result = run(pieces);
+      expect(result.text).toBe('x');
+      expect(result.calls).toEqual([expect.objectContaining({ name, invalid: expect.any(String), partial: true })]);
+    }
   });
 
   it('does not stream bare JSON or GLM lines (they need the whole response)', () => {

@@ -91,6 +91,8 @@ export function scanText(
   const callSpans: Array<readonly [number, number]> = priorCallSpan === undefined ? [] : [priorCallSpan];
   let lastCallStart = -1;
   let lastCallEnd = -1;
+  /** Where a started call that never closed begins (complete text): its text is not narrative. */
+  let ownedFrom = -1;
   const lastCall = (): readonly [number, number] | undefined =>
     lastCallEnd < 0 ? undefined : [lastCallStart, lastCallEnd];
   for (;;) {
@@ -151,9 +153,31 @@ export function scanText(
         lastCallEnd,
       };
     }
+    // An opener followed by the start of a call body (a name and its argument list) that never
+    // closes: the call owns everything from its opener to the next block (or the end). A complete
+    // text reads it as an invalid, partial call and never shows it as text; a stream holds it.
+    const cut =
+      best.kind === 'unterminated' && run === undefined && ownedFrom < 0
+        ? cutOffCall(text, best.end, source)
+        : undefined;
+    if (cut !== undefined && !complete) {
+      const start = heldFrom(best.start);
+      parts.push([partStart, start]);
+      return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall() };
+    }
     if (best.kind === 'unterminated') {
       diagnostics.push({ kind: 'unterminated_block', source });
+      if (cut !== undefined) {
+        parts.push([partStart, best.start]);
+        partStart = best.start;
+        ownedFrom = best.start;
+        calls.push(cut);
+      }
     } else {
+      if (ownedFrom >= 0) {
+        partStart = Math.max(partStart, best.start);
+        ownedFrom = -1;
+      }
       parts.push([partStart, best.start]);
       partStart = best.end;
       if (best.kind === 'calls') {
@@ -195,6 +219,7 @@ export function scanText(
     parts.push([partStart, start]);
     return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall() };
   }
+  if (ownedFrom >= 0) partStart = text.length;
   parts.push([partStart, Math.max(partStart, text.length)]);
   return { parts, calls, diagnostics, pending: -1, quoted, lastCallSpan: lastCall(), reasoningUntil, callBlocks };
 
@@ -388,4 +413,27 @@ function safeHold(grammar: Grammar, floor: number): number {
   } catch {
     return -1;
   }
+}
+
+/**
+ * The start of a call body: `{"name":"x"` (JSON), or a name followed by its argument list (`x(`,
+ * `x({`, `x[` of the code and P-Format grammars). Prose after an opener (`the <tool_call> tag`) is not.
+ */
+const CUT_OFF_BODY = /^\s*(?:\{\s*"name"\s*:\s*"([A-Za-z_][\w.-]{0,63})|([A-Za-z_][\w.-]{0,63})\s*[([{])/;
+
+/**
+ * The invalid, partial call of a block whose opener (ending at `bodyStart`) never closed, when its
+ * body starts like a call (see {@link CUT_OFF_BODY}); admission answers it with an error, never
+ * repairs or runs it. `undefined` when the body does not start like a call.
+ */
+function cutOffCall(text: string, bodyStart: number, source: RawCall['source']): RawCall | undefined {
+  const match = CUT_OFF_BODY.exec(text.slice(bodyStart, bodyStart + 160));
+  const name = match?.[1] ?? match?.[2];
+  if (name === undefined) return undefined;
+  return {
+    name,
+    arguments: {},
+    source,
+    invalid: { raw: text.slice(bodyStart), reason: 'the call was cut off before its block closed', partial: true },
+  };
 }
