@@ -11,6 +11,7 @@ import {
   MAX_RETRY_AFTER_MS,
   readErrorAnswer,
   readErrorEvent,
+  redactDeep,
   type Secrets,
   type TransportFailureKind,
   transportFailureOptions,
@@ -84,7 +85,21 @@ function refine(kind: ModelCallErrorKind, status: string | undefined, message: s
 /** Gemini's own words for a prompt past the context window (`The input token count (N) exceeds the maximum number of tokens allowed (M).`). */
 const PROMPT_TOO_LONG = /input token count\b.*\bexceeds the maximum number of tokens/i;
 
-/** A `google.rpc` detail list, for the error. */
+/** The shared kind of a `google.rpc.ErrorInfo` reason that names it better than the status (a 400 for a bad key). */
+const REASON_KINDS: ReadonlyMap<string, ModelCallErrorKind> = new Map([['API_KEY_INVALID', 'auth']]);
+
+/** The kind an `ErrorInfo` detail's `reason` gives (`API_KEY_INVALID` → `auth`), when one does. @internal */
+export function errorInfoKind(details: readonly unknown[]): ModelCallErrorKind | undefined {
+  for (const detail of details) {
+    const record = asRecord(detail);
+    if (!asString(record?.['@type'])?.endsWith('google.rpc.ErrorInfo')) continue;
+    const kind = REASON_KINDS.get(asString(record?.reason) ?? '');
+    if (kind !== undefined) return kind;
+  }
+  return undefined;
+}
+
+/** A `google.rpc` detail list, for the error (the caller scrubs it of the secrets: an `ErrorInfo`'s metadata may echo the key). */
 function detailsOf(error: Readonly<Record<string, unknown>> | undefined): readonly unknown[] {
   return asArray(error?.details);
 }
@@ -105,12 +120,12 @@ export async function errorFromResponse(
   });
   let details: readonly unknown[] = [];
   try {
-    details = detailsOf(rpcError(JSON.parse(answer.responseBody)));
+    details = redactDeep(detailsOf(rpcError(JSON.parse(answer.responseBody))), context.secret);
   } catch {
     // a body that is not JSON (or was cut) carries no details
   }
   const status = asNonEmptyString(envelope?.type);
-  const kind = refine(answer.kind, status, answer.providerMessage);
+  const kind = errorInfoKind(details) ?? refine(answer.kind, status, answer.providerMessage);
   const retry = deriveRetry(kind, response.status, response.headers);
   const retryAfterMs = retry.isRetryable ? (retry.retryAfterMs ?? retryInfoDelay(details)) : undefined;
   return new GoogleCallError({ ...answer, kind, status, details, isRetryable: retry.isRetryable, retryAfterMs });
@@ -129,8 +144,8 @@ export function errorFromEvent(
 ): GoogleCallError {
   const { envelope, ...event } = readErrorEvent(body, raw, { ...context, where });
   const status = asNonEmptyString(envelope?.type);
-  const kind = refine(event.kind, status, event.providerMessage);
-  const details = detailsOf(rpcError(body));
+  const details = redactDeep(detailsOf(rpcError(body)), context.secret);
+  const kind = errorInfoKind(details) ?? refine(event.kind, status, event.providerMessage);
   const retry = deriveRetry(kind, event.statusCode);
   return new GoogleCallError({
     ...event,

@@ -1,6 +1,5 @@
 import type {
   LanguageModelV1,
-  LanguageModelV1CallWarning,
   LanguageModelV1Request,
   LanguageModelV1Response,
   LanguageModelV1StreamPart,
@@ -12,8 +11,8 @@ import { type ErrorContext, errorFromResponse, httpFailureError, transportError 
 import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
 import type { GoogleProviderOptions } from '../request/google-provider-options.js';
 import type { GoogleSchemaMode } from '../request/to-gemini-schema.js';
-import { type ParsedResponse, parseResponse } from '../response/parse-response.js';
-import { streamResponse } from '../stream/stream-response.js';
+import { parseResponse } from '../response/parse-response.js';
+import { type StreamContext, streamResponse } from '../stream/stream-response.js';
 
 /** The credentials of a request: headers to send, computed per request (a Vertex token may rotate). @internal */
 export type AuthHeaders = () => Promise<Readonly<Record<string, string>>>;
@@ -160,47 +159,34 @@ export class GoogleGenerativeModel implements LanguageModelV1 {
   }
 }
 
-/** A server that answered a streamed request with one JSON body: its parts in stream order. */
-async function* wholeBody(
-  response: Response,
-  context: ErrorContext & {
-    signal?: AbortSignal | undefined;
-    limits?: HttpLimits | undefined;
-    warnings: LanguageModelV1CallWarning[];
-  },
-): AsyncGenerator<LanguageModelV1StreamPart> {
-  let parsed: ParsedResponse;
+/**
+ * A server that answered a streamed request with one JSON body (`streamGenerateContent` without
+ * `alt=sse` answers a JSON array of responses; a proxy may answer one response object): every
+ * element is read as one stream event, in order, through the same reader as an SSE stream (so an
+ * error element, a splice, a second candidate or content after the finish is surfaced as there).
+ */
+async function* wholeBody(response: Response, context: StreamContext): AsyncGenerator<LanguageModelV1StreamPart> {
+  let events: string;
   try {
-    const { raw, json } = await readJsonBody(response, context, {
+    const { json } = await readJsonBody(response, context, {
       refused: (failure) => httpFailureError(failure, context),
       lost: (what, cause) => transportError(what, cause, context),
       notJson: (what, cause) => transportError(what, cause, { ...context, kind: 'invalid_chunk_json' }),
     });
-    parsed = parseResponse(json, raw, context, context.warnings);
+    const chunks: readonly unknown[] = Array.isArray(json) ? json : [json];
+    events = chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('');
   } catch (error) {
     if (context.signal?.aborted) throw context.signal.reason;
     yield { type: 'error', error };
     return;
   }
-  yield { type: 'response_metadata', id: parsed.id, modelId: parsed.modelId };
-  if (parsed.reasoning !== undefined && parsed.reasoning !== '')
-    yield { type: 'reasoning_delta', delta: parsed.reasoning };
-  if (parsed.content !== '') yield { type: 'text_delta', delta: parsed.content };
-  for (const call of parsed.toolCalls) {
-    yield {
-      type: 'tool_call_start',
-      id: call.id,
-      name: call.name,
-      ...(call.extraContent === undefined ? {} : { extraContent: call.extraContent }),
-    };
-    yield { type: 'tool_call_end', id: call.id, call };
-  }
-  if (parsed.reasoningSignature !== undefined)
-    yield { type: 'reasoning_delta', delta: '', signature: parsed.reasoningSignature };
-  yield {
-    type: 'finish',
-    finishReason: parsed.finishReason,
-    ...(parsed.rawFinishReason === undefined ? {} : { rawFinishReason: parsed.rawFinishReason }),
-    usage: parsed.usage,
-  };
+  const bytes = new TextEncoder().encode(events);
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+  // the body was already bounded as it was read: its re-encoding is not held to the stream limits again
+  yield* streamResponse(body, { ...context, limits: undefined });
 }

@@ -2,6 +2,7 @@ import type { LanguageModelV1CallWarning, LanguageModelV1Response, LanguageModel
 import { asArray, asNonEmptyString, asRecord, asString, refuseRepeatedIds } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromEvent, transportError } from '../errors/create-call-error.js';
 import { encodeReplayParts, type WirePart } from '../request/replay-parts.js';
+import { blockReasonOf, blockRefusal, isFirstCandidate } from './block-reason.js';
 import { dropExactRepeats } from './drop-exact-repeats.js';
 import { isNormalFinish, mapFinishReason } from './map-finish-reason.js';
 import { mapUsage } from './map-usage.js';
@@ -28,10 +29,13 @@ export function refusalOf(raw: string | undefined): string {
  * parts as the `reasoningSignature` when any carries a signature or is a thought (replayed exactly;
  * see `encodeReplayParts`). A finish other than `STOP` makes every call invalid (it never runs);
  * two calls under one API id make every call invalid and the finish `error`.
- * No candidate with `promptFeedback.blockReason` is a `content_filter` finish with that raw reason.
+ * A `promptFeedback.blockReason` (with or without a candidate) is a `content_filter` finish with
+ * that raw reason, every call refused.
  *
  * @throws {GoogleCallError} for an error body (`{error: {...}}`); of kind `invalid_response` for a
- *   body with neither candidates nor a block reason; `protocol_violation` past `MAX_PARTS` parts.
+ *   body with neither candidates nor a block reason; `protocol_violation` past `MAX_PARTS` parts,
+ *   for more than one candidate or a candidate whose `index` is not absent or the number 0, and
+ *   for a list body of other than one response.
  * @internal
  */
 export function parseResponse(
@@ -40,16 +44,23 @@ export function parseResponse(
   context: ErrorContext,
   warnings: LanguageModelV1CallWarning[],
 ): ParsedResponse {
-  const record = asRecord(Array.isArray(body) ? body[0] : body);
+  const record = asRecord(Array.isArray(body) && body.length === 1 ? body[0] : body);
   if (record?.error !== undefined && record.error !== null)
     throw errorFromEvent(body, raw, context, 'answered with an error body');
+  const violation = (what: string) =>
+    transportError(`broke the protocol: ${what}`, undefined, { ...context, kind: 'protocol_violation' });
+  if (Array.isArray(body) && body.length !== 1) throw violation(`answered with a list of ${body.length} responses`);
   const id = asNonEmptyString(record?.responseId);
   const modelId = asNonEmptyString(record?.modelVersion);
   const meta = { ...(id === undefined ? {} : { id }), ...(modelId === undefined ? {} : { modelId }) };
-  const candidate = asRecord(asArray(record?.candidates)[0]);
+  const candidates = asArray(record?.candidates);
+  if (candidates.length > 1) throw violation(`sent ${candidates.length} candidates; only candidate 0 was asked for`);
+  const candidate = asRecord(candidates[0]);
+  if (candidates.length === 1 && !isFirstCandidate(candidate))
+    throw violation(`sent candidate ${JSON.stringify(candidate?.index ?? null)}; only candidate 0 was asked for`);
   const usage = mapUsage(record?.usageMetadata);
+  const blockReason = blockReasonOf(record);
   if (candidate === undefined) {
-    const blockReason = asString(asRecord(record?.promptFeedback)?.blockReason);
     if (blockReason === undefined)
       throw transportError('answered with no candidate and no block reason', undefined, {
         ...context,
@@ -64,7 +75,9 @@ export function parseResponse(
       kind: 'protocol_violation',
     });
   const finish = asString(candidate.finishReason);
-  const refuse = isNormalFinish(finish) ? undefined : refusalOf(finish);
+  // A blocked prompt refuses every call whatever the candidate says.
+  const refuse =
+    blockReason !== undefined ? blockRefusal(blockReason) : isNormalFinish(finish) ? undefined : refusalOf(finish);
   let content = '';
   let reasoning = '';
   const kept: WirePart[] = [];
@@ -102,8 +115,13 @@ export function parseResponse(
     toolCalls: checked,
     // Two calls under one API id: which result answers which is ambiguous, so the turn is broken
     // (the harness refuses a broken turn's calls; each call is also refused, never repaired or run).
-    finishReason: checked !== deduped ? 'error' : mapFinishReason(finish, toolCalls.length > 0),
-    ...(finish === undefined ? {} : { rawFinishReason: finish }),
+    finishReason:
+      blockReason !== undefined
+        ? 'content_filter'
+        : checked !== deduped
+          ? 'error'
+          : mapFinishReason(finish, toolCalls.length > 0),
+    ...((blockReason ?? finish) === undefined ? {} : { rawFinishReason: blockReason ?? finish }),
     usage,
   };
 }

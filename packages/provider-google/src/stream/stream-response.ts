@@ -7,7 +7,6 @@ import {
 import {
   asArray,
   asNonEmptyString,
-  asNumber,
   asRecord,
   asString,
   HttpFailure,
@@ -17,6 +16,7 @@ import {
 } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromEvent, httpFailureError, transportError } from '../errors/create-call-error.js';
 import { appendPart, encodeReplayParts, type WirePart } from '../request/replay-parts.js';
+import { blockReasonOf, blockRefusal, isFirstCandidate } from '../response/block-reason.js';
 import { repeatKey, repeatWarning } from '../response/drop-exact-repeats.js';
 import { isNormalFinish, mapFinishReason } from '../response/map-finish-reason.js';
 import { mapUsage } from '../response/map-usage.js';
@@ -91,6 +91,8 @@ export async function* streamResponse(
   let modelVersion: string | undefined;
   let metadataSent = false;
   let finishRaw: string | undefined;
+  /** The `promptFeedback.blockReason` of any chunk: the turn is a content filter finish, no call runs. */
+  let blockRaw: string | undefined;
   let usage: unknown;
   let lastChunk: unknown;
   let partCount = 0;
@@ -105,7 +107,9 @@ export async function* streamResponse(
 
   /** Ends every call: refused (`createRefusedToolCall`, never repaired) with `reason` when given (a broken stream), or unless the turn finished with STOP. */
   const endCalls = function* (reason?: string): Generator<LanguageModelV1StreamPart> {
-    const refuse = reason ?? (isNormalFinish(finishRaw) ? undefined : refusalOf(finishRaw));
+    const refuse =
+      reason ??
+      (blockRaw !== undefined ? blockRefusal(blockRaw) : isNormalFinish(finishRaw) ? undefined : refusalOf(finishRaw));
     const ended: LanguageModelV1ToolCall[] = [];
     for (const entry of calls) {
       let call: LanguageModelV1ToolCall;
@@ -162,8 +166,8 @@ export async function* streamResponse(
     done = true;
     yield {
       type: 'finish',
-      finishReason: cut ? 'error' : mapFinishReason(finishRaw, hadCalls),
-      ...(finishRaw === undefined ? {} : { rawFinishReason: finishRaw }),
+      finishReason: blockRaw !== undefined ? 'content_filter' : cut ? 'error' : mapFinishReason(finishRaw, hadCalls),
+      ...((blockRaw ?? finishRaw) === undefined ? {} : { rawFinishReason: blockRaw ?? finishRaw }),
       usage: mapUsage(usage),
       body: lastChunk,
     };
@@ -199,7 +203,11 @@ export async function* streamResponse(
     }
     const id = wireId ?? `${name}_${calls.length}`;
     if (calls.some((entry) => entry.id === id)) throw new ProtocolViolation(`sent a second call under id \`${id}\``);
-    const streamed = continues && fc.args === undefined;
+    // A call whose arguments stream (`partialArgs`, or `willContinue` without `args`); without
+    // `willContinue` its one part holds them all and closes it.
+    if (fc.args !== undefined && fc.partialArgs !== undefined)
+      throw new ProtocolViolation(`sent call \`${name}\` with both args and partialArgs`);
+    const streamed = fc.args === undefined && (continues || fc.partialArgs !== undefined);
     const whole = streamed ? undefined : readFunctionCall(part, id, 'stream');
     const key = whole === undefined ? undefined : repeatKey(whole);
     if (key !== undefined) {
@@ -218,7 +226,7 @@ export async function* streamResponse(
       const problem = entry.partial?.args.apply(fc.partialArgs);
       if (problem !== undefined) entry.broken = problem;
       calls.push(entry);
-      open = entry;
+      if (continues) open = entry;
     } else {
       calls.push({ id, name, call: whole as LanguageModelV1ToolCall });
     }
@@ -272,15 +280,22 @@ export async function* streamResponse(
         }
         if (chunk?.usageMetadata !== undefined) usage = chunk.usageMetadata;
         const candidates = asArray(chunk?.candidates);
+        const blockReason = blockReasonOf(chunk);
+        if (blockReason !== undefined) blockRaw ??= blockReason;
         if (candidates.length === 0) {
-          const blockReason = asString(asRecord(chunk?.promptFeedback)?.blockReason);
           if (blockReason !== undefined && finishRaw === undefined) finishRaw = blockReason;
           continue;
         }
+        if (candidates.length > 1)
+          throw new ProtocolViolation(
+            `sent ${candidates.length} candidates in one event; only candidate 0 was asked for`,
+          );
         for (const value of candidates) {
           const candidate = asRecord(value);
-          if ((asNumber(candidate?.index) ?? 0) !== 0)
-            throw new ProtocolViolation(`sent candidate ${String(candidate?.index)}; only candidate 0 was asked for`);
+          if (!isFirstCandidate(candidate))
+            throw new ProtocolViolation(
+              `sent candidate ${JSON.stringify(candidate?.index ?? null)}; only candidate 0 was asked for`,
+            );
           const parts = asArray(asRecord(candidate?.content)?.parts);
           const substantive = parts.some((part) => {
             const record = asRecord(part);

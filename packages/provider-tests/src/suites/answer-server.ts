@@ -10,6 +10,8 @@ export interface ServedAnswer {
   readonly type?: string | undefined;
   /** The body, written whole. */
   readonly body: string;
+  /** More response headers (a redirect's `location`). */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
 }
 
 /** A loopback server shared by the tests of one suite (see {@link useAnswerServer}). */
@@ -34,7 +36,10 @@ export function useAnswerServer(): AnswerServerHandle {
       request.resume();
       request.on('end', () =>
         response
-          .writeHead(current.status ?? 200, { 'content-type': current.type ?? 'application/json' })
+          .writeHead(current.status ?? 200, {
+            'content-type': current.type ?? 'application/json',
+            ...current.headers,
+          })
           .end(current.body),
       );
     });

@@ -41,6 +41,22 @@ export function openAIShapedAuthError(message: string): ServedAnswer {
   };
 }
 
+/** Every string an error holds: its own properties (message and stack included), its cause's and details', deeply. */
+function stringsOf(value: unknown, depth = 0, seen = new Set<unknown>()): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value !== 'object' || value === null || seen.has(value) || depth > 8) return [];
+  seen.add(value);
+  return Object.getOwnPropertyNames(value).flatMap((name) => [
+    name,
+    ...stringsOf((value as Record<string, unknown>)[name], depth + 1, seen),
+  ]);
+}
+
+/** `text` with every character as a JSON `\uXXXX` escape: what a server's JSON may spell a secret as. */
+function unicodeEscaped(text: string): string {
+  return [...text].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+}
+
 async function caught(run: () => Promise<unknown>): Promise<Record<string, unknown>> {
   try {
     await run();
@@ -55,7 +71,9 @@ async function caught(run: () => Promise<unknown>): Promise<Record<string, unkno
  * factory's or one request's) and echoed back by the server in a 401 body never appears in the
  * error's message, `providerMessage` or `responseBody` (the message says `[redacted]`), the error
  * is kind `auth`, and a base URL carrying credentials is refused at creation without showing
- * them. Served over a real 127.0.0.1 server.
+ * them. The API key echoed with JSON `\uXXXX` escapes, or in a refused redirect's `Location`,
+ * is in no string of the error at all (its cause and details included). Served over a real
+ * 127.0.0.1 server.
  */
 export function describeHeaderSecrets(options: HeaderSecretsOptions): void {
   const authError = options.authError ?? openAIShapedAuthError;
@@ -94,6 +112,36 @@ export function describeHeaderSecrets(options: HeaderSecretsOptions): void {
       expect(error.kind).toBe('auth');
       for (const text of texts(error)) expect(text).not.toContain('HDRSECRET');
       expect(String(error.message)).toContain('[redacted]');
+    });
+
+    const API_KEY = 'sk-suite-apikey-7a6b5c4d3e';
+    const leaks = (error: Record<string, unknown>) =>
+      stringsOf(error).filter((text) => text.includes(API_KEY) || text.includes('sk-suite-apikey'));
+
+    it('the API key echoed with every character a JSON \\uXXXX escape is redacted, in every string of the error', async () => {
+      const answer = authError('bad key MARKER-0');
+      expect(answer.body).toContain('MARKER-0');
+      server.answer({ ...answer, body: answer.body.replace('MARKER-0', unicodeEscaped(API_KEY)) });
+      const error = await caught(() =>
+        options
+          .create({ baseURL: server.baseURL(), apiKey: API_KEY })
+          .doGenerate({ messages: [{ role: 'user', content: 'x' }] }),
+      );
+      expect(error.kind).toBe('auth');
+      expect(leaks(error)).toEqual([]);
+      for (const text of stringsOf(error)) expect(text).not.toContain(unicodeEscaped(API_KEY).slice(0, 36));
+    });
+
+    it('a refused redirect whose Location echoes the API key keeps it out of the error and its cause', async () => {
+      server.answer({ status: 302, body: '', headers: { location: `http://evil.example/v1?k=${API_KEY}` } });
+      const error = await caught(() =>
+        options
+          .create({ baseURL: server.baseURL(), apiKey: API_KEY })
+          .doGenerate({ messages: [{ role: 'user', content: 'x' }] }),
+      );
+      expect(error.kind).toBe('redirect');
+      expect(String(error.message)).toContain('[redacted]');
+      expect(leaks(error)).toEqual([]);
     });
 
     it('a base URL with credentials is refused at creation, the credentials not shown', () => {
