@@ -83,6 +83,75 @@ describe('function declarations', () => {
     expect((error as Error).message).toContain(`"${keyword}"`);
   });
 
+  // the providers3-google tester's schemas: each was sent looser than the tool validates against
+  it.each([
+    [
+      'a recursive $ref',
+      {
+        type: 'object',
+        properties: { node: { $ref: '#/$defs/N' } },
+        $defs: { N: { type: 'object', properties: { child: { $ref: '#/$defs/N' }, v: { type: 'string' } } } },
+      },
+      '$ref (recursive: #/$defs/N)',
+      '/$defs/N/properties/child/$ref',
+    ],
+    [
+      'an external $ref',
+      { type: 'object', properties: { a: { $ref: 'https://example.com/s.json' } } },
+      '$ref (external: https://example.com/s.json)',
+      '/properties/a/$ref',
+    ],
+    [
+      'a dangling $ref',
+      { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } },
+      '$ref (points at nothing: #/$defs/missing)',
+      '/properties/a/$ref',
+    ],
+    [
+      "an anyOf branch's minLength beside the schema's own",
+      {
+        type: 'object',
+        properties: { a: { minLength: 5, anyOf: [{ type: 'string', minLength: 1 }, { type: 'null' }] } },
+      },
+      'anyOf (minLength on both the schema and its branch)',
+      '/properties/a/anyOf',
+    ],
+    [
+      'the same, the branch first',
+      {
+        type: 'object',
+        properties: { a: { anyOf: [{ type: 'string', minLength: 1 }, { type: 'null' }], minLength: 5 } },
+      },
+      'anyOf (minLength on both the schema and its branch)',
+      '/properties/a/anyOf',
+    ],
+  ])('in openapi mode refuses %s instead of sending it looser', (_name, parameters, keyword, path) => {
+    const tool = { name: 'tagger', description: '', parameters };
+    let error: unknown;
+    try {
+      build({ messages: [{ role: 'user', content: 'hi' }], tools: [tool] }, { schemaMode: 'openapi' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(GoogleSchemaError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ keyword, path, owner: 'tool "tagger"' });
+  });
+
+  it('in openapi mode keeps a property named __proto__ and inlines an acyclic $ref used twice', () => {
+    const parameters = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"string","maxLength":2},"a":{"$ref":"#/$defs/S"},"b":{"$ref":"#/$defs/S"}},"required":["__proto__"],"$defs":{"S":{"type":"string","minLength":1}}}',
+    ) as Record<string, unknown>;
+    const { body } = build(
+      { messages: [{ role: 'user', content: 'hi' }], tools: [{ name: 't', description: '', parameters }] },
+      { schemaMode: 'openapi' },
+    );
+    const sent = (body.tools as [{ functionDeclarations: [{ parameters: unknown }] }])[0].functionDeclarations[0]
+      .parameters;
+    expect(JSON.stringify(sent)).toBe(
+      '{"type":"object","properties":{"__proto__":{"type":"string","maxLength":2},"a":{"type":"string","minLength":1},"b":{"type":"string","minLength":1}},"required":["__proto__"]}',
+    );
+  });
+
   it.each([
     [{ type: 'none' }, { functionCallingConfig: { mode: 'NONE' } }],
     [{ type: 'required' }, { functionCallingConfig: { mode: 'ANY' } }],

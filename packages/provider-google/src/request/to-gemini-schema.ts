@@ -40,11 +40,64 @@ const OPENAPI_KEYWORDS = new Set([
 /** Annotations that say nothing a value must satisfy: left out of the OpenAPI form. */
 const DROPPED_ANNOTATIONS = new Set(['$schema', '$id', '$comment', 'examples', 'readOnly', 'writeOnly', 'deprecated']);
 
-/** The profile's transform (when it has one), then local references inlined and `const` made a one-value `enum`. */
-function project(schema: Schema, profile: ModelProfile): Schema {
-  const transformed =
-    profile.schemaTransform === undefined ? schema : applySchemaTransform(schema, profile.schemaTransform);
-  return cleanSchema(transformed, 'anthropic');
+/** The profile's transform (when it has one). */
+function transform(schema: Schema, profile: ModelProfile): Schema {
+  return profile.schemaTransform === undefined ? schema : applySchemaTransform(schema, profile.schemaTransform);
+}
+
+/** The value a local `$ref` (`#`, `#/$defs/a~1b`) points at in `root`; `undefined` when it points at nothing. */
+function resolveLocal(root: unknown, ref: string): unknown {
+  if (ref === '#') return root;
+  if (!ref.startsWith('#/')) return undefined;
+  let node: unknown = root;
+  for (const raw of ref.slice(2).split('/')) {
+    let key: string;
+    try {
+      key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined;
+    }
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+/**
+ * Checks every `$ref` before references are inlined: OpenAPI's subset holds no reference, so each
+ * must be local, point at a schema, and not lead back to itself (a recursive schema has no finite
+ * inlined form). Inlining would otherwise send `{}` (any value) in its place.
+ *
+ * @throws {GoogleSchemaError} naming `$ref` and where it stands, for an external, dangling or recursive reference.
+ */
+function checkRefs(root: unknown, owner: string): void {
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (node: unknown, path: string): void => {
+    if (typeof node !== 'object' || node === null) return;
+    if (Array.isArray(node)) {
+      node.forEach((item, index) => visit(item, `${path}/${index}`));
+      return;
+    }
+    const record = node as Record<string, unknown>;
+    if (Object.hasOwn(record, '$ref')) {
+      const ref = record.$ref;
+      const refuse = (why: string) =>
+        new GoogleSchemaError({ keyword: `$ref (${why})`, path: pointer(path, '$ref'), owner });
+      if (typeof ref !== 'string') throw refuse('not a string');
+      const target = resolveLocal(root, ref);
+      if (!ref.startsWith('#')) throw refuse(`external: ${ref}`);
+      if (target === undefined) throw refuse(`points at nothing: ${ref}`);
+      const seen = state.get(ref);
+      if (seen === 'open') throw refuse(`recursive: ${ref}`);
+      if (seen === undefined) {
+        state.set(ref, 'open');
+        visit(target, ref.slice(1));
+        state.set(ref, 'done');
+      }
+    }
+    for (const [key, value] of Object.entries(record)) if (key !== '$ref') visit(value, pointer(path, key));
+  };
+  visit(root, '');
 }
 
 /** `{type: 'null'}` (with annotations only): a branch Gemini expresses as `nullable: true`. */
@@ -72,6 +125,8 @@ function toOpenApi(node: unknown, path: string, owner: string): unknown {
   if (typeof node !== 'object' || node === null || Array.isArray(node))
     throw new GoogleSchemaError({ keyword: node === false ? 'false' : typeof node, path, owner });
   const out: Record<string, unknown> = {};
+  /** The one non-null `anyOf` branch, merged in after the node's own keywords. */
+  let merged: { value: Record<string, unknown>; at: string } | undefined;
   for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
     if (DROPPED_ANNOTATIONS.has(key)) continue;
     if (key === 'additionalProperties' && value === false) continue;
@@ -84,8 +139,14 @@ function toOpenApi(node: unknown, path: string, owner: string): unknown {
       if (types.length !== value.length) out.nullable = true;
     } else if (key === 'properties') {
       const properties: Record<string, unknown> = {};
+      // defined, not assigned: a property named `__proto__` is a property like any other
       for (const [name, schema] of Object.entries((value ?? {}) as Record<string, unknown>))
-        properties[name] = toOpenApi(schema, pointer(at, name), owner);
+        Object.defineProperty(properties, name, {
+          value: toOpenApi(schema, pointer(at, name), owner),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       out.properties = properties;
     } else if (key === 'items') {
       out.items = toOpenApi(value, at, owner);
@@ -94,7 +155,7 @@ function toOpenApi(node: unknown, path: string, owner: string): unknown {
       const branches = value.filter((branch) => !isNullSchema(branch));
       if (branches.length !== value.length) out.nullable = true;
       const converted = branches.map((branch, index) => toOpenApi(branch, `${at}/${index}`, owner));
-      if (converted.length === 1) Object.assign(out, converted[0]);
+      if (converted.length === 1) merged = { value: converted[0] as Record<string, unknown>, at };
       else if (converted.length > 1) out.anyOf = converted;
     } else if (key === 'type' && value === 'null') {
       throw new GoogleSchemaError({ keyword: 'type: "null"', path: at, owner });
@@ -102,6 +163,18 @@ function toOpenApi(node: unknown, path: string, owner: string): unknown {
       out[key] = value;
     }
   }
+  if (merged !== undefined)
+    for (const [key, value] of Object.entries(merged.value)) {
+      // both the node and its branch constrain one keyword (a parent's `minLength` beside the
+      // branch's): one would be lost, so neither is sent
+      if (Object.hasOwn(out, key) && JSON.stringify(out[key]) !== JSON.stringify(value))
+        throw new GoogleSchemaError({
+          keyword: `anyOf (${key} on both the schema and its branch)`,
+          path: merged.at,
+          owner,
+        });
+      out[key] = value;
+    }
   return out;
 }
 
@@ -111,10 +184,15 @@ function toOpenApi(node: unknown, path: string, owner: string): unknown {
  * the OpenAPI subset.
  *
  * @throws {GoogleSchemaError} in `openapi` mode, for a keyword the subset cannot express, naming
- *   it, where it stands and `owner` (the tool, or `responseFormat`).
+ *   it, where it stands and `owner` (the tool, or `responseFormat`): also an external, dangling
+ *   or recursive `$ref`, and an `anyOf` whose one branch sets a keyword the schema beside it sets
+ *   to another value.
  * @internal
  */
 export function toGeminiSchema(schema: Schema, profile: ModelProfile, mode: GoogleSchemaMode, owner: string): unknown {
-  const projected = project(schema, profile);
+  const transformed = transform(schema, profile);
+  if (mode === 'openapi') checkRefs(transformed, owner);
+  // local references inlined and `const` made a one-value `enum`
+  const projected = cleanSchema(transformed, 'anthropic');
   return mode === 'openapi' ? toOpenApi(projected, '', owner) : projected;
 }
