@@ -75,7 +75,7 @@ function checkRefs(root: unknown, owner: string): void {
   const visit = (node: unknown, path: string): void => {
     if (typeof node !== 'object' || node === null) return;
     if (Array.isArray(node)) {
-      node.forEach((item, index) => visit(item, `${path}/${index}`));
+      for (const [index, item] of node.entries()) visit(item, `${path}/${index}`);
       return;
     }
     const record = node as Record<string, unknown>;
