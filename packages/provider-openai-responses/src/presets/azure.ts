@@ -4,7 +4,7 @@ import {
   createOpenAIResponses,
   type OpenAIResponsesProvider,
 } from '../create-openai-responses.js';
-import type { OpenAIResponsesPresetOptions } from './preset-options.js';
+import { hostedProfile, type OpenAIResponsesPresetOptions } from './preset-options.js';
 
 /** Options of {@link azureResponses}. */
 export interface AzureResponsesOptions extends OpenAIResponsesPresetOptions {
@@ -41,5 +41,6 @@ export function azureResponses(options: AzureResponsesOptions = {}): OpenAIRespo
     ...rest,
     baseURL,
     apiKey: rest.apiKey ?? env.AZURE_OPENAI_API_KEY,
+    profileOf: hostedProfile,
   });
 }

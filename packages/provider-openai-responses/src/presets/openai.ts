@@ -3,7 +3,7 @@ import {
   createOpenAIResponses,
   type OpenAIResponsesProvider,
 } from '../create-openai-responses.js';
-import type { OpenAIResponsesPresetOptions } from './preset-options.js';
+import { hostedProfile, type OpenAIResponsesPresetOptions } from './preset-options.js';
 
 /**
  * The OpenAI Responses API (`https://api.openai.com/v1`), keyed by `apiKey` or the
@@ -18,5 +18,6 @@ export function openaiResponses(options: OpenAIResponsesPresetOptions = {}): Ope
     ...options,
     baseURL: options.baseURL ?? env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
     apiKey: options.apiKey ?? env.OPENAI_API_KEY,
+    profileOf: hostedProfile,
   });
 }

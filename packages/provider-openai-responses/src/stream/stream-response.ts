@@ -260,8 +260,9 @@ export async function* streamResponse(
         return;
       }
       if (
-        event.event !== undefined &&
-        event.event !== 'message' &&
+        // An SSE name of the protocol (`response.*`) must be the data's type; another name
+        // (`message`, a proxy's own) names nothing and the data's type stands.
+        event.event?.startsWith('response.') === true &&
         typeof record.type === 'string' &&
         event.event !== record.type
       ) {
