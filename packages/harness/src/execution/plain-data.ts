@@ -144,8 +144,9 @@ function convert(input: unknown, key: string, walk: Walk, depth: number): JsonVa
  * an encoded secret in it can be found. Never throws: a getter, `toJSON` or proxy trap that throws
  * gives {@link UNREADABLE}, a cycle {@link CIRCULAR}, a value nested deeper than
  * {@link MAX_PLAIN_DEPTH} {@link TOO_DEEP}, and past {@link MAX_PLAIN_NODES} values {@link TOO_LARGE}.
- * Each getter and `toJSON` runs once, so what the copy holds is what was checked.
- * @internal
+ * Each getter and `toJSON` runs once, so what the copy holds is what was checked. Streams that
+ * serialise host and tool values (`@tiny/ui-stream`) convert them with it once, so writing them out
+ * cannot throw.
  */
 export function toPlainData(value: unknown, scrub: (text: string) => string = (text) => text): JsonValue | undefined {
   return convert(value, '', { scrub, open: new Set(), done: new Map(), nodes: 0 }, 0);

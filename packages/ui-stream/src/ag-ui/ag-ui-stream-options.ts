@@ -13,4 +13,10 @@ export interface AgUiStreamOptions {
   readonly errorText?: ((error: unknown, eventText: string | undefined) => string) | undefined;
   /** As `UIStreamOptions.secrets`: values replaced by `[redacted]` in every event. */
   readonly secrets?: readonly string[] | undefined;
+  /**
+   * Called with every error the stream ends with or reports (the run's failure, an approval store
+   * that threw while keeping a paused run): log it. The client only sees the error's name and the
+   * harness's redacted text, or a fixed text for errors the run did not describe.
+   */
+  readonly onError?: ((error: unknown) => void) | undefined;
 }

@@ -1,8 +1,8 @@
 import type { AgentEvent, AgentRun } from '@tiny/harness';
-import { describeRunError, isCancellation } from '../run/describe-run-error.js';
+import { describeRunError, isCancellation, reportError } from '../run/describe-run-error.js';
 import { issueApprovals } from '../run/paused-approvals.js';
 import { type RunEnd, randomId, streamPrefix } from '../run/read-run.js';
-import { scrubSecrets, secretStrings } from '../run/scrub-secrets.js';
+import { StreamRedactor } from '../run/stream-redactor.js';
 import { displayArguments, hasSensitiveArguments } from '../run/tool-display.js';
 import type { AgUiEvent, AgUiInterrupt, AgUiTokenUsage } from './ag-ui-event.js';
 import type { AgUiStreamOptions } from './ag-ui-stream-options.js';
@@ -30,13 +30,24 @@ export class AgUiWriter {
   private failedText: string | undefined;
 
   constructor(private readonly options: AgUiStreamOptions) {
-    this.secrets = secretStrings(options.secrets ?? []);
+    this.redact = new StreamRedactor(options.secrets ?? []);
   }
 
-  private readonly secrets: readonly string[];
+  /** Scrubs payload (never the event's own fields) and makes it plain JSON. */
+  private readonly redact: StreamRedactor;
 
   private emit(event: AgUiEvent): void {
-    this.out.push(scrubSecrets(event, this.secrets));
+    this.out.push(event);
+  }
+
+  /** Shows model text (already scrubbed), starting a text message when there is something to show. */
+  private textDelta(delta: string): void {
+    if (delta === '') return;
+    if (this.text === undefined) {
+      this.text = `${this.prefix}-text-${this.textCount++}`;
+      this.emit({ type: 'TEXT_MESSAGE_START', messageId: this.text, role: 'assistant' });
+    }
+    this.emit({ type: 'TEXT_MESSAGE_CONTENT', messageId: this.text, delta });
   }
 
   private thread(): string {
@@ -51,6 +62,7 @@ export class AgUiWriter {
   }
 
   private closeText(): void {
+    this.textDelta(this.redact.endText());
     if (this.text === undefined) return;
     this.emit({ type: 'TEXT_MESSAGE_END', messageId: this.text });
     this.text = undefined;
@@ -81,7 +93,7 @@ export class AgUiWriter {
     this.startCall(callId, toolName);
     if (!this.open.has(callId)) return;
     if (!streamed && input !== undefined)
-      this.emit({ type: 'TOOL_CALL_ARGS', toolCallId: callId, delta: JSON.stringify(input) });
+      this.emit({ type: 'TOOL_CALL_ARGS', toolCallId: callId, delta: JSON.stringify(this.redact.payload(input)) });
     this.emit({ type: 'TOOL_CALL_END', toolCallId: callId });
     this.open.delete(callId);
   }
@@ -94,7 +106,7 @@ export class AgUiWriter {
       type: 'TOOL_CALL_RESULT',
       messageId: `${this.prefix}-result-${callId}`,
       toolCallId: callId,
-      content,
+      content: this.redact.text(content),
       role: 'tool',
     });
   }
@@ -122,11 +134,7 @@ export class AgUiWriter {
         return;
       case 'model_delta':
         if (event.delta === '') return;
-        if (this.text === undefined) {
-          this.text = `${this.prefix}-text-${this.textCount++}`;
-          this.emit({ type: 'TEXT_MESSAGE_START', messageId: this.text, role: 'assistant' });
-        }
-        this.emit({ type: 'TEXT_MESSAGE_CONTENT', messageId: this.text, delta: event.delta });
+        this.textDelta(this.redact.feedText(event.delta));
         return;
       case 'tool_call_delta':
         if (this.calls.has(event.callId) && !this.open.has(event.callId)) return;
@@ -135,7 +143,11 @@ export class AgUiWriter {
         this.startCall(event.callId, event.toolName);
         if (!this.withheld.has(event.callId) && event.argumentsDelta !== '') {
           this.streamed.add(event.callId);
-          this.emit({ type: 'TOOL_CALL_ARGS', toolCallId: event.callId, delta: event.argumentsDelta });
+          this.emit({
+            type: 'TOOL_CALL_ARGS',
+            toolCallId: event.callId,
+            delta: this.redact.text(event.argumentsDelta),
+          });
         }
         return;
       case 'tool_started':
@@ -152,7 +164,7 @@ export class AgUiWriter {
         return;
       case 'unknown_tool_call':
         if (event.recovery === 'tool_error')
-          this.result(event.callId, event.requestedName, `Unknown tool "${event.requestedName}".`);
+          this.result(event.callId, this.redact.text(event.requestedName), `Unknown tool "${event.requestedName}".`);
         return;
       case 'invalid_tool_args':
         if (event.recovery === 'tool_error') this.result(event.callId, event.toolName, event.error);
@@ -166,9 +178,9 @@ export class AgUiWriter {
           name: 'tool_progress',
           value: {
             toolCallId: event.callId,
-            message: event.message,
+            message: this.redact.text(event.message),
             ...(event.fraction === undefined ? {} : { fraction: event.fraction }),
-            ...(event.partial === undefined ? {} : { partial: event.partial }),
+            ...(event.partial === undefined ? {} : { partial: this.redact.payload(event.partial) }),
           },
         });
         return;
@@ -176,7 +188,7 @@ export class AgUiWriter {
         this.emit({
           type: 'CUSTOM',
           name: 'tool_event',
-          value: { toolCallId: event.callId ?? null, payload: event.payload },
+          value: { toolCallId: event.callId ?? null, payload: this.redact.payload(event.payload) },
         });
         return;
       case 'run_failed':
@@ -211,13 +223,15 @@ export class AgUiWriter {
             toolCallId: approval.toolCallId,
             metadata: {
               toolName: call?.toolName,
-              arguments: displayArguments(this.options.tools, call?.toolName ?? '', call?.arguments),
+              arguments: this.redact.payload(
+                displayArguments(this.options.tools, call?.toolName ?? '', call?.arguments),
+              ),
             },
           });
         }
       }
       if (run.stateUpdates.length > 0)
-        this.emit({ type: 'STATE_SNAPSHOT', snapshot: { stateUpdates: run.stateUpdates } });
+        this.emit({ type: 'STATE_SNAPSHOT', snapshot: { stateUpdates: this.redact.payload(run.stateUpdates) } });
       this.closeStep();
       const usage = usageOf(run);
       const external = run.outcome === 'deferred' ? run.deferred.calls.map((call) => call.callId) : [];
@@ -229,7 +243,7 @@ export class AgUiWriter {
           ? interrupts.length > 0
             ? { outcome: { type: 'interrupt', interrupts } }
             : { outcome: { type: 'success', pendingToolCallIds: external } }
-          : { result: run.text, outcome: { type: 'success' } }),
+          : { result: this.redact.text(run.text), outcome: { type: 'success' } }),
         ...(usage.length > 0 ? { usage } : {}),
       });
       return;
@@ -245,11 +259,12 @@ export class AgUiWriter {
       });
       return;
     }
+    reportError(this.options.onError, end.error);
     const describe = this.options.errorText ?? describeRunError;
     const kind = (end.error as { kind?: unknown } | null)?.kind;
     this.emit({
       type: 'RUN_ERROR',
-      message: describe(end.error, this.failedText),
+      message: this.redact.text(describe(end.error, this.failedText)),
       ...(typeof kind === 'string' ? { code: kind } : {}),
     });
   }

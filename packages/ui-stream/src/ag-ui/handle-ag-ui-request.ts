@@ -5,6 +5,7 @@ import { defaultApprovalStore, isRequest } from '../chat/handle-chat-request.js'
 import { type ApprovalResponse, claimPausedRun, resumePausedRun } from '../chat/resume-paused-run.js';
 import { ChatApprovalError } from '../errors/chat-approval-error.js';
 import { secretStrings } from '../run/scrub-secrets.js';
+import { collectSensitiveArguments } from '../run/sensitive-argument-secrets.js';
 import { toAgUiResponse } from './ag-ui-response.js';
 import type { AgUiStreamOptions } from './to-ag-ui-events.js';
 
@@ -95,13 +96,20 @@ export async function handleAgUiRequest(
   let run: AgentRunStream;
   let input: Record<string, unknown>;
   let context: RunContext;
+  let secrets: string[];
   try {
     const body = isRequest(request) ? await request.json().catch(() => fail('the body is not JSON')) : request;
     if (typeof body !== 'object' || body === null || Array.isArray(body))
       fail('the body must be a RunAgentInput object');
     input = body as Record<string, unknown>;
     context = (typeof options.context === 'function' ? options.context(input) : options.context) ?? {};
-    const invoke: InvokeOptions = { ...options.invoke, policy: { captureToolIo: true, ...options.invoke?.policy } };
+    // The host's secrets, then the sensitive argument values of the run's calls as the model makes them.
+    secrets = [...(options.secrets ?? []), ...secretStrings(context.hostValues ?? {})];
+    const invoke: InvokeOptions = {
+      ...options.invoke,
+      policy: { captureToolIo: true, ...options.invoke?.policy },
+      middleware: [...(options.invoke?.middleware ?? []), collectSensitiveArguments(options.tools ?? harness, secrets)],
+    };
     const store = options.approvalStore ?? defaultApprovalStore(harness);
     const responses = resumeResponses(input.resume);
     if (responses.length === 0) run = harness.stream(context, agUiMessages(input.messages), invoke);
@@ -121,6 +129,6 @@ export async function handleAgUiRequest(
     threadId: typeof input.threadId === 'string' ? input.threadId : undefined,
     tools: options.tools ?? harness,
     approvalStore: options.approvalStore ?? defaultApprovalStore(harness),
-    secrets: [...(options.secrets ?? []), ...secretStrings(context.hostValues ?? {})],
+    secrets,
   });
 }

@@ -34,7 +34,16 @@ export function toAgUiEvents(run: AgentRunStream, options: AgUiStreamOptions = {
           } catch (error) {
             await writer.end({ type: 'run_error', error });
           }
-        } else writer.event(item);
+        } else {
+          try {
+            writer.event(item);
+          } catch (error) {
+            // Nothing of the run reaches the client past a value the stream could not write.
+            done = true;
+            await source.return(undefined);
+            await writer.end({ type: 'run_error', error });
+          }
+        }
       }
       for (const event of writer.out.splice(0)) controller.enqueue(event);
       if (done && writer.out.length === 0) controller.close();

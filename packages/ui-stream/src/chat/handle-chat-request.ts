@@ -8,6 +8,7 @@ import {
 import { ChatApprovalError } from '../errors/chat-approval-error.js';
 import { randomId } from '../run/read-run.js';
 import { secretStrings } from '../run/scrub-secrets.js';
+import { collectSensitiveArguments } from '../run/sensitive-argument-secrets.js';
 import { toUIMessageStream, type UIStreamOptions } from '../ui-message/to-ui-message-stream.js';
 import { chunksToResponse } from '../ui-message/ui-message-stream-response.js';
 import { type ApprovalStateStore, InMemoryApprovalStore } from './approval-store.js';
@@ -105,6 +106,11 @@ export interface ChatRun {
   readonly decided: readonly string[];
   /** The context the run was started with. */
   readonly context: RunContext;
+  /**
+   * What the stream must scrub: `options.secrets`, the values of `context.hostValues`, and (added
+   * as the run goes) the sensitive argument values of each call the model makes.
+   */
+  readonly secrets: readonly string[];
 }
 
 /**
@@ -126,20 +132,22 @@ export async function startChatRun(
   const body = await readBody(request);
   const messages = readUIMessages(body.messages);
   const context = (typeof options.context === 'function' ? options.context(body) : options.context) ?? {};
+  const secrets = [...(options.secrets ?? []), ...secretStrings(context.hostValues ?? {})];
   const invoke: InvokeOptions = {
     ...options.invoke,
     policy: { captureToolIo: true, ...options.invoke?.policy },
+    middleware: [...(options.invoke?.middleware ?? []), collectSensitiveArguments(options.tools ?? harness, secrets)],
   };
   const last = messages.at(-1);
   const responses = approvalResponses(last);
   if (responses.length === 0) {
     const transcript = uiMessagesToMessages(messages);
-    return { run: harness.stream(context, transcript, invoke), messageId: randomId(), decided: [], context };
+    return { run: harness.stream(context, transcript, invoke), messageId: randomId(), decided: [], context, secrets };
   }
   const store = options.approvalStore ?? defaultApprovalStore(harness);
   const paused = await claimPausedRun(store, responses);
   const { run, decided } = resumePausedRun(harness, context, paused, responses, invoke, options.denialMessage);
-  return { run, messageId: (last as ChatUIMessage).id || (paused.messageId ?? randomId()), decided, context };
+  return { run, messageId: (last as ChatUIMessage).id || (paused.messageId ?? randomId()), decided, context, secrets };
 }
 
 /**
@@ -168,7 +176,7 @@ export async function handleChatRequest(
     messageId: started.messageId,
     approvalStore: options.approvalStore ?? defaultApprovalStore(harness),
     continuedToolCallIds: started.decided,
-    secrets: [...(options.secrets ?? []), ...secretStrings(started.context.hostValues ?? {})],
+    secrets: started.secrets,
   });
   return chunksToResponse(chunks);
 }

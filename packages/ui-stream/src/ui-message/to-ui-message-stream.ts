@@ -41,7 +41,16 @@ export function toUIMessageStream(run: AgentRunStream, options: UIStreamOptions 
             // The store refused to keep the paused run (nothing was written yet): no approval is offered.
             await writer.end({ type: 'run_error', error });
           }
-        } else writer.event(item);
+        } else {
+          try {
+            writer.event(item);
+          } catch (error) {
+            // Nothing of the run reaches the client past a value the stream could not write.
+            done = true;
+            await source.return(undefined);
+            await writer.end({ type: 'run_error', error });
+          }
+        }
       }
       const chunks = writer.out.splice(0);
       for (const chunk of chunks) controller.enqueue(chunk);

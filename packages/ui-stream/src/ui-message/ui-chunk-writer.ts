@@ -1,8 +1,8 @@
 import type { AgentEvent, AgentRun } from '@tiny/harness';
-import { describeRunError, isCancellation } from '../run/describe-run-error.js';
+import { describeRunError, isCancellation, reportError } from '../run/describe-run-error.js';
 import { issueApprovals } from '../run/paused-approvals.js';
 import { type RunEnd, streamPrefix } from '../run/read-run.js';
-import { scrubSecrets, secretStrings } from '../run/scrub-secrets.js';
+import { StreamRedactor } from '../run/stream-redactor.js';
 import { containsRedacted, displayArguments, hasSensitiveArguments } from '../run/tool-display.js';
 import type { UIFinishReason, UIMessageChunk } from './ui-message-chunk.js';
 import type { UIStreamOptions } from './ui-stream-options.js';
@@ -39,16 +39,29 @@ export class UIChunkWriter {
   private failedText: string | undefined;
 
   constructor(private readonly options: UIStreamOptions) {
-    this.secrets = secretStrings(options.secrets ?? []);
+    this.redact = new StreamRedactor(options.secrets ?? []);
   }
 
-  private readonly secrets: readonly string[];
+  /** Scrubs payload (never the chunk's own fields) and makes it plain JSON. */
+  private readonly redact: StreamRedactor;
 
   emit(chunk: UIMessageChunk): void {
-    this.out.push(scrubSecrets(chunk, this.secrets));
+    this.out.push(chunk);
+  }
+
+  /** Shows model text (already scrubbed), opening a text part when there is something to show. */
+  private textDelta(delta: string): void {
+    if (delta === '') return;
+    this.ensureStep();
+    if (this.text === undefined) {
+      this.text = `${this.prefix}-text-${this.textCount++}`;
+      this.emit({ type: 'text-start', id: this.text });
+    }
+    this.emit({ type: 'text-delta', id: this.text, delta });
   }
 
   private closeText(): void {
+    this.textDelta(this.redact.endText());
     if (this.text === undefined) return;
     this.emit({ type: 'text-end', id: this.text });
     this.text = undefined;
@@ -89,7 +102,7 @@ export class UIChunkWriter {
     this.closeText();
     if (this.withheld.has(callId) || containsRedacted(input))
       this.emit({ type: 'data-tool-input-redacted', id: callId, data: { toolCallId: callId, toolName } });
-    this.emit({ type: 'tool-input-available', toolCallId: callId, toolName, input: input ?? null });
+    this.emit({ type: 'tool-input-available', toolCallId: callId, toolName, input: this.redact.payload(input) });
     this.openInputs.delete(callId);
     this.parts.add(callId);
   }
@@ -98,7 +111,13 @@ export class UIChunkWriter {
     this.ensureStep();
     this.closeText();
     if (this.parts.has(callId) || this.answered.has(callId)) return;
-    this.emit({ type: 'tool-input-error', toolCallId: callId, toolName, input: input ?? null, errorText });
+    this.emit({
+      type: 'tool-input-error',
+      toolCallId: callId,
+      toolName,
+      input: this.redact.payload(input),
+      errorText: this.redact.text(errorText),
+    });
     this.openInputs.delete(callId);
     this.parts.add(callId);
     this.answered.add(callId);
@@ -120,16 +139,11 @@ export class UIChunkWriter {
       case 'model_completed':
         this.closeText();
         return;
-      case 'model_delta': {
+      case 'model_delta':
         if (event.delta === '') return;
         this.ensureStep();
-        if (this.text === undefined) {
-          this.text = `${this.prefix}-text-${this.textCount++}`;
-          this.emit({ type: 'text-start', id: this.text });
-        }
-        this.emit({ type: 'text-delta', id: this.text, delta: event.delta });
+        this.textDelta(this.redact.feedText(event.delta));
         return;
-      }
       case 'tool_call_delta': {
         if (this.parts.has(event.callId) || this.continued.has(event.callId)) return;
         if (!this.openInputs.has(event.callId)) {
@@ -140,7 +154,11 @@ export class UIChunkWriter {
           this.openInputs.set(event.callId, event.toolName);
         }
         if (!this.withheld.has(event.callId) && event.argumentsDelta !== '')
-          this.emit({ type: 'tool-input-delta', toolCallId: event.callId, inputTextDelta: event.argumentsDelta });
+          this.emit({
+            type: 'tool-input-delta',
+            toolCallId: event.callId,
+            inputTextDelta: this.redact.text(event.argumentsDelta),
+          });
         return;
       }
       case 'tool_started':
@@ -152,14 +170,19 @@ export class UIChunkWriter {
         this.answered.add(event.callId);
         this.ensurePart(event.callId, event.toolName);
         if (event.error !== undefined)
-          this.emit({ type: 'tool-output-error', toolCallId: event.callId, errorText: event.error });
-        else this.emit({ type: 'tool-output-available', toolCallId: event.callId, output: event.output ?? null });
+          this.emit({ type: 'tool-output-error', toolCallId: event.callId, errorText: this.redact.text(event.error) });
+        else
+          this.emit({
+            type: 'tool-output-available',
+            toolCallId: event.callId,
+            output: this.redact.payload(event.output),
+          });
         return;
       case 'tool_failed':
         if (this.answered.has(event.callId)) return;
         this.answered.add(event.callId);
         this.ensurePart(event.callId, event.toolName);
-        this.emit({ type: 'tool-output-error', toolCallId: event.callId, errorText: event.error });
+        this.emit({ type: 'tool-output-error', toolCallId: event.callId, errorText: this.redact.text(event.error) });
         return;
       case 'tool_progress': {
         const { callId, message, fraction, partial } = event;
@@ -169,9 +192,9 @@ export class UIChunkWriter {
           id: callId,
           data: {
             toolCallId: callId,
-            message,
+            message: this.redact.text(message),
             ...(fraction === undefined ? {} : { fraction }),
-            ...(partial === undefined ? {} : { partial }),
+            ...(partial === undefined ? {} : { partial: this.redact.payload(partial) }),
           },
           ...(this.options.progress === 'transient' ? { transient: true } : {}),
         });
@@ -181,12 +204,21 @@ export class UIChunkWriter {
         this.closeText();
         this.emit({
           type: 'data-tool-event',
-          data: { ...(event.callId === undefined ? {} : { toolCallId: event.callId }), payload: event.payload },
+          data: {
+            ...(event.callId === undefined ? {} : { toolCallId: event.callId }),
+            payload: this.redact.payload(event.payload),
+          },
         });
         return;
       case 'unknown_tool_call':
         if (event.recovery === 'tool_error')
-          this.toolInputError(event.callId, event.requestedName, null, `Unknown tool "${event.requestedName}".`);
+          // The name is the model's (no tool has it): scrubbed like any model text.
+          this.toolInputError(
+            event.callId,
+            this.redact.text(event.requestedName),
+            null,
+            `Unknown tool "${event.requestedName}".`,
+          );
         return;
       case 'invalid_tool_args':
         if (event.recovery === 'tool_error')
@@ -211,7 +243,11 @@ export class UIChunkWriter {
           this.emit({ type: 'tool-output-denied', toolCallId: event.callId });
         } else {
           this.ensurePart(event.callId, event.toolName);
-          this.emit({ type: 'tool-output-error', toolCallId: event.callId, errorText: event.message });
+          this.emit({
+            type: 'tool-output-error',
+            toolCallId: event.callId,
+            errorText: this.redact.text(event.message),
+          });
         }
         return;
       case 'run_failed':
@@ -261,8 +297,9 @@ export class UIChunkWriter {
       this.emit({ type: 'finish', finishReason: 'other' });
       return;
     }
+    reportError(this.options.onError, end.error);
     const describe = this.options.errorText ?? describeRunError;
-    this.emit({ type: 'error', errorText: describe(end.error, this.failedText) });
+    this.emit({ type: 'error', errorText: this.redact.text(describe(end.error, this.failedText)) });
     this.emit({ type: 'finish', finishReason: 'error' });
   }
 }

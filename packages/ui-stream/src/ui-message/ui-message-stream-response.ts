@@ -1,5 +1,6 @@
 import type { AgentRunStream } from '@tiny/harness';
-import { type NodeResponseLike, pipeResponseToNode, toSseBytes } from '../sse/sse.js';
+import { describeErrorName } from '../run/describe-run-error.js';
+import { type NodeResponseLike, pipeResponseToNode, type SseEnding, toSseBytes } from '../sse/sse.js';
 import { toUIMessageStream, type UIStreamOptions } from './to-ui-message-stream.js';
 import type { UIMessageChunk } from './ui-message-chunk.js';
 
@@ -10,6 +11,15 @@ export const UI_MESSAGE_STREAM_HEADERS: Readonly<Record<string, string>> = {
   connection: 'keep-alive',
   'x-vercel-ai-ui-message-stream': 'v1',
   'x-accel-buffering': 'no',
+};
+
+/** A UI message stream that failed while being written ends with an `error` chunk and `finish`. */
+const UI_SSE_ENDING: SseEnding = {
+  failed: (error) => [
+    { type: 'error', errorText: `${describeErrorName(error)}: the stream could not be written.` },
+    { type: 'finish', finishReason: 'error' },
+  ],
+  isEnd: (value) => (value as { type?: unknown } | null)?.type === 'finish',
 };
 
 /** Options of the response helpers: the stream's, plus the response's status and extra headers. */
@@ -26,7 +36,7 @@ export function chunksToResponse(
     readonly headers?: Readonly<Record<string, string>> | undefined;
   } = {},
 ): Response {
-  return new Response(toSseBytes(chunks, 'data: [DONE]\n\n'), {
+  return new Response(toSseBytes(chunks, 'data: [DONE]\n\n', UI_SSE_ENDING), {
     status: options.status ?? 200,
     headers: { ...(options.headers ?? {}), ...UI_MESSAGE_STREAM_HEADERS },
   });

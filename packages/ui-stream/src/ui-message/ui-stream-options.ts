@@ -30,14 +30,24 @@ export interface UIStreamOptions {
   readonly progress?: 'persistent' | 'transient' | undefined;
   /**
    * The text of the `error` chunk of a failed run. Default: the error's name, the
-   * `ModelCallError.kind` in parentheses, then the message of the run's `run_failed` event.
+   * `ModelCallError.kind` in parentheses, then the message of the run's `run_failed` event (the
+   * harness's redacted text); an error without one gets a fixed text, never its own message.
    */
   readonly errorText?: ((error: unknown, eventText: string | undefined) => string) | undefined;
   /**
-   * Values that must never reach the client (host values, keys): replaced by `[redacted]` in every
-   * chunk, on top of the harness's own redaction. Strings shorter than 6 characters are ignored; a
-   * value split across two text deltas is not caught. `handleChatRequest` passes the string values
-   * of `context.hostValues`.
+   * Values that must never reach the client (host values, keys): replaced by `[redacted]` in the
+   * payload of every chunk (text, tool inputs and outputs, progress and event data, error text;
+   * never the chunk's own fields: types, ids, roles, a tool's own name), a number equal to one as
+   * well, on top of the harness's own redaction. Values shorter than 6 characters are ignored. Model
+   * text is scrubbed across deltas (its last characters wait for the next delta). The list is read
+   * again when it grows: `handleChatRequest` passes the values of `context.hostValues` and adds the
+   * sensitive argument values of each call the model makes in the run.
    */
   readonly secrets?: readonly string[] | undefined;
+  /**
+   * Called with every error the stream ends with or reports (the run's failure, an approval store
+   * that threw while keeping a paused run): log it. The client only sees the error's name and the
+   * harness's redacted text, or a fixed text for errors the run did not describe.
+   */
+  readonly onError?: ((error: unknown) => void) | undefined;
 }
