@@ -44,7 +44,10 @@ export interface HostileServerOptions {
   /** The adapter under test (`baseURL` is `http://127.0.0.1:<port>/v1`). */
   readonly create: (settings: { baseURL: string; apiKey: string; limits?: HostileServerLimits }) => LanguageModelV1;
   /** The adapter's own error class; each typed error must be one. */
-  readonly errorClass: { isInstance(value: unknown): boolean };
+  readonly errorClass: {
+    /** True when `value` is an error of the adapter's class. */
+    isInstance(value: unknown): boolean;
+  };
   /** The adapter's encodings of the recorded cases. */
   readonly wire: HostileServerWire;
 }
