@@ -186,11 +186,13 @@ export {
 } from './middleware/human-approval-middleware.js';
 export { ToolPolicyMiddleware, type ToolPolicyRules } from './middleware/tool-policy-middleware.js';
 export { cacheHitRatio } from './prefix/cache-hit-ratio.js';
+export { canonicalSchema } from './prefix/canonical-tool.js';
 export { diffPrefix, type PrefixBreak, type PrefixChange } from './prefix/diff-prefix.js';
 export {
   fingerprintPrefix,
   type PrefixFingerprint,
   type PrefixPart,
+  type PrefixSettings,
   type ToolPrefixPart,
 } from './prefix/prefix-fingerprint.js';
 export { createPrefixTracker, type PrefixState, type PrefixTracker } from './prefix/prefix-tracker.js';

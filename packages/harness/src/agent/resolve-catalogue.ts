@@ -122,8 +122,10 @@ export async function resolveCatalogue(state: LoopState): Promise<void> {
     const restored = state.prefix.takePromoted();
     if (restored.length > 0) state.discovery.restorePromoted(restored);
   }
-  // Stable order: tools offered before keep their places, new ones (toolset changes, promotions) are appended.
+  // Stable order: tools offered before keep their places, new ones (toolset changes, promotions) are
+  // appended. Provisional: the loop orders the tools as sent (middleware may add its own) for good.
   state.offeredSchemas = state.prefix.order(
     state.discovery ? state.discovery.requestSchemas(keptSchemas) : keptSchemas,
+    false,
   );
 }

@@ -442,7 +442,9 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
       if (applied !== undefined && applied !== 'model') return applied;
     }
     const patch = before.patch;
-    const tools = patch.tools ?? state.offeredSchemas;
+    // Stable order over the tools as sent (middleware's own, the structured output tool, included):
+    // tools offered before keep their places, new ones are appended; declarations serialised canonically.
+    const tools = state.prefix.order(patch.tools ?? state.offeredSchemas);
     const runChoice = settings.toolChoice;
     const patched =
       patch.toolChoice === undefined
@@ -484,6 +486,8 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
       messages = [...patch.systemMessages.map((text): Message => ({ role: 'system', content: text })), ...messages];
     }
     // Templates without a system role: system text and tool instructions go into the first user turn.
+    // Fingerprinted before the placement, so a system text change is named as one.
+    const unplaced = messages;
     if (state.model.profile.systemPrompt === 'first_user') messages = placeSystemPrompt(messages, 'first_user');
     const request: LanguageModelV1Request = {
       ...settings.request,
@@ -495,7 +499,10 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
         ? { tools: wireTools, ...(wireChoice === undefined ? {} : { toolChoice: wireChoice }) }
         : {}),
     };
-    const prefixFingerprint = observePrefix(state, tools, messages, modelCallId);
+    const prefixFingerprint = observePrefix(state, tools, unplaced, modelCallId, {
+      toolChoice: wireTools.length > 0 ? wireChoice : undefined,
+      responseFormat: request.responseFormat,
+    });
     if (sink.active) sink.emit({ type: 'model_started', modelCallId, turn, prefixFingerprint });
     const response = await callModelThroughMiddleware(state, request, modelCallId, settings.streaming, tools, context);
     state.usage = addUsage(state.usage, response.usage);

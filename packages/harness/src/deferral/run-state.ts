@@ -158,6 +158,7 @@ const runStateSchema: JsonSchema = {
             digest: { type: 'string' },
             tools: { type: 'array', items: prefixPart(['name', 'hash', 'chars']) },
             system: prefixPart(['hash', 'chars']),
+            settings: prefixPart(['hash', 'chars']),
             history: { type: 'array', items: prefixPart(['hash', 'chars']) },
           },
         },

@@ -19,11 +19,18 @@ const b = schema('b');
 const c = schema('c');
 
 describe('diffPrefix', () => {
-  it('sees no break when tools and messages are only appended', () => {
+  it('sees no break when messages are only appended', () => {
     const before = fingerprintPrefix([a, b], [system, ...turns.slice(0, 1)]);
-    const after = fingerprintPrefix([a, b, c], [system, ...turns]);
-    expect(diffPrefix(before, after)).toBeUndefined();
+    expect(diffPrefix(before, fingerprintPrefix([a, b], [system, ...turns]))).toBeUndefined();
     expect(diffPrefix(before, fingerprintPrefix([a, b], [system, ...turns.slice(0, 1)]))).toBeUndefined();
+  });
+
+  it('names an appended tool as added (appended): the system and history after the tools are lost', () => {
+    const before = fingerprintPrefix([a, b], [system, ...turns.slice(0, 1)]);
+    const broke = diffPrefix(before, fingerprintPrefix([a, b, c], [system, ...turns]));
+    expect(broke?.changes).toEqual([{ part: 'tool', change: 'added', toolName: 'c', appended: true }]);
+    const lostChars = JSON.stringify(system).length + JSON.stringify(turns[0]).length;
+    expect(broke?.lostPrefixTokens).toBe(Math.ceil(lostChars / 4));
   });
 
   it('names an inserted tool as added, and counts the tools after it, the system and history as lost', () => {
@@ -69,10 +76,52 @@ describe('diffPrefix', () => {
     ]);
   });
 
-  it('hashes what is sent: equal-looking declarations with another key order differ', () => {
-    const reordered: ToolSchema = { description: a.description, name: 'a', parameters: a.parameters };
-    expect(diffPrefix(fingerprintPrefix([a], []), fingerprintPrefix([reordered], []))?.changes).toEqual([
+  it('hashes only what is sent, canonically: key order, outputSchema and extra members are no change', () => {
+    const reordered: ToolSchema = {
+      parameters: { properties: { id: { type: 'string' } }, type: 'object' },
+      name: 'a',
+      description: a.description,
+    };
+    expect(diffPrefix(fingerprintPrefix([a], [system]), fingerprintPrefix([reordered], [system]))).toBeUndefined();
+    const withOutput = { ...a, outputSchema: { type: 'string' }, annotations: { readOnlyHint: true } } as ToolSchema;
+    expect(diffPrefix(fingerprintPrefix([a], [system]), fingerprintPrefix([withOutput], [system]))).toBeUndefined();
+    // The member order of `properties` is model-visible: another order is a change.
+    const x = { type: 'string' };
+    const xy: ToolSchema = { name: 'a', parameters: { type: 'object', properties: { x, y: x } } };
+    const yx: ToolSchema = { name: 'a', parameters: { type: 'object', properties: { y: x, x } } };
+    expect(diffPrefix(fingerprintPrefix([xy], []), fingerprintPrefix([yx], []))?.changes).toEqual([
       { part: 'tool', change: 'changed', toolName: 'a' },
     ]);
+  });
+
+  it('counts a system-role message anywhere in the system part: adding, changing or removing one changes the system', () => {
+    const midSystem: Message = { role: 'system', content: 'Reviewer: answer in one sentence.' };
+    const before = fingerprintPrefix([a], [system, ...turns]);
+    const added = fingerprintPrefix([a], [system, ...turns.slice(0, 2), midSystem, turns[2] as Message]);
+    expect(diffPrefix(before, added)?.changes).toEqual([{ part: 'system', change: 'changed' }]);
+    const changed = fingerprintPrefix(
+      [a],
+      [system, ...turns.slice(0, 2), { ...midSystem, content: 'x' }, turns[2] as Message],
+    );
+    expect(diffPrefix(added, changed)?.changes).toEqual([{ part: 'system', change: 'changed' }]);
+    expect(diffPrefix(added, before)?.changes).toEqual([{ part: 'system', change: 'changed' }]);
+  });
+
+  it('names a tool choice or response format change as a settings change, losing the history', () => {
+    const before = fingerprintPrefix([a], [system, ...turns], { toolChoice: { type: 'auto' } });
+    const forced = fingerprintPrefix([a], [system, ...turns], { toolChoice: { type: 'tool', toolName: 'a' } });
+    const broke = diffPrefix(before, forced);
+    expect(broke?.changes).toEqual([{ part: 'settings', change: 'changed' }]);
+    expect(broke?.lostPrefixTokens).toBe(
+      Math.ceil(turns.reduce((sum, message) => sum + JSON.stringify(message).length, 0) / 4),
+    );
+    const json = fingerprintPrefix([a], [system, ...turns], {
+      toolChoice: { type: 'auto' },
+      responseFormat: { type: 'json' },
+    });
+    expect(diffPrefix(before, json)?.changes).toEqual([{ part: 'settings', change: 'changed' }]);
+    expect(
+      diffPrefix(before, fingerprintPrefix([a], [system, ...turns], { toolChoice: { type: 'auto' } })),
+    ).toBeUndefined();
   });
 });

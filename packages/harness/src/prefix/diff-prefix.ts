@@ -5,18 +5,26 @@ export type PrefixChange =
   | {
       readonly part: 'tool';
       /**
-       * `added`: a tool inserted before tools the previous request had (appended tools are no
-       * change); `removed`; `changed`: its declaration differs; `reordered`: it moved among the tools
-       * both requests have.
+       * `added`: a tool the previous request did not have (appended or not: tools precede the
+       * system text and messages on the wire, so any new tool invalidates what follows them);
+       * `removed`; `changed`: what is sent of its declaration differs; `reordered`: it moved among
+       * the tools both requests have.
        */
       readonly change: 'added' | 'removed' | 'changed' | 'reordered';
       readonly toolName: string;
+      /** On `added`: true when the tool follows every tool the previous request had (the tools' own cache holds). */
+      readonly appended?: boolean | undefined;
     }
   | { readonly part: 'system'; readonly change: 'changed' }
   | {
+      /** The tool choice or response format changed (Anthropic drops its message cache when `tool_choice` does). */
+      readonly part: 'settings';
+      readonly change: 'changed';
+    }
+  | {
       readonly part: 'history';
       readonly change: 'rewritten';
-      /** The first message (0-based, after the system messages) that differs or is gone. */
+      /** The first message (0-based, among the messages that are not system-role) that differs or is gone. */
       readonly index: number;
     };
 
@@ -25,7 +33,7 @@ export interface PrefixBreak {
   readonly changes: readonly PrefixChange[];
   /**
    * Estimated tokens of the previous prefix a provider cache can no longer reuse: everything from
-   * the first changed part on, in cache order (tools, system, history), at four characters a token.
+   * the first changed part on, in wire order (tools, system, history), at four characters a token.
    */
   readonly lostPrefixTokens: number;
 }
@@ -37,8 +45,9 @@ const sumChars = (parts: readonly PrefixPart[], from = 0) => {
 };
 
 /**
- * Compares two requests' prefixes. Undefined when `next` only appends to `previous` (new tools
- * after the old ones, new messages after the old ones): a prefix cache still holds all of it.
+ * Compares two requests' prefixes in wire order (tools, system, settings, history). Undefined when
+ * `next` keeps all of `previous` and only appends messages: a prefix cache still holds all of it.
+ * A new tool is always a change, appended or not (what follows the tools is no longer cached).
  */
 export function diffPrefix(previous: PrefixFingerprint, next: PrefixFingerprint): PrefixBreak | undefined {
   const changes: PrefixChange[] = [];
@@ -54,16 +63,24 @@ export function diffPrefix(previous: PrefixFingerprint, next: PrefixFingerprint)
     before[firstTool]?.hash === after[firstTool]?.hash
   )
     firstTool += 1;
-  if (firstTool < before.length) {
-    lostChars = sumChars(before, firstTool) + previous.system.chars + sumChars(previous.history);
+  if (firstTool < before.length || firstTool < after.length) {
+    lostChars =
+      (firstTool < before.length ? sumChars(before, firstTool) : 0) +
+      previous.system.chars +
+      sumChars(previous.history);
     const oldByName = new Map(before.map((tool, index) => [tool.name, { tool, index }]));
     const newNames = new Set(after.map((tool) => tool.name));
     const lastOld = after.reduce((last, tool, index) => (oldByName.has(tool.name) ? index : last), -1);
     for (const [index, tool] of after.entries()) {
       const old = oldByName.get(tool.name);
-      if (old === undefined) {
-        if (index < lastOld) changes.push({ part: 'tool', change: 'added', toolName: tool.name });
-      } else if (old.tool.hash !== tool.hash) changes.push({ part: 'tool', change: 'changed', toolName: tool.name });
+      if (old === undefined)
+        changes.push({
+          part: 'tool',
+          change: 'added',
+          toolName: tool.name,
+          ...(index > lastOld ? { appended: true } : {}),
+        });
+      else if (old.tool.hash !== tool.hash) changes.push({ part: 'tool', change: 'changed', toolName: tool.name });
     }
     for (const tool of before)
       if (!newNames.has(tool.name)) changes.push({ part: 'tool', change: 'removed', toolName: tool.name });
@@ -75,6 +92,10 @@ export function diffPrefix(previous: PrefixFingerprint, next: PrefixFingerprint)
   if (previous.system.hash !== next.system.hash) {
     changes.push({ part: 'system', change: 'changed' });
     lostChars ??= previous.system.chars + sumChars(previous.history);
+  }
+  if (previous.settings !== undefined && next.settings !== undefined && previous.settings.hash !== next.settings.hash) {
+    changes.push({ part: 'settings', change: 'changed' });
+    lostChars ??= sumChars(previous.history);
   }
   let firstMessage = 0;
   const oldHistory = previous.history;

@@ -1,5 +1,6 @@
 import type { Message, ToolSchema } from '@tiny/llm';
 import type { LoopState } from '../agent/loop-state.js';
+import type { PrefixSettings } from './prefix-fingerprint.js';
 
 /**
  * Fingerprints the request about to be sent and, when its prefix diverges from the previous
@@ -12,8 +13,9 @@ export function observePrefix(
   tools: readonly ToolSchema[],
   messages: readonly Message[],
   modelCallId: string,
+  settings?: PrefixSettings,
 ): string {
-  const { digest, broke } = state.prefix.observe(tools, messages);
+  const { digest, broke } = state.prefix.observe(tools, messages, settings);
   if (broke !== undefined && state.sink.active)
     state.sink.emit({
       type: 'prompt_prefix_changed',

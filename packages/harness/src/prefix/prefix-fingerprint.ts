@@ -1,4 +1,5 @@
-import type { Message, ToolSchema } from '@tiny/llm';
+import type { LanguageModelV1ResponseFormat, Message, ToolChoice, ToolSchema } from '@tiny/llm';
+import { wireToolJson } from './canonical-tool.js';
 import { hashText } from './hash-text.js';
 
 /** One hashed part of a request's prefix: a 64-bit hash of its JSON (16 hex digits) and the JSON's length. */
@@ -14,80 +15,80 @@ export interface ToolPrefixPart extends PrefixPart {
 }
 
 /**
- * The fingerprint of one model request's prefix, in the order providers cache it: each tool
- * declaration (in request order), the system text (the request's leading system messages), then
- * each later message. `digest` hashes all of it: equal digests mean byte-identical prefixes.
+ * The request settings that decide how a provider reads a cached prefix: the tool choice and the
+ * response format (Anthropic drops its message cache when `tool_choice` changes).
+ */
+export interface PrefixSettings {
+  readonly toolChoice?: ToolChoice | undefined;
+  readonly responseFormat?: LanguageModelV1ResponseFormat | undefined;
+}
+
+/**
+ * The fingerprint of one model request's prefix, in the order providers cache it (wire order):
+ * each tool declaration (in request order, only what is sent: name, description, canonical
+ * parameters, format), the system text (every system-role message of the request, wherever it
+ * stands: Anthropic and Google send them all as the system prompt), the settings (tool choice and
+ * response format), then each other message. `digest` chains all of it: equal digests mean equal
+ * prefixes (up to 64-bit hash collisions).
  */
 export interface PrefixFingerprint {
   readonly digest: string;
   readonly tools: readonly ToolPrefixPart[];
   readonly system: PrefixPart;
+  /** Absent in fingerprints saved before settings were tracked. */
+  readonly settings?: PrefixPart | undefined;
   readonly history: readonly PrefixPart[];
 }
 
-// Tool schemas and history messages are long-lived objects: each is hashed once per run, not per turn.
-const hashes = new WeakMap<object, PrefixPart>();
-
 const sha = hashText;
 
-/** The part of one object (its JSON as sent), computed afresh. @internal */
-export function partOfNew(value: object): PrefixPart {
-  const json = JSON.stringify(value) ?? '';
-  return { hash: sha(json), chars: json.length };
+// Hashed once per object: tool declarations and messages are treated as immutable (a changed tool
+// or message is a new object; the harness never edits either in place).
+const toolParts = new WeakMap<ToolSchema, ToolPrefixPart>();
+const messageParts = new WeakMap<Message, PrefixPart>();
+
+const partOfJson = (json: string): PrefixPart => ({ hash: sha(json), chars: json.length });
+
+/** The part of one tool declaration: what is sent of it, canonically (cached per declaration). @internal */
+export function toolPart(tool: ToolSchema): ToolPrefixPart {
+  let part = toolParts.get(tool);
+  if (part === undefined) {
+    part = { name: tool.name, ...partOfJson(wireToolJson(tool)) };
+    toolParts.set(tool, part);
+  }
+  return part;
 }
 
-/** The part of one object (its JSON as sent), cached per object. @internal */
-export function partOf(value: object): PrefixPart {
-  let part = hashes.get(value);
+/** The part of one message (its JSON as sent), cached per message object. @internal */
+export function messagePart(message: Message): PrefixPart {
+  let part = messageParts.get(message);
   if (part === undefined) {
-    part = partOfNew(value);
-    hashes.set(value, part);
+    part = partOfJson(JSON.stringify(message) ?? '');
+    messageParts.set(message, part);
   }
   return part;
 }
 
 const EMPTY_SYSTEM: PrefixPart = { hash: sha('[]'), chars: 0 };
 
-/** The system part of a request: its leading system messages (`systemEnd` of them). @internal */
-export function systemPart(messages: readonly Message[], systemEnd: number): PrefixPart {
-  if (systemEnd === 0) return EMPTY_SYSTEM;
-  if (systemEnd === 1) return partOf(messages[0] as Message);
-  const json = JSON.stringify(messages.slice(0, systemEnd));
-  return { hash: sha(json), chars: json.length };
-}
-
-/** How many messages lead a request with the system role. @internal */
-export function leadingSystemCount(messages: readonly Message[]): number {
-  let count = 0;
-  while (messages[count]?.role === 'system') count += 1;
-  return count;
-}
-
-/** The digest of a whole prefix from the tools' digest, the system hash and the history's digest. @internal */
-export function combineDigest(toolsDigest: string, system: PrefixPart, history: string): string {
-  return sha(`${toolsDigest}|${system.hash}|${history}`);
-}
-
-/**
- * A running digest of the history: a left fold of its part hashes through two 32-bit lanes, so a
- * tracker feeds it message by message (one multiply per lane, no hashing) and any way of building
- * the same history gives the same value. Informational: breaks are found by comparing parts.
- * @internal
- */
-export class HistoryFold {
-  private a = 0x6a09e667;
-  private b = 0x3c6ef372;
-
-  add(part: PrefixPart): void {
-    const high = Number.parseInt(part.hash.slice(0, 8), 16);
-    const low = Number.parseInt(part.hash.slice(8, 16), 16);
-    this.a = Math.imul(((this.a << 5) | (this.a >>> 27)) ^ high, 0x9e3779b1) ^ low;
-    this.b = Math.imul(((this.b << 7) | (this.b >>> 25)) ^ low, 0x85ebca77) ^ high;
+/** The system part of a request from its system-role messages, in request order. @internal */
+export function systemPartOf(systems: readonly Message[]): PrefixPart {
+  if (systems.length === 0) return EMPTY_SYSTEM;
+  if (systems.length === 1) return messagePart(systems[0] as Message);
+  let joined = '';
+  let chars = 0;
+  for (const message of systems) {
+    const part = messagePart(message);
+    joined += part.hash;
+    chars += part.chars;
   }
+  return { hash: sha(joined), chars };
+}
 
-  value(): string {
-    return (this.a >>> 0).toString(16).padStart(8, '0') + (this.b >>> 0).toString(16).padStart(8, '0');
-  }
+/** The settings part of a request. @internal */
+export function settingsPartOf(settings: PrefixSettings | undefined): PrefixPart {
+  const json = JSON.stringify([settings?.toolChoice ?? null, settings?.responseFormat ?? null]);
+  return partOfJson(json);
 }
 
 /** The tools' digest: a hash over their part hashes, in order. @internal */
@@ -97,28 +98,50 @@ export function toolsDigest(parts: readonly ToolPrefixPart[]): string {
   return sha(joined);
 }
 
+/** The history chain's start. @internal */
+export const HISTORY_ROOT = '0000000000000000';
+
+/** The next link of a history chain: folds one message's hash into the digest of the messages before it. @internal */
+export function chainLink(previous: string, part: PrefixPart): string {
+  return sha(previous + part.hash);
+}
+
+/** The digest of a whole prefix, in wire order. @internal */
+export function combineDigest(tools: string, system: PrefixPart, settings: PrefixPart, history: string): string {
+  return sha(`${tools}|${system.hash}|${settings.hash}|${history}`);
+}
+
 /**
- * Fingerprints a request's prefix: `tools` as the model is shown them (declared on the wire or
- * written into the prompt), and `messages` as sent. Parts are hashed from the objects' JSON,
- * which is what adapters serialise, so a re-serialised but equal-looking declaration is a change.
- * Each schema and message is hashed once and remembered by object (messages and schemas are
- * treated as immutable, as the harness treats them): a part changed in place keeps its old hash.
+ * Fingerprints a request's prefix from scratch: `tools` as the model is shown them (declared on
+ * the wire or written into the prompt), `messages` as sent (before a template-specific placement
+ * of the system text), and the request's tool choice and response format. Each declaration and
+ * message is hashed once and remembered by object: declarations and messages are treated as
+ * immutable (a part changed in place keeps its old hash; build a new object instead).
  */
-export function fingerprintPrefix(tools: readonly ToolSchema[], messages: readonly Message[]): PrefixFingerprint {
-  const toolParts: ToolPrefixPart[] = tools.map((tool) => ({ name: tool.name, ...partOf(tool) }));
-  const systemEnd = leadingSystemCount(messages);
-  const system = systemPart(messages, systemEnd);
+export function fingerprintPrefix(
+  tools: readonly ToolSchema[],
+  messages: readonly Message[],
+  settings?: PrefixSettings,
+): PrefixFingerprint {
+  const parts = tools.map(toolPart);
+  const systems: Message[] = [];
   const history: PrefixPart[] = [];
-  const fold = new HistoryFold();
-  for (let index = systemEnd; index < messages.length; index += 1) {
-    const part = partOf(messages[index] as Message);
-    history.push(part);
-    fold.add(part);
+  let chain = HISTORY_ROOT;
+  for (const message of messages) {
+    if (message.role === 'system') systems.push(message);
+    else {
+      const part = messagePart(message);
+      history.push(part);
+      chain = chainLink(chain, part);
+    }
   }
+  const system = systemPartOf(systems);
+  const settingsPart = settingsPartOf(settings);
   return {
-    digest: combineDigest(toolsDigest(toolParts), system, fold.value()),
-    tools: toolParts,
+    digest: combineDigest(toolsDigest(parts), system, settingsPart, chain),
+    tools: parts,
     system,
+    settings: settingsPart,
     history,
   };
 }

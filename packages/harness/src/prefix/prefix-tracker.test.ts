@@ -51,14 +51,46 @@ describe('createPrefixTracker', () => {
     expect(other.broke?.changes).toEqual([{ part: 'tool', change: 'added', toolName: 'b' }]);
   });
 
+  it('gives two different resumes of one saved state different digests (the digest covers content)', () => {
+    const tracker = createPrefixTracker();
+    const tools = [schema('a')];
+    const history = [user('1'), { role: 'assistant', content: 'x' } as Message];
+    tracker.observe(tools, history);
+    const saved = JSON.parse(JSON.stringify(tracker.state([]))) as ReturnType<typeof tracker.state>;
+    const approved = createPrefixTracker(saved).observe(tools, [...history, user('approved')]);
+    const denied = createPrefixTracker(saved).observe(tools, [...history, user('denied')]);
+    expect(approved.broke).toBeUndefined();
+    expect(denied.broke).toBeUndefined();
+    expect(approved.digest).not.toBe(denied.digest);
+    // And a fresh tracker given the same whole request agrees with the resumed one.
+    expect(createPrefixTracker().observe(tools, [...history, user('approved')]).digest).toBe(approved.digest);
+  });
+
+  it('sees a tools array reused and changed in place, and a message array changed in place', () => {
+    const tracker = createPrefixTracker();
+    const list = [schema('b')];
+    const history: Message[] = [user('1')];
+    tracker.observe(list, history);
+    list.unshift(schema('a'));
+    history.push({ role: 'assistant', content: 'x' });
+    expect(tracker.observe(list, history).broke?.changes).toEqual([{ part: 'tool', change: 'added', toolName: 'a' }]);
+    history[1] = { role: 'assistant', content: 'y' };
+    expect(tracker.observe(list, history).broke?.changes).toEqual([{ part: 'history', change: 'rewritten', index: 1 }]);
+  });
+
   it('keeps tool order append-only: known tools keep their places, new ones go last, a dropped one re-enters last', () => {
     const tracker = createPrefixTracker();
     const [a, b, c, d] = ['a', 'b', 'c', 'd'].map(schema) as [ToolSchema, ToolSchema, ToolSchema, ToolSchema];
     const first = [b, c];
-    expect(tracker.order(first)).toBe(first);
+    // Already in order: the same declarations (canonical: equal content), the same list for the same elements.
+    expect(tracker.order(first)).toEqual(first);
+    expect(tracker.order([b, c])).toBe(tracker.order(first));
     expect(tracker.order([a, b, c]).map((tool) => tool.name)).toEqual(['b', 'c', 'a']);
     expect(tracker.order([a, c, d]).map((tool) => tool.name)).toEqual(['c', 'a', 'd']);
     expect(tracker.order([a, b, c, d]).map((tool) => tool.name)).toEqual(['c', 'a', 'd', 'b']);
     expect(tracker.state([]).toolOrder).toEqual(['c', 'a', 'd', 'b']);
+    // A provisional order (forget: false) keeps the places of tools it is not given.
+    expect(tracker.order([a, d], false).map((tool) => tool.name)).toEqual(['a', 'd']);
+    expect(tracker.order([d, c, b, a]).map((tool) => tool.name)).toEqual(['c', 'a', 'd', 'b']);
   });
 });

@@ -1,15 +1,18 @@
 import type { Message, ToolSchema } from '@tiny/llm';
+import { canonicalTool } from './canonical-tool.js';
 import { diffPrefix, type PrefixBreak } from './diff-prefix.js';
-import { hashText } from './hash-text.js';
 import {
+  chainLink,
   combineDigest,
-  leadingSystemCount,
+  HISTORY_ROOT,
+  messagePart,
   type PrefixFingerprint,
   type PrefixPart,
-  partOf,
-  partOfNew,
-  systemPart,
+  type PrefixSettings,
+  settingsPartOf,
+  systemPartOf,
   type ToolPrefixPart,
+  toolPart,
   toolsDigest,
 } from './prefix-fingerprint.js';
 
@@ -23,30 +26,34 @@ export interface PrefixState {
   readonly toolOrder: readonly string[];
   /** Deferred tools promoted by `tool_search`, in discovery order. */
   readonly promoted: readonly string[];
-  /** Changes at each history rewrite, so one digest never names two histories of one length. */
+  /** Written by earlier versions; no longer read (the digest chains the history's content). */
   readonly epoch?: string | undefined;
   readonly fingerprint?: PrefixFingerprint | undefined;
 }
 
 /**
  * The prefix bookkeeping of one run: keeps tool order append-only and compares each request's
- * fingerprint with the previous one. @internal
+ * fingerprint with the previous one. Tool declarations and messages are treated as immutable (a
+ * changed one is a new object); arrays holding them may be reused and changed between requests.
+ * @internal
  */
 export interface PrefixTracker {
   /**
-   * `schemas` in the run's stable order: tools offered before keep their places (relative), new
-   * ones follow in the order given. A tool no longer offered loses its place (offered again, it is
-   * appended). Returns `schemas` itself when it is already in that order.
+   * `schemas` canonically serialised (see `canonicalSchema`) and in the run's stable order: tools
+   * offered before keep their places (relative), new ones follow in the order given. With
+   * `forget` (the default), a tool not in `schemas` loses its place (offered again, it is
+   * appended); pass `false` for a provisional ordering (before middleware adds its own tools).
    */
-  order(schemas: readonly ToolSchema[]): readonly ToolSchema[];
+  order(schemas: readonly ToolSchema[], forget?: boolean): readonly ToolSchema[];
   /**
    * Takes the next request and compares it with the previous one: its prefix digest, and the
-   * break when it is one. Parts are hashed only when a break is possible (other tools, other
-   * system text, other message objects in the history), so an append-only turn hashes nothing new.
+   * break when it is one. Each new message is hashed once and folded into a chained digest, so
+   * equal digests mean equal prefixes; a turn that only appends hashes only what it appends.
    */
   observe(
     tools: readonly ToolSchema[],
     messages: readonly Message[],
+    settings?: PrefixSettings,
   ): { readonly digest: string; readonly broke?: PrefixBreak | undefined };
   /** Promotions restored from a run state, handed over once (to the discovery session). */
   takePromoted(): readonly string[];
@@ -54,14 +61,20 @@ export interface PrefixTracker {
   state(promoted: readonly string[]): PrefixState;
 }
 
-/** The previous request as the tracker keeps it: its parts, and how many history parts it had. */
+/** The previous request as the tracker keeps it. */
 interface Previous {
   readonly digest: string;
   readonly tools: readonly ToolPrefixPart[];
   readonly toolsDigest: string;
   readonly system: PrefixPart;
-  readonly historyLength: number;
+  readonly settings: PrefixPart | undefined;
 }
+
+const sameElements = <T>(a: readonly T[], b: readonly T[]): boolean => {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
+  return true;
+};
 
 /** Creates a run's tracker, continuing from a resumed state's prefix when there is one. @internal */
 export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
@@ -69,24 +82,18 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
   let next = 0;
   for (const name of restored?.toolOrder ?? []) if (!rank.has(name)) rank.set(name, next++);
   let promoted: readonly string[] = restored?.promoted ?? [];
-  // The history as sent so far, append-only: the message objects, and their parts, hashed only
-  // when needed (a suspected break, a saved state). Messages are immutable, so a request whose
-  // history starts with the same objects has the same history prefix: no hashing per request.
-  const refs: Message[] = [];
-  const parts: (PrefixPart | undefined)[] = [];
-  const partAt = (index: number): PrefixPart => {
-    let part = parts[index];
-    if (part === undefined) {
-      part = partOfNew(refs[index] as Message);
-      parts[index] = part;
-    }
-    return part;
-  };
+  // The history (non-system messages) of the previous request: the message objects (none for a
+  // restored state, whose objects are gone: every message is hashed again), their parts, and the
+  // chained digest after each. Only element identity is compared, never an array's.
+  const refs: (Message | undefined)[] = [];
+  const parts: PrefixPart[] = [];
+  const chains: string[] = [];
   const fingerprint = restored?.fingerprint;
-  // Bumped at every history rewrite, so a digest names one history for each length.
-  let epoch = restored?.epoch ?? '';
-  // A resumed run has the parts of the request before the pause, but not its message objects.
-  let restoredHistory: readonly PrefixPart[] | undefined = fingerprint?.history;
+  for (const part of fingerprint?.history ?? []) {
+    refs.push(undefined);
+    chains.push(chainLink(chains.at(-1) ?? HISTORY_ROOT, part));
+    parts.push(part);
+  }
   let previous: Previous | undefined =
     fingerprint === undefined
       ? undefined
@@ -95,20 +102,21 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
           tools: fingerprint.tools,
           toolsDigest: toolsDigest(fingerprint.tools),
           system: fingerprint.system,
-          historyLength: fingerprint.history.length,
+          settings: fingerprint.settings,
         };
-  const toolCache = new WeakMap<readonly ToolSchema[], { parts: ToolPrefixPart[]; digest: string }>();
-  let base: { tools: string; system: string; epoch: string; hash: string } | undefined;
-  const previousHistory = (): readonly PrefixPart[] => {
-    if (restoredHistory !== undefined) return restoredHistory;
-    const length = previous?.historyLength ?? 0;
-    const out: PrefixPart[] = [];
-    for (let index = 0; index < length; index += 1) out.push(partAt(index));
-    return out;
-  };
+  // Caches keyed by elements, each with a copy of the elements it was computed from.
+  let lastTools: readonly ToolSchema[] = [];
+  let toolInfo: { parts: readonly ToolPrefixPart[]; digest: string } | undefined;
+  let lastSystems: readonly Message[] = [];
+  let systemInfo: PrefixPart | undefined;
+  let lastSettings: readonly unknown[] = [];
+  let settingsInfo: PrefixPart | undefined;
+  let orderIn: readonly ToolSchema[] = [];
+  let orderOut: readonly ToolSchema[] = [];
+  let orderRanks = -1;
 
   return {
-    order(schemas) {
+    order(schemas, forget = true) {
       let sorted = true;
       let last = -1;
       for (const schema of schemas) {
@@ -120,64 +128,80 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
         if (at < last) sorted = false;
         last = at;
       }
-      if (rank.size > schemas.length) {
+      if (forget && rank.size > schemas.length) {
         const offered = new Set(schemas.map((schema) => schema.name));
         for (const name of [...rank.keys()]) if (!offered.has(name)) rank.delete(name);
       }
-      if (sorted) return schemas;
-      return [...schemas].sort((a, b) => (rank.get(a.name) as number) - (rank.get(b.name) as number));
+      // Same declarations as last time under unchanged ranks: the same canonical list.
+      if (orderRanks === next && sameElements(orderIn, schemas)) return orderOut;
+      const ranked = sorted
+        ? schemas
+        : [...schemas].sort((a, b) => (rank.get(a.name) as number) - (rank.get(b.name) as number));
+      orderIn = [...schemas];
+      orderOut = ranked.map(canonicalTool);
+      orderRanks = next;
+      return orderOut;
     },
-    observe(tools, messages) {
-      let toolInfo = toolCache.get(tools);
-      if (toolInfo === undefined) {
-        const toolParts = tools.map((tool) => ({ name: tool.name, ...partOf(tool) }));
+    observe(tools, messages, settings) {
+      if (toolInfo === undefined || !sameElements(lastTools, tools)) {
+        const toolParts = tools.map(toolPart);
         toolInfo = { parts: toolParts, digest: toolsDigest(toolParts) };
-        toolCache.set(tools, toolInfo);
+        lastTools = [...tools];
       }
-      const systemEnd = leadingSystemCount(messages);
-      const system = systemPart(messages, systemEnd);
-      const count = messages.length - systemEnd;
-      // The first history message that is not the object sent at its place last time.
-      let same = 0;
-      const known = Math.min(refs.length, count);
-      while (same < known && messages[systemEnd + same] === refs[same]) same += 1;
+      const systems: Message[] = [];
+      const added: Message[] = [];
+      let count = 0;
+      let same = -1;
+      for (const message of messages) {
+        if (message.role === 'system') {
+          systems.push(message);
+          continue;
+        }
+        if (same < 0 && message !== refs[count]) same = count;
+        if (same >= 0) added.push(message);
+        count += 1;
+      }
+      if (same < 0) same = count;
+      if (systemInfo === undefined || !sameElements(lastSystems, systems)) {
+        systemInfo = systemPartOf(systems);
+        lastSystems = systems;
+      }
+      const settingValues = [settings?.toolChoice, settings?.responseFormat];
+      if (settingsInfo === undefined || !sameElements(lastSettings, settingValues)) {
+        settingsInfo = settingsPartOf(settings);
+        lastSettings = settingValues;
+      }
       const last = previous;
-      // Only other tools, other system text or other message objects can break the prefix.
       const suspect =
         last !== undefined &&
-        (same < last.historyLength || last.toolsDigest !== toolInfo.digest || last.system.hash !== system.hash);
-      const before = suspect ? previousHistory() : undefined;
-      if (same < refs.length) {
-        refs.length = same;
-        parts.length = same;
+        (same < parts.length ||
+          last.toolsDigest !== toolInfo.digest ||
+          last.system.hash !== systemInfo.hash ||
+          (last.settings !== undefined && last.settings.hash !== settingsInfo.hash));
+      const before = suspect ? parts.slice() : undefined;
+      refs.length = same;
+      parts.length = same;
+      chains.length = same;
+      for (const message of added) {
+        const part = messagePart(message);
+        chains.push(chainLink(chains.at(-1) ?? HISTORY_ROOT, part));
+        parts.push(part);
+        refs.push(message);
       }
-      for (let index = same; index < count; index += 1) {
-        refs.push(messages[systemEnd + index] as Message);
-        parts.push(undefined);
-      }
-      restoredHistory = undefined;
       let broke: PrefixBreak | undefined;
-      if (last !== undefined && before !== undefined) {
-        const history: PrefixPart[] = [];
-        for (let index = 0; index < count; index += 1) history.push(partAt(index));
+      if (last !== undefined && before !== undefined)
         broke = diffPrefix(
-          { digest: last.digest, tools: last.tools, system: last.system, history: before },
-          { digest: '', tools: toolInfo.parts, system, history },
+          { digest: last.digest, tools: last.tools, system: last.system, settings: last.settings, history: before },
+          { digest: '', tools: toolInfo.parts, system: systemInfo, settings: settingsInfo, history: parts },
         );
-        const rewrite = broke?.changes.find((change) => change.part === 'history');
-        if (rewrite?.part === 'history')
-          epoch = hashText(`${epoch}|${rewrite.index}|${rewrite.index < count ? partAt(rewrite.index).hash : ''}`);
-      }
-      // The digest: a hash of what only changes at a break (tools, system, epoch), then the length.
-      if (base === undefined || base.tools !== toolInfo.digest || base.system !== system.hash || base.epoch !== epoch)
-        base = {
-          tools: toolInfo.digest,
-          system: system.hash,
-          epoch,
-          hash: combineDigest(toolInfo.digest, system, epoch),
-        };
-      const digest = `${base.hash}:${count}`;
-      previous = { digest, tools: toolInfo.parts, toolsDigest: toolInfo.digest, system, historyLength: count };
+      const digest = combineDigest(toolInfo.digest, systemInfo, settingsInfo, chains.at(-1) ?? HISTORY_ROOT);
+      previous = {
+        digest,
+        tools: toolInfo.parts,
+        toolsDigest: toolInfo.digest,
+        system: systemInfo,
+        settings: settingsInfo,
+      };
       return broke === undefined ? { digest } : { digest, broke };
     },
     takePromoted() {
@@ -191,12 +215,12 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
       ...(previous === undefined
         ? {}
         : {
-            epoch,
             fingerprint: {
               digest: previous.digest,
               tools: previous.tools,
               system: previous.system,
-              history: previousHistory(),
+              ...(previous.settings === undefined ? {} : { settings: previous.settings }),
+              history: [...parts],
             },
           }),
     }),

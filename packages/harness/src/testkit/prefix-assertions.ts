@@ -1,32 +1,45 @@
 import type { LanguageModelV1Request, Message } from '@tiny/llm';
 import type { AgentEvent } from '../events/agent-event.js';
 
-/** A request's prompt prefix as the JSON texts of its parts: tools, leading system messages, later messages. */
-function sections(request: LanguageModelV1Request): { tools: string[]; system: string; history: string[] } {
+/**
+ * A request's prompt prefix as the JSON texts of its parts in wire order: each tool declaration (what
+ * is sent of it: name, description, parameters, a non-default format), the system text (every
+ * system-role message, wherever it stands: Anthropic and Google send them all as the system
+ * prompt), the tool choice and response format, then each other message.
+ */
+function wireParts(request: LanguageModelV1Request): string[] {
   const messages: readonly Message[] = request.messages;
-  let systemEnd = 0;
-  while (messages[systemEnd]?.role === 'system') systemEnd += 1;
-  return {
-    tools: (request.tools ?? []).map((tool) => JSON.stringify(tool)),
-    system: JSON.stringify(messages.slice(0, systemEnd)),
-    history: messages.slice(systemEnd).map((message) => JSON.stringify(message)),
-  };
+  const system: Message[] = [];
+  const history: string[] = [];
+  for (const message of messages)
+    if (message.role === 'system') system.push(message);
+    else history.push(`M${JSON.stringify(message)}`);
+  const tools = (request.tools ?? []).map(
+    (tool) =>
+      `T${JSON.stringify({
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters,
+        format: tool.format === undefined || tool.format.type === 'json' ? undefined : tool.format,
+      })}`,
+  );
+  const settings = `C${JSON.stringify([
+    request.tools !== undefined && request.tools.length > 0 ? (request.toolChoice ?? null) : null,
+    request.responseFormat ?? null,
+  ])}`;
+  return [...tools, `S${JSON.stringify(system)}`, settings, ...history];
 }
 
-const startsWith = (whole: readonly string[], start: readonly string[]) =>
-  start.length <= whole.length && start.every((part, index) => whole[index] === part);
-
 /**
- * Whether `next` keeps `previous`'s prompt prefix byte for byte: its tool declarations start with
- * the previous ones, its system messages are the same, and its messages after them start with the
- * previous ones (appending tools or messages keeps the prefix).
+ * Whether `next` keeps `previous`'s prompt prefix byte for byte, in wire order (tools, system,
+ * settings, messages): everything `previous` sent is sent again, in the same places, and `next`
+ * only appends messages. A new tool, appended or not, breaks it (the system text and messages
+ * follow the tools on the wire).
  */
 export function extendsPrefix(previous: LanguageModelV1Request, next: LanguageModelV1Request): boolean {
-  const before = sections(previous);
-  const after = sections(next);
-  return (
-    startsWith(after.tools, before.tools) && before.system === after.system && startsWith(after.history, before.history)
-  );
+  const before = wireParts(previous);
+  const after = wireParts(next);
+  return before.length <= after.length && before.every((part, index) => after[index] === part);
 }
 
 /**

@@ -87,7 +87,7 @@ export class ScriptedModel implements LanguageModelV1 {
   readonly provider = 'scripted';
   readonly modelId: string;
   readonly profile: ModelProfile;
-  /** Every request received, in order. */
+  /** Every request received, in order, with copies of its `messages` and `tools` arrays as they were sent. */
   readonly requests: LanguageModelV1Request[] = [];
   private readonly options: ScriptedModelOptions;
   private index = 0;
@@ -114,7 +114,13 @@ export class ScriptedModel implements LanguageModelV1 {
 
   async doGenerate(request: LanguageModelV1Request): Promise<LanguageModelV1Response> {
     if (request.abortSignal?.aborted) throw request.abortSignal.reason;
-    if (this.options.recordRequests !== false) this.requests.push({ ...request, messages: [...request.messages] });
+    // Copies of the arrays as sent: a caller may reuse and change its arrays between requests.
+    if (this.options.recordRequests !== false)
+      this.requests.push({
+        ...request,
+        messages: [...request.messages],
+        ...(request.tools === undefined ? {} : { tools: [...request.tools] }),
+      });
     const { steps } = this.options;
     const position = this.index < steps.length ? this.index : this.options.repeatLast ? steps.length - 1 : -1;
     if (position < 0) throw new Error(`ScriptedModel: no step scripted for call ${this.index + 1}`);
