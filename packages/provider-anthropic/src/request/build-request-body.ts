@@ -88,7 +88,7 @@ export function buildRequestBody(request: LanguageModelV1Request, context: Build
     context.provider === 'anthropic' ? {} : (request.providerOptions?.[context.provider] ?? {})
   ) as AnthropicProviderOptions;
   const options: AnthropicProviderOptions = { ...context.providerOptions, ...shared, ...own };
-  const { system, messages } = toWireMessages(request.messages, warnings);
+  const { system, messages, previousEnd } = toWireMessages(request.messages, warnings);
   const cache = cachePlan(options.cacheControl);
   const cacheMark =
     cache === undefined
@@ -100,7 +100,7 @@ export function buildRequestBody(request: LanguageModelV1Request, context: Build
   const tools = [...functionTools, ...(options.serverTools ?? []).map((tool) => ({ ...tool }))];
   const mark =
     cacheMark === undefined ? () => undefined : createBreakpointMarker({ tools, system, messages }, cacheMark);
-  if (options.cacheControl === 'auto') placeAutoBreakpoints({ tools, system, messages }, mark);
+  if (options.cacheControl === 'auto') placeAutoBreakpoints({ tools, system, messages, previousEnd }, mark);
   else if (cache !== undefined) {
     if (cache.tools) mark(tools[tools.length - 1]);
     if (cache.system) mark(system[system.length - 1]);

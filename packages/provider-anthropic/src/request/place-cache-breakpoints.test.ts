@@ -56,6 +56,25 @@ describe("cacheControl: 'auto'", () => {
     expect(wire[4]?.content[1]?.cache_control).toEqual({ type: 'ephemeral' });
   });
 
+  it('marks the previous request by wire position when the latest assistant turn is empty and dropped', () => {
+    // A forced choice the model ignored with an empty reply: the harness records an empty
+    // assistant turn and nudges again. The previous request ended at the tool result (wire m2);
+    // the empty turn is not sent, so the newest user turn follows it on the wire.
+    const messages: Message[] = [
+      { role: 'user', content: 'look it up' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 't1', name: 'a', arguments: '{}' }] },
+      { role: 'tool', toolCallId: 't1', content: 'one' },
+      { role: 'assistant', content: '' },
+      { role: 'user', content: 'Call a tool.' },
+    ];
+    const { body } = buildRequestBody(
+      { messages, tools: [tool('a')], providerOptions: { anthropic: { cacheControl: 'auto' } } },
+      context,
+    );
+    expect((body.messages as unknown[]).length).toBe(4);
+    expect(breakpoints(body)).toEqual(['tools[0]', 'messages[2][0]', 'messages[3][0]']);
+  });
+
   it('never passes four: breakpoints the host set on server tools count and stay', () => {
     const { body } = buildRequestBody(
       {

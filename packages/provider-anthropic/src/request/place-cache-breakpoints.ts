@@ -11,6 +11,8 @@ export interface CacheTargets {
   readonly tools: WireBlock[];
   readonly system: WireBlock[];
   readonly messages: WireMessage[];
+  /** Where the previous request ended, on the wire (see `WirePrompt.previousEnd`). */
+  readonly previousEnd?: number | undefined;
 }
 
 function countMarks(targets: CacheTargets): number {
@@ -54,8 +56,9 @@ export function createBreakpointMarker(
 /**
  * `cacheControl: 'auto'`: breakpoints at the end of the stable prefix, most valuable first, within
  * the limit: the newest message (the whole request, which an agent's next request repeats), the
- * last tool declaration, the last system block, and the end of the previous request (the message
- * before the latest assistant turn), so a turn that added many blocks still finds the last write
+ * last tool declaration, the last system block, and the end of the previous request (the last wire
+ * message before the latest assistant turn, by wire position: an assistant turn dropped from the
+ * wire, being empty, still marks where the previous request ended), so a turn that added many blocks still finds the last write
  * within the API's lookback. @internal
  */
 export function placeAutoBreakpoints(targets: CacheTargets, mark: (block: WireBlock | undefined) => void): void {
@@ -63,7 +66,5 @@ export function placeAutoBreakpoints(targets: CacheTargets, mark: (block: WireBl
   mark(lastMarkable(messages[messages.length - 1]));
   mark(targets.tools[targets.tools.length - 1]);
   mark(targets.system[targets.system.length - 1]);
-  let assistant = messages.length - 1;
-  while (assistant >= 0 && messages[assistant]?.role !== 'assistant') assistant -= 1;
-  if (assistant > 0) mark(lastMarkable(messages[assistant - 1]));
+  if (targets.previousEnd !== undefined) mark(lastMarkable(messages[targets.previousEnd]));
 }

@@ -15,6 +15,13 @@ export interface WireMessage {
 export interface WirePrompt {
   readonly system: WireBlock[];
   readonly messages: WireMessage[];
+  /**
+   * The wire position (index into `messages`) of the last message sent before the conversation's
+   * latest assistant turn: where the previous request of an agent loop ended. Undefined when no
+   * message precedes an assistant turn. Counted on the wire, so a dropped (empty) assistant turn
+   * or merged turns do not move it.
+   */
+  readonly previousEnd?: number | undefined;
 }
 
 function source(data: { readonly kind: 'base64' | 'url'; readonly value: string }, mediaType: string): WireBlock {
@@ -117,7 +124,16 @@ export function toWireMessages(messages: readonly Message[], warnings: LanguageM
       wire.push({ role, content: [...blocks] });
     }
   };
-  for (const message of messages) {
+  let latestAssistant = -1;
+  for (let index = messages.length - 1; index >= 0; index -= 1)
+    if (messages[index]?.role === 'assistant') {
+      latestAssistant = index;
+      break;
+    }
+  // How many wire messages (empty ones included) existed when the latest assistant turn came.
+  let before = -1;
+  for (const [index, message] of messages.entries()) {
+    if (index === latestAssistant) before = wire.length;
     switch (message.role) {
       case 'system': {
         const text =
@@ -136,5 +152,13 @@ export function toWireMessages(messages: readonly Message[], warnings: LanguageM
         break;
     }
   }
-  return { system, messages: wire.filter((message) => message.content.length > 0) };
+  let previousEnd: number | undefined;
+  if (before > 0) {
+    // Its position among the messages sent (empty ones are dropped).
+    let kept = 0;
+    for (let index = 0; index < before; index += 1) if ((wire[index]?.content.length ?? 0) > 0) kept += 1;
+    if (kept > 0) previousEnd = kept - 1;
+  }
+  const sent = wire.filter((message) => message.content.length > 0);
+  return previousEnd === undefined ? { system, messages: sent } : { system, messages: sent, previousEnd };
 }
