@@ -7,35 +7,122 @@ export type WirePart = Record<string, unknown>;
 export const PARTS_PREFIX = 'tiny.google.parts.v1:';
 
 /**
- * The reasoning signature for a response's parts other than function calls (thought parts and
- * text parts), kept so the next request sends them back exactly, each `thoughtSignature` on the
- * part it came on: base64 JSON behind {@link PARTS_PREFIX}. `undefined` when no part carries a
- * signature and none is a thought (nothing to replay). Parts nesting deeper than `MAX_WIRE_DEPTH`
+ * The key of a call's place among the kept parts: `{"tinyCall": "<call id>"}` stands where the
+ * `functionCall` part stood; the replay puts the transcript's call (name, arguments, signature)
+ * there. It names a call; it never holds one.
+ * @internal
+ */
+export const CALL_REF = 'tinyCall';
+
+/** The place of call `id` among the kept parts. @internal */
+export function callRef(id: string): WirePart {
+  return { [CALL_REF]: id };
+}
+
+/** The call id a kept part stands for, when it is a call's place. @internal */
+export function callRefOf(part: WirePart): string | undefined {
+  const id = part[CALL_REF];
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * The reasoning signature for a response's parts in their order: thought and text parts,
+ * signature-only parts, code parts, and the place of each call (see {@link callRef}), kept so the
+ * next request sends them back exactly, in order, each `thoughtSignature` on the part it came
+ * on: base64 JSON behind {@link PARTS_PREFIX}. `undefined` when no part carries a signature, none
+ * is a thought and none is code (nothing to replay). Parts nesting deeper than `MAX_WIRE_DEPTH`
  * are left out.
  * @internal
  */
 export function encodeReplayParts(all: readonly WirePart[]): string | undefined {
   const parts = all.filter((part) => !exceedsWireDepth(part, MAX_WIRE_DEPTH));
-  if (!parts.some((part) => part.thought === true || typeof part.thoughtSignature === 'string')) return undefined;
+  if (
+    !parts.some(
+      (part) =>
+        part.thought === true ||
+        typeof part.thoughtSignature === 'string' ||
+        part.executableCode !== undefined ||
+        part.codeExecutionResult !== undefined,
+    )
+  )
+    return undefined;
   return `${PARTS_PREFIX}${Buffer.from(JSON.stringify(parts), 'utf8').toString('base64')}`;
 }
 
-/** A text or thought part as this adapter keeps them: `text`, and `thought` and `thoughtSignature` when set. */
-function isTextPart(part: unknown): part is WirePart {
+/** An object whose keys are all in `allowed` and whose every value is a string. */
+function isStringRecord(value: unknown, allowed: readonly string[]): value is Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  return Object.entries(value).every(([key, item]) => allowed.includes(key) && typeof item === 'string');
+}
+
+/**
+ * The part kept for replay from a response part that is neither text nor a call: a
+ * signature-only part (`{thoughtSignature}`), or an `executableCode` / `codeExecutionResult` part
+ * with its signature; `undefined` for any other part (not replayed).
+ * @internal
+ */
+export function replayPartOf(part: Readonly<Record<string, unknown>>): WirePart | undefined {
+  const signature = typeof part.thoughtSignature === 'string' ? { thoughtSignature: part.thoughtSignature } : {};
+  if (isStringRecord(part.executableCode, ['language', 'code']))
+    return { executableCode: { ...part.executableCode }, ...signature };
+  if (isStringRecord(part.codeExecutionResult, ['outcome', 'output']))
+    return { codeExecutionResult: { ...part.codeExecutionResult }, ...signature };
+  if (typeof part.thoughtSignature === 'string' && part.text === undefined && part.functionCall === undefined)
+    return signature;
+  return undefined;
+}
+
+/**
+ * Settles the places of calls once the turn's calls are known: a place whose call was dropped (an
+ * exact repeat, see `dropExactRepeats`) keeps only that copy's signature, as a signature-only
+ * part where the copy stood (no second `functionCall` is replayed for one result), or goes.
+ * @internal
+ */
+export function settleCallRefs(
+  parts: readonly WirePart[],
+  keptIds: ReadonlySet<string>,
+  signatureOf: (id: string) => string | undefined,
+): WirePart[] {
+  return parts.flatMap((part) => {
+    const id = callRefOf(part);
+    if (id === undefined || keptIds.has(id)) return [part];
+    const signature = signatureOf(id);
+    return signature === undefined ? [] : [{ thoughtSignature: signature }];
+  });
+}
+
+/**
+ * A part as this adapter keeps them: text or thought (`text`, `thought`, `thoughtSignature`), a
+ * signature alone, a call's place, or code (`executableCode` / `codeExecutionResult`, with a
+ * signature).
+ */
+function isKeptPart(part: unknown): part is WirePart {
   if (typeof part !== 'object' || part === null || Array.isArray(part)) return false;
   const record = part as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (record.thoughtSignature !== undefined && typeof record.thoughtSignature !== 'string') return false;
+  if (keys.length === 1 && typeof record[CALL_REF] === 'string') return true;
+  if (keys.length === 1 && keys[0] === 'thoughtSignature') return true;
+  const only = (...allowed: string[]) => keys.every((key) => allowed.includes(key));
+  if (record.executableCode !== undefined)
+    return only('executableCode', 'thoughtSignature') && isStringRecord(record.executableCode, ['language', 'code']);
+  if (record.codeExecutionResult !== undefined)
+    return (
+      only('codeExecutionResult', 'thoughtSignature') &&
+      isStringRecord(record.codeExecutionResult, ['outcome', 'output'])
+    );
   return (
     typeof record.text === 'string' &&
     (record.thought === undefined || typeof record.thought === 'boolean') &&
-    (record.thoughtSignature === undefined || typeof record.thoughtSignature === 'string') &&
-    Object.keys(record).every((key) => key === 'text' || key === 'thought' || key === 'thoughtSignature')
+    only('text', 'thought', 'thoughtSignature')
   );
 }
 
 /**
  * The parts a reasoning signature carries; `undefined` for one that is not this adapter's, does
- * not decode, or holds anything but text and thought parts (a damaged or forged transcript must
- * not put a `functionCall` or any other part into the request).
+ * not decode, or holds any part this adapter does not keep (a damaged or forged transcript must
+ * not put a `functionCall` or any other part into the request: a call's place only names a call
+ * of the transcript's own turn).
  * @internal
  */
 export function decodeReplayParts(signature: string): WirePart[] | undefined {
@@ -43,7 +130,7 @@ export function decodeReplayParts(signature: string): WirePart[] | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(signature.slice(PARTS_PREFIX.length), 'base64').toString('utf8'));
     if (!Array.isArray(value)) return undefined;
-    const parts = value.filter(isTextPart);
+    const parts = value.filter(isKeptPart);
     return parts.length === value.length ? parts : undefined;
   } catch {
     return undefined;

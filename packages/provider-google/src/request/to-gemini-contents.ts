@@ -9,7 +9,7 @@ import {
   type ToolMessage,
 } from '@tiny/llm';
 import { asRecord, asString, replayArguments } from '@tiny/provider-utils';
-import { decodeReplayParts, type WirePart } from './replay-parts.js';
+import { callRefOf, decodeReplayParts, type WirePart } from './replay-parts.js';
 
 /** One `contents` entry as sent. @internal */
 export interface WireContent {
@@ -57,6 +57,19 @@ function modelParts(message: AssistantMessage, warnings: LanguageModelV1CallWarn
     .map((part) => part.text)
     .join('');
   let textReplayed = false;
+  // each call's part, sent where the recorded parts placed it, else after everything else
+  const callParts = (message.toolCalls ?? []).map((call) => {
+    const extra = googleExtraOf(call.extraContent);
+    const part: WirePart = {
+      functionCall: {
+        ...(extra.id === undefined ? {} : { id: extra.id }),
+        name: call.name,
+        args: replayArguments(call.arguments),
+      },
+      ...(extra.thoughtSignature === undefined ? {} : { thoughtSignature: extra.thoughtSignature }),
+    };
+    return { id: call.id, part, sent: false };
+  });
   for (const part of content) {
     if (part.type !== 'reasoning' || part.signature === undefined) continue;
     const replay = decodeReplayParts(part.signature);
@@ -72,11 +85,27 @@ function modelParts(message: AssistantMessage, warnings: LanguageModelV1CallWarn
       .map((wire) => wire.text as string)
       .join('');
     if (!textReplayed && replayText === text) {
-      // the recorded parts hold this turn's text: send them exactly, each signature on its part
-      parts.push(...replay);
+      // the recorded parts hold this turn's text: send them exactly, in order, each signature on
+      // its part, each call in its place (a place naming no call of this turn is left out)
+      for (const wire of replay) {
+        const id = callRefOf(wire);
+        if (id === undefined) parts.push(wire);
+        else {
+          const call = callParts.find((entry) => entry.id === id && !entry.sent);
+          if (call !== undefined) {
+            call.sent = true;
+            parts.push(call.part);
+          }
+        }
+      }
       textReplayed = true;
     } else {
-      parts.push(...replay.filter((wire) => wire.thought === true));
+      parts.push(
+        ...replay.filter(
+          (wire) =>
+            wire.thought === true || wire.executableCode !== undefined || wire.codeExecutionResult !== undefined,
+        ),
+      );
       if (replay.some((wire) => wire.thought !== true && typeof wire.thoughtSignature === 'string'))
         warnings.push({
           type: 'other',
@@ -92,17 +121,7 @@ function modelParts(message: AssistantMessage, warnings: LanguageModelV1CallWarn
       parts.push(mediaPart(part));
     }
   }
-  for (const call of message.toolCalls ?? []) {
-    const extra = googleExtraOf(call.extraContent);
-    parts.push({
-      functionCall: {
-        ...(extra.id === undefined ? {} : { id: extra.id }),
-        name: call.name,
-        args: replayArguments(call.arguments),
-      },
-      ...(extra.thoughtSignature === undefined ? {} : { thoughtSignature: extra.thoughtSignature }),
-    });
-  }
+  for (const call of callParts) if (!call.sent) parts.push(call.part);
   return parts;
 }
 

@@ -1,7 +1,8 @@
 import type { LanguageModelV1CallWarning, LanguageModelV1Response, LanguageModelV1ToolCall } from '@tiny/llm';
 import { asArray, asNonEmptyString, asRecord, asString, refuseRepeatedIds } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromEvent, transportError } from '../errors/create-call-error.js';
-import { encodeReplayParts, type WirePart } from '../request/replay-parts.js';
+import { callRef, encodeReplayParts, replayPartOf, settleCallRefs, type WirePart } from '../request/replay-parts.js';
+import { googleExtraOf } from '../request/to-gemini-contents.js';
 import { blockReasonOf, blockRefusal, isFirstCandidate } from './block-reason.js';
 import { dropExactRepeats } from './drop-exact-repeats.js';
 import { isNormalFinish, mapFinishReason } from './map-finish-reason.js';
@@ -87,11 +88,17 @@ export function parseResponse(
     if (part === undefined) return;
     if (part.functionCall !== undefined) {
       const name = asString(asRecord(part.functionCall)?.name) ?? 'call';
-      toolCalls.push(readFunctionCall(part, `${name}_${index}`, 'response', refuse));
+      const read = readFunctionCall(part, `${name}_${index}`, 'response', refuse);
+      toolCalls.push(read);
+      kept.push(callRef(read.id));
       return;
     }
     const text = asString(part.text);
-    if (text === undefined) return;
+    if (text === undefined) {
+      const other = replayPartOf(part);
+      if (other !== undefined) kept.push(other);
+      return;
+    }
     if (part.thought === true) reasoning += text;
     else content += text;
     const signature = asString(part.thoughtSignature);
@@ -101,8 +108,14 @@ export function parseResponse(
       ...(signature === undefined ? {} : { thoughtSignature: signature }),
     });
   });
-  const signature = encodeReplayParts(kept);
   const deduped = dropExactRepeats(toolCalls, warnings);
+  const signature = encodeReplayParts(
+    settleCallRefs(
+      kept,
+      new Set(deduped.map((call) => call.id)),
+      (id) => googleExtraOf(toolCalls.find((call) => call.id === id)?.extraContent).thoughtSignature,
+    ),
+  );
   const checked = refuseRepeatedIds(deduped);
   return {
     ...meta,

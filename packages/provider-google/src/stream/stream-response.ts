@@ -15,7 +15,7 @@ import {
   readSseEvents,
 } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromEvent, httpFailureError, transportError } from '../errors/create-call-error.js';
-import { appendPart, encodeReplayParts, type WirePart } from '../request/replay-parts.js';
+import { appendPart, callRef, encodeReplayParts, replayPartOf, type WirePart } from '../request/replay-parts.js';
 import { blockReasonOf, blockRefusal, isFirstCandidate } from '../response/block-reason.js';
 import { repeatKey, repeatWarning } from '../response/drop-exact-repeats.js';
 import { isNormalFinish, mapFinishReason } from '../response/map-finish-reason.js';
@@ -214,6 +214,9 @@ export async function* streamResponse(
       const earlier = seen.get(key);
       if (earlier !== undefined) {
         context.warnings.push(repeatWarning(earlier));
+        // the copy is not replayed as a call (one result answers it), but its signature is, where it stood
+        const copySignature = asNonEmptyString(part.thoughtSignature);
+        if (copySignature !== undefined) kept.push({ thoughtSignature: copySignature });
         return;
       }
       seen.set(key, whole as LanguageModelV1ToolCall);
@@ -221,6 +224,7 @@ export async function* streamResponse(
     const signature = asNonEmptyString(part.thoughtSignature);
     const extra = callExtra(wireId, signature);
     yield { type: 'tool_call_start', id, name, ...(extra === undefined ? {} : { extraContent: extra }) };
+    kept.push(callRef(id));
     if (streamed) {
       const entry: StreamCall = { id, name, partial: { wireId, signature, args: new PartialArguments() } };
       const problem = entry.partial?.args.apply(fc.partialArgs);
@@ -313,7 +317,14 @@ export async function* streamResponse(
               continue;
             }
             const text = asString(part.text);
-            if (text === undefined || (text === '' && part.thoughtSignature === undefined)) continue;
+            if (text === undefined) {
+              // a signature alone, or code: kept for replay in its place
+              const other = replayPartOf(part);
+              if (other === undefined) continue;
+              kept.push(other);
+              continue;
+            }
+            if (text === '' && part.thoughtSignature === undefined) continue;
             if (open !== undefined) throw new ProtocolViolation(`sent text while call \`${open.id}\` was open`);
             if (text !== '') yield { type: part.thought === true ? 'reasoning_delta' : 'text_delta', delta: text };
             appendPart(kept, part);
