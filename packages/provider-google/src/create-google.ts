@@ -135,7 +135,13 @@ function makeProvider(
       secrets,
       headers: options.headers ?? {},
       fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-      profile: createModelProfile({ structuredOutput: 'json_schema', ...options.profile, ...settings?.profile }),
+      // Gemini calls tools natively only: no family grammar reads calls from its text.
+      profile: createModelProfile({
+        structuredOutput: 'json_schema',
+        toolCallFormats: [],
+        ...options.profile,
+        ...settings?.profile,
+      }),
       schemaMode: settings?.schemaMode ?? options.schemaMode ?? 'json-schema',
       providerOptions: { ...options.providerOptions, ...settings?.providerOptions },
       limits: options.limits,

@@ -11,8 +11,11 @@ export function hasNativeStructuredOutput(modelId: string): boolean {
   return structuredOutputModels.test(modelId);
 }
 
+/** Hosted Claude calls tools natively only: no family grammar reads calls from its text (`toolCallFormats: []`). */
 function claudeProfile(modelId: string): Partial<ModelProfile> {
-  return hasNativeStructuredOutput(modelId) ? { structuredOutput: 'json_schema' } : {};
+  return hasNativeStructuredOutput(modelId)
+    ? { structuredOutput: 'json_schema', toolCallFormats: [] }
+    : { toolCallFormats: [] };
 }
 
 /**

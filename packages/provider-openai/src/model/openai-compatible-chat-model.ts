@@ -213,7 +213,12 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
       ...this.errorContext(request),
       extractThinking: this.config.settings.extractThinking,
       textTools: plan.textTools,
-      toolCallFormats: this.config.profile.toolCallFormats,
+      // Tools put in the prompt make the text the call channel: a native-only profile's "no text
+      // calls" (`toolCallFormats: []`, the hosted presets) gives way; a list of grammars still holds.
+      toolCallFormats:
+        (plan.textTools?.length ?? 0) > 0 && this.config.profile.toolCallFormats?.length === 0
+          ? undefined
+          : this.config.profile.toolCallFormats,
       nextTextSequence: () => ++memory.textSequence,
       headers,
       limits: this.config.limits,

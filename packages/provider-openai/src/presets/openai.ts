@@ -10,7 +10,8 @@ import { type PresetOptions, withPreset } from './preset-options.js';
  * The OpenAI API: `https://api.openai.com/v1`, the key from `apiKey` or else the `OPENAI_API_KEY`
  * environment variable (read when the preset is called). Native tools, parallel calls, strict
  * `json_schema` output; `maxTokens` goes out as `max_completion_tokens` (reasoning models reject
- * `max_tokens`); no inline `<think>` extraction.
+ * `max_tokens`); no inline `<think>` extraction; no text calls (`toolCallFormats: []`: `<tool_call>`
+ * markup the model quotes stays text).
  *
  * ```ts
  * const model = openai()('gpt-4o-mini');
@@ -33,7 +34,14 @@ export function openai(options?: PresetOptions): OpenAICompatibleProvider {
         apiKey,
         maxTokensField: 'max_completion_tokens',
         extractThinking: false,
-        profile: { toolCalling: true, parallelToolCalls: true, structuredOutput: 'json_schema', toolFormats: ['json'] },
+        // A native call channel: no family grammar reads calls from the text (quoted markup stays text).
+        profile: {
+          toolCalling: true,
+          parallelToolCalls: true,
+          structuredOutput: 'json_schema',
+          toolFormats: ['json'],
+          toolCallFormats: [],
+        },
       },
       { ...options, apiKey },
     ),
