@@ -1,5 +1,11 @@
 import { LimitExceededError } from '@tiny/harness';
-import { eventsOfType, scriptedInvalidToolCall, scriptedToolCall, toolEventViolations } from '@tiny/harness/testkit';
+import {
+  eventsOfType,
+  scriptedInvalidToolCall,
+  scriptedRefusedToolCall,
+  scriptedToolCall,
+  toolEventViolations,
+} from '@tiny/harness/testkit';
 import { messageText } from '@tiny/llm';
 import { InvalidInputError, ModelRetry } from '@tiny/tools';
 import { Type } from 'typebox';
@@ -309,6 +315,20 @@ describe('invokeStructured: tool strategy', () => {
     const result = await invokeStructured(harness, {}, ask, person);
     expect(result.parsed).toEqual(ada);
     expect(result.validation.repair).toBe('code_fence');
+  });
+
+  it('never reads an output call the adapter refused, however well its text parses, and asks again', async () => {
+    const { harness } = setup(
+      [
+        { toolCalls: [scriptedRefusedToolCall('person', '{"name":"Eve","age":99}', 'two calls under one id')] },
+        { toolCalls: [scriptedToolCall('person', ada)] },
+      ],
+      profiles.toolsOnly,
+    );
+    const result = await invokeStructured(harness, {}, ask, person);
+    expect(result.parsed).toEqual(ada);
+    expect(result.validation.failures[0]?.kind).toBe('parse');
+    expect(result.validation.failures[0]?.error).toContain('two calls under one id');
   });
 
   it('takes the first of several output calls, or fails them with multipleOutputs: error', async () => {

@@ -178,8 +178,21 @@ export function extractFromText(
 export function extractFromCall(
   plan: OutputPlan,
   target: OutputTarget,
-  call: { readonly arguments: unknown; readonly invalid?: string | undefined },
+  call: {
+    readonly name?: string | undefined;
+    readonly arguments: unknown;
+    readonly invalid?: string | undefined;
+    readonly refused?: true | undefined;
+  },
 ): Extraction | Promise<Extraction> {
+  // A call the adapter refused (a spliced or broken turn) is never read, however well its text parses.
+  if (call.refused === true) {
+    return {
+      ok: false,
+      kind: 'parse',
+      error: `The provider's answer was broken, so the \`${call.name ?? target.toolName}\` call was not read (${call.invalid ?? 'refused'}). Call it again with the final answer.`,
+    };
+  }
   if (call.invalid !== undefined || typeof call.arguments === 'string') {
     const text = typeof call.arguments === 'string' ? call.arguments : '';
     // An empty argument string means "no arguments".
