@@ -231,6 +231,18 @@ describe('streamed arguments (partialArgs) are read exactly or the call is refus
   });
 });
 
+describe('an SSE event named error', () => {
+  it('is an error even when its data is a response holding a call: the call never completes', async () => {
+    server.handle((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end(`event: error\r\ndata: ${JSON.stringify(candidate([call], 'STOP'))}\r\n\r\n`);
+    });
+    const { response, error } = await streamed();
+    expect(GoogleCallError.isInstance(error)).toBe(true);
+    for (const made of response.toolCalls) expect(made.invalid).toBeDefined();
+  });
+});
+
 describe('a stream answered as application/json (a JSON array of responses) is read whole, in order', () => {
   it('every element is a chunk', async () => {
     serve({

@@ -259,7 +259,8 @@ export async function* streamResponse(
       }
       const chunk = asRecord(Array.isArray(parsed.value) ? parsed.value[0] : parsed.value);
       lastChunk = parsed.value;
-      if (isErrorChunk(chunk)) {
+      // an event the server named `error` is an error whatever its data holds (a response in it never counts)
+      if (isErrorChunk(chunk) || event.event === 'error') {
         yield* fail(errorFromEvent(parsed.value, event.data, context), 'the stream reported an error');
         return;
       }
