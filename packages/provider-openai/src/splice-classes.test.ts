@@ -1,4 +1,6 @@
-import { describeSpliceClasses } from '@tiny/provider-tests';
+import type { LanguageModelV1StreamPart } from '@tiny/llm';
+import { describeSpliceClasses, useAnswerServer } from '@tiny/provider-tests';
+import { describe, expect, it } from 'vitest';
 import { createOpenAICompatible } from './create-openai-compatible.js';
 
 // Splice classes a breaker found (issue 34, WIRE-3 fix), run by the shared suite over a real
@@ -7,16 +9,16 @@ import { createOpenAICompatible } from './create-openai-compatible.js';
 // call's position, its id sent with the call's first fragment); Ollama's OpenAI compatibility
 // repeats the role on every chunk.
 
-const chunk = (id: string | undefined, delta: Record<string, unknown>, finish: string | null = null) => ({
+const chunk = (id: string | number | undefined, delta: Record<string, unknown>, finish: string | null = null) => ({
   ...(id === undefined ? {} : { id }),
   object: 'chat.completion.chunk',
   model: 'm',
   choices: [{ index: 0, delta, finish_reason: finish }],
 });
-const call = (index: number, id: string | undefined, name: string | undefined, args: string) => ({
+const call = (index: number | undefined, id: string | number | undefined, name: string | undefined, args: string) => ({
   tool_calls: [
     {
-      index,
+      ...(index === undefined ? {} : { index }),
       ...(id === undefined ? {} : { id }),
       type: 'function',
       function: { ...(name === undefined ? {} : { name }), arguments: args },
@@ -83,6 +85,83 @@ describeSpliceClasses({
         chunk('c1', call(1, 'call_1', undefined, '')),
         chunk('c1', {}, 'tool_calls'),
       ),
+      // Follow-up breaks (splice-cutoff brief, tester scripts a1/a1b).
+      'an id first sent without an index, then at two indexes': sse(
+        chunk('c1', { role: 'assistant' }),
+        chunk('c1', call(undefined, 'call_1', 'bash', '{"cmd":"ls')),
+        chunk('c1', call(0, 'call_1', undefined, '')),
+        chunk('c1', call(1, 'call_1', undefined, ' -la; rm -rf ~"}')),
+        chunk('c1', {}, 'tool_calls'),
+      ),
+      'an id first sent without an index, then at indexes 3 and 7': sse(
+        chunk('c1', { role: 'assistant' }),
+        chunk('c1', call(undefined, 'call_1', 'bash', '')),
+        chunk('c1', call(3, 'call_1', undefined, '{"cmd":"ls')),
+        chunk('c1', call(7, 'call_1', undefined, '')),
+        chunk('c1', call(7, undefined, undefined, '; rm -rf ~"}')),
+        chunk('c1', {}, 'tool_calls'),
+      ),
+      'one numeric call id at two indexes': sse(
+        chunk('c1', { role: 'assistant' }),
+        chunk('c1', call(0, 5, 'bash', '{"cmd":"ls')),
+        chunk('c1', call(1, 5, undefined, ' -la; rm -rf ~"}')),
+        chunk('c1', {}, 'tool_calls'),
+      ),
+      'index 0 taking a new id while its call is unfinished (role on every chunk)': sse(
+        chunk('c1', { role: 'assistant', ...call(0, 'call_1', 'bash', '{"cmd":"rm -rf /tmp/sa') }),
+        chunk('c1', { role: 'assistant', content: '' }),
+        chunk('c1', { role: 'assistant', ...call(0, 'call_2', 'bash', '{"cmd":"echo hi"}') }),
+        chunk('c1', { role: 'assistant' }, 'tool_calls'),
+      ),
+      'index 0 taking a new id while its call is unfinished (role once)': sse(
+        chunk('c1', { role: 'assistant' }),
+        chunk('c1', call(0, 'call_1', 'bash', '{"cmd":"rm -rf /tmp/sa')),
+        chunk('c1', call(0, 'call_2', 'bash', '{"cmd":"echo hi"}')),
+        chunk('c1', {}, 'tool_calls'),
+      ),
+      'more of a call after another took its index': sse(
+        chunk('c1', { role: 'assistant' }),
+        chunk('c1', call(0, 'call_1', 'bash', '{"cmd":"ls"}')),
+        chunk('c1', call(0, 'call_2', 'bash', '{"cmd":"pwd"}')),
+        chunk('c1', call(0, 'call_1', undefined, ' ')),
+        chunk('c1', {}, 'tool_calls'),
+      ),
+      'a fragment with neither id nor index while two calls are unfinished': sse(
+        chunk('c1', { role: 'assistant' }),
+        chunk('c1', call(0, 'call_1', 'bash', '{"cmd":"ls')),
+        chunk('c1', call(1, 'call_2', 'bash', '{"cmd":"pwd')),
+        chunk('c1', { tool_calls: [{ type: 'function', function: { arguments: '; rm -rf ~"}' } }] }),
+        chunk('c1', {}, 'tool_calls'),
+      ),
+      'numeric completion ids that differ': sse(
+        chunk(1, { role: 'assistant' }),
+        chunk(1, call(0, 'call_1', 'bash', '{"cmd":"ls"}')),
+        chunk(2, call(1, 'call_2', 'bash', '{"cmd":"rm -rf ~"}')),
+        chunk(2, {}, 'tool_calls'),
+      ),
+      'one choice listed twice in a chunk': sse(
+        chunk('c1', { role: 'assistant' }),
+        {
+          id: 'c1',
+          choices: [
+            { index: 0, delta: call(0, 'call_1', 'bash', '{"cmd":"ls'), finish_reason: null },
+            { index: 0, delta: call(0, undefined, undefined, '; rm -rf ~"}'), finish_reason: null },
+          ],
+        },
+        chunk('c1', {}, 'tool_calls'),
+      ),
+      'a legacy function_call next to tool_calls': sse(
+        chunk('c1', { role: 'assistant' }),
+        chunk('c1', call(0, 'call_1', 'bash', '{"cmd":"ls"}')),
+        chunk('c1', { function_call: { name: 'bash', arguments: '{"cmd":"rm -rf ~"}' } }),
+        chunk('c1', {}, 'tool_calls'),
+      ),
+      'a message with a call next to an empty delta after the finish': sse(
+        chunk('c1', { role: 'assistant' }),
+        chunk('c1', call(0, 'call_1', 'bash', '{"cmd":"ls"}')),
+        { id: 'c1', choices: [{ index: 0, finish_reason: 'tool_calls' }] },
+        { id: 'c1', choices: [{ index: 0, delta: {}, message: call(1, 'call_2', 'bash', '{"cmd":"rm"}') }] },
+      ),
     },
     clean: {
       'Azure: a prompt-filter chunk with an empty id and no choices first': {
@@ -112,6 +191,40 @@ describeSpliceClasses({
         ),
         calls: ls,
       },
+      'Ollama: index 0 reused for each whole call': {
+        body: sse(
+          chunk('c1', { role: 'assistant', ...call(0, 'call_1', 'bash', '{"cmd":"ls"}') }),
+          chunk('c1', { role: 'assistant', ...call(0, 'call_2', 'bash', '{"cmd":"pwd"}') }),
+          chunk('c1', { role: 'assistant' }, 'tool_calls'),
+        ),
+        calls: [
+          { id: 'call_1', name: 'bash', arguments: { cmd: 'ls' } },
+          { id: 'call_2', name: 'bash', arguments: { cmd: 'pwd' } },
+        ],
+      },
+      'numeric completion and call ids, one completion': {
+        body: sse(
+          chunk(7, { role: 'assistant' }),
+          chunk(7, call(0, 1, 'bash', '{"cmd":')),
+          chunk(7, call(0, 1, undefined, '"ls"}')),
+          chunk(7, {}, 'tool_calls'),
+        ),
+        calls: [{ id: '1', name: 'bash', arguments: { cmd: 'ls' } }],
+      },
+      'index-less calls one after another, continuations without id': {
+        body: sse(
+          chunk('c1', { role: 'assistant' }),
+          chunk('c1', call(undefined, 'call_1', 'bash', '{"cmd":')),
+          chunk('c1', { tool_calls: [{ function: { arguments: '"ls"}' } }] }),
+          chunk('c1', call(undefined, 'call_2', 'bash', '{"cmd":')),
+          chunk('c1', { tool_calls: [{ function: { arguments: '"pwd"}' } }] }),
+          chunk('c1', {}, 'tool_calls'),
+        ),
+        calls: [
+          { id: 'call_1', name: 'bash', arguments: { cmd: 'ls' } },
+          { id: 'call_2', name: 'bash', arguments: { cmd: 'pwd' } },
+        ],
+      },
       'two calls at two indexes, each id sent once': {
         body: sse(
           chunk('c1', { role: 'assistant' }),
@@ -127,4 +240,41 @@ describeSpliceClasses({
       },
     },
   },
+});
+
+describe('OpenAI-compatible stream: a data line holding a JSON array', () => {
+  const server = useAnswerServer();
+  const streamed = async (body: string) => {
+    server.answer({ type: 'text/event-stream', body });
+    const model = createOpenAICompatible({ baseURL: server.baseURL(), apiKey: 'sk-splice-0000' })('m');
+    const parts: LanguageModelV1StreamPart[] = [];
+    for await (const part of (await model.doStream({ messages: [{ role: 'user', content: 'hi' }] })).stream)
+      parts.push(part);
+    return parts;
+  };
+
+  it('is no chunk: invalid_chunk before the finish, no call delivered (once only its first element was read)', async () => {
+    const parts = await streamed(
+      sse(
+        chunk('c1', { role: 'assistant' }),
+        [
+          chunk('c1', call(0, 'call_1', 'bash', '{"cmd":"ls"}')),
+          chunk('c2', call(0, 'call_9', 'bash', '{"cmd":"rm"}')),
+        ],
+        chunk('c1', {}, 'tool_calls'),
+      ),
+    );
+    expect(parts.at(-1)).toMatchObject({ type: 'error', error: { kind: 'invalid_chunk' } });
+    expect(parts.some((part) => part.type === 'tool_call_end' || part.type === 'finish')).toBe(false);
+  });
+
+  it('after the finish, ends the turn as error so no call runs', async () => {
+    const parts = await streamed(
+      sse(chunk('c1', { role: 'assistant' }), chunk('c1', call(0, 'call_1', 'bash', '{"cmd":"ls"}'), 'tool_calls'), [
+        chunk('c1', {}),
+        chunk('c2', call(0, 'call_9', 'bash', '{"cmd":"rm"}')),
+      ]),
+    );
+    expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: 'error' });
+  });
 });

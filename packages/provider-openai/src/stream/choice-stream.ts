@@ -13,11 +13,13 @@ import { createEdgeTrimmer, type EdgeTrimmer } from './create-edge-trimmer.js';
 import { createThinkExtractor, type ThinkExtractor } from './create-think-extractor.js';
 import { MAX_STREAM_TOOL_CALLS, ToolCallAssembler } from './tool-call-assembler.js';
 
+/** True for a wire value that carries something (an empty string, an empty list or `null` is nothing). */
+const filled = (value: unknown): boolean =>
+  value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
+
 /** True for a delta that carries anything a turn is made of (an empty string or `null` is nothing). */
 function hasContent(delta: Readonly<Record<string, unknown>> | undefined): boolean {
   if (delta === undefined) return false;
-  const filled = (value: unknown): boolean =>
-    value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
   return ['content', 'reasoning_content', 'reasoning', 'refusal', 'tool_calls', 'function_call'].some((key) =>
     filled(delta[key]),
   );
@@ -69,11 +71,22 @@ export class ChoiceStream {
   /**
    * Reads one wire choice of a chunk (`delta`, or a whole `message` from some proxies). Content
    * (text, reasoning, refusal, tool-call fragments) after the choice's finish reason is a protocol
-   * violation: it is dropped and {@link ChoiceStream.violation} set.
+   * violation: it is dropped and {@link ChoiceStream.violation} set. So is a choice carrying both
+   * a `delta` and a `message` with content (which one is the turn is ambiguous), and a legacy
+   * `function_call` field (never read in a stream: a call that could not be read must not vanish).
    */
   push(choice: Readonly<Record<string, unknown>>): LanguageModelV1StreamPart[] {
     const parts: LanguageModelV1StreamPart[] = [];
-    const delta = asRecord(choice.delta) ?? asRecord(choice.message);
+    const message = asRecord(choice.message);
+    if (asRecord(choice.delta) !== undefined && hasContent(message)) {
+      this.violation ??= `sent both a delta and a message with content for choice ${this.index}`;
+      return parts;
+    }
+    const delta = asRecord(choice.delta) ?? message;
+    if (filled(delta?.function_call)) {
+      this.violation ??= `sent a legacy function_call for choice ${this.index} (not read in a stream)`;
+      return parts;
+    }
     if (this.finished && hasContent(delta)) {
       this.violation ??= `sent content for choice ${this.index} after its finish reason (${this.rawFinishReason})`;
       return parts;

@@ -5,6 +5,7 @@ import { isNormalFinish } from '../response/map-finish-reason.js';
 import { mapUsage } from '../response/map-usage.js';
 import { choiceIndex, MAX_CHOICES, parseCompletion } from '../response/parse-completion.js';
 import type { StreamContext } from '../response/read-context.js';
+import { wireId } from '../wire/read-wire.js';
 import { ChoiceFold, ChoiceStream, type StreamEnding } from './choice-stream.js';
 
 import { partsOfCompletion } from './completion-to-parts.js';
@@ -30,12 +31,13 @@ const isKeepAlive = (event: SseEvent): boolean =>
 /** A chunk with content for any choice (what a second completion spliced in would bring). */
 function carriesContent(chunk: Readonly<Record<string, unknown>>): boolean {
   return asArray(chunk.choices).some((entry) => {
-    const delta = asRecord(asRecord(entry)?.delta) ?? asRecord(asRecord(entry)?.message);
-    return (
-      delta !== undefined &&
-      Object.entries(delta).some(
-        ([key, value]) => key !== 'role' && value !== null && value !== '' && value !== undefined,
-      )
+    const choice = asRecord(entry);
+    return [asRecord(choice?.delta), asRecord(choice?.message)].some(
+      (delta) =>
+        delta !== undefined &&
+        Object.entries(delta).some(
+          ([key, value]) => key !== 'role' && value !== null && value !== '' && value !== undefined,
+        ),
     );
   });
 }
@@ -89,7 +91,9 @@ function isErrorChunk(chunk: Readonly<Record<string, unknown>>): boolean {
  * - an error in any form servers use: a `data:` payload with `error` (or `object: "error"`), an
  *   `event: error`, an `error:` line, a JSON body without any event; with the server's message
  *   and code;
- * - an event that is not JSON is `invalid_chunk_json`, the parse failure as `cause`;
+ * - an event that is not JSON, or is a JSON array (a chunk is one object), is `invalid_chunk_json` (kind `invalid_chunk`);
+ * - chunk ids are compared in their string form whatever their JSON type (numeric ids included);
+ *   one chunk listing a choice index twice is `protocol_violation`;
  * - a line, event or stream past `limits` is `response_too_large`; a stream without a meaningful
  *   event for `limits.idleTimeoutMs` (keep-alive comments do not count), or longer than
  *   `limits.totalTimeoutMs`, is `response_timeout` (once the finish reason has arrived, both end
@@ -153,22 +157,30 @@ export async function* streamCompletion(
           return;
         }
       }
-      if (!parsed.ok && event.event !== 'error') {
+      // A chunk is one JSON object: a `data:` line holding an array (of chunks, maybe of other
+      // completions) is no chunk, read like an event that is not JSON (never only its first element).
+      if ((!parsed.ok || Array.isArray(parsed.value)) && event.event !== 'error') {
         if (primary.stream.finished) {
           ending = 'failed';
           break;
         }
         yield {
           type: 'error',
-          error: transportError('sent a stream event that is not JSON', parsed.error, {
-            ...streamContext,
-            kind: 'invalid_chunk_json',
-          }),
+          error: transportError(
+            parsed.ok
+              ? 'sent a stream event that is a JSON array, not a chunk'
+              : 'sent a stream event that is not JSON',
+            parsed.ok ? undefined : parsed.error,
+            {
+              ...streamContext,
+              kind: 'invalid_chunk_json',
+            },
+          ),
         };
         return;
       }
       const value = parsed.ok ? parsed.value : { error: { message: data } };
-      const chunk = asRecord(Array.isArray(value) ? value[0] : value);
+      const chunk = asRecord(value);
       if (event.event === 'error' || chunk === undefined || isErrorChunk(chunk)) {
         if (chunk !== undefined) usage = mergeUsage(usage, chunk);
         if (primary.stream.finished && isNormalFinish(primary.stream.rawFinishReason ?? '')) {
@@ -186,11 +198,12 @@ export async function* streamCompletion(
         };
         return;
       }
-      if (!metadataSent && (asNonEmptyString(chunk.id) !== undefined || asNonEmptyString(chunk.model) !== undefined)) {
+      // Ids are compared in their string form whatever their JSON type (`1` and `2` differ).
+      const chunkId = wireId(chunk.id);
+      if (!metadataSent && (chunkId !== undefined || asNonEmptyString(chunk.model) !== undefined)) {
         metadataSent = true;
-        yield { type: 'response_metadata', id: asNonEmptyString(chunk.id), modelId: asNonEmptyString(chunk.model) };
+        yield { type: 'response_metadata', id: chunkId, modelId: asNonEmptyString(chunk.model) };
       }
-      const chunkId = asNonEmptyString(chunk.id);
       if (asArray(chunk.choices).length > 0) {
         // Every chunk of one completion carries its id (or none, every one): the first chunk with
         // choices sets it, and a chunk with choices under another id (absent then present, present
@@ -206,10 +219,16 @@ export async function* streamCompletion(
         }
       }
       usage = mergeUsage(usage, chunk);
+      const seen = new Set<number>();
       for (const [position, entry] of asArray(chunk.choices).entries()) {
         const choice = asRecord(entry);
         if (choice === undefined) continue;
         const index = choiceIndex(choice, position);
+        if (seen.has(index)) {
+          yield* broken(`sent choice ${index} twice in one chunk`);
+          return;
+        }
+        seen.add(index);
         if (!choices.has(index) && choices.size >= MAX_CHOICES) {
           yield* broken(`sent more than ${MAX_CHOICES} choices`);
           return;

@@ -1,13 +1,17 @@
 import type { LanguageModelV1StreamPart, LanguageModelV1ToolCall } from '@tiny/llm';
 import { asNonEmptyString, asNumber, asRecord, stringifyWire } from '@tiny/provider-utils';
 import { decodeToolCall } from '../response/decode-tool-call.js';
+import { wireId } from '../wire/read-wire.js';
 
 /** The most tool calls one streamed choice may open; more is a flood, not a turn. @internal */
 export const MAX_STREAM_TOOL_CALLS = 256;
 
 interface Slot {
   readonly position: number;
-  readonly index: number | undefined;
+  /** The wire index the call is at: set by its first fragment with one, never changed after. */
+  index: number | undefined;
+  /** Another call took this call's index (Ollama): the call is over, a later fragment of it is a violation. */
+  closed: boolean;
   wireId: string | undefined;
   streamId: string | undefined;
   name: string;
@@ -15,16 +19,38 @@ interface Slot {
   /** Arguments sent as a JSON value instead of a string: an object (taken), anything else (invalid). */
   valueArguments: unknown;
   extraContent: LanguageModelV1ToolCall['extraContent'];
+  /** Whether the arguments so far are a whole JSON object; `undefined` until asked after a change. */
+  whole: boolean | undefined;
+}
+
+/** True when a call's arguments so far are a whole JSON object (nothing of it can still be missing). */
+function isWhole(slot: Slot): boolean {
+  if (slot.whole !== undefined) return slot.whole;
+  if (slot.valueArguments !== undefined) slot.whole = asRecord(slot.valueArguments) !== undefined;
+  else {
+    try {
+      slot.whole = asRecord(JSON.parse(slot.pieces.join(''))) !== undefined;
+    } catch {
+      slot.whole = false;
+    }
+  }
+  return slot.whole;
 }
 
 /**
  * Assembles streamed `delta.tool_calls` fragments into calls (P2), emitting stream parts as they
- * become known.
- * - A fragment with an id joins the slot with that id; else one with an index joins the slot with
- *   that index, unless it carries an id different from the slot's (Ollama reuses index 0 for each
- *   new call): then it opens a new slot. A fragment with neither continues the latest slot.
- * - One id at two wire indexes (a fragment naming a known id at an index another call holds)
- *   sets {@link ToolCallAssembler.violation}: the stream is refused, never merged into one call.
+ * become known. Ids are read in their string form whatever their JSON scalar type (`wireId`).
+ * - A fragment with a known id joins the call with that id. A call holds one wire index: the
+ *   first index sent for it (with its first fragment or a later one). The same id at another index
+ *   (two indexes, or an index-less first fragment then an index another call holds) sets
+ *   {@link ToolCallAssembler.violation}: the stream is refused, never merged into one call.
+ * - A fragment with an index and no known id joins the call at that index (taking its id if the
+ *   call had none). A new id at an index a call with another id holds is a new call (Ollama reuses
+ *   index 0 for each parallel call, sending each whole) only when the call there is whole (its
+ *   arguments parse as a JSON object): that call is then over, and a later fragment of it is a
+ *   violation. If the call there is not whole, the turn is broken (violation).
+ * - A fragment with neither an id nor an index continues the latest call, when every earlier call
+ *   is whole; with more than one call unfinished it could belong to any of them: a violation.
  * - A non-empty `function.name` sets the name; an empty one never overwrites it; another non-empty
  *   name for a call already named sets {@link ToolCallAssembler.violation} (the fragment is dropped).
  * - `tool_call_start` is emitted once the name is known (with the argument text held so far as the
@@ -60,8 +86,9 @@ export class ToolCallAssembler {
     const record = asRecord(fragment);
     if (record === undefined) return [];
     const index = asNumber(record.index);
-    const id = asNonEmptyString(record.id);
+    const id = wireId(record.id);
     const slot = this.slotFor(index, id);
+    if (slot === 'violation') return [];
     if (slot === undefined) {
       this.overflow = true;
       return [];
@@ -78,6 +105,7 @@ export class ToolCallAssembler {
       slot.extraContent = record.extra_content as LanguageModelV1ToolCall['extraContent'];
     }
     const parts: LanguageModelV1StreamPart[] = [];
+    slot.whole = undefined;
     let piece = '';
     const args = fn?.arguments;
     if (typeof args === 'string') piece = args;
@@ -120,46 +148,62 @@ export class ToolCallAssembler {
     return parts;
   }
 
-  private slotFor(index: number | undefined, id: string | undefined): Slot | undefined {
-    if (id !== undefined) {
-      const known = this.byId.get(id);
-      if (known !== undefined) {
-        // One id at two wire indexes: two calls claiming one identity (or one call split in
-        // two). Merging them would run a call the model never wrote whole.
-        if (index !== undefined) {
-          const atIndex = this.byIndex.get(index);
-          const elsewhere =
-            known.index === undefined ? atIndex !== undefined && atIndex !== known : known.index !== index;
-          if (elsewhere) {
-            this.violation ??= `sent tool call id ${id} at indexes ${known.index ?? known.position} and ${index}`;
-          } else if (atIndex === undefined) {
-            // A call first sent without an index now names its index: later index-only fragments join it.
-            this.byIndex.set(index, known);
-          }
-        }
-        return known;
-      }
+  /** Records a violation (the first one wins) and drops the fragment. */
+  private refuse(what: string): 'violation' {
+    this.violation ??= what;
+    return 'violation';
+  }
+
+  private slotFor(index: number | undefined, id: string | undefined): Slot | 'violation' | undefined {
+    const known = id === undefined ? undefined : this.byId.get(id);
+    if (known !== undefined) {
+      if (known.closed) return this.refuse(`sent more of tool call ${id} after another call took its index`);
+      if (index === undefined || known.index === index) return known;
+      // One id at two wire indexes: two calls claiming one identity (or one call split in two).
+      // Merging them would run a call the model never wrote whole.
+      if (known.index !== undefined || this.byIndex.has(index))
+        return this.refuse(`sent tool call id ${id} at indexes ${known.index ?? known.position} and ${index}`);
+      // A call first sent without an index now names its index: later index-only fragments join it.
+      known.index = index;
+      this.byIndex.set(index, known);
+      return known;
     }
     if (index !== undefined) {
-      const known = this.byIndex.get(index);
-      if (known !== undefined && (id === undefined || known.wireId === undefined)) {
-        if (id !== undefined) this.claimId(known, id);
-        return known;
+      const atIndex = this.byIndex.get(index);
+      if (atIndex !== undefined) {
+        if (id === undefined) return atIndex;
+        if (atIndex.wireId === undefined) {
+          this.claimId(atIndex, id);
+          return atIndex;
+        }
+        // A new id at a used index: a new call (Ollama) only after a whole one.
+        if (!isWhole(atIndex))
+          return this.refuse(
+            `sent tool call id ${id} at index ${index} while call ${atIndex.wireId} there was unfinished`,
+          );
+        atIndex.closed = true;
       }
-    } else if (id === undefined) {
-      const latest = this.slots[this.slots.length - 1];
-      if (latest !== undefined) return latest;
+    } else if (id === undefined && this.slots.length > 0) {
+      const latest = this.slots[this.slots.length - 1] as Slot;
+      const unfinished = this.slots.find((slot) => slot !== latest && !slot.closed && !isWhole(slot));
+      if (unfinished !== undefined)
+        return this.refuse(
+          `sent a tool-call fragment with neither id nor index while calls ${unfinished.wireId ?? unfinished.position} and ${latest.wireId ?? latest.position} were unfinished`,
+        );
+      return latest;
     }
     if (this.slots.length >= MAX_STREAM_TOOL_CALLS) return undefined;
     const slot: Slot = {
       position: this.slots.length,
       index,
+      closed: false,
       wireId: undefined,
       streamId: undefined,
       name: '',
       pieces: [],
       valueArguments: undefined,
       extraContent: undefined,
+      whole: undefined,
     };
     this.slots.push(slot);
     if (index !== undefined) this.byIndex.set(index, slot);

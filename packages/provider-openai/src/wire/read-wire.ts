@@ -41,3 +41,16 @@ export function contentParts(value: unknown): ContentParts {
   }
   return { text, reasoning, refusal };
 }
+
+/**
+ * An id as the wire sent it, read the same way whatever its JSON scalar type: a non-empty string
+ * as is, a number or boolean in its string form (`1` and `"1"` are one id), anything else (absent,
+ * `null`, `""`, an object) is no id. Completion ids and tool-call ids are both read this way, so a
+ * server sending numeric ids is compared like one sending strings.
+ * @internal
+ */
+export function wireId(value: unknown): string | undefined {
+  if (typeof value === 'string') return value === '' ? undefined : value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return undefined;
+}
