@@ -101,6 +101,20 @@ function parseJson(data: string): unknown {
  * is not open, two calls under one `call_id`, content after the terminal event's place, and more
  * than `MAX_OUTPUT_ITEMS` (512) items.
  *
+ * The stream must agree with itself, else it is a `protocol_violation` too: the terminal event's
+ * TYPE decides how the turn ended, and its response's `status` may only agree (a
+ * `response.incomplete` saying `completed` is a violation, so is a `response.completed` with
+ * `incomplete_details`); a `response.completed` carrying an `error` is that error; an SSE name of
+ * the protocol (`response.*`) must be the data's `type`; the stream is read to its end and
+ * anything after the terminal event but `[DONE]` and keep-alives is a violation (a connection lost
+ * after it loses nothing); a done call item keeps the name, `call_id` and (after deltas) the
+ * argument text it streamed, as must `function_call_arguments.done`; every `response` shown has the
+ * same id, or none has one; events stay numbered once numbered; `response.created` comes first; a
+ * non-empty `response.completed` `output` lists the streamed items in `output_index` order. Replay
+ * items are kept by `output_index` with the place of every output item (see `encodeReplayItems`);
+ * a reasoning item keeps the last non-empty `encrypted_content` seen; an item nested deeper than
+ * `MAX_WIRE_DEPTH` ends the stream with an `invalid_chunk` error (it could not be replayed).
+ *
  * @throws the signal's reason when the call is aborted (from the iteration).
  * @internal
  */
