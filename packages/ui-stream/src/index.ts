@@ -9,7 +9,9 @@ export { type AgUiRequestOptions, handleAgUiRequest } from './ag-ui/handle-ag-ui
 export { type AgUiStreamOptions, toAgUiEvents } from './ag-ui/to-ag-ui-events.js';
 export {
   type ApprovalStateStore,
+  DEFAULT_APPROVAL_TTL_MS,
   InMemoryApprovalStore,
+  type InMemoryApprovalStoreOptions,
   type IssuedApproval,
   type PausedRun,
 } from './chat/approval-store.js';

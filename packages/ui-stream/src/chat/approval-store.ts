@@ -34,24 +34,49 @@ export interface ApprovalStateStore {
   take(runId: string): PausedRun | undefined | Promise<PausedRun | undefined>;
 }
 
+/** Options of {@link InMemoryApprovalStore}. */
+export interface InMemoryApprovalStoreOptions {
+  /** How many paused runs are kept at most (default 1000); saving one more forgets the oldest. */
+  readonly maxRuns?: number | undefined;
+  /**
+   * How long a paused run's approvals stay valid after it was saved, in milliseconds (default
+   * 15 minutes): an answer arriving later finds nothing (`unknown_approval`), and nothing runs.
+   */
+  readonly approvalTtlMs?: number | undefined;
+  /** The clock, in milliseconds (default `Date.now`); tests pass their own. */
+  readonly now?: (() => number) | undefined;
+}
+
+/** The default {@link InMemoryApprovalStoreOptions.approvalTtlMs}: 15 minutes. */
+export const DEFAULT_APPROVAL_TTL_MS = 15 * 60 * 1000;
+
+function positive(name: string, value: number, integer: boolean): number {
+  if (!(integer ? Number.isInteger(value) : Number.isFinite(value)) || value < 1)
+    throw new InvalidInputError({
+      entryPoint: 'InMemoryApprovalStore',
+      reason: `\`${name}\` must be ${integer ? 'an integer' : 'a finite number'} of at least 1, got ${String(value)}`,
+    });
+  return value;
+}
+
 /**
  * An {@link ApprovalStateStore} in this process's memory (lost on restart; one process only). It
  * keeps at most `maxRuns` paused runs (default 1000): saving one more forgets the oldest, whose
- * approvals then answer `unknown_approval`, so clients that never decide cannot grow it without bound.
+ * approvals then answer `unknown_approval`, so clients that never decide cannot grow it without
+ * bound. A paused run expires `approvalTtlMs` after it was saved (default 15 minutes): a late
+ * answer finds nothing.
  */
 export class InMemoryApprovalStore implements ApprovalStateStore {
-  private readonly runs = new Map<string, PausedRun>();
+  private readonly runs = new Map<string, { readonly paused: PausedRun; readonly expiresAt: number }>();
   private readonly byApproval = new Map<string, string>();
   private readonly maxRuns: number;
+  private readonly ttl: number;
+  private readonly now: () => number;
 
-  constructor(options: { readonly maxRuns?: number | undefined } = {}) {
-    const max = options.maxRuns ?? 1000;
-    if (!Number.isInteger(max) || max < 1)
-      throw new InvalidInputError({
-        entryPoint: 'InMemoryApprovalStore',
-        reason: `\`maxRuns\` must be an integer of at least 1, got ${String(max)}`,
-      });
-    this.maxRuns = max;
+  constructor(options: InMemoryApprovalStoreOptions = {}) {
+    this.maxRuns = positive('maxRuns', options.maxRuns ?? 1000, true);
+    this.ttl = positive('approvalTtlMs', options.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS, false);
+    this.now = options.now ?? Date.now;
   }
 
   save(paused: PausedRun): void {
@@ -60,21 +85,30 @@ export class InMemoryApprovalStore implements ApprovalStateStore {
       const oldest = this.runs.keys().next().value as string;
       this.take(oldest);
     }
-    this.runs.set(paused.runId, paused);
+    this.runs.set(paused.runId, { paused, expiresAt: this.now() + this.ttl });
     for (const approval of paused.approvals) this.byApproval.set(approval.approvalId, paused.runId);
   }
 
   get(approvalId: string): PausedRun | undefined {
     const runId = this.byApproval.get(approvalId);
-    return runId === undefined ? undefined : this.runs.get(runId);
+    return runId === undefined ? undefined : this.live(runId);
   }
 
   take(runId: string): PausedRun | undefined {
-    const paused = this.runs.get(runId);
-    if (paused === undefined) return undefined;
+    const entry = this.runs.get(runId);
+    if (entry === undefined) return undefined;
     this.runs.delete(runId);
-    for (const approval of paused.approvals) this.byApproval.delete(approval.approvalId);
-    return paused;
+    for (const approval of entry.paused.approvals) this.byApproval.delete(approval.approvalId);
+    return this.now() < entry.expiresAt ? entry.paused : undefined;
+  }
+
+  /** The paused run `runId`, or `undefined` when it is unknown or expired (an expired one is forgotten). */
+  private live(runId: string): PausedRun | undefined {
+    const entry = this.runs.get(runId);
+    if (entry === undefined) return undefined;
+    if (this.now() < entry.expiresAt) return entry.paused;
+    this.take(runId);
+    return undefined;
   }
 
   /** How many paused runs wait. */

@@ -43,6 +43,25 @@ export function defaultApprovalStore(harness: AgentHarness): ApprovalStateStore 
   return store;
 }
 
+/**
+ * The conversation moved on past any run paused in `messages` (a new user message): the approval
+ * ids those messages hold void their paused runs (taken from the store, never run). A late answer
+ * to them then finds nothing.
+ */
+async function voidPassedApprovals(store: ApprovalStateStore, messages: readonly ChatUIMessage[]): Promise<void> {
+  const runs = new Set<string>();
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const part of message.parts) {
+      const id = (part.approval as { id?: unknown } | undefined)?.id;
+      if (toolPartName(part) === undefined || typeof id !== 'string') continue;
+      const paused = await store.get(id);
+      if (paused !== undefined) runs.add(paused.runId);
+    }
+  }
+  for (const runId of runs) await store.take(runId);
+}
+
 /** The approval responses of the last message, when it is an assistant message carrying any. */
 function approvalResponses(last: ChatUIMessage | undefined): ApprovalResponse[] {
   if (last === undefined || last.role !== 'assistant') return [];
@@ -115,7 +134,8 @@ export interface ChatRun {
 
 /**
  * Reads a `useChat` request and starts what it asks for, without streaming it: a new run over the
- * client's messages, or, when the last message is an assistant message carrying approval responses
+ * client's messages (the conversation moved on: runs paused in those messages are voided, their
+ * approvals never run), or, when the last message is an assistant message carrying approval responses
  * (`addToolApprovalResponse`), the resume of the paused run they answer with
  * `harness.streamResumeDeferred`, from the state the server kept (never from anything the client
  * sent). Each approval is bound to the pending call's digest, so only the call the client saw runs.
@@ -142,6 +162,7 @@ export async function startChatRun(
   const responses = approvalResponses(last);
   if (responses.length === 0) {
     const transcript = uiMessagesToMessages(messages);
+    await voidPassedApprovals(options.approvalStore ?? defaultApprovalStore(harness), messages);
     return { run: harness.stream(context, transcript, invoke), messageId: randomId(), decided: [], context, secrets };
   }
   const store = options.approvalStore ?? defaultApprovalStore(harness);

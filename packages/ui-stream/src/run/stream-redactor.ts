@@ -17,7 +17,7 @@ function secretRanges(text: string, secrets: readonly string[]): Array<[number, 
   const merged: Array<[number, number]> = [ranges[0] as [number, number]];
   for (const range of ranges.slice(1)) {
     const last = merged[merged.length - 1] as [number, number];
-    if (range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
+    if (range[0] < last[1]) last[1] = Math.max(last[1], range[1]);
     else merged.push(range);
   }
   return merged;
