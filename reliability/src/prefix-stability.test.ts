@@ -3,9 +3,12 @@
  * promoted by `tool_search`, a toolset whose listing gains, loses and changes tools between turns
  * (what an MCP `tools/list_changed` does), middleware system text that sometimes changes, a pause
  * for approval resumed in a fresh harness from the serialised state, native and prompt-guided
- * dialects — each request's prefix (tool declarations, system messages, later messages, as JSON)
- * extends the previous request's, except where exactly one `prompt_prefix_changed` says so, and
- * that event names every tool whose declaration changed, vanished or moved.
+ * dialects, a response format switched on and off, a tool re-listed with its schema keys in
+ * another order — each request's prefix in wire order (tool declarations, all system-role
+ * messages, tool choice and response format, later messages, as JSON) extends the previous
+ * request's, except where exactly one `prompt_prefix_changed` says so, and that event names every
+ * tool that was added (appended or not), changed, vanished or moved. A re-listing that only
+ * reorders schema keys is sent with the same bytes (canonical serialisation) and is no change.
  */
 import {
   type AgentEvent,
@@ -49,7 +52,9 @@ type Action =
 type Mutation =
   | { readonly kind: 'none' }
   | { readonly kind: 'add' | 'remove' | 'change'; readonly name: number }
-  | { readonly kind: 'system' };
+  | { readonly kind: 'system' }
+  | { readonly kind: 'format' }
+  | { readonly kind: 'reshuffle'; readonly name: number };
 
 const step = fc.record({
   action: fc.oneof(
@@ -64,6 +69,8 @@ const step = fc.record({
       .record({ kind: fc.constantFrom('add', 'remove', 'change'), name: fc.nat({ max: SET_NAMES.length - 1 }) })
       .map((value) => value as Mutation),
     fc.constant<Mutation>({ kind: 'system' }),
+    fc.constant<Mutation>({ kind: 'format' }),
+    fc.nat({ max: SET_NAMES.length - 1 }).map((name): Mutation => ({ kind: 'reshuffle', name })),
   ),
 });
 
@@ -77,6 +84,7 @@ interface World {
   setTools: AnyTool[];
   versions: Map<string, number>;
   system: number;
+  format: boolean;
 }
 
 function mutableSet(world: World): ToolSet {
@@ -95,6 +103,29 @@ function mutate(world: World, mutation: Mutation): void {
   if (mutation.kind === 'none') return;
   if (mutation.kind === 'system') {
     world.system += 1;
+    return;
+  }
+  if (mutation.kind === 'format') {
+    world.format = !world.format;
+    return;
+  }
+  if (mutation.kind === 'reshuffle') {
+    // The same tool re-listed as raw JSON Schema with its keys in another order (an MCP server
+    // restarted, a listing re-parsed): the same declaration for the model.
+    const name = SET_NAMES[mutation.name] as string;
+    const version = world.versions.get(name) ?? 0;
+    const raw = JSON.parse('{"required":["id"],"properties":{"id":{"type":"string"}},"type":"object"}') as Record<
+      string,
+      unknown
+    >;
+    const made = defineTool({
+      name,
+      description: `Finds ${name} (v${version}).`,
+      parameters: raw,
+      policy: ToolPolicy.readOnly(),
+      execute: ({ id }: { id: string }) => `${name} ${id}`,
+    }) as AnyTool;
+    world.setTools = world.setTools.map((entry) => (entry.name === name ? made : entry));
     return;
   }
   const name = SET_NAMES[mutation.name] as string;
@@ -142,7 +173,7 @@ describe('prompt prefix stability over random runs', () => {
     const seen = { breaks: 0, kept: 0, resumed: 0 };
     await fc.assert(
       fc.asyncProperty(scenario, async ({ dialect, initialSet, steps }) => {
-        const world: World = { setTools: [], versions: new Map(), system: 0 };
+        const world: World = { setTools: [], versions: new Map(), system: 0, format: false };
         world.setTools = initialSet.map((name) => tool(name, `Finds ${name} (v0).`));
         const registry = [
           tool('get_weather', 'Weather for a place.'),
@@ -152,7 +183,13 @@ describe('prompt prefix stability over random runs', () => {
           ...DEFERRED.map((name) => tool(name, `The ${name.replace('_', ' ')} operation.`, { exposure: 'deferred' })),
         ];
         const middleware: AgentMiddleware[] = [
-          { name: 'system-text', beforeModel: () => ({ systemMessages: [`Rules, version ${world.system}.`] }) },
+          {
+            name: 'system-text',
+            beforeModel: () => ({
+              systemMessages: [`Rules, version ${world.system}.`],
+              ...(world.format ? { responseFormat: { type: 'json' } as const } : {}),
+            }),
+          },
         ];
         const options = { tools: registry, toolSets: [mutableSet(world)], middleware };
         const policy = { toolDialect: dialect } as const;
@@ -203,6 +240,12 @@ describe('prompt prefix stability over random runs', () => {
           const before = requests[at - 1] as LanguageModelV1Request;
           const after = requests[at] as LanguageModelV1Request;
           const afterByName = new Map((after.tools ?? []).map((entry) => [entry.name, JSON.stringify(entry)]));
+          const beforeNames = new Set((before.tools ?? []).map((entry) => entry.name));
+          for (const entry of after.tools ?? []) {
+            if (beforeNames.has(entry.name)) continue;
+            const named = event.changes.filter((change) => change.part === 'tool' && change.toolName === entry.name);
+            expect(named.map((change) => change.change)).toEqual(['added']);
+          }
           for (const [position, entry] of (before.tools ?? []).entries()) {
             const now = afterByName.get(entry.name);
             const named = event.changes.filter((change) => change.part === 'tool' && change.toolName === entry.name);
