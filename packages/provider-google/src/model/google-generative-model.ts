@@ -187,6 +187,6 @@ async function* wholeBody(response: Response, context: StreamContext): AsyncGene
       controller.close();
     },
   });
-  // the body was already bounded as it was read: its re-encoding is not held to the stream limits again
-  yield* streamResponse(body, { ...context, limits: undefined });
+  // held to the same bounds as an SSE stream (one element past `maxEventBytes` is refused alike)
+  yield* streamResponse(body, context);
 }
