@@ -28,8 +28,8 @@ export interface PrefixSettings {
  * each tool declaration (in request order, only what is sent: name, description, canonical
  * parameters, format), the system text (every system-role message of the request, wherever it
  * stands: Anthropic and Google send them all as the system prompt), the settings (tool choice and
- * response format), then each other message. `digest` chains all of it: equal digests mean equal
- * prefixes (up to 64-bit hash collisions).
+ * response format), then each other message. `digest` covers all of it (a rolling fold of every
+ * message's content hash): equal digests mean equal prefixes (up to 64-bit collisions).
  */
 export interface PrefixFingerprint {
   readonly digest: string;
@@ -57,6 +57,11 @@ export function toolPart(tool: ToolSchema): ToolPrefixPart {
     toolParts.set(tool, part);
   }
   return part;
+}
+
+/** The part of one message (its JSON as sent), computed afresh (a tracker hashes each message once). @internal */
+export function freshMessagePart(message: Message): PrefixPart {
+  return partOfJson(JSON.stringify(message) ?? '');
 }
 
 /** The part of one message (its JSON as sent), cached per message object. @internal */
@@ -98,17 +103,55 @@ export function toolsDigest(parts: readonly ToolPrefixPart[]): string {
   return sha(joined);
 }
 
-/** The history chain's start. @internal */
-export const HISTORY_ROOT = '0000000000000000';
+/**
+ * A rolling digest of the history: each message's content hash folded, in order, into two 32-bit
+ * lanes (a multiply per lane, no hashing), so a tracker adds message after message and any way of
+ * building the same history gives the same value, and different content a different one (up to
+ * collisions of the 64-bit fold). `lanes` holds the state after each message, so a rewrite at
+ * message `i` continues from the state after message `i - 1`. @internal
+ */
+export class HistoryFold {
+  private readonly a: number[] = [];
+  private readonly b: number[] = [];
 
-/** The next link of a history chain: folds one message's hash into the digest of the messages before it. @internal */
-export function chainLink(previous: string, part: PrefixPart): string {
-  return sha(previous + part.hash);
+  get length(): number {
+    return this.a.length;
+  }
+
+  /** Keeps the state after the first `length` messages. */
+  truncate(length: number): void {
+    this.a.length = length;
+    this.b.length = length;
+  }
+
+  add(part: PrefixPart): void {
+    const high = Number.parseInt(part.hash.slice(0, 8), 16);
+    const low = Number.parseInt(part.hash.slice(8, 16), 16);
+    const last = this.a.length - 1;
+    const a = last < 0 ? 0x6a09e667 : (this.a[last] as number);
+    const b = last < 0 ? 0x3c6ef372 : (this.b[last] as number);
+    this.a.push(Math.imul(((a << 5) | (a >>> 27)) ^ high, 0x9e3779b1) ^ low);
+    this.b.push(Math.imul(((b << 7) | (b >>> 25)) ^ low, 0x85ebca77) ^ high);
+  }
+
+  /** The digest of a whole prefix: the fold so far, finished with the hash of the parts before the history. */
+  digest(base: string): string {
+    const last = this.a.length - 1;
+    const high = Number.parseInt(base.slice(0, 8), 16);
+    const low = Number.parseInt(base.slice(8, 16), 16);
+    let a = (last < 0 ? 0x6a09e667 : (this.a[last] as number)) ^ high;
+    let b = (last < 0 ? 0x3c6ef372 : (this.b[last] as number)) ^ low;
+    a = Math.imul(a ^ (b >>> 15), 0x2c1b3c6d);
+    b = Math.imul(b ^ (a >>> 13), 0x297a2d39);
+    a ^= b >>> 16;
+    b ^= a >>> 16;
+    return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+  }
 }
 
-/** The digest of a whole prefix, in wire order. @internal */
-export function combineDigest(tools: string, system: PrefixPart, settings: PrefixPart, history: string): string {
-  return sha(`${tools}|${system.hash}|${settings.hash}|${history}`);
+/** The hash of the parts before the history, in wire order. @internal */
+export function baseDigest(tools: string, system: PrefixPart, settings: PrefixPart): string {
+  return sha(`${tools}|${system.hash}|${settings.hash}`);
 }
 
 /**
@@ -126,19 +169,19 @@ export function fingerprintPrefix(
   const parts = tools.map(toolPart);
   const systems: Message[] = [];
   const history: PrefixPart[] = [];
-  let chain = HISTORY_ROOT;
+  const fold = new HistoryFold();
   for (const message of messages) {
     if (message.role === 'system') systems.push(message);
     else {
       const part = messagePart(message);
       history.push(part);
-      chain = chainLink(chain, part);
+      fold.add(part);
     }
   }
   const system = systemPartOf(systems);
   const settingsPart = settingsPartOf(settings);
   return {
-    digest: combineDigest(toolsDigest(parts), system, settingsPart, chain),
+    digest: fold.digest(baseDigest(toolsDigest(parts), system, settingsPart)),
     tools: parts,
     system,
     settings: settingsPart,

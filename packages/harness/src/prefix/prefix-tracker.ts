@@ -2,10 +2,9 @@ import type { Message, ToolSchema } from '@tiny/llm';
 import { canonicalTool } from './canonical-tool.js';
 import { diffPrefix, type PrefixBreak } from './diff-prefix.js';
 import {
-  chainLink,
-  combineDigest,
-  HISTORY_ROOT,
-  messagePart,
+  baseDigest,
+  freshMessagePart,
+  HistoryFold,
   type PrefixFingerprint,
   type PrefixPart,
   type PrefixSettings,
@@ -47,7 +46,7 @@ export interface PrefixTracker {
   order(schemas: readonly ToolSchema[], forget?: boolean): readonly ToolSchema[];
   /**
    * Takes the next request and compares it with the previous one: its prefix digest, and the
-   * break when it is one. Each new message is hashed once and folded into a chained digest, so
+   * break when it is one. Each new message is hashed once and folded into a rolling digest, so
    * equal digests mean equal prefixes; a turn that only appends hashes only what it appends.
    */
   observe(
@@ -84,16 +83,17 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
   let promoted: readonly string[] = restored?.promoted ?? [];
   // The history (non-system messages) of the previous request: the message objects (none for a
   // restored state, whose objects are gone: every message is hashed again), their parts, and the
-  // chained digest after each. Only element identity is compared, never an array's.
+  // rolling digest after each. Only element identity is compared, never an array's.
   const refs: (Message | undefined)[] = [];
   const parts: PrefixPart[] = [];
-  const chains: string[] = [];
+  const fold = new HistoryFold();
   const fingerprint = restored?.fingerprint;
   for (const part of fingerprint?.history ?? []) {
     refs.push(undefined);
-    chains.push(chainLink(chains.at(-1) ?? HISTORY_ROOT, part));
+    fold.add(part);
     parts.push(part);
   }
+  let base: { tools: string; system: string; settings: string; hash: string } | undefined;
   let previous: Previous | undefined =
     fingerprint === undefined
       ? undefined
@@ -179,12 +179,14 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
           last.system.hash !== systemInfo.hash ||
           (last.settings !== undefined && last.settings.hash !== settingsInfo.hash));
       const before = suspect ? parts.slice() : undefined;
-      refs.length = same;
-      parts.length = same;
-      chains.length = same;
+      if (same < parts.length) {
+        refs.length = same;
+        parts.length = same;
+        fold.truncate(same);
+      }
       for (const message of added) {
-        const part = messagePart(message);
-        chains.push(chainLink(chains.at(-1) ?? HISTORY_ROOT, part));
+        const part = freshMessagePart(message);
+        fold.add(part);
         parts.push(part);
         refs.push(message);
       }
@@ -194,7 +196,20 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
           { digest: last.digest, tools: last.tools, system: last.system, settings: last.settings, history: before },
           { digest: '', tools: toolInfo.parts, system: systemInfo, settings: settingsInfo, history: parts },
         );
-      const digest = combineDigest(toolInfo.digest, systemInfo, settingsInfo, chains.at(-1) ?? HISTORY_ROOT);
+      // The hash of the parts before the history changes only at a break: computed then, not per request.
+      if (
+        base === undefined ||
+        base.tools !== toolInfo.digest ||
+        base.system !== systemInfo.hash ||
+        base.settings !== settingsInfo.hash
+      )
+        base = {
+          tools: toolInfo.digest,
+          system: systemInfo.hash,
+          settings: settingsInfo.hash,
+          hash: baseDigest(toolInfo.digest, systemInfo, settingsInfo),
+        };
+      const digest = fold.digest(base.hash);
       previous = {
         digest,
         tools: toolInfo.parts,
