@@ -3,7 +3,7 @@ import { describeRunError, isCancellation, reportError } from '../run/describe-r
 import { issueApprovals } from '../run/paused-approvals.js';
 import { type RunEnd, randomId, streamPrefix } from '../run/read-run.js';
 import { StreamRedactor } from '../run/stream-redactor.js';
-import { displayArguments, hasSensitiveArguments } from '../run/tool-display.js';
+import { displayArguments } from '../run/tool-display.js';
 import type { AgUiEvent, AgUiInterrupt, AgUiTokenUsage } from './ag-ui-event.js';
 import type { AgUiStreamOptions } from './ag-ui-stream-options.js';
 
@@ -25,7 +25,6 @@ export class AgUiWriter {
   private readonly open = new Set<string>();
   /** Calls started in this run (ended or not). */
   private readonly calls = new Set<string>();
-  private readonly withheld = new Set<string>();
   private readonly answered = new Set<string>();
   private failedText: string | undefined;
 
@@ -68,8 +67,13 @@ export class AgUiWriter {
     this.text = undefined;
   }
 
+  /**
+   * Ends the calls still open at a step's end: their arguments never became a call (the model
+   * stopped or failed inside them). Each ends without arguments and is answered with the error.
+   */
   private closeCalls(): void {
-    for (const id of this.open) this.emit({ type: 'TOOL_CALL_END', toolCallId: id });
+    for (const id of [...this.open])
+      this.result(id, '', 'Not run: the call was cut off before its arguments were complete.');
     this.open.clear();
   }
 
@@ -88,11 +92,15 @@ export class AgUiWriter {
     this.calls.add(callId);
   }
 
-  /** A call's whole arguments (when none were streamed), then its end. */
-  private endCall(callId: string, toolName: string, input: unknown, streamed: boolean): void {
+  /**
+   * A call's whole arguments (as the run shows them, redacted), then its end. Argument text is
+   * never streamed piece by piece: a call cut off inside its arguments would leave pieces that do
+   * not join to JSON; every ended call's arguments are one valid JSON text, or none.
+   */
+  private endCall(callId: string, toolName: string, input: unknown): void {
     this.startCall(callId, toolName);
     if (!this.open.has(callId)) return;
-    if (!streamed && input !== undefined)
+    if (input !== undefined)
       this.emit({ type: 'TOOL_CALL_ARGS', toolCallId: callId, delta: JSON.stringify(this.redact.payload(input)) });
     this.emit({ type: 'TOOL_CALL_END', toolCallId: callId });
     this.open.delete(callId);
@@ -100,7 +108,7 @@ export class AgUiWriter {
 
   private result(callId: string, toolName: string, content: string): void {
     if (this.answered.has(callId)) return;
-    this.endCall(callId, toolName, undefined, true);
+    this.endCall(callId, toolName, undefined);
     this.answered.add(callId);
     this.emit({
       type: 'TOOL_CALL_RESULT',
@@ -110,8 +118,6 @@ export class AgUiWriter {
       role: 'tool',
     });
   }
-
-  private readonly streamed = new Set<string>();
 
   event(event: AgentEvent): void {
     if (event.type === 'run_started') {
@@ -137,21 +143,12 @@ export class AgUiWriter {
         this.textDelta(this.redact.feedText(event.delta));
         return;
       case 'tool_call_delta':
-        if (this.calls.has(event.callId) && !this.open.has(event.callId)) return;
-        if (!this.calls.has(event.callId) && hasSensitiveArguments(this.options.tools, event.toolName))
-          this.withheld.add(event.callId);
+        // The call shows as started; its arguments follow whole when it is admitted (see `endCall`).
+        if (this.calls.has(event.callId)) return;
         this.startCall(event.callId, event.toolName);
-        if (!this.withheld.has(event.callId) && event.argumentsDelta !== '') {
-          this.streamed.add(event.callId);
-          this.emit({
-            type: 'TOOL_CALL_ARGS',
-            toolCallId: event.callId,
-            delta: this.redact.text(event.argumentsDelta),
-          });
-        }
         return;
       case 'tool_started':
-        this.endCall(event.callId, event.toolName, event.input, this.streamed.has(event.callId));
+        this.endCall(event.callId, event.toolName, event.input);
         return;
       case 'tool_completed':
         this.result(event.callId, event.toolName, event.error ?? event.output ?? '');
@@ -207,13 +204,7 @@ export class AgUiWriter {
       const interrupts: AgUiInterrupt[] = [];
       if (run.outcome === 'deferred') {
         for (const call of [...run.deferred.approvals, ...run.deferred.calls])
-          this.endCall(
-            call.callId,
-            call.toolName,
-            displayArguments(this.options.tools, call.toolName, call.arguments),
-            // Argument text already streamed is not sent again (the deltas would no longer join to JSON).
-            this.streamed.has(call.callId),
-          );
+          this.endCall(call.callId, call.toolName, displayArguments(this.options.tools, call.toolName, call.arguments));
         for (const approval of issued) {
           const call = run.deferred.approvals.find((candidate) => candidate.callId === approval.toolCallId);
           interrupts.push({

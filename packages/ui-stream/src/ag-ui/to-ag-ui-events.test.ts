@@ -1,7 +1,9 @@
 import { EventSchemas } from '@ag-ui/core/schemas';
+import { AgentHarness, ModelCallError } from '@tiny/harness';
+import { ScriptedModel } from '@tiny/harness/testkit';
 import { describe, expect, it } from 'vitest';
 import { InMemoryApprovalStore } from '../chat/approval-store.js';
-import { API_KEY, createScenario, MEMO, type Scenario } from '../scenarios.test-helper.js';
+import { API_KEY, createScenario, createTools, MEMO, type Scenario } from '../scenarios.test-helper.js';
 import type { AgUiEvent } from './ag-ui-event.js';
 import { toAgUiResponse } from './ag-ui-response.js';
 import { toAgUiEvents } from './to-ag-ui-events.js';
@@ -44,10 +46,9 @@ describe('toAgUiEvents', () => {
   it('native: text messages, the tool call with its arguments and result, progress as CUSTOM, the final result', async () => {
     const list = await events('native');
     const types = list.map((event) => event.type);
+    // The arguments follow whole once the call is admitted (a call cut inside them never leaves pieces).
     expect(types.filter((type) => type.startsWith('TOOL_CALL'))).toEqual([
       'TOOL_CALL_START',
-      'TOOL_CALL_ARGS',
-      'TOOL_CALL_ARGS',
       'TOOL_CALL_ARGS',
       'TOOL_CALL_END',
       'TOOL_CALL_RESULT',
@@ -108,5 +109,35 @@ describe('toAgUiEvents', () => {
     });
     validate(parsed);
     expect(parsed.at(-1)?.type).toBe('RUN_FINISHED');
+  });
+});
+
+// Breaker #F: a call whose argument text was cut (the model failed inside it) got TOOL_CALL_END after
+// argument pieces that do not join to JSON.
+describe('a call cut off inside its arguments', () => {
+  it('ends without argument pieces and is answered with an error', async () => {
+    class CutModel extends ScriptedModel {
+      override async doStream() {
+        async function* parts() {
+          yield { type: 'text_delta' as const, delta: 'Looking. ' };
+          yield { type: 'tool_call_start' as const, id: 'c1', name: 'lookup' };
+          yield { type: 'tool_call_delta' as const, id: 'c1', argumentsDelta: '{"id":' };
+          throw new ModelCallError({ message: 'the stream broke', kind: 'invalid_request', statusCode: 400 });
+        }
+        return { stream: parts(), warnings: [] };
+      }
+    }
+    const harness = new AgentHarness({ model: new CutModel({ steps: [{ content: '' }] }), tools: createTools().tools });
+    const run = harness.stream('go', { policy: { captureToolIo: true } });
+    const list: AgUiEvent[] = [];
+    for await (const event of toAgUiEvents(run, { tools: harness }) as unknown as AsyncIterable<AgUiEvent>)
+      list.push(event);
+    validate(list);
+    const call = list.filter((event) => 'toolCallId' in event && event.toolCallId === 'c1').map((event) => event.type);
+    expect(call).toEqual(['TOOL_CALL_START', 'TOOL_CALL_END', 'TOOL_CALL_RESULT']);
+    expect(list.find((event) => event.type === 'TOOL_CALL_RESULT')).toMatchObject({
+      content: 'Not run: the call was cut off before its arguments were complete.',
+    });
+    expect(list.at(-1)?.type).toBe('RUN_ERROR');
   });
 });
