@@ -35,4 +35,42 @@ describe('PartialArguments', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty('x');
   });
+
+  it('reads proto3 JSON string forms exactly and joins pieces only onto a string', () => {
+    const args = new PartialArguments();
+    expect(
+      args.apply([
+        { jsonPath: '$.n', numberValue: '-0.5e2' },
+        { jsonPath: '$.b', boolValue: 'false' },
+        { jsonPath: '$.z', nullValue: 'NULL_VALUE' },
+        { jsonPath: '$.list[0]', stringValue: 'a' },
+        { jsonPath: '$.list[1]', stringValue: 'b' },
+        { jsonPath: '$.list[1]', stringValue: 'c' },
+      ]),
+    ).toBeUndefined();
+    expect(args.root).toEqual({ n: -50, b: false, z: null, list: ['a', 'bc'] });
+    expect(new PartialArguments().apply([{ jsonPath: '$.x[01]', stringValue: 'a' }])).toMatch(/unreadable/);
+    expect(new PartialArguments().apply([{ jsonPath: `$${'.a'.repeat(65)}`, stringValue: 'a' }])).toMatch(/unreadable/);
+    expect(new PartialArguments().apply([{ jsonPath: '$.x[4097]', stringValue: 'a' }])).toMatch(/unreadable/);
+    expect(new PartialArguments().apply({ jsonPath: '$.x' })).toMatch(/not a list/);
+    expect(
+      new PartialArguments().apply([
+        { jsonPath: '$.n', numberValue: 5 },
+        { jsonPath: '$.n', stringValue: 'five' },
+      ]),
+    ).toMatch(/written twice/);
+    expect(
+      new PartialArguments().apply([
+        { jsonPath: '$.s', stringValue: 'a' },
+        { jsonPath: '$.s', numberValue: 1 },
+      ]),
+    ).toMatch(/written twice/);
+    const mixed = new PartialArguments();
+    expect(
+      mixed.apply([
+        { jsonPath: '$.s', stringValue: 'a' },
+        { jsonPath: '$.s.t', stringValue: 'b' },
+      ]),
+    ).toMatch(/another kind/);
+  });
 });

@@ -76,14 +76,16 @@ function leafOf(entry: Readonly<Record<string, unknown>>): Leaf {
  * order. `apply` returns a reason when an entry cannot be placed or read exactly (an unreadable
  * path, a path deeper than `MAX_WIRE_DEPTH` or through an index past `MAX_PARTIAL_INDEX`, an index
  * that would leave a hole in an array, a path through a value of another kind, a prototype key, a
- * value that is not exactly one readable `google.protobuf.Value`, a string piece joining a value
- * that is not a string); the call is then refused, never run with what could be placed. Never throws.
+ * value that is not exactly one readable `google.protobuf.Value`, a path written again with
+ * anything but a string piece joining its string); the call is then refused, never run with what could be placed. Never throws.
  * @internal
  */
 export class PartialArguments {
   readonly root: Record<string, unknown> = {};
   /** Paths (as their steps in JSON) holding a string that later pieces join. */
   private readonly strings = new Set<string>();
+  /** Every path (as its steps in JSON) written so far. */
+  private readonly written = new Set<string>();
 
   apply(entries: unknown): string | undefined {
     if (entries !== undefined && !Array.isArray(entries)) return 'partialArgs that is not a list';
@@ -102,6 +104,9 @@ export class PartialArguments {
       if ('problem' in leaf) return leaf.problem;
       const key = JSON.stringify(steps);
       let placed = leaf.value;
+      // a path is written once, except for the string pieces that join onto it
+      if (this.written.has(key) && !(leaf.string && this.strings.has(key)))
+        return `a partialArgs path written twice with a value that does not join the first (${path})`;
       if (leaf.string && this.strings.has(key)) {
         const earlier = this.read(steps);
         if (typeof earlier !== 'string') return `a partialArgs string piece joining a value of another kind (${path})`;
@@ -109,8 +114,8 @@ export class PartialArguments {
       }
       if (!this.write(steps, placed))
         return `a partialArgs path through a value of another kind or past the end of a list (${path})`;
+      this.written.add(key);
       if (leaf.string) this.strings.add(key);
-      else this.strings.delete(key);
     }
     return undefined;
   }
