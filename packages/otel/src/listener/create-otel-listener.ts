@@ -64,7 +64,7 @@ function handle(run: RunTracer, event: Exclude<AgentEvent, { type: 'run_started'
             ? `tool:${change.change}:${change.toolName}`
             : change.part === 'history'
               ? `history:rewritten:${change.index}`
-              : 'system:changed',
+              : `${change.part}:changed`,
         ),
         [ATTRIBUTES.promptPrefixLostTokens]: event.lostPrefixTokens,
       });

@@ -50,4 +50,22 @@ describe('prompt prefix and cache attributes', () => {
     expect(root?.attributes[ATTRIBUTES.cacheHitRatio]).toBeCloseTo(90 / 220, 10);
     expect(run.cacheHitRatio).toBeCloseTo(90 / 220, 10);
   });
+
+  it('names a tool choice change between requests as settings:changed', async () => {
+    exporter.reset();
+    const model = new ScriptedModel({
+      steps: [{ toolCalls: [scriptedToolCall('weather', { city: 'Oslo' }, 'w1')] }, { content: 'sunny' }],
+    });
+    let turn = 0;
+    await new AgentHarness({
+      model,
+      tools: [weather],
+      middleware: [{ name: 'force', beforeModel: () => (++turn === 2 ? { toolChoice: { type: 'none' } } : undefined) }],
+    }).invoke({}, [{ role: 'user', content: 'weather?' }], {
+      onEvent: createOtelListener({ tracer: provider.getTracer('prefix-test') }),
+    });
+    const chats = exporter.getFinishedSpans().filter((span) => span.attributes['gen_ai.operation.name'] === 'chat');
+    const change = chats[1]?.events.find((event) => event.name === 'tiny.prompt_prefix_changed');
+    expect(change?.attributes?.[ATTRIBUTES.promptPrefixChanges]).toEqual(['settings:changed']);
+  });
 });

@@ -216,7 +216,7 @@ export function buildTrace(input: NormalizedInput): TraceView {
             ? `tool ${change.toolName} ${change.change}`
             : change.part === 'history'
               ? `history rewritten at message ${change.index}`
-              : 'system changed',
+              : `${change.part} changed`,
         );
         prefixBreaks.set(event.modelCallId, { changes, lostTokens: event.lostPrefixTokens });
         note(
