@@ -93,6 +93,12 @@ export function scanText(
   let lastCallEnd = -1;
   /** Where a started call that never closed begins (complete text): its text is not narrative. */
   let ownedFrom = -1;
+  /**
+   * The first block opened outside a quotation that never closed (its opener, where its body
+   * starts, its grammar): it owns everything to the end of the text, so no block after it is a
+   * call of its own (see `CUT_OFF_OWNS_TO_END`).
+   */
+  let open: { readonly start: number; readonly bodyStart: number; readonly source: RawCall['source'] } | undefined;
   const lastCall = (): readonly [number, number] | undefined =>
     lastCallEnd < 0 ? undefined : [lastCallStart, lastCallEnd];
   for (;;) {
@@ -134,6 +140,24 @@ export function scanText(
       parts.push([partStart, start]);
       return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall() };
     }
+    // CUT_OFF_OWNS_TO_END: a block after an opener that never closed is inside that block (its
+    // closer would have come first), so its calls are part of the cut-off call and never run: a
+    // complete text reads one invalid, partial call (named after the first call inside, when the
+    // opener's own body did not start like a call) and no text from the opener on; a stream holds
+    // from the opener, so it releases neither the calls nor the text before the end decides.
+    if (open !== undefined && best.kind !== 'unterminated') {
+      const [inner] = best.kind === 'calls' ? best.calls : [];
+      if (ownedFrom < 0 && inner !== undefined) {
+        parts.push([partStart, open.start]);
+        partStart = open.start;
+        ownedFrom = open.start;
+        calls.push(cutOff(inner.name, text.slice(open.bodyStart), open.source));
+      }
+      from = Math.max(best.end, best.start + 1);
+      quoteCursor = Math.max(quoteCursor, best.end);
+      if (from > text.length) break;
+      continue;
+    }
     // Quoted markup: blocks inside a quotation in prose (a quotation mark opened before them and
     // closed after them on the same line, with only text around) are a quotation, not calls: the
     // same rule for every grammar. The quotation's blocks are taken as blocks are, and undone when
@@ -160,13 +184,16 @@ export function scanText(
       best.kind === 'unterminated' && run === undefined && ownedFrom < 0
         ? cutOffCall(text, best.end, source)
         : undefined;
-    if (cut !== undefined && !complete) {
+    // A stream holds from any opener that has not closed yet (outside a quotation): whatever comes
+    // after it may be inside it (see CUT_OFF_OWNS_TO_END), so nothing after it is released early.
+    if (best.kind === 'unterminated' && run === undefined && !complete) {
       const start = heldFrom(best.start);
       parts.push([partStart, start]);
       return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall() };
     }
     if (best.kind === 'unterminated') {
       diagnostics.push({ kind: 'unterminated_block', source });
+      if (run === undefined) open ??= { start: best.start, bodyStart: best.end, source };
       if (cut !== undefined) {
         parts.push([partStart, best.start]);
         partStart = best.start;
@@ -174,10 +201,6 @@ export function scanText(
         calls.push(cut);
       }
     } else {
-      if (ownedFrom >= 0) {
-        partStart = Math.max(partStart, best.start);
-        ownedFrom = -1;
-      }
       parts.push([partStart, best.start]);
       partStart = best.end;
       if (best.kind === 'calls') {
@@ -430,10 +453,15 @@ function cutOffCall(text: string, bodyStart: number, source: RawCall['source']):
   const match = CUT_OFF_BODY.exec(text.slice(bodyStart, bodyStart + 160));
   const name = match?.[1] ?? match?.[2];
   if (name === undefined) return undefined;
+  return cutOff(name, text.slice(bodyStart), source);
+}
+
+/** An invalid, partial call named `name` whose block (body `raw`) was cut off before it closed. */
+function cutOff(name: string, raw: string, source: RawCall['source']): RawCall {
   return {
     name,
     arguments: {},
     source,
-    invalid: { raw: text.slice(bodyStart), reason: 'the call was cut off before its block closed', partial: true },
+    invalid: { raw, reason: 'the call was cut off before its block closed', partial: true },
   };
 }

@@ -86,12 +86,13 @@ export function readFunctionaryRecipients(
     }
   });
   if (calls.length === 0 && !body.startsWith('>>>')) return undefined;
-  const unterminated = calls.some((call) => call.invalid?.reason === CUT_OFF);
+  const unterminated = calls.some((call) => call.invalid?.reason === CUT_OFF || call.invalid?.reason === FENCE_CUT_OFF);
   const read = { text: joinNarrative(narrative), calls, bodies };
   return unterminated ? { ...read, unterminated } : read;
 }
 
 const CUT_OFF = 'the arguments JSON was cut off before it closed';
+const FENCE_CUT_OFF = 'the arguments code fence was cut off before it closed';
 
 /** Whether a first segment with no `>>>` is a call: a JSON object, or code for an offered `python`. */
 function isCallBody(name: string, content: string): boolean {
@@ -102,6 +103,16 @@ function isCallBody(name: string, content: string): boolean {
 function recipientCall(name: string, content: string): RawCall {
   const trimmed = content.trim();
   if (trimmed === '') return { name, arguments: {}, source: 'tagged_json' };
+  // A body that opens a code fence and never closes it was cut off inside the fence: a started
+  // block owns the text to its end (no later `>>>` is a boundary, see above), so the call is
+  // invalid and partial, even when the JSON inside looks whole (the closer never came).
+  if (trimmed.startsWith('```') && trimmed.indexOf('```', 3) < 0)
+    return {
+      name,
+      arguments: {},
+      invalid: { raw: trimmed, reason: FENCE_CUT_OFF, partial: true },
+      source: 'tagged_json',
+    };
   const parsed = parseJsonStrict(trimmed);
   if (name === 'python' && (parsed === undefined || !isRecord(parsed.value))) {
     return { name, arguments: { code: content }, source: 'tagged_json' };
