@@ -131,7 +131,7 @@ export { ApprovalSecretError } from './errors/approval-secret-error.js';
 export { ArtifactUnreadableError } from './errors/artifact-unreadable-error.js';
 export { CheckpointUnreadableError } from './errors/checkpoint-unreadable-error.js';
 export { DeferredResolutionError, type DeferredResolutionProblem } from './errors/deferred-resolution-error.js';
-export { InvalidRunStateError } from './errors/invalid-run-state-error.js';
+export { InvalidRunStateError, type InvalidRunStateProblem } from './errors/invalid-run-state-error.js';
 export { LimitExceededError } from './errors/limit-exceeded-error.js';
 export { ListenerError } from './errors/listener-error.js';
 export { MiddlewareError } from './errors/middleware-error.js';

@@ -15,6 +15,7 @@ import { type ApprovalSecret, approvalKey, keyWeakness, MIN_KEY_BYTES } from '..
 import type { DeferredCall } from '../deferral/deferred-call.js';
 import type { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import { parseRunState, type RunState } from '../deferral/run-state.js';
+import { verifyRunState } from '../deferral/run-state-signature.js';
 import type { DiscoveryOptions } from '../discovery/discovery-session.js';
 import { DeferredResolutionError } from '../errors/deferred-resolution-error.js';
 import { ListenerError } from '../errors/listener-error.js';
@@ -83,6 +84,17 @@ export interface AgentHarnessOptions {
    * `ApprovalSecretError` before anything runs.
    */
   readonly approvalSecret?: ApprovalSecret | undefined;
+  /**
+   * Signs every run state this harness writes (`run.state` of a paused run, each `onCheckpoint`
+   * state) with an HMAC-SHA-256 over the whole state (its `signature` field), and makes `resume`,
+   * `resumeDeferred` and `streamResumeDeferred` refuse a state whose signature is missing or does
+   * not match (`InvalidRunStateError`, problem `tampered`) before anything runs: an edited
+   * transcript, a dropped `refusedCalls` or a lowered version never resumes. A key or a function of
+   * the run id, under the rules of `approvalSecret`. Defaults to `approvalSecret` (the two
+   * signatures are domain-separated, so one key serves both). Without either, states are unsigned:
+   * store them where only the host can write (every shipped `CheckpointStore` keeps them server-side).
+   */
+  readonly stateSecret?: ApprovalSecret | undefined;
   /**
    * Where tool results go that the model should not get inline (see `ArtifactStore`): image and
    * file blocks with inline data, and any result over the tool's `runtime.maxResultBytes`. The
@@ -173,6 +185,7 @@ const HARNESS_OPTION_KEYS = optionKeys<AgentHarnessOptions>()(
     'ledgerFailure',
     'idempotencyKey',
     'approvalSecret',
+    'stateSecret',
     'artifacts',
     'resumeClaims',
   ],
@@ -264,6 +277,8 @@ export class AgentHarness {
   private readonly ledgerFailure: LedgerFailureMode;
   private readonly idempotencyKey: IdempotencyKeyRule | undefined;
   private readonly approvalSecret: ApprovalSecret | undefined;
+  /** Signs and checks run states (`stateSecret`, else `approvalSecret`). */
+  private readonly stateSecret: ApprovalSecret | undefined;
   /** Paused states this harness resumed: run id, transcript length and pending digests. */
   private readonly resumed = new Set<string>();
   private readonly resumeClaims: ResumeClaimStore | undefined;
@@ -312,19 +327,22 @@ export class AgentHarness {
     this.discoveryOptions = options.discovery ?? {};
     this.ledgerFailure = options.ledgerFailure ?? 'abort';
     this.idempotencyKey = options.idempotencyKey;
-    const secret = options.approvalSecret;
-    const weakness =
-      typeof secret === 'string' || secret instanceof Uint8Array
-        ? keyWeakness(secret)
-        : secret === undefined || typeof secret === 'function'
-          ? undefined
-          : 'neither a string, bytes nor a function';
-    if (weakness !== undefined)
-      throw new InvalidInputError({
-        entryPoint: 'AgentHarness',
-        reason: `\`approvalSecret\` must be a string or Uint8Array of at least ${MIN_KEY_BYTES} bytes (not whitespace only, not all zero bytes), or a function of the run id; got ${weakness}`,
-      });
-    this.approvalSecret = secret;
+    for (const name of ['approvalSecret', 'stateSecret'] as const) {
+      const secret = options[name];
+      const weakness =
+        typeof secret === 'string' || secret instanceof Uint8Array
+          ? keyWeakness(secret)
+          : secret === undefined || typeof secret === 'function'
+            ? undefined
+            : 'neither a string, bytes nor a function';
+      if (weakness !== undefined)
+        throw new InvalidInputError({
+          entryPoint: 'AgentHarness',
+          reason: `\`${name}\` must be a string or Uint8Array of at least ${MIN_KEY_BYTES} bytes (not whitespace only, not all zero bytes), or a function of the run id; got ${weakness}`,
+        });
+    }
+    this.approvalSecret = options.approvalSecret;
+    this.stateSecret = options.stateSecret ?? options.approvalSecret;
     const claims = options.resumeClaims as Partial<ResumeClaimStore> | undefined;
     if (claims !== undefined && typeof claims?.claimResume !== 'function')
       throw new InvalidInputError({
@@ -500,6 +518,8 @@ export class AgentHarness {
     const listeners = options.onEvent ? [options.onEvent, ...extraListeners] : extraListeners;
     const sink = new EventSink(listeners, options.recordEvents ?? true);
     const resumed = resuming ? (input as RunState) : undefined;
+    // A signing harness resumes only a state it signed, unedited: checked before anything runs.
+    if (resumed !== undefined && this.stateSecret !== undefined) verifyRunState(resumed, this.stateSecret);
     const messages: unknown = resumed ? resumed.messages : input;
     assertMessages(resumed ? 'AgentHarness.resume' : 'AgentHarness.invoke', messages);
     const runId = resumed?.runId ?? context.runId ?? shortId();
@@ -540,6 +560,7 @@ export class AgentHarness {
       ledgerFailure: this.ledgerFailure,
       idempotencyKey: this.idempotencyKey,
       approvalSecret: this.approvalSecret,
+      stateSecret: this.stateSecret,
       offered: new Map(),
       offeredSchemas: [],
       offeredFrom: undefined,

@@ -70,6 +70,8 @@ export interface LoopState {
   readonly idempotencyKey: IdempotencyKeyRule | undefined;
   /** Signs pending calls' digests (see `AgentHarnessOptions.approvalSecret`). */
   readonly approvalSecret: ApprovalSecret | undefined;
+  /** Signs every run state written (see `AgentHarnessOptions.stateSecret`). */
+  readonly stateSecret: ApprovalSecret | undefined;
   /** This turn's callable tools, by name (advertised and allowed). */
   offered: ReadonlyMap<string, RegisteredTool>;
   /** Deferred tools: not on the wire, callable by name or through `tool_call` (after the allow-list). */

@@ -23,6 +23,7 @@ import type { DeferredBatchData } from '../deferral/deferred-call.js';
 import { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import { admitDecisions, checkDecisions, checkDigests, checkEditedArguments } from '../deferral/resolve-deferred.js';
 import { type RefusedTurn, RUN_STATE_VERSION, type RunState, unansweredCalls } from '../deferral/run-state.js';
+import { signRunState } from '../deferral/run-state-signature.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import { ListenerError } from '../errors/listener-error.js';
 import { ToolChoiceIgnoredError } from '../errors/tool-choice-ignored-error.js';
@@ -189,7 +190,7 @@ function snapshot(
   const base = {
     runId: state.runId,
     ...(state.context.threadId === undefined ? {} : { threadId: state.context.threadId }),
-    messages: state.history,
+    messages: [...state.history],
     ...(pending === undefined ? {} : { pending }),
     budgets: { modelCalls: state.modelCalls, toolCalls: state.toolCalls },
     usage: state.usage,
@@ -203,11 +204,17 @@ function snapshot(
   const cut = cutOffCalls.length > 0 ? { cutOffCalls } : {};
   // Open calls the adapter refused go with it (version 4), so a resume never runs them either.
   const refusedCalls = open.filter((id) => state.callFormats.get(id)?.refused === true);
-  if (refusedCalls.length > 0) return { version: RUN_STATE_VERSION, ...base, ...forced, ...cut, refusedCalls };
-  if (cutOffCalls.length > 0) return { version: 3, ...base, ...forced, cutOffCalls };
-  // The run's forced choice goes with it (version 2), so a resume enforces it too.
-  if (forced.toolChoice === undefined) return { version: 1, ...base };
-  return { version: 2, ...base, ...forced };
+  const written: RunState =
+    refusedCalls.length > 0
+      ? { version: RUN_STATE_VERSION, ...base, ...forced, ...cut, refusedCalls }
+      : cutOffCalls.length > 0
+        ? { version: 3, ...base, ...forced, cutOffCalls }
+        : // The run's forced choice goes with it (version 2), so a resume enforces it too.
+          forced.toolChoice === undefined
+          ? { version: 1, ...base }
+          : { version: 2, ...base, ...forced };
+  // Signed last, over everything above, so no field can be edited, dropped or added unseen.
+  return state.stateSecret === undefined ? written : signRunState(written, state.stateSecret);
 }
 
 /** The open calls of the last assistant turn, decoded for admission (as the provider sent them). */

@@ -9,6 +9,7 @@ import { ScriptedModel, scriptedToolCall } from '../testkit/index.js';
 import { approvalDigest } from './approval-digest.js';
 import { DeferredToolResults } from './deferred-tool-results.js';
 import { parseRunState, type RunState } from './run-state.js';
+import { signRunState } from './run-state-signature.js';
 
 /** A payment that needs approval, then a final answer (twice, so a run can be resumed twice). */
 function scenario(options: Partial<AgentHarnessOptions> = {}) {
@@ -166,13 +167,20 @@ describe('approvals bound to the exact call', () => {
     const decisions = (target: RunState) =>
       new DeferredToolResults().approveAll(parseRunState(target).pending ?? { approvals: [] });
     const withForged = edit(state, { args, digest: forged });
+    // The state's own signature (stateSecret defaults to approvalSecret) refuses the edit first...
     await expect(harness.resumeDeferred({}, withForged, decisions(withForged))).rejects.toThrow(
-      /digest does not match/,
+      /signature does not match/,
     );
+    // ...and the call digests still hold under a re-signed state (a leaked state key alone forges no approval).
+    const resigned = signRunState(withForged, 'approval-key-0123456789');
+    await expect(harness.resumeDeferred({}, resigned, decisions(resigned))).rejects.toThrow(/digest does not match/);
     const unsigned = edit(state, { args });
     const first = unsigned.pending?.approvals[0] as { digest?: string } | undefined;
     if (first !== undefined) delete first.digest;
-    await expect(harness.resumeDeferred({}, unsigned, decisions(unsigned))).rejects.toThrow(/carries no digest/);
+    const unsignedResigned = signRunState(unsigned, 'approval-key-0123456789');
+    await expect(harness.resumeDeferred({}, unsignedResigned, decisions(unsigned))).rejects.toThrow(
+      /carries no digest/,
+    );
     // A state signed with another secret is refused too.
     const other = await paused({ approvalSecret: 'other-key-0123456789abc' });
     await expect(harness.resumeDeferred({}, other.state, decisions(other.state))).rejects.toSatisfy(

@@ -66,6 +66,13 @@ export interface RunState {
    * run with a re-sorted tool list (a prompt-cache miss, nothing else).
    */
   readonly prefix?: PrefixState | undefined;
+  /**
+   * `hmac-sha256:<hex>` over the rest of the state, written when the harness has a secret
+   * (`stateSecret`, else `approvalSecret`); such a harness resumes only a state whose signature
+   * matches (else `InvalidRunStateError`, problem `tampered`). Without a secret states are
+   * unsigned: store them where only the host can write.
+   */
+  readonly signature?: string | undefined;
 }
 
 /** Why every open call of a checkpointed turn is refused (see `RunState.refusedTurn`). */
@@ -167,6 +174,7 @@ const runStateSchema: JsonSchema = {
     cutOffCalls: { type: 'array', items: { type: 'string' } },
     refusedCalls: { type: 'array', items: { type: 'string' } },
     toolChoice: {
+    signature: { type: 'string' },
       oneOf: [
         {
           type: 'object',
