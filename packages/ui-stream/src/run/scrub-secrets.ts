@@ -1,5 +1,3 @@
-import { REDACTED } from '@tiny/harness';
-
 /** Shorter values are not scrubbed (a one-letter host value would redact every word holding it). */
 export const MIN_SECRET_LENGTH = 6;
 
@@ -13,22 +11,4 @@ export function secretStrings(values: unknown, depth = 0, out: Set<string> = new
   } else if (depth <= 16 && typeof values === 'object' && values !== null)
     for (const value of Object.values(values)) secretStrings(value, depth + 1, out);
   return [...out].sort((left, right) => right.length - left.length);
-}
-
-/**
- * `value` with every occurrence of each secret in its strings (keys included) replaced by
- * `[redacted]`; the same object when there is nothing to scrub.
- */
-export function scrubSecrets<T>(value: T, secrets: readonly string[], depth = 0): T {
-  if (secrets.length === 0) return value;
-  if (typeof value === 'string') {
-    let text: string = value;
-    for (const secret of secrets) if (text.includes(secret)) text = text.split(secret).join(REDACTED);
-    return text as T;
-  }
-  if (depth > 64 || typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map((item) => scrubSecrets(item, secrets, depth + 1)) as T;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [scrubSecrets(key, secrets), scrubSecrets(item, secrets, depth + 1)]),
-  ) as T;
 }
