@@ -217,6 +217,18 @@ function snapshot(
   return state.stateSecret === undefined ? written : signRunState(written, state.stateSecret);
 }
 
+/** A deep copy of `value`, frozen at every depth (what `afterModel` hooks are given to read). */
+function frozenCopy<T>(value: T): T {
+  const copy = structuredClone(value);
+  const stack: unknown[] = [copy];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    if (typeof item !== 'object' || item === null || Object.isFrozen(item)) continue;
+    Object.freeze(item);
+    for (const child of Object.values(item)) stack.push(child);
+  }
+  return copy;
+}
+
 /** The open calls of the last assistant turn, decoded for admission (as the provider sent them). */
 function openCalls(state: LoopState): PendingCall[] {
   const open = new Set(unansweredCalls(state.history).map((call) => call.id));
@@ -577,7 +589,9 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
       ...(call.refused === true ? { refused: true as const } : {}),
     }));
     if (state.middleware.length > 0) {
-      const input = { response, calls: pendingCalls, text: parsed.text };
+      // Hooks read a frozen copy: admission decides from `pendingCalls` (the calls as read, refusals
+      // included), so a hook may drop or answer calls through a control, never rename or un-refuse one.
+      const input = { response, calls: frozenCopy(pendingCalls), text: parsed.text };
       const control = await runAfterHooks(state, 'afterModel', (middleware) => middleware.afterModel?.(input, context));
       if (control) {
         const applied = applyControl(state, control, parsed.text);

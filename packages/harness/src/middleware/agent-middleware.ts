@@ -88,6 +88,10 @@ export interface ModelRequestPatch {
 /** Input of `afterModel`: the response and the calls read from it (with their settled ids). */
 export interface AfterModelInput {
   readonly response: LanguageModelV1Response;
+  /**
+   * The calls, as a deep-frozen copy: admission decides from its own copy taken before the hooks,
+   * so a hook drops or answers calls through a control, never renames, edits or un-refuses one.
+   */
   readonly calls: readonly PendingCall[];
   /** The narrative text of the response. */
   readonly text: string;
