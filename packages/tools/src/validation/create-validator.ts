@@ -2,7 +2,16 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { isMarked, TinyError } from '../errors/tiny-error.js';
-import { countingCopy, runBudgeted, SPENT, useBranchBudget, visitBudget } from './branch-budget.js';
+import {
+  countingCopy,
+  MAX_COLLECTED_ERRORS,
+  OVERFLOW,
+  runBudgeted,
+  SPENT,
+  schemaNodesOf,
+  useBranchBudget,
+  visitBudget,
+} from './branch-budget.js';
 import type { JsonSchema } from './json-schema.js';
 import { linearPatternProblem, linearRegExpEngine } from './linear-regexp.js';
 import { validate as validateMeta2020 } from './meta-schema-2020.generated.js';
@@ -60,6 +69,14 @@ let ajv07: Ajv | undefined;
 /** Instances that stop at the first error, for {@link Validator.test}. */
 let failFast2020: Ajv | undefined;
 let failFast07: Ajv | undefined;
+/**
+ * 2020-12 instances that do not track evaluated properties and items, for schemas without
+ * `unevaluatedProperties`/`unevaluatedItems`: with tracking on, ajv tries every `anyOf` branch
+ * even after one passed (to merge what they evaluated), so a valid value under a recursive union
+ * costs branches^depth; without it the first passing branch ends the union.
+ */
+let lean2020: Ajv | undefined;
+let leanFailFast2020: Ajv | undefined;
 const cache = new WeakMap<object, Validator>();
 /**
  * Compiled functions by schema text, so a schema rebuilt with the same content (tools defined per
@@ -69,7 +86,7 @@ const cache = new WeakMap<object, Validator>();
 const compiledByText = new Map<string, ValidateFunction>();
 const COMPILED_BY_TEXT_LIMIT = 512;
 
-function createAjv(kind: '2020' | '07', allErrors = true): Ajv {
+function createAjv(kind: '2020' | '07', allErrors = true, unevaluated = true): Ajv {
   // strict: false lets provider-specific keywords (`x-...`, `examples`) pass through unenforced;
   // useDefaults/coerceTypes stay off: validation never rewrites the model's arguments.
   // code.regExp: `pattern` and `patternProperties` run on RE2JS, in time linear in the input.
@@ -78,6 +95,8 @@ function createAjv(kind: '2020' | '07', allErrors = true): Ajv {
   const options = { allErrors, strict: false, validateFormats: true, code: { regExp: linearRegExpEngine } };
   const ajv =
     kind === '2020' ? (new Ajv2020({ ...options, validateSchema: false }) as unknown as Ajv) : new Ajv(options);
+  // Ajv2020's constructor forces `unevaluated: true`; compiles read the option from `opts`.
+  if (kind === '2020') (ajv.opts as { unevaluated?: boolean }).unevaluated = unevaluated;
   addFormats(ajv);
   // ajv's `uniqueItems` compares every pair of non-primitive items; this one is linear.
   useLinearUniqueItems(ajv);
@@ -102,18 +121,44 @@ function ajvFor(schema: JsonSchema, fresh: boolean): Ajv {
 function compileFailFast(schema: JsonSchema): ValidateFunction {
   const declared = typeof schema.$schema === 'string' ? schema.$schema : '';
   const kind = draft07.test(declared) ? '07' : '2020';
-  if (kind === '07') failFast07 ??= createAjv('07', false);
-  else failFast2020 ??= createAjv('2020', false);
-  const ajv = (kind === '07' ? failFast07 : failFast2020) as Ajv;
+  const unevaluated = kind === '2020' && usesUnevaluated(schema);
+  let ajv: Ajv;
+  if (kind === '07') ajv = failFast07 ??= createAjv('07', false);
+  else if (unevaluated) ajv = failFast2020 ??= createAjv('2020', false);
+  else ajv = leanFailFast2020 ??= createAjv('2020', false, false);
   const counting = countingCopy(schema);
+  let compiled: ValidateFunction;
   try {
-    const compiled = ajv.compile(counting);
+    compiled = ajv.compile(counting);
     ajv.removeSchema(counting);
-    return compiled;
   } catch {
     // Two unrelated schemas may share an `$id` (see compile): a fresh instance takes the second.
-    return createAjv(kind, false).compile(counting);
+    compiled = createAjv(kind, false, unevaluated).compile(counting);
   }
+  schemaNodes.set(compiled, schemaNodesOf(counting));
+  return compiled;
+}
+
+/** Schema nodes metered by each compiled function (the visit budget grows with them). */
+const schemaNodes = new WeakMap<ValidateFunction, number>();
+
+/** Runs a compiled check within its visit budget (see branch-budget.ts). */
+function run(check: ValidateFunction, value: unknown, maxErrors?: number): boolean | typeof SPENT | typeof OVERFLOW {
+  return runBudgeted(check, value, { schemaNodes: schemaNodes.get(check) ?? 1, maxErrors });
+}
+
+/** Whether any object in `schema` has an `unevaluatedProperties` or `unevaluatedItems` key (iterative walk). */
+function usesUnevaluated(schema: JsonSchema): boolean {
+  const stack: unknown[] = [schema];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
+    seen.add(node);
+    if (!Array.isArray(node) && ('unevaluatedProperties' in node || 'unevaluatedItems' in node)) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push(child);
+  }
+  return false;
 }
 
 /**
@@ -134,9 +179,16 @@ function budgetIssue(budget: number): ValidationIssue {
   return {
     path: '',
     keyword: 'maxBranchVisits',
-    message: `cannot be checked: the schema's references and union branches need more than ${budget} visits for this value`,
+    message: `cannot be checked: the schema needs more than ${budget} subschema visits for this value`,
   };
 }
+
+/** The closing issue once collecting every issue was stopped at {@link MAX_COLLECTED_ERRORS}. */
+const collectionStoppedIssue: ValidationIssue = {
+  path: '',
+  keyword: 'maxIssues',
+  message: `and more issues (collection stopped after ${MAX_COLLECTED_ERRORS})`,
+};
 
 /** The ahead-of-time 2020-12 meta-schema validator (ajv standalone code), as ajv calls it. */
 const meta2020 = validateMeta2020 as unknown as ((schema: unknown) => boolean) & { errors?: ErrorObject[] | null };
@@ -173,23 +225,28 @@ function validateAgainstMeta(ajv: Ajv, schema: JsonSchema): void {
 }
 
 function compile(schema: JsonSchema): ValidateFunction {
-  const ajv = ajvFor(schema, false);
-  if (ajv === ajv2020) validateAgainstMeta(ajv, schema);
+  let ajv = ajvFor(schema, false);
+  if (ajv === ajv2020) {
+    validateAgainstMeta(ajv, schema);
+    if (!usesUnevaluated(schema)) ajv = lean2020 ??= createAjv('2020', true, false);
+  }
   // The compiled copy counts its `$ref` and union-branch visits (see branch-budget.ts).
   const counting = countingCopy(schema);
+  let compiled: ValidateFunction;
   try {
-    const compiled = ajv.compile(counting);
+    compiled = ajv.compile(counting);
     // The compiled function is kept in our WeakMap; dropping it from ajv's own cache keeps the
     // shared instance from growing with every schema object a long-lived process compiles.
     ajv.removeSchema(counting);
-    return compiled;
   } catch (error) {
     // Two unrelated schemas may share an `$id`; the shared instance refuses the second one.
-    if (error instanceof Error && /already exists/.test(error.message)) {
-      return ajvFor(schema, true).compile(counting);
-    }
-    throw new SchemaCompileFailure(error instanceof Error ? error.message : String(error), { cause: error });
+    if (!(error instanceof Error && /already exists/.test(error.message)))
+      throw new SchemaCompileFailure(error instanceof Error ? error.message : String(error), { cause: error });
+    const kind = ajv === ajv07 ? '07' : '2020';
+    compiled = createAjv(kind, true, kind === '2020' && usesUnevaluated(schema)).compile(counting);
   }
+  schemaNodes.set(compiled, schemaNodesOf(counting));
+  return compiled;
 }
 
 /**
@@ -228,17 +285,20 @@ export function createValidator<T = unknown>(schema: JsonSchema): Validator<T> {
   const validator: Validator<T> = {
     schema,
     validate(value) {
-      let valid: boolean | typeof SPENT;
+      let valid: boolean | typeof SPENT | typeof OVERFLOW;
       try {
-        valid = runBudgeted(compiled, value);
-        if (valid === SPENT) {
+        valid = run(compiled, value, MAX_COLLECTED_ERRORS);
+        if (valid === SPENT || valid === OVERFLOW) {
           // Collecting every issue spent the budget (a union explored branch by branch at every
-          // level): the first failure is enough, found with the same budget; past that, refused.
+          // level) or piled up too many errors: the first failure is enough, found with the same
+          // budget; past that, refused.
           failFast ??= compileFailFast(schema);
-          const firstFailure = runBudgeted(failFast, value);
-          if (firstFailure === SPENT) return { ok: false, issues: [budgetIssue(visitBudget(value))] };
+          const firstFailure = run(failFast, value);
+          if (firstFailure === SPENT || firstFailure === OVERFLOW)
+            return { ok: false, issues: [budgetIssue(visitBudget(value, schemaNodes.get(failFast)))] };
           if (firstFailure) return { ok: true, value: value as T };
-          return { ok: false, issues: toIssues(failFast.errors ?? []) };
+          const issues = toIssues(failFast.errors ?? []);
+          return { ok: false, issues: valid === OVERFLOW ? [...issues, collectionStoppedIssue] : issues };
         }
       } catch (error) {
         if (!(error instanceof RangeError)) throw error;
@@ -250,7 +310,7 @@ export function createValidator<T = unknown>(schema: JsonSchema): Validator<T> {
     test(value): value is T {
       failFast ??= compileFailFast(schema);
       try {
-        return runBudgeted(failFast, value) === true;
+        return run(failFast, value) === true;
       } catch (error) {
         if (!(error instanceof RangeError)) throw error;
         return false;

@@ -9,20 +9,122 @@ interface RegExpLike {
 const compiled = new Map<string, RegExpLike>();
 const maxCached = 4096;
 
+/** Why a pattern cannot be compiled (the message names the pattern). */
+class PatternProblem extends Error {}
+
 /**
- * Compiles a JSON Schema `pattern` (ECMA-262 syntax) with RE2JS, a linear-time engine: matching
- * time grows with the input's length only, whatever the pattern, so a third party's
- * `^(a+)+$` cannot stall the event loop. Patterns RE2 cannot run in linear time (lookaround,
- * backreferences) throw; callers turn that into a `SchemaCompileFailure` naming the pattern.
+ * ECMA-262's `\s` (WhiteSpace and LineTerminator: tab, VT, FF, space, NBSP, ZWNBSP, every Zs
+ * space and LF, CR, LS, PS) as inclusive code point ranges. RE2's `\s` is `[\t\n\f\r ]` only.
+ */
+const ECMA_SPACE: readonly (readonly [number, number])[] = [
+  [0x09, 0x0d],
+  [0x20, 0x20],
+  [0xa0, 0xa0],
+  [0x1680, 0x1680],
+  [0x2000, 0x200a],
+  [0x2028, 0x2029],
+  [0x202f, 0x202f],
+  [0x205f, 0x205f],
+  [0x3000, 0x3000],
+  [0xfeff, 0xfeff],
+];
+
+const MAX_CODE_POINT = 0x10ffff;
+const hex = (code: number): string => `\\x{${code.toString(16)}}`;
+const ranges = (list: readonly (readonly [number, number])[]): string =>
+  list.map(([from, to]) => (from === to ? hex(from) : `${hex(from)}-${hex(to)}`)).join('');
+
+/** The code points outside `list` (sorted, disjoint ranges) as ranges. */
+function complement(list: readonly (readonly [number, number])[]): [number, number][] {
+  const out: [number, number][] = [];
+  let next = 0;
+  for (const [from, to] of list) {
+    if (from > next) out.push([next, from - 1]);
+    next = to + 1;
+  }
+  if (next <= MAX_CODE_POINT) out.push([next, MAX_CODE_POINT]);
+  return out;
+}
+
+/** Class contents (without brackets) for `\s` and `\S`, usable inside and outside a class. */
+const SPACE_ITEMS = ranges(ECMA_SPACE);
+const NON_SPACE_ITEMS = ranges(complement(ECMA_SPACE));
+/** ECMA-262's `.` without the `s` flag: anything but a line terminator. */
+const ECMA_DOT = `[^${ranges([
+  [0x0a, 0x0a],
+  [0x0d, 0x0d],
+  [0x2028, 0x2029],
+])}]`;
+
+/**
+ * Rewrites an ECMA-262 pattern (already known to compile with the `u` flag) so RE2 gives it the
+ * same meaning: `\s`/`\S` become ECMA's whitespace set (RE2's is ASCII), `.` excludes every line
+ * terminator (RE2's only `\n`), a `[` inside a class is a literal (RE2 reads `[[:alpha:]]` as a
+ * POSIX class), `[\b]` is a backspace. `\d`, `\w`, `\b`, `^` and `$` already agree (ASCII, and
+ * `$` only at the end of the input). Backreferences (`\1`, `\k<name>`) are refused: RE2 cannot
+ * run them. Everything else is left to RE2JS's own translation (`\u{...}`, `\cX`, `[^]`, named groups).
+ */
+export function toRe2Semantics(pattern: string): string {
+  let out = '';
+  let inClass = false;
+  for (let index = 0; index < pattern.length; index++) {
+    const char = pattern[index] as string;
+    if (char === '\\') {
+      const next = pattern[index + 1] ?? '';
+      index += 1;
+      if (next === 's') out += inClass ? SPACE_ITEMS : `[${SPACE_ITEMS}]`;
+      else if (next === 'S') out += inClass ? NON_SPACE_ITEMS : `[${NON_SPACE_ITEMS}]`;
+      else if (next === 'b' && inClass) out += hex(8);
+      else if (next === 'k' || (next >= '1' && next <= '9'))
+        throw new PatternProblem('backreferences cannot run in linear time');
+      else out += `\\${next}`;
+    } else if (inClass) {
+      if (char === ']') inClass = false;
+      out += char === '[' ? '\\[' : char;
+    } else if (char === '[') {
+      inClass = true;
+      out += char;
+      // `[^]` and `[]` (RE2JS translates both) and a leading `^`: the next `]` may close the class.
+      if (pattern[index + 1] === '^') {
+        out += '^';
+        index += 1;
+      }
+    } else out += char === '.' ? ECMA_DOT : char;
+  }
+  return out;
+}
+
+/**
+ * Compiles a JSON Schema `pattern` (ECMA-262 syntax, as JavaScript reads it with the `u` flag)
+ * with RE2JS, a linear-time engine: matching time grows with the input's length only, whatever
+ * the pattern, so a third party's `^(a+)+$` cannot stall the event loop. The pattern is first
+ * rewritten to keep ECMA-262's meaning on RE2 (see {@link toRe2Semantics}). A pattern JavaScript
+ * refuses (`(?i)`, `\Q`, `a{,3}` in `u` mode) throws; so does one RE2 cannot run in linear time
+ * (lookaround, backreferences). Callers turn that into a `SchemaCompileFailure` naming the pattern.
  *
- * Differences from JavaScript's engine that remain: `\s`, `\w`, `\d` and `\b` are ASCII-only in RE2.
+ * Known difference left: an escaped surrogate pair (`\ud83d\ude00`) is two code points on RE2, so
+ * it matches nothing (refusing, never accepting, the character it names).
  *
  * @internal
  */
 export function compileLinearPattern(pattern: string): RegExpLike {
   let regExp = compiled.get(pattern);
   if (regExp) return regExp;
-  const re2 = RE2JS.compile(RE2JS.translateRegExp(pattern));
+  try {
+    new RegExp(pattern, 'u');
+  } catch (error) {
+    throw new PatternProblem(
+      `is not an ECMA-262 regular expression (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
+  let re2: RE2JS;
+  try {
+    re2 = RE2JS.compile(RE2JS.translateRegExp(toRe2Semantics(pattern)));
+  } catch (error) {
+    if (error instanceof PatternProblem) throw new PatternProblem(`cannot run in linear time (${error.message})`);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new PatternProblem(`cannot run in linear time (${reason}); rewrite it without lookaround or backreferences`);
+  }
   // ajv keys its per-schema cache of patterns by `toString()`: it must be unique per pattern.
   const key = `re2:${JSON.stringify(pattern)}`;
   regExp = { test: (input: string) => re2.test(input), toString: () => key };
@@ -54,6 +156,6 @@ export function linearPatternProblem(pattern: string): string | undefined {
     return undefined;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return `pattern ${JSON.stringify(pattern)} cannot run in linear time (${reason}); rewrite it without lookaround or backreferences`;
+    return `pattern ${JSON.stringify(pattern)} ${reason}`;
   }
 }
