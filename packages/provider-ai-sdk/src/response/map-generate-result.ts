@@ -1,4 +1,5 @@
 import type { LanguageModelV1Response, LanguageModelV1ToolCall } from '@tiny/llm';
+import { refuseRepeatedIds } from '@tiny/provider-utils';
 import { decodeToolInput } from './decode-tool-input.js';
 import { extraContentOf, mapFinishReason, mapUsage, mapWarnings, signatureOf } from './map-result-fields.js';
 import { readRefusal } from './read-refusal.js';
@@ -12,7 +13,8 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
 /**
  * Maps an AI SDK `doGenerate` result: text parts joined as the content, reasoning parts joined as
  * `reasoning` (the signature of a single signed reasoning part as `reasoningSignature`), tool calls
- * decoded through the invalid-call path with their provider metadata as `extraContent`.
+ * decoded through the invalid-call path with their provider metadata as `extraContent`; when two
+ * share a `toolCallId`, every call of the response is refused (`refuseRepeatedIds`), as in a stream.
  * Provider-executed calls and their results (server tools) are left out of `toolCalls`: the
  * provider already ran them. Files and sources have no place in the response and stay in the raw
  * result (`response.body`). A refusal the SDK exposes (see `readRefusal`) is `refusal`; the text
@@ -55,7 +57,8 @@ export function mapGenerateResult(result: unknown): Omit<LanguageModelV1Response
     ...(reasoning.length === 0 ? {} : { reasoning: reasoning.join('') }),
     ...(signatures.length === 1 && reasoning.length === 1 ? { reasoningSignature: signatures[0] } : {}),
     ...(refusal === undefined ? {} : { refusal }),
-    toolCalls,
+    // Two calls under one id: which one a result answers is ambiguous, so none of them may run.
+    toolCalls: [...refuseRepeatedIds(toolCalls)],
     ...finish,
     usage: mapUsage(record.usage),
     warnings: mapWarnings(record.warnings),
