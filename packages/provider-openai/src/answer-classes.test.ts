@@ -4,8 +4,7 @@ import { createOpenAICompatible } from './create-openai-compatible.js';
 // Answers a breaker found (issue 34, WIRE-3 fix), over a real 127.0.0.1 server: 200 bodies that are
 // no completion (an error envelope, `{}`), an empty completion, and an error event mid-stream.
 // Shapes from the OpenAI API reference (the chat completion object and chunk). A whole completion
-// with two calls under one id is not a case here: each call arrives whole (nothing to merge), and
-// this adapter keeps both under distinct ids (`-{position}`), as the harness re-keys repeated ids.
+// with two calls under one id refuses both, as every other adapter does (see refused-calls.test.ts).
 
 const chunk = { id: 'c1', object: 'chat.completion.chunk', model: 'm' };
 

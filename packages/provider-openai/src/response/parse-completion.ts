@@ -5,7 +5,7 @@ import {
   type LanguageModelV1Usage,
   parseToolCalls,
 } from '@tiny/llm';
-import { asArray, asNonEmptyString, asNumber, asRecord, asString } from '@tiny/provider-utils';
+import { asArray, asNonEmptyString, asNumber, asRecord, asString, refuseRepeatedIds } from '@tiny/provider-utils';
 import { errorFromBody, transportError } from '../errors/create-call-error.js';
 import { extractThinking } from '../stream/create-think-extractor.js';
 import { MAX_STREAM_TOOL_CALLS } from '../stream/tool-call-assembler.js';
@@ -89,16 +89,29 @@ export function readChoice(index: number, message: WireMessage, context: ReadCon
   };
 }
 
-/** Maps the wire `tool_calls` of a whole message, minting `tool-{index}` ids and keeping ids unique. @internal */
+/**
+ * Maps the wire `tool_calls` of a whole message. A call without an id gets a minted one,
+ * `tool-{index}` (`-{position}` appended when that is taken). Two calls under one wire id refuse
+ * every call of the message (`refuseRepeatedIds`): which call a result answers would be ambiguous,
+ * as in a stream and in every other adapter. @internal
+ */
 export function nativeCalls(value: unknown): LanguageModelV1ToolCall[] {
+  const entries = asArray(value);
   const used = new Set<string>();
-  return asArray(value).flatMap((entry, position) => {
+  for (const entry of entries) {
+    const wireId = asNonEmptyString(asRecord(entry)?.id);
+    if (wireId !== undefined) used.add(wireId);
+  }
+  const calls = entries.flatMap((entry, position) => {
     const record = asRecord(entry);
     if (record === undefined) return [];
     const fn = asRecord(record.function);
-    let id = asNonEmptyString(record.id) ?? `tool-${asNumber(record.index) ?? position}`;
-    if (used.has(id)) id = `${id}-${position}`;
-    used.add(id);
+    let id = asNonEmptyString(record.id);
+    if (id === undefined) {
+      id = `tool-${asNumber(record.index) ?? position}`;
+      if (used.has(id)) id = `${id}-${position}`;
+      used.add(id);
+    }
     const extra = record.extra_content;
     return [
       decodeToolCall(
@@ -114,6 +127,7 @@ export function nativeCalls(value: unknown): LanguageModelV1ToolCall[] {
       ),
     ];
   });
+  return [...refuseRepeatedIds(calls)];
 }
 
 /**
