@@ -123,6 +123,7 @@ const runStateSchema: JsonSchema = {
                 name: { type: 'string' },
                 arguments: { type: 'string' },
                 grammar: { type: 'string', minLength: 1 },
+                partial: { const: true },
               },
             },
           },
@@ -312,11 +313,37 @@ export function parseRunState(input: string | unknown): RunState {
   }
 }
 
+/** The root keys of a run state (every field of {@link RunState}). */
+const ROOT_KEYS: ReadonlySet<string> = new Set([
+  'version',
+  'runId',
+  'threadId',
+  'messages',
+  'pending',
+  'budgets',
+  'usage',
+  'refusedTurn',
+  'prefix',
+  'toolChoice',
+  'cutOffCalls',
+  'refusedCalls',
+  'signature',
+]);
+
 /** The checks of {@link parseRunState} after the version. */
 function checkRunState(value: unknown): RunState {
   const checked = createValidator(runStateSchema).validate(value);
   if (!checked.ok) throw new InvalidRunStateError({ reason: formatValidationIssues(checked.issues) });
   const state = value as RunState;
+  // From version 3 every root key is one this build writes: a misspelt or renamed field (`cutoffCalls`)
+  // is an edit, never silently ignored.
+  if (state.version >= 3) {
+    const unknown = Object.keys(state).filter((key) => !ROOT_KEYS.has(key));
+    if (unknown.length > 0)
+      throw new InvalidRunStateError({
+        reason: `unknown field${unknown.length === 1 ? '' : 's'} ${unknown.map((key) => `\`${key}\``).join(', ')} in a version-${state.version} state`,
+      });
+  }
   // A version-1 reader ignores `toolChoice`: a forced choice is only ever read from version 2.
   if (state.version === 1 && state.toolChoice !== undefined)
     throw new InvalidRunStateError({ reason: '`toolChoice` needs schema version 2 (a version-1 state has none)' });
@@ -330,6 +357,9 @@ function checkRunState(value: unknown): RunState {
     throw new InvalidRunStateError({
       reason: `\`refusedCalls\` needs schema version 4 (a version-${state.version} state has none)`,
     });
+  // Version 3 is written only for a turn with calls cut off before their block closed: it lists them.
+  if (state.version === 3 && (state.cutOffCalls === undefined || state.cutOffCalls.length === 0))
+    throw new InvalidRunStateError({ reason: 'a version-3 state lists its cut-off calls (`cutOffCalls`), none given' });
   checkCallIds(state.messages);
   for (const [field, ids] of [
     ['cutOffCalls', state.cutOffCalls],

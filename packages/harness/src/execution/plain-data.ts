@@ -142,8 +142,9 @@ function convert(input: unknown, key: string, walk: Walk, depth: number): JsonVa
  * Maps and Sets `{}` as JSON writes them), with every string (and object key) passed through
  * `scrub`. Binary data (buffers, typed arrays) becomes `{ binary: <base64>, bytes: <length> }`, so
  * an encoded secret in it can be found. Never throws: a getter, `toJSON` or proxy trap that throws
- * gives {@link UNREADABLE}, a cycle {@link CIRCULAR}, a value nested deeper than
- * {@link MAX_PLAIN_DEPTH} {@link TOO_DEEP}, and past {@link MAX_PLAIN_NODES} values {@link TOO_LARGE}.
+ * gives a `[redacted: a value that could not be read]` marker, a cycle `[circular]`,
+ * a part nested deeper than 128 levels or past 200,000 values a `[redacted: …]` marker (each marker
+ * names why).
  * Each getter and `toJSON` runs once, so what the copy holds is what was checked. Streams that
  * serialise host and tool values (`@tiny/ui-stream`) convert them with it once, so writing them out
  * cannot throw.
