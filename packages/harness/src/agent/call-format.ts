@@ -38,8 +38,8 @@ export function callFormatFields(state: LoopState, callId: string): Partial<Call
 
 /**
  * Restores how the calls of a resumed transcript were written: each text call's format and
- * grammar from `AssistantToolCall.grammar`, and the calls a checkpoint lists as cut off before
- * their block closed (`RunState.cutOffCalls`) or the adapter refused (`RunState.refusedCalls`),
+ * grammar from `AssistantToolCall.grammar`, and the calls cut off before their block closed
+ * (`AssistantToolCall.partial`, or listed in `RunState.cutOffCalls`) or the adapter refused (`RunState.refusedCalls`),
  * which admission then never repairs or runs.
  * @internal
  */
@@ -54,7 +54,9 @@ export function restoreCallFormats(
   for (const message of history) {
     if (message.role !== 'assistant') continue;
     for (const call of message.toolCalls ?? []) {
-      const partial = cutOff.has(call.id);
+      // The flag on the recorded call decides; the state's list only adds to it (an edit dropping
+      // either never makes a cut-off call runnable while the other remains).
+      const partial = call.partial === true || cutOff.has(call.id);
       const refused = refusedIds.has(call.id);
       if (call.grammar === undefined && !partial && !refused) continue;
       const grammar = call.grammar ?? 'native';

@@ -26,8 +26,8 @@ function recordedArguments(call: DialectCall): string {
  * The assistant message to record for a response, so the next request replays what the model
  * actually wrote: `parsed.replayText` as the content (for text dialects the raw text with its call
  * tags, not the narrative), each call with the id the harness settled on, its argument text
- * (the provider's raw text when known, never re-serialised), the grammar of a call written as text, and its
- * `extraContent`; reasoning as
+ * (the provider's raw text when known, never re-serialised), the grammar of a call written as text,
+ * `partial` for a call cut off before its block closed, and its `extraContent`; reasoning as
  * `reasoningContent`, or as a leading reasoning part when it carries a signature.
  */
 export function recordAssistantTurn(
@@ -37,7 +37,9 @@ export function recordAssistantTurn(
 ): AssistantMessage {
   const toolCalls: AssistantToolCall[] = calls.map((call) => {
     const recorded: AssistantToolCall = { id: call.id, name: call.name, arguments: recordedArguments(call) };
-    const written = call.source === 'native' ? recorded : { ...recorded, grammar: call.source };
+    const text = call.source === 'native' ? recorded : { ...recorded, grammar: call.source };
+    // A cut-off call says so on the record itself (see `AssistantToolCall.partial`).
+    const written = call.partial === true ? { ...text, partial: true as const } : text;
     return call.extraContent === undefined ? written : { ...written, extraContent: call.extraContent };
   });
   const withCalls = toolCalls.length === 0 ? {} : { toolCalls };

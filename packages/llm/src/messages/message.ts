@@ -45,6 +45,12 @@ export interface AssistantToolCall {
    * call, which is replayed as a native tool call.
    */
   readonly grammar?: CallGrammar | undefined;
+  /**
+   * The call was cut off before its block closed (`ParsedCall.partial`): it is never repaired or
+   * run, also when the message is resumed from a saved run (the flag travels with the call, so no
+   * list kept beside the transcript can turn it into a runnable call). Absent for a whole call.
+   */
+  readonly partial?: true | undefined;
 }
 
 /** Instructions for the model. */
