@@ -14,8 +14,13 @@
 export interface CallDeadline {
   /** When it is due, on `performance.now()`'s clock. */
   readonly at: number;
-  /** What to do when it expires; `undefined` once it left the list (expired or cancelled). */
-  onExpire: (() => void) | undefined;
+  /** What to do when it expires (called with {@link target}); `undefined` once it left the list (expired or cancelled). */
+  onExpire: ((target: never) => void) | undefined;
+  /**
+   * What `onExpire` is called with (the callback can be a module-level function, not a closure per
+   * call); cleared with it, so a deadline the lane's timer still points to holds no call's state.
+   */
+  target: unknown;
   previous: CallDeadline | undefined;
   next: CallDeadline | undefined;
   readonly lane: DeadlineLane;
@@ -32,9 +37,18 @@ interface DeadlineLane {
 
 const lanes = new Map<number, DeadlineLane>();
 
-/** Node's own rule: a delay below 1 ms or above 2^31 - 1 ms (or not a number) becomes 1 ms. */
+/** The longest delay a Node or browser timer takes (2^31 - 1 ms, about 24.8 days). */
+const MAX_DELAY_MS = 2_147_483_647;
+
+/**
+ * A delay below 1 ms (or not a number) becomes 1 ms, as `setTimeout` has it; one above 2^31 - 1 ms
+ * is clamped to that (`setTimeout` would make it 1 ms: a long deadline would expire at once).
+ */
 function normalizeDelay(delayMs: number): number {
-  return delayMs >= 1 && delayMs <= 2_147_483_647 ? delayMs : 1;
+  if (delayMs > MAX_DELAY_MS) return MAX_DELAY_MS;
+  // Not `Math.max(delayMs, 1)`: NaN becomes 1 too.
+  if (!(delayMs >= 1)) return 1;
+  return delayMs;
 }
 
 type Unrefable = { ref(): unknown; unref(): unknown };
@@ -57,10 +71,11 @@ function expireLane(lane: DeadlineLane): void {
   const limit = armedFor?.onExpire !== undefined ? Math.max(now, armedFor.at) : now;
   while (lane.first !== undefined && lane.first.at <= limit) {
     const deadline = lane.first;
-    const onExpire = deadline.onExpire;
+    const onExpire = deadline.onExpire as ((target: unknown) => void) | undefined;
+    const target = deadline.target;
     remove(deadline);
     try {
-      onExpire?.();
+      onExpire?.(target);
     } catch (error) {
       // Reported as a throwing timer callback would be, without leaving later deadlines unarmed.
       queueMicrotask(() => {
@@ -79,6 +94,7 @@ function expireLane(lane: DeadlineLane): void {
 function remove(deadline: CallDeadline): void {
   const lane = deadline.lane;
   deadline.onExpire = undefined;
+  deadline.target = undefined;
   if (deadline.previous === undefined) lane.first = deadline.next;
   else deadline.previous.next = deadline.next;
   if (deadline.next === undefined) lane.last = deadline.previous;
@@ -88,10 +104,16 @@ function remove(deadline: CallDeadline): void {
 }
 
 /**
- * Calls `onExpire` after `delayMs` (normalised as `setTimeout` does), unless {@link cancelDeadline}
- * removed it first. @internal
+ * Calls `onExpire(target)` after `delayMs` (below 1 ms: 1 ms; above 2^31 - 1 ms: 2^31 - 1 ms),
+ * unless {@link cancelDeadline} removed it first. An infinite delay never expires: nothing is
+ * scheduled and `undefined` comes back. @internal
  */
-export function scheduleDeadline(delayMs: number, onExpire: () => void): CallDeadline {
+export function scheduleDeadline<T>(
+  delayMs: number,
+  onExpire: (target: T) => void,
+  target: T,
+): CallDeadline | undefined {
+  if (delayMs === Number.POSITIVE_INFINITY) return undefined;
   const delay = normalizeDelay(delayMs);
   let lane = lanes.get(delay);
   if (lane === undefined) {
@@ -100,7 +122,8 @@ export function scheduleDeadline(delayMs: number, onExpire: () => void): CallDea
   }
   const deadline: CallDeadline = {
     at: performance.now() + delay,
-    onExpire,
+    onExpire: onExpire as (target: never) => void,
+    target,
     previous: lane.last,
     next: undefined,
     lane,

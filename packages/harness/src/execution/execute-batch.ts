@@ -12,12 +12,10 @@ type Executable = Extract<Admission, { kind: 'execute' }>;
  * @internal
  */
 export function runsConcurrently(state: LoopState, executables: readonly Executable[]): boolean {
-  return (
-    executables.length >= 2 &&
-    state.policy.maxConcurrency > 1 &&
-    !state.wrapsTools &&
-    executables.every((admission) => admission.entry.tool.isConcurrencySafe(admission.args as never))
-  );
+  if (executables.length < 2 || state.policy.maxConcurrency <= 1 || state.wrapsTools) return false;
+  for (const admission of executables)
+    if (!admission.entry.tool.isConcurrencySafe(admission.args as never)) return false;
+  return true;
 }
 
 function emitStarted(state: LoopState, admission: Executable, parentCallId?: string): void {
@@ -54,60 +52,88 @@ export function executeBatch(
   admissions: readonly Admission[],
   callTool: NestedCallRunner,
 ): Map<number, CallOutcome> | Promise<Map<number, CallOutcome>> {
-  const outcomes = new Map<number, CallOutcome>();
   const indexes: number[] = [];
-  for (let index = 0; index < admissions.length; index += 1)
-    if (admissions[index]?.kind === 'execute') indexes.push(index);
-  const executables = indexes.map((index) => admissions[index] as Executable);
-  const run = (index: number) => {
-    const admission = admissions[index] as Executable;
-    return executeCall(state, admission.call, admission.entry, admission.args, 0, callTool);
-  };
-
-  if (!runsConcurrently(state, executables)) {
-    const serial = (from: number): Map<number, CallOutcome> | Promise<Map<number, CallOutcome>> => {
-      for (let at = from; at < indexes.length; at += 1) {
-        const index = indexes[at] as number;
-        emitStarted(state, admissions[index] as Executable);
-        const pending = run(index);
-        if (pending instanceof Promise) {
-          return pending.then((outcome) => {
-            outcomes.set(index, outcome);
-            return outcome.kind === 'fatal' ? outcomes : serial(at + 1);
-          });
-        }
-        outcomes.set(index, pending);
-        if (pending.kind === 'fatal') break;
-      }
-      return outcomes;
-    };
-    return serial(0);
+  const executables: Executable[] = [];
+  for (let index = 0; index < admissions.length; index += 1) {
+    const admission = admissions[index];
+    if (admission?.kind !== 'execute') continue;
+    indexes.push(index);
+    executables.push(admission);
   }
+  const batch: Batch = { state, admissions, indexes, callTool, outcomes: new Map(), next: 0 };
+  if (!runsConcurrently(state, executables)) return runSerial(batch, 0);
 
   for (const admission of executables) emitStarted(state, admission);
-  let next = 0;
-  // One slot: starts calls in order until one is asynchronous, and takes the next call when it settles.
-  const slot = (): Promise<void> | undefined => {
-    while (next < indexes.length) {
-      const index = indexes[next] as number;
-      next += 1;
-      const pending = run(index);
-      if (!(pending instanceof Promise)) {
-        outcomes.set(index, pending);
-        continue;
-      }
-      return pending.then((outcome) => {
-        outcomes.set(index, outcome);
-        return slot();
-      });
-    }
-    return undefined;
-  };
   const inFlight: Promise<void>[] = [];
   for (let count = 0; count < state.policy.maxConcurrency; count += 1) {
-    const started = slot();
+    const started = fillSlot(batch);
     if (started === undefined) break;
     inFlight.push(started);
   }
-  return inFlight.length === 0 ? outcomes : Promise.all(inFlight).then(() => outcomes);
+  return inFlight.length === 0 ? batch.outcomes : allSettled(batch, inFlight);
+}
+
+/**
+ * A batch being executed: its admitted calls (`indexes` into `admissions`), the outcomes so far and,
+ * for a concurrent batch, the next call to start. A plain object read by module-level functions
+ * rather than closures made per batch (a full collection discards the optimised code of closures
+ * once they die; see bench/README.md, issue 35).
+ */
+interface Batch {
+  readonly state: LoopState;
+  readonly admissions: readonly Admission[];
+  readonly indexes: readonly number[];
+  readonly callTool: NestedCallRunner;
+  readonly outcomes: Map<number, CallOutcome>;
+  next: number;
+}
+
+function runAt(batch: Batch, index: number): CallOutcome | Promise<CallOutcome> {
+  const admission = batch.admissions[index] as Executable;
+  return executeCall(batch.state, admission.call, admission.entry, admission.args, 0, batch.callTool);
+}
+
+/** A serial batch from its `from`-th call: each starts after the previous one settled, none after a fatal outcome. */
+function runSerial(batch: Batch, from: number): Map<number, CallOutcome> | Promise<Map<number, CallOutcome>> {
+  for (let at = from; at < batch.indexes.length; at += 1) {
+    const index = batch.indexes[at] as number;
+    emitStarted(batch.state, batch.admissions[index] as Executable);
+    const pending = runAt(batch, index);
+    if (pending instanceof Promise) return continueSerial(batch, at, pending);
+    batch.outcomes.set(index, pending);
+    if (pending.kind === 'fatal') break;
+  }
+  return batch.outcomes;
+}
+
+async function continueSerial(
+  batch: Batch,
+  at: number,
+  pending: Promise<CallOutcome>,
+): Promise<Map<number, CallOutcome>> {
+  const outcome = await pending;
+  batch.outcomes.set(batch.indexes[at] as number, outcome);
+  return outcome.kind === 'fatal' ? batch.outcomes : runSerial(batch, at + 1);
+}
+
+/** One slot of a concurrent batch: starts calls in order until one is asynchronous, and takes the next call when it settles. */
+function fillSlot(batch: Batch): Promise<void> | undefined {
+  while (batch.next < batch.indexes.length) {
+    const index = batch.indexes[batch.next] as number;
+    batch.next += 1;
+    const pending = runAt(batch, index);
+    if (pending instanceof Promise) return refillSlot(batch, index, pending);
+    batch.outcomes.set(index, pending);
+  }
+  return undefined;
+}
+
+async function refillSlot(batch: Batch, index: number, pending: Promise<CallOutcome>): Promise<void> {
+  batch.outcomes.set(index, await pending);
+  await fillSlot(batch);
+}
+
+async function allSettled(batch: Batch, inFlight: Promise<void>[]): Promise<Map<number, CallOutcome>> {
+  await Promise.all(inFlight);
+  return batch.outcomes;
 }

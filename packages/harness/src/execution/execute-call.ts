@@ -45,6 +45,67 @@ const isPromiseLike = (value: unknown): value is PromiseLike<ToolOutput> =>
   typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 
 /**
+ * One asynchronous call waiting for its output, its deadline or the run's abort, whichever comes
+ * first. A plain object read by module-level functions rather than closures made per call: a full
+ * collection discards the optimised code of closures once they die (each request recompiles it),
+ * and an object literal's shape outlives its objects (see bench/README.md, issue 35).
+ */
+interface OutputWait {
+  readonly state: LoopState;
+  readonly signal: LazyCallSignal;
+  readonly entry: RegisteredTool;
+  /** The budget a timeout reports. */
+  readonly budgetMs: number;
+  deadline: CallDeadline | undefined;
+  resolve: (output: ToolOutput) => void;
+  reject: (error: unknown) => void;
+}
+
+const ignore = (): void => undefined;
+
+/** The wait a `new Promise` is opened for: {@link takeResolvers}, its executor, stores the resolvers in it. */
+let opening: OutputWait | undefined;
+
+function takeResolvers(resolve: (output: ToolOutput) => void, reject: (error: unknown) => void): void {
+  const wait = opening as OutputWait;
+  wait.resolve = resolve;
+  wait.reject = reject;
+}
+
+/** The wait is over: the deadline and the run's abort no longer concern it (both may run twice). */
+function endWait(wait: OutputWait): void {
+  if (wait.deadline !== undefined) cancelDeadline(wait.deadline);
+  unwatchRunAbort(wait.state.signal, wait);
+}
+
+function runAborted(wait: OutputWait): void {
+  endWait(wait);
+  wait.signal.abort(wait.state.signal.reason);
+  wait.reject(runStopError(wait.state));
+}
+
+function deadlineExpired(wait: OutputWait): void {
+  endWait(wait);
+  const error = new ToolTimeoutError({ toolName: wait.entry.name, timeoutMs: wait.budgetMs });
+  wait.signal.abort(error);
+  wait.reject(error);
+}
+
+/** Hands the tool's output (or what it threw) to the wait, unless its deadline or the run's abort came first. */
+async function forwardOutput(wait: OutputWait, pending: PromiseLike<ToolOutput>): Promise<void> {
+  let output: ToolOutput;
+  try {
+    output = await pending;
+  } catch (error) {
+    endWait(wait);
+    wait.reject(error);
+    return;
+  }
+  endWait(wait);
+  wait.resolve(output);
+}
+
+/**
  * Waits for an asynchronous tool under its deadline and the run's signal: the first to fire aborts
  * the call's signal and rejects (`ToolTimeoutError` / `RunCancelledError`, or `LimitExceededError` at the run deadline).
  */
@@ -52,48 +113,26 @@ function settleWithin(
   state: LoopState,
   pending: PromiseLike<ToolOutput>,
   signal: LazyCallSignal,
+  entry: RegisteredTool,
   deadlineMs: number | undefined,
-  timeoutError: () => ToolTimeoutError,
+  budgetMs: number,
 ): Promise<ToolOutput> {
   const runSignal = state.signal;
   if (deadlineMs === undefined && !canStop(runSignal)) return Promise.resolve(pending);
-  return new Promise<ToolOutput>((resolve, reject) => {
-    let deadline: CallDeadline | undefined;
-    const cleanup = () => {
-      if (deadline !== undefined) cancelDeadline(deadline);
-      unwatchRunAbort(runSignal, onAbort);
-    };
-    const onAbort = () => {
-      cleanup();
-      signal.abort(runSignal.reason);
-      reject(runStopError(state));
-    };
-    // The tool may have triggered the abort itself before handing back its promise.
-    if (runSignal.aborted) {
-      Promise.resolve(pending).catch(() => undefined);
-      onAbort();
-      return;
-    }
-    watchRunAbort(runSignal, onAbort);
-    if (deadlineMs !== undefined) {
-      deadline = scheduleDeadline(deadlineMs, () => {
-        cleanup();
-        const error = timeoutError();
-        signal.abort(error);
-        reject(error);
-      });
-    }
-    pending.then(
-      (value) => {
-        cleanup();
-        resolve(value);
-      },
-      (error: unknown) => {
-        cleanup();
-        reject(error);
-      },
-    );
-  });
+  const wait: OutputWait = { state, signal, entry, budgetMs, deadline: undefined, resolve: ignore, reject: ignore };
+  opening = wait;
+  const settled = new Promise<ToolOutput>(takeResolvers);
+  opening = undefined;
+  // The tool may have triggered the abort itself before handing back its promise.
+  if (runSignal.aborted) {
+    Promise.resolve(pending).catch(ignore);
+    runAborted(wait);
+    return settled;
+  }
+  watchRunAbort(runSignal, wait, runAborted);
+  if (deadlineMs !== undefined) wait.deadline = scheduleDeadline(deadlineMs, deadlineExpired, wait);
+  void forwardOutput(wait, pending);
+  return settled;
 }
 
 /** Arguments a wrap layer changed go through injection and validation again. */
@@ -242,8 +281,7 @@ function settle(
   if (!isPromiseLike(output)) return output;
   const timeout = resolveToolTimeout(entry.tool.timeoutPolicy(args as never), state.limits.toolTimeouts);
   const budget = timeout.budgetMs ?? timeout.deadlineMs ?? 0;
-  const timeoutError = () => new ToolTimeoutError({ toolName: entry.name, timeoutMs: budget });
-  return settleWithin(state, output, signal, timeout.deadlineMs, timeoutError);
+  return settleWithin(state, output, signal, entry, timeout.deadlineMs, budget);
 }
 
 /** The call through the `wrapTool` middleware onion; arguments a layer changed are validated again. */

@@ -7,28 +7,30 @@ import { ScriptedModel, scriptedToolCall } from '../testkit/index.js';
 import { unwatchRunAbort, watchRunAbort } from './run-abort-watch.js';
 
 describe('watchRunAbort', () => {
-  it('calls each callback still watching once, on abort, and none that stopped watching', () => {
+  const record = (waiter: { name: string; calls: string[] }) => waiter.calls.push(waiter.name);
+
+  it('calls each waiter still watching once, on abort, and none that stopped watching', () => {
     const controller = new AbortController();
     const calls: string[] = [];
-    const callbacks = ['a', 'b', 'c'].map((name) => () => calls.push(name));
-    for (const callback of callbacks) watchRunAbort(controller.signal, callback);
-    unwatchRunAbort(controller.signal, callbacks[1] as () => void);
+    const waiters = ['a', 'b', 'c'].map((name) => ({ name, calls }));
+    for (const waiter of waiters) watchRunAbort(controller.signal, waiter, record);
+    unwatchRunAbort(controller.signal, waiters[1] as object);
     controller.abort();
     controller.abort();
     expect(calls).toEqual(['a', 'c']);
   });
 
-  it('keeps signals apart, and a callback that removes another during the abort stops it', () => {
+  it('keeps signals apart, and a waiter that removes another during the abort stops it', () => {
     const first = new AbortController();
     const second = new AbortController();
     const calls: string[] = [];
-    const late = () => calls.push('late');
-    watchRunAbort(first.signal, () => {
-      calls.push('first');
+    const late = { name: 'late', calls };
+    watchRunAbort(first.signal, { name: 'first', calls }, (waiter) => {
+      record(waiter);
       unwatchRunAbort(first.signal, late);
     });
-    watchRunAbort(first.signal, late);
-    watchRunAbort(second.signal, () => calls.push('second'));
+    watchRunAbort(first.signal, late, record);
+    watchRunAbort(second.signal, { name: 'second', calls }, record);
     first.abort();
     expect(calls).toEqual(['first']);
     second.abort();
