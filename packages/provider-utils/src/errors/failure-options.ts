@@ -3,6 +3,7 @@ import { deriveRetry } from './classify-provider-error.js';
 import { describeCause } from './describe-cause.js';
 import { HttpFailure } from './http-failure.js';
 import { redactSecret, type Secrets } from './redact-secret.js';
+import { scrubCause } from './scrub-cause.js';
 
 /** The adapters' own words for failures without an error payload, each with its shared kind. */
 export const TRANSPORT_KINDS = {
@@ -55,7 +56,7 @@ function suffix(requestId: string | undefined): string {
  * (`transport`, kind `network`), the stream ended early (`incomplete_stream`), broke the protocol
  * (`protocol_violation`), or an event or body was not JSON (`invalid_chunk_json`, kind
  * `invalid_chunk`). The message is `<provider> <what>: <cause> (request <id>)`, scrubbed of the
- * secret; retryability follows the kind (`deriveRetry`).
+ * secret, and the `cause` is a scrubbed copy of its chain (see `scrubCause`); retryability follows the kind (`deriveRetry`).
  */
 export function transportFailureOptions(
   what: string,
@@ -76,7 +77,8 @@ export function transportFailureOptions(
     ...deriveRetry(kind, context.statusCode),
     provider: context.provider,
     requestId: context.requestId,
-    cause,
+    // What the platform or a custom fetch wrote into the failure keeps no secret either.
+    cause: scrubCause(cause, context.secret),
   };
 }
 
