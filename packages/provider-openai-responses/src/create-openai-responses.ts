@@ -73,6 +73,12 @@ const OPTION_KEYS = optionKeys<OpenAIResponsesOptions>()(
   },
 );
 
+/** The fields of `value` whose value is not `undefined` (so spreading it overrides only what it sets). */
+function definedFields<T extends object>(value: T | undefined): Partial<T> {
+  if (value === undefined) return {};
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
+}
+
 /** Refuses a key `createOpenAIResponses` (or a preset) does not take, naming what it probably meant. @internal */
 export function checkResponsesOptions(entryPoint: string, options: unknown): void {
   checkOptionKeys(entryPoint, options, OPTION_KEYS);
@@ -121,11 +127,12 @@ export function createOpenAIResponses(options: OpenAIResponsesOptions): OpenAIRe
       authHeader: options.authHeader ?? 'authorization',
       headers: options.headers ?? {},
       fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      // An explicit `undefined` field is absent: it never undoes a preset's default.
       profile: createModelProfile({
         structuredOutput: 'json_schema',
-        ...options.profileOf?.(modelId),
-        ...options.profile,
-        ...settings?.profile,
+        ...definedFields(options.profileOf?.(modelId)),
+        ...definedFields(options.profile),
+        ...definedFields(settings?.profile),
       }),
       providerOptions: { ...options.providerOptions, ...settings?.providerOptions },
       limits: options.limits,

@@ -374,7 +374,7 @@ describe('secrets the server echoes stay out of errors and raw bodies', () => {
         headers: { 'content-type': 'text/event-stream', 'x-request-id': `req ${KEY}` },
       },
     });
-    const error = settled.error as Record<string, unknown>;
+    const error = settled.error as unknown as Record<string, unknown>;
     for (const field of ['message', 'errorType', 'errorCode', 'providerKind', 'param', 'requestId', 'responseBody'])
       expect(String(error[field] ?? '')).not.toMatch(/wire-agreement|0123456789abcdef/);
     expect(error.errorCode).toBe('[redacted]');

@@ -6,6 +6,7 @@ import {
   readErrorEvent,
   redactDeep,
   type Secrets,
+  scrubCause,
   type TransportFailureKind,
   transportFailureOptions,
 } from '@tiny/provider-utils';
@@ -20,7 +21,8 @@ export interface ErrorContext {
 /**
  * The error with every string field scrubbed of the request's secrets: what the server echoed
  * (`errorType`, `errorCode`, `providerKind`, `param`, the `x-request-id` header, the body, in any
- * JSON or URL escaping) never carries the key or a header value given.
+ * JSON or URL escaping) never carries the key or a header value given; nor does the `cause` chain
+ * (a scrubbed copy, see `scrubCause`).
  */
 function scrubbed(
   options: ConstructorParameters<typeof OpenAIResponsesCallError>[0],
@@ -29,7 +31,9 @@ function scrubbed(
   const { cause, ...rest } = options as typeof options & { cause?: unknown };
   const clean = redactDeep(rest, secret);
   return new OpenAIResponsesCallError(
-    (cause === undefined ? clean : { ...clean, cause }) as ConstructorParameters<typeof OpenAIResponsesCallError>[0],
+    (cause === undefined ? clean : { ...clean, cause: scrubCause(cause, secret) }) as ConstructorParameters<
+      typeof OpenAIResponsesCallError
+    >[0],
   );
 }
 

@@ -15,11 +15,12 @@ export const REPLAY_PREFIX = 'tiny.openai-responses.items.v1:';
 export const ORDERED_REPLAY_PREFIX = 'tiny.openai-responses.items.v2:';
 
 /**
- * One output item's place in the turn: `r` the next replay item, `m` the assistant message,
- * `c:<call_id>` the function call of that id.
+ * One output item's place in the turn: `r` the next replay item, `m:<length>` a message item
+ * holding the next `<length>` UTF-16 units of the turn's text (`m`, of older envelopes: the whole
+ * text), `c:<call_id>` the function call of that id.
  * @internal
  */
-export type ReplaySlot = 'r' | 'm' | 'c' | `c:${string}`;
+export type ReplaySlot = 'r' | 'm' | `m:${number}` | 'c' | `c:${string}`;
 
 /**
  * The reasoning signature for a response's replay items: the items as base64 JSON behind
@@ -56,7 +57,14 @@ export interface DecodedReplay {
 }
 
 function isSlot(value: unknown): value is ReplaySlot {
-  return typeof value === 'string' && (value === 'r' || value === 'm' || value.startsWith('c:'));
+  return (
+    typeof value === 'string' && (value === 'r' || value === 'm' || /^m:\d+$/.test(value) || value.startsWith('c:'))
+  );
+}
+
+/** Whether a signature is this adapter's replay envelope (whether or not it decodes). @internal */
+export function isReplayEnvelope(signature: string): boolean {
+  return signature.startsWith(ORDERED_REPLAY_PREFIX) || signature.startsWith(REPLAY_PREFIX);
 }
 
 /**
@@ -64,7 +72,8 @@ function isSlot(value: unknown): value is ReplaySlot {
  * envelope kept one. `undefined` for a signature that is not this adapter's envelope or does not
  * decode (a damaged transcript, another provider's signature), that holds a function call, a call
  * output or a message (which would add a call or a turn the transcript does not show), or whose
- * order does not name each replay item once: the caller leaves the part out with a warning.
+ * order does not name each replay item once: the caller leaves another provider's signature out
+ * with a warning, and refuses a damaged envelope of its own (see {@link isReplayEnvelope}).
  * The order only places what the turn holds; it adds nothing.
  * @internal
  */

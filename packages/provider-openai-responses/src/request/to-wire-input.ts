@@ -1,5 +1,12 @@
-import type { FilePart, ImagePart, LanguageModelV1CallWarning, Message, TextPart } from '@tiny/llm';
-import { decodeReplay, type ReplaySlot } from './replay-items.js';
+import {
+  type FilePart,
+  type ImagePart,
+  InvalidInputError,
+  type LanguageModelV1CallWarning,
+  type Message,
+  type TextPart,
+} from '@tiny/llm';
+import { decodeReplay, isReplayEnvelope, type ReplaySlot } from './replay-items.js';
 
 /** One `input` item as sent. @internal */
 export type WireItem = Record<string, unknown>;
@@ -33,6 +40,14 @@ function assistantItems(
     if (part.type === 'text') text += part.text;
     else if (part.type === 'reasoning') {
       const replay = part.signature === undefined ? undefined : decodeReplay(part.signature);
+      if (replay === undefined && part.signature !== undefined && isReplayEnvelope(part.signature)) {
+        // Dropping it would replay the turn without its encrypted reasoning: never silently.
+        throw new InvalidInputError({
+          entryPoint: 'openai-responses request',
+          reason:
+            "an assistant reasoning part carries this adapter's replay envelope, but it does not decode (damaged, or it holds a message, a call or a call output); the turn cannot be replayed as recorded",
+        });
+      }
       if (replay === undefined) {
         warnings.push({
           type: 'other',
@@ -64,36 +79,40 @@ function assistantItems(
     arguments: call.arguments,
   }));
   if (order === undefined) return [...items, ...message_, ...calls];
-  return interleave(order, orderStart, items, message_, calls);
+  return interleave(order, orderStart, items, text, calls);
 }
 
 /**
  * The assistant turn's items in the order the model produced them (`order`, from the envelope):
- * each `r` takes the next replay item of the ordered envelope (whose items start at `start`), the
- * first `m` the message, `c:<id>` the call of that id.
+ * each `r` takes the next replay item of the ordered envelope (whose items start at `start`), each
+ * `m:<length>` a message of the next `<length>` units of the turn's text (the last message slot
+ * takes the rest; an `m` of older envelopes all of it), `c:<id>` the call of that id.
  * The order only places: what it does not name (other envelopes' items, a call it does not
- * list, the message when it lists none) keeps the unordered place (replay items first, then the
+ * list, the text when it lists no message) keeps the unordered place (replay items first, then the
  * message, then the calls), and a slot naming nothing the turn holds is skipped.
  */
 function interleave(
   order: readonly ReplaySlot[],
   start: number,
   replay: WireItem[],
-  message: WireItem[],
+  text: string,
   calls: WireItem[],
 ): WireItem[] {
   const out: WireItem[] = replay.slice(0, start);
   let next = start;
-  let messagePlaced = false;
+  let used = 0;
+  const lastMessage = order.reduce((last, slot, index) => (slot === 'm' || slot.startsWith('m:') ? index : last), -1);
   const placed = new Set<WireItem>();
-  for (const slot of order) {
+  for (const [index, slot] of order.entries()) {
     if (slot === 'r') {
       const item = replay[next];
       next += 1;
       if (item !== undefined) out.push(item);
-    } else if (slot === 'm') {
-      if (!messagePlaced) out.push(...message);
-      messagePlaced = true;
+    } else if (slot === 'm' || slot.startsWith('m:')) {
+      const end = slot === 'm' || index === lastMessage ? text.length : used + Number(slot.slice(2));
+      const piece = text.slice(used, end);
+      used = Math.max(used, Math.min(end, text.length));
+      if (piece !== '') out.push({ role: 'assistant', content: piece });
     } else if (slot.startsWith('c:')) {
       const call = calls.find((item) => item.call_id === slot.slice(2) && !placed.has(item));
       if (call !== undefined) {
@@ -103,7 +122,7 @@ function interleave(
     }
   }
   out.push(...replay.slice(next));
-  if (!messagePlaced) out.push(...message);
+  if (used < text.length) out.push({ role: 'assistant', content: text.slice(used) });
   out.push(...calls.filter((call) => !placed.has(call)));
   return out;
 }

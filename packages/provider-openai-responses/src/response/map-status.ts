@@ -31,14 +31,28 @@ export interface TurnEnd {
  * with a refusal, else `stop`. `incomplete` is a broken turn: `length` for
  * `max_output_tokens`, `content_filter` for `content_filter`, `error` for any other reason. Any
  * other status (`failed`, `cancelled`, `in_progress`, `queued`, a value not known, none at all)
- * is `error`. Only a completed response lets its calls run. A completed response holding an item
+ * is `error`. A completed response beside a refusal keeps `content_filter` but no call of it runs;
+ * one with an output item cut short (`cut`, see `checkFinalResponse`) is `error`. Only a completed response lets its calls run. A completed response holding an item
  * that asks the client to act (`unanswered`, one of `CLIENT_ACTION_ITEMS`) is `error` too: it did
  * not end in an answer, and nothing of it runs.
  * @internal
  */
-export function mapStatus(response: unknown, hasCalls: boolean, refused: boolean, unanswered?: string): TurnEnd {
+export function mapStatus(
+  response: unknown,
+  hasCalls: boolean,
+  refused: boolean,
+  unanswered?: string,
+  cut?: string,
+): TurnEnd {
   const record = asRecord(response);
   const status = asString(record?.status);
+  if (status === 'completed' && cut !== undefined) {
+    return {
+      finishReason: 'error',
+      rawFinishReason: `${status}:item_incomplete`,
+      broken: `the response completed but ${cut}; no call of it may run`,
+    };
+  }
   if (status === 'completed' && unanswered !== undefined) {
     return {
       finishReason: 'error',
@@ -50,7 +64,8 @@ export function mapStatus(response: unknown, hasCalls: boolean, refused: boolean
     return {
       finishReason: refused ? 'content_filter' : hasCalls ? 'tool_calls' : 'stop',
       rawFinishReason: status,
-      broken: undefined,
+      // A refusal beside calls: the model declined, so none of its calls may run.
+      broken: refused && hasCalls ? 'the response holds a refusal; no call of it may run' : undefined,
     };
   }
   if (status === 'incomplete') {
@@ -63,7 +78,9 @@ export function mapStatus(response: unknown, hasCalls: boolean, refused: boolean
       broken: `the response is incomplete (${reason ?? 'no reason given'}); no call of it may run`,
     };
   }
-  const shown = status ?? (record?.status === undefined ? 'none' : JSON.stringify(record.status).slice(0, 40));
+  const shown =
+    status ??
+    (record?.status === undefined ? 'none' : `a ${Array.isArray(record.status) ? 'array' : typeof record.status}`);
   return {
     finishReason: 'error',
     rawFinishReason: status,

@@ -1,7 +1,17 @@
 import type { LanguageModelV1Response, LanguageModelV1ToolCall } from '@tiny/llm';
-import { asArray, asNonEmptyString, asRecord, asString, MAX_WIRE_DEPTH, refuseRepeatedIds } from '@tiny/provider-utils';
+import {
+  asArray,
+  asNonEmptyString,
+  asRecord,
+  asString,
+  MAX_WIRE_DEPTH,
+  redactDeep,
+  redactSecret,
+  refuseRepeatedIds,
+} from '@tiny/provider-utils';
 import { type ErrorContext, errorFromEvent, transportError } from '../errors/create-call-error.js';
 import { encodeReplayItems, type ReplayItem, type ReplaySlot, replayTooDeep } from '../request/replay-items.js';
+import { checkFinalResponse, messageTexts, tooDeepForWire } from './check-final-response.js';
 import { CLIENT_ACTION_ITEMS, mapStatus } from './map-status.js';
 import { mapUsage } from './map-usage.js';
 import { readCall } from './read-call.js';
@@ -43,6 +53,11 @@ export function parseResponse(
   raw: string,
   context: ErrorContext & { headers?: Headers },
 ): ParsedResponse {
+  if (tooDeepForWire(body))
+    throw transportError('answered with a body nested too deep to be a response', undefined, {
+      ...context,
+      kind: 'invalid_response',
+    });
   const response = asRecord(body);
   if (asString(response?.status) === 'failed' && asRecord(response?.error) !== undefined)
     throw errorFromEvent(response?.error, raw, context, 'answered with a failed response');
@@ -64,6 +79,13 @@ export function parseResponse(
       ...context,
       kind: 'protocol_violation',
     });
+  // The same check a stream's terminal event gets (see `checkFinalResponse`).
+  const problem = checkFinalResponse(response ?? {}, response?.status);
+  if (problem.violation !== undefined)
+    throw transportError(`broke the protocol: ${problem.violation}`, undefined, {
+      ...context,
+      kind: 'protocol_violation',
+    });
   let content = '';
   let refusal = '';
   const reasoning: string[] = [];
@@ -73,20 +95,21 @@ export function parseResponse(
   for (const value of items) {
     const item = asRecord(value);
     if (item === undefined || typeof item.type !== 'string') continue;
-    order.push(
-      item.type === 'message' ? 'm' : item.type === 'function_call' ? `c:${asString(item.call_id) ?? ''}` : 'r',
-    );
     if (item.type === 'message') {
-      for (const part of asArray(item.content)) {
-        const record = asRecord(part);
-        if (record?.type === 'output_text') content += asString(record.text) ?? '';
-        else if (record?.type === 'refusal') refusal += asString(record.refusal) ?? '';
-      }
-    } else if (item.type === 'function_call') {
+      const said = messageTexts(item);
+      // Each message keeps its own slot (with its text length), so replay keeps it in place.
+      order.push(`m:${said.text.length}`);
+      content += said.text;
+      refusal += said.refusal;
+      continue;
+    }
+    order.push(item.type === 'function_call' ? `c:${asString(item.call_id) ?? ''}` : 'r');
+    if (item.type === 'function_call') {
       callItems.push(item);
     } else {
       if (item.type === 'reasoning') reasoning.push(...reasoningTexts(item));
-      replay.push(item as ReplayItem);
+      // What the server echoed (a key in a hosted item) never rides the envelope.
+      replay.push(redactDeep(item, context.secret) as ReplayItem);
     }
   }
   const deep = replayTooDeep(replay);
@@ -97,11 +120,11 @@ export function parseResponse(
       { ...context, kind: 'invalid_response' },
     );
   const unanswered = replay.find((item) => CLIENT_ACTION_ITEMS.has(item.type))?.type;
-  const end = mapStatus(response, callItems.length > 0, refusal !== '', unanswered);
+  const end = mapStatus(response, callItems.length > 0, refusal !== '', unanswered, problem.cut);
   const toolCalls: LanguageModelV1ToolCall[] = callItems.map((item) => readCall(item, 'response', end.broken));
   const signature = encodeReplayItems(replay, order);
-  const id = asNonEmptyString(response?.id);
-  const modelId = asNonEmptyString(response?.model);
+  const id = redactSecret(asNonEmptyString(response?.id), context.secret);
+  const modelId = redactSecret(asNonEmptyString(response?.model), context.secret);
   return {
     ...(id === undefined ? {} : { id }),
     ...(modelId === undefined ? {} : { modelId }),

@@ -1,9 +1,32 @@
 import type { LanguageModelV1ToolCall } from '@tiny/llm';
 import { createInvalidToolCall, createRefusedToolCall } from '@tiny/llm';
-import { asString, decodeToolArguments } from '@tiny/provider-utils';
+import { asString, decodeToolArguments, exceedsWireDepth, MAX_WIRE_DEPTH } from '@tiny/provider-utils';
+
+/**
+ * Whether JSON(-like) text opens more than `max` brackets at once outside its strings: decided by
+ * one scan, before any parser or serialiser meets the value.
+ */
+function textNestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index];
+    if (inString) {
+      if (char === '\\') index += 1;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '{' || char === '[') {
+      depth += 1;
+      if (depth > max) return true;
+    } else if (char === '}' || char === ']') depth = Math.max(0, depth - 1);
+  }
+  return false;
+}
 
 /** Why a call's `arguments` are no JSON-object text (the API always sends one), or `undefined`. */
 function argumentsProblem(value: unknown): string | undefined {
+  if (typeof value === 'string' ? textNestsDeeperThan(value, MAX_WIRE_DEPTH) : exceedsWireDepth(value, MAX_WIRE_DEPTH))
+    return `its arguments nest deeper than ${MAX_WIRE_DEPTH} levels`;
   if (typeof value !== 'string')
     return `its arguments are ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}, not JSON object text`;
   if (value.trim() === '') return 'its arguments are empty, not JSON object text';
@@ -40,14 +63,21 @@ export function readCall(
       ? undefined
       : `the call item ended with status ${status}, not completed`;
   const value = item.arguments === undefined ? argumentsText : item.arguments;
-  const refusal = refuse ?? cut ?? (callId === undefined || callId === '' ? 'the call item has no call_id' : undefined);
-  const problem = refusal === undefined ? argumentsProblem(value) : undefined;
-  if (problem !== undefined) {
+  // A blank id (' ', '\t') is no id: a result could not answer it.
+  const refusal =
+    refuse ?? cut ?? (callId === undefined || callId.trim() === '' ? 'the call item has no call_id' : undefined);
+  const problem = argumentsProblem(value);
+  if (problem !== undefined && (refusal === undefined || problem.startsWith('its arguments nest'))) {
     // Never `{}` in place of what the model sent: the harness answers the invalid call.
-    const raw = typeof value === 'string' ? value : value === undefined ? '' : (JSON.stringify(value) ?? '');
+    const raw =
+      typeof value === 'string'
+        ? value
+        : value === undefined || exceedsWireDepth(value, MAX_WIRE_DEPTH)
+          ? ''
+          : (JSON.stringify(value) ?? '');
     const reason = `${context} contained invalid arguments for tool call \`${id}\` (\`${name}\`): ${problem}; raw arguments: ${raw.slice(0, 200)}`;
     // Arguments that are no text at all were not written by the model as text: nothing to repair.
-    const make = typeof value === 'string' ? createInvalidToolCall : createRefusedToolCall;
+    const make = typeof value === 'string' && refusal === undefined ? createInvalidToolCall : createRefusedToolCall;
     return { ...make(id, name, raw, reason), rawArguments: raw };
   }
   return decodeToolArguments({ id, name, arguments: value }, { context, refuse: refusal });

@@ -10,9 +10,11 @@ import {
   MAX_WIRE_DEPTH,
   readSseEvents,
   redactDeep,
+  redactSecret,
 } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromEvent, httpFailureError, transportError } from '../errors/create-call-error.js';
 import { encodeReplayItems, type ReplayItem, type ReplaySlot } from '../request/replay-items.js';
+import { checkFinalResponse, itemProblem, messageTexts, tooDeepForWire } from '../response/check-final-response.js';
 import { CLIENT_ACTION_ITEMS, mapStatus } from '../response/map-status.js';
 import { mapUsage } from '../response/map-usage.js';
 import { MAX_OUTPUT_ITEMS, reasoningTexts, SUMMARY_SEPARATOR } from '../response/parse-response.js';
@@ -36,6 +38,10 @@ interface OpenItem {
   json: string;
   /** Text or refusal streamed for this item (so a `done` item without deltas is streamed whole). */
   streamed: boolean;
+  /** The output text streamed for this message item. */
+  text: string;
+  /** The refusal text streamed for this message item. */
+  refusal: string;
   /** Reasoning text streamed for this item. */
   reasoned: boolean;
   /** The summary index last streamed, so a new summary part gets a separator. */
@@ -69,8 +75,61 @@ function shapeOf(value: unknown): string {
   const item = asRecord(value) ?? {};
   const type = asString(item.type) ?? '?';
   if (type === 'function_call')
-    return JSON.stringify([type, item.call_id, item.name, item.arguments, item.status ?? 'completed']);
+    return JSON.stringify([
+      type,
+      item.call_id,
+      item.name,
+      typeof item.arguments === 'string' ? item.arguments : null,
+      asString(item.status) ?? 'completed',
+    ]);
+  if (type === 'message') {
+    // A message is compared by what it says: its text and its refusal, part by part joined.
+    const { text, refusal } = messageTexts(item);
+    return JSON.stringify([type, text, refusal]);
+  }
   return JSON.stringify([type, asString(item.call_id) ?? null]);
+}
+
+/**
+ * The body, passed through unchanged, with a watch on whether bytes arrived since the last event
+ * boundary (a blank line): `partial()` is true while an event is half received.
+ */
+function watchBoundaries(body: ReadableStream<Uint8Array>): {
+  body: ReadableStream<Uint8Array>;
+  partial: () => boolean;
+} {
+  const decoder = new TextDecoder();
+  let carry = '';
+  let partial = false;
+  const tap = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      const text = carry + decoder.decode(chunk, { stream: true });
+      const boundary = Math.max(text.lastIndexOf('\n\n'), text.lastIndexOf('\r\r'), text.lastIndexOf('\r\n\r\n'));
+      if (boundary >= 0) partial = text.slice(boundary).trim() !== '';
+      else if (text.trim() !== '') partial = true;
+      carry = text.slice(-3);
+      controller.enqueue(chunk);
+    },
+  });
+  return { body: body.pipeThrough(tap), partial: () => partial };
+}
+
+/** Event names that end the turn broken whatever their data holds. */
+const FAILURE_NAMES = new Set(['error', 'response.failed', 'response.incomplete', 'response.cancelled']);
+
+/** A short description of a data line that is no JSON object. */
+function describeData(data: unknown, text: string): string {
+  if (text.trim() === '') return 'no data';
+  if (data === undefined) return 'data that is not JSON';
+  return `${data === null ? 'null' : Array.isArray(data) ? 'an array' : typeof data} data`;
+}
+
+/** The content of a message item sent without content, from what was streamed. */
+function streamedContent(entry: OpenItem): Record<string, unknown>[] {
+  return [
+    ...(entry.text === '' ? [] : [{ type: 'output_text', text: entry.text }]),
+    ...(entry.refusal === '' ? [] : [{ type: 'refusal', refusal: entry.refusal }]),
+  ];
 }
 
 function parseJson(data: string): unknown {
@@ -137,6 +196,9 @@ export async function* streamResponse(
   let reasoningSeen = false;
   let refused = false;
   let itemsStarted = 0;
+  /** Why the turn was cut short though it may complete (an output item done `incomplete`). */
+  let cut: string | undefined;
+  const watched = watchBoundaries(body);
 
   /** Ends every call: decoded, or invalid with `refuse`; then the replay items. */
   const endCalls = function* (refuse: string | undefined): Generator<LanguageModelV1StreamPart> {
@@ -204,15 +266,17 @@ export async function* streamResponse(
       yield { type: 'error', error: errorFromEvent(asRecord(final.error) ?? final, JSON.stringify(data), context) };
       return;
     }
+    if (open.size > 0) {
+      // An item left open at the terminal event was never whole: what it held (encrypted
+      // reasoning, a hosted item) could not be replayed.
+      yield* broken(`${type} arrived with output item ${[...open.keys()][0]} still open`);
+      return;
+    }
     const output = Array.isArray(final.output) ? final.output : [];
     if (type === 'response.completed' && output.length > 0) {
       // The completed body repeats every output item: it must be the items streamed, in order.
       const streamed = [...done].sort((a, b) => a.index - b.index).map((entry) => shapeOf(entry.item));
-      if (
-        open.size > 0 ||
-        output.length !== streamed.length ||
-        output.some((item, i) => shapeOf(item) !== streamed[i])
-      ) {
+      if (output.length !== streamed.length || output.some((item, i) => shapeOf(item) !== streamed[i])) {
         yield* broken('the completed response lists other output items than the stream sent');
         return;
       }
@@ -225,6 +289,7 @@ export async function* streamResponse(
       calls.length > 0 || [...open.values()].some((item) => item.type === 'function_call'),
       refused,
       unanswered,
+      cut,
     );
     yield* endCalls(end.broken);
     yield {
@@ -237,10 +302,52 @@ export async function* streamResponse(
   };
 
   try {
-    for await (const event of readSseEvents(body, { limits: context.limits })) {
+    for await (const event of readSseEvents(watched.body, { limits: context.limits })) {
       if (context.signal?.aborted) throw context.signal.reason;
       const data = parseJson(event.data);
       const record = asRecord(data);
+      if (event.event !== undefined && FAILURE_NAMES.has(event.event) && record === undefined) {
+        // The SSE name decides first: an error (or failed, incomplete) event ends the turn
+        // broken whatever its data holds, before or after the terminal event.
+        yield* endCalls(`the stream sent an ${event.event.slice(0, 40)} event; no call of it may run`);
+        const text = event.data.trim();
+        yield {
+          type: 'error',
+          error:
+            event.event === 'error'
+              ? errorFromEvent(
+                  {
+                    message:
+                      typeof data === 'string'
+                        ? data
+                        : text === ''
+                          ? 'an error event without data'
+                          : text.slice(0, 200),
+                  },
+                  event.data,
+                  context,
+                )
+              : transportError(
+                  `broke the stream protocol: sent a ${event.event} event with ${describeData(data, event.data)}`,
+                  undefined,
+                  { ...context, kind: 'protocol_violation' },
+                ),
+        };
+        return;
+      }
+      if (Array.isArray(data) || (record !== undefined && tooDeepForWire(record))) {
+        // An array is no event (not a wrapped one either); a value this deep is no event to read.
+        yield* endCalls('the stream sent an event that is no event object; no call of it may run');
+        yield {
+          type: 'error',
+          error: transportError(
+            Array.isArray(data) ? 'sent a stream event that is a JSON array' : 'sent a stream event nested too deep',
+            undefined,
+            { ...context, kind: 'invalid_chunk_json' },
+          ),
+        };
+        return;
+      }
       if (ending !== undefined) {
         // Read to the end: after the terminal event only `[DONE]` and keep-alives may come.
         const text = event.data.trim();
@@ -262,14 +369,11 @@ export async function* streamResponse(
         return;
       }
       const type = asString(record.type) ?? event.event ?? '';
-      if (
-        type === 'error' ||
-        event.event === 'error' ||
-        (record.type === undefined && record.error != null) ||
-        asRecord(record.error) !== undefined
-      ) {
+      if (type === 'error' || event.event === 'error' || (record.error !== undefined && record.error !== null)) {
         yield* endCalls('the stream reported an error; no call of it may run');
-        const error = asRecord(record.error) ?? record;
+        const error =
+          asRecord(record.error) ??
+          (typeof record.error === 'string' && record.type !== 'error' ? { message: record.error } : record);
         yield { type: 'error', error: errorFromEvent(error, event.data, context) };
         return;
       }
@@ -313,9 +417,30 @@ export async function* streamResponse(
       }
       const expected = TERMINAL.get(type);
       const status = response?.status;
+      if (expected === undefined && response !== undefined) {
+        // A response that is not over yet carries no failure: one that does ended the turn broken.
+        if (response.error !== undefined && response.error !== null) {
+          yield* endCalls(`${type.slice(0, 60)} carries an error; no call of it may run`);
+          yield {
+            type: 'error',
+            error: errorFromEvent(
+              asRecord(response.error) ?? { message: String(asString(response.error) ?? 'an error that is no object') },
+              event.data,
+              context,
+            ),
+          };
+          return;
+        }
+        if (response.incomplete_details !== undefined && response.incomplete_details !== null) {
+          yield* broken(`sent ${type.slice(0, 60)} for a response with incomplete_details`);
+          return;
+        }
+      }
       if (expected === undefined && response !== undefined && status !== undefined) {
         if (typeof status !== 'string' || !PENDING.has(status)) {
-          yield* broken(`sent ${type.slice(0, 60)} for a response with status ${JSON.stringify(status).slice(0, 40)}`);
+          yield* broken(
+            `sent ${type.slice(0, 60)} for a response with status ${typeof status === 'string' ? status.slice(0, 40) : `of type ${typeof status}`}`,
+          );
           return;
         }
       }
@@ -326,10 +451,11 @@ export async function* streamResponse(
         }
         created = true;
         const eventResponseId = asNonEmptyString(response?.id);
-        const modelId = asNonEmptyString(response?.model);
+        // What the server echoes (a key in the model name) stays out of what the caller sees.
+        const modelId = redactSecret(asNonEmptyString(response?.model), context.secret);
         yield {
           type: 'response_metadata',
-          ...(eventResponseId === undefined ? {} : { id: eventResponseId }),
+          ...(eventResponseId === undefined ? {} : { id: redactSecret(eventResponseId, context.secret) }),
           ...(modelId === undefined ? {} : { modelId }),
         };
         continue;
@@ -341,17 +467,17 @@ export async function* streamResponse(
           return;
         }
         if (status !== undefined && status !== expected) {
-          yield* broken(`sent ${type} for a response with status ${JSON.stringify(status).slice(0, 40)}`);
+          yield* broken(
+            `sent ${type} for a response with status ${typeof status === 'string' ? status.slice(0, 40) : `of type ${typeof status}`}`,
+          );
           return;
         }
-        if (
-          expected === 'completed' &&
-          response.incomplete_details !== undefined &&
-          response.incomplete_details !== null
-        ) {
-          yield* broken('sent response.completed for a response with incomplete_details');
+        const problem = checkFinalResponse(response, expected);
+        if (problem.violation !== undefined) {
+          yield* broken(`sent ${type}: ${problem.violation}`);
           return;
         }
+        cut ??= problem.cut;
         if (type === 'response.failed') {
           yield* endCalls('the response failed; no call of it may run');
           const error = asRecord(response.error) ?? { message: 'the response failed without an error object' };
@@ -383,11 +509,18 @@ export async function* streamResponse(
             return;
           }
           highestIndex = at;
+          const added = itemProblem(record.item, at);
+          if (added.violation !== undefined) {
+            yield* broken(`started ${added.violation}`);
+            return;
+          }
           const itemType = asString(item.type) ?? 'unknown';
           const entry: OpenItem = {
             type: itemType,
             itemId: asString(item.id),
             json: '',
+            text: '',
+            refusal: '',
             streamed: false,
             reasoned: false,
             summaryIndex: undefined,
@@ -397,12 +530,13 @@ export async function* streamResponse(
               ? { callId: asString(item.call_id) ?? '', name: asString(item.name) ?? '' }
               : { callId: asString(item.call_id) }),
           };
+          // Ids are compared exactly (`c1` and `c1 ` are two ids); a blank id twice is one id twice.
           const callId = entry.callId ?? '';
-          if (callId.trim() !== '' && callIds.has(callId.trim())) {
-            yield* broken(`sent call_id ${callId} for two calls in one response`);
+          if (callId !== '' && callIds.has(callId)) {
+            yield* broken(`sent call_id ${JSON.stringify(callId.slice(0, 60))} for two calls in one response`);
             return;
           }
-          callIds.add(callId.trim());
+          if (callId !== '') callIds.add(callId);
           if (itemType === 'function_call') {
             open.set(at, entry);
             yield { type: 'tool_call_start', id: callId, name: entry.name ?? '' };
@@ -447,6 +581,8 @@ export async function* streamResponse(
           }
           const piece = asString(record.delta) ?? '';
           item.streamed = true;
+          if (type === 'response.refusal.delta') item.refusal += piece;
+          else item.text += piece;
           if (piece === '') break;
           if (type === 'response.refusal.delta') {
             refused = true;
@@ -481,7 +617,7 @@ export async function* streamResponse(
             (entry.type !== 'function_call' &&
               callId !== undefined &&
               callId !== entry.callId &&
-              callIds.has(callId.trim())) ||
+              callIds.has(callId)) ||
             (entry.type === 'function_call' &&
               ((callId !== undefined && callId !== entry.callId) ||
                 (name !== undefined && entry.name !== '' && name !== entry.name) ||
@@ -490,6 +626,12 @@ export async function* streamResponse(
             yield* broken(`finished output item ${at} as another item than it started`);
             return;
           }
+          const finished = itemProblem(record.item, at);
+          if (finished.violation !== undefined) {
+            yield* broken(`finished ${finished.violation}`);
+            return;
+          }
+          cut ??= finished.cut;
           open.delete(at);
           closed.add(at);
           if (itemType === 'function_call') {
@@ -503,7 +645,23 @@ export async function* streamResponse(
             calls.push({ item: call, json: entry.json });
             done.push({ index: at, slot: 'c', item: call });
           } else if (itemType === 'message') {
-            done.push({ index: at, slot: 'm', item: { ...item, type: 'message' } });
+            const said = messageTexts(item);
+            const hasContent = Array.isArray(item.content);
+            if (
+              entry.streamed &&
+              hasContent &&
+              (said.text !== entry.text || (entry.refusal !== '' && said.refusal !== entry.refusal))
+            ) {
+              // The done item is read like a call's: it must say what was streamed.
+              yield* broken(`finished message item ${at} with other text than it streamed`);
+              return;
+            }
+            // The slot keeps the message's text length, so replay keeps each message in its place.
+            done.push({
+              index: at,
+              slot: `m:${entry.streamed ? entry.text.length : said.text.length}`,
+              item: { ...item, type: 'message', ...(hasContent ? {} : { content: streamedContent(entry) }) },
+            });
             if (!entry.streamed) {
               // A server that sends the item whole, without deltas: its parts now.
               for (const part of Array.isArray(item.content) ? item.content : []) {
@@ -515,14 +673,22 @@ export async function* streamResponse(
                   yield { type: 'refusal_delta', delta: asString(content.refusal) ?? '' };
                 }
               }
+            } else if (entry.refusal === '' && said.refusal !== '') {
+              // A refusal that arrives whole in the done item is a refusal all the same.
+              refused = true;
+              yield { type: 'refusal_delta', delta: said.refusal };
             }
           } else {
             const encrypted = asNonEmptyString(item.encrypted_content) ?? entry.encrypted;
-            const kept: ReplayItem = {
-              ...item,
-              type: itemType,
-              ...(itemType === 'reasoning' && encrypted !== undefined ? { encrypted_content: encrypted } : {}),
-            };
+            // What the server echoed (a key in a hosted item's query) never rides the envelope.
+            const kept: ReplayItem = redactDeep(
+              {
+                ...item,
+                type: itemType,
+                ...(itemType === 'reasoning' && encrypted !== undefined ? { encrypted_content: encrypted } : {}),
+              },
+              context.secret,
+            );
             if (exceedsWireDepth(kept, MAX_WIRE_DEPTH)) {
               // Replay could not carry it; losing it would break the next turn's reasoning.
               yield* endCalls(`output item ${at} nests too deep to replay; no call of it may run`);
@@ -550,9 +716,25 @@ export async function* streamResponse(
     }
   } catch (error) {
     if (context.signal?.aborted) throw context.signal.reason;
-    if (ending !== undefined) {
-      // The terminal event arrived and nothing after it: a connection lost then loses nothing.
+    if (ending !== undefined && !HttpFailure.isInstance(error) && !watched.partial()) {
+      // The terminal event arrived and the connection dropped exactly at an event boundary after
+      // it: nothing after it was lost.
       yield* settle(ending.type, ending.response, ending.data);
+      return;
+    }
+    if (ending !== undefined) {
+      // Something after the terminal event was lost (half an event, one past a bound, a stall):
+      // it could have been an error, so the turn is broken.
+      yield* endCalls(`the stream failed after ${ending.type} while an event was arriving; no call of it may run`);
+      yield {
+        type: 'error',
+        error: HttpFailure.isInstance(error)
+          ? httpFailureError(error, context)
+          : transportError(`lost the connection inside an event after ${ending.type}`, error, {
+              ...context,
+              kind: 'incomplete_stream',
+            }),
+      };
       return;
     }
     yield* endCalls('the connection dropped before the response ended; no call of it may run');
