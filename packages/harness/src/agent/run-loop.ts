@@ -5,6 +5,7 @@ import {
   type DialectCall,
   type DialectParse,
   type LanguageModelV1Request,
+  type LanguageModelV1Response,
   type LanguageModelV1ResponseFormat,
   type Message,
   nativeDeclaredTools,
@@ -215,6 +216,12 @@ function snapshot(
           : { version: 2, ...base, ...forced };
   // Signed last, over everything above, so no field can be edited, dropped or added unseen.
   return state.stateSecret === undefined ? written : signRunState(written, state.stateSecret);
+}
+
+/** `refusedCallIds` of a `model_completed` event: the provider ids of the calls the adapter refused. */
+function refusedCallIds(response: LanguageModelV1Response): { refusedCallIds?: readonly string[] } {
+  const ids = response.toolCalls.filter((call) => call.refused === true).map((call) => call.id);
+  return ids.length === 0 ? {} : { refusedCallIds: ids };
 }
 
 /** A deep copy of `value`, frozen at every depth (what `afterModel` hooks are given to read). */
@@ -547,6 +554,7 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
         modelCallId,
         finishReason: response.finishReason,
         toolCallCount: calls.length,
+        ...refusedCallIds(response),
         inputTokens: response.usage.inputTokens,
         outputTokens: response.usage.outputTokens,
         ...(response.usage.cachedInputTokens === undefined

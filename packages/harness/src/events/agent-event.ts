@@ -83,6 +83,12 @@ export type AgentEvent =
       readonly modelCallId: string;
       readonly finishReason: string;
       readonly toolCallCount: number;
+      /**
+       * The provider's ids (as on `tool_call_delta`) of the native calls the adapter refused
+       * (`ToolCall.refused`): they never run, so nothing read from their streamed argument text is
+       * an answer. Absent when none was refused.
+       */
+      readonly refusedCallIds?: readonly string[] | undefined;
       readonly inputTokens?: number | undefined;
       readonly outputTokens?: number | undefined;
       /** Input tokens the provider read from its prompt cache (part of `inputTokens`), when it says. */

@@ -33,12 +33,45 @@ export interface StructuredStream<TOutput> extends AsyncIterable<StructuredStrea
   readonly result: Promise<StructuredRun<TOutput>>;
 }
 
+/** An output-tool call's streamed arguments, held until its model call ends. */
+interface HeldCall {
+  readonly parser: PartialJsonParser;
+  readonly target: OutputTarget;
+  /** The argument text so far, and its length after each delta. */
+  text: string;
+  readonly cuts: number[];
+}
+
+/** The most partials a held call is replayed as (evenly spaced over its deltas, the last one always). */
+const MAX_HELD_PARTIALS = 32;
+
+/**
+ * The partial values of a held call, replayed from its argument text at (at most
+ * {@link MAX_HELD_PARTIALS}) delta boundaries, each a copy (so the sequence grows as it streamed).
+ */
+function* heldPartials<TOutput>(held: HeldCall): Generator<DeepPartial<TOutput>> {
+  const step = Math.max(1, Math.ceil(held.cuts.length / MAX_HELD_PARTIALS));
+  const parser = createPartialJsonParser();
+  let from = 0;
+  for (let index = 0; index < held.cuts.length; index += 1) {
+    if ((index + 1) % step !== 0 && index !== held.cuts.length - 1) continue;
+    const cut = held.cuts[index] as number;
+    parser.push(held.text.slice(from, cut));
+    from = cut;
+    if (parser.error !== undefined) return;
+    let value: unknown = parser.value;
+    if (held.target.wrapped) value = (value as Record<string, unknown> | undefined)?.value;
+    if (value !== undefined) yield structuredClone(value) as DeepPartial<TOutput>;
+  }
+}
+
 /**
  * Like `invokeStructured`, but streams the model calls and yields progressively more complete
  * partial values, then the final validated value. Partials are read incrementally (each delta
  * costs time proportional to its length) from the text of the provider and prompted strategies,
  * and from the streamed arguments of the output tool's call (`tool_call_delta`) for the tool
- * strategy. Under strict mode, partials show the wire's `null`s for omitted optional fields.
+ * strategy: those once the model call has ended, and never for a call the adapter refused (its
+ * arguments are no answer, as `invokeStructured` reads it). Under strict mode, partials show the wire's `null`s for omitted optional fields.
  */
 export function streamStructured<TOutput>(
   harness: AgentHarness,
@@ -63,7 +96,7 @@ export function streamStructured<TOutput>(
     let seeking = true;
     let modelCallId = '';
     // Tool strategy: one parser per output-tool call, fed from the streamed argument pieces.
-    const toolParsers = new Map<string, { parser: PartialJsonParser; target: OutputTarget }>();
+    const toolParsers = new Map<string, HeldCall>();
     const emitPartial = (source: PartialJsonParser, of: OutputTarget, callId: string) => {
       let value = source.value;
       if (of.wrapped) value = (value as Record<string, unknown> | undefined)?.value;
@@ -81,12 +114,23 @@ export function streamStructured<TOutput>(
         if (of === undefined) continue;
         let entry = toolParsers.get(event.callId);
         if (entry === undefined) {
-          entry = { parser: createPartialJsonParser(), target: of };
+          entry = { parser: createPartialJsonParser(), target: of, text: '', cuts: [] };
           toolParsers.set(event.callId, entry);
         }
         if (entry.parser.error !== undefined) continue;
+        // Held until the model call ends: an adapter may refuse the call up to the stream's end
+        // (a repeated id, a cut-off), and a refused call's arguments are never an answer.
         entry.parser.push(event.argumentsDelta);
-        emitPartial(entry.parser, entry.target, event.modelCallId);
+        entry.text += event.argumentsDelta;
+        entry.cuts.push(entry.text.length);
+      } else if (!textual && event.type === 'model_completed') {
+        const refused = new Set(event.refusedCallIds ?? []);
+        for (const [callId, entry] of toolParsers) {
+          if (refused.has(callId)) continue;
+          for (const value of heldPartials<TOutput>(entry))
+            push({ type: 'partial', value, modelCallId: event.modelCallId });
+        }
+        toolParsers.clear();
       } else if (textual && event.type === 'model_delta' && parser !== undefined && parser.error === undefined) {
         let delta = event.delta;
         if (seeking) {
