@@ -4,10 +4,11 @@ import type { JsonSchema } from './json-schema.js';
 /**
  * The keyword tiny adds (to compiled copies only) to every object subschema: each time ajv applies
  * a subschema to a value node, however the compiled code reaches it (a `$ref`, a union branch, an
- * `items` loop, a `$ref`-only branch called as a function), it charges the work meter. The charge is
- * 1 per application plus the size of the node (a string's length, an array's items, an object's
- * keys, in units of {@link NODE_UNIT}) since keywords such as `pattern` or `additionalProperties`
- * read all of it. Keywords that do more than that (`uniqueItems`) charge through {@link chargeVisits}.
+ * `items` loop, a `$ref`-only branch called as a function), it charges the work meter: 1 per
+ * application, plus the size of the node (a string's length, an array's items, an object's keys
+ * and their characters, in units of {@link NODE_UNIT}) when the subschema has a keyword that reads
+ * all of it (`pattern`, `additionalProperties`, `enum`, ...). Keywords that do more than that
+ * (`uniqueItems`) charge through {@link chargeVisits}.
  * @internal
  */
 export const VISIT_KEYWORD = 'x-tiny-visit';
@@ -19,7 +20,7 @@ export const VISITS_PER_PAIR = 2;
 /** Hard cap on the visits of one run, whatever the sizes (about a second of work). @internal */
 export const MAX_VISITS = 2_000_000;
 /** Characters, items or keys that weigh as one visit. @internal */
-export const NODE_UNIT = 16;
+export const NODE_UNIT = 16; // the compiled charge of a string shifts its length by 4
 /**
  * ajv errors a run collecting every issue may hold at once; past them the run stops and the
  * caller falls back to the first failure (failed union branches otherwise pile up errors).
@@ -32,7 +33,7 @@ class BudgetSpent {}
 /** Thrown by the meter when too many errors were collected; caught by {@link runBudgeted}. */
 class ErrorsOverflow {}
 
-/** Key counts of objects already weighed in the current run (objects are weighed once per run). */
+/** Weights of objects already weighed in the current run (objects are weighed once per run). */
 let keyCounts = new WeakMap<object, number>();
 /** Caches kept for the outermost run only (see {@link runScoped}). */
 let scoped = new Map<symbol, unknown>();
@@ -57,13 +58,20 @@ function weigh(node: unknown): number {
   if (typeof node === 'string') return 1 + Math.floor(node.length / NODE_UNIT);
   if (typeof node !== 'object' || node === null) return 1;
   if (Array.isArray(node)) return 1 + Math.floor(node.length / NODE_UNIT);
-  let keys = keyCounts.get(node);
-  if (keys === undefined) {
-    keys = 0;
-    for (const key in node) if (Object.hasOwn(node, key)) keys += 1;
-    keyCounts.set(node, keys);
+  let weight = keyCounts.get(node);
+  if (weight === undefined) {
+    // Keys and their characters: `patternProperties` and `propertyNames` read every key whole.
+    let keys = 0;
+    let chars = 0;
+    for (const key in node)
+      if (Object.hasOwn(node, key)) {
+        keys += 1;
+        chars += key.length;
+      }
+    weight = 1 + Math.floor(keys / NODE_UNIT) + Math.floor(chars / NODE_UNIT);
+    keyCounts.set(node, weight);
   }
-  return 1 + Math.floor(keys / NODE_UNIT);
+  return weight;
 }
 
 /** The state of the current run, read and written by the compiled code (one shared object). */
@@ -107,19 +115,43 @@ const meter: Meter = {
 let last = 0;
 const errorsName = new Name('errors');
 
-/** Registers the metering keyword on an ajv instance (inline code; always valid: it only counts). @internal */
+/** Keywords that read a whole string (the rest of a schema node reads a string in constant time). */
+const stringReaders = ['pattern', 'format', 'minLength', 'maxLength'];
+/** Keywords that read every key of an object or every part of any value. */
+const wholeReaders = [
+  'additionalProperties',
+  'patternProperties',
+  'propertyNames',
+  'unevaluatedProperties',
+  'minProperties',
+  'maxProperties',
+  'const',
+  'enum',
+];
+
+/**
+ * Registers the metering keyword on an ajv instance (inline code; always valid: it only counts).
+ * The charge is chosen per schema node when it is compiled: 1 for a node whose keywords read a
+ * value in constant time, the node's weight when a keyword reads all of it. @internal
+ */
 export function useBranchBudget(ajv: Ajv): void {
   ajv.addKeyword({
     keyword: VISIT_KEYWORD,
     schemaType: 'boolean',
     code(cxt: KeywordCxt) {
-      const { gen, data } = cxt;
+      const { gen, data, it } = cxt;
+      const node = (typeof it.schema === 'object' ? it.schema : {}) as Record<string, unknown>;
       const state = gen.scopeValue('keyword', { ref: meter });
+      const charge = wholeReaders.some((keyword) => keyword in node)
+        ? _`(${state}.n += ${state}.weigh(${data}))`
+        : stringReaders.some((keyword) => keyword in node)
+          ? _`(${state}.n += typeof ${data} == "string" ? 1 + (${data}.length >> 4) : 1)`
+          : _`++${state}.n`;
       // `errors` is the running count of the compiled function (its own and its callees').
-      gen.if(
-        _`(${state}.n += (typeof ${data} == "object" && ${data} !== null) || typeof ${data} == "string" ? ${state}.weigh(${data}) : 1) > ${state}.limit || ${errorsName} > ${state}.maxErrors`,
-        () => gen.code(_`${state}.over(${errorsName})`),
-      );
+      const over = it.opts.allErrors
+        ? _`${charge} > ${state}.limit || ${errorsName} > ${state}.maxErrors`
+        : _`${charge} > ${state}.limit`;
+      gen.if(over, () => gen.code(_`${state}.over(${errorsName})`));
     },
   });
 }
@@ -150,12 +182,7 @@ export function valueWeight(value: unknown): number {
     total += weigh(node);
     if (typeof node !== 'object' || node === null) continue;
     if (Array.isArray(node)) for (const item of node) stack.push(item);
-    else
-      for (const key in node)
-        if (Object.hasOwn(node, key)) {
-          total += Math.floor(key.length / NODE_UNIT);
-          stack.push((node as Record<string, unknown>)[key]);
-        }
+    else for (const key in node) if (Object.hasOwn(node, key)) stack.push((node as Record<string, unknown>)[key]);
   }
   return total;
 }

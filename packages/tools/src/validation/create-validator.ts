@@ -33,10 +33,12 @@ export interface Validator<T = unknown> {
   readonly schema: JsonSchema;
   /**
    * Checks `value` against the schema; never throws and never mutates `value`. The work is bounded:
-   * at most 100,000 plus 64 per JSON node of `value` subschema visits (each `$ref` applied, each
-   * `anyOf`/`oneOf` branch tried). Collecting every issue past that budget (a hostile recursive
-   * union) falls back to the first failure, with the same budget; past that too the value is
-   * refused with one issue of keyword `maxBranchVisits`.
+   * every subschema application is a visit (however it is reached: `$ref`, union branch, `items`),
+   * plus the size of what a keyword reads whole and `uniqueItems` keying, at most 20,000 plus 2 per
+   * (value weight × schema node) pair and never more than 2,000,000. Collecting every issue past that
+   * budget (a hostile recursive union) or past 1,000 held errors falls back to the first failure,
+   * with the same budget (a closing `maxIssues` issue says collection stopped); past that too the
+   * value is refused with one issue of keyword `maxBranchVisits`.
    */
   validate(value: unknown): ValidationResult<T>;
   /**
@@ -92,7 +94,12 @@ function createAjv(kind: '2020' | '07', allErrors = true, unevaluated = true): A
   // code.regExp: `pattern` and `patternProperties` run on RE2JS, in time linear in the input.
   // validateSchema: false on the 2020-12 instance: schemas are checked against the meta-schema by
   // the validator compiled ahead of time (see validateAgainstMeta), not by compiling it here.
-  const options = { allErrors, strict: false, validateFormats: true, code: { regExp: linearRegExpEngine } };
+  const options = {
+    allErrors,
+    strict: false,
+    validateFormats: true,
+    code: { regExp: linearRegExpEngine },
+  };
   const ajv =
     kind === '2020' ? (new Ajv2020({ ...options, validateSchema: false }) as unknown as Ajv) : new Ajv(options);
   // Ajv2020's constructor forces `unevaluated: true`; compiles read the option from `opts`.
@@ -256,7 +263,8 @@ function compile(schema: JsonSchema): ValidateFunction {
  * Formats (`email`, `date-time`, `uri`, ...) are enforced via ajv-formats.
  *
  * `pattern` and `patternProperties` run on a linear-time engine (RE2JS), so no pattern a third
- * party writes can make validation backtrack for minutes; lookaround and backreferences are refused.
+ * party writes can make validation backtrack for minutes; each keeps its ECMA-262 meaning (`\s`,
+ * `.`), and patterns that are not ECMA-262 syntax, lookaround and backreferences are refused.
  *
  * Integers: JSON cannot tell `1.0` from `1` once parsed, and JSON Schema (draft 6 onward) defines
  * an integer as any number with a zero fractional part, so `1.0`, `1e3` and `-0` are accepted as
