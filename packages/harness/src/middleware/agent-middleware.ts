@@ -137,7 +137,9 @@ export interface AgentMiddleware {
   beforeTool?(call: PendingCall, context: MiddlewareContext): BeforeToolResult | Promise<BeforeToolResult>;
   /**
    * Wraps each model call (first registered outermost); may call `next` zero, one or many times,
-   * or answer from elsewhere (a cache, a durable journal). The response must be plain JSON data.
+   * or answer from elsewhere (a cache, a durable journal). The response must be plain JSON data; a
+   * stored response must keep each call's `refused` and `invalid` as given, or a refused call would
+   * come back runnable.
    */
   wrapModel?(
     request: LanguageModelV1Request,
