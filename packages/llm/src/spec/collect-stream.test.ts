@@ -142,6 +142,41 @@ describe('collectStream', () => {
     expect(repeated.finishReason).toBe('tool_calls');
   });
 
+  it('refuses every call when argument text for a call arrives after its tool_call_end', async () => {
+    // Found by the refused-call tester: the late piece was dropped and the call ran with the
+    // arguments it had before.
+    const late = await collectStream(
+      parts(
+        { type: 'tool_call_start', id: 'x', name: 'run' },
+        { type: 'tool_call_delta', id: 'x', argumentsDelta: '{"cmd":"a"}' },
+        { type: 'tool_call_end', id: 'x' },
+        { type: 'tool_call_start', id: 'y', name: 'run' },
+        { type: 'tool_call_delta', id: 'y', argumentsDelta: '{"cmd":"c"}' },
+        { type: 'tool_call_end', id: 'y' },
+        { type: 'tool_call_delta', id: 'x', argumentsDelta: '{"cmd":"b"}' },
+        { type: 'finish', finishReason: 'tool_calls', usage: {} },
+      ),
+    );
+    expect(late.finishReason).toBe('error');
+    expect(late.rawFinishReason).toMatch(/after its tool_call_end/);
+    expect(late.toolCalls.map((call) => [call.id, call.refused])).toEqual([
+      ['x', true],
+      ['y', true],
+    ]);
+    // An empty piece after the end changes nothing and is no violation.
+    const empty = await collectStream(
+      parts(
+        { type: 'tool_call_start', id: 'x', name: 'run' },
+        { type: 'tool_call_delta', id: 'x', argumentsDelta: '{"cmd":"a"}' },
+        { type: 'tool_call_end', id: 'x' },
+        { type: 'tool_call_delta', id: 'x', argumentsDelta: '' },
+        { type: 'finish', finishReason: 'tool_calls', usage: {} },
+      ),
+    );
+    expect(empty.toolCalls).toMatchObject([{ id: 'x', name: 'run', arguments: { cmd: 'a' } }]);
+    expect(empty.toolCalls[0]?.refused).toBeUndefined();
+  });
+
   it('ends a stream without a finish as an error', async () => {
     const response = await collectStream(parts({ type: 'text_delta', delta: 'x' }));
     // No `finish` part: the stream broke off, which is not a normal end.

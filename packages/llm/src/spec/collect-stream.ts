@@ -46,7 +46,8 @@ export interface SettledStream {
  *   be cut off, so it is never decoded into a runnable call. Every adapter ends each call it
  *   starts with a `tool_call_end`.
  * - One id names one call: a `tool_call_start` for an id already ended, a start naming another
- *   tool for an open id, or a second `tool_call_end` with other content for an id is a protocol
+ *   tool for an open id, argument text for an id already ended, or a second `tool_call_end` with
+ *   other content for an id is a protocol
  *   violation: reading stops, every call of the stream is invalid (none is silently dropped or
  *   replaced) and the response is `error` with `rawFinishReason: 'protocol_violation: ...'`.
  * - The first `finish` part is final: it sets the finish reason, usage and choices. After it only
@@ -159,9 +160,18 @@ export async function collectStreamSettled(
         if (part.extraContent !== undefined) call.extraContent = part.extraContent;
         break;
       }
-      case 'tool_call_delta':
-        pending(part.id).pieces.push(part.argumentsDelta);
+      case 'tool_call_delta': {
+        const call = pending(part.id);
+        // Argument text after the call's end would be dropped while the call ran with what came
+        // before: the stream broke its protocol, so none of its calls may run.
+        if (call.done !== undefined && part.argumentsDelta !== '') {
+          duplicate = `protocol_violation: argument text for tool call id \`${part.id}\` after its tool_call_end`;
+          broken(duplicate);
+          break reading;
+        }
+        call.pieces.push(part.argumentsDelta);
         break;
+      }
       case 'tool_call_end': {
         const call = pending(part.id);
         const done = part.call ?? decodeCall(call);
