@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { scrubCause } from './scrub-cause.js';
+
+const KEY = 'sk-scrub-cause-0123456789abcdef';
+
+describe('scrubCause', () => {
+  it('copies an error chain with every secret scrubbed, keeping prototypes and fields', () => {
+    // undici's message for a key holding a newline (a Headers.append failure) quotes the header value.
+    const inner = Object.assign(new TypeError(`Headers.append: "Bearer ${KEY}" is an invalid header value.`), {
+      code: `E_${KEY}`,
+    });
+    const outer = new Error(`fetch failed for ${KEY}`, { cause: inner });
+    const copy = scrubCause(outer, [KEY]) as Error & { cause: TypeError & { code: string } };
+    expect(copy).toBeInstanceOf(Error);
+    expect(copy.message).toBe('fetch failed for [redacted]');
+    expect(copy.stack).not.toContain(KEY);
+    expect(copy.cause).toBeInstanceOf(TypeError);
+    expect(copy.cause.message).toBe('Headers.append: "Bearer [redacted]" is an invalid header value.');
+    expect(copy.cause.code).toBe('E_[redacted]');
+    // The original is left as it was.
+    expect(outer.message).toContain(KEY);
+  });
+  it('scrubs strings, plain objects and AggregateError members; a cycle ends after eight causes', () => {
+    expect(scrubCause(`x ${KEY}`, KEY)).toBe('x [redacted]');
+    expect(scrubCause({ header: `Bearer ${KEY}` }, KEY)).toEqual({ header: 'Bearer [redacted]' });
+    const aggregate = scrubCause(new AggregateError([new Error(KEY)], 'all failed'), KEY) as AggregateError;
+    expect((aggregate.errors[0] as Error).message).toBe('[redacted]');
+    const looped = new Error(KEY) as Error & { cause?: unknown };
+    looped.cause = looped;
+    let depth = 0;
+    for (let at = scrubCause(looped, KEY) as Error | undefined; at !== undefined; at = at.cause as Error | undefined) {
+      expect(at.message).toBe('[redacted]');
+      depth += 1;
+    }
+    expect(depth).toBe(9);
+  });
+});
