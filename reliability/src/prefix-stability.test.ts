@@ -64,7 +64,7 @@ const step = fc.record({
     fc.constant<Action>({ kind: 'pause' }),
   ),
   mutation: fc.oneof(
-    { weight: 3, arbitrary: fc.constant<Mutation>({ kind: 'none' }) },
+    { weight: 5, arbitrary: fc.constant<Mutation>({ kind: 'none' }) },
     fc
       .record({ kind: fc.constantFrom('add', 'remove', 'change'), name: fc.nat({ max: SET_NAMES.length - 1 }) })
       .map((value) => value as Mutation),
@@ -259,7 +259,9 @@ describe('prompt prefix stability over random runs', () => {
       { numRuns: RUNS },
     );
     expect(seen.breaks).toBeGreaterThan(0);
-    expect(seen.kept).toBeGreaterThan(seen.breaks);
+    // Both sides, each in good number (appended tools are breaks too, so breaks are common).
+    expect(seen.kept).toBeGreaterThan(RUNS / 2);
+    expect(seen.breaks).toBeGreaterThan(RUNS / 2);
     expect(seen.resumed).toBeGreaterThan(0);
   }, 60_000);
 });
