@@ -576,7 +576,12 @@ describe('a whole body is read by the same rules as a stream', () => {
     for (const blank of [' ', '\t']) {
       const one = await generate(body([fc(blank, 'delete_file', '{}')]));
       expect(one.toolCalls[0]?.refused).toBe(true);
-      const two = await generate(body([fc(blank, 'delete_file', '{}'), fc(blank, 'read_file', '{}')]));
+      const two = await generate(
+        body([
+          { ...fc(blank, 'delete_file', '{}'), id: 'fc_a' },
+          { ...fc(blank, 'read_file', '{}'), id: 'fc_b' },
+        ]),
+      );
       expect(two.toolCalls.every((each) => each.refused === true)).toBe(true);
     }
     const distinct = await generate(body([fc('c1', 'read_file', '{}'), fc('c1 ', 'read_file', '{}')]));
