@@ -48,8 +48,9 @@ export function itemProblem(value: unknown, index: number): ResponseProblem {
 
 /**
  * The one check of a final response object, for a whole body and for a stream's terminal event:
- * an `object` other than `response`, a `completed` status beside `incomplete_details`, and the
- * problem of each output item (see {@link itemProblem}); the first violation wins over a cut.
+ * an `object` other than `response`, a `completed` status beside `incomplete_details`, the
+ * problem of each output item (see {@link itemProblem}), a `function_call` item with no `status`,
+ * and two items under one item `id`; the first violation wins over a cut.
  * `status` is what decides the turn (the terminal event's type, or the body's `status`).
  * @internal
  */
@@ -62,10 +63,22 @@ export function checkFinalResponse(response: Readonly<Record<string, unknown>>, 
     return { violation: 'the response says completed beside incomplete_details' };
   let cut: string | undefined;
   const output = asArray(response.output);
+  const itemIds = new Set<string>();
   for (const [index, item] of output.entries()) {
     const problem = itemProblem(item, index);
     if (problem.violation !== undefined) return problem;
     cut ??= problem.cut;
+    const record = asRecord(item);
+    // A final call item says how it ended: one without a status may be cut off, so none may run.
+    if (record?.type === 'function_call' && typeof record.status !== 'string')
+      return { violation: `output item ${index} (function_call) has no status` };
+    // Two items under one item id: which one a later event or a replay names is ambiguous.
+    const itemId = asString(record?.id);
+    if (itemId !== undefined && itemId !== '') {
+      if (itemIds.has(itemId))
+        return { violation: `output items share the item id ${JSON.stringify(itemId.slice(0, 60))}` };
+      itemIds.add(itemId);
+    }
   }
   return cut === undefined ? {} : { cut };
 }
