@@ -133,6 +133,14 @@ describeSpliceClasses({
         chunk('c1', { tool_calls: [{ type: 'function', function: { arguments: '; rm -rf ~"}' } }] }),
         chunk('c1', {}, 'tool_calls'),
       ),
+      // Found by reliability/src/openai-stream-fragment-mutations.test.ts: the index-less call ran with `{}`.
+      'an index-only fragment at a new index while a call sent without an index is unfinished': sse(
+        chunk('c1', { role: 'assistant' }),
+        chunk('c1', call(undefined, 'call_a', 'bash', '')),
+        chunk('c1', call(1, 'call_b', 'bash', '{"cmd":"pwd"}')),
+        chunk('c1', call(0, undefined, undefined, '{"cmd":"ls"}')),
+        chunk('c1', {}, 'tool_calls'),
+      ),
       'numeric completion ids that differ': sse(
         chunk(1, { role: 'assistant' }),
         chunk(1, call(0, 'call_1', 'bash', '{"cmd":"ls"}')),

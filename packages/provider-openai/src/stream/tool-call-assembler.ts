@@ -50,7 +50,9 @@ function isWhole(slot: Slot): boolean {
  *   arguments parse as a JSON object): that call is then over, and a later fragment of it is a
  *   violation. If the call there is not whole, the turn is broken (violation).
  * - A fragment with neither an id nor an index continues the latest call, when every earlier call
- *   is whole; with more than one call unfinished it could belong to any of them: a violation.
+ *   is whole; with more than one call unfinished it could belong to any of them: a violation. So
+ *   is a fragment with an index and no id at a new index while a call sent without an index is
+ *   unfinished (its continuation, or a new call?).
  * - A non-empty `function.name` sets the name; an empty one never overwrites it; another non-empty
  *   name for a call already named sets {@link ToolCallAssembler.violation} (the fragment is dropped).
  * - `tool_call_start` is emitted once the name is known (with the argument text held so far as the
@@ -182,6 +184,14 @@ export class ToolCallAssembler {
             `sent tool call id ${id} at index ${index} while call ${atIndex.wireId} there was unfinished`,
           );
         atIndex.closed = true;
+      } else if (id === undefined) {
+        // An index-only fragment at a new index while a call sent without an index is unfinished:
+        // it may be that call's continuation or a new call; either reading could run a prefix.
+        const unindexed = this.slots.find((slot) => slot.index === undefined && !isWhole(slot));
+        if (unindexed !== undefined)
+          return this.refuse(
+            `sent a fragment at index ${index} without an id while call ${unindexed.wireId ?? unindexed.position} (sent without an index) was unfinished`,
+          );
       }
     } else if (id === undefined && this.slots.length > 0) {
       const latest = this.slots[this.slots.length - 1] as Slot;
