@@ -260,10 +260,10 @@ describe('a stream answered as application/json (a JSON array of responses) is r
     expect(error).toMatchObject({ kind: 'server_error', status: 'INTERNAL' });
   });
 
-  it('a finish after STOP in a later element is read (the call refused), not ignored', async () => {
+  it('a finish after STOP in a later element breaks the turn (the call refused), not ignored', async () => {
     serve({ json: [candidate([call], 'STOP'), candidate([], 'SAFETY')] });
     const { response } = await streamed();
-    expect(response.finishReason).toBe('content_filter');
+    expect(response.finishReason).toBe('error');
     expect(response.toolCalls[0]?.invalid).toBeDefined();
   });
 });

@@ -67,6 +67,11 @@ function replayed(response: LanguageModelV1Response): unknown[] {
 }
 
 const CASES: ReadonlyArray<readonly [string, unknown[]]> = [
+  // providers3-google-r2 a03: a signature on an inlineData part stays on that part
+  [
+    'a signed inlineData part before a call',
+    [{ inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' }, thoughtSignature: 'SIG-IMG' }, call('/a')],
+  ],
   ['a signature-only part before a call', [{ thoughtSignature: 'SIG4+/=' }, call('/a')]],
   [
     'a signed call, then signed text',

@@ -174,6 +174,12 @@ async function* wholeBody(response: Response, context: StreamContext): AsyncGene
       notJson: (what, cause) => transportError(what, cause, { ...context, kind: 'invalid_chunk_json' }),
     });
     const chunks: readonly unknown[] = Array.isArray(json) ? json : [json];
+    // the list is flattened one level: a list inside it is no response
+    if (chunks.some((chunk) => Array.isArray(chunk)))
+      throw transportError('answered the stream with a list nested in the list of responses', undefined, {
+        ...context,
+        kind: 'invalid_chunk_json',
+      });
     events = chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('');
   } catch (error) {
     if (context.signal?.aborted) throw context.signal.reason;

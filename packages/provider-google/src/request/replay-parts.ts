@@ -57,8 +57,8 @@ function isStringRecord(value: unknown, allowed: readonly string[]): value is Re
 
 /**
  * The part kept for replay from a response part that is neither text nor a call: a
- * signature-only part (`{thoughtSignature}`), or an `executableCode` / `codeExecutionResult` part
- * with its signature; `undefined` for any other part (not replayed).
+ * signature-only part (`{thoughtSignature}`), an `executableCode` / `codeExecutionResult` part
+ * with its signature, or an `inlineData` part carrying a signature (kept on it); `undefined` for any other part (not replayed).
  * @internal
  */
 export function replayPartOf(part: Readonly<Record<string, unknown>>): WirePart | undefined {
@@ -67,6 +67,9 @@ export function replayPartOf(part: Readonly<Record<string, unknown>>): WirePart 
     return { executableCode: { ...part.executableCode }, ...signature };
   if (isStringRecord(part.codeExecutionResult, ['outcome', 'output']))
     return { codeExecutionResult: { ...part.codeExecutionResult }, ...signature };
+  // an inline data part (an image the model made) keeps its signature on itself
+  if (isStringRecord(part.inlineData, ['mimeType', 'data']) && typeof part.thoughtSignature === 'string')
+    return { inlineData: { ...part.inlineData }, ...signature };
   if (typeof part.thoughtSignature === 'string' && part.text === undefined && part.functionCall === undefined)
     return signature;
   return undefined;
@@ -106,6 +109,8 @@ function isKeptPart(part: unknown): part is WirePart {
   const only = (...allowed: string[]) => keys.every((key) => allowed.includes(key));
   if (record.executableCode !== undefined)
     return only('executableCode', 'thoughtSignature') && isStringRecord(record.executableCode, ['language', 'code']);
+  if (record.inlineData !== undefined)
+    return only('inlineData', 'thoughtSignature') && isStringRecord(record.inlineData, ['mimeType', 'data']);
   if (record.codeExecutionResult !== undefined)
     return (
       only('codeExecutionResult', 'thoughtSignature') &&

@@ -103,7 +103,10 @@ function modelParts(message: AssistantMessage, warnings: LanguageModelV1CallWarn
       parts.push(
         ...replay.filter(
           (wire) =>
-            wire.thought === true || wire.executableCode !== undefined || wire.codeExecutionResult !== undefined,
+            wire.thought === true ||
+            wire.executableCode !== undefined ||
+            wire.codeExecutionResult !== undefined ||
+            wire.inlineData !== undefined,
         ),
       );
       if (replay.some((wire) => wire.thought !== true && typeof wire.thoughtSignature === 'string'))

@@ -77,8 +77,23 @@ export function parseResponse(
     });
   const finish = asString(candidate.finishReason);
   // A blocked prompt refuses every call whatever the candidate says.
+  // Streamed arguments (`partialArgs`, `willContinue`, a part naming no call) in a whole body are
+  // not assembled here: every call of the response is refused, none runs with what one part holds.
+  const streamedForm = parts.some((value) => {
+    const call = asRecord(asRecord(value)?.functionCall);
+    return (
+      call !== undefined &&
+      (call.partialArgs !== undefined || call.willContinue !== undefined || asNonEmptyString(call.name) === undefined)
+    );
+  });
   const refuse =
-    blockReason !== undefined ? blockRefusal(blockReason) : isNormalFinish(finish) ? undefined : refusalOf(finish);
+    blockReason !== undefined
+      ? blockRefusal(blockReason)
+      : streamedForm
+        ? 'the response sent streamed arguments (partialArgs or willContinue), which a whole response is not read for'
+        : isNormalFinish(finish)
+          ? undefined
+          : refusalOf(finish);
   let content = '';
   let reasoning = '';
   const kept: WirePart[] = [];
@@ -87,7 +102,13 @@ export function parseResponse(
     const part = asRecord(value);
     if (part === undefined) return;
     if (part.functionCall !== undefined) {
-      const name = asString(asRecord(part.functionCall)?.name) ?? 'call';
+      const name = asNonEmptyString(asRecord(part.functionCall)?.name);
+      if (name === undefined) {
+        // a continuation of a streamed call: no call of its own (the call it continues is refused)
+        const other = replayPartOf({ thoughtSignature: part.thoughtSignature });
+        if (other !== undefined) kept.push(other);
+        return;
+      }
       const read = readFunctionCall(part, `${name}_${index}`, 'response', refuse);
       toolCalls.push(read);
       kept.push(callRef(read.id));
@@ -131,7 +152,7 @@ export function parseResponse(
     finishReason:
       blockReason !== undefined
         ? 'content_filter'
-        : checked !== deduped
+        : checked !== deduped || streamedForm
           ? 'error'
           : mapFinishReason(finish, toolCalls.length > 0),
     ...((blockReason ?? finish) === undefined ? {} : { rawFinishReason: blockReason ?? finish }),

@@ -71,6 +71,39 @@ describe('PartialArguments', () => {
         { jsonPath: '$.s', stringValue: 'a' },
         { jsonPath: '$.s.t', stringValue: 'b' },
       ]),
-    ).toMatch(/another kind/);
+    ).toMatch(/overlaps a path already set/);
+  });
+
+  it('refuses a path that is a prefix of, or extends, a path already set (in either order)', () => {
+    // a value at a path would replace the container earlier sub-path entries built: `$.path[0]='/tmp/a'` then `$.path='/'`
+    const replaced = new PartialArguments();
+    expect(
+      replaced.apply([
+        { jsonPath: '$.path[0]', stringValue: '/tmp/a' },
+        { jsonPath: '$.path', stringValue: '/' },
+      ]),
+    ).toMatch(/overlaps a path already set/);
+    expect(
+      new PartialArguments().apply([
+        { jsonPath: '$.filter.x', stringValue: 'a' },
+        { jsonPath: '$.filter', nullValue: null },
+      ]),
+    ).toMatch(/overlaps/);
+    expect(
+      new PartialArguments().apply([
+        { jsonPath: '$.filter', nullValue: null },
+        { jsonPath: '$.filter.x', stringValue: 'a' },
+      ]),
+    ).toMatch(/overlaps/);
+    // siblings under one container are no conflict
+    const siblings = new PartialArguments();
+    expect(
+      siblings.apply([
+        { jsonPath: '$.a.b', stringValue: 'x' },
+        { jsonPath: '$.a.c[0]', numberValue: 1 },
+        { jsonPath: '$.a.c[1]', numberValue: 2 },
+      ]),
+    ).toBeUndefined();
+    expect(siblings.root).toEqual({ a: { b: 'x', c: [1, 2] } });
   });
 });

@@ -77,7 +77,7 @@ function leafOf(entry: Readonly<Record<string, unknown>>): Leaf {
  * path, a path deeper than `MAX_WIRE_DEPTH` or through an index past `MAX_PARTIAL_INDEX`, an index
  * that would leave a hole in an array, a path through a value of another kind, a prototype key, a
  * value that is not exactly one readable `google.protobuf.Value`, a path written again with
- * anything but a string piece joining its string); the call is then refused, never run with what could be placed. Never throws.
+ * anything but a string piece joining its string, a path that is a prefix of or extends a path already set); the call is then refused, never run with what could be placed. Never throws.
  * @internal
  */
 export class PartialArguments {
@@ -86,6 +86,8 @@ export class PartialArguments {
   private readonly strings = new Set<string>();
   /** Every path (as its steps in JSON) written so far. */
   private readonly written = new Set<string>();
+  /** Every strict prefix of a path written so far: a container others were placed in. */
+  private readonly interior = new Set<string>();
 
   apply(entries: unknown): string | undefined {
     if (entries !== undefined && !Array.isArray(entries)) return 'partialArgs that is not a list';
@@ -107,6 +109,13 @@ export class PartialArguments {
       // a path is written once, except for the string pieces that join onto it
       if (this.written.has(key) && !(leaf.string && this.strings.has(key)))
         return `a partialArgs path written twice with a value that does not join the first (${path})`;
+      // a path that extends a value already set, or that holds values already set below it, would
+      // replace one with the other: either order is a conflict
+      if (
+        this.interior.has(key) ||
+        steps.some((_, end) => end < steps.length - 1 && this.written.has(JSON.stringify(steps.slice(0, end + 1))))
+      )
+        return `a partialArgs path that overlaps a path already set (${path})`;
       if (leaf.string && this.strings.has(key)) {
         const earlier = this.read(steps);
         if (typeof earlier !== 'string') return `a partialArgs string piece joining a value of another kind (${path})`;
@@ -115,6 +124,7 @@ export class PartialArguments {
       if (!this.write(steps, placed))
         return `a partialArgs path through a value of another kind or past the end of a list (${path})`;
       this.written.add(key);
+      for (let end = 1; end < steps.length; end += 1) this.interior.add(JSON.stringify(steps.slice(0, end)));
       if (leaf.string) this.strings.add(key);
     }
     return undefined;

@@ -38,7 +38,7 @@ interface StreamCall {
   readonly id: string;
   readonly name: string;
   call?: LanguageModelV1ToolCall;
-  partial?: { readonly wireId: string | undefined; readonly signature: string | undefined; args: PartialArguments };
+  partial?: { readonly wireId: string | undefined; signature: string | undefined; args: PartialArguments };
   /** Why it may not run, when its own parts already said (an unplaceable argument). */
   broken?: string;
 }
@@ -58,6 +58,12 @@ function isErrorChunk(chunk: Readonly<Record<string, unknown>> | undefined): boo
   return readErrorEnvelope(chunk)?.message !== undefined;
 }
 
+/** A part that holds nothing: no field but `text: ""` (a call, data, a signature or any other field is content). */
+function isEmptyPart(part: unknown): boolean {
+  const record = asRecord(part);
+  return record !== undefined && Object.keys(record).every((key) => key === 'text' && record.text === '');
+}
+
 function parseJson(data: string): { value: unknown } | { failure: unknown } {
   try {
     return { value: JSON.parse(data) as unknown };
@@ -73,9 +79,16 @@ function parseJson(data: string): { value: unknown } | { failure: unknown } {
  * call whose arguments follow as `partialArgs` until a part without `willContinue` (or an empty
  * `{}` part) closes it. Every call's `tool_call_end` waits for the end of the turn, so a call
  * never completes in a stream that then breaks; a whole call that repeats an earlier one exactly
- * is dropped with a warning in `context.warnings` (see `dropExactRepeats`). The turn ends at the end of the body after a
- * `finishReason` (a dropped connection after it keeps the usage received); without one it is a
- * retryable `incomplete_stream` error, every call invalid.
+ * is dropped with a warning in `context.warnings` (see `dropExactRepeats`). An event holding a
+ * list of responses is read element by element, in order (a list inside it is `invalid_chunk`).
+ * The turn ends normally only at a clean end of the body after a `finishReason`; after it, only
+ * parts whose one field is `text: ""` and usage may come: any other content, a second finish
+ * reason, an unreadable event, an event named `error` (whatever its data: the event name is read
+ * first), a size or time bound passed, or a read failure breaks the turn (an error, every call
+ * refused). Without a finish reason the end is a retryable `incomplete_stream` error, every call
+ * invalid. A streamed call's continuation part carrying anything but `partialArgs` (`args`, say)
+ * refuses the call; the signature of a streamed call's later part goes on the call when its first
+ * part had none, else stays in its place as a signature-only part.
  *
  * A second response spliced in (a `responseId` or `modelVersion` that changes), a candidate other
  * than index 0, a second call under one API id, arguments for no open call, a call begun while
@@ -179,18 +192,42 @@ export async function* streamResponse(
     yield { type: 'error', error };
   };
 
+  /** The latest call whose arguments stream: a closing `{}` part after it closed belongs to it. */
+  let lastStreamed: StreamCall | undefined;
+  /**
+   * Keeps the signature of a streamed call's later part: on the call when its first part had none
+   * (the call part is replayed with it), else as a signature-only part in its place, in order.
+   */
+  const keepSignature = (entry: StreamCall | undefined, signature: string | undefined): void => {
+    if (signature === undefined) return;
+    if (entry?.partial !== undefined && entry.partial.signature === undefined) entry.partial.signature = signature;
+    else kept.push({ thoughtSignature: signature });
+  };
+
   const readCall = function* (part: Readonly<Record<string, unknown>>): Generator<LanguageModelV1StreamPart> {
     const fc = asRecord(part.functionCall) ?? {};
     const name = asNonEmptyString(fc.name);
     const wireId = asNonEmptyString(fc.id);
     const continues = fc.willContinue === true;
     if (name === undefined) {
-      if (fc.partialArgs === undefined && Object.keys(fc).filter((key) => key !== 'willContinue').length === 0) {
+      const partSignature = asNonEmptyString(part.thoughtSignature);
+      const closing =
+        fc.partialArgs === undefined && Object.keys(fc).filter((key) => key !== 'willContinue').length === 0;
+      if (closing) {
         // `{}` closes the open call (or follows one a part without willContinue already closed)
+        keepSignature(open ?? lastStreamed, partSignature);
         if (!continues) open = undefined;
         return;
       }
       if (open?.partial === undefined) throw new ProtocolViolation('sent arguments for a call that was not open');
+      keepSignature(open, partSignature);
+      // a continuation carries only partialArgs (and willContinue, and the call's own id): `args`
+      // or any other field there is a call this reader cannot place, so the call is refused
+      const stray = Object.keys(fc).filter(
+        (key) => key !== 'partialArgs' && key !== 'willContinue' && !(key === 'id' && fc.id === open?.partial?.wireId),
+      );
+      if (stray.length > 0)
+        open.broken ??= `a continuation part carrying ${stray.map((key) => `\`${key}\``).join(', ')}`;
       const problem = open.partial.args.apply(fc.partialArgs);
       if (problem !== undefined) open.broken ??= problem;
       if (!continues) open = undefined;
@@ -230,142 +267,174 @@ export async function* streamResponse(
       const problem = entry.partial?.args.apply(fc.partialArgs);
       if (problem !== undefined) entry.broken = problem;
       calls.push(entry);
+      lastStreamed = entry;
       if (continues) open = entry;
     } else {
       calls.push({ id, name, call: whole as LanguageModelV1ToolCall });
     }
   };
 
+  /** Reads one response object of an event; throws `ProtocolViolation` for a broken one. */
+  const readChunk = function* (
+    chunk: Readonly<Record<string, unknown>> | undefined,
+  ): Generator<LanguageModelV1StreamPart> {
+    const id = asNonEmptyString(chunk?.responseId);
+    const model = asNonEmptyString(chunk?.modelVersion);
+    if (id !== undefined && responseId !== undefined && id !== responseId)
+      throw new ProtocolViolation(`spliced a second response into the stream (responseId ${id} after ${responseId})`);
+    if (model !== undefined && modelVersion !== undefined && model !== modelVersion)
+      throw new ProtocolViolation(`switched models mid-stream (${modelVersion}, then ${model})`);
+    responseId ??= id;
+    modelVersion ??= model;
+    if (!metadataSent && (id !== undefined || model !== undefined)) {
+      metadataSent = true;
+      yield {
+        type: 'response_metadata',
+        ...(id === undefined ? {} : { id }),
+        ...(model === undefined ? {} : { modelId: model }),
+      };
+    }
+    if (chunk?.usageMetadata !== undefined) usage = chunk.usageMetadata;
+    const candidates = asArray(chunk?.candidates);
+    const blockReason = blockReasonOf(chunk);
+    if (blockReason !== undefined) blockRaw ??= blockReason;
+    if (candidates.length === 0) {
+      if (blockReason !== undefined && finishRaw === undefined) finishRaw = blockReason;
+      return;
+    }
+    if (candidates.length > 1)
+      throw new ProtocolViolation(`sent ${candidates.length} candidates in one event; only candidate 0 was asked for`);
+    for (const value of candidates) {
+      const candidate = asRecord(value);
+      if (!isFirstCandidate(candidate))
+        throw new ProtocolViolation(
+          `sent candidate ${JSON.stringify(candidate?.index ?? null)}; only candidate 0 was asked for`,
+        );
+      const parts = asArray(asRecord(candidate?.content)?.parts);
+      if (finishRaw !== undefined) {
+        // after the finish only empty parts may come: a part is empty only when its one field is `text: ""`
+        if (!parts.every(isEmptyPart)) throw new ProtocolViolation(`sent content after the finish reason ${finishRaw}`);
+        if (candidate?.finishReason !== undefined && candidate.finishReason !== null)
+          throw new ProtocolViolation(
+            `sent a second finish reason (${JSON.stringify(candidate.finishReason)}) after ${finishRaw}`,
+          );
+      }
+      partCount += parts.length;
+      if (partCount > MAX_PARTS) throw new ProtocolViolation(`sent more than ${MAX_PARTS} parts`);
+      for (const item of parts) {
+        const part = asRecord(item);
+        if (part === undefined) continue;
+        if (part.functionCall !== undefined) {
+          yield* readCall(part);
+          continue;
+        }
+        const text = asString(part.text);
+        if (text === undefined) {
+          // a signature alone, or code: kept for replay in its place
+          const other = replayPartOf(part);
+          if (other === undefined) continue;
+          kept.push(other);
+          continue;
+        }
+        if (text === '' && part.thoughtSignature === undefined) continue;
+        if (open !== undefined) throw new ProtocolViolation(`sent text while call \`${open.id}\` was open`);
+        if (text !== '') yield { type: part.thought === true ? 'reasoning_delta' : 'text_delta', delta: text };
+        appendPart(kept, part);
+      }
+      const reason = candidate?.finishReason;
+      if (reason !== undefined && reason !== null)
+        finishRaw = typeof reason === 'string' ? reason : JSON.stringify(reason);
+    }
+  };
+
+  /** Fails the turn for an event that is not a readable response. */
+  const badChunk = (what: string, cause: unknown) =>
+    fail(
+      transportError(what, cause, { ...context, kind: 'invalid_chunk_json' }),
+      'the stream sent an event that is not a readable response',
+    );
+
   try {
     for await (const event of readSseEvents(body, { limits: context.limits })) {
       if (context.signal?.aborted) throw context.signal.reason;
-      if (event.data.trim() === '' || event.data.trim() === '[DONE]') continue;
+      const data = event.data.trim();
+      // the event's name decides first: an `error` event is an error whatever its data holds
+      if (event.event?.toLowerCase() === 'error') {
+        const parsed = data === '' ? undefined : parseJson(event.data);
+        const value = parsed !== undefined && 'value' in parsed ? parsed.value : undefined;
+        yield* fail(errorFromEvent(value, event.data, context), 'the stream reported an error');
+        return;
+      }
+      if (data === '' || data === '[DONE]') continue;
       if (unreadable !== undefined) {
         // an event that was not JSON, and the stream went on: a bad chunk, not a cut one
-        yield* fail(
-          transportError('sent a stream event that is not JSON', unreadable, {
-            ...context,
-            kind: 'invalid_chunk_json',
-          }),
-          'the stream sent an event that is not JSON',
-        );
+        yield* badChunk('sent a stream event that is not JSON', unreadable);
         return;
       }
       const parsed = parseJson(event.data);
       if ('failure' in parsed) {
-        // The last event of a body cut mid-event is not JSON either: what follows decides.
+        // The last event of a body cut mid-event is not JSON either: what follows (or the finish) decides.
         unreadable = parsed.failure;
         continue;
       }
-      const chunk = asRecord(Array.isArray(parsed.value) ? parsed.value[0] : parsed.value);
       lastChunk = parsed.value;
-      // an event the server named `error` is an error whatever its data holds (a response in it never counts)
-      if (isErrorChunk(chunk) || event.event === 'error') {
-        yield* fail(errorFromEvent(parsed.value, event.data, context), 'the stream reported an error');
-        return;
-      }
-      try {
-        const id = asNonEmptyString(chunk?.responseId);
-        const model = asNonEmptyString(chunk?.modelVersion);
-        if (id !== undefined && responseId !== undefined && id !== responseId)
-          throw new ProtocolViolation(
-            `spliced a second response into the stream (responseId ${id} after ${responseId})`,
+      // an event holding a list of responses is read element by element, in order
+      const elements: readonly unknown[] = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
+      for (const element of elements) {
+        const chunk = asRecord(element);
+        if (chunk === undefined) {
+          yield* badChunk(
+            `sent a stream event holding ${Array.isArray(element) ? 'a nested list' : 'a value that is not a response object'}`,
+            undefined,
           );
-        if (model !== undefined && modelVersion !== undefined && model !== modelVersion)
-          throw new ProtocolViolation(`switched models mid-stream (${modelVersion}, then ${model})`);
-        responseId ??= id;
-        modelVersion ??= model;
-        if (!metadataSent && (id !== undefined || model !== undefined)) {
-          metadataSent = true;
-          yield {
-            type: 'response_metadata',
-            ...(id === undefined ? {} : { id }),
-            ...(model === undefined ? {} : { modelId: model }),
-          };
+          return;
         }
-        if (chunk?.usageMetadata !== undefined) usage = chunk.usageMetadata;
-        const candidates = asArray(chunk?.candidates);
-        const blockReason = blockReasonOf(chunk);
-        if (blockReason !== undefined) blockRaw ??= blockReason;
-        if (candidates.length === 0) {
-          if (blockReason !== undefined && finishRaw === undefined) finishRaw = blockReason;
-          continue;
+        if (isErrorChunk(chunk)) {
+          yield* fail(errorFromEvent(element, event.data, context), 'the stream reported an error');
+          return;
         }
-        if (candidates.length > 1)
-          throw new ProtocolViolation(
-            `sent ${candidates.length} candidates in one event; only candidate 0 was asked for`,
+        try {
+          yield* readChunk(chunk);
+        } catch (error) {
+          if (!(error instanceof ProtocolViolation)) throw error;
+          yield* fail(
+            transportError(`broke the protocol: ${error.message}`, undefined, {
+              ...context,
+              kind: 'protocol_violation',
+            }),
+            `the stream broke the protocol (${error.message})`,
           );
-        for (const value of candidates) {
-          const candidate = asRecord(value);
-          if (!isFirstCandidate(candidate))
-            throw new ProtocolViolation(
-              `sent candidate ${JSON.stringify(candidate?.index ?? null)}; only candidate 0 was asked for`,
-            );
-          const parts = asArray(asRecord(candidate?.content)?.parts);
-          const substantive = parts.some((part) => {
-            const record = asRecord(part);
-            return record !== undefined && !(record.text === '' && record.thoughtSignature === undefined);
-          });
-          if (finishRaw !== undefined && substantive)
-            throw new ProtocolViolation(`sent content after the finish reason ${finishRaw}`);
-          partCount += parts.length;
-          if (partCount > MAX_PARTS) throw new ProtocolViolation(`sent more than ${MAX_PARTS} parts`);
-          for (const item of parts) {
-            const part = asRecord(item);
-            if (part === undefined) continue;
-            if (part.functionCall !== undefined) {
-              yield* readCall(part);
-              continue;
-            }
-            const text = asString(part.text);
-            if (text === undefined) {
-              // a signature alone, or code: kept for replay in its place
-              const other = replayPartOf(part);
-              if (other === undefined) continue;
-              kept.push(other);
-              continue;
-            }
-            if (text === '' && part.thoughtSignature === undefined) continue;
-            if (open !== undefined) throw new ProtocolViolation(`sent text while call \`${open.id}\` was open`);
-            if (text !== '') yield { type: part.thought === true ? 'reasoning_delta' : 'text_delta', delta: text };
-            appendPart(kept, part);
-          }
-          const reason = asString(candidate?.finishReason);
-          if (
-            reason !== undefined &&
-            (finishRaw === undefined || (isNormalFinish(finishRaw) && !isNormalFinish(reason)))
-          )
-            finishRaw = reason;
+          return;
         }
-      } catch (error) {
-        if (!(error instanceof ProtocolViolation)) throw error;
-        yield* fail(
-          transportError(`broke the protocol: ${error.message}`, undefined, { ...context, kind: 'protocol_violation' }),
-          `the stream broke the protocol (${error.message})`,
-        );
-        return;
       }
     }
   } catch (error) {
     if (context.signal?.aborted) throw context.signal.reason;
     if (done) return;
-    if (finishRaw !== undefined) {
-      yield* finishTurn();
-      return;
-    }
+    // a bound passed or a read failure breaks the turn, after the finish too: only a clean end of
+    // the body at an event boundary ends a turn normally
     yield* fail(
       HttpFailure.isInstance(error)
         ? httpFailureError(error, context)
-        : transportError('lost the connection mid-stream, before the model finished', error, {
-            ...context,
-            kind: 'incomplete_stream',
-          }),
+        : transportError(
+            `lost the connection mid-stream, ${finishRaw === undefined ? 'before' : 'after'} the model finished`,
+            error,
+            {
+              ...context,
+              kind: 'incomplete_stream',
+            },
+          ),
       'the stream broke off before the model finished',
     );
     return;
   }
   if (context.signal?.aborted) throw context.signal.reason;
   if (done) return;
+  if (finishRaw !== undefined && unreadable !== undefined) {
+    // an unreadable event after the finish: the turn is broken, not finished
+    yield* badChunk('sent a stream event that is not JSON after the model finished', unreadable);
+    return;
+  }
   if (finishRaw !== undefined) {
     yield* finishTurn();
     return;
