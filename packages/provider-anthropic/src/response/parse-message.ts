@@ -1,4 +1,4 @@
-import type { LanguageModelV1Response, LanguageModelV1ToolCall } from '@tiny/llm';
+import { createRefusedToolCall, type LanguageModelV1Response, type LanguageModelV1ToolCall } from '@tiny/llm';
 import { asArray, asNonEmptyString, asRecord, asString, refuseRepeatedIds } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromEvent, transportError } from '../errors/create-call-error.js';
 import { encodeOpaqueBlocks, type OpaqueBlock } from '../request/opaque-blocks.js';
@@ -87,9 +87,29 @@ export function parseMessage(body: unknown, raw: string, context: ErrorContext &
       ? {}
       : { reasoning: thinking.filter((text) => text !== '').join(THINKING_SEPARATOR), reasoningSignature: signature }),
     ...(refusal === undefined ? {} : { refusal }),
-    toolCalls: refuseRepeatedIds(toolCalls),
+    toolCalls: refuseServerToolIds(refuseRepeatedIds(toolCalls), opaque),
     finishReason: mapStopReason(message?.stop_reason, toolCalls.length > 0),
     ...(stopReason === undefined ? {} : { rawFinishReason: stopReason }),
     usage: mapUsage(readUsage(message?.usage)),
   };
+}
+
+/**
+ * Every call refused when a `tool_use` shares its id with a server tool's block (`server_tool_use`,
+ * `mcp_tool_use`): which one a result answers is ambiguous, so none may run.
+ */
+function refuseServerToolIds(
+  calls: readonly LanguageModelV1ToolCall[],
+  blocks: readonly OpaqueBlock[],
+): readonly LanguageModelV1ToolCall[] {
+  const blockIds = new Set(blocks.map((block) => asString((block as Record<string, unknown>).id)));
+  const clash = calls.find((call) => blockIds.has(call.id))?.id;
+  if (clash === undefined) return calls;
+  const reason = `the response broke the protocol: tool id \`${clash}\` names a tool_use and a server tool block; no call of it may run`;
+  return calls.map((call) => {
+    if (call.refused === true) return call;
+    const raw =
+      call.rawArguments ?? (typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments));
+    return { ...call, ...createRefusedToolCall(call.id, call.name, raw, reason), rawArguments: raw };
+  });
 }

@@ -289,8 +289,9 @@ export async function* streamMessage(
             const id = asString(block.id) ?? `toolu_${index}`;
             const name = asString(block.name) ?? '';
             if (toolIds.has(id)) {
-              // Two calls under one id: which one a result answers is ambiguous, so none may run.
-              yield* broken(`sent tool id ${id} for two tool_use blocks in one message`);
+              // Two calls under one id (a server tool's block included): which one a result
+              // answers is ambiguous, so none may run.
+              yield* broken(`sent tool id ${id} for two tool blocks in one message`);
               return;
             }
             toolIds.add(id);
@@ -299,6 +300,15 @@ export async function* streamMessage(
             yield { type: 'tool_call_start', id, name };
           } else {
             const copy: Record<string, unknown> = { ...block };
+            // A server tool's block (`server_tool_use`, `mcp_tool_use`) holds its id as a call does.
+            const blockId = asString(block.id);
+            if (blockId !== undefined) {
+              if (toolIds.has(blockId)) {
+                yield* broken(`sent tool id ${blockId} for two tool blocks in one message`);
+                return;
+              }
+              toolIds.add(blockId);
+            }
             if (block.type === 'thinking') {
               thinkingBlocks += 1;
               yield* reasoning(asString(block.thinking) ?? '');
