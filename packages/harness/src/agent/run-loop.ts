@@ -490,9 +490,11 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     // A native request declares its `json` tools on the wire; `xml` and `ptype` tools are shown in
     // the prompt in their own syntax, and their calls are replayed as the text the model wrote.
     const ownFormats = dialect.shouldSendToolSpecs && tools.some(writesOwnFormat);
+    // A snapshot: the request holds what was sent, whatever the history gains after (a middleware
+    // or model that keeps the request sees this request's messages, not later turns').
     let messages: readonly Message[] =
       dialect.shouldSendToolSpecs && !ownFormats
-        ? state.history
+        ? state.history.slice()
         : dialect.toProviderMessages(state.history, tools, toolChoice);
     const wireTools = !dialect.shouldSendToolSpecs ? [] : ownFormats ? nativeDeclaredTools(tools) : tools;
     const wireChoice = ownFormats ? nativeToolChoice(toolChoice, tools) : toolChoice;

@@ -63,8 +63,14 @@ describe('prompt prefix breaks', () => {
       ],
     });
     let sent = false;
+    // A middleware that keeps each request by reference: the request holds what was sent.
+    const kept: LanguageModelV1Request[] = [];
     const review: Middleware = {
       name: 'review',
+      wrapModel: (request, next) => {
+        kept.push(request);
+        return next(request);
+      },
       afterModel: ({ calls }) => {
         if (calls.length > 0 || sent) return undefined;
         sent = true;
@@ -77,6 +83,8 @@ describe('prompt prefix breaks', () => {
     ]);
     expect(changesOf(run.events)).toEqual([[{ part: 'system', change: 'changed' }]]);
     expect(prefixViolations(model.requests, run.events)).toEqual([]);
+    expect(kept.map((request) => request.messages.length)).toEqual([2, 4, 6]);
+    expect(prefixViolations(kept, run.events)).toEqual([]);
   });
 
   it('keeps the structured output tool in the append-only order: a promotion is appended after it', async () => {
