@@ -8,6 +8,7 @@ import type {
 } from '@tiny/llm';
 import { type HttpLimits, mergeHeaders, readJsonBody, requestSecrets, sendJson } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
+import { GoogleCallError } from '../errors/google-call-error.js';
 import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
 import type { GoogleProviderOptions } from '../request/google-provider-options.js';
 import type { GoogleSchemaMode } from '../request/to-gemini-schema.js';
@@ -138,6 +139,7 @@ export class GoogleGenerativeModel implements LanguageModelV1 {
       config.headers,
       request.headers,
     );
+    refuseUnsafeHeaders(headers, config.provider);
     const response = await sendJson(
       {
         url: `${config.modelURL}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`,
@@ -195,4 +197,25 @@ async function* wholeBody(response: Response, context: StreamContext): AsyncGene
   });
   // held to the same bounds as an SSE stream (one element past `maxEventBytes` is refused alike)
   yield* streamResponse(body, context);
+}
+
+/**
+ * Refuses a header whose value holds a CR, LF or NUL before anything is sent: `fetch` would trim
+ * some and reject others with the value (a key, say) quoted in its message, and a CR/LF inside a
+ * value is a header injection. The error names the header, never its value.
+ *
+ * @throws {GoogleCallError} of kind `invalid_request` (`providerKind` `invalid_header`), not retryable.
+ */
+function refuseUnsafeHeaders(headers: Readonly<Record<string, string>>, provider: string): void {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!/[\r\n\0]/.test(value) && !/[\r\n\0]/.test(name)) continue;
+    const shown = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/.test(name) ? `\`${name}\`` : 'with an unreadable name';
+    throw new GoogleCallError({
+      message: `${provider} request not sent: the header ${shown} holds a CR, LF or NUL character (check the API key, token or headers given)`,
+      kind: 'invalid_request',
+      providerKind: 'invalid_header',
+      provider,
+      isRetryable: false,
+    });
+  }
 }
