@@ -20,6 +20,16 @@ describe('scrubCause', () => {
     // The original is left as it was.
     expect(outer.message).toContain(KEY);
   });
+  it('returns a chain that spells no secret as it is (the same object)', () => {
+    const cause = new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:9') });
+    expect(scrubCause(cause, [KEY])).toBe(cause);
+    expect(scrubCause(new Error(KEY), undefined)).toBeInstanceOf(Error);
+  });
+  it('copies a chain whose secret lies past eight causes', () => {
+    let chain: Error = new Error(`deep ${KEY}`);
+    for (let level = 0; level < 12; level += 1) chain = new Error(`level ${level}`, { cause: chain });
+    expect(scrubCause(chain, KEY)).not.toBe(chain);
+  });
   it('scrubs strings, plain objects and AggregateError members; a cycle ends after eight causes', () => {
     expect(scrubCause(`x ${KEY}`, KEY)).toBe('x [redacted]');
     expect(scrubCause({ header: `Bearer ${KEY}` }, KEY)).toEqual({ header: 'Bearer [redacted]' });

@@ -3,6 +3,31 @@ import { redactDeep, redactSecret, type Secrets } from './redact-secret.js';
 /** How many causes deep {@link scrubCause} copies; deeper causes are left out. */
 const MAX_CAUSE_DEPTH = 8;
 
+/** How many causes deep {@link holdsSecret} looks before it takes a chain as holding one. */
+const MAX_LOOK_DEPTH = 32;
+
+/** Whether a cause chain spells a secret anywhere (a chain too deep or unreadable counts as one). */
+function holdsSecret(value: unknown, secrets: Secrets, depth: number): boolean {
+  if (typeof value === 'string') return redactSecret(value, secrets) !== value;
+  if (typeof value !== 'object' || value === null) return false;
+  if (depth > MAX_LOOK_DEPTH) return true;
+  try {
+    if (!(value instanceof Error)) return JSON.stringify(redactDeep(value, secrets)) !== JSON.stringify(value);
+    const own = Object.entries(value).filter(([key]) => key !== 'cause' && key !== 'errors');
+    const errors = (value as { errors?: unknown }).errors;
+    return (
+      holdsSecret(String(value.name), secrets, depth) ||
+      holdsSecret(String(value.message), secrets, depth) ||
+      holdsSecret(value.stack, secrets, depth) ||
+      own.some(([key, field]) => holdsSecret(key, secrets, depth) || holdsSecret(field, secrets, depth + 1)) ||
+      (Array.isArray(errors) && errors.some((item) => holdsSecret(item, secrets, depth + 1))) ||
+      holdsSecret(value.cause, secrets, depth + 1)
+    );
+  } catch {
+    return true;
+  }
+}
+
 /**
  * A copy of an error's `cause` chain with every secret scrubbed (see `redactSecret`): an `Error`
  * becomes an object of the same prototype (so `instanceof` and `name` still hold) whose `message`,
@@ -10,9 +35,14 @@ const MAX_CAUSE_DEPTH = 8;
  * copies, causes past 8 levels left out; a string is scrubbed; any other value is a `redactDeep`
  * copy. What a fetch, a proxy or the platform wrote into a failure (undici's
  * `Headers.append: "Bearer sk-…"`, a wrapper quoting the request headers, a body stream's reset
- * message) never reaches the caller through `error.cause`. Never throws.
+ * message) never reaches the caller through `error.cause`. A chain that spells no secret (or
+ * without a secret of four characters or more) is returned as it is. Never throws.
  */
 export function scrubCause(cause: unknown, secrets: Secrets, depth = 0): unknown {
+  // No secret to keep out (none given, or only ones too short to redact): the cause as it is.
+  const list = typeof secrets === 'string' ? [secrets] : (secrets ?? []);
+  if (list.every((secret) => secret.length < 4)) return cause;
+  if (depth === 0 && !holdsSecret(cause, secrets, 0)) return cause;
   if (typeof cause === 'string') return redactSecret(cause, secrets);
   if (typeof cause !== 'object' || cause === null) return cause;
   if (!(cause instanceof Error)) return redactDeep(cause, secrets);
