@@ -125,6 +125,23 @@ describe('function declarations', () => {
       'anyOf (minLength on both the schema and its branch)',
       '/properties/a/anyOf',
     ],
+    // providers3-google-r2 a06: a oneOf of overlapping enums was merged into one enum (anyOf's meaning)
+    [
+      'a oneOf of enums',
+      {
+        type: 'object',
+        properties: {
+          x: {
+            oneOf: [
+              { type: 'string', enum: ['a', 'b'] },
+              { type: 'string', enum: ['b', 'c'] },
+            ],
+          },
+        },
+      },
+      'oneOf',
+      '/properties/x',
+    ],
   ])('in openapi mode refuses %s instead of sending it looser', (_name, parameters, keyword, path) => {
     const tool = { name: 'tagger', description: '', parameters };
     let error: unknown;
@@ -136,6 +153,43 @@ describe('function declarations', () => {
     expect(GoogleSchemaError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ keyword, path, owner: 'tool "tagger"' });
   });
+
+  // providers3-google-r2 a06b: `{$ref: short (maxLength 3), maxLength: 10}` was sent as maxLength 10
+  it.each(['json-schema', 'openapi'] as const)(
+    'in %s mode refuses a keyword beside a $ref that the target sets otherwise; an annotation may differ',
+    (schemaMode) => {
+      const parameters = {
+        type: 'object',
+        $defs: { short: { type: 'string', maxLength: 3, pattern: '^[a-z]+$', description: 'short' } },
+        properties: { code: { $ref: '#/$defs/short', description: 'a short code', maxLength: 10 } },
+      };
+      const tool = { name: 'tagger', description: '', parameters };
+      let error: unknown;
+      try {
+        build({ messages: [{ role: 'user', content: 'hi' }], tools: [tool] }, { schemaMode });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(GoogleSchemaError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({
+        keyword: '$ref (maxLength both beside the reference and in #/$defs/short)',
+        path: '/properties/code/maxLength',
+      });
+      const same = {
+        ...parameters,
+        properties: { code: { $ref: '#/$defs/short', description: 'a short code', maxLength: 3 } },
+      };
+      expect(() =>
+        build(
+          {
+            messages: [{ role: 'user', content: 'hi' }],
+            tools: [{ name: 'tagger', description: '', parameters: same }],
+          },
+          { schemaMode },
+        ),
+      ).not.toThrow();
+    },
+  );
 
   it('in openapi mode keeps a property named __proto__ and inlines an acyclic $ref used twice', () => {
     const parameters = JSON.parse(

@@ -100,6 +100,72 @@ function checkRefs(root: unknown, owner: string): void {
   visit(root, '');
 }
 
+/** Keywords whose value maps names to schemas (the map itself is no schema). */
+const SCHEMA_MAPS = new Set(['properties', '$defs', 'definitions', 'patternProperties', 'dependentSchemas']);
+/** Keywords whose value is data, not schemas: never walked. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
+/** Keywords beside a `$ref` that may replace the target's own (they say nothing a value must satisfy). */
+const REF_ANNOTATIONS = new Set([
+  'description',
+  'title',
+  '$comment',
+  'examples',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+]);
+
+/**
+ * Walks every subschema of `root` (not data, not the name maps themselves), calling `check` on each.
+ */
+function eachSchema(root: unknown, check: (node: Record<string, unknown>, path: string) => void): void {
+  const visit = (node: unknown, path: string, depth: number): void => {
+    if (typeof node !== 'object' || node === null || depth > 128) return;
+    if (Array.isArray(node)) {
+      for (const [index, item] of node.entries()) visit(item, `${path}/${index}`, depth + 1);
+      return;
+    }
+    const record = node as Record<string, unknown>;
+    check(record, path);
+    for (const [key, value] of Object.entries(record)) {
+      if (DATA_KEYWORDS.has(key)) continue;
+      const at = pointer(path, key);
+      if (SCHEMA_MAPS.has(key) && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+        for (const [name, schema] of Object.entries(value)) visit(schema, pointer(at, name), depth + 1);
+      } else visit(value, at, depth + 1);
+    }
+  };
+  visit(root, '', 0);
+}
+
+/**
+ * Checks what inlining a reference would loosen: a keyword beside a `$ref` that the schema it
+ * points at also sets to another value (`{$ref: short (maxLength 3), maxLength: 10}`); the
+ * inlined form would keep only one of them. Annotations (`description`, `title`, ...) may differ.
+ * In `openapi` mode a `oneOf` anywhere is refused too (its exactly-one meaning has no form there).
+ *
+ * @throws {GoogleSchemaError} naming the keyword and where it stands.
+ */
+function checkLoosening(root: unknown, mode: GoogleSchemaMode, owner: string): void {
+  eachSchema(root, (record, path) => {
+    if (mode === 'openapi' && Object.hasOwn(record, 'oneOf'))
+      throw new GoogleSchemaError({ keyword: 'oneOf', path, owner });
+    if (typeof record.$ref !== 'string') return;
+    const target = resolveLocal(root, record.$ref);
+    if (typeof target !== 'object' || target === null || Array.isArray(target)) return;
+    for (const [key, value] of Object.entries(record)) {
+      if (key === '$ref' || REF_ANNOTATIONS.has(key) || !Object.hasOwn(target, key)) continue;
+      if (JSON.stringify((target as Record<string, unknown>)[key]) !== JSON.stringify(value))
+        throw new GoogleSchemaError({
+          keyword: `$ref (${key} both beside the reference and in ${record.$ref})`,
+          path: pointer(path, key),
+          owner,
+        });
+    }
+  });
+}
+
 /** `{type: 'null'}` (with annotations only): a branch Gemini expresses as `nullable: true`. */
 function isNullSchema(branch: unknown): boolean {
   if (typeof branch !== 'object' || branch === null) return false;
@@ -185,13 +251,15 @@ function toOpenApi(node: unknown, path: string, owner: string): unknown {
  *
  * @throws {GoogleSchemaError} in `openapi` mode, for a keyword the subset cannot express, naming
  *   it, where it stands and `owner` (the tool, or `responseFormat`): also an external, dangling
- *   or recursive `$ref`, and an `anyOf` whose one branch sets a keyword the schema beside it sets
- *   to another value.
+ *   or recursive `$ref`, an `anyOf` whose one branch sets a keyword the schema beside it sets
+ *   to another value, and any `oneOf`. In both modes, for a keyword beside a `$ref` that the
+ *   schema it points at sets to another value (inlining would keep only one).
  * @internal
  */
 export function toGeminiSchema(schema: Schema, profile: ModelProfile, mode: GoogleSchemaMode, owner: string): unknown {
   const transformed = transform(schema, profile);
   if (mode === 'openapi') checkRefs(transformed, owner);
+  checkLoosening(transformed, mode, owner);
   // local references inlined and `const` made a one-value `enum`
   const projected = cleanSchema(transformed, 'anthropic');
   return mode === 'openapi' ? toOpenApi(projected, '', owner) : projected;
