@@ -45,7 +45,10 @@ export function reasoningTexts(item: Readonly<Record<string, unknown>>): string[
  * @throws {OpenAIResponsesCallError} for an error body (`{error: {...}}`) or a response with status
  *   `failed` (kind from its `error`); of kind `invalid_response` for a body without an `output`
  *   array; of kind `protocol_violation` for more than `MAX_OUTPUT_ITEMS` (512) items; of kind `invalid_chunk`
- *   (`invalid_response`) for a kept item nesting deeper than `MAX_WIRE_DEPTH` (it could not be replayed).
+ *   (`invalid_response`) for a kept item nesting deeper than `MAX_WIRE_DEPTH` (it could not be replayed)
+ *   or a body nesting past `MAX_EVENT_DEPTH`; of kind `protocol_violation` for what
+ *   `checkFinalResponse` refuses (the same check a stream's terminal event gets). An output item cut
+ *   short (`status: incomplete`) or a refusal beside calls leaves no call runnable.
  * @internal
  */
 export function parseResponse(

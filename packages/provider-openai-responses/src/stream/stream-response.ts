@@ -174,6 +174,18 @@ function parseJson(data: string): unknown {
  * a reasoning item keeps the last non-empty `encrypted_content` seen; an item nested deeper than
  * `MAX_WIRE_DEPTH` ends the stream with an `invalid_chunk` error (it could not be replayed).
  *
+ * Failure decides before data: an SSE event named `error`, `response.failed`, `response.incomplete`
+ * or `response.cancelled` ends the turn broken whatever its data holds (before or after the
+ * terminal event); a JSON-array data line or an event nesting past `MAX_EVENT_DEPTH` is an
+ * `invalid_chunk`; a pending event carrying `response.error` or `incomplete_details`, or any event
+ * with a non-null `error`, ends the turn broken. After the terminal event a read failure (a bound,
+ * a stall, a reset) breaks the turn, except a drop exactly at an event boundary with nothing
+ * partial after it. The terminal response passes `checkFinalResponse` (as a whole body does); an
+ * item left open then is a violation; a done message item must say the text it streamed (a refusal
+ * part arriving whole is a refusal: every call refused); an item done `incomplete` cuts the turn
+ * (finish `error`); input-only items (`*_output`) are violations. Call ids compare exactly; a
+ * blank id is no id. The response id and model name, and kept items, are scrubbed of secrets.
+ *
  * @throws the signal's reason when the call is aborted (from the iteration).
  * @internal
  */
