@@ -203,7 +203,7 @@ export const SPENT = Symbol('tiny.validation.budgetSpent');
 export const OVERFLOW = Symbol('tiny.validation.errorsOverflow');
 
 /** Options of one {@link runBudgeted} run. @internal */
-export interface BudgetedRun {
+interface BudgetedRun {
   /** Schema nodes of the compiled check (see {@link countingCopy}); default 1. */
   readonly schemaNodes?: number;
   /** Errors the run may hold at once before it returns {@link OVERFLOW}; default unbounded. */

@@ -64,7 +64,7 @@ const ECMA_DOT = `[^${ranges([
  * `$` only at the end of the input). Backreferences (`\1`, `\k<name>`) are refused: RE2 cannot
  * run them. Everything else is left to RE2JS's own translation (`\u{...}`, `\cX`, `[^]`, named groups).
  */
-export function toRe2Semantics(pattern: string): string {
+function toRe2Semantics(pattern: string): string {
   let out = '';
   let inClass = false;
   for (let index = 0; index < pattern.length; index++) {
