@@ -150,8 +150,8 @@ export type {
   RunOutcome,
 } from './events/agent-event.js';
 export type { AgentEventListener } from './events/event-sink.js';
-export { REDACTED, redactToolArguments, SENSITIVE_KEYWORD, sensitive } from './execution/redaction.js';
 export { toPlainData } from './execution/plain-data.js';
+export { REDACTED, redactToolArguments, SENSITIVE_KEYWORD, sensitive } from './execution/redaction.js';
 export { defaultIdempotencyKey, type IdempotencyKeyInput } from './ledger/idempotency-key.js';
 export { InMemoryToolEffectLedger } from './ledger/in-memory-tool-effect-ledger.js';
 export { INTERRUPTED_BEFORE_SETTLEMENT } from './ledger/reconcile-tool-effects.js';

@@ -1,7 +1,7 @@
 import { parseJsonStrict } from '../extract-json-values.js';
 import { joinNarrative } from '../join-narrative.js';
 import { isRecord } from '../own-properties.js';
-import { invalidArguments, readStatedArguments, statedCall } from '../read-stated-arguments.js';
+import { readStatedArguments, statedCall } from '../read-stated-arguments.js';
 import type { ToolKnowledge } from '../scan-context.js';
 import { scanJsonValue } from '../scan-json-value.js';
 import type { RawCall } from '../scan-types.js';
