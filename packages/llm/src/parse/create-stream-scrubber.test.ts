@@ -97,9 +97,42 @@ describe('createStreamScrubber', () => {
     }
   });
 
-  it('does not stream bare JSON or GLM lines (they need the whole response)', () => {
-    expect(run(['{"name":"a","arguments":{}}']).calls).toEqual([]);
+  it('holds a response that may be one JSON call and reads it at the end; never streams GLM lines', () => {
+    const bare = run(['{"name":"a",', '"arguments":{}}']);
+    expect(bare.steps).toEqual(['', '', '']);
+    expect(bare.calls).toEqual([{ name: 'a', arguments: {}, source: 'bare_json' }]);
     expect(run(['shell/command>ls']).calls).toEqual([]);
+  });
+
+  // ui-r2 a7/h3: JSON calls the batch parse runs (whole reply, Llama `<|python_tag|>`, inside prose)
+  // never reach the stream, for any split; JSON that is not a call is released once it closes.
+  it('never shows JSON markup that the batch parse reads as a call', () => {
+    const tools = { tools: [tool('login')] };
+    const secret = 'pinVAL-55aa77bb';
+    const call = JSON.stringify({ name: 'login', arguments: { user: 'x', password: secret } });
+    const llama = JSON.stringify({ name: 'login', parameters: { user: 'x', password: secret } });
+    for (const text of [
+      call,
+      `  ${call}`,
+      `Sure. ${call}`,
+      `<|python_tag|>${llama}<|eom_id|>`,
+      `Sure. <|python_tag|>${llama}<|eom_id|>`,
+      '```json\n' + call + '\n```',
+    ]) {
+      const batch = parseToolCalls(text, tools);
+      expect(batch.calls.map((c) => c.name)).toEqual(['login']);
+      for (const size of [1, 2, 5, 1000]) {
+        const fragments = text.match(new RegExp(`[\\s\\S]{1,${size}}`, 'g')) ?? [];
+        const streamed = run(fragments, tools);
+        for (let index = 1; index <= streamed.steps.length; index++) {
+          expect(streamed.steps.slice(0, index).join('')).not.toContain(secret);
+        }
+        expect(streamed.text).toBe(batch.text);
+      }
+    }
+    const answer = run(['Use {"a": 1}', ' and more'], tools);
+    expect(answer.steps[0]).toBe('Use {"a": 1}');
+    expect(answer.text).toBe('Use {"a": 1} and more');
   });
 
   it('keeps a fenced example intact even when the fence arrives in pieces', () => {

@@ -9,6 +9,7 @@ import { reasoningCallTokens } from './reasoning-tracker.js';
 import { createScanContext, createToolKnowledge } from './scan-context.js';
 import { scanText } from './scan-text.js';
 import { containsAny } from './text-scanning.js';
+import { createWholeResponseGuard } from './whole-response-guard.js';
 
 /** Options for {@link createStreamScrubber}. */
 export interface StreamScrubberOptions {
@@ -53,13 +54,15 @@ const DECISIVE = '<>[]}`)\n';
 
 /**
  * Creates a scrubber for streamed visible text (L12). It reads the same scan grammars as
- * `parseToolCalls` (bare JSON and GLM lines, which need the whole response, are never streamed)
+ * `parseToolCalls`; text a whole-response JSON reading could still read as a call (a reply starting with
+ * `{`, `[` or a ```json fence, `<|python_tag|>`, a JSON object naming an offered tool in prose) is held
+ * until the stream ends and then replaced by that reading's narrative; GLM lines are never streamed
  * and never shows a partial opener such as `<tool_ca`, `<｜tool▁`, `[TOOL_CALLS` or `<|channel|>`:
  * a tail that could still become an opener, and a block that has not closed, are held back.
  *
  * For any text and any split into fragments, the concatenated `text` of every `feed` and the final
- * `flush` equals `parseToolCalls(text, {allowBareJson: false}).text` when that parse found no GLM
- * lines, and the released calls are the same, in the same order. Whitespace at the end of a
+ * `flush` equals `parseToolCalls(text).text` when that parse read JSON calls from the whole response, else
+ * `parseToolCalls(text, {allowBareJson: false}).text` (GLM lines aside), and the released calls are the same, in the same order. Whitespace at the end of a
  * fragment is held until more text of the same paragraph arrives, because a call block may follow.
  *
  * Each feed looks at the held tail and the new fragment only. When nothing is held and the
@@ -78,6 +81,7 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
   const knowledge = createToolKnowledge(options.tools, options);
   const needsScan = streamNeedsScan(knowledge);
   const narrative = createNarrativeEmitter();
+  const guard = createWholeResponseGuard(knowledge);
   let fence = initialFenceState(knowledge.leadingReasoning, reasoningCallTokens(knowledge.allows));
   let buffer = '';
   let previousCode = -1;
@@ -139,8 +143,8 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
     return released;
   }
 
-  return {
-    feed(fragment) {
+  const blocks = {
+    feed(fragment: string): ParsedText {
       // A quotation mark may open a quotation whose calls are examples: such text is scanned (held).
       if (buffer === '' && fragment !== '' && !needsScan(fragment, previousCode) && !QUOTE_MARKS.test(fragment)) {
         // What a scan would do with text that holds no block and no partial opener, without one.
@@ -170,7 +174,7 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
         return { text: '', calls: [], diagnostics: [] };
       }
     },
-    flush() {
+    flush(): ParsedText {
       try {
         return step(true);
       } catch {
@@ -178,6 +182,17 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
         buffer = '';
         return { text, calls: [], diagnostics: [] };
       }
+    },
+  };
+  if (guard === undefined) return blocks;
+  // Text a whole-response reading (bare JSON, `<|python_tag|>`, JSON calls in prose) could still read is held.
+  return {
+    feed(fragment) {
+      const scrubbed = blocks.feed(fragment);
+      return { ...scrubbed, text: guard.feed(fragment, scrubbed.text) };
+    },
+    flush() {
+      return guard.flush(blocks.flush());
     },
   };
 }

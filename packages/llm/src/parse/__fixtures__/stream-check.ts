@@ -16,10 +16,18 @@ export interface StreamComparison {
   readonly batchDiagnostics: ParseDiagnostic[];
 }
 
-/** Feeds `fragments` to a scrubber and parses their concatenation with the streamable grammars only. */
+/** Feeds `fragments` to a scrubber and parses their concatenation as `parseToolCalls` does when it reads JSON calls from the whole response, else with the streamable grammars only. */
 export function compareStream(fragments: readonly string[], tools?: readonly ToolSchema[]): StreamComparison {
   const text = fragments.join('');
-  const batch = parseCompleteText(text, createToolKnowledge(tools), { allowBareJson: false, allowGlmLines: false });
+  const knowledge = createToolKnowledge(tools);
+  // JSON calls read from the whole response (bare, fenced, `<|python_tag|>`, inside prose) are held by
+  // the stream too; other whole-response readings are never streamed.
+  const whole = parseCompleteText(text, knowledge, { allowBareJson: true, allowGlmLines: false });
+  const streamable = parseCompleteText(text, knowledge, { allowBareJson: false, allowGlmLines: false });
+  const readsWholeJson =
+    whole.calls.some((call) => call.source === 'bare_json') &&
+    (whole.text !== streamable.text || whole.calls.length !== streamable.calls.length);
+  const batch = readsWholeJson ? whole : streamable;
   const scrubber = createStreamScrubber({ tools });
   let streamedText = '';
   const streamedCalls: ParsedCall[] = [];

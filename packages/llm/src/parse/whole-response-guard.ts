@@ -1,0 +1,153 @@
+import { isRecord } from './own-properties.js';
+import { parseCompleteText } from './parse-complete-text.js';
+import type { ParsedText } from './parse-types.js';
+import type { ToolKnowledge } from './scan-context.js';
+
+const PYTHON_TAG = '<|python_tag|>';
+
+/**
+ * @internal Holds scrubbed stream text that the whole-response readings of a batch parse
+ * (`parseToolCalls` with bare JSON: a response that is one JSON value, `<|python_tag|>{…}`, Llama
+ * JSON calls inside prose) could still read as a call, so the stream never shows markup the batch
+ * parse runs as a call.
+ *
+ * - A response whose first non-space character is `{` or `[`, or that holds `<|python_tag|>`, is
+ *   held whole until the stream ends.
+ * - Any other `{` is held until its JSON value closes; an object naming an offered tool with
+ *   `parameters` or `arguments` holds the rest of the response, anything else is released.
+ *
+ * At the end, held text is replaced by the batch parse's narrative when a whole-response reading
+ * found JSON calls there (source `bare_json`), so the concatenated output equals `parseToolCalls(text).text`
+ * whenever that parse reads such calls. Other whole-response readings (Functionary recipients, a
+ * Command R+ action fence, a fence around Hermes blocks) are not held.
+ */
+export interface WholeResponseGuard {
+  /** `raw` is the fragment fed, `scrubbed` what the block scrubber released for it. Returns what may be shown. */
+  feed(raw: string, scrubbed: string): string;
+  /** Ends the stream: `scrubbed` is the block scrubber's flush. Returns the rest of the narrative and calls read whole. */
+  flush(scrubbed: ParsedText): ParsedText;
+}
+
+export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeResponseGuard | undefined {
+  if (!knowledge.allows('bare_json')) return undefined;
+  let all = '';
+  let released = '';
+  let pending = '';
+  let holdAll = false;
+
+  /** How much of `pending` is known not to start a call a whole-response reading finds. */
+  function releasable(): number {
+    const start = all.trimStart();
+    if (start === '' || (start.length < PYTHON_TAG.length && PYTHON_TAG.startsWith(start))) return 0;
+    if (start.startsWith('{') || start.startsWith('[') || all.includes(PYTHON_TAG)) {
+      holdAll = true;
+      return 0;
+    }
+    // One fence (no info string, or `json`) around the whole response may hold one JSON value.
+    if ('```'.startsWith(start.slice(0, 3))) {
+      const newline = start.indexOf('\n');
+      const header = start.slice(3, newline < 0 ? undefined : newline);
+      if (newline < 0 && /^[ \t]*(?:j(?:s(?:o(?:n)?)?)?)?[ \t]*\r?$/i.test(header)) return 0;
+      if (newline >= 0 && /^[ \t]*(?:json)?[ \t]*\r?$/i.test(header)) {
+        const body = start.slice(newline + 1).trimStart();
+        if (body === '') return 0;
+        if (body.startsWith('{') || body.startsWith('[')) {
+          holdAll = true;
+          return 0;
+        }
+      }
+    }
+    let cursor = 0;
+    for (;;) {
+      const open = pending.indexOf('{', cursor);
+      if (open < 0) break;
+      const end = jsonObjectEnd(pending, open);
+      // Whitespace before a call is the narrative's to join: held with it.
+      if (end < 0) return withoutTrailingSpace(pending, open);
+      if (looksLikeCall(pending.slice(open, end), knowledge)) {
+        holdAll = true;
+        return withoutTrailingSpace(pending, open);
+      }
+      cursor = end;
+    }
+    // A tail that could still become `<|python_tag|>`.
+    for (let length = Math.min(PYTHON_TAG.length - 1, pending.length); length > 0; length--) {
+      if (PYTHON_TAG.startsWith(pending.slice(pending.length - length))) return pending.length - length;
+    }
+    return pending.length;
+  }
+
+  return {
+    feed(raw, scrubbed) {
+      all += raw;
+      pending += scrubbed;
+      if (holdAll) return '';
+      const cut = releasable();
+      if (holdAll && cut <= 0) return '';
+      const out = pending.slice(0, cut);
+      pending = pending.slice(cut);
+      released += out;
+      return out;
+    },
+    flush(scrubbed) {
+      const rest = pending + scrubbed.text;
+      const whole = all;
+      const before = released;
+      all = '';
+      released = '';
+      pending = '';
+      holdAll = false;
+      if (rest === '' && !whole.includes('{') && !whole.includes('[')) return scrubbed;
+      let batch: ParsedText;
+      try {
+        batch = parseCompleteText(whole, knowledge, { allowBareJson: true, allowGlmLines: false });
+      } catch {
+        return { ...scrubbed, text: rest };
+      }
+      if (!batch.calls.some((call) => call.source === 'bare_json') || batch.text === before + rest) {
+        return { ...scrubbed, text: rest };
+      }
+      // A whole-response reading found calls: its narrative stands (what was already shown is its start).
+      const text = batch.text.startsWith(before) ? batch.text.slice(before.length) : '';
+      return { text, calls: batch.calls, diagnostics: batch.diagnostics };
+    },
+  };
+}
+
+function withoutTrailingSpace(text: string, end: number): number {
+  let cut = end;
+  while (cut > 0 && /\s/.test(text.charAt(cut - 1))) cut--;
+  return cut;
+}
+
+/** The end of the JSON object opened at `open` (string-aware brace matching), or -1 while it is open. */
+function jsonObjectEnd(text: string, open: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let index = open; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 92) index++;
+      else if (code === 34) inString = false;
+    } else if (code === 34) inString = true;
+    else if (code === 123 || code === 91) depth++;
+    else if (code === 125 || code === 93) {
+      depth--;
+      if (depth === 0) return index + 1;
+    }
+  }
+  return -1;
+}
+
+/** Whether a closed `{…}` is an object naming an offered tool with `parameters` or `arguments`. */
+function looksLikeCall(candidate: string, knowledge: ToolKnowledge): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(candidate);
+  } catch {
+    // Relaxed JSON a repair could still read: held when it names an offered tool.
+    return knowledge.names.some((name) => candidate.includes(name)) && /parameters|arguments/.test(candidate);
+  }
+  if (!isRecord(value) || typeof value.name !== 'string') return false;
+  return knowledge.isKnown(value.name) && (Object.hasOwn(value, 'parameters') || Object.hasOwn(value, 'arguments'));
+}
