@@ -2,6 +2,7 @@
 // shared, loaded machine wall-clock times are noise, instruction counts are not.
 //
 //   pnpm --filter @tiny/bench bench:instructions [--runs 15] [--warmups 5] [--no-gc | --gc-only]
+//     [--gc-floor]  (only the collection: one request, then a gc() per counted request)
 //     [--builds <dir>]  (@tiny/harness and @tiny/tools from <dir>/packages/*/dist, see use-builds.mjs)
 //
 // The workload is workload 1d's tiny series: T = 50 turns × K = 4 calls of the async JSON Schema
@@ -20,8 +21,14 @@ import { fileURLToPath } from 'node:url';
 const TURNS = 50;
 const CALLS_PER_TURN = 4;
 
-async function child(requests, collect) {
+async function child(requests, collect, floor) {
   const { createTinyFresh } = await import('./fresh-systems.mjs');
+  if (floor) {
+    // The collection alone: one request, then a `gc()` per counted request.
+    await createTinyFresh(TURNS, CALLS_PER_TURN).run();
+    for (let i = 0; i < requests; i++) globalThis.gc();
+    return;
+  }
   for (let i = 0; i < requests; i++) {
     if (collect) globalThis.gc();
     const outcome = await createTinyFresh(TURNS, CALLS_PER_TURN).run();
@@ -31,7 +38,7 @@ async function child(requests, collect) {
 }
 
 /** Total instructions of one child process under callgrind (every thread). */
-function countInstructions(requests, collect, builds) {
+function countInstructions(requests, collect, builds, floor = false) {
   const dir = mkdtempSync(join(tmpdir(), 'tiny-callgrind-'));
   try {
     const result = spawnSync(
@@ -46,7 +53,7 @@ function countInstructions(requests, collect, builds) {
         fileURLToPath(import.meta.url),
         '--child',
         String(requests),
-        collect ? 'gc' : 'nogc',
+        floor ? 'floor' : collect ? 'gc' : 'nogc',
       ],
       {
         encoding: 'utf8',
@@ -71,7 +78,7 @@ function option(name, fallback) {
 
 async function main() {
   if (process.argv[2] === '--child') {
-    await child(Number(process.argv[3]), process.argv[4] === 'gc');
+    await child(Number(process.argv[3]), process.argv[4] === 'gc', process.argv[4] === 'floor');
     return;
   }
   const warmups = option('--warmups', 5);
@@ -83,6 +90,12 @@ async function main() {
     : process.argv.includes('--gc-only')
       ? [true]
       : [false, true];
+  if (process.argv.includes('--gc-floor')) {
+    const base = countInstructions(warmups, true, builds, true);
+    const total = countInstructions(warmups + runs, true, builds, true);
+    console.log(`${builds ?? 'workspace'}: one gc() alone: ${((total - base) / runs / 1e6).toFixed(1)} M instructions`);
+    return;
+  }
   for (const collect of modes) {
     const base = countInstructions(warmups, collect, builds);
     const total = countInstructions(warmups + runs, collect, builds);
