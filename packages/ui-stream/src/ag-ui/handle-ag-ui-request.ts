@@ -5,7 +5,7 @@ import { defaultApprovalStore, isRequest } from '../chat/handle-chat-request.js'
 import { type ApprovalResponse, claimPausedRun, resumePausedRun } from '../chat/resume-paused-run.js';
 import { ChatApprovalError } from '../errors/chat-approval-error.js';
 import { secretStrings } from '../run/scrub-secrets.js';
-import { collectSensitiveArguments } from '../run/sensitive-argument-secrets.js';
+import { collectPausedRunSecrets, collectSensitiveArguments } from '../run/sensitive-argument-secrets.js';
 import { toAgUiResponse } from './ag-ui-response.js';
 import type { AgUiStreamOptions } from './to-ag-ui-events.js';
 
@@ -115,6 +115,7 @@ export async function handleAgUiRequest(
     if (responses.length === 0) run = harness.stream(context, agUiMessages(input.messages), invoke);
     else {
       const paused = await claimPausedRun(store, responses);
+      collectPausedRunSecrets(options.tools ?? harness, paused.state, secrets);
       run = resumePausedRun(harness, context, paused, responses, invoke, options.denialMessage).run;
     }
   } catch (error) {

@@ -8,7 +8,7 @@ import {
 import { ChatApprovalError } from '../errors/chat-approval-error.js';
 import { randomId } from '../run/read-run.js';
 import { secretStrings } from '../run/scrub-secrets.js';
-import { collectSensitiveArguments } from '../run/sensitive-argument-secrets.js';
+import { collectPausedRunSecrets, collectSensitiveArguments } from '../run/sensitive-argument-secrets.js';
 import { toUIMessageStream, type UIStreamOptions } from '../ui-message/to-ui-message-stream.js';
 import { chunksToResponse } from '../ui-message/ui-message-stream-response.js';
 import { type ApprovalStateStore, InMemoryApprovalStore } from './approval-store.js';
@@ -167,6 +167,7 @@ export async function startChatRun(
   }
   const store = options.approvalStore ?? defaultApprovalStore(harness);
   const paused = await claimPausedRun(store, responses);
+  collectPausedRunSecrets(options.tools ?? harness, paused.state, secrets);
   const { run, decided } = resumePausedRun(harness, context, paused, responses, invoke, options.denialMessage);
   return { run, messageId: (last as ChatUIMessage).id || (paused.messageId ?? randomId()), decided, context, secrets };
 }

@@ -1,4 +1,4 @@
-import { type AgentMiddleware, type PendingCall, REDACTED, redactToolArguments } from '@tiny/harness';
+import { type AgentMiddleware, type PendingCall, REDACTED, type RunState, redactToolArguments } from '@tiny/harness';
 import { findTool, type ToolLookup } from './tool-display.js';
 
 /** Adds to `out` every string and number leaf of `value` (the values a sensitive field held). */
@@ -55,4 +55,21 @@ export function collectSensitiveArguments(lookup: ToolLookup | undefined, secret
       return undefined;
     },
   };
+}
+
+/**
+ * Adds to `secrets` the sensitive argument values of every call a paused run holds: its pending
+ * approvals and deferred calls (approved, denied or deferred again on resume, the model may repeat
+ * them) and the calls recorded in its transcript, so the resumed stream scrubs them from the
+ * model's later text.
+ */
+export function collectPausedRunSecrets(lookup: ToolLookup | undefined, state: RunState, secrets: string[]): void {
+  const add = (call: PendingCall) => {
+    for (const value of sensitiveArgumentValues(lookup, call)) if (!secrets.includes(value)) secrets.push(value);
+  };
+  const pending = state.pending;
+  for (const call of [...(pending?.approvals ?? []), ...(pending?.calls ?? [])])
+    add({ id: call.callId, name: call.toolName, arguments: call.arguments });
+  for (const message of state.messages)
+    if (message.role === 'assistant') for (const call of message.toolCalls ?? []) add(call);
 }
