@@ -69,6 +69,12 @@ export class StreamRedactor {
     this.longest = this.secrets[0]?.length ?? 0;
   }
 
+  /** Whether there is anything to scrub (a host value or a sensitive argument value, however short). */
+  hasSecrets(): boolean {
+    this.refresh();
+    return this.secrets.length > 0 || this.source.some((value) => value !== '');
+  }
+
   /** `text` with every secret replaced. */
   text(text: string): string {
     this.refresh();

@@ -130,6 +130,37 @@ describe('what the streams show of a run', () => {
     }
   });
 
+  // ui-r2 a3/a2: a host value written with JSON escapes (or split) in raw argument text passes any
+  // per-delta scrub; with a secret in the run no raw delta streams, the input arrives whole and scrubbed.
+  it('with any secret in the run, streams no raw argument deltas: the input arrives decoded and scrubbed', async () => {
+    const note = defineTool({
+      name: 'note',
+      description: 'Notes.',
+      parameters: Type.Object({ text: Type.String() }),
+      policy: ToolPolicy.readOnly(),
+      execute: () => 'noted',
+    });
+    const escaped = [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const raw = `{"text":"${escaped}"}`;
+    for (const chunkSize of [3, 1000]) {
+      const call = { ...scriptedToolCall('note', JSON.parse(raw), 'c1'), rawArguments: raw };
+      const make = () =>
+        new AgentHarness({
+          model: new ScriptedModel({ steps: [{ toolCalls: [call] }, { content: 'end' }], chunkSize }),
+          tools: [note],
+        });
+      const chat = await sse(await handleChatRequest(make(), chatBody, { context: { hostValues: { key: KEY } } }));
+      expect(chat.filter((chunk) => chunk.type === 'tool-input-delta')).toEqual([]);
+      expect(chat.find((chunk) => chunk.type === 'tool-input-available')).toMatchObject({
+        input: { text: '[redacted]' },
+      });
+      expect(JSON.stringify(chat)).not.toContain(escaped);
+      // Without secrets the argument text still streams.
+      const open = await sse(await handleChatRequest(make(), chatBody));
+      expect(open.filter((chunk) => chunk.type === 'tool-input-delta').length).toBeGreaterThan(0);
+    }
+  });
+
   // Breaker #E: unserializable values in progress, emit and state updates.
   it('streams unserializable tool values as plain data and ends every stream well-formed', async () => {
     const cycle: Record<string, unknown> = {};

@@ -153,6 +153,8 @@ export class UIChunkWriter {
           this.emit({ type: 'tool-input-start', toolCallId: event.callId, toolName: event.toolName });
           this.openInputs.set(event.callId, event.toolName);
         }
+        // Raw argument text hides escaped or split values: with any secret, the input is shown only whole.
+        if (this.redact.hasSecrets()) this.withheld.add(event.callId);
         if (!this.withheld.has(event.callId) && event.argumentsDelta !== '')
           this.emit({
             type: 'tool-input-delta',
