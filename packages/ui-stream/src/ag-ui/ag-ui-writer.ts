@@ -200,7 +200,7 @@ export class AgUiWriter {
     if (end.type === 'run_end') {
       const run = end.run;
       if (!this.started) this.start(run.runId);
-      const issued = await issueApprovals(run, this.options.approvalStore, undefined);
+      const issued = await issueApprovals(run, this.options.approvalStore, undefined, this.options.threadId);
       const interrupts: AgUiInterrupt[] = [];
       if (run.outcome === 'deferred') {
         for (const call of [...run.deferred.approvals, ...run.deferred.calls])

@@ -112,8 +112,12 @@ export async function handleAgUiRequest(
     };
     const store = options.approvalStore ?? defaultApprovalStore(harness);
     const responses = resumeResponses(input.resume);
-    if (responses.length === 0) run = harness.stream(context, agUiMessages(input.messages), invoke);
-    else {
+    if (responses.length === 0) {
+      const messages = agUiMessages(input.messages);
+      // A new turn in the thread voids every run paused in it: its interrupts never resume.
+      if (typeof input.threadId === 'string' && input.threadId !== '') await store.voidConversation?.(input.threadId);
+      run = harness.stream(context, messages, invoke);
+    } else {
       const paused = await claimPausedRun(store, responses);
       collectPausedRunSecrets(options.tools ?? harness, paused.state, secrets);
       run = resumePausedRun(harness, context, paused, responses, invoke, options.denialMessage).run;

@@ -18,6 +18,8 @@ export interface PausedRun {
   readonly approvals: readonly IssuedApproval[];
   /** The id of the assistant message the approval requests were streamed into. */
   readonly messageId?: string | undefined;
+  /** The conversation the run belongs to (`useChat`'s chat `id`, AG-UI's `threadId`), when known. */
+  readonly conversationId?: string | undefined;
 }
 
 /**
@@ -32,6 +34,11 @@ export interface ApprovalStateStore {
   get(approvalId: string): PausedRun | undefined | Promise<PausedRun | undefined>;
   /** Removes the paused run (every approval id of it) and returns it; `undefined` when already taken. */
   take(runId: string): PausedRun | undefined | Promise<PausedRun | undefined>;
+  /**
+   * Removes every paused run of a conversation (a new user turn there voids them). A store without
+   * it voids only the runs whose approval ids the client echoes back.
+   */
+  voidConversation?(conversationId: string): void | Promise<void>;
 }
 
 /** Options of {@link InMemoryApprovalStore}. */
@@ -100,6 +107,10 @@ export class InMemoryApprovalStore implements ApprovalStateStore {
     this.runs.delete(runId);
     for (const approval of entry.paused.approvals) this.byApproval.delete(approval.approvalId);
     return this.now() < entry.expiresAt ? entry.paused : undefined;
+  }
+
+  voidConversation(conversationId: string): void {
+    for (const [runId, entry] of [...this.runs]) if (entry.paused.conversationId === conversationId) this.take(runId);
   }
 
   /** The paused run `runId`, or `undefined` when it is unknown or expired (an expired one is forgotten). */

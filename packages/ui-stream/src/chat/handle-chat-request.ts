@@ -130,6 +130,8 @@ export interface ChatRun {
    * as the run goes) the sensitive argument values of each call the model makes.
    */
   readonly secrets: readonly string[];
+  /** The conversation (`useChat`'s chat `id` in the body), when the client sent one. */
+  readonly conversationId?: string | undefined;
 }
 
 /**
@@ -151,6 +153,7 @@ export async function startChatRun(
 ): Promise<ChatRun> {
   const body = await readBody(request);
   const messages = readUIMessages(body.messages);
+  const conversationId = typeof body.id === 'string' && body.id !== '' ? body.id : undefined;
   const context = (typeof options.context === 'function' ? options.context(body) : options.context) ?? {};
   const secrets = [...(options.secrets ?? []), ...secretStrings(context.hostValues ?? {})];
   const invoke: InvokeOptions = {
@@ -162,14 +165,19 @@ export async function startChatRun(
   const responses = approvalResponses(last);
   if (responses.length === 0) {
     const transcript = uiMessagesToMessages(messages);
-    await voidPassedApprovals(options.approvalStore ?? defaultApprovalStore(harness), messages);
-    return { run: harness.stream(context, transcript, invoke), messageId: randomId(), decided: [], context, secrets };
+    const store = options.approvalStore ?? defaultApprovalStore(harness);
+    await voidPassedApprovals(store, messages);
+    // A new turn voids every run paused in this conversation, whatever history the client sent.
+    if (conversationId !== undefined) await store.voidConversation?.(conversationId);
+    const run = harness.stream(context, transcript, invoke);
+    return { run, messageId: randomId(), decided: [], context, secrets, conversationId };
   }
   const store = options.approvalStore ?? defaultApprovalStore(harness);
   const paused = await claimPausedRun(store, responses);
   collectPausedRunSecrets(options.tools ?? harness, paused.state, secrets);
   const { run, decided } = resumePausedRun(harness, context, paused, responses, invoke, options.denialMessage);
-  return { run, messageId: (last as ChatUIMessage).id || (paused.messageId ?? randomId()), decided, context, secrets };
+  const messageId = (last as ChatUIMessage).id || (paused.messageId ?? randomId());
+  return { run, messageId, decided, context, secrets, conversationId: paused.conversationId ?? conversationId };
 }
 
 /**
@@ -199,6 +207,7 @@ export async function handleChatRequest(
     approvalStore: options.approvalStore ?? defaultApprovalStore(harness),
     continuedToolCallIds: started.decided,
     secrets: started.secrets,
+    conversationId: started.conversationId,
   });
   return chunksToResponse(chunks);
 }

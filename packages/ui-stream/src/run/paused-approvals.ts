@@ -10,10 +10,17 @@ export async function issueApprovals(
   run: AgentRun,
   store: ApprovalStateStore | undefined,
   messageId: string | undefined,
+  conversationId?: string | undefined,
 ): Promise<readonly IssuedApproval[]> {
   if (run.outcome !== 'deferred') return [];
   const approvals = run.deferred.approvals.map((call) => ({ approvalId: randomId(), toolCallId: call.callId }));
   if (store !== undefined && approvals.length > 0)
-    await store.save({ runId: run.runId, state: run.state, approvals, messageId });
+    await store.save({
+      runId: run.runId,
+      state: run.state,
+      approvals,
+      messageId,
+      ...(conversationId === undefined ? {} : { conversationId }),
+    });
   return approvals;
 }

@@ -268,7 +268,12 @@ export class UIChunkWriter {
   async end(end: RunEnd): Promise<void> {
     if (end.type === 'run_end') {
       const run = end.run;
-      const issued = await issueApprovals(run, this.options.approvalStore, this.options.messageId);
+      const issued = await issueApprovals(
+        run,
+        this.options.approvalStore,
+        this.options.messageId,
+        this.options.conversationId,
+      );
       if (run.outcome === 'deferred') {
         // A call deferred again on resume (`needs_reapproval`) keeps its part in the continued message.
         for (const call of [...run.deferred.approvals, ...run.deferred.calls])

@@ -23,6 +23,11 @@ export interface UIStreamOptions {
    */
   readonly approvalStore?: ApprovalStateStore | undefined;
   /**
+   * The conversation the run belongs to (`useChat`'s chat `id`; `handleChatRequest` sets it): a run
+   * paused here is kept under it, and a new user turn in the conversation voids it.
+   */
+  readonly conversationId?: string | undefined;
+  /**
    * `data-tool-progress` parts: `persistent` (default) keeps the latest report of each call in the
    * message (its `id` is the call id, so a report replaces the previous one); `transient` sends them
    * to `onData` only, never into the message.
