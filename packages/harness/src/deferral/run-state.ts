@@ -174,8 +174,8 @@ const runStateSchema: JsonSchema = {
     },
     cutOffCalls: { type: 'array', items: { type: 'string' } },
     refusedCalls: { type: 'array', items: { type: 'string' } },
-    toolChoice: {
     signature: { type: 'string' },
+    toolChoice: {
       oneOf: [
         {
           type: 'object',
