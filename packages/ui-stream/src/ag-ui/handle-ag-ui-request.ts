@@ -4,6 +4,7 @@ import type { ApprovalStateStore } from '../chat/approval-store.js';
 import { defaultApprovalStore, isRequest } from '../chat/handle-chat-request.js';
 import { type ApprovalResponse, claimPausedRun, resumePausedRun } from '../chat/resume-paused-run.js';
 import { ChatApprovalError } from '../errors/chat-approval-error.js';
+import { checkBodyDepth } from '../run/body-depth.js';
 import { secretStrings } from '../run/scrub-secrets.js';
 import { collectPausedRunSecrets, collectSensitiveArguments } from '../run/sensitive-argument-secrets.js';
 import { toAgUiResponse } from './ag-ui-response.js';
@@ -101,6 +102,7 @@ export async function handleAgUiRequest(
     const body = isRequest(request) ? await request.json().catch(() => fail('the body is not JSON')) : request;
     if (typeof body !== 'object' || body === null || Array.isArray(body))
       fail('the body must be a RunAgentInput object');
+    checkBodyDepth(body, 'handleAgUiRequest');
     input = body as Record<string, unknown>;
     context = (typeof options.context === 'function' ? options.context(input) : options.context) ?? {};
     // The host's secrets, then the sensitive argument values of the run's calls as the model makes them.

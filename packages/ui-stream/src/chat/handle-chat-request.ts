@@ -6,6 +6,7 @@ import {
   type RunContext,
 } from '@tiny/harness';
 import { ChatApprovalError } from '../errors/chat-approval-error.js';
+import { checkBodyDepth } from '../run/body-depth.js';
 import { randomId } from '../run/read-run.js';
 import { secretStrings } from '../run/scrub-secrets.js';
 import { collectPausedRunSecrets, collectSensitiveArguments } from '../run/sensitive-argument-secrets.js';
@@ -113,6 +114,7 @@ async function readBody(request: Request | unknown): Promise<Record<string, unkn
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new InvalidInputError({ entryPoint: 'handleChatRequest', reason: 'the body must be a JSON object' });
+  checkBodyDepth(body, 'handleChatRequest');
   return body as Record<string, unknown>;
 }
 
