@@ -36,7 +36,8 @@ export class AgUiWriter {
   private readonly redact: StreamRedactor;
 
   private emit(event: AgUiEvent): void {
-    this.out.push(event);
+    const call = (event as { toolCallId?: unknown }).toolCallId;
+    this.out.push(typeof call === 'string' ? ({ ...event, toolCallId: this.redact.callId(call) } as AgUiEvent) : event);
   }
 
   /** Shows model text (already scrubbed), starting a text message when there is something to show. */
@@ -112,7 +113,7 @@ export class AgUiWriter {
     this.answered.add(callId);
     this.emit({
       type: 'TOOL_CALL_RESULT',
-      messageId: `${this.prefix}-result-${callId}`,
+      messageId: `${this.prefix}-result-${this.redact.callId(callId)}`,
       toolCallId: callId,
       content: this.redact.text(content),
       role: 'tool',
@@ -185,7 +186,10 @@ export class AgUiWriter {
         this.emit({
           type: 'CUSTOM',
           name: 'tool_event',
-          value: { toolCallId: event.callId ?? null, payload: this.redact.payload(event.payload) },
+          value: {
+            toolCallId: event.callId === undefined ? null : this.redact.callId(event.callId),
+            payload: this.redact.payload(event.payload),
+          },
         });
         return;
       case 'run_failed':
@@ -211,7 +215,7 @@ export class AgUiWriter {
             id: approval.approvalId,
             reason: 'tool_approval',
             message: `Approve the call to ${call?.toolName ?? 'a tool'}?`,
-            toolCallId: approval.toolCallId,
+            toolCallId: this.redact.callId(approval.toolCallId),
             metadata: {
               toolName: call?.toolName,
               arguments: this.redact.payload(

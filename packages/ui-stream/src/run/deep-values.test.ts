@@ -1,4 +1,4 @@
-import { AgentHarness } from '@tiny/harness';
+import { AgentHarness, sensitive } from '@tiny/harness';
 import { ScriptedModel, scriptedToolCall } from '@tiny/harness/testkit';
 import { defineTool, ToolPolicy } from '@tiny/tools';
 import { Type } from 'typebox';
@@ -65,5 +65,31 @@ describe('deeply nested values', () => {
     const text = await response.text();
     expect(text).toContain('v=[redacted]');
     expect(text).not.toContain(SECRET);
+  });
+
+  // ui-r2 a8: a model may choose a call id equal to a sensitive value it sent earlier.
+  it('mints a stream id for a call whose model-chosen id is a secret (chat and AG-UI)', async () => {
+    const PIN = 'pinVAL-55aa77bb';
+    const login = defineTool({
+      name: 'login',
+      description: 'Logs in.',
+      parameters: Type.Object({ user: Type.String(), password: sensitive(Type.String()) }),
+      policy: ToolPolicy.readOnly(),
+      execute: ({ user }) => `welcome ${user}`,
+    });
+    const steps = [
+      { toolCalls: [scriptedToolCall('login', { user: 'a', password: PIN }, 'c1')] },
+      { toolCalls: [scriptedToolCall('login', { user: 'b', password: 'zzzzzzzz' }, PIN)] },
+      { content: 'end' },
+    ];
+    const make = () => new AgentHarness({ model: new ScriptedModel({ steps, chunkSize: 4 }), tools: [login] });
+    const chatBody = JSON.stringify({ messages: [{ id: 'u', role: 'user', parts: [{ type: 'text', text: 'go' }] }] });
+    const chat = await (await handleChatRequest(make(), post(chatBody))).text();
+    expect(chat).not.toContain(PIN);
+    expect(chat).toContain('welcome b');
+    const agUiBody = JSON.stringify({ threadId: 't', messages: [{ id: 'u', role: 'user', content: 'go' }] });
+    const agUi = await (await handleAgUiRequest(make(), post(agUiBody))).text();
+    expect(agUi).not.toContain(PIN);
+    expect(agUi).toContain('welcome b');
   });
 });

@@ -75,6 +75,22 @@ export class StreamRedactor {
     return this.secrets.length > 0 || this.source.some((value) => value !== '');
   }
 
+  private readonly ids = new Map<string, string>();
+
+  /**
+   * A call id as the stream shows it: the id itself, or (when it holds a secret: a model may choose
+   * its call ids) an id minted once per call, the same for every chunk of that call.
+   */
+  callId(id: string): string {
+    if (this.text(id) === id) return id;
+    let minted = this.ids.get(id);
+    if (minted === undefined) {
+      minted = `call-${this.ids.size + 1}-${globalThis.crypto.randomUUID().slice(0, 8)}`;
+      this.ids.set(id, minted);
+    }
+    return minted;
+  }
+
   /** `text` with every secret replaced. */
   text(text: string): string {
     this.refresh();

@@ -46,7 +46,7 @@ export class UIChunkWriter {
   private readonly redact: StreamRedactor;
 
   emit(chunk: UIMessageChunk): void {
-    this.out.push(chunk);
+    this.out.push(withCallIds(chunk, this.redact));
   }
 
   /** Shows model text (already scrubbed), opening a text part when there is something to show. */
@@ -309,4 +309,19 @@ export class UIChunkWriter {
     this.emit({ type: 'error', errorText: this.redact.text(describe(end.error, this.failedText)) });
     this.emit({ type: 'finish', finishReason: 'error' });
   }
+}
+
+/** `chunk` with its call ids (`toolCallId`, a tool data part's `id` and `data.toolCallId`) as the stream shows them. */
+function withCallIds(chunk: UIMessageChunk, redact: StreamRedactor): UIMessageChunk {
+  const fields = chunk as { toolCallId?: unknown; type: string; id?: unknown; data?: { toolCallId?: unknown } };
+  if (typeof fields.toolCallId === 'string')
+    return { ...chunk, toolCallId: redact.callId(fields.toolCallId) } as UIMessageChunk;
+  if (fields.type.startsWith('data-tool-') && typeof fields.id === 'string') {
+    const data =
+      typeof fields.data?.toolCallId === 'string'
+        ? { ...fields.data, toolCallId: redact.callId(fields.data.toolCallId) }
+        : fields.data;
+    return { ...chunk, id: redact.callId(fields.id), data } as UIMessageChunk;
+  }
+  return chunk;
 }
