@@ -1,7 +1,7 @@
 import { InvalidInputError } from '@tiny/harness';
 
 /** How deeply a request body may nest (messages, parts, tool inputs and outputs); deeper is refused. */
-export const MAX_BODY_DEPTH = 256;
+const MAX_BODY_DEPTH = 256;
 
 /**
  * Throws `InvalidInputError` when `body` nests deeper than {@link MAX_BODY_DEPTH} levels. Walks with
