@@ -52,7 +52,7 @@ describe('canonicalSchema', () => {
     const out = canonicalSchema(schema) as Record<string, Record<string, unknown>>;
     expect(Object.keys(out)).toEqual(['$defs', 'anyOf', 'default', 'properties', 'required', 'type']);
     expect(Object.keys(out.properties ?? {})).toEqual(['zeta', 'alpha']);
-    expect(Object.keys(out.$defs ?? {})).toEqual(['Z', 'A']);
+    expect(Object.keys(out.$defs ?? {})).toEqual(['A', 'Z']);
     expect(out.required).toEqual(['zeta', 'alpha']);
     expect(Object.keys(out.default ?? {})).toEqual(['zeta', 'alpha']);
     expect(JSON.stringify(out.anyOf)).toBe(
@@ -61,6 +61,32 @@ describe('canonicalSchema', () => {
     // A property named like a keyword is a member, not a keyword: its place is kept.
     const named = canonicalSchema({ properties: { type: { type: 'string' }, items: { type: 'number' } } });
     expect(Object.keys((named as { properties: object }).properties)).toEqual(['type', 'items']);
+  });
+
+  it('canonicalises contentSchema, sorts discriminator keys and $defs/definitions members, keeps data values', () => {
+    const a = canonicalSchema({
+      type: 'string',
+      contentSchema: { type: 'object', required: ['b', 'a'], properties: { z: {}, a: {} } },
+      discriminator: { mapping: { z: '#/$defs/Z', a: '#/$defs/A' }, propertyName: 'kind' },
+      $defs: { Z: { type: 'string', enum: ['z', 'a'] }, A: { default: { y: 1, x: 2 }, type: 'number' } },
+      definitions: { b: { type: 'null' }, a: { const: 1 } },
+    });
+    const b = canonicalSchema({
+      definitions: { a: { const: 1 }, b: { type: 'null' } },
+      $defs: { A: { type: 'number', default: { y: 1, x: 2 } }, Z: { enum: ['z', 'a'], type: 'string' } },
+      discriminator: { propertyName: 'kind', mapping: { a: '#/$defs/A', z: '#/$defs/Z' } },
+      contentSchema: { properties: { z: {}, a: {} }, type: 'object', required: ['b', 'a'] },
+      type: 'string',
+    });
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+    const content = (a as { contentSchema: { properties: object; required: string[] } }).contentSchema;
+    expect(Object.keys(content)).toEqual(['properties', 'required', 'type']);
+    expect(Object.keys(content.properties)).toEqual(['z', 'a']);
+    expect(content.required).toEqual(['b', 'a']);
+    const defs = (a as { $defs: Record<string, { enum?: string[]; default?: object }> }).$defs;
+    expect(Object.keys(defs)).toEqual(['A', 'Z']);
+    expect(defs.Z?.enum).toEqual(['z', 'a']);
+    expect(Object.keys(defs.A?.default ?? {})).toEqual(['y', 'x']);
   });
 
   it('leaves its argument unchanged', () => {

@@ -3,7 +3,10 @@ import type { JsonSchema } from '@tiny/tools';
 
 // Keywords whose value is a map from names to schemas: the member order is model-visible (the order
 // parameters are listed in), so it is kept as declared; each member schema is canonicalised.
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'dependentSchemas']);
+// Maps of named definitions: their order carries no meaning (referenced by name), so members are
+// sorted and the same tool serialises identically whatever order the host inserted them in.
+const DEFINITION_MAPS = new Set(['$defs', 'definitions']);
 // Keywords whose value is one schema.
 const SCHEMA_VALUES = new Set([
   'additionalProperties',
@@ -17,6 +20,7 @@ const SCHEMA_VALUES = new Set([
   'then',
   'else',
   'items',
+  'contentSchema',
 ]);
 // Keywords whose value is a list of schemas (`items` may be one in draft-04 to 2019-09).
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
@@ -31,12 +35,21 @@ const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * A JSON Schema with its keyword keys in one fixed order (sorted by UTF-16 code unit) at every
  * schema level, so a schema written with another key order (raw JSON Schema, an MCP server's
  * `inputSchema`, a re-parsed listing) is sent with the same bytes. The member order of `properties`
- * and the other name-to-schema maps is kept as declared (the model sees it), and so are the values
- * of data keywords (`enum`, `const`, `default`, `examples`, `required`). Returns a new object; the
+ * and the other name-to-schema maps is kept as declared (the model sees it); `$defs`/`definitions`
+ * members and `discriminator` keys are sorted (their order means nothing); the values of data keywords (`enum`, `const`, `default`, `examples`, `required`) are kept as written. Returns a new object; the
  * argument is not changed.
  */
 export function canonicalSchema(schema: JsonSchema): JsonSchema {
   return canonicalNode(schema) as JsonSchema;
+}
+
+// OpenAPI `discriminator` (`propertyName`, `mapping`): plain data whose key order means nothing.
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort(byCodeUnit)) out[key] = sortedKeys(value[key]);
+  return out;
 }
 
 function canonicalNode(node: unknown): unknown {
@@ -48,7 +61,12 @@ function canonicalNode(node: unknown): unknown {
       const members: Record<string, unknown> = {};
       for (const name of Object.keys(value)) members[name] = canonicalNode(value[name]);
       out[key] = members;
-    } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) out[key] = value.map(canonicalNode);
+    } else if (DEFINITION_MAPS.has(key) && isPlainObject(value)) {
+      const members: Record<string, unknown> = {};
+      for (const name of Object.keys(value).sort(byCodeUnit)) members[name] = canonicalNode(value[name]);
+      out[key] = members;
+    } else if (key === 'discriminator' && isPlainObject(value)) out[key] = sortedKeys(value);
+    else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) out[key] = value.map(canonicalNode);
     else if (SCHEMA_VALUES.has(key)) out[key] = canonicalNode(value);
     else if (key === 'dependencies' && isPlainObject(value)) {
       // Draft-07 `dependencies`: a name maps to a schema or to a list of names (kept as is).
