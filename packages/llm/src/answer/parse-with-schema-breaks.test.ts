@@ -167,7 +167,8 @@ describe('parseWithSchema: spaces, comments, numbers and bad input', () => {
 
   it('survives a union that refers back to the root, and refuses an answer that is not a string', () => {
     const looping: JsonSchema = { anyOf: [{ type: 'string' }, { $ref: '#' }] };
-    expect(parseWithSchema('hello', looping)).toBeUndefined();
+    expect(parseWithSchema('hello', looping)).toEqual({ value: 'hello', repairs: ['unquoted_string'] });
+    expect(parseWithSchema('[1, 2]', looping)).toBeUndefined();
     expect(() => parseWithSchema(undefined as unknown as string, person)).toThrow(InvalidInputError);
     expect(() => parseWithSchema(42 as unknown as string, person)).toThrow(/must be a string/);
   });

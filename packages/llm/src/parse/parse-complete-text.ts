@@ -118,7 +118,7 @@ export function parseCompleteText(
   // Quoted call markup is an example: the JSON inside it is not read as a call either.
   if (calls.length === 0 && options.allowBareJson && scan.diagnostics.length === 0 && !scan.quoted) {
     const embedded = admit(
-      safely(() => stripEmbeddedJsonCalls(text, knowledge, settled)),
+      safely(() => stripEmbeddedJsonCalls(narrative, knowledge, settled)),
       knowledge,
     );
     if (embedded !== undefined) {

@@ -139,15 +139,18 @@ function jsonObjectEnd(text: string, open: number): number {
   return -1;
 }
 
-/** Whether a closed `{…}` is an object naming an offered tool with `parameters` or `arguments`. */
+/** Whether a closed `{…}` is an object naming an offered tool (any tool when none were offered) with `parameters` or `arguments`. */
 function looksLikeCall(candidate: string, knowledge: ToolKnowledge): boolean {
   let value: unknown;
   try {
     value = JSON.parse(candidate);
   } catch {
-    // Relaxed JSON a repair could still read: held when it names an offered tool.
-    return knowledge.names.some((name) => candidate.includes(name)) && /parameters|arguments/.test(candidate);
+    // Relaxed JSON a repair could still read: held when it names an offered tool (any name when no
+    // tools were offered: the batch parse then reads calls of any name, e.g. after a reasoning closer).
+    const named = knowledge.tools.length === 0 || knowledge.names.some((name) => candidate.includes(name));
+    return named && /parameters|arguments/.test(candidate);
   }
   if (!isRecord(value) || typeof value.name !== 'string') return false;
-  return knowledge.isKnown(value.name) && (Object.hasOwn(value, 'parameters') || Object.hasOwn(value, 'arguments'));
+  const known = knowledge.tools.length === 0 || knowledge.isKnown(value.name);
+  return known && (Object.hasOwn(value, 'parameters') || Object.hasOwn(value, 'arguments'));
 }
