@@ -484,7 +484,10 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     // The choice each reply is checked against (undefined: a middleware's changed choice, its to check).
     const forced = noneHolds ? NONE : changed ? undefined : runChoice;
     checkChoiceAvailable(toolChoice, tools, turn);
-    const responseFormat = patch.responseFormat ?? settings.request.responseFormat;
+    // Copied: the request holds the format as it is now, and the prefix tracker compares it by content
+    // (a format object reused and edited between turns is a new format).
+    const shownFormat = patch.responseFormat ?? settings.request.responseFormat;
+    const responseFormat = shownFormat === undefined ? undefined : structuredClone(shownFormat);
     const modelCallId = `${state.runId}-m${state.modelCalls}`;
     state.modelCalls += 1;
     // A native request declares its `json` tools on the wire; `xml` and `ptype` tools are shown in
@@ -514,7 +517,8 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
       messages = [...patch.systemMessages.map((text): Message => ({ role: 'system', content: text })), ...messages];
     }
     // Templates without a system role: system text and tool instructions go into the first user turn.
-    // Fingerprinted before the placement, so a system text change is named as one.
+    // Fingerprinted before the placement, so a system text change is named as one; the placement
+    // itself is a setting (a resume under another profile changes the wire).
     const unplaced = messages;
     if (state.model.profile.systemPrompt === 'first_user') messages = placeSystemPrompt(messages, 'first_user');
     const request: LanguageModelV1Request = {
@@ -530,6 +534,8 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     const prefixFingerprint = observePrefix(state, tools, unplaced, modelCallId, {
       toolChoice: wireTools.length > 0 ? wireChoice : undefined,
       responseFormat: request.responseFormat,
+      ...(state.model.profile.systemPrompt === 'first_user' ? { systemPlacement: 'first_user' as const } : {}),
+      ...(request.providerOptions === undefined ? {} : { providerOptions: request.providerOptions }),
     });
     if (sink.active) sink.emit({ type: 'model_started', modelCallId, turn, prefixFingerprint });
     const response = await callModelThroughMiddleware(state, request, modelCallId, settings.streaming, tools, context);

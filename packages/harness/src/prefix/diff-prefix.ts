@@ -15,9 +15,10 @@ export type PrefixChange =
       /** On `added`: true when the tool follows every tool the previous request had (the tools' own cache holds). */
       readonly appended?: boolean | undefined;
     }
+  /** A system message changed, was removed or moved, or one was added before the previous request's end. */
   | { readonly part: 'system'; readonly change: 'changed' }
   | {
-      /** The tool choice or response format changed (Anthropic drops its message cache when `tool_choice` does). */
+      /** The tool choice, response format, system placement or provider options changed (Anthropic drops its message cache when `tool_choice` does). */
       readonly part: 'settings';
       readonly change: 'changed';
     }
@@ -45,8 +46,24 @@ const sumChars = (parts: readonly PrefixPart[], from = 0) => {
 };
 
 /**
+ * Whether `next` keeps every system message of `previous` at its place and only adds system
+ * messages past the previous request's last message (sent in place there, an append).
+ */
+function systemAppended(previous: PrefixFingerprint, next: PrefixFingerprint): boolean {
+  const before = previous.systems;
+  const after = next.systems;
+  if (before === undefined || after === undefined || after.length <= before.length) return false;
+  for (const [at, part] of before.entries())
+    if (after[at]?.index !== part.index || after[at]?.hash !== part.hash) return false;
+  const end = before.length + previous.history.length;
+  for (let at = before.length; at < after.length; at += 1) if ((after[at]?.index ?? -1) < end) return false;
+  return true;
+}
+
+/**
  * Compares two requests' prefixes in wire order (tools, system, settings, history). Undefined when
- * `next` keeps all of `previous` and only appends messages: a prefix cache still holds all of it.
+ * `next` keeps all of `previous` and only appends messages (system messages too, past its end): a
+ * prefix cache still holds all of it.
  * A new tool is always a change, appended or not (what follows the tools is no longer cached).
  */
 export function diffPrefix(previous: PrefixFingerprint, next: PrefixFingerprint): PrefixBreak | undefined {
@@ -89,7 +106,7 @@ export function diffPrefix(previous: PrefixFingerprint, next: PrefixFingerprint)
     for (const [index, name] of keptNew.entries())
       if (keptOld[index] !== name) changes.push({ part: 'tool', change: 'reordered', toolName: name });
   }
-  if (previous.system.hash !== next.system.hash) {
+  if (previous.system.hash !== next.system.hash && !systemAppended(previous, next)) {
     changes.push({ part: 'system', change: 'changed' });
     lostChars ??= previous.system.chars + sumChars(previous.history);
   }

@@ -54,7 +54,7 @@ describe('prompt prefix breaks', () => {
     expect(changesOf(resumed.events)).toEqual([]);
   });
 
-  it('names a system-role message added mid-history (jump_to) as a system change', async () => {
+  it('takes a system-role message appended after the previous request (jump_to) as an append', async () => {
     const model = new ScriptedModel({
       steps: [
         { toolCalls: [scriptedToolCall('lookup', { id: 'a' }, 'c1')] },
@@ -81,7 +81,8 @@ describe('prompt prefix breaks', () => {
       { role: 'system', content: 'Stable.' },
       ...user('go'),
     ]);
-    expect(changesOf(run.events)).toEqual([[{ part: 'system', change: 'changed' }]]);
+    // Sent in place on OpenAI wires, the new system message follows everything sent before: no break.
+    expect(changesOf(run.events)).toEqual([]);
     expect(prefixViolations(model.requests, run.events)).toEqual([]);
     expect(kept.map((request) => request.messages.length)).toEqual([2, 4, 6]);
     expect(prefixViolations(kept, run.events)).toEqual([]);
@@ -180,6 +181,37 @@ describe('prompt prefix breaks', () => {
     expect(changesOf(run.events)).toEqual([
       [{ part: 'settings', change: 'changed' }],
       [{ part: 'settings', change: 'changed' }],
+    ]);
+    expect(prefixViolations(model.requests, run.events)).toEqual([]);
+  });
+
+  it('sees a response format object reused and edited between turns (compared by content)', async () => {
+    const model = new ScriptedModel({
+      steps: [{ toolCalls: [scriptedToolCall('lookup', { id: 'a' }, 'c1')] }, { content: '{"b":1}' }],
+    });
+    const format: { type: 'json_schema'; name: string; schema: Record<string, unknown> } = {
+      type: 'json_schema',
+      name: 'answer',
+      schema: { type: 'object', properties: { a: { type: 'string' } } },
+    };
+    let calls = 0;
+    const reuse: Middleware = {
+      name: 'format',
+      beforeModel: () => {
+        if (calls++ === 1) format.schema = { type: 'object', properties: { b: { type: 'number' } } };
+        return { responseFormat: format };
+      },
+    };
+    const run = await new AgentHarness({ model, tools: [tool('lookup')], middleware: [reuse] }).invoke({}, user('go'));
+    expect(changesOf(run.events)).toEqual([[{ part: 'settings', change: 'changed' }]]);
+    // Each request holds the format as it was when sent.
+    expect(model.requests.map((request) => JSON.stringify(request.responseFormat))).toEqual([
+      JSON.stringify({
+        type: 'json_schema',
+        name: 'answer',
+        schema: { type: 'object', properties: { a: { type: 'string' } } },
+      }),
+      JSON.stringify(format),
     ]);
     expect(prefixViolations(model.requests, run.events)).toEqual([]);
   });

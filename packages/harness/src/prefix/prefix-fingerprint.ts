@@ -14,6 +14,11 @@ export interface ToolPrefixPart extends PrefixPart {
   readonly name: string;
 }
 
+/** One system-role message's part and its position (0-based index among all of the request's messages). */
+export interface SystemPrefixPart extends PrefixPart {
+  readonly index: number;
+}
+
 /**
  * The request settings that decide how a provider reads a cached prefix: the tool choice and the
  * response format (Anthropic drops its message cache when `tool_choice` changes).
@@ -21,13 +26,17 @@ export interface ToolPrefixPart extends PrefixPart {
 export interface PrefixSettings {
   readonly toolChoice?: ToolChoice | undefined;
   readonly responseFormat?: LanguageModelV1ResponseFormat | undefined;
+  /** How the system text is placed on the wire (`first_user`: folded into the first user turn). */
+  readonly systemPlacement?: 'first_user' | undefined;
+  /** The request's provider options (compared by canonical content). */
+  readonly providerOptions?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /**
  * The fingerprint of one model request's prefix, in the order providers cache it (wire order):
  * each tool declaration (in request order, only what is sent: name, description, canonical
- * parameters, format), the system text (every system-role message of the request, wherever it
- * stands: Anthropic and Google send them all as the system prompt), the settings (tool choice and
+ * parameters, format), the system text (every system-role message of the request with its
+ * position: Anthropic and Google send them all as the system prompt, OpenAI in place), the settings (tool choice and
  * response format), then each other message. `digest` covers all of it (a rolling fold of every
  * message's content hash): equal digests mean equal prefixes (up to 64-bit collisions).
  */
@@ -35,6 +44,11 @@ export interface PrefixFingerprint {
   readonly digest: string;
   readonly tools: readonly ToolPrefixPart[];
   readonly system: PrefixPart;
+  /**
+   * Each system message's part and position (absent in fingerprints saved before positions were
+   * tracked): a system message past the previous request's last message is an append, not a change.
+   */
+  readonly systems?: readonly SystemPrefixPart[] | undefined;
   /** Absent in fingerprints saved before settings were tracked. */
   readonly settings?: PrefixPart | undefined;
   readonly history: readonly PrefixPart[];
@@ -76,23 +90,46 @@ export function messagePart(message: Message): PrefixPart {
 
 const EMPTY_SYSTEM: PrefixPart = { hash: sha('[]'), chars: 0 };
 
-/** The system part of a request from its system-role messages, in request order. @internal */
-export function systemPartOf(systems: readonly Message[]): PrefixPart {
+/** Each system-role message's part with its position (`indexes[i]`: the request index of `systems[i]`). @internal */
+export function systemPartsOf(systems: readonly Message[], indexes: readonly number[]): SystemPrefixPart[] {
+  return systems.map((message, at) => ({ ...messagePart(message), index: indexes[at] as number }));
+}
+
+/**
+ * The system part of a request: its system-role messages with their positions, in request order
+ * (so `[system, user]` and `[user, system]` differ). A lone system message first hashes as itself.
+ * @internal
+ */
+export function systemPartOf(systems: readonly SystemPrefixPart[]): PrefixPart {
   if (systems.length === 0) return EMPTY_SYSTEM;
-  if (systems.length === 1) return messagePart(systems[0] as Message);
+  const first = systems[0] as SystemPrefixPart;
+  if (systems.length === 1 && first.index === 0) return { hash: first.hash, chars: first.chars };
   let joined = '';
   let chars = 0;
-  for (const message of systems) {
-    const part = messagePart(message);
-    joined += part.hash;
+  for (const part of systems) {
+    joined += `${part.index}:${part.hash},`;
     chars += part.chars;
   }
   return { hash: sha(joined), chars };
 }
 
+// JSON with object keys sorted at every level, so equal content gives equal text.
+const canonicalJson = (value: unknown): string =>
+  JSON.stringify(value, (_key, node: unknown) => {
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return node;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(node).sort()) out[key] = (node as Record<string, unknown>)[key];
+    return out;
+  }) ?? 'null';
+
 /** The settings part of a request. @internal */
 export function settingsPartOf(settings: PrefixSettings | undefined): PrefixPart {
-  const json = JSON.stringify([settings?.toolChoice ?? null, settings?.responseFormat ?? null]);
+  // Response format as written (a schema's property order is model-visible); provider options by
+  // canonical content. The last two only when set: fingerprints saved before still compare equal.
+  let json = JSON.stringify([settings?.toolChoice ?? null, settings?.responseFormat ?? null]);
+  const options = settings?.providerOptions;
+  if (settings?.systemPlacement !== undefined || (options !== undefined && Object.keys(options).length > 0))
+    json += `|${JSON.stringify(settings?.systemPlacement ?? null)}|${canonicalJson(options ?? null)}`;
   return partOfJson(json);
 }
 
@@ -168,22 +205,27 @@ export function fingerprintPrefix(
 ): PrefixFingerprint {
   const parts = tools.map(toolPart);
   const systems: Message[] = [];
+  const indexes: number[] = [];
   const history: PrefixPart[] = [];
   const fold = new HistoryFold();
-  for (const message of messages) {
-    if (message.role === 'system') systems.push(message);
-    else {
+  for (const [index, message] of messages.entries()) {
+    if (message.role === 'system') {
+      systems.push(message);
+      indexes.push(index);
+    } else {
       const part = messagePart(message);
       history.push(part);
       fold.add(part);
     }
   }
-  const system = systemPartOf(systems);
+  const systemParts = systemPartsOf(systems, indexes);
+  const system = systemPartOf(systemParts);
   const settingsPart = settingsPartOf(settings);
   return {
     digest: fold.digest(baseDigest(toolsDigest(parts), system, settingsPart)),
     tools: parts,
     system,
+    systems: systemParts,
     settings: settingsPart,
     history,
   };

@@ -93,4 +93,52 @@ describe('createPrefixTracker', () => {
     expect(tracker.order([a, d], false).map((tool) => tool.name)).toEqual(['a', 'd']);
     expect(tracker.order([d, c, b, a]).map((tool) => tool.name)).toEqual(['c', 'a', 'd', 'b']);
   });
+
+  it('hashes system messages with their positions: moved is a change, appended past the end is not', () => {
+    const system: Message = { role: 'system', content: 'Be terse.' };
+    const hi = user('hi');
+    // [system, user] and [user, system] are different wires (OpenAI sends system messages in place).
+    expect(fingerprintPrefix([], [system, hi]).digest).not.toBe(fingerprintPrefix([], [hi, system]).digest);
+    const moved = createPrefixTracker();
+    moved.observe([], [system, hi]);
+    expect(moved.observe([], [hi, { role: 'assistant', content: 'draft' }, system]).broke?.changes).toEqual([
+      { part: 'system', change: 'changed' },
+    ]);
+    const appended = createPrefixTracker();
+    const history: Message[] = [system, hi];
+    const first = appended.observe([], history).digest;
+    history.push({ role: 'assistant', content: 'draft' }, { role: 'system', content: 'Reviewer: one sentence.' });
+    const second = appended.observe([], history);
+    expect(second.broke).toBeUndefined();
+    expect(second.digest).not.toBe(first);
+    // A system message inserted before the previous end is a change.
+    const inserted = createPrefixTracker();
+    inserted.observe([], [system, hi]);
+    expect(inserted.observe([], [system, { role: 'system', content: 'More.' }, hi]).broke?.changes).toEqual([
+      { part: 'system', change: 'changed' },
+    ]);
+    // A restored state keeps the positions: the same append after a resume is no change either.
+    const restored = createPrefixTracker(appended.state([]));
+    history.push(user('again'), { role: 'system', content: 'Last.' });
+    expect(restored.observe([], history).broke).toBeUndefined();
+  });
+
+  it('reports the system placement and provider options as settings, provider options by content', () => {
+    const history = [{ role: 'system', content: 'S' } as Message, user('go')];
+    const tracker = createPrefixTracker();
+    tracker.observe([], history, { providerOptions: { a: 1, b: { c: 2, d: 3 } } });
+    expect(tracker.observe([], history, { providerOptions: { b: { d: 3, c: 2 }, a: 1 } }).broke).toBeUndefined();
+    const serverTools = { a: 1, b: { c: 2, d: 3 }, serverTools: [{ type: 'web_search_20250305', name: 'web_search' }] };
+    expect(tracker.observe([], history, { providerOptions: serverTools }).broke?.changes).toEqual([
+      { part: 'settings', change: 'changed' },
+    ]);
+    const resumed = createPrefixTracker(tracker.state([]));
+    expect(
+      resumed.observe([], history, { providerOptions: serverTools, systemPlacement: 'first_user' }).broke?.changes,
+    ).toEqual([{ part: 'settings', change: 'changed' }]);
+    // Without either, the settings part is what it was before they were tracked.
+    expect(fingerprintPrefix([], history, {}).settings).toEqual(
+      fingerprintPrefix([], history, { providerOptions: {} }).settings,
+    );
+  });
 });

@@ -8,8 +8,10 @@ import {
   type PrefixFingerprint,
   type PrefixPart,
   type PrefixSettings,
+  type SystemPrefixPart,
   settingsPartOf,
   systemPartOf,
+  systemPartsOf,
   type ToolPrefixPart,
   toolPart,
   toolsDigest,
@@ -66,6 +68,7 @@ interface Previous {
   readonly tools: readonly ToolPrefixPart[];
   readonly toolsDigest: string;
   readonly system: PrefixPart;
+  readonly systems: readonly SystemPrefixPart[] | undefined;
   readonly settings: PrefixPart | undefined;
 }
 
@@ -102,13 +105,16 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
           tools: fingerprint.tools,
           toolsDigest: toolsDigest(fingerprint.tools),
           system: fingerprint.system,
+          systems: fingerprint.systems,
           settings: fingerprint.settings,
         };
   // Caches keyed by elements, each with a copy of the elements it was computed from.
   let lastTools: readonly ToolSchema[] = [];
   let toolInfo: { parts: readonly ToolPrefixPart[]; digest: string } | undefined;
   let lastSystems: readonly Message[] = [];
+  let lastSystemIndexes: readonly number[] = [];
   let systemInfo: PrefixPart | undefined;
+  let systemParts: readonly SystemPrefixPart[] = [];
   let lastSettings: readonly unknown[] = [];
   let settingsInfo: PrefixPart | undefined;
   let orderIn: readonly ToolSchema[] = [];
@@ -149,12 +155,14 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
         lastTools = [...tools];
       }
       const systems: Message[] = [];
+      const systemIndexes: number[] = [];
       const added: Message[] = [];
       let count = 0;
       let same = -1;
-      for (const message of messages) {
+      for (const [index, message] of messages.entries()) {
         if (message.role === 'system') {
           systems.push(message);
+          systemIndexes.push(index);
           continue;
         }
         if (same < 0 && message !== refs[count]) same = count;
@@ -162,11 +170,22 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
         count += 1;
       }
       if (same < 0) same = count;
-      if (systemInfo === undefined || !sameElements(lastSystems, systems)) {
-        systemInfo = systemPartOf(systems);
+      if (
+        systemInfo === undefined ||
+        !sameElements(lastSystems, systems) ||
+        !sameElements(lastSystemIndexes, systemIndexes)
+      ) {
+        systemParts = systemPartsOf(systems, systemIndexes);
+        systemInfo = systemPartOf(systemParts);
         lastSystems = systems;
+        lastSystemIndexes = systemIndexes;
       }
-      const settingValues = [settings?.toolChoice, settings?.responseFormat];
+      const settingValues = [
+        settings?.toolChoice,
+        settings?.responseFormat,
+        settings?.systemPlacement,
+        settings?.providerOptions,
+      ];
       if (settingsInfo === undefined || !sameElements(lastSettings, settingValues)) {
         settingsInfo = settingsPartOf(settings);
         lastSettings = settingValues;
@@ -193,8 +212,22 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
       let broke: PrefixBreak | undefined;
       if (last !== undefined && before !== undefined)
         broke = diffPrefix(
-          { digest: last.digest, tools: last.tools, system: last.system, settings: last.settings, history: before },
-          { digest: '', tools: toolInfo.parts, system: systemInfo, settings: settingsInfo, history: parts },
+          {
+            digest: last.digest,
+            tools: last.tools,
+            system: last.system,
+            systems: last.systems,
+            settings: last.settings,
+            history: before,
+          },
+          {
+            digest: '',
+            tools: toolInfo.parts,
+            system: systemInfo,
+            systems: systemParts,
+            settings: settingsInfo,
+            history: parts,
+          },
         );
       // The hash of the parts before the history changes only at a break: computed then, not per request.
       if (
@@ -215,6 +248,7 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
         tools: toolInfo.parts,
         toolsDigest: toolInfo.digest,
         system: systemInfo,
+        systems: systemParts,
         settings: settingsInfo,
       };
       return broke === undefined ? { digest } : { digest, broke };
@@ -234,6 +268,7 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
               digest: previous.digest,
               tools: previous.tools,
               system: previous.system,
+              ...(previous.systems === undefined ? {} : { systems: previous.systems }),
               ...(previous.settings === undefined ? {} : { settings: previous.settings }),
               history: [...parts],
             },

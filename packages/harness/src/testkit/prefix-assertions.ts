@@ -1,18 +1,27 @@
 import type { LanguageModelV1Request, Message } from '@tiny/llm';
 import type { AgentEvent } from '../events/agent-event.js';
 
+/** JSON with object keys sorted at every level (provider options compare by content). */
+const canonicalJson = (value: unknown): string =>
+  JSON.stringify(value, (_key, node: unknown) => {
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return node;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(node).sort()) out[key] = (node as Record<string, unknown>)[key];
+    return out;
+  }) ?? 'null';
+
 /**
- * A request's prompt prefix as the JSON texts of its parts in wire order: each tool declaration (what
- * is sent of it: name, description, parameters, a non-default format), the system text (every
- * system-role message, wherever it stands: Anthropic and Google send them all as the system
- * prompt), the tool choice and response format, then each other message.
+ * A request's prompt prefix as JSON texts in wire order: each tool declaration (what is sent of
+ * it: name, description, parameters, a non-default format), the settings (tool choice, response
+ * format, provider options), then each other message; and apart, each system-role message with its
+ * position (Anthropic and Google send them all as the system prompt, OpenAI in place).
  */
-function wireParts(request: LanguageModelV1Request): string[] {
+function wireParts(request: LanguageModelV1Request): { parts: string[]; systems: string[] } {
   const messages: readonly Message[] = request.messages;
-  const system: Message[] = [];
+  const systems: string[] = [];
   const history: string[] = [];
-  for (const message of messages)
-    if (message.role === 'system') system.push(message);
+  for (const [index, message] of messages.entries())
+    if (message.role === 'system') systems.push(`${index}:${JSON.stringify(message)}`);
     else history.push(`M${JSON.stringify(message)}`);
   const tools = (request.tools ?? []).map(
     (tool) =>
@@ -26,20 +35,27 @@ function wireParts(request: LanguageModelV1Request): string[] {
   const settings = `C${JSON.stringify([
     request.tools !== undefined && request.tools.length > 0 ? (request.toolChoice ?? null) : null,
     request.responseFormat ?? null,
-  ])}`;
-  return [...tools, `S${JSON.stringify(system)}`, settings, ...history];
+  ])}${canonicalJson(request.providerOptions ?? {})}`;
+  return { parts: [...tools, settings, ...history], systems };
 }
 
 /**
  * Whether `next` keeps `previous`'s prompt prefix byte for byte, in wire order (tools, system,
  * settings, messages): everything `previous` sent is sent again, in the same places, and `next`
- * only appends messages. A new tool, appended or not, breaks it (the system text and messages
- * follow the tools on the wire).
+ * only appends messages (a system message too, when it stands past `previous`'s last message). A
+ * new tool, appended or not, breaks it (the system text and messages follow the tools on the wire).
  */
 export function extendsPrefix(previous: LanguageModelV1Request, next: LanguageModelV1Request): boolean {
   const before = wireParts(previous);
   const after = wireParts(next);
-  return before.length <= after.length && before.every((part, index) => after[index] === part);
+  const end = previous.messages.length;
+  return (
+    before.parts.length <= after.parts.length &&
+    before.parts.every((part, index) => after.parts[index] === part) &&
+    before.systems.length <= after.systems.length &&
+    before.systems.every((part, index) => after.systems[index] === part) &&
+    after.systems.slice(before.systems.length).every((part) => Number.parseInt(part, 10) >= end)
+  );
 }
 
 /**
