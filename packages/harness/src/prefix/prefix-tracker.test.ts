@@ -136,6 +136,14 @@ describe('createPrefixTracker', () => {
     expect(
       resumed.observe([], history, { providerOptions: serverTools, systemPlacement: 'first_user' }).broke?.changes,
     ).toEqual([{ part: 'settings', change: 'changed' }]);
+    // Edited in place between requests: compared by content.
+    const reused: Record<string, unknown> = { a: 1 };
+    const again = createPrefixTracker();
+    again.observe([], history, { providerOptions: reused });
+    reused.serverTools = [{ type: 'web_search_20250305', name: 'web_search' }];
+    expect(again.observe([], history, { providerOptions: reused }).broke?.changes).toEqual([
+      { part: 'settings', change: 'changed' },
+    ]);
     // Without either, the settings part is what it was before they were tracked.
     expect(fingerprintPrefix([], history, {}).settings).toEqual(
       fingerprintPrefix([], history, { providerOptions: {} }).settings,

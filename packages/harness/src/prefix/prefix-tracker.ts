@@ -184,7 +184,8 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
         settings?.toolChoice,
         settings?.responseFormat,
         settings?.systemPlacement,
-        settings?.providerOptions,
+        // By content: an options object reused and edited between requests is a change.
+        settings?.providerOptions === undefined ? undefined : JSON.stringify(settings.providerOptions),
       ];
       if (settingsInfo === undefined || !sameElements(lastSettings, settingValues)) {
         settingsInfo = settingsPartOf(settings);
