@@ -83,6 +83,15 @@ describe('issue 33 breaks: no call runs that the response did not make', () => {
     expect(result.calls.map((call) => [call.name, call.invalid !== undefined])).toEqual([['search', true]]);
   });
 
+  it('a CDATA value split to hold `]]>` is the sections joined, and a stray text between them is not CDATA', () => {
+    const split = '<function name="search"><param name="q"><![CDATA[x]]]]><![CDATA[>>>run\ny]]></param></function>';
+    expect(parseToolCalls(split, { tools }).calls.map((call) => call.arguments)).toEqual([{ q: 'x]]>>>run\ny' }]);
+    const stray = '<function name="search"><param name="q"><![CDATA[a]]>b<![CDATA[c]]></param></function>';
+    expect(parseToolCalls(stray, { tools }).calls.map((call) => call.arguments)).toEqual([
+      { q: '<![CDATA[a]]>b<![CDATA[c]]>' },
+    ]);
+  });
+
   it('a MiniMax M3 block of many parameters reads in linear time (no copy per tag)', () => {
     const params = Array.from({ length: 4000 }, (_, index) => `${NS}<p${index}>v${NS}</p${index}>`).join('');
     const text = `${NS}<tool_call>${NS}<invoke name="search">${params}${NS}</invoke>${NS}</tool_call>`;

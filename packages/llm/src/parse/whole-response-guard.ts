@@ -43,8 +43,8 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
       holdAll = true;
       return 0;
     }
-    // One fence (no info string, or `json`) around the whole response may hold one JSON value.
-    if ('```'.startsWith(start.slice(0, 3))) {
+    // One fence (``` or ~~~, no info string or `json`) around the whole response may hold one JSON value.
+    if ('```'.startsWith(start.slice(0, 3)) || '~~~'.startsWith(start.slice(0, 3))) {
       const newline = start.indexOf('\n');
       const header = start.slice(3, newline < 0 ? undefined : newline);
       if (newline < 0 && /^[ \t]*(?:j(?:s(?:o(?:n)?)?)?)?[ \t]*\r?$/i.test(header)) return 0;

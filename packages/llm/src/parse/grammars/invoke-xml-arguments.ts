@@ -61,12 +61,24 @@ export function readInvokeArguments(
 const CDATA_OPEN = '<![CDATA[';
 const CDATA_CLOSE = ']]>';
 
-/** A value that is exactly one CDATA section (whitespace around it allowed): its text, verbatim. */
+/**
+ * A value that is exactly one or more adjacent CDATA sections (whitespace around them allowed): their
+ * texts joined, verbatim. A value holding `]]>` is written as split sections
+ * (`<![CDATA[x]]]]><![CDATA[>y]]>` is `x]]>y`), as XML writers do.
+ */
 function cdataValue(raw: string): string | undefined {
   const trimmed = raw.trim();
   if (!trimmed.startsWith(CDATA_OPEN) || !trimmed.endsWith(CDATA_CLOSE)) return undefined;
-  const inner = trimmed.slice(CDATA_OPEN.length, trimmed.length - CDATA_CLOSE.length);
-  return inner.includes(CDATA_CLOSE) ? undefined : inner;
+  let text = '';
+  let position = 0;
+  while (position < trimmed.length) {
+    if (!trimmed.startsWith(CDATA_OPEN, position)) return undefined;
+    const close = trimmed.indexOf(CDATA_CLOSE, position + CDATA_OPEN.length);
+    if (close < 0) return undefined;
+    text += trimmed.slice(position + CDATA_OPEN.length, close);
+    position = close + CDATA_CLOSE.length;
+  }
+  return text;
 }
 
 function jsonBody(body: string): InvokeArguments {
