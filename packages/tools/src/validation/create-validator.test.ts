@@ -27,6 +27,15 @@ describe('createValidator', () => {
     expect(createValidator({ ...weather })).not.toBe(createValidator(weather));
   });
 
+  it('never shares compiled code between schemas JSON would write alike (Infinity and NaN are null in JSON)', () => {
+    const loose = { type: 'object', properties: { n: { type: 'number', maximum: Number.POSITIVE_INFINITY } } };
+    const strict = { type: 'object', properties: { n: { type: 'number', maximum: Number.NEGATIVE_INFINITY } } };
+    expect(createValidator(loose).validate({ n: 5 }).ok).toBe(true);
+    expect(createValidator(strict).validate({ n: 5 }).ok).toBe(false);
+    expect(createValidator({ const: null }).validate(null).ok).toBe(true);
+    expect(createValidator({ const: Number.NaN }).validate(null).ok).toBe(false);
+  });
+
   it('reuses the compiled code for a new schema object with the same content, and keeps others apart', () => {
     const first = createValidator(structuredClone(weather));
     const copy = structuredClone(weather);

@@ -332,13 +332,22 @@ export function createValidator<T = unknown>(schema: JsonSchema): Validator<T> {
   return validator;
 }
 
-/** The schema as JSON text (the cache key), or undefined when it cannot be serialised (a cycle, a bigint). */
+/**
+ * The schema as JSON text (the cache key), or undefined when it cannot be serialised (a cycle, a
+ * bigint) or holds a non-finite number: JSON writes `Infinity` and `NaN` as `null`, so two different
+ * schemas would share one compiled validator (`maximum: -Infinity` reusing `maximum: Infinity`'s).
+ */
 function schemaText(schema: JsonSchema): string | undefined {
   try {
-    return JSON.stringify(schema);
+    return JSON.stringify(schema, finiteOnly);
   } catch {
     return undefined;
   }
+}
+
+function finiteOnly(_key: string, value: unknown): unknown {
+  if (typeof value === 'number' && !Number.isFinite(value)) throw new RangeError('a non-finite number');
+  return value;
 }
 
 function escapePointer(segment: string): string {
