@@ -1,4 +1,5 @@
 import type { LanguageModelV1ResponseFormat, Message, ToolChoice, ToolSchema } from '@tiny/llm';
+import { canonical } from '../ledger/idempotency-key.js';
 import { wireToolJson } from './canonical-tool.js';
 import { hashText } from './hash-text.js';
 
@@ -113,15 +114,6 @@ export function systemPartOf(systems: readonly SystemPrefixPart[]): PrefixPart {
   return { hash: sha(joined), chars };
 }
 
-// JSON with object keys sorted at every level, so equal content gives equal text.
-const canonicalJson = (value: unknown): string =>
-  JSON.stringify(value, (_key, node: unknown) => {
-    if (typeof node !== 'object' || node === null || Array.isArray(node)) return node;
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(node).sort()) out[key] = (node as Record<string, unknown>)[key];
-    return out;
-  }) ?? 'null';
-
 /** The settings part of a request. @internal */
 export function settingsPartOf(settings: PrefixSettings | undefined): PrefixPart {
   // Response format as written (a schema's property order is model-visible); provider options by
@@ -129,7 +121,7 @@ export function settingsPartOf(settings: PrefixSettings | undefined): PrefixPart
   let json = JSON.stringify([settings?.toolChoice ?? null, settings?.responseFormat ?? null]);
   const options = settings?.providerOptions;
   if (settings?.systemPlacement !== undefined || (options !== undefined && Object.keys(options).length > 0))
-    json += `|${JSON.stringify(settings?.systemPlacement ?? null)}|${canonicalJson(options ?? null)}`;
+    json += `|${JSON.stringify(settings?.systemPlacement ?? null)}|${canonical(options ?? null)}`;
   return partOfJson(json);
 }
 
