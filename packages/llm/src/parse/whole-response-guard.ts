@@ -34,12 +34,32 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
   let released = '';
   let pending = '';
   let holdAll = false;
+  // The reply's start is read only until it settles, and `<|python_tag|>` is looked for only in what
+  // each feed adds (with the tail that could have started it), so a long stream is never re-read.
+  let startSettled = false;
+  let tagTail = '';
+
+  /** Whether `<|python_tag|>` appears in the text fed so far; `raw` is the newest fragment. */
+  function sawPythonTag(raw: string): boolean {
+    const window = tagTail + raw;
+    tagTail = window.slice(-(PYTHON_TAG.length - 1));
+    return window.includes(PYTHON_TAG);
+  }
 
   /** How much of `pending` is known not to start a call a whole-response reading finds. */
   function releasable(): number {
-    const start = all.trimStart();
+    if (!startSettled) {
+      const start = startCut(all.trimStart());
+      if (start !== undefined) return start;
+      startSettled = true;
+    }
+    return proseCut();
+  }
+
+  /** While the reply's start is undecided: 0 (hold everything), else undefined (it is settled). */
+  function startCut(start: string): number | undefined {
     if (start === '' || (start.length < PYTHON_TAG.length && PYTHON_TAG.startsWith(start))) return 0;
-    if (start.startsWith('{') || start.startsWith('[') || all.includes(PYTHON_TAG)) {
+    if (start.startsWith('{') || start.startsWith('[')) {
       holdAll = true;
       return 0;
     }
@@ -57,6 +77,11 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
         }
       }
     }
+    return undefined;
+  }
+
+  /** How much of `pending` is prose with no JSON call in it (nor the start of one). */
+  function proseCut(): number {
     let cursor = 0;
     for (;;) {
       const open = pending.indexOf('{', cursor);
@@ -81,6 +106,7 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
     feed(raw, scrubbed) {
       all += raw;
       pending += scrubbed;
+      if (sawPythonTag(raw)) holdAll = true;
       if (holdAll) return '';
       const cut = releasable();
       if (holdAll && cut <= 0) return '';
@@ -97,6 +123,8 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
       released = '';
       pending = '';
       holdAll = false;
+      startSettled = false;
+      tagTail = '';
       if (rest === '' && !whole.includes('{') && !whole.includes('[')) return scrubbed;
       let batch: ParsedText;
       try {
