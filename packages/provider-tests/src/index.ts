@@ -36,6 +36,11 @@ export {
   describeAnswerClasses,
 } from './suites/describe-answer-classes.js';
 export {
+  type BrokenStreamsOptions,
+  type BrokenStreamsWire,
+  describeBrokenStreams,
+} from './suites/describe-broken-streams.js';
+export {
   describeHeaderSecrets,
   type HeaderSecretsOptions,
   openAIShapedAuthError,

@@ -3,10 +3,12 @@ import {
   asNonEmptyString,
   asRecord,
   asString,
+  checkSseEvent,
   HttpFailure,
   type HttpLimits,
   readSseEvents,
   type SseEvent,
+  type SseEventNames,
 } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromEvent, httpFailureError, transportError } from '../errors/create-call-error.js';
 import { encodeOpaqueBlocks, type OpaqueBlock } from '../request/opaque-blocks.js';
@@ -31,6 +33,24 @@ export const MAX_CONTENT_BLOCKS = 512;
 const isPing = (event: SseEvent): boolean =>
   event.event === 'ping' || /^\s*\{\s*"type"\s*:\s*"ping"\s*\}\s*$/.test(event.data);
 
+/**
+ * The Messages stream's event names. Anthropic names every event by its data's `type` and may add
+ * types ("your code should handle unknown event types gracefully", the streaming guide's "Other
+ * events"): an unknown name is skipped when its data names the same type, else it breaks the stream.
+ */
+const MESSAGES_EVENTS: SseEventNames = {
+  names: [
+    'message_start',
+    'content_block_start',
+    'content_block_delta',
+    'content_block_stop',
+    'message_delta',
+    'message_stop',
+  ],
+  keepAlive: ['ping'],
+  selfNamed: true,
+};
+
 /** A content block being received, by its `index`. */
 type OpenBlock =
   | { readonly kind: 'text' }
@@ -50,8 +70,10 @@ function parseJson(data: string): unknown {
  * they arrive; `input_json_delta` pieces are assembled per content block `index` (split anywhere)
  * and also passed through as `tool_call_delta`. Calls end when the stop reason is known, so one cut
  * off by `max_tokens` ends invalid. Signatures, redacted thinking and server-tool blocks are kept
- * opaque and sent once, as the signature of a last `reasoning_delta`. `ping` and unknown events
- * are ignored. A `refusal` stop reason sends one `refusal_delta` (the `stop_details` explanation,
+ * opaque and sent once, as the signature of a last `reasoning_delta`. `ping` and an event of an
+ * unknown type whose SSE name is that type are ignored; any other name (or one of the protocol's
+ * names without data) is a `protocol_violation` (see `checkSseEvent`), and an event named `error`
+ * is an error with or without data. A `refusal` stop reason sends one `refusal_delta` (the `stop_details` explanation,
  * see `readRefusal`) when its `message_delta` arrives.
  *
  * The first `stop_reason` holds, unless a later one is no normal end while it was (a turn is never
@@ -191,6 +213,14 @@ export async function* streamMessage(
   try {
     for await (const event of readSseEvents(body, { limits: context.limits, isKeepAlive: isPing })) {
       if (context.signal?.aborted) throw context.signal.reason;
+      // The event's name decides first: `error` is an error whatever its data holds (none
+      // included); a name the protocol does not have, or one of its names without data, breaks it.
+      const check = checkSseEvent(event, MESSAGES_EVENTS);
+      if (check.verdict === 'keep_alive') continue;
+      if (check.verdict === 'violation') {
+        yield* broken(check.reason);
+        return;
+      }
       const data = parseJson(event.data);
       const record = asRecord(data);
       // Event types compared case-insensitively: `MESSAGE_DELTA` is no unknown event to skip.
@@ -199,7 +229,7 @@ export async function* streamMessage(
       // without a type from a relay (its inner type decides the kind).
       const shapedError =
         record !== undefined && record.type === undefined && record.error !== undefined && record.error !== null;
-      if (type === 'error' || event.event === 'error' || shapedError) {
+      if (type === 'error' || check.verdict === 'error' || shapedError) {
         yield* finish(false);
         yield { type: 'error', error: errorFromEvent(data, event.data, context) };
         return;

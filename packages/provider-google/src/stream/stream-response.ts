@@ -9,10 +9,12 @@ import {
   asNonEmptyString,
   asRecord,
   asString,
+  checkSseEvent,
   HttpFailure,
   type HttpLimits,
   readErrorEnvelope,
   readSseEvents,
+  type SseEventNames,
 } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromEvent, httpFailureError, transportError } from '../errors/create-call-error.js';
 import { appendPart, callRef, encodeReplayParts, replayPartOf, type WirePart } from '../request/replay-parts.js';
@@ -44,6 +46,9 @@ interface StreamCall {
 }
 
 class ProtocolViolation extends Error {}
+
+/** Gemini's `alt=sse` stream sends unnamed `data:` events only: any other name breaks it. */
+const GEMINI_EVENTS: SseEventNames = {};
 
 /**
  * An event that is an error, not a response: Gemini's `{error: {code, message, status}}`, or an
@@ -83,8 +88,9 @@ function parseJson(data: string): { value: unknown } | { failure: unknown } {
  * list of responses is read element by element, in order (a list inside it is `invalid_chunk`).
  * The turn ends normally only at a clean end of the body after a `finishReason`; after it, only
  * parts whose one field is `text: ""` and usage may come: any other content, a second finish
- * reason, an unreadable event, an event named `error` (whatever its data: the event name is read
- * first), a size or time bound passed, or a read failure breaks the turn (an error, every call
+ * reason, an unreadable event, an event named `error` (whatever its data, none included: the event
+ * name is read first), an event under any other name (Gemini names none; see `checkSseEvent`), a
+ * size or time bound passed, or a read failure breaks the turn (an error, every call
  * refused). Without a finish reason the end is a retryable `incomplete_stream` error, every call
  * invalid. A streamed call's continuation part carrying anything but `partialArgs` (`args`, say)
  * refuses the call; the signature of a streamed call's later part goes on the call when its first
@@ -358,11 +364,20 @@ export async function* streamResponse(
     for await (const event of readSseEvents(body, { limits: context.limits })) {
       if (context.signal?.aborted) throw context.signal.reason;
       const data = event.data.trim();
-      // the event's name decides first: an `error` event is an error whatever its data holds
-      if (event.event?.toLowerCase() === 'error') {
+      // the event's name decides first: an `error` event is an error whatever its data holds (none
+      // included), and a name Gemini does not send breaks the stream, after the finish too
+      const check = checkSseEvent(event, GEMINI_EVENTS);
+      if (check.verdict === 'error') {
         const parsed = data === '' ? undefined : parseJson(event.data);
         const value = parsed !== undefined && 'value' in parsed ? parsed.value : undefined;
         yield* fail(errorFromEvent(value, event.data, context), 'the stream reported an error');
+        return;
+      }
+      if (check.verdict === 'violation') {
+        yield* fail(
+          transportError(`broke the protocol: ${check.reason}`, undefined, { ...context, kind: 'protocol_violation' }),
+          `the stream broke the protocol (${check.reason})`,
+        );
         return;
       }
       if (data === '' || data === '[DONE]') continue;

@@ -4,6 +4,7 @@ import {
   asNumber,
   asRecord,
   asString,
+  checkSseEvent,
   exceedsWireDepth,
   HttpFailure,
   type HttpLimits,
@@ -11,6 +12,7 @@ import {
   readSseEvents,
   redactDeep,
   redactSecret,
+  type SseEventNames,
 } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromEvent, httpFailureError, transportError } from '../errors/create-call-error.js';
 import { encodeReplayItems, type ReplayItem, type ReplaySlot } from '../request/replay-items.js';
@@ -114,6 +116,13 @@ function watchBoundaries(body: ReadableStream<Uint8Array>): {
   return { body: body.pipeThrough(tap), partial: () => partial };
 }
 
+/**
+ * The Responses stream names every event by its data's `type` and adds types over time: a name is
+ * read when its data names the same type (a `response.*` name whose data names another type is
+ * caught below); any other name, or a name without data, breaks the stream (see `checkSseEvent`).
+ */
+const RESPONSES_EVENTS: SseEventNames = { selfNamed: true };
+
 /** Event names that end the turn broken whatever their data holds. */
 const FAILURE_NAMES = new Set(['error', 'response.failed', 'response.incomplete', 'response.cancelled']);
 
@@ -163,8 +172,9 @@ function parseJson(data: string): unknown {
  * The stream must agree with itself, else it is a `protocol_violation` too: the terminal event's
  * TYPE decides how the turn ended, and its response's `status` may only agree (a
  * `response.incomplete` saying `completed` is a violation, so is a `response.completed` with
- * `incomplete_details`); a `response.completed` carrying an `error` is that error; an SSE name of
- * the protocol (`response.*`) must be the data's `type`; the stream is read to its end and
+ * `incomplete_details`); a `response.completed` carrying an `error` is that error; an SSE name
+ * (but `message`, `error` and the failure names below) must be the data's `type`, and an event
+ * named without data breaks the stream (`checkSseEvent`); the stream is read to its end and
  * anything after the terminal event but `[DONE]` and keep-alives is a violation (a connection lost
  * after it loses nothing); a done call item keeps the name, `call_id` and (after deltas) the
  * argument text it streamed, as must `function_call_arguments.done`; every `response` shown has the
@@ -174,7 +184,7 @@ function parseJson(data: string): unknown {
  * a reasoning item keeps the last non-empty `encrypted_content` seen; an item nested deeper than
  * `MAX_WIRE_DEPTH` ends the stream with an `invalid_chunk` error (it could not be replayed).
  *
- * Failure decides before data: an SSE event named `error`, `response.failed`, `response.incomplete`
+ * Failure decides before data: an SSE event named `error` (in any case, with or without data), `response.failed`, `response.incomplete`
  * or `response.cancelled` ends the turn broken whatever its data holds (before or after the
  * terminal event); a JSON-array data line or an event nesting past `MAX_EVENT_DEPTH` is an
  * `invalid_chunk`; a pending event carrying `response.error` or `incomplete_details`, or any event
@@ -318,15 +328,22 @@ export async function* streamResponse(
       if (context.signal?.aborted) throw context.signal.reason;
       const data = parseJson(event.data);
       const record = asRecord(data);
-      if (event.event !== undefined && FAILURE_NAMES.has(event.event) && record === undefined) {
+      const check = checkSseEvent(event, RESPONSES_EVENTS);
+      const failureName =
+        check.verdict === 'error'
+          ? 'error'
+          : event.event !== undefined && FAILURE_NAMES.has(event.event)
+            ? event.event
+            : undefined;
+      if (failureName !== undefined && record === undefined) {
         // The SSE name decides first: an error (or failed, incomplete) event ends the turn
-        // broken whatever its data holds, before or after the terminal event.
-        yield* endCalls(`the stream sent an ${event.event.slice(0, 40)} event; no call of it may run`);
+        // broken whatever its data holds (none included), before or after the terminal event.
+        yield* endCalls(`the stream sent an ${failureName.slice(0, 40)} event; no call of it may run`);
         const text = event.data.trim();
         yield {
           type: 'error',
           error:
-            event.event === 'error'
+            failureName === 'error'
               ? errorFromEvent(
                   {
                     message:
@@ -340,11 +357,17 @@ export async function* streamResponse(
                   context,
                 )
               : transportError(
-                  `broke the stream protocol: sent a ${event.event} event with ${describeData(data, event.data)}`,
+                  `broke the stream protocol: sent a ${failureName} event with ${describeData(data, event.data)}`,
                   undefined,
                   { ...context, kind: 'protocol_violation' },
                 ),
         };
+        return;
+      }
+      if (check.verdict === 'violation') {
+        // A name the protocol does not have (a proxy's own), or one without data: the stream is
+        // not the protocol's, before or after the terminal event.
+        yield* broken(check.reason);
         return;
       }
       if (Array.isArray(data) || (record !== undefined && tooDeepForWire(record))) {
@@ -381,7 +404,7 @@ export async function* streamResponse(
         return;
       }
       const type = asString(record.type) ?? event.event ?? '';
-      if (type === 'error' || event.event === 'error' || (record.error !== undefined && record.error !== null)) {
+      if (type === 'error' || check.verdict === 'error' || (record.error !== undefined && record.error !== null)) {
         yield* endCalls('the stream reported an error; no call of it may run');
         const error =
           asRecord(record.error) ??
@@ -390,8 +413,8 @@ export async function* streamResponse(
         return;
       }
       if (
-        // An SSE name of the protocol (`response.*`) must be the data's type; another name
-        // (`message`, a proxy's own) names nothing and the data's type stands.
+        // An SSE name of the protocol (`response.*`) must be the data's type (`message`, the SSE
+        // default, names nothing and the data's type stands; other names were checked above).
         event.event?.startsWith('response.') === true &&
         typeof record.type === 'string' &&
         event.event !== record.type

@@ -1,7 +1,15 @@
 import type { LanguageModelV1Choice, LanguageModelV1StreamPart, LanguageModelV1Usage } from '@tiny/llm';
-import { asArray, asNonEmptyString, asRecord, HttpFailure, readSseEvents, type SseEvent } from '@tiny/provider-utils';
+import {
+  asArray,
+  asNonEmptyString,
+  asRecord,
+  checkSseEvent,
+  HttpFailure,
+  readSseEvents,
+  type SseEvent,
+  type SseEventNames,
+} from '@tiny/provider-utils';
 import { errorFromBody, httpFailureError, transportError } from '../errors/create-call-error.js';
-import { isNormalFinish } from '../response/map-finish-reason.js';
 import { mapUsage } from '../response/map-usage.js';
 import { choiceIndex, MAX_CHOICES, parseCompletion } from '../response/parse-completion.js';
 import type { StreamContext } from '../response/read-context.js';
@@ -27,6 +35,12 @@ function mergeUsage(previous: LanguageModelV1Usage, chunk: Readonly<Record<strin
 /** A keep-alive event (`event: ping`, a `{"type":"ping"}` payload): delivered, but no progress for the idle bound. */
 const isKeepAlive = (event: SseEvent): boolean =>
   event.event === 'ping' || /^\s*\{\s*"type"\s*:\s*"ping"\s*\}\s*$/.test(event.data);
+
+/**
+ * Chat-completions streams send unnamed `data:` events (an `event: error` or `error:` line for a
+ * failure); `ping` is a keep-alive. Any other name breaks the stream.
+ */
+const CHAT_EVENTS: SseEventNames = { keepAlive: ['ping'] };
 
 /** A chunk with content for any choice (what a second completion spliced in would bring). */
 function carriesContent(chunk: Readonly<Record<string, unknown>>): boolean {
@@ -77,8 +91,9 @@ function isErrorChunk(chunk: Readonly<Record<string, unknown>>): boolean {
  *   has a `finish_reason` is `incomplete_stream` (retryable); once the finish reason has arrived,
  *   the end of the body without `[DONE]` finishes with the finish reason and usage received, but
  *   with call arguments never repaired (a cut-off call stays invalid and the finish is `error`);
- *   an error event, a non-JSON event or a dropped connection after it finishes as `error` when
- *   the turn has tool calls, so none of them runs;
+ *   a non-JSON event or a dropped connection after it finishes as `error` when the turn has tool
+ *   calls, so none of them runs; an error (event or chunk) after it ends the turn with the error,
+ *   as before it;
  * - the first finish reason of a choice holds: a later one replaces it only when it is no normal
  *   end and the first was (a turn is never upgraded to a normal end);
  * - a chunk with choices whose id is not the first such chunk's id (absent and present differ),
@@ -89,8 +104,11 @@ function isErrorChunk(chunk: Readonly<Record<string, unknown>>): boolean {
  * - content after a choice's finish reason, more than `MAX_CHOICES` (128) choices or more
  *   than 256 tool calls in a choice is `protocol_violation` (not retryable);
  * - an error in any form servers use: a `data:` payload with `error` (or `object: "error"`), an
- *   `event: error`, an `error:` line, a JSON body without any event; with the server's message
- *   and code;
+ *   `event: error` (with data or without), an `error:` line, a JSON body without any event; with
+ *   the server's message and code;
+ * - event names are checked by `checkSseEvent`: chat completions name none but `error` and the
+ *   keep-alive `ping`; any other name, with data or without, is `protocol_violation` with every
+ *   call invalid, after the finish too;
  * - an event that is not JSON, or is a JSON array (a chunk is one object), is `invalid_chunk_json` (kind `invalid_chunk`);
  * - chunk ids are compared in their string form whatever their JSON type (numeric ids included);
  *   one chunk listing a choice index twice is `protocol_violation`;
@@ -139,13 +157,22 @@ export async function* streamCompletion(
     for await (const event of readSseEvents(body, { limits: context.limits, isKeepAlive })) {
       if (context.signal?.aborted) throw context.signal.reason;
       const data = event.data.trim();
-      if (data === '[DONE]') {
+      // The event's name decides first: `error` is an error whatever its data holds (none
+      // included), and a name this protocol does not have breaks the stream, after the finish too.
+      const check = checkSseEvent(event, CHAT_EVENTS);
+      if (check.verdict === 'keep_alive') continue;
+      if (check.verdict === 'violation') {
+        yield* broken(check.reason);
+        return;
+      }
+      const named = check.verdict === 'error';
+      if (data === '[DONE]' && !named) {
         ending = 'done';
         break;
       }
-      if (data === '') continue;
+      if (data === '' && !named) continue;
       const parsed = parseJson(data);
-      if (event.event === 'body' && parsed.ok) {
+      if (event.whole === true && parsed.ok) {
         const record = asRecord(parsed.value);
         if (record !== undefined && !isErrorChunk(record) && record.object !== 'chat.completion.chunk') {
           // A whole completion under text/event-stream.
@@ -159,7 +186,7 @@ export async function* streamCompletion(
       }
       // A chunk is one JSON object: a `data:` line holding an array (of chunks, maybe of other
       // completions) is no chunk, read like an event that is not JSON (never only its first element).
-      if ((!parsed.ok || Array.isArray(parsed.value)) && event.event !== 'error') {
+      if ((!parsed.ok || Array.isArray(parsed.value)) && !named) {
         if (primary.stream.finished) {
           ending = 'failed';
           break;
@@ -179,17 +206,15 @@ export async function* streamCompletion(
         };
         return;
       }
-      const value = parsed.ok ? parsed.value : { error: { message: data } };
+      const value = parsed.ok
+        ? parsed.value
+        : { error: { message: data === '' ? 'an error event without data' : data } };
       const chunk = asRecord(value);
-      if (event.event === 'error' || chunk === undefined || isErrorChunk(chunk)) {
+      if (named || chunk === undefined || isErrorChunk(chunk)) {
         if (chunk !== undefined) usage = mergeUsage(usage, chunk);
-        if (primary.stream.finished && isNormalFinish(primary.stream.rawFinishReason ?? '')) {
-          ending = 'failed';
-          break;
-        }
         // An error event may carry the error object itself (llama.cpp `error: {"code":500,...}`).
-        // After a finish that was no normal end (OpenRouter sends an error chunk after `length`),
-        // the error is the ending, with the usage received.
+        // After a finish (a normal one too, or OpenRouter's error chunk after `length`) the error
+        // is the ending, with the usage received: a turn the server says failed is no normal turn.
         const payload = chunk !== undefined && !isErrorChunk(chunk) ? { error: chunk } : value;
         if (primary.stream.finished) yield* emit(0, primary.stream.finish(true));
         yield {

@@ -61,3 +61,40 @@ describe('readSseEvents', () => {
     expect(cancelled).toBe(true);
   });
 });
+
+describe('readSseEvents: events without data', () => {
+  it('delivers a named event without a data line, which the SSE spec would drop', async () => {
+    expect(await events([bytes('data: {"a":1}\n\nevent: error\n\n')])).toEqual([
+      { event: undefined, data: '{"a":1}' },
+      { event: 'error', data: '' },
+    ]);
+  });
+
+  it('delivers it at the end of the body without its blank line, and with an empty data line', async () => {
+    expect(await events([bytes('event: error')])).toEqual([{ event: 'error', data: '' }]);
+    expect(await events([bytes('event: error\ndata:\n\n')])).toEqual([{ event: 'error', data: '' }]);
+  });
+
+  it('reads CR and CRLF line ends, split across chunks, in order', async () => {
+    const whole = bytes('event: ping\r\n\r\ndata: 1\r\revent: error\r\rdata: 2\r\n\r\n');
+    const chunks = Array.from({ length: whole.length }, (_, index) => whole.subarray(index, index + 1));
+    const expected = [
+      { event: 'ping', data: '' },
+      { event: undefined, data: '1' },
+      { event: 'error', data: '' },
+      { event: undefined, data: '2' },
+    ];
+    expect(await events(chunks)).toEqual(expected);
+    expect(await events([whole])).toEqual(expected);
+  });
+
+  it('delivers nothing for a stream of comments and an id alone', async () => {
+    expect(await events([bytes(': hi\n\n: still here\n\nid: 4\n\n')])).toEqual([]);
+  });
+
+  it('marks a plain JSON body as whole, without a name', async () => {
+    expect(await events([bytes('{"error":{"message":"boom"}}')])).toEqual([
+      { event: undefined, data: '{"error":{"message":"boom"}}', whole: true },
+    ]);
+  });
+});

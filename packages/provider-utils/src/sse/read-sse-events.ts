@@ -3,10 +3,15 @@ import { HttpFailure } from '../errors/http-failure.js';
 import { BoundedReader } from '../limits/bounded-reader.js';
 import { type HttpLimits, resolveHttpLimits } from '../limits/http-limits.js';
 
-/** One server-sent event: its `event:` name (absent for plain `data:` events) and its data. */
+/**
+ * One server-sent event: its `event:` name (absent for plain `data:` events) and its data (`''`
+ * for an event that had no `data:` line). `whole` marks a body that held no event at all but
+ * read as JSON, delivered whole (it has no name).
+ */
 export interface SseEvent {
   readonly event: string | undefined;
   readonly data: string;
+  readonly whole?: true | undefined;
 }
 
 /** How {@link readSseEvents} reads. */
@@ -27,11 +32,14 @@ const MAX_BODY_EVENT_CHARS = 1_048_576;
  * Reads server-sent events off a response body. Bytes are decoded as a UTF-8 stream, so a
  * character split across network chunks arrives whole; lines split across chunks are joined by
  * `eventsource-parser`. At the end of the body, a last event without its closing blank line (or
- * newline) is still delivered. An `error: {...}` line (a field no SSE spec knows, which llama.cpp
- * builds send for mid-stream failures) is delivered as an event named `error`. A body that holds no
- * event at all but reads as JSON (a server that answers a streaming request with a plain JSON
- * body, an error object say, under `text/event-stream`) is delivered whole as one event named
- * `body`.
+ * newline) is still delivered. CR, LF and CRLF line ends are all read (one split across chunks
+ * too). An event with an `event:` name but no `data:` line (which the SSE spec, and
+ * `eventsource-parser`, would drop: `event: error` and a blank line) is delivered with data `''`,
+ * so a reader can fail on it instead of never seeing it (see `checkSseEvent`). An `error: {...}`
+ * line (a field no SSE spec knows, which llama.cpp builds send for mid-stream failures) is
+ * delivered as an event named `error`. A body that holds no event at all but reads as JSON (a
+ * server that answers a streaming request with a plain JSON body, an error object say, under
+ * `text/event-stream`) is delivered whole as one event without a name, marked `whole`.
  *
  * Bounded by `options.limits` (defaults in {@link HttpLimits}): the bytes since the last event or
  * comment (one line or event), the bytes of the whole body, the time without a meaningful event
@@ -69,6 +77,22 @@ export async function* readSseEvents(
       }
     },
   });
+  const lines = new EventLines((name) => {
+    pending = 0;
+    queue.push({ event: name, data: '' });
+  });
+  /** The text holds CR, CRLF and LF line ends; a CR ending the last chunk may be a CRLF's half. */
+  let afterCR = false;
+  const normalize = (text: string): string => {
+    const start = afterCR && text.startsWith('\n') ? text.slice(1) : text;
+    if (text !== '') afterCR = text.endsWith('\r');
+    return start.includes('\r') ? start.replace(/\r\n?/g, '\n') : start;
+  };
+  /** Feeds one line (or the head of one) to the parser, then to the watch for events without data. */
+  const feed = (piece: string): void => {
+    parser.feed(piece);
+    lines.feed(piece);
+  };
   let finished = false;
   let delivered = false;
   let opening = '';
@@ -85,7 +109,7 @@ export async function* readSseEvents(
     for (;;) {
       const value = await reader.read();
       if (value === undefined) break;
-      const text = decoder.decode(value, { stream: true });
+      const text = normalize(decoder.decode(value, { stream: true }));
       if (!delivered && opening.length < MAX_BODY_EVENT_CHARS) opening += text;
       // Fed line by line, so the size bound holds however large a chunk is.
       let start = 0;
@@ -93,7 +117,7 @@ export async function* readSseEvents(
         const newline = text.indexOf('\n', start);
         const end = newline === -1 ? text.length : newline + 1;
         pending += end - start;
-        parser.feed(text.slice(start, end));
+        feed(text.slice(start, end));
         if (pending > limits.maxEventBytes) {
           throw new HttpFailure({
             kind: 'response_too_large',
@@ -107,16 +131,60 @@ export async function* readSseEvents(
       yield* deliver();
     }
     finished = true;
-    const rest = decoder.decode();
+    const rest = normalize(decoder.decode());
     opening += rest;
-    parser.feed(`${rest}\n\n`);
+    // the rest may hold line ends of its own: fed line by line, then the closing blank line
+    for (const piece of rest.split(/(?<=\n)/)) if (piece !== '') feed(piece);
+    feed('\n');
+    feed('\n');
     if (queue.length === 0 && !delivered) {
       const whole = opening.trim();
-      if (whole.startsWith('{') || whole.startsWith('[')) queue.push({ event: 'body', data: whole });
+      if (whole.startsWith('{') || whole.startsWith('[')) queue.push({ event: undefined, data: whole, whole: true });
     }
     yield* deliver();
   } finally {
     if (finished) reader.release();
     else await reader.cancel();
+  }
+}
+
+/** The longest head of a line kept to read its field and an event name (longer names are cut). */
+const MAX_LINE_HEAD = 512;
+
+/**
+ * Watches the lines fed to the parser (LF line ends only) for events that had an `event:` name but
+ * no `data:` line: at their blank line, `onDataless` gets the name. The parser drops them.
+ */
+class EventLines {
+  private head = '';
+  private name: string | undefined;
+  private hasData = false;
+
+  constructor(private readonly onDataless: (name: string) => void) {}
+
+  /** Takes a piece of text holding at most one line end, at its end. */
+  feed(piece: string): void {
+    const ends = piece.endsWith('\n');
+    const body = ends ? piece.slice(0, -1) : piece;
+    if (this.head.length < MAX_LINE_HEAD) this.head += body.slice(0, MAX_LINE_HEAD - this.head.length);
+    if (!ends) return;
+    const line = this.head;
+    this.head = '';
+    if (line === '') {
+      const name = this.name;
+      const dataless = !this.hasData;
+      this.name = undefined;
+      this.hasData = false;
+      if (name !== undefined && dataless) this.onDataless(name);
+      return;
+    }
+    if (line.startsWith(':')) return;
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    if (field === 'data') this.hasData = true;
+    else if (field === 'event') {
+      const value = colon === -1 ? '' : line.slice(line.charAt(colon + 1) === ' ' ? colon + 2 : colon + 1);
+      this.name = value === '' ? undefined : value;
+    }
   }
 }

@@ -1,0 +1,104 @@
+import { type LanguageModelV1StreamPart, ModelCallError, type ModelCallErrorKind } from '@tiny/llm';
+import { describe, expect, it } from 'vitest';
+import { partsOf } from '../replay/stream-parts.js';
+import { useAnswerServer } from './answer-server.js';
+import type { SuiteModelFactory } from './describe-header-secrets.js';
+
+/** A recorded stream for {@link describeBrokenStreams}, in the provider's own wire form. */
+export interface BrokenStreamsWire {
+  /**
+   * The events of a recorded turn, in order, each a whole event (its `event:` and `data:` lines)
+   * without the blank line that ends it. Served whole, they must finish normally.
+   */
+  readonly events: readonly string[];
+  /**
+   * The index of the event that tells the model finished (the one carrying the finish or stop
+   * reason, or the terminal event). An end marker after it (`[DONE]`, `message_stop`) stays last.
+   */
+  readonly terminal: number;
+  /** Event names of the protocol (each sent without data, it must break the stream). */
+  readonly names?: readonly string[] | undefined;
+}
+
+/** Options of {@link describeBrokenStreams}. */
+export interface BrokenStreamsOptions {
+  /** Names the `describe` block. */
+  readonly name: string;
+  /** The adapter under test. */
+  readonly create: SuiteModelFactory;
+  /** The adapter's recorded stream. */
+  readonly wire: BrokenStreamsWire;
+}
+
+/** A name no provider sends, with data that names no event type of it. */
+const FOREIGN_NAME = 'relay_note';
+
+const body = (events: readonly string[]): string => events.map((event) => `${event}\n\n`).join('');
+
+/**
+ * Registers the broken-stream tests, served over a real 127.0.0.1 server: a broken stream never
+ * ends as a normal turn. The recorded stream finishes; each breakage below ends it with an `error`
+ * part (a `ModelCallError` of the kind given) and no `finish` part:
+ * - an `event: error` without a `data:` line, or with an empty one, right after the first event or
+ *   right after the event that finished the turn: `server_error`;
+ * - an event under a name the provider does not send (with data, or without), or one of its own
+ *   names without data, at the same places: `protocol_violation`, not retryable;
+ * - a stream of comments only, and the recorded stream cut before the event that finishes it:
+ *   `incomplete_stream`, retryable.
+ */
+export function describeBrokenStreams(options: BrokenStreamsOptions): void {
+  const { events, terminal } = options.wire;
+  const insert = (at: number, event: string): string => body([...events.slice(0, at), event, ...events.slice(at)]);
+  const places: [string, number][] = [
+    ['after the first event', 1],
+    ['after the event that finished the turn', terminal + 1],
+  ];
+  const breakages: [string, string, ModelCallErrorKind][] = [
+    ['an error event without data', 'event: error', 'server_error'],
+    ['an error event with an empty data line', 'event: error\ndata:', 'server_error'],
+    ['an event of a foreign name, with data', `event: ${FOREIGN_NAME}\ndata: {"note":"hi"}`, 'protocol_violation'],
+    ['an event of a foreign name, without data', `event: ${FOREIGN_NAME}`, 'protocol_violation'],
+    ...(options.wire.names ?? []).map((name): [string, string, ModelCallErrorKind] => [
+      `a ${name} event without data`,
+      `event: ${name}`,
+      'protocol_violation',
+    ]),
+  ];
+  const cases = places.flatMap(([where, at]) =>
+    breakages.map(([what, event, kind]): [string, string, ModelCallErrorKind] => [
+      `${what}, ${where}`,
+      insert(at, event),
+      kind,
+    ]),
+  );
+  cases.push(
+    ['a stream of comments only', ': keep-alive\n\n: keep-alive\n\n', 'incomplete_stream'],
+    ['the stream cut before the event that finishes it', body(events.slice(0, terminal)), 'incomplete_stream'],
+  );
+
+  describe(options.name, () => {
+    const server = useAnswerServer();
+    const streamed = async (text: string): Promise<LanguageModelV1StreamPart[]> => {
+      server.answer({ type: 'text/event-stream', body: text });
+      const model = options.create({ baseURL: server.baseURL(), apiKey: 'sk-broken-0000' });
+      return partsOf((await model.doStream({ messages: [{ role: 'user', content: 'hi' }] })).stream);
+    };
+
+    it('the recorded stream finishes', async () => {
+      const parts = await streamed(body(events));
+      expect(parts.at(-1)?.type).toBe('finish');
+      expect(parts.some((part) => part.type === 'error')).toBe(false);
+    });
+
+    it.each(cases)('%s: an error, never a finish', async (_name, text, kind) => {
+      const parts = await streamed(text);
+      expect(parts.filter((part) => part.type === 'finish')).toEqual([]);
+      const last = parts.at(-1);
+      const error = last?.type === 'error' ? last.error : undefined;
+      expect(ModelCallError.isInstance(error), String(error)).toBe(true);
+      expect(error).toMatchObject({ kind });
+      if (kind === 'protocol_violation') expect(error).toMatchObject({ isRetryable: false });
+      if (kind === 'incomplete_stream' || kind === 'server_error') expect(error).toMatchObject({ isRetryable: true });
+    });
+  });
+}
