@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { splitAt } from './__fixtures__/grammar-fragment-arbitrary.js';
 import { feedFence, finishFence, initialFenceState } from './fence-tracker.js';
 import { findProtectedRegions } from './protected-regions.js';
+import { reasoningCallTokens } from './reasoning-tracker.js';
 import { lowerAscii } from './text-scanning.js';
 
 /** Ranges sorted and merged, as `findProtectedRegions` reports them. */
@@ -110,7 +111,26 @@ describe('findProtectedRegions', () => {
   describe('with the lowered text the scan context has', () => {
     // Reasoning tokens in any case (one with a Kelvin sign, which lowers to `k`), parts of them,
     // pipes, backticks and line ends: the fast token check must never miss what the full one finds.
+    // Every call token that may end a region, whole, cut in two, and followed by the start of its
+    // grammar's call (what makes it end the region) or by a near miss (`<invoker`, a bare `call`).
+    const callTokens = reasoningCallTokens(() => true).map((rule) => rule.token);
+    const callPieces = callTokens.flatMap((token) => {
+      const cut = Math.ceil(token.length / 2);
+      return [token, token.slice(0, cut), token.slice(cut)];
+    });
     const fragment = fc.constantFrom(
+      ...callPieces,
+      '<|tool_call_begin|>functions.get:0<|tool_call_argument_begin|>',
+      '<|open|>call ',
+      '<|open|>call',
+      'call:get',
+      '<invoke name="t">',
+      '<invoke',
+      'r',
+      ']<]minimax[>[',
+      '~~~py\n',
+      '    ',
+      'x'.repeat(40),
       '<think>',
       '</think>',
       '<THINK>',
@@ -134,7 +154,41 @@ describe('findProtectedRegions', () => {
       'prose ',
       '<tool_call>{"a":1}</tool_call>',
     );
-    const text = fc.array(fragment, { maxLength: 24 }).map((parts) => parts.join(''));
+    const text = fc.array(fragment, { maxLength: 32 }).map((parts) => parts.join(''));
+    // The shape that decides where a region ends: maybe a fence or a backtick before, an opener or
+    // none (a leading closer may end the region the prompt opened), then call tokens alone, each
+    // with the start of its grammar's call (it ends the region), near misses a split could take
+    // for a call start (`<invoker`, `callr`), and filler that pushes context out of a stream's
+    // tail; maybe a closer.
+    const callStarts: Record<string, string> = {
+      '<|tool_calls_section_begin|>': '<|tool_call_begin|>',
+      '<|tool_call_begin|>': 'functions.get:0<|tool_call_argument_begin|>',
+      '<|open|>tools<|sep|>': '<|open|>call ',
+      '<start_function_call>': 'call:get',
+      ']<]minimax[>[<tool_call>': '<invoke name="t">',
+    };
+    const middle = fc.constantFrom(
+      ...callTokens,
+      ...callTokens.map((token) => token + (callStarts[token] ?? '')),
+      '<|open|>tools<|sep|><|open|>callr',
+      ']<]minimax[>[<tool_call><invoker',
+      '<start_function_call>call:',
+      'r',
+      ' ',
+      '>',
+      '`',
+      '\n```\n',
+      'x'.repeat(70),
+      'x'.repeat(200),
+    );
+    const shaped = fc
+      .tuple(
+        fc.constantFrom('', '```\n', '```js\n', '`', '~~~\n', `${'x'.repeat(50)}\n\`\`\`\n`),
+        fc.constantFrom('<think>', '[THINK]', '<|channel|>analysis<|message|>', ''),
+        fc.array(middle, { maxLength: 12 }),
+        fc.constantFrom('', '</think>', '[/think]', '<|end|>', `${'x'.repeat(200)}</think>`),
+      )
+      .map(([before, opener, between, closer]) => [before, opener, ...between, closer].join(''));
 
     it('finds the same regions as without it', () => {
       fc.assert(
@@ -161,9 +215,61 @@ describe('findProtectedRegions', () => {
       );
     });
 
+    /** The regions found when `pieces` arrive one by one, merged as a whole reading reports them. */
+    function readInPieces(pieces: readonly string[]): Array<[number, number]> {
+      const state = initialFenceState();
+      const ranges: Array<[number, number]> = [];
+      for (const piece of pieces) feedFence(state, piece, (start, end) => ranges.push([start, end]));
+      finishFence(state, true, (start, end) => ranges.push([start, end]));
+      return merged(ranges);
+    }
+
+    it('keeps the text before a reasoning opener as context for the call tokens after it', () => {
+      // The CI counterexample (Node 24 lane): the split tail was cut just past `<think>`, so the
+      // fence before it was lost and the section token, a mention inside the fence when the text is
+      // read whole, ended the region. The property maps the number to a cut modulo length + 1 (11).
+      const input = '```\n<think><|tool_calls_section_begin|><|tool_call_begin|>';
+      const pieces = splitAt(input, [19938530]);
+      expect(pieces).toEqual(['```\n<think>', '<|tool_calls_section_begin|><|tool_call_begin|>']);
+      expect(findProtectedRegions(input).ranges).toEqual([[4, 58]]);
+      expect(readInPieces(pieces)).toEqual([[4, 58]]);
+    });
+
+    it('never judges a call token again once its window before has left the carried tail', () => {
+      // The section token is a mention (inside the fence 11 characters before it); when the next
+      // piece arrives the tail no longer holds that fence, and reading the token again would end
+      // the region there.
+      const first = `\`\`\`\n<think><|tool_calls_section_begin|><|tool_call_begin|>${'x'.repeat(138)}`;
+      expect(findProtectedRegions(`${first}>`).ranges).toEqual([[4, 197]]);
+      expect(readInPieces([first, '>'])).toEqual([[4, 197]]);
+    });
+
+    it('reads again a call token judged before its call arrived, even after pieces without > or ]', () => {
+      // The call token decides the start (so the later `</think>` is not a leading closer), but its
+      // call start arrives in a piece that holds no token character.
+      const pieces = ['<start_function_call>', `call:get${'x'.repeat(300)}`, '</think>'];
+      expect(findProtectedRegions(pieces.join('')).ranges).toEqual([]);
+      expect(readInPieces(pieces)).toEqual([]);
+    });
+
+    it('does not take a call start cut at the end of a piece for a whole one (`call` then `r`)', () => {
+      for (const pieces of [
+        ['<think><|open|>tools<|sep|><|open|>call', 'r x'],
+        ['<think>]<]minimax[>[<tool_call><invoke', 'r x'],
+      ]) {
+        const whole = findProtectedRegions(pieces.join('')).ranges;
+        expect(whole).toEqual([[0, pieces.join('').length]]);
+        expect(readInPieces(pieces)).toEqual(whole);
+      }
+      // A real call start still ends the region, in pieces or whole.
+      const real = ['<think><|open|>tools<|sep|><|open|>call', ' tool="t"'];
+      expect(readInPieces(real)).toEqual([[0, 7]]);
+      expect(findProtectedRegions(real.join('')).ranges).toEqual([[0, 7]]);
+    });
+
     it('finds the same regions in any split, tokens cut across pieces included', () => {
       fc.assert(
-        fc.property(text, fc.array(fc.nat(), { maxLength: 8 }), (input, cuts) => {
+        fc.property(fc.oneof(text, shaped), fc.array(fc.nat(), { maxLength: 12 }), (input, cuts) => {
           const pieces = splitAt(input, cuts);
           const feed = (withLower: boolean) => {
             const state = initialFenceState();

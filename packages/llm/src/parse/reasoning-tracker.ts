@@ -36,6 +36,9 @@ const pairs: ReadonlyArray<readonly [string, string]> = [
 // for the run, only at a token boundary (what follows is the start of that grammar's call, within
 // a few characters), and never inside backticks or a fence written in the reasoning: a token
 // mentioned in prose (`<start_function_call>.`) is text.
+// Each `next` is bounded (it fits in LOOKAHEAD) and never matches at the very end of the text it
+// is given (a word end is a following character, not `\b`), so a match on part of a stream is a
+// match on all of it: what a split decides early, the whole text decides the same way.
 /** @internal A call token that may end a reasoning region, with the grammar it belongs to. */
 export interface CallTokenRule {
   readonly token: string;
@@ -50,9 +53,9 @@ const callTokenRules: readonly CallTokenRule[] = [
     source: 'sentinel',
     next: /\s{0,4}(?:functions\.)?[a-z0-9_][\w.-]{0,40}(?::\d{1,4})?\s{0,4}<\|tool_call_argument_begin\|>/y,
   },
-  { token: '<|open|>tools<|sep|>', source: 'xtml', next: /\s{0,4}<\|open\|>\s*call\b/y },
+  { token: '<|open|>tools<|sep|>', source: 'xtml', next: /\s{0,4}<\|open\|>\s{0,4}call(?=\W)/y },
   { token: '<start_function_call>', source: 'function_gemma', next: /\s{0,4}call:[a-z0-9_]/y },
-  { token: ']<]minimax[>[<tool_call>', source: 'invoke_xml', next: /\s{0,4}(?:\]<\]minimax\[>\[)?<invoke\b/y },
+  { token: ']<]minimax[>[<tool_call>', source: 'invoke_xml', next: /\s{0,4}(?:\]<\]minimax\[>\[)?<invoke(?=\W)/y },
 ];
 /** How far past a call token its boundary check looks (the tail keeps that much). */
 const LOOKAHEAD = 96;
@@ -98,6 +101,13 @@ export interface ReasoningState {
    * more text (a stream cannot tell yet whether it ends the region), else -1.
    */
   reasoningUndecidedToken: number;
+  /**
+   * Absolute offset where the next search for tokens starts: every token before it was acted on.
+   * The tail keeps the text before it too, as context for the backtick and fence checks.
+   */
+  reasoningScanFrom: number;
+  /** Whether a call token was judged before its lookahead had arrived: the next chunk reads it again. */
+  reasoningRecheck: boolean;
 }
 
 /**
@@ -115,6 +125,8 @@ export function initialReasoningState(
     reasoningDecided: !leadingReasoning,
     reasoningCallTokens: tokens,
     reasoningUndecidedToken: -1,
+    reasoningScanFrom: 0,
+    reasoningRecheck: false,
   };
 }
 
@@ -159,9 +171,10 @@ export function feedReasoning(
   lowerChunk?: string,
 ): void {
   const carried = state.reasoningTail;
-  // A token still undecided is read again with the new text (the tail keeps it).
-  const undecided = state.reasoningUndecidedToken >= 0;
+  // A token judged without its lookahead is read again with the new text (the tail keeps it).
+  const undecided = state.reasoningRecheck;
   state.reasoningUndecidedToken = -1;
+  state.reasoningRecheck = false;
   // Every token ends in `>` or `]`, and the carried tail holds no token the search below would act
   // on (it acted on every such token when the tail was read): a chunk with neither character, as a
   // stream's small pieces mostly are, cannot change anything but the tail.
@@ -170,14 +183,25 @@ export function feedReasoning(
     return;
   }
   const joined = carried + chunk;
+  const textBase = base - carried.length;
+  // The carried text before the scan start was read (its tokens were acted on): context only.
+  const from = Math.max(0, state.reasoningScanFrom - textBase);
+  const unread = from === 0 ? carried : carried.slice(from);
   // Most text holds no reasoning token: one search, and only the tail is kept.
-  if (!undecided && (lowerChunk === undefined ? !anyToken.test(joined) : !mayHoldToken(carried, chunk, lowerChunk))) {
+  if (
+    !undecided &&
+    (lowerChunk === undefined ? !anyToken.test(unread + chunk) : !mayHoldToken(unread, chunk, lowerChunk))
+  ) {
     state.reasoningTail = tailOf(carried, chunk, joined);
     return;
   }
   // Lowered in place (same length), so every index found in `lower` is one in `joined`.
   const lower = lowerAscii(joined);
-  const textBase = base - carried.length;
+  // A call token in the first WINDOW characters of a carried tail (text came before it) had its
+  // whole lookahead when it was last read (the tail is at least `longest - 1` long; one read
+  // without it sets `reasoningRecheck`), so it was judged a mention or did not count: read again
+  // here, its window before would be cut short and could decide otherwise.
+  const judgedBefore = textBase > 0 ? WINDOW : 0;
   const nextAt = new Map<string, number>();
   const find = (token: string, from: number): number => {
     const cached = nextAt.get(token);
@@ -186,7 +210,7 @@ export function feedReasoning(
     nextAt.set(token, found);
     return found;
   };
-  let position = 0;
+  let position = from;
   for (;;) {
     if (state.reasoningStart < 0) {
       let best = -1;
@@ -202,7 +226,7 @@ export function feedReasoning(
       }
       if (!state.reasoningDecided) {
         const leading = firstOf(leadingClosers, find, position);
-        const call = firstCallToken(state.reasoningCallTokens, lower, find, position);
+        const call = firstCallToken(state, lower, find, Math.max(position, judgedBefore));
         const first = Math.min(...[best, leading.at, call.at].filter((at) => at >= 0));
         if (Number.isFinite(first)) state.reasoningDecided = true;
         if (leading.at >= 0 && leading.at === first) {
@@ -221,12 +245,14 @@ export function feedReasoning(
     let endLength = state.reasoningCloser.length;
     let rangeEnd = end + endLength;
     for (const rule of state.reasoningCallTokens) {
-      let at = find(rule.token, position);
+      let at = find(rule.token, Math.max(position, judgedBefore));
       // A mention (not at a call's start, or in backticks or a fence): the next one may count.
       while (at >= 0 && (end < 0 || at < end) && !startsCall(lower, at, rule)) {
         // Too close to the end to tell: more text may make it a call's start.
-        if (lower.length - at - rule.token.length < LOOKAHEAD && state.reasoningUndecidedToken < 0)
-          state.reasoningUndecidedToken = textBase + at;
+        if (lower.length - at - rule.token.length < LOOKAHEAD) {
+          state.reasoningRecheck = true;
+          if (state.reasoningUndecidedToken < 0) state.reasoningUndecidedToken = textBase + at;
+        }
         at = lower.indexOf(rule.token, at + 1);
       }
       if (at >= 0 && (end < 0 || at < end)) {
@@ -241,8 +267,8 @@ export function feedReasoning(
     state.reasoningCloser = '';
     position = end + endLength;
   }
-  const keep = Math.max(position, lower.length - (longest - 1));
-  state.reasoningTail = (carried + chunk).slice(keep);
+  state.reasoningScanFrom = textBase + position;
+  state.reasoningTail = tailOf(carried, chunk, joined);
 }
 
 /**
@@ -266,18 +292,24 @@ function startsCall(lower: string, at: number, rule: CallTokenRule): boolean {
   return fences % 2 === 0;
 }
 
-/** The first of `rules`' tokens at or after `from` that starts a call (see {@link startsCall}). */
+/**
+ * The first of the state's call tokens at or after `from` that starts a call (see
+ * {@link startsCall}); a mention judged before its lookahead arrived is read again next chunk.
+ */
 function firstCallToken(
-  rules: readonly CallTokenRule[],
+  state: ReasoningState,
   lower: string,
   find: (token: string, from: number) => number,
   from: number,
 ): { at: number; length: number } {
   let best = -1;
   let length = 0;
-  for (const rule of rules) {
+  for (const rule of state.reasoningCallTokens) {
     let at = find(rule.token, from);
-    while (at >= 0 && (best < 0 || at < best) && !startsCall(lower, at, rule)) at = lower.indexOf(rule.token, at + 1);
+    while (at >= 0 && (best < 0 || at < best) && !startsCall(lower, at, rule)) {
+      if (lower.length - at - rule.token.length < LOOKAHEAD) state.reasoningRecheck = true;
+      at = lower.indexOf(rule.token, at + 1);
+    }
     if (at >= 0 && (best < 0 || at < best)) {
       best = at;
       length = rule.token.length;
