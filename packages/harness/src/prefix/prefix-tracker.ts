@@ -72,6 +72,13 @@ interface Previous {
   readonly settings: PrefixPart | undefined;
 }
 
+/** Whether `array` begins with every element of `prefix`, compared by identity. */
+const startsWith = <T>(array: readonly T[], prefix: readonly T[]): boolean => {
+  if (array.length < prefix.length) return false;
+  for (let index = 0; index < prefix.length; index += 1) if (array[index] !== prefix[index]) return false;
+  return true;
+};
+
 const sameElements = <T>(a: readonly T[], b: readonly T[]): boolean => {
   if (a.length !== b.length) return false;
   for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
@@ -120,6 +127,9 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
   let orderIn: readonly ToolSchema[] = [];
   let orderOut: readonly ToolSchema[] = [];
   let orderRanks = -1;
+  // Every message of the previous request, systems included (none before the first): a request that
+  // only appends is recognised by element identity alone, and only what it appends is read.
+  let seen: Message[] | undefined;
 
   return {
     order(schemas, forget = true) {
@@ -154,22 +164,54 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
         toolInfo = { parts: toolParts, digest: toolsDigest(toolParts) };
         lastTools = [...tools];
       }
-      const systems: Message[] = [];
-      const systemIndexes: number[] = [];
+      let systems: readonly Message[];
+      let systemIndexes: readonly number[];
       const added: Message[] = [];
-      let count = 0;
-      let same = -1;
-      for (const [index, message] of messages.entries()) {
-        if (message.role === 'system') {
-          systems.push(message);
-          systemIndexes.push(index);
-          continue;
+      let same: number;
+      // Set again only when this request is taken in full: a failure part-way leaves the next to a full read.
+      const known = seen;
+      seen = undefined;
+      const appendsOnly = known !== undefined && startsWith(messages, known);
+      if (appendsOnly) {
+        // Only appended: the history so far is unchanged (`refs` holds its non-system messages), and
+        // reading each message's role, the costly part with messages of many shapes, is left to the new ones.
+        same = refs.length;
+        let grownSystems: Message[] | undefined;
+        let grownIndexes: number[] | undefined;
+        for (let index = known.length; index < messages.length; index += 1) {
+          const message = messages[index] as Message;
+          if (message.role !== 'system') {
+            added.push(message);
+            continue;
+          }
+          grownSystems ??= [...lastSystems];
+          grownIndexes ??= [...lastSystemIndexes];
+          grownSystems.push(message);
+          grownIndexes.push(index);
         }
-        if (same < 0 && message !== refs[count]) same = count;
-        if (same >= 0) added.push(message);
-        count += 1;
+        systems = grownSystems ?? lastSystems;
+        systemIndexes = grownIndexes ?? lastSystemIndexes;
+      } else {
+        const allSystems: Message[] = [];
+        const allIndexes: number[] = [];
+        let count = 0;
+        same = -1;
+        // An indexed loop: `entries()` allocates an `[index, message]` pair per message.
+        for (let index = 0; index < messages.length; index += 1) {
+          const message = messages[index] as Message;
+          if (message.role === 'system') {
+            allSystems.push(message);
+            allIndexes.push(index);
+            continue;
+          }
+          if (same < 0 && message !== refs[count]) same = count;
+          if (same >= 0) added.push(message);
+          count += 1;
+        }
+        if (same < 0) same = count;
+        systems = allSystems;
+        systemIndexes = allIndexes;
       }
-      if (same < 0) same = count;
       if (
         systemInfo === undefined ||
         !sameElements(lastSystems, systems) ||
@@ -210,6 +252,10 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
         parts.push(part);
         refs.push(message);
       }
+      if (appendsOnly) {
+        for (let index = known.length; index < messages.length; index += 1) known.push(messages[index] as Message);
+        seen = known;
+      } else seen = messages.slice();
       let broke: PrefixBreak | undefined;
       if (last !== undefined && before !== undefined)
         broke = diffPrefix(

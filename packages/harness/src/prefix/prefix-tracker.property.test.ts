@@ -1,0 +1,88 @@
+import type { Message, ToolSchema } from '@tiny/llm';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createPrefixTracker } from './prefix-tracker.js';
+
+const tools: ToolSchema[] = [{ name: 'a', description: 'a', parameters: { type: 'object' } }];
+
+/** One change to a message list between two requests. */
+type Step =
+  | { kind: 'append'; role: 'user' | 'assistant' | 'system'; text: string }
+  | { kind: 'replace'; at: number; text: string }
+  | { kind: 'copy'; at: number }
+  | { kind: 'insertSystem'; at: number; text: string }
+  | { kind: 'drop'; at: number }
+  | { kind: 'truncate'; at: number }
+  | { kind: 'newArray' };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('append' as const),
+      role: fc.constantFrom('user' as const, 'assistant' as const, 'system' as const),
+      text: fc.constantFrom('x', 'y', 'z'),
+    }),
+  },
+  fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), text: fc.constantFrom('x', 'y', 'w') }),
+  fc.record({ kind: fc.constant('copy' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('insertSystem' as const), at: fc.nat(), text: fc.constantFrom('s', 't') }),
+  fc.record({ kind: fc.constant('drop' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
+  fc.constant({ kind: 'newArray' as const }),
+);
+
+function apply(list: Message[], change: Step): Message[] {
+  const at = list.length === 0 ? 0 : ((change as { at?: number }).at ?? 0);
+  const index = list.length === 0 ? 0 : at % list.length;
+  switch (change.kind) {
+    case 'append':
+      list.push({ role: change.role, content: change.text } as Message);
+      return list;
+    case 'replace':
+      if (list.length > 0) list[index] = { ...(list[index] as Message), content: change.text } as Message;
+      return list;
+    case 'copy':
+      if (list.length > 0) list[index] = { ...(list[index] as Message) };
+      return list;
+    case 'insertSystem':
+      list.splice(index, 0, { role: 'system', content: change.text });
+      return list;
+    case 'drop':
+      list.splice(index, 1);
+      return list;
+    case 'truncate':
+      list.length = index;
+      return list;
+    case 'newArray':
+      return [...list];
+  }
+}
+
+describe('createPrefixTracker over any sequence of requests', () => {
+  it('reports what a tracker that reads every message afresh reports: the same digest and the same changes', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+        // `tracker` sees the list as a harness passes it (the same objects, appended, edited, reused);
+        // `fresh` sees new objects each time, so it can never take the append-only reading.
+        const tracker = createPrefixTracker();
+        const fresh = createPrefixTracker();
+        let list: Message[] = [
+          { role: 'system', content: 's' },
+          { role: 'user', content: 'u' },
+        ];
+        for (const change of steps) {
+          const got = tracker.observe(tools, list);
+          const want = fresh.observe(
+            tools,
+            list.map((message) => ({ ...message })),
+          );
+          expect(got.digest).toBe(want.digest);
+          expect(got.broke?.changes).toEqual(want.broke?.changes);
+          list = apply(list, change);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
