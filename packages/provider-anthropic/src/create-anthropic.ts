@@ -139,7 +139,14 @@ export function createAnthropic(options: AnthropicOptions): AnthropicProvider {
       version: options.version ?? '2023-06-01',
       headers: options.headers ?? {},
       fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-      profile: createModelProfile({ ...options.profileOf?.(modelId), ...options.profile, ...settings?.profile }),
+      // Every system message goes into the `system` field (the API has no system role among its
+      // messages): a wire fact, not a capability a profile may override.
+      profile: createModelProfile({
+        ...options.profileOf?.(modelId),
+        ...options.profile,
+        ...settings?.profile,
+        systemMessages: 'hoisted',
+      }),
       maxTokens: settings?.maxTokens ?? options.maxTokens ?? 4096,
       providerOptions: { ...options.providerOptions, ...settings?.providerOptions },
       limits: options.limits,

@@ -141,6 +141,9 @@ function makeProvider(
         toolCallFormats: [],
         ...options.profile,
         ...settings?.profile,
+        // Every system message goes into `systemInstruction` (contents take only `user` and
+        // `model` roles): a wire fact, not a capability a profile may override.
+        systemMessages: 'hoisted',
       }),
       schemaMode: settings?.schemaMode ?? options.schemaMode ?? 'json-schema',
       providerOptions: { ...options.providerOptions, ...settings?.providerOptions },

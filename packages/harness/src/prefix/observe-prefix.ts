@@ -5,7 +5,10 @@ import type { PrefixSettings } from './prefix-fingerprint.js';
 /**
  * Fingerprints the request about to be sent and, when its prefix diverges from the previous
  * request's, emits one `prompt_prefix_changed` naming every change. Returns the fingerprint's
- * digest (carried by `model_started`).
+ * digest (carried by `model_started`). What the model sends from its own settings
+ * (`wireSettings()`) counts as a setting, and a model that hoists system messages into one field
+ * (`profile.systemMessages`, unless its template takes them in the first user turn) has them
+ * compared without positions.
  * @internal
  */
 export function observePrefix(
@@ -15,7 +18,18 @@ export function observePrefix(
   modelCallId: string,
   settings?: PrefixSettings,
 ): string {
-  const { digest, broke } = state.prefix.observe(tools, messages, settings);
+  const model = state.model;
+  const modelSettings = model.wireSettings?.();
+  const hoisted = model.profile.systemMessages === 'hoisted' && settings?.systemPlacement !== 'first_user';
+  const observed: PrefixSettings | undefined =
+    modelSettings === undefined && !hoisted
+      ? settings
+      : {
+          ...settings,
+          ...(modelSettings === undefined ? {} : { modelSettings }),
+          ...(hoisted ? { systemMessages: 'hoisted' as const } : {}),
+        };
+  const { digest, broke } = state.prefix.observe(tools, messages, observed);
   if (broke !== undefined && state.sink.active)
     state.sink.emit({
       type: 'prompt_prefix_changed',

@@ -31,6 +31,18 @@ export interface PrefixSettings {
   readonly systemPlacement?: 'first_user' | undefined;
   /** The request's provider options (compared by canonical content). */
   readonly providerOptions?: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * What the model sends from its own settings (`LanguageModelV1.wireSettings()`: model-level
+   * provider options, the model id, ...), compared by canonical content.
+   */
+  readonly modelSettings?: unknown;
+  /**
+   * `hoisted` when the model sends every system message in one system field before the
+   * conversation (`ModelProfile.systemMessages`): the system part is then their texts in order,
+   * positions aside, and a system message added anywhere is a system change, never an append.
+   * Not a setting itself (the model's `modelSettings` names the model).
+   */
+  readonly systemMessages?: 'hoisted' | undefined;
 }
 
 /**
@@ -99,16 +111,18 @@ export function systemPartsOf(systems: readonly Message[], indexes: readonly num
 /**
  * The system part of a request: its system-role messages with their positions, in request order
  * (so `[system, user]` and `[user, system]` differ). A lone system message first hashes as itself.
+ * `hoisted` (every system message sent in one field before the conversation): their hashes in
+ * order without positions, so a lone one anywhere hashes as itself.
  * @internal
  */
-export function systemPartOf(systems: readonly SystemPrefixPart[]): PrefixPart {
+export function systemPartOf(systems: readonly SystemPrefixPart[], hoisted = false): PrefixPart {
   if (systems.length === 0) return EMPTY_SYSTEM;
   const first = systems[0] as SystemPrefixPart;
-  if (systems.length === 1 && first.index === 0) return { hash: first.hash, chars: first.chars };
+  if (systems.length === 1 && (hoisted || first.index === 0)) return { hash: first.hash, chars: first.chars };
   let joined = '';
   let chars = 0;
   for (const part of systems) {
-    joined += `${part.index}:${part.hash},`;
+    joined += hoisted ? `${part.hash},` : `${part.index}:${part.hash},`;
     chars += part.chars;
   }
   return { hash: sha(joined), chars };
@@ -122,6 +136,8 @@ export function settingsPartOf(settings: PrefixSettings | undefined): PrefixPart
   const options = settings?.providerOptions;
   if (settings?.systemPlacement !== undefined || (options !== undefined && Object.keys(options).length > 0))
     json += `|${JSON.stringify(settings?.systemPlacement ?? null)}|${canonical(options ?? null)}`;
+  // The model's own settings, only when it has some: fingerprints of models without still compare equal.
+  if (settings?.modelSettings !== undefined) json += `|model:${canonical(settings.modelSettings)}`;
   return partOfJson(json);
 }
 
@@ -211,13 +227,15 @@ export function fingerprintPrefix(
     }
   }
   const systemParts = systemPartsOf(systems, indexes);
-  const system = systemPartOf(systemParts);
+  const hoisted = settings?.systemMessages === 'hoisted';
+  const system = systemPartOf(systemParts, hoisted);
   const settingsPart = settingsPartOf(settings);
   return {
     digest: fold.digest(baseDigest(toolsDigest(parts), system, settingsPart)),
     tools: parts,
     system,
-    systems: systemParts,
+    // Hoisted systems have no place of their own: without positions any added one is a change.
+    ...(hoisted ? {} : { systems: systemParts }),
     settings: settingsPart,
     history,
   };

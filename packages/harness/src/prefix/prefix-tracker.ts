@@ -121,7 +121,9 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
   let lastSystems: readonly Message[] = [];
   let lastSystemIndexes: readonly number[] = [];
   let systemInfo: PrefixPart | undefined;
-  let systemParts: readonly SystemPrefixPart[] = [];
+  /** Undefined for hoisted system messages (no position: an added one is never an append). */
+  let systemParts: readonly SystemPrefixPart[] | undefined = [];
+  let lastHoisted = false;
   let lastSettings: readonly unknown[] = [];
   let settingsInfo: PrefixPart | undefined;
   let orderIn: readonly ToolSchema[] = [];
@@ -212,13 +214,17 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
         systems = allSystems;
         systemIndexes = allIndexes;
       }
+      const hoisted = settings?.systemMessages === 'hoisted';
       if (
         systemInfo === undefined ||
+        hoisted !== lastHoisted ||
         !sameElements(lastSystems, systems) ||
         !sameElements(lastSystemIndexes, systemIndexes)
       ) {
-        systemParts = systemPartsOf(systems, systemIndexes);
-        systemInfo = systemPartOf(systemParts);
+        const placed = systemPartsOf(systems, systemIndexes);
+        systemInfo = systemPartOf(placed, hoisted);
+        systemParts = hoisted ? undefined : placed;
+        lastHoisted = hoisted;
         lastSystems = systems;
         lastSystemIndexes = systemIndexes;
       }
@@ -228,6 +234,7 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
         settings?.systemPlacement,
         // By content: an options object reused and edited between requests is a change.
         settings?.providerOptions === undefined ? undefined : JSON.stringify(settings.providerOptions),
+        settings?.modelSettings === undefined ? undefined : JSON.stringify(settings.modelSettings),
       ];
       if (settingsInfo === undefined || !sameElements(lastSettings, settingValues)) {
         settingsInfo = settingsPartOf(settings);

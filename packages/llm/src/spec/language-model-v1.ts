@@ -123,4 +123,13 @@ export interface LanguageModelV1 {
   doGenerate(request: LanguageModelV1Request): Promise<LanguageModelV1Response>;
   /** Runs the model and yields parts as they arrive; fold them with `collectStream`. */
   doStream(request: LanguageModelV1Request): Promise<LanguageModelV1StreamResult>;
+  /**
+   * What the model sends on every request from its own settings, not from the request: the
+   * settings it was created with (model-level provider options such as Anthropic `serverTools`,
+   * a default `max_tokens`, the API version) and wire forms it switched to by itself. A JSON value,
+   * read before each request: a prompt-prefix tracker (the harness's) compares it by canonical
+   * content, so a change there is a settings change of the prompt prefix. It holds no secret (no
+   * API key, no header value). Optional: a model without it is taken to send nothing of its own.
+   */
+  wireSettings?(): unknown;
 }

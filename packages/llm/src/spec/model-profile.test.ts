@@ -22,6 +22,11 @@ describe('createModelProfile', () => {
     expect(createModelProfile({ toolCalling: false }).defaultStructuredMode).toBe('provider');
   });
 
+  it('keeps where system messages go, and leaves it out when not given', () => {
+    expect(createModelProfile({ systemMessages: 'hoisted' }).systemMessages).toBe('hoisted');
+    expect('systemMessages' in createModelProfile()).toBe(false);
+  });
+
   it('follows tool calling for parallel calls and native formats', () => {
     expect(createModelProfile({ toolCalling: false })).toMatchObject({ parallelToolCalls: false, toolFormats: [] });
   });

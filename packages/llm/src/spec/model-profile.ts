@@ -39,6 +39,15 @@ export interface ModelProfile {
    */
   readonly systemPrompt?: SystemPromptPlacement | undefined;
   /**
+   * Where the adapter sends a system message that is not first. `in_place` (the default, also when
+   * absent): where it stands among the messages (OpenAI chat and Responses). `hoisted`: every
+   * system message, in order, goes into the one system field sent before the conversation
+   * (Anthropic's `system`, Gemini's `systemInstruction`: neither API has a system role among its
+   * messages), so adding one anywhere changes the prompt prefix; a prefix tracker must not take it
+   * for an append.
+   */
+  readonly systemMessages?: 'in_place' | 'hoisted' | undefined;
+  /**
    * The grammars this model family writes calls in as text (`CallSource`s: `harmony` for gpt-oss,
    * `mistral` for Mistral, `['tagged_json']` for Hermes-style models, ...). An adapter that sets
    * it restricts `parseToolCalls` and the stream scrubber to them, so another family's markup a
@@ -68,6 +77,7 @@ export interface ModelProfile {
  *   never given the tool strategy by default).
  * - `schemaTransform`: none.
  * - `systemPrompt`: none (system messages).
+ * - `systemMessages`: none (in place).
  * - `toolCallFormats`: none (every grammar).
  * - `constrainedCalls`: none (constrained only for forced choices on `json_schema` servers).
  *
@@ -88,6 +98,7 @@ export function createModelProfile(partial: Partial<ModelProfile> = {}): ModelPr
     ...profile,
     ...(partial.schemaTransform === undefined ? {} : { schemaTransform: partial.schemaTransform }),
     ...(partial.systemPrompt === undefined ? {} : { systemPrompt: partial.systemPrompt }),
+    ...(partial.systemMessages === undefined ? {} : { systemMessages: partial.systemMessages }),
     ...(partial.toolCallFormats === undefined ? {} : { toolCallFormats: [...partial.toolCallFormats] }),
     ...(partial.constrainedCalls === undefined ? {} : { constrainedCalls: partial.constrainedCalls }),
   };

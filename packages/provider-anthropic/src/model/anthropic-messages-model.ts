@@ -109,6 +109,21 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
     };
   }
 
+  /**
+   * What every request sends from the model's own settings: the model id, the default
+   * `max_tokens`, the API version and the model-level provider options (`serverTools`, `thinking`,
+   * `cacheControl`, ...), read afresh each time. No key or header value.
+   */
+  wireSettings(): unknown {
+    const { config } = this;
+    return {
+      model: config.modelId,
+      maxTokens: config.maxTokens,
+      version: config.version,
+      providerOptions: config.providerOptions,
+    };
+  }
+
   private secrets: string[] | undefined;
 
   /** Who failed, and every secret of the request: the API key and every header value given (the model's and the request's). */

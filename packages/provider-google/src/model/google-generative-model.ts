@@ -59,6 +59,15 @@ export class GoogleGenerativeModel implements LanguageModelV1 {
   }
 
   /**
+   * What every request sends from the model's own settings: the model id, the schema mode and the
+   * model-level provider options, read afresh each time. No key, token or header value.
+   */
+  wireSettings(): unknown {
+    const { config } = this;
+    return { model: config.modelId, schemaMode: config.schemaMode, providerOptions: config.providerOptions };
+  }
+
+  /**
    * Runs the model to completion (`:generateContent`).
    *
    * @throws {GoogleCallError} for an HTTP error, a transport failure or an error body.

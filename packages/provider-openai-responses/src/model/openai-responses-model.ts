@@ -52,6 +52,14 @@ export class OpenAIResponsesModel implements LanguageModelV1 {
   private readonly config: OpenAIResponsesModelConfig;
   private secrets: string[] | undefined;
 
+  /**
+   * What every request sends from the model's own settings: the model id and the model-level
+   * provider options, read afresh each time. No key or header value.
+   */
+  wireSettings(): unknown {
+    return { model: this.config.modelId, providerOptions: this.config.providerOptions };
+  }
+
   /** @internal Use a provider (`createOpenAIResponses(...)('model')`) instead. */
   constructor(config: OpenAIResponsesModelConfig) {
     this.config = config;

@@ -197,6 +197,21 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
     };
   }
 
+  /**
+   * What every request sends from the model's own settings: the model id, the resolved wire
+   * settings, and the forms the model switched to after the server's rejections (tools in the
+   * prompt, fields in their fallback form), read afresh each time. No key or header value.
+   */
+  wireSettings(): unknown {
+    const { config } = this;
+    return {
+      model: config.modelId,
+      settings: config.settings,
+      promptGuided: this.promptGuided,
+      degraded: [...config.memory.degraded].sort(),
+    };
+  }
+
   private secrets: string[] | undefined;
 
   /** Who failed, and every secret of the request: the API key and every header value given (the model's and the request's). */
