@@ -129,10 +129,64 @@ const wholeReaders = [
   'enum',
 ];
 
+/** Data units (a scalar, or 16 characters of a string or key) per visit of `enum`/`const`. @internal */
+export const DATA_UNITS_PER_VISIT = 32;
+
+/**
+ * The size of data under `enum`/`const` in data units: 1 per scalar, array and object, plus the
+ * characters of strings and keys in {@link NODE_UNIT}s (iterative: deep data cannot overflow).
+ */
+function dataUnits(data: unknown): number {
+  let units = 0;
+  const stack: unknown[] = [data];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    units += 1;
+    if (typeof node === 'string') units += Math.floor(node.length / NODE_UNIT);
+    if (typeof node !== 'object' || node === null) continue;
+    if (Array.isArray(node)) for (const item of node) stack.push(item);
+    else
+      for (const [key, item] of Object.entries(node)) {
+        units += Math.floor(key.length / NODE_UNIT);
+        stack.push(item);
+      }
+  }
+  return units;
+}
+
+const sizeOf = (value: unknown): number =>
+  Array.isArray(value) ? value.length : typeof value === 'object' && value !== null ? Object.keys(value).length : 0;
+
+/**
+ * The fixed visits one application of a schema node costs, whatever the value: 1, plus what ajv's
+ * code for it does per application: `enum`/`const` compare the value with every entry (up to each
+ * entry's size: {@link DATA_UNITS_PER_VISIT} data units a visit), `properties` and `required`
+ * test each name ({@link NODE_UNIT} names a visit). @internal
+ */
+export function ownCost(node: Record<string, unknown>): number {
+  let cost = 1;
+  if ('enum' in node) cost += Math.floor(dataUnits(node.enum) / DATA_UNITS_PER_VISIT);
+  if ('const' in node) cost += Math.floor(dataUnits(node.const) / DATA_UNITS_PER_VISIT);
+  cost += Math.floor((sizeOf(node.properties) + sizeOf(node.required)) / NODE_UNIT);
+  return cost;
+}
+
+/**
+ * How many times one application of a schema node reads every key of an object value: once, plus
+ * once per `patternProperties` pattern (each pattern is tested on every key), and once more per
+ * pattern when `additionalProperties`/`unevaluatedProperties` tests them again. @internal
+ */
+export function keyFactor(node: Record<string, unknown>): number {
+  const patterns = sizeOf(node.patternProperties);
+  const again = 'additionalProperties' in node || 'unevaluatedProperties' in node ? 2 : 1;
+  return 1 + patterns * again;
+}
+
 /**
  * Registers the metering keyword on an ajv instance (inline code; always valid: it only counts).
- * The charge is chosen per schema node when it is compiled: 1 for a node whose keywords read a
- * value in constant time, the node's weight when a keyword reads all of it. @internal
+ * The charge is chosen per schema node when it is compiled: its {@link ownCost}, plus the value
+ * node's weight (times {@link keyFactor}) when a keyword reads all of it, or a string's length
+ * when a keyword reads a whole string. @internal
  */
 export function useBranchBudget(ajv: Ajv): void {
   ajv.addKeyword({
@@ -142,11 +196,16 @@ export function useBranchBudget(ajv: Ajv): void {
       const { gen, data, it } = cxt;
       const node = (typeof it.schema === 'object' ? it.schema : {}) as Record<string, unknown>;
       const state = gen.scopeValue('keyword', { ref: meter });
+      const own = ownCost(node);
+      const factor = keyFactor(node);
+      const weight = factor === 1 ? _`${state}.weigh(${data})` : _`${factor} * ${state}.weigh(${data})`;
       const charge = wholeReaders.some((keyword) => keyword in node)
-        ? _`(${state}.n += ${state}.weigh(${data}))`
+        ? _`(${state}.n += ${own} + ${weight})`
         : stringReaders.some((keyword) => keyword in node)
-          ? _`(${state}.n += typeof ${data} == "string" ? 1 + (${data}.length >> 4) : 1)`
-          : _`++${state}.n`;
+          ? _`(${state}.n += typeof ${data} == "string" ? ${own} + (${data}.length >> 4) : ${own})`
+          : own === 1
+            ? _`++${state}.n`
+            : _`(${state}.n += ${own})`;
       // `errors` is the running count of the compiled function (its own and its callees').
       const over = it.opts.allErrors
         ? _`${charge} > ${state}.limit || ${errorsName} > ${state}.maxErrors`
@@ -248,12 +307,43 @@ export function runBudgeted(
 /** Keywords whose value is data, never a schema. */
 const dataKeywords = new Set(['enum', 'const', 'default', 'examples']);
 
-/** The copy {@link countingCopy} made and how many schema nodes it meters. @internal */
-const nodeCounts = new WeakMap<object, number>();
+/** What {@link countingCopy} learnt about the schema of a copy. */
+interface CopyFacts {
+  /** The expanded weight (see {@link countingCopy}). */
+  readonly weight: number;
+  /** Whether a chain of `$ref`s and in-place keywords leads from a subschema back to itself. */
+  readonly loopsInPlace: boolean;
+}
 
-/** Schema nodes of a copy made by {@link countingCopy} (1 for anything else). @internal */
+/** The facts of each copy made by {@link countingCopy}. */
+const copyFacts = new WeakMap<object, CopyFacts>();
+
+/**
+ * The expanded weight of a copy made by {@link countingCopy} (1 for anything else): what the
+ * visit budget multiplies the value's weight by. @internal
+ */
 export function schemaNodesOf(copy: JsonSchema): number {
-  return nodeCounts.get(copy) ?? 1;
+  return copyFacts.get(copy)?.weight ?? 1;
+}
+
+/**
+ * Whether the schema of a copy made by {@link countingCopy} can apply a subschema to the same
+ * value node again without reading it (`anyOf: [..., {$ref: '#'}]`): only then can a stack
+ * overflow mean the schema refers back to itself, rather than a value nested too deep. @internal
+ */
+export function loopsInPlace(copy: JsonSchema): boolean {
+  return copyFacts.get(copy)?.loopsInPlace ?? false;
+}
+
+/** Keywords whose subschemas apply to the same value node as their parent. */
+const inPlaceKeywords = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas']);
+/** Past this expanded weight the budget is at its cap anyway; the sum stops growing. */
+const WEIGHT_CAP = 1e15;
+
+/** One edge of the schema graph: a subschema applied by its parent. */
+interface Edge {
+  readonly to: object;
+  readonly inPlace: boolean;
 }
 
 /**
@@ -261,42 +351,151 @@ export function schemaNodesOf(copy: JsonSchema): number {
  * not data under `enum`/`const`/`default`/`examples` nor a name-to-schema map); nothing moves, so
  * every JSON pointer still names the same subschema. Walked with an explicit stack (no depth limit:
  * a node left uncounted would be a way around the budget); a node shared by two parents is copied once.
+ *
+ * The copy's weight (see {@link schemaNodesOf}) is its size once every `$ref` is replaced by its
+ * target, as ajv's code applies it: the sum of `ownCost + keyFactor - 1` (1 for a plain node) over
+ * the nodes of that expanded tree, so a schema that is merely shared (a chain of `allOf`s of two references
+ * to the previous link) weighs what its applications cost. Only a true cycle is counted once: each
+ * turn of it reads a deeper part of the value, whose weight the budget grows with.
  * @internal
  */
 export function countingCopy(schema: JsonSchema): JsonSchema {
   const copies = new Map<object, Record<string, unknown> | unknown[]>();
-  const stack: [object, Record<string, unknown> | unknown[], boolean][] = [];
-  const copyOf = (node: object, isSchema: boolean): Record<string, unknown> | unknown[] => {
+  /** Subschemas each schema copy applies (its own nodes, then its `$ref` targets). */
+  const edges = new Map<object, Edge[]>();
+  const ids = new Map<string, object>();
+  const refs: [object, string][] = [];
+  // [original, copy, is a schema position, nearest schema copy above, keyword it was reached by]
+  const stack: [object, Record<string, unknown> | unknown[], boolean, object | undefined, string][] = [];
+  const copyOf = (
+    node: object,
+    isSchema: boolean,
+    owner: object | undefined,
+    via: string,
+  ): Record<string, unknown> | unknown[] => {
     let copy = copies.get(node);
     if (copy === undefined) {
       copy = Array.isArray(node) ? [] : {};
       copies.set(node, copy);
-      stack.push([node, copy, isSchema]);
+      stack.push([node, copy, isSchema, owner, via]);
     }
+    // Definitions are only applied through the `$ref`s that name them.
+    if (isSchema && !Array.isArray(node) && owner !== undefined && via !== '$defs' && via !== 'definitions')
+      edges.get(owner)?.push({ to: copy, inPlace: inPlaceKeywords.has(via) });
     return copy;
   };
-  const root = copyOf(schema, true) as JsonSchema;
-  let nodes = 0;
+  const root = copyOf(schema, true, undefined, '') as JsonSchema;
   while (stack.length > 0) {
-    const [node, copy, isSchema] = stack.pop() as [object, Record<string, unknown> | unknown[], boolean];
+    const [node, copy, isSchema, owner, via] = stack.pop() as (typeof stack)[number];
     if (Array.isArray(node)) {
       // Arrays under schema keywords (`anyOf`, `prefixItems`, `type`): their objects are schemas.
       const list = copy as unknown[];
-      for (const item of node) list.push(typeof item === 'object' && item !== null ? copyOf(item, isSchema) : item);
+      for (const item of node)
+        list.push(typeof item === 'object' && item !== null ? copyOf(item, isSchema, owner, via) : item);
       continue;
     }
     const target = copy as Record<string, unknown>;
+    // A schema node owns what is below it; a name-to-schema map passes its owner on.
+    const self = isSchema ? target : owner;
+    if (isSchema) edges.set(target, edges.get(target) ?? []);
     for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
       if ((isSchema && dataKeywords.has(key)) || typeof value !== 'object' || value === null) target[key] = value;
-      else target[key] = copyOf(value, isSchema ? !schemaMaps.has(key) : true);
+      else target[key] = copyOf(value, isSchema ? !schemaMaps.has(key) : true, self, isSchema ? key : via);
     }
     if (isSchema) {
       target[VISIT_KEYWORD] = true;
-      nodes += 1;
+      if (typeof target.$id === 'string') ids.set(target.$id, target);
+      if (typeof target.$anchor === 'string') ids.set(`#${target.$anchor}`, target);
+      if (typeof target.$dynamicAnchor === 'string') ids.set(`#${target.$dynamicAnchor}`, target);
+      if (typeof target.$ref === 'string') refs.push([target, target.$ref]);
+      if (typeof target.$dynamicRef === 'string') refs.push([target, target.$dynamicRef]);
     }
   }
-  nodeCounts.set(root, nodes);
+  for (const [from, ref] of refs) {
+    const to = ids.get(ref) ?? resolvePointer(root, ref);
+    if (to !== undefined) edges.get(from)?.push({ to, inPlace: true });
+  }
+  copyFacts.set(root, { weight: expandedWeight(root, edges), loopsInPlace: hasInPlaceCycle(edges) });
   return root;
+}
+
+/** The object a local `$ref` (`#`, `#/a/b`) names inside `root`, or undefined. */
+function resolvePointer(root: object, ref: string): object | undefined {
+  if (ref !== '#' && !ref.startsWith('#/')) return undefined;
+  let target: unknown = root;
+  if (ref !== '#')
+    for (const segment of ref.slice(2).split('/')) {
+      if (typeof target !== 'object' || target === null) return undefined;
+      let name = segment;
+      try {
+        name = decodeURIComponent(segment);
+      } catch {}
+      target = (target as Record<string, unknown>)[name.replace(/~1/g, '/').replace(/~0/g, '~')];
+    }
+  return typeof target === 'object' && target !== null && !Array.isArray(target) ? target : undefined;
+}
+
+/** The weight of the tree `root` expands to (iterative, memoised: linear in nodes and edges). */
+function expandedWeight(root: object, edges: Map<object, Edge[]>): number {
+  const memo = new Map<object, number>();
+  const active = new Set<object>();
+  const nodeWeight = (node: object): number => {
+    const record = node as Record<string, unknown>;
+    // 1 for a plain node; its charges are at most (ownCost + keyFactor) × the value's weight.
+    return ownCost(record) + keyFactor(record) - 1;
+  };
+  const frames: { node: object; next: number; sum: number }[] = [{ node: root, next: 0, sum: nodeWeight(root) }];
+  active.add(root);
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1] as (typeof frames)[number];
+    const out = edges.get(frame.node) ?? [];
+    if (frame.next < out.length) {
+      const { to } = out[frame.next] as Edge;
+      frame.next += 1;
+      const known = memo.get(to);
+      if (known !== undefined) frame.sum = Math.min(WEIGHT_CAP, frame.sum + known);
+      else if (!active.has(to)) {
+        // A node already on the path is a cycle: counted once, where it was first reached.
+        active.add(to);
+        frames.push({ node: to, next: 0, sum: nodeWeight(to) });
+      }
+      continue;
+    }
+    frames.pop();
+    active.delete(frame.node);
+    memo.set(frame.node, frame.sum);
+    const parent = frames[frames.length - 1];
+    if (parent !== undefined) parent.sum = Math.min(WEIGHT_CAP, parent.sum + frame.sum);
+  }
+  return memo.get(root) ?? 1;
+}
+
+/** Whether the in-place edges (`$ref`, `allOf`, `anyOf`, ...) hold a cycle (iterative three-colour walk). */
+function hasInPlaceCycle(edges: Map<object, Edge[]>): boolean {
+  const done = new Set<object>();
+  const active = new Set<object>();
+  for (const start of edges.keys()) {
+    if (done.has(start)) continue;
+    const frames: { node: object; next: number }[] = [{ node: start, next: 0 }];
+    active.add(start);
+    while (frames.length > 0) {
+      const frame = frames[frames.length - 1] as (typeof frames)[number];
+      const out = edges.get(frame.node) ?? [];
+      if (frame.next < out.length) {
+        const edge = out[frame.next] as Edge;
+        frame.next += 1;
+        if (!edge.inPlace || done.has(edge.to)) continue;
+        if (active.has(edge.to)) return true;
+        active.add(edge.to);
+        frames.push({ node: edge.to, next: 0 });
+        continue;
+      }
+      frames.pop();
+      active.delete(frame.node);
+      done.add(frame.node);
+    }
+  }
+  return false;
 }
 
 /** Keywords whose value maps names to schemas: the map itself is not a schema. */

@@ -4,6 +4,7 @@ import addFormatsModule from 'ajv-formats';
 import { isMarked, TinyError } from '../errors/tiny-error.js';
 import {
   countingCopy,
+  loopsInPlace,
   MAX_COLLECTED_ERRORS,
   OVERFLOW,
   runBudgeted,
@@ -12,6 +13,7 @@ import {
   useBranchBudget,
   visitBudget,
 } from './branch-budget.js';
+import { isIdnEmail, isIdnHostnameFormat, isIri, isIriReference } from './idn-formats.js';
 import type { JsonSchema } from './json-schema.js';
 import { linearPatternProblem, linearRegExpEngine } from './linear-regexp.js';
 import { validate as validateMeta2020 } from './meta-schema-2020.generated.js';
@@ -55,9 +57,25 @@ const failureMarker = Symbol.for('tiny.error.SchemaCompileFailure');
 /** Thrown by {@link createValidator} when ajv cannot compile a schema (or it is not an object). */
 export class SchemaCompileFailure extends TinyError {
   readonly [failureMarker] = true;
+  /**
+   * The size limit the schema is past, when that is why it is refused: `maxSchemaNodes`
+   * ({@link MAX_SCHEMA_NODES}) or `maxSubschemaEntries` ({@link MAX_SUBSCHEMA_ENTRIES}).
+   */
+  readonly limit: 'maxSchemaNodes' | 'maxSubschemaEntries' | undefined;
+  /** The `format` name, when the schema is refused for naming a format tiny does not enforce. */
+  readonly format: string | undefined;
 
-  constructor(message: string, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    options?: {
+      cause?: unknown;
+      limit?: 'maxSchemaNodes' | 'maxSubschemaEntries';
+      format?: string;
+    },
+  ) {
     super('SchemaCompileFailure', message, options);
+    this.limit = options?.limit;
+    this.format = options?.format;
   }
 
   static override isInstance(value: unknown): value is SchemaCompileFailure {
@@ -97,10 +115,16 @@ function createAjv(kind: '2020' | '07', allErrors = true, unevaluated = true): A
   // code.optimize: false: ajv's optimiser pass walks the generated code tree again and again
   // (superlinear: 1000 inline unions took 3.4 s to compile, 2.2 s without it); measured without
   // a difference in validation speed.
+  // inlineRefs: false: a `$ref` is a call, never a copy of its target's code, so compile time is
+  // linear in the schema as written (a 2,000-property definition named 100 times was 200,000
+  // inlined checks, and the first-error code nested them past the stack).
+  // logger: false: a failed compile is reported as a SchemaCompileFailure, not printed with its code.
   const options = {
     allErrors,
     strict: false,
     validateFormats: true,
+    inlineRefs: false,
+    logger: false as const,
     code: { regExp: linearRegExpEngine, optimize: false },
   };
   const ajv =
@@ -108,6 +132,11 @@ function createAjv(kind: '2020' | '07', allErrors = true, unevaluated = true): A
   // Ajv2020's constructor forces `unevaluated: true`; compiles read the option from `opts`.
   if (kind === '2020') (ajv.opts as { unevaluated?: boolean }).unevaluated = unevaluated;
   addFormats(ajv);
+  // The 2020-12 formats ajv-formats leaves out (see idn-formats.ts).
+  ajv.addFormat('iri', { type: 'string', validate: isIri });
+  ajv.addFormat('iri-reference', { type: 'string', validate: isIriReference });
+  ajv.addFormat('idn-hostname', { type: 'string', validate: isIdnHostnameFormat });
+  ajv.addFormat('idn-email', { type: 'string', validate: isIdnEmail });
   // ajv's `uniqueItems` compares every pair of non-primitive items; this one is linear.
   useLinearUniqueItems(ajv);
   // Counts `$ref` and union-branch visits, so validate/test stop once a value's budget is spent.
@@ -146,11 +175,14 @@ function compileFailFast(schema: JsonSchema): ValidateFunction {
     compiled = createAjv(kind, false, unevaluated).compile(counting);
   }
   schemaNodes.set(compiled, schemaNodesOf(counting));
+  if (loopsInPlace(counting)) selfLooping.add(compiled);
   return compiled;
 }
 
-/** Schema nodes metered by each compiled function (the visit budget grows with them). */
+/** The expanded weight of the schema of each compiled function (the visit budget grows with it). */
 const schemaNodes = new WeakMap<ValidateFunction, number>();
+/** Compiled functions whose schema can reach a subschema again without reading the value. */
+const selfLooping = new WeakSet<ValidateFunction>();
 
 /** Runs a compiled check within its visit budget (see branch-budget.ts). */
 function run(check: ValidateFunction, value: unknown, maxErrors?: number): boolean | typeof SPENT | typeof OVERFLOW {
@@ -180,6 +212,30 @@ const recursionIssue: ValidationIssue = {
   keyword: '$ref',
   message: 'cannot be checked: the schema refers back to itself without reading the value',
 };
+
+/**
+ * The issue of a value nested deeper than the check's call stack reaches (ajv's code recurses
+ * once per level or more), under a schema that cannot loop without reading the value.
+ */
+const depthIssue: ValidationIssue = {
+  path: '',
+  keyword: 'maxDepth',
+  message: 'cannot be checked: the value is nested too deeply for the call stack',
+};
+
+/** The issue of a stack overflow while running `check`: the schema's self-reference, or the value's depth. */
+function stackIssue(check: ValidateFunction): ValidationIssue {
+  return selfLooping.has(check) ? recursionIssue : depthIssue;
+}
+
+/** The issue of a value whose first-failure check could not be compiled (never expected: see the limits). */
+function uncompiledIssue(error: unknown): ValidationIssue {
+  return {
+    path: '',
+    keyword: 'maxBranchVisits',
+    message: `cannot be checked: collecting every issue spent the visit budget and the first-failure check did not compile (${error instanceof Error ? error.message.slice(0, 200) : String(error)})`,
+  };
+}
 
 /**
  * The issue of a value whose check would take more than `budget` subschema visits (`$ref`s and
@@ -236,6 +292,7 @@ function validateAgainstMeta(ajv: Ajv, schema: JsonSchema): void {
 
 function compile(schema: JsonSchema): ValidateFunction {
   let ajv = ajvFor(schema, false);
+  checkShape(schema, ajv);
   if (ajv === ajv2020) {
     validateAgainstMeta(ajv, schema);
     if (!usesUnevaluated(schema)) ajv = lean2020 ??= createAjv('2020', true, false);
@@ -256,6 +313,7 @@ function compile(schema: JsonSchema): ValidateFunction {
     compiled = createAjv(kind, true, kind === '2020' && usesUnevaluated(schema)).compile(counting);
   }
   schemaNodes.set(compiled, schemaNodesOf(counting));
+  if (loopsInPlace(counting)) selfLooping.add(compiled);
   return compiled;
 }
 
@@ -292,36 +350,55 @@ export function createValidator<T = unknown>(schema: JsonSchema): Validator<T> {
     }
   }
   const compiled = check;
-  let failFast: ValidateFunction | undefined;
+  let failFast: ValidateFunction | Error | undefined;
+  /** The fail-fast compile, made once; a compile that fails is kept as its error. */
+  const firstFailureCheck = (): ValidateFunction | Error => {
+    if (failFast === undefined) {
+      try {
+        failFast = compileFailFast(schema);
+      } catch (error) {
+        failFast = error instanceof Error ? error : new Error(String(error));
+      }
+    }
+    return failFast;
+  };
   const validator: Validator<T> = {
     schema,
     validate(value) {
       let valid: boolean | typeof SPENT | typeof OVERFLOW;
       try {
         valid = run(compiled, value, MAX_COLLECTED_ERRORS);
-        if (valid === SPENT || valid === OVERFLOW) {
-          // Collecting every issue spent the budget (a union explored branch by branch at every
-          // level) or piled up too many errors: the first failure is enough, found with the same
-          // budget; past that, refused.
-          failFast ??= compileFailFast(schema);
-          const firstFailure = run(failFast, value);
-          if (firstFailure === SPENT || firstFailure === OVERFLOW)
-            return { ok: false, issues: [budgetIssue(visitBudget(value, schemaNodes.get(failFast)))] };
-          if (firstFailure) return { ok: true, value: value as T };
-          const issues = toIssues(failFast.errors ?? []);
-          return { ok: false, issues: valid === OVERFLOW ? [...issues, collectionStoppedIssue] : issues };
-        }
       } catch (error) {
         if (!(error instanceof RangeError)) throw error;
-        return { ok: false, issues: [recursionIssue] };
+        return { ok: false, issues: [stackIssue(compiled)] };
+      }
+      if (valid === SPENT || valid === OVERFLOW) {
+        // Collecting every issue spent the budget (a union explored branch by branch at every
+        // level) or piled up too many errors: the first failure is enough, found with the same
+        // budget; past that, refused.
+        const fast = firstFailureCheck();
+        if (fast instanceof Error) return { ok: false, issues: [uncompiledIssue(fast)] };
+        let firstFailure: boolean | typeof SPENT | typeof OVERFLOW;
+        try {
+          firstFailure = run(fast, value);
+        } catch (error) {
+          if (!(error instanceof RangeError)) throw error;
+          return { ok: false, issues: [stackIssue(fast)] };
+        }
+        if (firstFailure === SPENT || firstFailure === OVERFLOW)
+          return { ok: false, issues: [budgetIssue(visitBudget(value, schemaNodes.get(fast)))] };
+        if (firstFailure) return { ok: true, value: value as T };
+        const issues = toIssues(fast.errors ?? []);
+        return { ok: false, issues: valid === OVERFLOW ? [...issues, collectionStoppedIssue] : issues };
       }
       if (valid) return { ok: true, value: value as T };
       return { ok: false, issues: toIssues(compiled.errors ?? []) };
     },
     test(value): value is T {
-      failFast ??= compileFailFast(schema);
+      const fast = firstFailureCheck();
+      if (fast instanceof Error) return false;
       try {
-        return run(failFast, value) === true;
+        return run(fast, value) === true;
       } catch (error) {
         if (!(error instanceof RangeError)) throw error;
         return false;
@@ -510,7 +587,87 @@ export function checkSchema(schema: JsonSchema): void {
   if (cache.has(schema)) return;
   const text = schemaText(schema);
   if (text !== undefined && compiledByText.has(text)) return;
-  validateAgainstMeta(ajvFor(schema, false), schema);
+  const ajv = ajvFor(schema, false);
+  checkShape(schema, ajv);
+  validateAgainstMeta(ajv, schema);
   checkRefs(schema);
   checkPatterns(schema);
 }
+
+/**
+ * Most schema nodes (objects in schema position, `$defs` included) a schema may have: ajv's
+ * compile takes time superlinear in them (about a second per few thousand nodes on a loaded
+ * machine, twice: every issue and first failure).
+ */
+export const MAX_SCHEMA_NODES = 10_000;
+/**
+ * Most subschema entries (`properties`, `patternProperties`, `dependentSchemas`, and the entries
+ * of `allOf`, `anyOf`, `oneOf`, `prefixItems`) on any path from the root to a subschema, one more
+ * per level: ajv's first-failure code nests each entry inside the previous one's success, so its
+ * compile is quadratic in them and past about 2,000 the generated function overflows the stack
+ * when it is first called (2,000 root `allOf` unions took 19 s, then reported a wrong issue).
+ */
+export const MAX_SUBSCHEMA_ENTRIES = 1000;
+const entryKeywords = ['properties', 'patternProperties', 'dependentSchemas', 'allOf', 'anyOf', 'oneOf', 'prefixItems'];
+
+/**
+ * Refuses a schema past {@link MAX_SCHEMA_NODES} or {@link MAX_SUBSCHEMA_ENTRIES}, or naming a
+ * `format` that `ajv` does not enforce (walked with an explicit stack: no depth limit).
+ * @throws {SchemaCompileFailure} with `limit` or `format` set.
+ */
+function checkShape(root: JsonSchema, ajv: Ajv): void {
+  // [node, is a schema position, entries nested above it]
+  const stack: [unknown, boolean, number][] = [[root, true, 0]];
+  const seen = new Set<object>();
+  let nodes = 0;
+  while (stack.length > 0) {
+    const [node, isSchema, above] = stack.pop() as [unknown, boolean, number];
+    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      for (const item of node) stack.push([item, isSchema, above]);
+      continue;
+    }
+    const record = node as Record<string, unknown>;
+    let nested = above;
+    if (isSchema) {
+      nodes += 1;
+      if (nodes > MAX_SCHEMA_NODES)
+        throw new SchemaCompileFailure(
+          `the schema has more than ${MAX_SCHEMA_NODES} subschemas (limit maxSchemaNodes): split the tool or simplify its parameters`,
+          { limit: 'maxSchemaNodes' },
+        );
+      let entries = 0;
+      for (const keyword of entryKeywords) {
+        const value = record[keyword];
+        if (typeof value === 'object' && value !== null)
+          entries += Array.isArray(value) ? value.length : Object.keys(value).length;
+      }
+      nested = above + 1 + entries;
+      if (nested > MAX_SUBSCHEMA_ENTRIES)
+        throw new SchemaCompileFailure(
+          `the schema nests ${nested} subschema entries (properties, allOf/anyOf/oneOf/prefixItems entries, patternProperties) on one path, more than ${MAX_SUBSCHEMA_ENTRIES} (limit maxSubschemaEntries)`,
+          { limit: 'maxSubschemaEntries' },
+        );
+      if (typeof record.format === 'string' && ajv.formats[record.format] === undefined)
+        throw new SchemaCompileFailure(
+          `unknown format "${record.format}": tiny enforces every format it accepts, and knows ${Object.keys(ajv.formats).join(', ')}`,
+          { format: record.format },
+        );
+    }
+    for (const [key, value] of Object.entries(record)) {
+      if (isSchema && dataKeywords.has(key)) continue;
+      stack.push([value, isSchema ? !shapeMaps.has(key) : true, nested]);
+    }
+  }
+}
+
+/** Keywords whose value maps names (or patterns) to schemas: the map itself is not a schema. */
+const shapeMaps = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+  'dependencies',
+]);
