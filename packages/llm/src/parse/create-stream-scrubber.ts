@@ -1,7 +1,7 @@
 import type { ToolSchema } from '../spec/tool-schema.js';
 import { feedFence, initialFenceState } from './fence-tracker.js';
 import { finalizeCalls } from './finalize-calls.js';
-import { createGrammars, streamNeedsScan } from './grammars/create-grammars.js';
+import { createGrammars, streamHoldWithoutScan } from './grammars/create-grammars.js';
 import { createNarrativeEmitter } from './narrative-emitter.js';
 import type { CallSource, ParsedText } from './parse-types.js';
 import { findProtectedRegions } from './protected-regions.js';
@@ -40,10 +40,19 @@ export interface StreamScrubber {
 }
 
 const EAGER_LIMIT = 4096;
-/** Quotation marks that may open a quotation in prose (see `scan-text.ts`). */
-const QUOTE_MARKS = /["'\u201c\u2018\u00ab\u300c]/;
+/** A word held without a scan (see `streamHoldWithoutScan`) longer than this is left to the scan. */
+const WORD_LIMIT = 64;
+/** Text released without a scan is read for fences and reasoning regions in pieces of about this size. */
+const FENCE_BATCH = 256;
 /** Without a decisive character, a held tail is rescanned after this many new characters at least. */
 const MIN_GROWTH = 8;
+/**
+ * As {@link MIN_GROWTH}, for a tail held from a block that has begun (an opener, a call still
+ * arriving): only a decisive character can close it, so it is rescanned on one, and after this
+ * many other characters only as a bound on how late a block that turns out to be prose (`add(`
+ * followed by words) is released.
+ */
+const BLOCK_GROWTH = 64;
 /**
  * Characters that can complete an opener or a block or start a new one: the last character of
  * every closer and opener of every grammar (`>` of tags and sentinel tokens, a backtick of fences,
@@ -51,6 +60,14 @@ const MIN_GROWTH = 8;
  * `<` and `[`. A fragment without them leaves an opened block open.
  */
 const DECISIVE = '<>[]}`)\n';
+/**
+ * What every reasoning token has (see `reasoning-tracker.ts`): each ends in `>` or `]` and holds
+ * `hink` (`</think>`, `[THINK]`), a pipe (`<|tool_call_begin|>`), `<start_f` or `]<]` (MiniMax), in
+ * any case. Text without such a match holds no token that could decide a held start.
+ */
+const REASONING_TOKEN_PART = /hink|\||<start_f|\]<\]/i;
+/** How much text before a fragment a reasoning token split across fragments may have begun in. */
+const TOKEN_TAIL = 32;
 
 /**
  * Creates a scrubber for streamed visible text (L12). It reads the same scan grammars as
@@ -65,31 +82,53 @@ const DECISIVE = '<>[]}`)\n';
  * `parseToolCalls(text, {allowBareJson: false}).text` (GLM lines aside), and the released calls are the same, in the same order. Whitespace at the end of a
  * fragment is held until more text of the same paragraph arrives, because a call block may follow.
  *
- * Each feed looks at the held tail and the new fragment only. When nothing is held and the
- * fragment has none of the characters any grammar needs to start a block or a partial opener
- * (`<`, `[`, `` ` ``, `f` of `functools[`, and for p-type tools `(` and the tools' first letters), it cannot hold or
- * contain markup: it goes straight to the narrative, without a scan, so one-character feeds of
- * plain text cost about what large ones do. Otherwise the held tail plus the fragment is scanned
- * with only the grammars whose characters occur in it. A held tail is rescanned when a fragment
- * brings a character that can complete or start something (`<>[]}`, a backtick, `)`, a newline),
- * else only after it grows by 8 characters or an eighth, whichever is more; while more than 4 KB
- * is held (one huge unfinished block), only after it grows by an eighth. So total work stays
- * linear, and held text is released at most that much late, never early: the concatenated output
- * does not depend on how the text was split.
+ * Each feed looks at the held tail and the new fragment only. Text in which no block can start
+ * (none of `<`, `[`, `]`, a backtick, `~`, a quotation mark, and with p-type tools `(`) is decided
+ * without a scan: it goes straight to the narrative, except a last word that may still become an
+ * opener without such a character (`functools`, a p-type tool's `name(`), which is held and then
+ * extended or released by comparing the next fragment, so one-character feeds of plain text cost
+ * about what large ones do. Otherwise the held tail plus the fragment is scanned with only the
+ * grammars whose characters occur in it. A held tail is rescanned when a fragment brings a
+ * character that can complete or start something (`<>[]}`, a backtick, `)`, a newline), else only
+ * after it grows by 8 characters or an eighth, whichever is more (64 for a block that has begun,
+ * which only such a character closes). A complete block held until a reasoning token decides
+ * whether the text began in reasoning (`leadingReasoning`) is rescanned only when a fragment may
+ * complete such a token, or after it grows by 64 characters or an eighth; while more than 4 KB is
+ * held, only after it grows by an eighth. So total work stays linear, and held text is released at
+ * most that much late, never early: the concatenated output does not depend on how the text was
+ * split.
  */
 export function createStreamScrubber(options: StreamScrubberOptions = {}): StreamScrubber {
   const knowledge = createToolKnowledge(options.tools, options);
-  const needsScan = streamNeedsScan(knowledge);
+  const holdWithoutScan = streamHoldWithoutScan(knowledge);
   const narrative = createNarrativeEmitter();
   const guard = createWholeResponseGuard(knowledge);
   let fence = initialFenceState(knowledge.leadingReasoning, reasoningCallTokens(knowledge.allows));
   let buffer = '';
   let previousCode = -1;
   let heldAfterLastScan = 0;
+  /** Whether the last scan held `buffer` from a block that has begun (see {@link BLOCK_GROWTH}). */
+  let heldBlock = false;
+  /** Whether it held `buffer` until a reasoning token decides the start (`ScanResult.pendingReasoning`). */
+  let heldForReasoning = false;
+  /** The last characters fed (held), where a reasoning token a fragment completes may have begun. */
+  let tokenTail = '';
+  /** Whether `buffer` is a word held without a scan (see `streamHoldWithoutScan`). */
+  let wordHeld = false;
+  /** Text released without a scan that the fence state has not read yet (it is read before a scan). */
+  let unfenced = '';
   /** The absolute span of the last call block released (a region opened inside it is content). */
   let lastCallSpan: readonly [number, number] | undefined;
 
+  function readUnfenced(): void {
+    if (unfenced === '') return;
+    feedFence(fence, unfenced, () => {});
+    unfenced = '';
+  }
+
   function step(final: boolean): ParsedText {
+    readUnfenced();
+    wordHeld = false;
     const context = createScanContext(buffer, final ? 'batch' : 'stream', knowledge, previousCode);
     const grammars = createGrammars(context);
     const scan = scanText(
@@ -117,6 +156,9 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
         if (hold >= last[0] && hold < releaseEnd) releaseEnd = hold;
       }
     }
+    // Held from the block itself (not from an earlier partial opener, nor for a quotation).
+    heldBlock = scan.pending >= 0 && releaseEnd === scan.pending && scan.pendingQuote !== true;
+    heldForReasoning = heldBlock && scan.pendingReasoning === true;
     narrative.append(buffer.slice(last[0], releaseEnd));
     const consumed = final ? buffer.length : releaseEnd;
     const finished = finalizeCalls(scan.calls, knowledge);
@@ -131,6 +173,11 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
       buffer = '';
       previousCode = -1;
       heldAfterLastScan = 0;
+      heldBlock = false;
+      heldForReasoning = false;
+      tokenTail = '';
+      wordHeld = false;
+      unfenced = '';
       lastCallSpan = undefined;
       return released;
     }
@@ -140,34 +187,57 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
       buffer = buffer.slice(consumed);
     }
     heldAfterLastScan = buffer.length;
+    tokenTail = buffer.slice(-TOKEN_TAIL);
     return released;
+  }
+
+  /**
+   * Whether the held tail plus `fragment` (now `grown` characters past the last scan) must be
+   * scanned again: when the fragment brings something that can decide it, else once it has grown
+   * enough that a hold something else ended is released only boundedly late.
+   */
+  function rescanDue(fragment: string, grown: number): boolean {
+    const window = tokenTail + fragment;
+    tokenTail = window.length > TOKEN_TAIL ? window.slice(-TOKEN_TAIL) : window;
+    if (heldForReasoning) {
+      // Only a reasoning token can release a block held for one: rescanned when one may have ended.
+      const ends = fragment.includes('>') || fragment.includes(']');
+      return (ends && REASONING_TOKEN_PART.test(window)) || grown >= Math.max(BLOCK_GROWTH, heldAfterLastScan / 8);
+    }
+    const growth = heldBlock ? BLOCK_GROWTH : MIN_GROWTH;
+    return grown >= Math.max(growth, heldAfterLastScan / 8) || containsAny(fragment, DECISIVE);
   }
 
   const blocks = {
     feed(fragment: string): ParsedText {
-      // A quotation mark may open a quotation whose calls are examples: such text is scanned (held).
-      if (buffer === '' && fragment !== '' && !needsScan(fragment, previousCode) && !QUOTE_MARKS.test(fragment)) {
-        // What a scan would do with text that holds no block and no partial opener, without one.
-        try {
-          narrative.append(fragment);
-          feedFence(fence, fragment, () => {});
-          previousCode = fragment.charCodeAt(fragment.length - 1);
-          heldAfterLastScan = 0;
-          return { text: narrative.take(), calls: [], diagnostics: [] };
-        } catch {
-          return { text: '', calls: [], diagnostics: [] };
+      if (fragment !== '' && (buffer === '' || (wordHeld && buffer.length < WORD_LIMIT))) {
+        // What a scan would do with text in which no block can start, without one: release it up
+        // to a word that may still become an opener (held, and extended or released by the next feed).
+        const text = buffer + fragment;
+        const hold = holdWithoutScan(text, previousCode);
+        if (hold !== undefined) {
+          try {
+            if (hold > 0) {
+              const released = text.slice(0, hold);
+              narrative.append(released);
+              unfenced += released;
+              if (unfenced.length >= FENCE_BATCH) readUnfenced();
+              previousCode = text.charCodeAt(hold - 1);
+            }
+            buffer = hold < text.length ? text.slice(hold) : '';
+            wordHeld = buffer !== '';
+            heldAfterLastScan = 0;
+            return { text: narrative.take(), calls: [], diagnostics: [] };
+          } catch {
+            return { text: '', calls: [], diagnostics: [] };
+          }
         }
       }
+      wordHeld = false;
       buffer += fragment;
       const grown = buffer.length - heldAfterLastScan;
       if (buffer.length > EAGER_LIMIT && grown < heldAfterLastScan / 8) return { text: '', calls: [], diagnostics: [] };
-      if (
-        heldAfterLastScan > 0 &&
-        grown < Math.max(MIN_GROWTH, heldAfterLastScan / 8) &&
-        !containsAny(fragment, DECISIVE)
-      ) {
-        return { text: '', calls: [], diagnostics: [] };
-      }
+      if (heldAfterLastScan > 0 && !rescanDue(fragment, grown)) return { text: '', calls: [], diagnostics: [] };
       try {
         return step(false);
       } catch {
@@ -180,6 +250,8 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
       } catch {
         const text = buffer;
         buffer = '';
+        wordHeld = false;
+        unfenced = '';
         return { text, calls: [], diagnostics: [] };
       }
     },
@@ -189,7 +261,7 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
   return {
     feed(fragment) {
       const scrubbed = blocks.feed(fragment);
-      return { ...scrubbed, text: guard.feed(fragment, scrubbed.text) };
+      return { text: guard.feed(fragment, scrubbed.text), calls: scrubbed.calls, diagnostics: scrubbed.diagnostics };
     },
     flush() {
       return guard.flush(blocks.flush());

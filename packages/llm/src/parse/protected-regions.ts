@@ -43,6 +43,8 @@ export interface ProtectedRegions {
    * narrative before it is released. -1 when nothing is undecided.
    */
   readonly undecidedCallsFrom: number;
+  /** In an incomplete text: no reasoning token has decided yet whether the text began in reasoning. */
+  readonly reasoningUndecided: boolean;
   /**
    * The end of a reasoning region that starts at the very start of the response (a leading closer,
    * or an opener there), relative to this text; -1 when there is none in it. A call block that
@@ -108,6 +110,7 @@ export function findProtectedRegions(
     opensWithin: (start, end) => (opened[lastStartingBy(opened, end - 1)]?.[0] ?? -1) > start,
     undecidedFrom: undecided < 0 ? -1 : Math.max(0, undecided - base),
     undecidedCallsFrom: callsUndecided,
+    reasoningUndecided: !complete && !working.reasoningDecided,
     leadingEnd,
     firstOrigin,
   };

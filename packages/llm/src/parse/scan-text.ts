@@ -13,6 +13,17 @@ export interface ScanResult {
   readonly diagnostics: ParseDiagnostic[];
   /** Stream mode: where an undecided block starts (everything from there is held), else -1. */
   readonly pending: number;
+  /**
+   * Stream mode: the text from `pending` is held for a quotation in prose (or a last `'`) that
+   * more text decides, not for a block: any character may decide it.
+   */
+  readonly pendingQuote?: boolean;
+  /**
+   * Stream mode: the text from `pending` is a complete block held until a reasoning token decides
+   * whether the text began in reasoning (see `ProtectedRegions.undecidedCallsFrom`): only such a
+   * token, or the end of the text, can release any of it.
+   */
+  readonly pendingReasoning?: boolean;
   /** Whether a run of blocks was left as text because it was quoted in prose. */
   readonly quoted: boolean;
   /** The span of the last call block taken, if any. */
@@ -129,9 +140,10 @@ export function scanText(
       regions.undecidedCallsFrom >= 0 &&
       best.start >= regions.undecidedCallsFrom
     ) {
+      const waiting = regions.reasoningUndecided && quoteOpen < 0;
       const start = heldFrom(best.start);
       parts.push([partStart, start]);
-      return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall() };
+      return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall(), pendingReasoning: waiting };
     }
     if (best.kind === 'pending') {
       // A block still arriving inside an open quotation: the quotation is undecided, held whole
@@ -240,7 +252,7 @@ export function scanText(
     if (run !== undefined) undoRun(run);
     const start = quoteOpen >= 0 ? Math.max(quoteOpenAt, partStart) : Math.max(markUndecided, partStart);
     parts.push([partStart, start]);
-    return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall() };
+    return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall(), pendingQuote: true };
   }
   if (ownedFrom >= 0) partStart = text.length;
   parts.push([partStart, Math.max(partStart, text.length)]);

@@ -38,13 +38,21 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
   // each feed adds (with the tail that could have started it), so a long stream is never re-read.
   let startSettled = false;
   let tagTail = '';
+  /** A `{` in `pending` whose object has not closed yet, read so far (resumed on the next feed, never re-read). */
+  let object: ObjectScan | undefined;
 
   /** Whether `<|python_tag|>` appears in the text fed so far; `raw` is the newest fragment. */
   function sawPythonTag(raw: string): boolean {
+    if (tagTail === '' && !raw.includes('<')) return false;
     const window = tagTail + raw;
-    tagTail = window.slice(-(PYTHON_TAG.length - 1));
+    // Only the tag's first character is a `<`: a tag that began in an earlier fragment begins at the last one.
+    const last = window.lastIndexOf('<');
+    tagTail = last >= 0 && window.length - last < PYTHON_TAG.length ? window.slice(last) : '';
     return window.includes(PYTHON_TAG);
   }
+
+  /** Whether the text fed so far has a `{` or a `[` (else no whole-response reading finds a call). */
+  let sawBracket = false;
 
   /** How much of `pending` is known not to start a call a whole-response reading finds. */
   function releasable(): number {
@@ -84,20 +92,25 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
   function proseCut(): number {
     let cursor = 0;
     for (;;) {
-      const open = pending.indexOf('{', cursor);
-      if (open < 0) break;
-      const end = jsonObjectEnd(pending, open);
+      if (object === undefined) {
+        const open = pending.indexOf('{', cursor);
+        if (open < 0) break;
+        object = { open, at: open, depth: 0, inString: false };
+      }
+      const end = readObject(pending, object);
       // Whitespace before a call is the narrative's to join: held with it.
-      if (end < 0) return withoutTrailingSpace(pending, open);
+      if (end < 0) return withoutTrailingSpace(pending, object.open);
+      const { open } = object;
+      object = undefined;
       if (looksLikeCall(pending.slice(open, end), knowledge)) {
         holdAll = true;
         return withoutTrailingSpace(pending, open);
       }
       cursor = end;
     }
-    // A tail that could still become `<|python_tag|>`.
-    for (let length = Math.min(PYTHON_TAG.length - 1, pending.length); length > 0; length--) {
-      if (PYTHON_TAG.startsWith(pending.slice(pending.length - length))) return pending.length - length;
+    // A tail that could still become `<|python_tag|>` (it starts with a `<`, the tag's only one).
+    for (let index = Math.max(0, pending.length - (PYTHON_TAG.length - 1)); index < pending.length; index++) {
+      if (pending.charCodeAt(index) === 60 && PYTHON_TAG.startsWith(pending.slice(index))) return index;
     }
     return pending.length;
   }
@@ -106,12 +119,17 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
     feed(raw, scrubbed) {
       all += raw;
       pending += scrubbed;
+      if (!sawBracket && (raw.includes('{') || raw.includes('['))) sawBracket = true;
       if (sawPythonTag(raw)) holdAll = true;
       if (holdAll) return '';
       const cut = releasable();
       if (holdAll && cut <= 0) return '';
       const out = pending.slice(0, cut);
       pending = pending.slice(cut);
+      if (object !== undefined) {
+        object.open -= cut;
+        object.at -= cut;
+      }
       released += out;
       return out;
     },
@@ -125,7 +143,10 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
       holdAll = false;
       startSettled = false;
       tagTail = '';
-      if (rest === '' && !whole.includes('{') && !whole.includes('[')) return scrubbed;
+      object = undefined;
+      const bracket = sawBracket;
+      sawBracket = false;
+      if (rest === '' && !bracket) return scrubbed;
       let batch: ParsedText;
       try {
         batch = parseCompleteText(whole, knowledge, { allowBareJson: true, allowGlmLines: false });
@@ -148,11 +169,22 @@ function withoutTrailingSpace(text: string, end: number): number {
   return cut;
 }
 
-/** The end of the JSON object opened at `open` (string-aware brace matching), or -1 while it is open. */
-function jsonObjectEnd(text: string, open: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let index = open; index < text.length; index++) {
+/** A JSON object being read: where its `{` stands, the next index to read, and the reader's state there. */
+interface ObjectScan {
+  open: number;
+  at: number;
+  depth: number;
+  inString: boolean;
+}
+
+/**
+ * Reads on from `scan.at` (string-aware brace matching): the end of the object opened at
+ * `scan.open`, or -1 while it is open (then `scan` holds where to resume when `text` has grown).
+ */
+function readObject(text: string, scan: ObjectScan): number {
+  let { depth, inString } = scan;
+  let index = scan.at;
+  for (; index < text.length; index++) {
     const code = text.charCodeAt(index);
     if (inString) {
       if (code === 92) index++;
@@ -164,6 +196,10 @@ function jsonObjectEnd(text: string, open: number): number {
       if (depth === 0) return index + 1;
     }
   }
+  // After a backslash at the end, `index` is past the end: the escaped character is skipped on resuming.
+  scan.at = index;
+  scan.depth = depth;
+  scan.inString = inString;
   return -1;
 }
 

@@ -7,7 +7,7 @@ import { createFunctionGemmaGrammar } from './function-gemma.js';
 import { createHarmonyGrammar } from './harmony.js';
 import { createInvokeXmlGrammar } from './invoke-xml.js';
 import { createKimiXtmlGrammar } from './kimi-xtml.js';
-import { createMarkedJsonGrammar } from './marked-json.js';
+import { createMarkedJsonGrammar, functoolsHoldStart } from './marked-json.js';
 import { createMinimaxM3Grammar, MINIMAX_NS } from './minimax-m3.js';
 import { createMistralGrammar } from './mistral.js';
 import { createPythonicGrammar } from './pythonic.js';
@@ -59,13 +59,42 @@ function ptypeMatters(text: string, previousCode: number, needles: readonly stri
 }
 
 /**
- * @internal A check, built once per stream, of whether a stream text (after `previousCode`) could
- * hold a block or a partial opener of any grammar; when it returns false, every grammar would
- * find nothing and hold nothing, so the text can be released as it is, without a scan.
+ * Characters after which a stream text needs a scan to be decided: the triggers of every grammar
+ * but FireFunction's `f` (`<`, `[`, `]`, a backtick), `~` of a fence, and the quotation marks
+ * that may open a quotation in prose (see `scan-text.ts`); with p-type tools, `(` too.
  */
-export function streamNeedsScan(knowledge: ToolKnowledge): (text: string, previousCode: number) => boolean {
+const SCAN_CHARACTERS = `${ALL_TRIGGERS.replace('f', '')}~"'\u201c\u2018\u00ab\u300c`;
+
+/**
+ * @internal A check, built once per stream, of what a scan would hold of a stream text (after
+ * `previousCode`) without scanning it: for a text with none of {@link SCAN_CHARACTERS}, no block
+ * can complete or be taken, and the only grammars that could hold its end are FireFunction's
+ * (a last `functools`, or a last word part-way through it) and the p-type grammar (a last word
+ * part-way through an offered `name(`): it returns the index from which they hold it (the text's
+ * length when nothing is held; holding a word a narrowed format list would not read is only later,
+ * never earlier). For any other text it returns undefined: only a scan can tell.
+ */
+export function streamHoldWithoutScan(
+  knowledge: ToolKnowledge,
+): (text: string, previousCode: number) => number | undefined {
   const needles = ptypeNeedles(knowledge);
-  return (text, previousCode) => containsAny(text, ALL_TRIGGERS) || ptypeMatters(text, previousCode, needles);
+  const scanCharacters = needles.length > 0 ? `${SCAN_CHARACTERS}(` : SCAN_CHARACTERS;
+  const scanCodes = new Set([...scanCharacters].map((character) => character.charCodeAt(0)));
+  // A short text (a token-sized fragment) is walked once; a long one is searched for each character.
+  const needsScan = (text: string): boolean => {
+    if (text.length > scanCharacters.length) return containsAny(text, scanCharacters);
+    for (let index = 0; index < text.length; index++) if (scanCodes.has(text.charCodeAt(index))) return true;
+    return false;
+  };
+  return (text, previousCode) => {
+    if (needsScan(text)) return undefined;
+    let hold = text.includes('f') ? functoolsHoldStart(text) : -1;
+    if (needles.length > 0) {
+      const word = ptypeHoldStart(text, 0, previousCode, needles);
+      if (word >= 0 && (hold < 0 || word < hold)) hold = word;
+    }
+    return hold < 0 ? text.length : hold;
+  };
 }
 
 /**

@@ -5,7 +5,10 @@ import { readStatedArguments, statedCall } from '../read-stated-arguments.js';
 import type { ScanContext } from '../scan-context.js';
 import { scanJsonValue } from '../scan-json-value.js';
 import { type Block, countCharacters, type Grammar, type RawCall } from '../scan-types.js';
-import { endsInsidePrefix, skipWhitespace } from '../text-scanning.js';
+import { endsInsidePrefix, isBlank, skipWhitespace } from '../text-scanning.js';
+
+/** FireFunction v2's call marker, a plain word (the only opener of any grammar without `<` or `[`). */
+const FUNCTOOLS = 'functools';
 
 interface Marker {
   readonly open: string;
@@ -20,7 +23,7 @@ interface Marker {
  * - Apertus: `<|tools_prefix|>[{"NAME": {…}}, …]<|tools_suffix|>`, the function name as the key.
  */
 const markers: readonly Marker[] = [
-  { open: 'functools', close: undefined, nameAsKey: false },
+  { open: FUNCTOOLS, close: undefined, nameAsKey: false },
   { open: '<|tools_prefix|>', close: '<|tools_suffix|>', nameAsKey: true },
 ];
 
@@ -103,4 +106,20 @@ export function createMarkedJsonGrammar(context: ScanContext): Grammar {
   }
 
   return { source: 'tagged_json', findNext, holdFrom };
+}
+
+/**
+ * @internal Where this grammar holds a stream text that has no `[` and no `<` (so no block of its
+ * own can complete in it): from a last `functools` followed by nothing but whitespace (its array
+ * may still come: the block is pending), else from a last word part-way through `functools` (as
+ * `holdFrom`); -1 when nothing is held. The stream scrubber uses it to release such text
+ * without a scan.
+ */
+export function functoolsHoldStart(text: string): number {
+  const last = text.includes(FUNCTOOLS) ? text.lastIndexOf(FUNCTOOLS) : -1;
+  if (last >= 0 && isBlank(text, last + FUNCTOOLS.length, text.length)) return last;
+  for (let index = Math.max(0, text.length - FUNCTOOLS.length); index < text.length; index++) {
+    if (endsInsidePrefix(text, index, FUNCTOOLS)) return index;
+  }
+  return -1;
 }

@@ -1,0 +1,148 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { ToolSchema } from '../spec/tool-schema.js';
+import { compareStream } from './__fixtures__/stream-check.js';
+import { createStreamScrubber, type StreamScrubberOptions } from './create-stream-scrubber.js';
+
+const tools: ToolSchema[] = [
+  {
+    name: 'add',
+    description: 'Add two integers.',
+    parameters: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } } },
+  },
+  {
+    name: 'search',
+    description: 'Search.',
+    parameters: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer' } } },
+    format: { type: 'ptype', parameters: ['query', 'limit'] },
+  },
+  {
+    name: 'fetch',
+    description: 'Fetch a page.',
+    parameters: { type: 'object', properties: { url: { type: 'string' } } },
+    format: { type: 'ptype', parameters: ['url'] },
+  },
+];
+
+/**
+ * Pieces of model text that reach every way a feed is decided: words released without a scan,
+ * words that may grow into an opener without a structural character (`functools`, a p-type tool's
+ * `search(`, `fetch(`) and what breaks them, partial and complete openers, call blocks (which a
+ * stream holds until a reasoning token decides the start), reasoning tokens, quotation marks and
+ * apostrophes, JSON in prose (the whole-response guard) and fences.
+ */
+const piece = fc.constantFrom(
+  'The plan ',
+  'of ',
+  'f',
+  'fu',
+  'funct',
+  'functo',
+  'functools',
+  'functools ',
+  'functools[{"name": "add", "arguments": {"a": 1, "b": 2}}]',
+  'functoolsx ',
+  ' se',
+  ' search',
+  ' search(',
+  ' search("rust", 3)',
+  ' search( with words',
+  ' fetch("https://example.com")',
+  ' fe',
+  'sea ',
+  ' ',
+  '  ',
+  '\n',
+  '\n\n',
+  '(1) ',
+  ')',
+  '"',
+  '"quoted" ',
+  "'",
+  "don't ",
+  '\u201cnice\u201d ',
+  '<',
+  '<tool_ca',
+  '<tool_call>',
+  '</tool_call>',
+  '<tool_call>{"name": "add", "arguments": {"a": 1, "b": 2}}</tool_call>',
+  '{"name": "add", "arguments": {"a": 3, "b": 4}}',
+  '{"note": "a } brace"} ',
+  '{',
+  '}',
+  '[',
+  '[TOOL_CALLS]',
+  '<think>',
+  '</think>',
+  '<think>hm</think>',
+  '<|python_tag|>',
+  '<|',
+  '```\n',
+  '```py\n',
+  '~~~',
+  '`code` ',
+);
+
+const text = fc.array(piece, { minLength: 1, maxLength: 14 }).map((pieces) => pieces.join(''));
+
+/** `text` cut at `cuts` (sorted, deduplicated, inside the text). */
+function cutAt(whole: string, cuts: readonly number[]): string[] {
+  const points = [...new Set(cuts.map((cut) => cut % (whole.length + 1)))].sort((a, b) => a - b);
+  const pieces: string[] = [];
+  let from = 0;
+  for (const point of points) {
+    pieces.push(whole.slice(from, point));
+    from = point;
+  }
+  pieces.push(whole.slice(from));
+  return pieces;
+}
+
+function run(fragments: readonly string[], options: StreamScrubberOptions): { text: string; calls: unknown[] } {
+  const scrubber = createStreamScrubber(options);
+  let released = '';
+  const calls: unknown[] = [];
+  for (const fragment of fragments) {
+    const step = scrubber.feed(fragment);
+    released += step.text;
+    calls.push(...step.calls);
+  }
+  const last = scrubber.flush();
+  return { text: released + last.text, calls: [...calls, ...last.calls] };
+}
+
+describe('the stream scrubber, fed any split of texts with words, openers, quotes and JSON', () => {
+  it('releases what one whole feed releases, split anywhere and one character at a time', () => {
+    fc.assert(
+      fc.property(
+        text,
+        fc.array(fc.nat(), { maxLength: 12 }),
+        fc.boolean(),
+        fc.boolean(),
+        (whole, cuts, withTools, leadingReasoning) => {
+          const options: StreamScrubberOptions = { tools: withTools ? tools : undefined, leadingReasoning };
+          const one = run([whole], options);
+          const split = run(cutAt(whole, cuts), options);
+          expect(split.text).toBe(one.text);
+          expect(split.calls).toEqual(one.calls);
+          const single = run([...whole], options);
+          expect(single.text).toBe(one.text);
+          expect(single.calls).toEqual(one.calls);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('releases exactly the narrative and calls of a complete parse, never more than its prefix', () => {
+    fc.assert(
+      fc.property(text, fc.array(fc.nat(), { maxLength: 12 }), fc.boolean(), (whole, cuts, oneCharacter) => {
+        const result = compareStream(oneCharacter ? [...whole] : cutAt(whole, cuts), tools);
+        expect(result.streamedText).toBe(result.batchText);
+        expect(result.streamedCalls).toEqual(result.batchCalls);
+        expect(result.alwaysPrefix).toBe(true);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
