@@ -131,6 +131,8 @@ export { validateToolArguments } from './tool/validate-tool-arguments.js';
 export {
   checkSchema,
   createValidator,
+  MAX_SCHEMA_NODES,
+  MAX_SUBSCHEMA_ENTRIES,
   SchemaCompileFailure,
   type ValidationResult,
   type Validator,

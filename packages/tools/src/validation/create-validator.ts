@@ -35,12 +35,15 @@ export interface Validator<T = unknown> {
   readonly schema: JsonSchema;
   /**
    * Checks `value` against the schema; never throws and never mutates `value`. The work is bounded:
-   * every subschema application is a visit (however it is reached: `$ref`, union branch, `items`),
-   * plus the size of what a keyword reads whole and `uniqueItems` keying, at most 20,000 plus 2 per
-   * (value weight × schema node) pair and never more than 2,000,000. Collecting every issue past that
+   * every subschema application is a visit (however it is reached: `$ref`, union branch, `items`)
+   * charged with what its keywords do each time (`enum`/`const` data, `properties` names,
+   * `patternProperties` patterns × keys), plus the size of what a keyword reads whole and
+   * `uniqueItems` keying, at most 20,000 plus 2 per (value weight × schema weight) pair, the schema
+   * weighed as its `$ref`s expand it, and never more than 2,000,000. Collecting every issue past that
    * budget (a hostile recursive union) or past 1,000 held errors falls back to the first failure,
    * with the same budget (a closing `maxIssues` issue says collection stopped); past that too the
-   * value is refused with one issue of keyword `maxBranchVisits`.
+   * value is refused with one issue of keyword `maxBranchVisits`. A value nested past the call
+   * stack is refused with one issue of keyword `maxDepth`.
    */
   validate(value: unknown): ValidationResult<T>;
   /**
@@ -321,7 +324,9 @@ function compile(schema: JsonSchema): ValidateFunction {
  * Compiles `schema` with ajv 8 once and returns a cached validator for that schema object; a
  * different object with the same JSON text reuses the compiled code.
  * Draft 2020-12 is the default; a `$schema` naming draft-07 (or 06) selects the draft-07 dialect.
- * Formats (`email`, `date-time`, `uri`, ...) are enforced via ajv-formats.
+ * Every format is enforced: ajv-formats' set (`email`, `date-time`, `uri`, ...) plus `iri`,
+ * `iri-reference`, `idn-email` and `idn-hostname` (see idn-formats.ts); a schema naming any other
+ * format is refused (a {@link SchemaCompileFailure} with `format` set), never silently accepted.
  *
  * `pattern` and `patternProperties` run on a linear-time engine (RE2JS), so no pattern a third
  * party writes can make validation backtrack for minutes; each keeps its ECMA-262 meaning (`\s`,
@@ -331,7 +336,9 @@ function compile(schema: JsonSchema): ValidateFunction {
  * an integer as any number with a zero fractional part, so `1.0`, `1e3` and `-0` are accepted as
  * integers and `1.5` is not. Integers beyond 2^53 are validated after `JSON.parse` has rounded them.
  *
- * @throws {SchemaCompileFailure} when ajv cannot compile the schema (unknown `$ref`, bad keyword value).
+ * @throws {SchemaCompileFailure} when ajv cannot compile the schema (unknown `$ref`, bad keyword
+ * value), it names an unknown format, or it is past {@link MAX_SCHEMA_NODES} or
+ * {@link MAX_SUBSCHEMA_ENTRIES} (`limit` set).
  */
 export function createValidator<T = unknown>(schema: JsonSchema): Validator<T> {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
@@ -574,7 +581,8 @@ function checkPatterns(root: JsonSchema): void {
 
 /**
  * Checks that ajv will be able to compile `schema`, without compiling it: the schema must be valid
- * against its draft's meta-schema, every `$ref` must resolve inside it and every `pattern` must
+ * against its draft's meta-schema, within {@link MAX_SCHEMA_NODES} and {@link MAX_SUBSCHEMA_ENTRIES},
+ * name only formats tiny enforces, every `$ref` must resolve inside it and every `pattern` must
  * compile on the linear-time engine. Much cheaper than a
  * compile (which happens on the first validation), so tools can be defined and registered fast.
  *
