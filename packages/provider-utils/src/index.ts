@@ -43,6 +43,14 @@ export { type JsonBodyErrors, readJsonBody } from './http/read-json-body.js';
 export { MAX_RETRY_AFTER_MS, retryDelay } from './http/retry-delay.js';
 export { sendJson } from './http/send-json.js';
 export { checkHttpLimits, DEFAULT_HTTP_LIMITS, type HttpLimits } from './limits/http-limits.js';
+export {
+  HttpLanguageModel,
+  type HttpModelTransport,
+  type ModelCallErrors,
+  type ModelErrorContext,
+  type ModelPost,
+  readModelJson,
+} from './model/http-language-model.js';
 export { checkSseEvent, type SseEventCheck, type SseEventNames } from './sse/check-sse-event.js';
 export { type ReadSseEventsOptions, readSseEvents, type SseEvent } from './sse/read-sse-events.js';
 export { asArray, asNonEmptyString, asNumber, asRecord, asString, type WireRecord } from './wire/read-wire.js';

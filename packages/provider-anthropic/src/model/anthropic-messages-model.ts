@@ -6,7 +6,8 @@ import type {
   LanguageModelV1StreamResult,
   ModelProfile,
 } from '@tiny/llm';
-import { type HttpLimits, mergeHeaders, readJsonBody, requestSecrets, sendJson } from '@tiny/provider-utils';
+import { HttpLanguageModel, type HttpLimits, type ModelCallErrors, readModelJson } from '@tiny/provider-utils';
+import type { AnthropicCallError } from '../errors/anthropic-call-error.js';
 import { type ErrorContext, errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
 import type { AnthropicProviderOptions } from '../request/anthropic-provider-options.js';
 import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
@@ -30,25 +31,28 @@ export interface AnthropicModelConfig {
   readonly limits?: HttpLimits | undefined;
 }
 
+/** The adapter's call errors, for the shared model scaffolding. */
+const ERRORS: ModelCallErrors<AnthropicCallError> = {
+  transport: transportError,
+  refused: httpFailureError,
+  answer: errorFromResponse,
+};
+
 /**
  * A Claude model (or any model behind a server speaking the Anthropic Messages API,
  * `POST /v1/messages`). Create one with `createAnthropic(...)('claude-sonnet-4-5')` or a preset.
  * Thinking blocks, redacted thinking and server-tool blocks come back through `reasoning` and
  * `reasoningSignature` and are replayed unchanged when the recorded assistant turn is sent back.
  */
-export class AnthropicMessagesModel implements LanguageModelV1 {
-  readonly specificationVersion = 'v1' as const;
-  readonly provider: string;
-  readonly modelId: string;
+export class AnthropicMessagesModel extends HttpLanguageModel<AnthropicCallError> implements LanguageModelV1 {
   /** The model's capabilities. */
   readonly profile: ModelProfile;
   private readonly config: AnthropicModelConfig;
 
   /** @internal Use a provider (`createAnthropic(...)('model')`) instead. */
   constructor(config: AnthropicModelConfig) {
+    super(config, ERRORS);
     this.config = config;
-    this.provider = config.provider;
-    this.modelId = config.modelId;
     this.profile = config.profile;
   }
 
@@ -61,17 +65,9 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
    * @throws the signal's reason when `abortSignal` fires.
    */
   async doGenerate(request: LanguageModelV1Request): Promise<LanguageModelV1Response> {
-    const { response, plan } = await this.send(request, false);
+    const { response, plan } = await this.post(request, false);
     const context = { ...this.errorContext(request), headers: response.headers };
-    const { raw, json: body } = await readJsonBody(
-      response,
-      { limits: this.config.limits, signal: request.abortSignal },
-      {
-        refused: (failure) => httpFailureError(failure, context),
-        lost: (what, cause) => transportError(what, cause, context),
-        notJson: (what, cause) => transportError(what, cause, { ...context, kind: 'invalid_chunk_json' }),
-      },
-    );
+    const { raw, json: body } = await this.readJson(response, request.abortSignal, context);
     return {
       ...parseMessage(body, raw, context),
       warnings: plan.warnings,
@@ -89,7 +85,7 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
    * @throws the signal's reason when `abortSignal` fires (also from the iteration).
    */
   async doStream(request: LanguageModelV1Request): Promise<LanguageModelV1StreamResult> {
-    const { response, plan } = await this.send(request, true);
+    const { response, plan } = await this.post(request, true);
     const context = {
       ...this.errorContext(request),
       headers: response.headers,
@@ -124,17 +120,7 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
     };
   }
 
-  private secrets: string[] | undefined;
-
-  /** Who failed, and every secret of the request: the API key and every header value given (the model's and the request's). */
-  private errorContext(request: LanguageModelV1Request): ErrorContext {
-    // Any header value may be a credential a server echoes.
-    this.secrets ??= requestSecrets({ apiKey: this.config.apiKey, headers: this.config.headers });
-    const extra = request.headers === undefined ? [] : requestSecrets({ headers: request.headers });
-    return { provider: this.provider, secret: extra.length === 0 ? this.secrets : [...this.secrets, ...extra] };
-  }
-
-  private async send(
+  private async post(
     request: LanguageModelV1Request,
     stream: boolean,
   ): Promise<{ response: Response; plan: RequestPlan }> {
@@ -153,35 +139,22 @@ export class AnthropicMessagesModel implements LanguageModelV1 {
         : config.authHeader === 'x-api-key'
           ? { 'x-api-key': config.apiKey }
           : { authorization: `Bearer ${config.apiKey}` };
-    const headers = mergeHeaders(
-      {
-        'content-type': 'application/json',
-        accept: stream ? 'text/event-stream' : 'application/json',
-        'anthropic-version': config.version,
-        ...(plan.betas.length === 0 ? {} : { 'anthropic-beta': plan.betas.join(',') }),
-        ...key,
-      },
-      config.headers,
-      request.headers,
-    );
-    const response = await sendJson(
+    const sent = await this.send(
+      request,
       {
         url: config.url,
-        headers,
         body: plan.body,
-        signal: request.abortSignal,
-        fetch: config.fetch,
-        limits: config.limits,
+        stream,
+        headers: {
+          'anthropic-version': config.version,
+          ...(plan.betas.length === 0 ? {} : { 'anthropic-beta': plan.betas.join(',') }),
+          ...key,
+        },
       },
-      {
-        noResponse: (message, cause) => transportError(message, cause, this.errorContext(request)),
-        refused: (failure) => httpFailureError(failure, this.errorContext(request)),
-      },
+      this.errorContext(request),
     );
-    if (response.ok) return { response, plan };
-    const error = await errorFromResponse(response, { ...this.errorContext(request), limits: config.limits });
-    if (request.abortSignal?.aborted) throw request.abortSignal.reason;
-    throw error;
+    if ('error' in sent) throw sent.error;
+    return { response: sent.response, plan };
   }
 }
 
@@ -192,11 +165,7 @@ async function* wholeBody(
 ): AsyncGenerator<LanguageModelV1StreamPart> {
   let parsed: ParsedMessage;
   try {
-    const { raw, json } = await readJsonBody(response, context, {
-      refused: (failure) => httpFailureError(failure, context),
-      lost: (what, cause) => transportError(what, cause, context),
-      notJson: (what, cause) => transportError(what, cause, { ...context, kind: 'invalid_chunk_json' }),
-    });
+    const { raw, json } = await readModelJson(response, context, context, ERRORS);
     parsed = parseMessage(json, raw, context);
   } catch (error) {
     if (context.signal?.aborted) throw context.signal.reason;

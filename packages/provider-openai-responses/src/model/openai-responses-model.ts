@@ -7,14 +7,14 @@ import type {
   ModelProfile,
 } from '@tiny/llm';
 import {
+  HttpLanguageModel,
   type HttpLimits,
-  mergeHeaders,
-  readJsonBody,
+  type ModelCallErrors,
+  readModelJson,
   redactDeep,
-  requestSecrets,
-  sendJson,
 } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
+import type { OpenAIResponsesCallError } from '../errors/openai-responses-call-error.js';
 import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
 import type { OpenAIResponsesProviderOptions } from '../request/responses-provider-options.js';
 import { type ParsedResponse, parseResponse } from '../response/parse-response.js';
@@ -36,6 +36,13 @@ export interface OpenAIResponsesModelConfig {
   readonly limits?: HttpLimits | undefined;
 }
 
+/** The adapter's call errors, for the shared model scaffolding. */
+const ERRORS: ModelCallErrors<OpenAIResponsesCallError> = {
+  transport: transportError,
+  refused: httpFailureError,
+  answer: errorFromResponse,
+};
+
 /**
  * A model behind the OpenAI Responses API (`POST /v1/responses`): OpenAI, Azure OpenAI, or a
  * local server speaking it (vLLM, Ollama, LM Studio). Create one with
@@ -43,14 +50,10 @@ export interface OpenAIResponsesModelConfig {
  * and hosted tool items come back in `reasoningSignature` and are replayed unchanged when the
  * recorded assistant turn is sent back.
  */
-export class OpenAIResponsesModel implements LanguageModelV1 {
-  readonly specificationVersion = 'v1' as const;
-  readonly provider: string;
-  readonly modelId: string;
+export class OpenAIResponsesModel extends HttpLanguageModel<OpenAIResponsesCallError> implements LanguageModelV1 {
   /** The model's capabilities. */
   readonly profile: ModelProfile;
   private readonly config: OpenAIResponsesModelConfig;
-  private secrets: string[] | undefined;
 
   /**
    * What every request sends from the model's own settings: the model id and the model-level
@@ -62,9 +65,8 @@ export class OpenAIResponsesModel implements LanguageModelV1 {
 
   /** @internal Use a provider (`createOpenAIResponses(...)('model')`) instead. */
   constructor(config: OpenAIResponsesModelConfig) {
+    super(config, ERRORS);
     this.config = config;
-    this.provider = config.provider;
-    this.modelId = config.modelId;
     this.profile = config.profile;
   }
 
@@ -77,17 +79,9 @@ export class OpenAIResponsesModel implements LanguageModelV1 {
    * @throws the signal's reason when `abortSignal` fires.
    */
   async doGenerate(request: LanguageModelV1Request): Promise<LanguageModelV1Response> {
-    const { response, plan } = await this.send(request, false);
+    const { response, plan } = await this.post(request, false);
     const context = { ...this.errorContext(request), headers: response.headers };
-    const { raw, json: body } = await readJsonBody(
-      response,
-      { limits: this.config.limits, signal: request.abortSignal },
-      {
-        refused: (failure) => httpFailureError(failure, context),
-        lost: (what, cause) => transportError(what, cause, context),
-        notJson: (what, cause) => transportError(what, cause, { ...context, kind: 'invalid_chunk_json' }),
-      },
-    );
+    const { raw, json: body } = await this.readJson(response, request.abortSignal, context);
     return {
       ...parseResponse(body, raw, context),
       warnings: plan.warnings,
@@ -109,7 +103,7 @@ export class OpenAIResponsesModel implements LanguageModelV1 {
    * @throws the signal's reason when `abortSignal` fires (also from the iteration).
    */
   async doStream(request: LanguageModelV1Request): Promise<LanguageModelV1StreamResult> {
-    const { response, plan } = await this.send(request, true);
+    const { response, plan } = await this.post(request, true);
     const context = {
       ...this.errorContext(request),
       headers: response.headers,
@@ -132,14 +126,7 @@ export class OpenAIResponsesModel implements LanguageModelV1 {
     };
   }
 
-  /** Who failed, and every secret of the request: the API key and every header value given. */
-  private errorContext(request: LanguageModelV1Request): ErrorContext {
-    this.secrets ??= requestSecrets({ apiKey: this.config.apiKey, headers: this.config.headers });
-    const extra = request.headers === undefined ? [] : requestSecrets({ headers: request.headers });
-    return { provider: this.provider, secret: extra.length === 0 ? this.secrets : [...this.secrets, ...extra] };
-  }
-
-  private async send(
+  private async post(
     request: LanguageModelV1Request,
     stream: boolean,
   ): Promise<{ response: Response; plan: RequestPlan }> {
@@ -157,29 +144,13 @@ export class OpenAIResponsesModel implements LanguageModelV1 {
         : config.authHeader === 'api-key'
           ? { 'api-key': config.apiKey }
           : { authorization: `Bearer ${config.apiKey}` };
-    const headers = mergeHeaders(
-      { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json', ...key },
-      config.headers,
-      request.headers,
+    const sent = await this.send(
+      request,
+      { url: config.url, body: plan.body, stream, headers: key },
+      this.errorContext(request),
     );
-    const response = await sendJson(
-      {
-        url: config.url,
-        headers,
-        body: plan.body,
-        signal: request.abortSignal,
-        fetch: config.fetch,
-        limits: config.limits,
-      },
-      {
-        noResponse: (message, cause) => transportError(message, cause, this.errorContext(request)),
-        refused: (failure) => httpFailureError(failure, this.errorContext(request)),
-      },
-    );
-    if (response.ok) return { response, plan };
-    const error = await errorFromResponse(response, { ...this.errorContext(request), limits: config.limits });
-    if (request.abortSignal?.aborted) throw request.abortSignal.reason;
-    throw error;
+    if ('error' in sent) throw sent.error;
+    return { response: sent.response, plan };
   }
 }
 
@@ -190,11 +161,7 @@ async function* wholeBody(
 ): AsyncGenerator<LanguageModelV1StreamPart> {
   let parsed: ParsedResponse;
   try {
-    const { raw, json } = await readJsonBody(response, context, {
-      refused: (failure) => httpFailureError(failure, context),
-      lost: (what, cause) => transportError(what, cause, context),
-      notJson: (what, cause) => transportError(what, cause, { ...context, kind: 'invalid_chunk_json' }),
-    });
+    const { raw, json } = await readModelJson(response, context, context, ERRORS);
     parsed = parseResponse(json, raw, context);
   } catch (error) {
     if (context.signal?.aborted) throw context.signal.reason;
