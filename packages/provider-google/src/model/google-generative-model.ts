@@ -6,7 +6,7 @@ import type {
   LanguageModelV1StreamResult,
   ModelProfile,
 } from '@tiny/llm';
-import { type HttpLimits, mergeHeaders, readJsonBody, requestSecrets, sendJson } from '@tiny/provider-utils';
+import { HttpLanguageModel, type HttpLimits, type ModelCallErrors, readModelJson } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
 import { GoogleCallError } from '../errors/google-call-error.js';
 import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
@@ -35,6 +35,13 @@ export interface GoogleModelConfig {
   readonly limits?: HttpLimits | undefined;
 }
 
+/** The adapter's call errors, for the shared model scaffolding. */
+const ERRORS: ModelCallErrors<GoogleCallError> = {
+  transport: transportError,
+  refused: httpFailureError,
+  answer: errorFromResponse,
+};
+
 /**
  * A Gemini model over `generateContent` and `streamGenerateContent` (the Gemini API of AI Studio,
  * or Vertex AI). Create one with `createGoogle(...)('gemini-2.5-flash')` or `createVertex(...)`.
@@ -42,19 +49,15 @@ export interface GoogleModelConfig {
  * `extraContent`; on text or thought parts, in `reasoningSignature`) and sent back on the same
  * part when the recorded assistant turn is replayed.
  */
-export class GoogleGenerativeModel implements LanguageModelV1 {
-  readonly specificationVersion = 'v1' as const;
-  readonly provider: string;
-  readonly modelId: string;
+export class GoogleGenerativeModel extends HttpLanguageModel<GoogleCallError> implements LanguageModelV1 {
   /** The model's capabilities. */
   readonly profile: ModelProfile;
   private readonly config: GoogleModelConfig;
 
   /** @internal Use a provider (`createGoogle(...)('model')`) instead. */
   constructor(config: GoogleModelConfig) {
+    super(config, ERRORS);
     this.config = config;
-    this.provider = config.provider;
-    this.modelId = config.modelId;
     this.profile = config.profile;
   }
 
@@ -75,16 +78,8 @@ export class GoogleGenerativeModel implements LanguageModelV1 {
    * @throws the signal's reason when `abortSignal` fires.
    */
   async doGenerate(request: LanguageModelV1Request): Promise<LanguageModelV1Response> {
-    const { response, plan, context } = await this.send(request, false);
-    const { raw, json: body } = await readJsonBody(
-      response,
-      { limits: this.config.limits, signal: request.abortSignal },
-      {
-        refused: (failure) => httpFailureError(failure, context),
-        lost: (what, cause) => transportError(what, cause, context),
-        notJson: (what, cause) => transportError(what, cause, { ...context, kind: 'invalid_chunk_json' }),
-      },
-    );
+    const { response, plan, context } = await this.post(request, false);
+    const { raw, json: body } = await this.readJson(response, request.abortSignal, context);
     return {
       ...parseResponse(body, raw, context, plan.warnings),
       warnings: plan.warnings,
@@ -101,7 +96,7 @@ export class GoogleGenerativeModel implements LanguageModelV1 {
    * @throws the signal's reason when `abortSignal` fires (also from the iteration).
    */
   async doStream(request: LanguageModelV1Request): Promise<LanguageModelV1StreamResult> {
-    const { response, plan, context } = await this.send(request, true);
+    const { response, plan, context } = await this.post(request, true);
     const streamContext = {
       ...context,
       signal: request.abortSignal,
@@ -121,7 +116,7 @@ export class GoogleGenerativeModel implements LanguageModelV1 {
     };
   }
 
-  private async send(
+  private async post(
     request: LanguageModelV1Request,
     stream: boolean,
   ): Promise<{ response: Response; plan: RequestPlan; context: ErrorContext }> {
@@ -135,38 +130,20 @@ export class GoogleGenerativeModel implements LanguageModelV1 {
     if (request.abortSignal?.aborted) throw request.abortSignal.reason;
     const auth = await config.auth();
     // Any header value may be a credential a server echoes: the key, the token, every header given.
-    const context: ErrorContext = {
-      provider: config.provider,
-      secret: [
-        ...config.secrets,
-        ...requestSecrets({ headers: { ...auth, ...config.headers } }),
-        ...(request.headers === undefined ? [] : requestSecrets({ headers: request.headers })),
-      ],
-    };
-    const headers = mergeHeaders(
-      { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json', ...auth },
-      config.headers,
-      request.headers,
-    );
-    refuseUnsafeHeaders(headers, config.provider);
-    const response = await sendJson(
+    const context: ErrorContext = this.errorContext(request, auth);
+    const sent = await this.send(
+      request,
       {
         url: `${config.modelURL}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`,
-        headers,
         body: plan.body,
-        signal: request.abortSignal,
-        fetch: config.fetch,
-        limits: config.limits,
+        stream,
+        headers: auth,
+        checkHeaders: (headers) => refuseUnsafeHeaders(headers, config.provider),
       },
-      {
-        noResponse: (message, cause) => transportError(message, cause, context),
-        refused: (failure) => httpFailureError(failure, context),
-      },
+      context,
     );
-    if (response.ok) return { response, plan, context };
-    const error = await errorFromResponse(response, { ...context, limits: config.limits });
-    if (request.abortSignal?.aborted) throw request.abortSignal.reason;
-    throw error;
+    if ('error' in sent) throw sent.error;
+    return { response: sent.response, plan, context };
   }
 }
 
@@ -179,11 +156,7 @@ export class GoogleGenerativeModel implements LanguageModelV1 {
 async function* wholeBody(response: Response, context: StreamContext): AsyncGenerator<LanguageModelV1StreamPart> {
   let events: string;
   try {
-    const { json } = await readJsonBody(response, context, {
-      refused: (failure) => httpFailureError(failure, context),
-      lost: (what, cause) => transportError(what, cause, context),
-      notJson: (what, cause) => transportError(what, cause, { ...context, kind: 'invalid_chunk_json' }),
-    });
+    const { json } = await readModelJson(response, context, context, ERRORS);
     const chunks: readonly unknown[] = Array.isArray(json) ? json : [json];
     // the list is flattened one level: a list inside it is no response
     if (chunks.some((chunk) => Array.isArray(chunk)))
