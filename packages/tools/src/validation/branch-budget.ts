@@ -160,15 +160,26 @@ const sizeOf = (value: unknown): number =>
 /**
  * The fixed visits one application of a schema node costs, whatever the value: 1, plus what ajv's
  * code for it does per application: `enum`/`const` compare the value with every entry (up to each
- * entry's size: {@link DATA_UNITS_PER_VISIT} data units a visit), `properties` and `required`
- * test each name ({@link NODE_UNIT} names a visit). @internal
+ * entry's size: {@link DATA_UNITS_PER_VISIT} data units a visit), `properties`, `required` and
+ * `dependentRequired` test each name ({@link NODE_UNIT} names a visit). @internal
  */
 export function ownCost(node: Record<string, unknown>): number {
   let cost = 1;
   if ('enum' in node) cost += Math.floor(dataUnits(node.enum) / DATA_UNITS_PER_VISIT);
   if ('const' in node) cost += Math.floor(dataUnits(node.const) / DATA_UNITS_PER_VISIT);
-  cost += Math.floor((sizeOf(node.properties) + sizeOf(node.required)) / NODE_UNIT);
+  cost += Math.floor((sizeOf(node.properties) + sizeOf(node.required) + dependentNames(node)) / NODE_UNIT);
   return cost;
+}
+
+/** The names `dependentRequired` (and draft-07 `dependencies` lists) may test, counted once per list entry. */
+function dependentNames(node: Record<string, unknown>): number {
+  let names = 0;
+  for (const keyword of ['dependentRequired', 'dependencies']) {
+    const map = node[keyword];
+    if (typeof map !== 'object' || map === null || Array.isArray(map)) continue;
+    for (const list of Object.values(map)) names += 1 + (Array.isArray(list) ? list.length : 0);
+  }
+  return names;
 }
 
 /**

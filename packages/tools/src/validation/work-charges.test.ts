@@ -49,6 +49,9 @@ describe('the work each application is charged', () => {
     expect(ownCost({ properties: Object.fromEntries(names.map((name) => [name, {}])), required: names })).toBe(
       1 + 128 / NODE_UNIT,
     );
+    const needs = Object.fromEntries(Array.from({ length: 4 }, (_, index) => [`k${index}`, names.slice(0, 15)]));
+    // Four lists of 15 names: 4 × (1 + 15) = 64 names.
+    expect(ownCost({ dependentRequired: needs })).toBe(1 + 64 / NODE_UNIT);
     expect(keyFactor({ patternProperties: { a: {}, b: {} } })).toBe(3);
     expect(keyFactor({ patternProperties: { a: {}, b: {} }, additionalProperties: false })).toBe(5);
   });
