@@ -6,9 +6,10 @@ import type {
   LanguageModelV1StreamResult,
   ModelProfile,
 } from '@tiny/llm';
-import { type HttpLimits, mergeHeaders, readJsonBody, requestSecrets, sendJson } from '@tiny/provider-utils';
+import { HttpLanguageModel, type HttpLimits, type ModelCallErrors } from '@tiny/provider-utils';
 import { type DegradableField, implicatedField, rejectsTools } from '../errors/classify-rejection.js';
-import { type ErrorContext, errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
+import { errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
+import type { OpenAICompatibleCallError } from '../errors/openai-compatible-call-error.js';
 import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
 import { parseCompletion } from '../response/parse-completion.js';
 import type { ReadContext } from '../response/read-context.js';
@@ -67,6 +68,13 @@ interface Sent {
   readonly streamed: boolean;
 }
 
+/** The adapter's call errors, for the shared model scaffolding. */
+const ERRORS: ModelCallErrors<OpenAICompatibleCallError> = {
+  transport: transportError,
+  refused: httpFailureError,
+  answer: errorFromResponse,
+};
+
 /**
  * A chat model on an OpenAI-compatible `/chat/completions` endpoint. Create one with a provider
  * from `createOpenAICompatible` or a preset (`openai('gpt-4o-mini')`, `ollama()('qwen3:4b')`).
@@ -76,17 +84,13 @@ interface Sent {
  * from the text. After such a rejection `profile` reports `toolCalling: false`, so a harness that
  * starts a new run picks its own text dialect.
  */
-export class OpenAICompatibleChatModel implements LanguageModelV1 {
-  readonly specificationVersion = 'v1' as const;
-  readonly provider: string;
-  readonly modelId: string;
+export class OpenAICompatibleChatModel extends HttpLanguageModel<OpenAICompatibleCallError> implements LanguageModelV1 {
   private readonly config: ChatModelConfig;
 
   /** @internal Use a provider (`createOpenAICompatible(...)('model')`) instead. */
   constructor(config: ChatModelConfig) {
+    super(config, ERRORS);
     this.config = config;
-    this.provider = config.provider;
-    this.modelId = config.modelId;
   }
 
   /** The model's capabilities; without tool calling once the server has rejected native tools. */
@@ -149,17 +153,9 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
    * @throws the signal's reason when `abortSignal` fires.
    */
   async doGenerate(request: LanguageModelV1Request): Promise<LanguageModelV1Response> {
-    const { response, plan, warnings } = await this.send(request, false);
+    const { response, plan, warnings } = await this.post(request, false);
     const context = { ...this.readContext(request, plan, response.headers), httpStatus: response.status };
-    const { raw, json: body } = await readJsonBody(
-      response,
-      { limits: this.config.limits, signal: request.abortSignal },
-      {
-        refused: (failure) => httpFailureError(failure, context),
-        lost: (what, cause) => transportError(what, cause, context),
-        notJson: (what, cause) => transportError(what, cause, { ...context, kind: 'invalid_chunk_json' }),
-      },
-    );
+    const { raw, json: body } = await this.readJson(response, request.abortSignal, context);
     return {
       ...parseCompletion(body, raw, context),
       warnings,
@@ -178,7 +174,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
    * @throws the signal's reason when `abortSignal` fires (also from the iteration).
    */
   async doStream(request: LanguageModelV1Request): Promise<LanguageModelV1StreamResult> {
-    const { response, plan, warnings, streamed } = await this.send(request, true);
+    const { response, plan, warnings, streamed } = await this.post(request, true);
     const context = {
       ...this.readContext(request, plan, response.headers),
       signal: request.abortSignal,
@@ -212,16 +208,6 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
     };
   }
 
-  private secrets: string[] | undefined;
-
-  /** Who failed, and every secret of the request: the API key and every header value given (the model's and the request's). */
-  private errorContext(request: LanguageModelV1Request): ErrorContext {
-    // Any header value may be a credential a server echoes.
-    this.secrets ??= requestSecrets({ apiKey: this.config.apiKey, headers: this.config.headers });
-    const extra = request.headers === undefined ? [] : requestSecrets({ headers: request.headers });
-    return { provider: this.provider, secret: extra.length === 0 ? this.secrets : [...this.secrets, ...extra] };
-  }
-
   private readContext(request: LanguageModelV1Request, plan: RequestPlan, headers: Headers): ReadContext {
     const memory = this.config.memory;
     return {
@@ -245,7 +231,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
    * model to prompt-guided mode, and a 400 that blames a field with a fallback form switches that
    * field; both are remembered for the model and reported as warnings.
    */
-  private async send(request: LanguageModelV1Request, wantStream: boolean): Promise<Sent> {
+  private async post(request: LanguageModelV1Request, wantStream: boolean): Promise<Sent> {
     const { config } = this;
     const { memory } = config;
     const warnings: LanguageModelV1CallWarning[] = [];
@@ -261,32 +247,20 @@ export class OpenAICompatibleChatModel implements LanguageModelV1 {
         degraded: memory.degraded,
         stream,
       });
-      const headers = mergeHeaders(
-        {
-          'content-type': 'application/json',
-          accept: stream ? 'text/event-stream' : 'application/json',
-          ...(config.apiKey === undefined || config.apiKey === '' ? {} : { authorization: `Bearer ${config.apiKey}` }),
-        },
-        config.headers,
-        request.headers,
-      );
-      const response = await sendJson(
+      const sent = await this.send(
+        request,
         {
           url: config.url,
-          headers,
           body: plan.body,
-          signal: request.abortSignal,
-          fetch: config.fetch,
-          limits: config.limits,
+          stream,
+          headers:
+            config.apiKey === undefined || config.apiKey === '' ? {} : { authorization: `Bearer ${config.apiKey}` },
         },
-        {
-          noResponse: (message, cause) => transportError(message, cause, this.errorContext(request)),
-          refused: (failure) => httpFailureError(failure, this.errorContext(request)),
-        },
+        this.errorContext(request),
       );
-      if (response.ok) return { response, plan, warnings: [...warnings, ...plan.warnings], streamed: stream };
-      const error = await errorFromResponse(response, { ...this.errorContext(request), limits: config.limits });
-      if (request.abortSignal?.aborted) throw request.abortSignal.reason;
+      if ('response' in sent)
+        return { response: sent.response, plan, warnings: [...warnings, ...plan.warnings], streamed: stream };
+      const { error } = sent;
       if (stream && plan.nativeTools && error.providerKind === 'tools_unsupported_in_stream') {
         memory.toolsWithoutStreaming = true;
         warnings.push({
