@@ -39,6 +39,8 @@ export interface StreamScrubber {
   flush(): ParsedText;
 }
 
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
 const EAGER_LIMIT = 4096;
 /** A word held without a scan (see `streamHoldWithoutScan`) longer than this is left to the scan. */
 const WORD_LIMIT = 64;
@@ -197,12 +199,14 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
    * enough that a hold something else ended is released only boundedly late.
    */
   function rescanDue(fragment: string, grown: number): boolean {
-    const window = tokenTail + fragment;
-    tokenTail = window.length > TOKEN_TAIL ? window.slice(-TOKEN_TAIL) : window;
+    // The tail is trimmed only once it is twice as long as needed: one concatenation per feed.
+    tokenTail += fragment;
+    if (tokenTail.length > 2 * TOKEN_TAIL + fragment.length)
+      tokenTail = tokenTail.slice(-(TOKEN_TAIL + fragment.length));
     if (heldForReasoning) {
       // Only a reasoning token can release a block held for one: rescanned when one may have ended.
-      const ends = fragment.includes('>') || fragment.includes(']');
-      return (ends && REASONING_TOKEN_PART.test(window)) || grown >= Math.max(BLOCK_GROWTH, heldAfterLastScan / 8);
+      const ends = fragment.indexOf('>') >= 0 || fragment.indexOf(']') >= 0;
+      return (ends && REASONING_TOKEN_PART.test(tokenTail)) || grown >= Math.max(BLOCK_GROWTH, heldAfterLastScan / 8);
     }
     const growth = heldBlock ? BLOCK_GROWTH : MIN_GROWTH;
     return grown >= Math.max(growth, heldAfterLastScan / 8) || containsAny(fragment, DECISIVE);
@@ -236,8 +240,9 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
       wordHeld = false;
       buffer += fragment;
       const grown = buffer.length - heldAfterLastScan;
+      const due = heldAfterLastScan === 0 || rescanDue(fragment, grown);
       if (buffer.length > EAGER_LIMIT && grown < heldAfterLastScan / 8) return { text: '', calls: [], diagnostics: [] };
-      if (heldAfterLastScan > 0 && !rescanDue(fragment, grown)) return { text: '', calls: [], diagnostics: [] };
+      if (!due) return { text: '', calls: [], diagnostics: [] };
       try {
         return step(false);
       } catch {
@@ -260,8 +265,10 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
   // Text a whole-response reading (bare JSON, `<|python_tag|>`, JSON calls in prose) could still read is held.
   return {
     feed(fragment) {
-      const scrubbed = blocks.feed(fragment);
-      return { text: guard.feed(fragment, scrubbed.text), calls: scrubbed.calls, diagnostics: scrubbed.diagnostics };
+      // The block scrubber's result is a fresh object: its text is replaced in place.
+      const scrubbed: Writable<ParsedText> = blocks.feed(fragment);
+      scrubbed.text = guard.feed(fragment, scrubbed.text);
+      return scrubbed;
     },
     flush() {
       return guard.flush(blocks.flush());

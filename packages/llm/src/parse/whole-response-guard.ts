@@ -38,12 +38,14 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
   // each feed adds (with the tail that could have started it), so a long stream is never re-read.
   let startSettled = false;
   let tagTail = '';
+  /** Whether the reply starts with a fence whose first line has not ended yet. */
+  let fenceLineOpen = false;
   /** A `{` in `pending` whose object has not closed yet, read so far (resumed on the next feed, never re-read). */
   let object: ObjectScan | undefined;
 
   /** Whether `<|python_tag|>` appears in the text fed so far; `raw` is the newest fragment. */
   function sawPythonTag(raw: string): boolean {
-    if (tagTail === '' && !raw.includes('<')) return false;
+    if (tagTail === '' && raw.indexOf('<') < 0) return false;
     const window = tagTail + raw;
     // Only the tag's first character is a `<`: a tag that began in an earlier fragment begins at the last one.
     const last = window.lastIndexOf('<');
@@ -57,6 +59,8 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
   /** How much of `pending` is known not to start a call a whole-response reading finds. */
   function releasable(): number {
     if (!startSettled) {
+      // Until the opening fence's line ends, nothing decides more (the reply is not re-read).
+      if (fenceLineOpen) return 0;
       const start = startCut(all.trimStart());
       if (start !== undefined) return start;
       startSettled = true;
@@ -71,18 +75,17 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
       holdAll = true;
       return 0;
     }
-    // One fence (``` or ~~~, no info string or `json`) around the whole response may hold one JSON value.
+    // One fence (``` or ~~~) around the whole response may hold one JSON value, whatever its info
+    // string says (`stripOuterFence` removes any): held until its line ends and its body starts.
     if ('```'.startsWith(start.slice(0, 3)) || '~~~'.startsWith(start.slice(0, 3))) {
       const newline = start.indexOf('\n');
-      const header = start.slice(3, newline < 0 ? undefined : newline);
-      if (newline < 0 && /^[ \t]*(?:j(?:s(?:o(?:n)?)?)?)?[ \t]*\r?$/i.test(header)) return 0;
-      if (newline >= 0 && /^[ \t]*(?:json)?[ \t]*\r?$/i.test(header)) {
-        const body = start.slice(newline + 1).trimStart();
-        if (body === '') return 0;
-        if (body.startsWith('{') || body.startsWith('[')) {
-          holdAll = true;
-          return 0;
-        }
+      fenceLineOpen = newline < 0 && start.length >= 3;
+      if (newline < 0) return 0;
+      const body = start.slice(newline + 1).trimStart();
+      if (body === '') return 0;
+      if (body.startsWith('{') || body.startsWith('[')) {
+        holdAll = true;
+        return 0;
       }
     }
     return undefined;
@@ -119,9 +122,11 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
     feed(raw, scrubbed) {
       all += raw;
       pending += scrubbed;
-      if (!sawBracket && (raw.includes('{') || raw.includes('['))) sawBracket = true;
+      if (!sawBracket && (raw.indexOf('{') >= 0 || raw.indexOf('[') >= 0)) sawBracket = true;
       if (sawPythonTag(raw)) holdAll = true;
-      if (holdAll) return '';
+      if (fenceLineOpen && raw.indexOf('\n') >= 0) fenceLineOpen = false;
+      // Nothing to release: the reply's start and any JSON in it are read once there is.
+      if (holdAll || pending === '') return '';
       const cut = releasable();
       if (holdAll && cut <= 0) return '';
       const out = pending.slice(0, cut);
@@ -143,6 +148,7 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
       holdAll = false;
       startSettled = false;
       tagTail = '';
+      fenceLineOpen = false;
       object = undefined;
       const bracket = sawBracket;
       sawBracket = false;
