@@ -618,55 +618,94 @@ export const MAX_SCHEMA_NODES = 10_000;
 export const MAX_SUBSCHEMA_ENTRIES = 1000;
 const entryKeywords = ['properties', 'patternProperties', 'dependentSchemas', 'allOf', 'anyOf', 'oneOf', 'prefixItems'];
 
+/** One object being walked by {@link checkShape}. */
+interface ShapeFrame {
+  readonly node: object;
+  readonly isSchema: boolean;
+  readonly children: [unknown, boolean][];
+  next: number;
+  /** 1 plus the node's entries for a schema node, else 0: what it adds to every path through it. */
+  readonly own: number;
+  /** Schema nodes in it and below, as JSON text would spell them (a shared object counts per parent). */
+  nodes: number;
+  /** The most a path below it adds up to. */
+  below: number;
+}
+
 /**
  * Refuses a schema past {@link MAX_SCHEMA_NODES} or {@link MAX_SUBSCHEMA_ENTRIES}, or naming a
- * `format` that `ajv` does not enforce (walked with an explicit stack: no depth limit).
+ * `format` that `ajv` does not enforce. Sizes are those of the schema as JSON (ajv compiles an
+ * object shared by two parents twice); walked post-order with an explicit stack and memoised per
+ * object, so neither a deep nor a widely shared schema costs more than its objects.
  * @throws {SchemaCompileFailure} with `limit` or `format` set.
  */
 function checkShape(root: JsonSchema, ajv: Ajv): void {
-  // [node, is a schema position, entries nested above it]
-  const stack: [unknown, boolean, number][] = [[root, true, 0]];
-  const seen = new Set<object>();
-  let nodes = 0;
-  while (stack.length > 0) {
-    const [node, isSchema, above] = stack.pop() as [unknown, boolean, number];
-    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
-    seen.add(node);
-    if (Array.isArray(node)) {
-      for (const item of node) stack.push([item, isSchema, above]);
+  // Finished objects ([schema nodes, longest path]), by position: schema, or not.
+  const finished = [new Map<object, [number, number]>(), new Map<object, [number, number]>()] as const;
+  const active = new Set<object>();
+  const frames: ShapeFrame[] = [];
+  const open = (node: object, isSchema: boolean): void => {
+    const children: [unknown, boolean][] = [];
+    let entries = 0;
+    const own = isSchema && !Array.isArray(node);
+    if (Array.isArray(node)) for (const item of node) children.push([item, isSchema]);
+    else {
+      const record = node as Record<string, unknown>;
+      for (const [key, value] of Object.entries(record)) {
+        if (isSchema && dataKeywords.has(key)) continue;
+        children.push([value, isSchema ? !shapeMaps.has(key) : true]);
+      }
+      if (own) {
+        if (typeof record.format === 'string' && ajv.formats[record.format] === undefined)
+          throw new SchemaCompileFailure(
+            `unknown format "${record.format}": tiny enforces every format it accepts, and knows ${Object.keys(ajv.formats).join(', ')}`,
+            { format: record.format },
+          );
+        for (const keyword of entryKeywords) {
+          const value = record[keyword];
+          if (typeof value === 'object' && value !== null)
+            entries += Array.isArray(value) ? value.length : Object.keys(value).length;
+        }
+      }
+    }
+    active.add(node);
+    frames.push({ node, isSchema, children, next: 0, own: own ? 1 + entries : 0, nodes: own ? 1 : 0, below: 0 });
+  };
+  const add = (frame: ShapeFrame, [nodes, path]: [number, number]): void => {
+    frame.nodes += nodes;
+    frame.below = Math.max(frame.below, path);
+    if (frame.nodes > MAX_SCHEMA_NODES)
+      throw new SchemaCompileFailure(
+        `the schema has more than ${MAX_SCHEMA_NODES} subschemas (limit maxSchemaNodes; an object used twice counts twice): split the tool or simplify its parameters`,
+        { limit: 'maxSchemaNodes' },
+      );
+    if (frame.own + frame.below > MAX_SUBSCHEMA_ENTRIES)
+      throw new SchemaCompileFailure(
+        `the schema nests ${frame.own + frame.below} subschema entries (properties, allOf/anyOf/oneOf/prefixItems entries, patternProperties) on one path, more than ${MAX_SUBSCHEMA_ENTRIES} (limit maxSubschemaEntries)`,
+        { limit: 'maxSubschemaEntries' },
+      );
+  };
+  open(root, true);
+  add(frames[0] as ShapeFrame, [0, 0]);
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1] as ShapeFrame;
+    if (frame.next < frame.children.length) {
+      const [child, isSchema] = frame.children[frame.next] as [unknown, boolean];
+      frame.next += 1;
+      if (typeof child !== 'object' || child === null) continue;
+      const known = finished[isSchema ? 0 : 1].get(child);
+      if (known !== undefined) add(frame, known);
+      else if (active.has(child))
+        throw new SchemaCompileFailure('the schema object contains itself (a cycle is not JSON)');
+      else open(child, isSchema);
       continue;
     }
-    const record = node as Record<string, unknown>;
-    let nested = above;
-    if (isSchema) {
-      nodes += 1;
-      if (nodes > MAX_SCHEMA_NODES)
-        throw new SchemaCompileFailure(
-          `the schema has more than ${MAX_SCHEMA_NODES} subschemas (limit maxSchemaNodes): split the tool or simplify its parameters`,
-          { limit: 'maxSchemaNodes' },
-        );
-      let entries = 0;
-      for (const keyword of entryKeywords) {
-        const value = record[keyword];
-        if (typeof value === 'object' && value !== null)
-          entries += Array.isArray(value) ? value.length : Object.keys(value).length;
-      }
-      nested = above + 1 + entries;
-      if (nested > MAX_SUBSCHEMA_ENTRIES)
-        throw new SchemaCompileFailure(
-          `the schema nests ${nested} subschema entries (properties, allOf/anyOf/oneOf/prefixItems entries, patternProperties) on one path, more than ${MAX_SUBSCHEMA_ENTRIES} (limit maxSubschemaEntries)`,
-          { limit: 'maxSubschemaEntries' },
-        );
-      if (typeof record.format === 'string' && ajv.formats[record.format] === undefined)
-        throw new SchemaCompileFailure(
-          `unknown format "${record.format}": tiny enforces every format it accepts, and knows ${Object.keys(ajv.formats).join(', ')}`,
-          { format: record.format },
-        );
-    }
-    for (const [key, value] of Object.entries(record)) {
-      if (isSchema && dataKeywords.has(key)) continue;
-      stack.push([value, isSchema ? !shapeMaps.has(key) : true, nested]);
-    }
+    frames.pop();
+    active.delete(frame.node);
+    const totals: [number, number] = [frame.nodes, frame.own + frame.below];
+    finished[frame.isSchema ? 0 : 1].set(frame.node, totals);
+    const parent = frames[frames.length - 1];
+    if (parent !== undefined) add(parent, totals);
   }
 }
 

@@ -233,6 +233,17 @@ describe('compile-time limits', () => {
     expect(() => checkSchema(nested)).toThrow(/maxSubschemaEntries/);
   });
 
+  it('counts an object shared by many parents once per parent, as ajv compiles it', () => {
+    // Three JS objects, 160,000 subschemas as JSON: ajv would compile each use.
+    const leaf = { type: 'string' };
+    const middle = { allOf: new Array(400).fill(leaf) };
+    const top = { allOf: new Array(400).fill(middle) };
+    expect(() => checkSchema(top)).toThrow(/maxSchemaNodes/);
+    const cyclic: Record<string, unknown> = { type: 'object' };
+    cyclic.properties = { self: cyclic };
+    expect(() => checkSchema(cyclic)).toThrow(SchemaCompileFailure);
+  });
+
   it('refuses a schema of more than MAX_SCHEMA_NODES subschemas', () => {
     const defs = Object.fromEntries(
       Array.from({ length: MAX_SCHEMA_NODES }, (_, index) => [`d${index}`, { type: 'string' }]),
