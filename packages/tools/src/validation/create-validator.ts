@@ -326,7 +326,9 @@ function compile(schema: JsonSchema): ValidateFunction {
  * Draft 2020-12 is the default; a `$schema` naming draft-07 (or 06) selects the draft-07 dialect.
  * Every format is enforced: ajv-formats' set (`email`, `date-time`, `uri`, ...) plus `iri`,
  * `iri-reference`, `idn-email` and `idn-hostname` (see idn-formats.ts); a schema naming any other
- * format is refused (a {@link SchemaCompileFailure} with `format` set), never silently accepted.
+ * format is refused (a {@link SchemaCompileFailure} with `format` set), never silently accepted,
+ * unless the same subschema has a `pattern`: the format then names what the pattern checks (Zod 4
+ * writes `format: 'cuid'` beside its regular expression) and the pattern is what is enforced.
  *
  * `pattern` and `patternProperties` run on a linear-time engine (RE2JS), so no pattern a third
  * party writes can make validation backtrack for minutes; each keeps its ECMA-262 meaning (`\s`,
@@ -656,9 +658,15 @@ function checkShape(root: JsonSchema, ajv: Ajv): void {
         children.push([value, isSchema ? !shapeMaps.has(key) : true]);
       }
       if (own) {
-        if (typeof record.format === 'string' && ajv.formats[record.format] === undefined)
+        // A format beside a `pattern` names what the pattern checks (Zod 4 writes `format: 'cuid'`
+        // with the regular expression it enforces): the pattern is enforced, so nothing passes unchecked.
+        if (
+          typeof record.format === 'string' &&
+          ajv.formats[record.format] === undefined &&
+          typeof record.pattern !== 'string'
+        )
           throw new SchemaCompileFailure(
-            `unknown format "${record.format}": tiny enforces every format it accepts, and knows ${Object.keys(ajv.formats).join(', ')}`,
+            `unknown format "${record.format}": tiny enforces every format it accepts (${Object.keys(ajv.formats).join(', ')}), and any other only beside a \`pattern\` that checks it`,
             { format: record.format },
           );
         for (const keyword of entryKeywords) {

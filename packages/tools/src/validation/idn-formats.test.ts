@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { checkSchema, createValidator, SchemaCompileFailure } from './create-validator.js';
 import { isIdnEmail, isIdnHostnameFormat, isIri, isIriReference } from './idn-formats.js';
 
@@ -235,6 +236,20 @@ describe('a format tiny does not know', () => {
       expect((caught as SchemaCompileFailure).format).toBe('textarea');
       expect((caught as SchemaCompileFailure).message).toContain('unknown format "textarea"');
     }
+  });
+
+  it('allows an unknown format beside a pattern, which is enforced (as Zod 4 writes cuid)', () => {
+    const validator = createValidator({ type: 'string', format: 'cuid', pattern: '^c[a-z0-9]{8,}$' });
+    expect(validator.validate('cjld2cjxh0000qzrmn831i7rn').ok).toBe(true);
+    expect(validator.validate('not a cuid')).toEqual({
+      ok: false,
+      issues: [{ path: '', keyword: 'pattern', message: 'must match pattern "^c[a-z0-9]{8,}$"' }],
+    });
+    const zodShaped = z.toJSONSchema(z.object({ id: z.string().cuid(), phone: z.e164() }));
+    expect(() => checkSchema(zodShaped as Record<string, unknown>)).not.toThrow();
+    expect(
+      createValidator(zodShaped as Record<string, unknown>).validate({ id: 'nope', phone: '+4712345678' }).ok,
+    ).toBe(false);
   });
 
   it('reads format only where a schema is: a property named format, or format in data, is no format', () => {
