@@ -2,33 +2,25 @@ import type {
   LanguageModelV1,
   LanguageModelV1Request,
   LanguageModelV1Response,
-  LanguageModelV1StreamPart,
   LanguageModelV1StreamResult,
   ModelProfile,
 } from '@tiny/llm';
-import { HttpLanguageModel, type HttpLimits, type ModelCallErrors, readModelJson } from '@tiny/provider-utils';
+import { HttpLanguageModel, type HttpModelTransport, type ModelCallErrors, wholeBodyParts } from '@tiny/provider-utils';
 import type { AnthropicCallError } from '../errors/anthropic-call-error.js';
-import { type ErrorContext, errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
+import { errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
 import type { AnthropicProviderOptions } from '../request/anthropic-provider-options.js';
 import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
-import { type ParsedMessage, parseMessage } from '../response/parse-message.js';
+import { parseMessage } from '../response/parse-message.js';
 import { streamMessage } from '../stream/stream-message.js';
 
 /** Everything a model needs; built by `createAnthropic`. @internal */
-export interface AnthropicModelConfig {
-  readonly provider: string;
-  readonly modelId: string;
+export interface AnthropicModelConfig extends HttpModelTransport {
   readonly url: string;
-  readonly apiKey: string | undefined;
   readonly authHeader: 'x-api-key' | 'authorization';
   readonly version: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly fetch: typeof globalThis.fetch;
   readonly profile: ModelProfile;
   readonly maxTokens: number;
   readonly providerOptions: AnthropicProviderOptions;
-  /** Bounds on responses; `HttpLimits` defaults for those left out. */
-  readonly limits?: HttpLimits | undefined;
 }
 
 /** The adapter's call errors, for the shared model scaffolding. */
@@ -95,7 +87,7 @@ export class AnthropicMessagesModel extends HttpLanguageModel<AnthropicCallError
     const contentType = response.headers.get('content-type') ?? '';
     const stream =
       response.body === null || contentType.includes('application/json')
-        ? wholeBody(response, context)
+        ? wholeBodyParts(response, context, ERRORS, (json, raw) => parseMessage(json, raw, context))
         : streamMessage(response.body, context);
     return {
       stream,
@@ -156,36 +148,4 @@ export class AnthropicMessagesModel extends HttpLanguageModel<AnthropicCallError
     if ('error' in sent) throw sent.error;
     return { response: sent.response, plan };
   }
-}
-
-/** A server that answered a streamed request with one JSON body: its parts in stream order. */
-async function* wholeBody(
-  response: Response,
-  context: ErrorContext & { headers: Headers; signal?: AbortSignal | undefined; limits?: HttpLimits | undefined },
-): AsyncGenerator<LanguageModelV1StreamPart> {
-  let parsed: ParsedMessage;
-  try {
-    const { raw, json } = await readModelJson(response, context, context, ERRORS);
-    parsed = parseMessage(json, raw, context);
-  } catch (error) {
-    if (context.signal?.aborted) throw context.signal.reason;
-    yield { type: 'error', error };
-    return;
-  }
-  yield { type: 'response_metadata', id: parsed.id, modelId: parsed.modelId };
-  if (parsed.reasoning !== undefined && parsed.reasoning !== '')
-    yield { type: 'reasoning_delta', delta: parsed.reasoning };
-  if (parsed.content !== '') yield { type: 'text_delta', delta: parsed.content };
-  for (const call of parsed.toolCalls) {
-    yield { type: 'tool_call_start', id: call.id, name: call.name };
-    yield { type: 'tool_call_end', id: call.id, call };
-  }
-  if (parsed.reasoningSignature !== undefined)
-    yield { type: 'reasoning_delta', delta: '', signature: parsed.reasoningSignature };
-  yield {
-    type: 'finish',
-    finishReason: parsed.finishReason,
-    ...(parsed.rawFinishReason === undefined ? {} : { rawFinishReason: parsed.rawFinishReason }),
-    usage: parsed.usage,
-  };
 }

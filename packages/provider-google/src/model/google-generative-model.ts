@@ -6,7 +6,7 @@ import type {
   LanguageModelV1StreamResult,
   ModelProfile,
 } from '@tiny/llm';
-import { HttpLanguageModel, type HttpLimits, type ModelCallErrors, readModelJson } from '@tiny/provider-utils';
+import { HttpLanguageModel, type HttpModelTransport, type ModelCallErrors, readModelJson } from '@tiny/provider-utils';
 import { type ErrorContext, errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
 import { GoogleCallError } from '../errors/google-call-error.js';
 import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
@@ -19,20 +19,15 @@ import { type StreamContext, streamResponse } from '../stream/stream-response.js
 export type AuthHeaders = () => Promise<Readonly<Record<string, string>>>;
 
 /** Everything a model needs; built by `createGoogle`. @internal */
-export interface GoogleModelConfig {
-  readonly provider: string;
-  readonly modelId: string;
+export interface GoogleModelConfig extends HttpModelTransport {
   /** `.../models/<id>` without the method; `:generateContent` or `:streamGenerateContent?alt=sse` is appended. */
   readonly modelURL: string;
   readonly auth: AuthHeaders;
   /** Secrets known up front (the API key), kept out of every error. */
   readonly secrets: readonly string[];
-  readonly headers: Readonly<Record<string, string>>;
-  readonly fetch: typeof globalThis.fetch;
   readonly profile: ModelProfile;
   readonly schemaMode: GoogleSchemaMode;
   readonly providerOptions: GoogleProviderOptions;
-  readonly limits?: HttpLimits | undefined;
 }
 
 /** The adapter's call errors, for the shared model scaffolding. */

@@ -2,38 +2,31 @@ import type {
   LanguageModelV1,
   LanguageModelV1Request,
   LanguageModelV1Response,
-  LanguageModelV1StreamPart,
   LanguageModelV1StreamResult,
   ModelProfile,
 } from '@tiny/llm';
 import {
   HttpLanguageModel,
-  type HttpLimits,
+  type HttpModelTransport,
   type ModelCallErrors,
-  readModelJson,
   redactDeep,
+  wholeBodyParts,
 } from '@tiny/provider-utils';
-import { type ErrorContext, errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
+import { errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
 import type { OpenAIResponsesCallError } from '../errors/openai-responses-call-error.js';
 import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
 import type { OpenAIResponsesProviderOptions } from '../request/responses-provider-options.js';
-import { type ParsedResponse, parseResponse } from '../response/parse-response.js';
+import { parseResponse } from '../response/parse-response.js';
 import { streamResponse } from '../stream/stream-response.js';
 
 /** Everything a model needs; built by `createOpenAIResponses`. @internal */
-export interface OpenAIResponsesModelConfig {
-  readonly provider: string;
-  readonly modelId: string;
+export interface OpenAIResponsesModelConfig extends HttpModelTransport {
   /** The full URL requests go to (`…/responses`, with Azure's `api-version` query when set). */
   readonly url: string;
-  readonly apiKey: string | undefined;
   /** How the key is sent: `authorization` (`Bearer <key>`) or Azure's `api-key` header. */
   readonly authHeader: 'authorization' | 'api-key';
-  readonly headers: Readonly<Record<string, string>>;
-  readonly fetch: typeof globalThis.fetch;
   readonly profile: ModelProfile;
   readonly providerOptions: OpenAIResponsesProviderOptions;
-  readonly limits?: HttpLimits | undefined;
 }
 
 /** The adapter's call errors, for the shared model scaffolding. */
@@ -113,7 +106,7 @@ export class OpenAIResponsesModel extends HttpLanguageModel<OpenAIResponsesCallE
     const contentType = response.headers.get('content-type') ?? '';
     const stream =
       response.body === null || contentType.includes('application/json')
-        ? wholeBody(response, context)
+        ? wholeBodyParts(response, context, ERRORS, (json, raw) => parseResponse(json, raw, context))
         : streamResponse(response.body, context);
     return {
       stream,
@@ -152,37 +145,4 @@ export class OpenAIResponsesModel extends HttpLanguageModel<OpenAIResponsesCallE
     if ('error' in sent) throw sent.error;
     return { response: sent.response, plan };
   }
-}
-
-/** A server that answered a streamed request with one JSON body: its parts in stream order. */
-async function* wholeBody(
-  response: Response,
-  context: ErrorContext & { headers: Headers; signal?: AbortSignal | undefined; limits?: HttpLimits | undefined },
-): AsyncGenerator<LanguageModelV1StreamPart> {
-  let parsed: ParsedResponse;
-  try {
-    const { raw, json } = await readModelJson(response, context, context, ERRORS);
-    parsed = parseResponse(json, raw, context);
-  } catch (error) {
-    if (context.signal?.aborted) throw context.signal.reason;
-    yield { type: 'error', error };
-    return;
-  }
-  yield { type: 'response_metadata', id: parsed.id, modelId: parsed.modelId };
-  if (parsed.reasoning !== undefined && parsed.reasoning !== '')
-    yield { type: 'reasoning_delta', delta: parsed.reasoning };
-  if (parsed.content !== '') yield { type: 'text_delta', delta: parsed.content };
-  if (parsed.refusal !== undefined) yield { type: 'refusal_delta', delta: parsed.refusal };
-  for (const call of parsed.toolCalls) {
-    yield { type: 'tool_call_start', id: call.id, name: call.name };
-    yield { type: 'tool_call_end', id: call.id, call };
-  }
-  if (parsed.reasoningSignature !== undefined)
-    yield { type: 'reasoning_delta', delta: '', signature: parsed.reasoningSignature };
-  yield {
-    type: 'finish',
-    finishReason: parsed.finishReason,
-    ...(parsed.rawFinishReason === undefined ? {} : { rawFinishReason: parsed.rawFinishReason }),
-    usage: parsed.usage,
-  };
 }

@@ -6,7 +6,7 @@ import type {
   LanguageModelV1StreamResult,
   ModelProfile,
 } from '@tiny/llm';
-import { HttpLanguageModel, type HttpLimits, type ModelCallErrors } from '@tiny/provider-utils';
+import { HttpLanguageModel, type HttpModelTransport, type ModelCallErrors } from '@tiny/provider-utils';
 import { type DegradableField, implicatedField, rejectsTools } from '../errors/classify-rejection.js';
 import { errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
 import type { OpenAICompatibleCallError } from '../errors/openai-compatible-call-error.js';
@@ -44,17 +44,10 @@ export interface OpenAICompatibleCapabilities {
 }
 
 /** Everything a chat model needs; built by `createOpenAICompatible`. @internal */
-export interface ChatModelConfig {
-  readonly provider: string;
-  readonly modelId: string;
+export interface ChatModelConfig extends HttpModelTransport {
   readonly url: string;
-  readonly apiKey: string | undefined;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly fetch: typeof globalThis.fetch;
   readonly profile: ModelProfile;
   readonly settings: ResolvedSettings;
-  /** Bounds on responses; `HttpLimits` defaults for those left out. */
-  readonly limits?: HttpLimits | undefined;
   readonly memory: ModelMemory;
   /** With `autoProfile`: probes once and returns the report to its first caller. */
   readonly profileModel?: ((signal?: AbortSignal) => Promise<ModelProfiledReport | undefined>) | undefined;
