@@ -50,6 +50,20 @@ export interface FenceState extends ReasoningState, InlineCodeState {
   openChar: number;
   openLength: number;
   openStart: number;
+  /**
+   * The open fence of any kind (``` or ~~~, with any info string or none): the start of its opener
+   * line, or -1. Text in it is quoted, so a call token there is a mention (see `feedReasoning`).
+   */
+  quoteOpenStart: number;
+  quoteOpenChar: number;
+  quoteOpenLength: number;
+  /**
+   * Quoted spans that have ended, as flat `[start, end)` pairs of absolute offsets: fences of any
+   * kind and inline code spans (open or closed, from their opening run). Only those still ending in
+   * the reasoning tracker's carried tail are kept (call tokens there may be read again). Replaced,
+   * never changed in place: a copied state shares it.
+   */
+  quoteSpans: readonly number[];
 }
 
 /** @internal A state at offset 0, outside any fence, at a line start (see `initialReasoningState`). */
@@ -66,6 +80,10 @@ export function initialFenceState(leadingReasoning = true, callTokens?: readonly
     openChar: 0,
     openLength: 0,
     openStart: -1,
+    quoteOpenStart: -1,
+    quoteOpenChar: 0,
+    quoteOpenLength: 0,
+    quoteSpans: [],
     ...initialReasoningState(leadingReasoning, callTokens),
     ...initialInlineCodeState(),
   };
@@ -78,6 +96,10 @@ export function initialFenceState(leadingReasoning = true, callTokens?: readonly
  * A fence protects when it has at most three spaces of indent, three or more backticks or tildes,
  * and an info-string language that is not a call language; it ends just past the closing run,
  * which may carry trailing text on its line.
+ *
+ * Fences and inline code are read first, then reasoning: whether a call token in reasoning is a
+ * mention is the fence and inline-code state at its position (any fence or code span open there),
+ * so every split decides as the whole text does, with no look-back window.
  */
 export function feedFence(
   state: FenceState,
@@ -85,10 +107,103 @@ export function feedFence(
   onRange: (start: number, end: number, reasoning?: boolean) => void,
   lowerChunk?: string,
 ): void {
-  feedReasoning(state, chunk, state.offset, (start, end) => onRange(start, end, true), lowerChunk);
+  const base = state.offset;
+  const ended: number[] = [];
+  const onQuoted = (start: number, end: number): void => {
+    ended.push(start, end);
+  };
   // Lines without ` or ~ can neither open nor close a fence or a span: both skip to the last line.
   const lastLineEnd = hasFenceCharacter(chunk) ? undefined : chunk.lastIndexOf('\n');
-  feedInlineCode(state, chunk, state.offset, onRange, lastLineEnd);
+  feedInlineCode(state, chunk, base, onRange, lastLineEnd, onQuoted);
+  readFenceLines(state, chunk, onRange, onQuoted, lastLineEnd);
+  const carried = state.quoteSpans;
+  const quoted = quotedPositions(state, carried, ended);
+  feedReasoning(state, chunk, base, (start, end) => onRange(start, end, true), lowerChunk, quoted);
+  state.quoteSpans = keptQuotes(carried, ended, state.offset - state.reasoningTail.length);
+}
+
+/**
+ * Whether an absolute position read so far is quoted: inside a fence of any kind or an inline code
+ * span open there (ended spans in `carried` and `ended`, and those still open at the end of the
+ * text read). The ended spans are sorted once, on the first question, and searched by bisection.
+ */
+function quotedPositions(
+  state: FenceState,
+  carried: readonly number[],
+  ended: readonly number[],
+): (position: number) => boolean {
+  const inlineStart = state.inlineOpenStart;
+  const fenceStart = state.quoteOpenStart;
+  const protectedStart = state.openStart;
+  let starts: number[] | undefined;
+  let reach: number[] = [];
+  return (position) => {
+    if (inlineStart >= 0 && position > inlineStart) return true;
+    if (fenceStart >= 0 && position > fenceStart) return true;
+    if (protectedStart >= 0 && position > protectedStart) return true;
+    // Only the carried spans (they all reach into the tail, so there are few): each one is checked.
+    if (ended.length === 0) {
+      for (let index = 0; index + 1 < carried.length; index += 2) {
+        if ((carried[index] ?? 0) < position && (carried[index + 1] ?? 0) > position) return true;
+      }
+      return false;
+    }
+    if (starts === undefined) [starts, reach] = sortedSpans(carried, ended);
+    // The last span starting before `position`; `reach` holds the furthest end up to each span.
+    let low = 0;
+    let high = starts.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      if ((starts[middle] ?? 0) < position) low = middle + 1;
+      else high = middle - 1;
+    }
+    return high >= 0 && (reach[high] ?? 0) > position;
+  };
+}
+
+/** The spans' starts in order, with the furthest end among the spans up to each one. */
+function sortedSpans(carried: readonly number[], ended: readonly number[]): [number[], number[]] {
+  const pairs: Array<[number, number]> = [];
+  for (const list of [carried, ended]) {
+    for (let index = 0; index + 1 < list.length; index += 2) pairs.push([list[index] ?? 0, list[index + 1] ?? 0]);
+  }
+  pairs.sort((a, b) => a[0] - b[0]);
+  const starts: number[] = [];
+  const reach: number[] = [];
+  let furthest = -1;
+  for (const [start, end] of pairs) {
+    furthest = Math.max(furthest, end);
+    starts.push(start);
+    reach.push(furthest);
+  }
+  return [starts, reach];
+}
+
+/** The ended quoted spans still reaching past `from` (the start of the carried tail). */
+function keptQuotes(carried: readonly number[], ended: readonly number[], from: number): readonly number[] {
+  if (ended.length === 0) {
+    let stale = false;
+    for (let index = 1; index < carried.length && !stale; index += 2) stale = (carried[index] ?? 0) <= from;
+    if (!stale) return carried;
+  }
+  const kept: number[] = [];
+  for (const list of [carried, ended]) {
+    for (let index = 0; index + 1 < list.length; index += 2) {
+      const end = list[index + 1] ?? 0;
+      if (end > from) kept.push(list[index] ?? 0, end);
+    }
+  }
+  return kept;
+}
+
+/** Reads the fence lines of `chunk` (see {@link feedFence}). */
+function readFenceLines(
+  state: FenceState,
+  chunk: string,
+  onRange: (start: number, end: number, reasoning?: boolean) => void,
+  onQuoted: (start: number, end: number) => void,
+  lastLineEnd: number | undefined,
+): void {
   const length = chunk.length;
   let index = 0;
   if ((state.stage === INDENT || state.stage === REST) && lastLineEnd !== undefined && lastLineEnd >= 0) {
@@ -136,7 +251,7 @@ export function feedFence(
         if (code === state.runChar) {
           state.runLength++;
         } else {
-          endRun(state, onRange);
+          endRun(state, onRange, onQuoted);
           continue;
         }
         break;
@@ -159,7 +274,7 @@ export function feedFence(
     state.offset++;
   }
   function endLine(current: FenceState): void {
-    if (current.stage === RUN) endRun(current, onRange);
+    if (current.stage === RUN) endRun(current, onRange, onQuoted);
     if (current.stage === INFO_SPACE || current.stage === WORD) decideOpener(current);
   }
 }
@@ -182,14 +297,29 @@ export function finishFence(
   if (complete) finishInlineCode(state, onRange);
 }
 
-function endRun(state: FenceState, onRange: (start: number, end: number) => void): void {
+function endRun(
+  state: FenceState,
+  onRange: (start: number, end: number) => void,
+  onQuoted?: (start: number, end: number) => void,
+): void {
   if (state.runLength < 3) {
     state.stage = REST;
     return;
   }
+  // Any fence, whatever its language: a closing run ends it (trailing text allowed, as below),
+  // another run opens one.
+  if (state.quoteOpenStart < 0) {
+    state.quoteOpenStart = state.lineStart;
+    state.quoteOpenChar = state.runChar;
+    state.quoteOpenLength = state.runLength;
+  } else if (state.runChar === state.quoteOpenChar && state.runLength >= state.quoteOpenLength) {
+    onQuoted?.(state.quoteOpenStart, state.runStart + state.runLength);
+    state.quoteOpenStart = -1;
+  }
   if (state.openStart >= 0) {
     if (state.runChar === state.openChar && state.runLength >= state.openLength) {
       onRange(state.openStart, state.runStart + state.runLength);
+      onQuoted?.(state.openStart, state.runStart + state.runLength);
       state.openStart = -1;
     }
     state.stage = REST;

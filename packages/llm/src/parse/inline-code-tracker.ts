@@ -54,6 +54,9 @@ const NEWLINE = 10;
  * @internal Reads `chunk`, which starts at absolute offset `base`, calling `onRange(start, end)` for
  * every span that closes. Linear in the chunk. `lastLineEnd`, when the caller has found that the
  * chunk holds no backtick or tilde, is the index of its last `\n` (-1 when it has none).
+ * `onQuoted(start, end)`, when given, is called whenever an open span stops being open: closed (as
+ * `onRange`) or dropped at a blank line or a fence line (an opening run read so far is open code to
+ * a reader of the text up to there: the reasoning tracker judges call tokens by it).
  */
 export function feedInlineCode(
   state: InlineCodeState,
@@ -61,6 +64,7 @@ export function feedInlineCode(
   base: number,
   onRange: (start: number, end: number) => void,
   lastLineEnd?: number,
+  onQuoted?: (start: number, end: number) => void,
 ): void {
   // A chunk without a backtick or tilde, with no span or run open, changes nothing before its last
   // line (a line end resets the line's state): only the last line is read.
@@ -87,10 +91,13 @@ export function feedInlineCode(
         state.inlinePrevious = code;
         continue;
       }
-      endRun(state, onRange);
+      endRun(state, onRange, onQuoted);
     }
     if (code === NEWLINE) {
-      if (state.inlineBlank && state.inlineOpenStart >= 0) state.inlineOpenStart = -1;
+      if (state.inlineBlank && state.inlineOpenStart >= 0) {
+        onQuoted?.(state.inlineOpenStart, base + index);
+        state.inlineOpenStart = -1;
+      }
       state.inlineIndent = 0;
       state.inlineBlank = true;
       state.inlinePrevious = code;
@@ -138,7 +145,11 @@ export function undecidedInlineCode(state: InlineCodeState): number {
   return -1;
 }
 
-function endRun(state: InlineCodeState, onRange: (start: number, end: number) => void): void {
+function endRun(
+  state: InlineCodeState,
+  onRange: (start: number, end: number) => void,
+  onQuoted?: (start: number, end: number) => void,
+): void {
   const start = state.inlineRunStart;
   const length = state.inlineRunLength;
   const fenceLine = state.inlineRunAtLineStart && length >= 3;
@@ -148,6 +159,7 @@ function endRun(state: InlineCodeState, onRange: (start: number, end: number) =>
   state.inlineRunLength = 0;
   state.inlineRunEscaped = false;
   if (fenceLine) {
+    if (state.inlineOpenStart >= 0) onQuoted?.(state.inlineOpenStart, start);
     state.inlineOpenStart = -1;
     return;
   }
@@ -155,6 +167,7 @@ function endRun(state: InlineCodeState, onRange: (start: number, end: number) =>
   if (state.inlineOpenStart >= 0) {
     if (length === state.inlineOpenLength) {
       onRange(state.inlineOpenStart, start + length);
+      onQuoted?.(state.inlineOpenStart, start + length);
       state.inlineOpenStart = -1;
     }
     return;

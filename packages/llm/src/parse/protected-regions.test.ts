@@ -178,12 +178,29 @@ describe('findProtectedRegions', () => {
       '>',
       '`',
       '\n```\n',
+      // ~~~ fences (a ``` inside does not close them), blank lines (they end an open span), many
+      // closed spans before a token, and filler lines that push a fence's opener far back.
+      '\n~~~\n',
+      '\n~~~~ text\n',
+      '\n\n',
+      '`a` '.repeat(24),
+      `${'y'.repeat(60)}\n`.repeat(5),
       'x'.repeat(70),
       'x'.repeat(200),
     );
     const shaped = fc
       .tuple(
-        fc.constantFrom('', '```\n', '```js\n', '`', '~~~\n', `${'x'.repeat(50)}\n\`\`\`\n`),
+        fc.constantFrom(
+          '',
+          '```\n',
+          '```js\n',
+          '`',
+          '~~~\n',
+          `${'x'.repeat(50)}\n\`\`\`\n`,
+          `~~~\n${'z'.repeat(300)}\n`,
+          `\`\`\`\n${'z\n'.repeat(150)}`,
+          `\`${'z'.repeat(90)}\` and \``,
+        ),
         fc.constantFrom('<think>', '[THINK]', '<|channel|>analysis<|message|>', ''),
         fc.array(middle, { maxLength: 12 }),
         fc.constantFrom('', '</think>', '[/think]', '<|end|>', `${'x'.repeat(200)}</think>`),
@@ -294,6 +311,55 @@ describe('findProtectedRegions', () => {
         }),
         { numRuns: 1000 },
       );
+    });
+
+    it('never ends a region at a call token quoted in a fence or a code span, however much text is between', () => {
+      // Whatever comes before (closed spans, lines, closed fences) and however long the quoted
+      // block runs before the token, a call quoted in reasoning is a mention: the region runs to its
+      // closer, whole or in any split. Each call token comes with the start of its grammar's call.
+      const filler = fc.constantFrom(
+        'prose ',
+        '`a` ',
+        '``b`` ',
+        '\n',
+        'y'.repeat(70),
+        '\n~~~\n~~~\n',
+        '\n```\nq\n```\n',
+      );
+      const quote = fc.constantFrom(
+        ['\n```\n', '\n```\n'],
+        ['\n~~~\n', '\n~~~\n'],
+        ['\n````md\n', '\n````\n'],
+        ['\n~~~~~\n```\n', '\n~~~~~\n'],
+        ['`', '`'],
+        ['``', '``'],
+        [' ```', '``` '],
+      );
+      fc.assert(
+        fc.property(
+          fc.array(filler, { maxLength: 10 }),
+          quote,
+          fc.array(fc.constantFrom('z', 'z\n', 'z'.repeat(90), '\n~~~ no\n'), { maxLength: 8 }),
+          fc.constantFrom(...callTokens),
+          fc.array(fc.nat(), { maxLength: 8 }),
+          (before, [open, close], inside, token, cuts) => {
+            // Inline code cannot hold a line end with a blank line or a fence line: only in fences.
+            const body = open.includes('\n') ? inside.join('') : inside.join('').replace(/\n/g, ' ');
+            const input = `<think>${before.join('')}${open}${body}${token}${callStarts[token] ?? ''}${close}ok</think>after`;
+            // Protected from the start through the closer at least (a `~~~ no` line inside a bare
+            // fence opens a protected fence that runs to the end: also fine).
+            const whole = findProtectedRegions(input).ranges;
+            expect(whole[0]?.[0]).toBe(0);
+            expect(whole[0]?.[1]).toBeGreaterThanOrEqual(input.indexOf('</think>') + '</think>'.length);
+            expect(readInPieces(splitAt(input, cuts))).toEqual(whole);
+          },
+        ),
+        { numRuns: 500 },
+      );
+      // The same call token, unquoted after all that, ends the region (the property above can fail).
+      const token = '<|tool_call_begin|>';
+      const input = `<think>\`a\` \n~~~\nz\n~~~\n${token}${callStarts[token]}{}</think>`;
+      expect(findProtectedRegions(input).ranges[0]).toEqual([0, input.indexOf(token)]);
     });
   });
 });

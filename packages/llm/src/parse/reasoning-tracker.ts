@@ -34,8 +34,9 @@ const pairs: ReadonlyArray<readonly [string, string]> = [
 // channel, FunctionGemma's call start, MiniMax M3's namespaced wrapper): these families put their
 // real calls right after (or inside) their reasoning. Each ends a region only for a grammar enabled
 // for the run, only at a token boundary (what follows is the start of that grammar's call, within
-// a few characters), and never inside backticks or a fence written in the reasoning: a token
-// mentioned in prose (`<start_function_call>.`) is text.
+// a few characters), and never inside a fence or an inline code span written in the reasoning (by
+// the fence tracker's state at the token, not a look-back window): a token mentioned in prose
+// (`<start_function_call>.`) or quoted (`` `<|tool_call_begin|>…` ``, a ``` or ~~~ block) is text.
 // Each `next` is bounded (it fits in LOOKAHEAD) and never matches at the very end of the text it
 // is given (a word end is a following character, not `\b`), so a match on part of a stream is a
 // match on all of it: what a split decides early, the whole text decides the same way.
@@ -59,8 +60,6 @@ const callTokenRules: readonly CallTokenRule[] = [
 ];
 /** How far past a call token its boundary check looks (the tail keeps that much). */
 const LOOKAHEAD = 96;
-/** How far before a call token its backtick and fence checks look (the tail keeps that much). */
-const WINDOW = 64;
 /** Every call token (the words that may end a region when their grammar is enabled). */
 const callTokens: readonly string[] = callTokenRules.map((rule) => rule.token);
 
@@ -71,10 +70,7 @@ export function reasoningCallTokens(allows: (source: CallSource) => boolean): re
 /** Closers that end a region the prompt opened (Harmony's `<|end|>` ends every message, so not it). */
 const leadingClosers: readonly string[] = ['</think>', '</thinking>', '[/think]'];
 const longest =
-  Math.max(...pairs.flat().map((token) => token.length), ...callTokens.map((token) => token.length)) +
-  LOOKAHEAD +
-  WINDOW +
-  2;
+  Math.max(...pairs.flat().map((token) => token.length), ...callTokens.map((token) => token.length)) + LOOKAHEAD + 2;
 /** Any of the tokens above, in any case: one search tells whether a chunk holds one at all. */
 const anyToken = new RegExp(
   [...new Set([...pairs.flat(), ...callTokens])].map((token) => token.replace(/[|[\]\\/]/g, '\\$&')).join('|'),
@@ -103,7 +99,6 @@ export interface ReasoningState {
   reasoningUndecidedToken: number;
   /**
    * Absolute offset where the next search for tokens starts: every token before it was acted on.
-   * The tail keeps the text before it too, as context for the backtick and fence checks.
    */
   reasoningScanFrom: number;
   /** Whether a call token was judged before its lookahead had arrived: the next chunk reads it again. */
@@ -160,8 +155,12 @@ function tailOf(carried: string, chunk: string, joined = carried + chunk): strin
 
 /**
  * @internal Reads `chunk`, which starts at absolute offset `base`, as the continuation of what
- * `state` has read, calling `onRange(start, end)` for every region that closes. Linear in the chunk.
+ * `state` has read, calling `onRange(start, end)` for every region that closes. Linear in the chunk
+ * (every search moves forward: no token is looked for twice, nothing is searched backwards).
  * `lowerChunk`, when given, is `chunk` with its ASCII letters lowered (it speeds up the common case).
+ * `quoted(position)` tells whether an absolute position of the carried tail or the chunk is inside
+ * a fence or an inline code span (the fence tracker's state there): a call token there is a
+ * mention. Without it nothing is quoted.
  */
 export function feedReasoning(
   state: ReasoningState,
@@ -169,6 +168,7 @@ export function feedReasoning(
   base: number,
   onRange: (start: number, end: number) => void,
   lowerChunk?: string,
+  quoted: (position: number) => boolean = () => false,
 ): void {
   const carried = state.reasoningTail;
   // A token judged without its lookahead is read again with the new text (the tail keeps it).
@@ -184,7 +184,7 @@ export function feedReasoning(
   }
   const joined = carried + chunk;
   const textBase = base - carried.length;
-  // The carried text before the scan start was read (its tokens were acted on): context only.
+  // The carried text before the scan start was read (its tokens were acted on).
   const from = Math.max(0, state.reasoningScanFrom - textBase);
   const unread = from === 0 ? carried : carried.slice(from);
   // Most text holds no reasoning token: one search, and only the tail is kept.
@@ -197,11 +197,6 @@ export function feedReasoning(
   }
   // Lowered in place (same length), so every index found in `lower` is one in `joined`.
   const lower = lowerAscii(joined);
-  // A call token in the first WINDOW characters of a carried tail (text came before it) had its
-  // whole lookahead when it was last read (the tail is at least `longest - 1` long; one read
-  // without it sets `reasoningRecheck`), so it was judged a mention or did not count: read again
-  // here, its window before would be cut short and could decide otherwise.
-  const judgedBefore = textBase > 0 ? WINDOW : 0;
   const nextAt = new Map<string, number>();
   const find = (token: string, from: number): number => {
     const cached = nextAt.get(token);
@@ -210,6 +205,7 @@ export function feedReasoning(
     nextAt.set(token, found);
     return found;
   };
+  const calls = new CallFinder(lower, textBase, quoted);
   let position = from;
   for (;;) {
     if (state.reasoningStart < 0) {
@@ -226,8 +222,8 @@ export function feedReasoning(
       }
       if (!state.reasoningDecided) {
         const leading = firstOf(leadingClosers, find, position);
-        const call = firstCallToken(state, lower, find, Math.max(position, judgedBefore));
-        const first = Math.min(...[best, leading.at, call.at].filter((at) => at >= 0));
+        const call = firstCallToken(state, calls, position);
+        const first = Math.min(...[best, leading.at, call].filter((at) => at >= 0));
         if (Number.isFinite(first)) state.reasoningDecided = true;
         if (leading.at >= 0 && leading.at === first) {
           onRange(0, textBase + leading.at + leading.length);
@@ -245,15 +241,13 @@ export function feedReasoning(
     let endLength = state.reasoningCloser.length;
     let rangeEnd = end + endLength;
     for (const rule of state.reasoningCallTokens) {
-      let at = find(rule.token, Math.max(position, judgedBefore));
-      // A mention (not at a call's start, or in backticks or a fence): the next one may count.
-      while (at >= 0 && (end < 0 || at < end) && !startsCall(lower, at, rule)) {
-        // Too close to the end to tell: more text may make it a call's start.
-        if (lower.length - at - rule.token.length < LOOKAHEAD) {
-          state.reasoningRecheck = true;
-          if (state.reasoningUndecidedToken < 0) state.reasoningUndecidedToken = textBase + at;
-        }
-        at = lower.indexOf(rule.token, at + 1);
+      const at = calls.next(rule, position);
+      // A mention before the region's end too close to the text's end to tell: more text may make
+      // it a call's start.
+      const pending = calls.pendingMention(rule, position);
+      if (pending >= 0 && (end < 0 || pending < end) && (at < 0 || pending < at)) {
+        state.reasoningRecheck = true;
+        if (state.reasoningUndecidedToken < 0) state.reasoningUndecidedToken = textBase + pending;
       }
       if (at >= 0 && (end < 0 || at < end)) {
         end = at;
@@ -272,50 +266,67 @@ export function feedReasoning(
 }
 
 /**
- * Whether the call token at `at` in `lower` starts a call of its grammar: the grammar's call follows
- * it within a few characters, and it is not inside backticks on its line nor inside a fence (both
- * judged within {@link WINDOW} characters before it).
+ * The call tokens of one read text that start a call: for each rule, the first one at or after a
+ * position, found by a search that only moves forward (the positions asked for never decrease), so
+ * a text is searched at most once per rule however many regions it holds. A token starts a call
+ * when its grammar's call follows it within a few characters and it is not quoted (inside a fence
+ * or an inline code span, by the fence tracker's state at that position).
  */
-function startsCall(lower: string, at: number, rule: CallTokenRule): boolean {
-  rule.next.lastIndex = at + rule.token.length;
-  if (!rule.next.test(lower)) return false;
-  // Backticks and fence markers are counted in a bounded window before the token (the carried
-  // tail always holds it), so any split of a stream decides as the whole text does.
-  const from = Math.max(0, at - WINDOW, lower.lastIndexOf('\n', at - 1) + 1);
-  let ticks = 0;
-  for (let index = lower.indexOf('`', from); index >= 0 && index < at; index = lower.indexOf('`', index + 1)) ticks++;
-  if (ticks % 2 === 1) return false;
-  let fences = 0;
-  const windowStart = Math.max(0, at - WINDOW);
-  for (let index = lower.indexOf('```', windowStart); index >= 0 && index < at; index = lower.indexOf('```', index + 3))
-    fences++;
-  return fences % 2 === 0;
+class CallFinder {
+  private readonly found = new Map<CallTokenRule, { from: number; at: number; pending: number[] }>();
+
+  constructor(
+    private readonly lower: string,
+    private readonly textBase: number,
+    private readonly quoted: (position: number) => boolean,
+  ) {}
+
+  /** The first token of `rule` at or after `from` that starts a call, or -1. */
+  next(rule: CallTokenRule, from: number): number {
+    let entry = this.found.get(rule);
+    if (entry !== undefined && (entry.at < 0 || entry.at >= from) && entry.from <= from) return entry.at;
+    if (entry === undefined) {
+      entry = { from, at: -1, pending: [] };
+      this.found.set(rule, entry);
+    }
+    entry.from = from;
+    let at = this.lower.indexOf(rule.token, from);
+    while (at >= 0 && !this.startsCall(at, rule)) {
+      // Too close to the end to tell: remembered, the caller may read it again with more text.
+      if (this.lower.length - at - rule.token.length < LOOKAHEAD) entry.pending.push(at);
+      at = this.lower.indexOf(rule.token, at + 1);
+    }
+    entry.at = at;
+    return at;
+  }
+
+  /** The first mention of `rule` at or after `from` judged without its whole lookahead, or -1. */
+  pendingMention(rule: CallTokenRule, from: number): number {
+    const pending = this.found.get(rule)?.pending ?? [];
+    for (const at of pending) if (at >= from) return at;
+    return -1;
+  }
+
+  private startsCall(at: number, rule: CallTokenRule): boolean {
+    rule.next.lastIndex = at + rule.token.length;
+    return rule.next.test(this.lower) && !this.quoted(this.textBase + at);
+  }
 }
 
 /**
  * The first of the state's call tokens at or after `from` that starts a call (see
- * {@link startsCall}); a mention judged before its lookahead arrived is read again next chunk.
+ * {@link CallFinder}); a mention before it judged before its lookahead arrived is read again next
+ * chunk.
  */
-function firstCallToken(
-  state: ReasoningState,
-  lower: string,
-  find: (token: string, from: number) => number,
-  from: number,
-): { at: number; length: number } {
+function firstCallToken(state: ReasoningState, calls: CallFinder, from: number): number {
   let best = -1;
-  let length = 0;
   for (const rule of state.reasoningCallTokens) {
-    let at = find(rule.token, from);
-    while (at >= 0 && (best < 0 || at < best) && !startsCall(lower, at, rule)) {
-      if (lower.length - at - rule.token.length < LOOKAHEAD) state.reasoningRecheck = true;
-      at = lower.indexOf(rule.token, at + 1);
-    }
-    if (at >= 0 && (best < 0 || at < best)) {
-      best = at;
-      length = rule.token.length;
-    }
+    const at = calls.next(rule, from);
+    const pending = calls.pendingMention(rule, from);
+    if (pending >= 0 && (best < 0 || pending < best) && (at < 0 || pending < at)) state.reasoningRecheck = true;
+    if (at >= 0 && (best < 0 || at < best)) best = at;
   }
-  return { at: best, length };
+  return best;
 }
 
 function firstOf(
