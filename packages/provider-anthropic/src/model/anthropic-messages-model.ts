@@ -125,12 +125,7 @@ export class AnthropicMessagesModel extends HttpLanguageModel<AnthropicCallError
       providerOptions: config.providerOptions,
       stream,
     });
-    const key =
-      config.apiKey === undefined || config.apiKey === ''
-        ? {}
-        : config.authHeader === 'x-api-key'
-          ? { 'x-api-key': config.apiKey }
-          : { authorization: `Bearer ${config.apiKey}` };
+    const key = this.keyHeader(config.authHeader);
     const sent = await this.send(
       request,
       {

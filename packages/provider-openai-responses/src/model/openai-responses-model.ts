@@ -131,12 +131,7 @@ export class OpenAIResponsesModel extends HttpLanguageModel<OpenAIResponsesCallE
       providerOptions: config.providerOptions,
       stream,
     });
-    const key =
-      config.apiKey === undefined || config.apiKey === ''
-        ? {}
-        : config.authHeader === 'api-key'
-          ? { 'api-key': config.apiKey }
-          : { authorization: `Bearer ${config.apiKey}` };
+    const key = this.keyHeader(config.authHeader);
     const sent = await this.send(
       request,
       { url: config.url, body: plan.body, stream, headers: key },

@@ -246,8 +246,7 @@ export class OpenAICompatibleChatModel extends HttpLanguageModel<OpenAICompatibl
           url: config.url,
           body: plan.body,
           stream,
-          headers:
-            config.apiKey === undefined || config.apiKey === '' ? {} : { authorization: `Bearer ${config.apiKey}` },
+          headers: this.keyHeader(),
         },
         this.errorContext(request),
       );

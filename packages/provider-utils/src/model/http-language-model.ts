@@ -114,6 +114,17 @@ export abstract class HttpLanguageModel<TError extends Error> {
   }
 
   /**
+   * The header carrying the API key: `authorization: Bearer <key>` (`header` `authorization`, the
+   * default) or the key as the value of `header` (`x-api-key`, Azure's `api-key`); none without a
+   * key (a local server, or a key sent in the model's `headers`).
+   */
+  protected keyHeader(header = 'authorization'): Readonly<Record<string, string>> {
+    const key = this.transport.apiKey;
+    if (key === undefined || key === '') return {};
+    return header.toLowerCase() === 'authorization' ? { authorization: `Bearer ${key}` } : { [header]: key };
+  }
+
+  /**
    * POSTs `post.body` as JSON: `content-type` and `accept` (by `post.stream`), then the adapter's
    * headers, the model's and the request's, merged in that order. Returns the response when its
    * status is a success, else the adapter's error for it (an abort during its reading rethrows
