@@ -113,7 +113,7 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
   let heldBlock = false;
   /** Whether it held `buffer` until a reasoning token decides the start (`ScanResult.pendingReasoning`). */
   let heldForReasoning = false;
-  /** The last characters fed (held), where a reasoning token a fragment completes may have begun. */
+  /** While `heldForReasoning`: the last characters fed, where a token a fragment completes may have begun. */
   let tokenTail = '';
   /** Whether `buffer` is a word held without a scan (see `streamHoldWithoutScan`). */
   let wordHeld = false;
@@ -199,11 +199,12 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
    * enough that a hold something else ended is released only boundedly late.
    */
   function rescanDue(fragment: string, grown: number): boolean {
-    // The tail is trimmed only once it is twice as long as needed: one concatenation per feed.
-    tokenTail += fragment;
-    if (tokenTail.length > 2 * TOKEN_TAIL + fragment.length)
-      tokenTail = tokenTail.slice(-(TOKEN_TAIL + fragment.length));
     if (heldForReasoning) {
+      // The tail is trimmed only once it is twice as long as needed: one concatenation per feed.
+      tokenTail += fragment;
+      if (tokenTail.length > 2 * TOKEN_TAIL + fragment.length) {
+        tokenTail = tokenTail.slice(-(TOKEN_TAIL + fragment.length));
+      }
       // Only a reasoning token can release a block held for one: rescanned when one may have ended.
       const ends = fragment.indexOf('>') >= 0 || fragment.indexOf(']') >= 0;
       return (ends && REASONING_TOKEN_PART.test(tokenTail)) || grown >= Math.max(BLOCK_GROWTH, heldAfterLastScan / 8);

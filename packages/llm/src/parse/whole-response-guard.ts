@@ -47,9 +47,12 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
   function sawPythonTag(raw: string): boolean {
     if (tagTail === '' && raw.indexOf('<') < 0) return false;
     const window = tagTail + raw;
-    // Only the tag's first character is a `<`: a tag that began in an earlier fragment begins at the last one.
-    const last = window.lastIndexOf('<');
-    tagTail = last >= 0 && window.length - last < PYTHON_TAG.length ? window.slice(last) : '';
+    // Only the tag's first character is a `<`: a tag still arriving starts at a `<` among the last
+    // characters (walked, not searched: this runs on every feed while one is near the end).
+    const stop = Math.max(0, window.length - (PYTHON_TAG.length - 1));
+    let last = window.length - 1;
+    while (last >= stop && window.charCodeAt(last) !== 60) last--;
+    tagTail = last >= stop ? window.slice(last) : '';
     return window.includes(PYTHON_TAG);
   }
 
