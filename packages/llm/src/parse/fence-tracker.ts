@@ -58,6 +58,11 @@ export interface FenceState extends ReasoningState, InlineCodeState {
   quoteOpenChar: number;
   quoteOpenLength: number;
   /**
+   * Whether the current line began with a run that closes that fence if nothing but spaces follows
+   * it (CommonMark: `~~~tool_call` inside a ~~~ block is content, not a closer). Decided at the line end.
+   */
+  quoteClosing: boolean;
+  /**
    * Quoted spans that have ended, as flat `[start, end)` pairs of absolute offsets: fences of any
    * kind and inline code spans (open or closed, from their opening run). Only those still ending in
    * the reasoning tracker's carried tail are kept (call tokens there may be read again). Replaced,
@@ -83,6 +88,7 @@ export function initialFenceState(leadingReasoning = true, callTokens?: readonly
     quoteOpenStart: -1,
     quoteOpenChar: 0,
     quoteOpenLength: 0,
+    quoteClosing: false,
     quoteSpans: [],
     ...initialReasoningState(leadingReasoning, callTokens),
     ...initialInlineCodeState(),
@@ -207,6 +213,11 @@ function readFenceLines(
   const length = chunk.length;
   let index = 0;
   if ((state.stage === INDENT || state.stage === REST) && lastLineEnd !== undefined && lastLineEnd >= 0) {
+    if (state.quoteClosing) {
+      const newline = chunk.indexOf('\n');
+      if (!blank(chunk, 0, newline)) state.quoteClosing = false;
+      else closeQuoteFence(state, state.offset + newline, onQuoted);
+    }
     state.offset += lastLineEnd + 1;
     state.lineStart = state.offset;
     state.stage = INDENT;
@@ -216,6 +227,7 @@ function readFenceLines(
   while (index < length) {
     if (state.stage === REST) {
       const newline = chunk.indexOf('\n', index);
+      if (state.quoteClosing && !blank(chunk, index, newline < 0 ? length : newline)) state.quoteClosing = false;
       if (newline < 0) {
         state.offset += length - index;
         return;
@@ -263,6 +275,7 @@ function readFenceLines(
         }
         break;
       default:
+        if (!isSpace(code)) state.quoteClosing = false;
         if (isSpace(code)) {
           decideOpener(state);
         } else if (state.word.length < MAX_WORD) {
@@ -276,7 +289,24 @@ function readFenceLines(
   function endLine(current: FenceState): void {
     if (current.stage === RUN) endRun(current, onRange, onQuoted);
     if (current.stage === INFO_SPACE || current.stage === WORD) decideOpener(current);
+    if (current.quoteClosing) closeQuoteFence(current, current.offset, onQuoted);
   }
+}
+
+/** Ends the open fence of any kind at `end` (its closing line's end). */
+function closeQuoteFence(state: FenceState, end: number, onQuoted: (start: number, end: number) => void): void {
+  onQuoted(state.quoteOpenStart, end);
+  state.quoteOpenStart = -1;
+  state.quoteClosing = false;
+}
+
+/** Whether `chunk` holds only spaces and tabs (and carriage returns) from `from` to `to`. */
+function blank(chunk: string, from: number, to: number): boolean {
+  for (let index = from; index < to; index++) {
+    const code = chunk.charCodeAt(index);
+    if (code !== 32 && code !== 9 && code !== 13) return false;
+  }
+  return true;
 }
 
 /**
@@ -306,15 +336,14 @@ function endRun(
     state.stage = REST;
     return;
   }
-  // Any fence, whatever its language: a closing run ends it (trailing text allowed, as below),
-  // another run opens one.
+  // Any fence, whatever its language: a run opens one; a closing run with nothing but spaces after
+  // it on its line ends it at the line's end (decided there).
   if (state.quoteOpenStart < 0) {
     state.quoteOpenStart = state.lineStart;
     state.quoteOpenChar = state.runChar;
     state.quoteOpenLength = state.runLength;
   } else if (state.runChar === state.quoteOpenChar && state.runLength >= state.quoteOpenLength) {
-    onQuoted?.(state.quoteOpenStart, state.runStart + state.runLength);
-    state.quoteOpenStart = -1;
+    state.quoteClosing = true;
   }
   if (state.openStart >= 0) {
     if (state.runChar === state.openChar && state.runLength >= state.openLength) {

@@ -339,12 +339,15 @@ describe('findProtectedRegions', () => {
         fc.property(
           fc.array(filler, { maxLength: 10 }),
           quote,
-          fc.array(fc.constantFrom('z', 'z\n', 'z'.repeat(90), '\n~~~ no\n'), { maxLength: 8 }),
+          fc.array(fc.constantFrom('z', 'z\n', 'z'.repeat(90), '\n~~~ no\n', '\n```tool_call\n', '\n~~~tool_call\n'), {
+            maxLength: 8,
+          }),
           fc.constantFrom(...callTokens),
           fc.array(fc.nat(), { maxLength: 8 }),
           (before, [open, close], inside, token, cuts) => {
-            // Inline code cannot hold a line end with a blank line or a fence line: only in fences.
-            const body = open.includes('\n') ? inside.join('') : inside.join('').replace(/\n/g, ' ');
+            // Inline code cannot hold a blank line or a fence line, and a backtick run inside would
+            // close it: line ends and backticks only in fences.
+            const body = open.includes('\n') ? inside.join('') : inside.join('').replace(/\n/g, ' ').replace(/`/g, "'");
             const input = `<think>${before.join('')}${open}${body}${token}${callStarts[token] ?? ''}${close}ok</think>after`;
             // Protected from the start through the closer at least (a `~~~ no` line inside a bare
             // fence opens a protected fence that runs to the end: also fine).

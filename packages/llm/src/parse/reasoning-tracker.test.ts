@@ -104,6 +104,18 @@ describe('a call token quoted in reasoning is a mention (break D)', () => {
     }
   });
 
+  it('never takes a fence line with an info string for the closer of the block it is in', () => {
+    // CommonMark: a closing fence has nothing but spaces after its run, so these lines are content.
+    for (const [open, inner, close] of [
+      ['~~~', '~~~tool_call', '~~~'],
+      ['```', '``` kimi example', '```'],
+      ['~~~', '~~~~ more', '~~~'],
+    ]) {
+      const text = `<think>Example:\n${open}\n${inner}\n${section}\n${close}\nSo I will not.</think>Done.`;
+      expect(parseToolCalls(text).calls, inner).toEqual([]);
+    }
+  });
+
   it('never runs a call quoted in the second of several inline code spans', () => {
     const text = `<think>Forms: \`${one}\` and \`${one}\` are both fine.</think>Done.`;
     expect(parseToolCalls(text).calls).toEqual([]);
