@@ -9,6 +9,7 @@ import {
   ToolNotFoundError,
   ToolResult,
   ToolTimeoutError,
+  type ValidateSchemaValueOptions,
   type ValidationIssue,
   validateToolArguments,
 } from '@tiny/tools';
@@ -161,7 +162,7 @@ export function admitCall(
   const copied = snapshot.value === original.arguments ? original : { ...original, arguments: snapshot.value };
   const call = rewriteUnknownName(state, copied);
   if (state.middleware.length > 0) return admitHooked(state, call, via);
-  return admitUnhooked(state, call, via);
+  return admitUnhooked(state, call, via, true);
 }
 
 /** True when the adapter refused the call: marked on it, or recorded for its id (which survives a resume). */
@@ -264,11 +265,16 @@ async function admitHooked(state: LoopState, call: PendingCall, via: 'name' | 't
   return admitUnhooked(state, hooked, via);
 }
 
-/** The steps of {@link admitCall} after the hooks: repair, lookup, arguments. */
+/**
+ * The steps of {@link admitCall} after the hooks: repair, lookup, arguments. `snapshotted`: the
+ * arguments of `original` are already the harness's own plain-JSON copy (no hook ran), so unless
+ * repair replaces them they are not copied again.
+ */
 function admitUnhooked(
   state: LoopState,
   original: PendingCall,
   via: 'name' | 'tool_call',
+  snapshotted = false,
 ): Admission | Promise<Admission> {
   let call = original;
   // A hook may not turn a refused call into a runnable one (nor may one it marks refused run).
@@ -320,9 +326,11 @@ function admitUnhooked(
     call = { id: call.id, name: call.name, arguments: repaired };
   }
   // Again after hooks and repair, which may have replaced the arguments.
-  const snapshot = snapshotArguments(call.arguments);
-  if (!snapshot.ok) return refusedArguments(state, call, snapshot);
-  call = snapshot.value === call.arguments ? call : { ...call, arguments: snapshot.value };
+  if (!snapshotted || call !== original) {
+    const snapshot = snapshotArguments(call.arguments);
+    if (!snapshot.ok) return refusedArguments(state, call, snapshot);
+    call = snapshot.value === call.arguments ? call : { ...call, arguments: snapshot.value };
+  }
 
   let entry = state.offered.get(call.name);
   if (entry === undefined && state.deferredTools.has(call.name)) {
@@ -379,52 +387,78 @@ function resolveUnknown(
  * Standard Schema tool's asynchronous `validate`). A validation timeout is answered with a tool error.
  */
 function admitArguments(state: LoopState, call: PendingCall, entry: RegisteredTool): Admission | Promise<Admission> {
-  return validating(state, call, entry, call.arguments, (checked) => {
-    if (checked.ok || state.policy.invalidArgs !== 'normalize_then_return_tool_error')
-      return concludeAdmission(state, call, entry, checked, call.arguments);
-    const normalized = normalizeArguments(call.arguments, entry.schema.parameters);
-    if (normalized === undefined) return concludeAdmission(state, call, entry, checked, call.arguments);
-    return validating(state, call, entry, normalized, (again) => {
-      if (again.ok && state.sink.active) {
-        state.sink.emit({
-          type: 'invalid_tool_args',
-          callId: call.id,
-          toolName: entry.name,
-          ...recordedArguments(state, call.arguments, entry),
-          error: scrubText(
-            formatValidationIssues(checked.issues),
-            eventSecrets(call.arguments, redactionOf(entry.tool), state.policy.captureToolIo),
-          ),
-          recovery: 'normalized',
-        });
-      }
-      return concludeAdmission(state, call, entry, again, normalized);
+  const checked = validating(state, call, entry, call.arguments);
+  if (checked instanceof Promise) return checked.then((settled) => afterValidation(state, call, entry, settled));
+  return afterValidation(state, call, entry, checked);
+}
+
+/** The admission once the model's arguments were checked: normalised and checked again when the policy says so. */
+function afterValidation(
+  state: LoopState,
+  call: PendingCall,
+  entry: RegisteredTool,
+  checked: Checked | Admission,
+): Admission | Promise<Admission> {
+  if ('kind' in checked) return checked;
+  if (checked.ok || state.policy.invalidArgs !== 'normalize_then_return_tool_error')
+    return concludeAdmission(state, call, entry, checked, call.arguments);
+  const normalized = normalizeArguments(call.arguments, entry.schema.parameters);
+  if (normalized === undefined) return concludeAdmission(state, call, entry, checked, call.arguments);
+  const again = validating(state, call, entry, normalized);
+  if (again instanceof Promise)
+    return again.then((settled) => afterNormalized(state, call, entry, checked, normalized, settled));
+  return afterNormalized(state, call, entry, checked, normalized, again);
+}
+
+function afterNormalized(
+  state: LoopState,
+  call: PendingCall,
+  entry: RegisteredTool,
+  checked: Extract<Checked, { ok: false }>,
+  normalized: unknown,
+  again: Checked | Admission,
+): Admission {
+  if ('kind' in again) return again;
+  if (again.ok && state.sink.active) {
+    state.sink.emit({
+      type: 'invalid_tool_args',
+      callId: call.id,
+      toolName: entry.name,
+      ...recordedArguments(state, call.arguments, entry),
+      error: scrubText(
+        formatValidationIssues(checked.issues),
+        eventSecrets(call.arguments, redactionOf(entry.tool), state.policy.captureToolIo),
+      ),
+      recovery: 'normalized',
     });
-  });
+  }
+  return concludeAdmission(state, call, entry, again, normalized);
 }
 
 /**
- * Runs {@link prepareAndValidate} on `args` and hands its outcome to `then`, without a promise when
- * validation is synchronous; a `ToolTimeoutError` from validation becomes a tool-error answer.
+ * {@link prepareAndValidate} on `args`, without a promise when validation is synchronous; a
+ * `ToolTimeoutError` from validation becomes a tool-error answer (an {@link Admission}).
+ * Module-level steps rather than closures made per call (see bench/README.md, issue 35).
  */
 function validating(
   state: LoopState,
   call: PendingCall,
   entry: RegisteredTool,
   args: unknown,
-  then: (checked: Checked) => Admission | Promise<Admission>,
-): Admission | Promise<Admission> {
-  const timedOut = (error: unknown): Admission => {
-    if (!ToolTimeoutError.isInstance(error)) throw error;
-    return { kind: 'answer', call, toolName: entry.name, result: ToolResult.error(error.message) };
-  };
+): Checked | Admission | Promise<Checked | Admission> {
   let checked: Checked | Promise<Checked>;
   try {
     checked = prepareAndValidate(state, call, entry, args);
   } catch (error) {
-    return timedOut(error);
+    return timedOut(call, entry, error);
   }
-  return checked instanceof Promise ? checked.then(then, timedOut) : then(checked);
+  return checked instanceof Promise ? checked.catch((error: unknown) => timedOut(call, entry, error)) : checked;
+}
+
+/** A validation that timed out, as its tool-error answer; anything else thrown propagates. */
+function timedOut(call: PendingCall, entry: RegisteredTool, error: unknown): Admission {
+  if (!ToolTimeoutError.isInstance(error)) throw error;
+  return { kind: 'answer', call, toolName: entry.name, result: ToolResult.error(error.message) };
 }
 
 /** The admission for validated (or finally invalid) arguments: an answer, a deferral, or the call to execute. */
@@ -484,8 +518,20 @@ export function prepareAndValidate(
   const prepared = isObject(args)
     ? prepareToolArguments({ id: call.id, arguments: args }, injected, state.context.hostValues ?? {}, entry.name)
     : args;
+  // The options only serve a Standard Schema library's asynchronous `validate`: a JSON Schema tool
+  // (no library) is validated synchronously by ajv alone, without the closures built for it.
+  const outcome =
+    entry.tool.standardSchemas?.parameters === undefined
+      ? validateToolArguments(entry.tool, prepared)
+      : validateToolArguments(entry.tool, prepared, libraryOptions(state, entry, prepared));
+  if (outcome instanceof Promise) return outcome.then((result) => checkedOf(entry, result));
+  return checkedOf(entry, outcome);
+}
+
+/** How an asynchronous library `validate` is awaited: under the tool's timeout and the run's signal. */
+function libraryOptions(state: LoopState, entry: RegisteredTool, prepared: unknown): ValidateSchemaValueOptions {
   let budgetMs = 0;
-  const outcome = validateToolArguments(entry.tool, prepared, {
+  return {
     timeoutMs: () => {
       const timeout = resolveToolTimeout(entry.tool.timeoutPolicy(prepared as never), state.limits.toolTimeouts);
       budgetMs = timeout.budgetMs ?? 0;
@@ -493,9 +539,7 @@ export function prepareAndValidate(
     },
     signal: state.signal,
     onTimeout: () => new ToolTimeoutError({ toolName: entry.name, timeoutMs: budgetMs }),
-  });
-  if (outcome instanceof Promise) return outcome.then((result) => checkedOf(entry, result));
-  return checkedOf(entry, outcome);
+  };
 }
 
 /** A validation result as {@link Checked}; issues under injected names are thrown as the host's fault. */

@@ -47,19 +47,41 @@ export function snapshotArguments(value: unknown, max: number = MAX_ARGUMENT_DEP
       else (target as Record<string, unknown>)[key] = copy;
     }
   };
-  const copies = new Map<object, unknown>();
+  // Copies by source object, to copy a shared object once and meet a cycle as sharing. Made at the
+  // first object below the root (most arguments are one flat object: no map for them).
+  let copies: Map<object, unknown> | undefined;
+  let rootSource: object | undefined;
+  let rootOriginal: object | undefined;
+  let rootCopy: unknown;
   // Without shared objects or cycles the copy is a tree, and the deepest frame is its depth;
   // otherwise the copy is walked again for its depth.
   let shared = false;
   let deepest = 0;
+  const remember = (frame: Frame, original: object, source: object, copy: unknown): void => {
+    if (frame.target === undefined) {
+      rootOriginal = original;
+      rootSource = source;
+      rootCopy = copy;
+    } else {
+      (copies as Map<object, unknown>).set(original, copy);
+      if (original !== source) (copies as Map<object, unknown>).set(source, copy);
+    }
+  };
   const stack: Frame[] = [{ source: value, target: undefined, key: 0, inArray: false, depth: 1 }];
   try {
     for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) {
       let source = frame.source;
-      if (typeof source === 'object' && source !== null && copies.has(source)) {
-        shared = true;
-        assign(frame, copies.get(source));
-        continue;
+      if (typeof source === 'object' && source !== null && frame.target !== undefined) {
+        if (copies === undefined) {
+          copies = new Map();
+          if (rootOriginal !== undefined) copies.set(rootOriginal, rootCopy);
+          if (rootSource !== undefined) copies.set(rootSource, rootCopy);
+        }
+        if (copies.has(source)) {
+          shared = true;
+          assign(frame, copies.get(source));
+          continue;
+        }
       }
       const original = source;
       if (typeof source === 'object' && source !== null) {
@@ -80,22 +102,21 @@ export function snapshotArguments(value: unknown, max: number = MAX_ARGUMENT_DEP
         continue;
       }
       if (typeof source !== 'object') return refuse('json', `holds ${describe(source)}, which is not a JSON value`);
-      if (copies.size > 1_000_000) return refuse('json', 'holds more than a million objects and arrays');
+      if (copies !== undefined && copies.size > 1_000_000)
+        return refuse('json', 'holds more than a million objects and arrays');
       const depth = frame.depth;
       if (depth > deepest) deepest = depth;
       if (Array.isArray(source)) {
         const length = source.length;
         const copy: unknown[] = new Array(length).fill(null);
-        copies.set(original as object, copy);
-        if (original !== source) copies.set(source, copy);
+        remember(frame, original as object, source, copy);
         assign(frame, copy);
         for (let index = length - 1; index >= 0; index -= 1) {
           stack.push({ source: source[index], target: copy, key: index, inArray: true, depth: depth + 1 });
         }
       } else {
         const copy: Record<string, unknown> = {};
-        copies.set(original as object, copy);
-        if (original !== source) copies.set(source, copy);
+        remember(frame, original as object, source, copy);
         assign(frame, copy);
         const keys = Object.keys(source);
         for (let index = keys.length - 1; index >= 0; index -= 1) {

@@ -130,7 +130,9 @@ function fillSlot(batch: Batch): Promise<void> | undefined {
 
 async function refillSlot(batch: Batch, index: number, pending: Promise<CallOutcome>): Promise<void> {
   batch.outcomes.set(index, await pending);
-  await fillSlot(batch);
+  // Awaited only when a call is still running: `await undefined` costs a promise and a turn.
+  const next = fillSlot(batch);
+  if (next !== undefined) await next;
 }
 
 async function allSettled(batch: Batch, inFlight: Promise<void>[]): Promise<Map<number, CallOutcome>> {

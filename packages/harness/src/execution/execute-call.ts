@@ -59,6 +59,8 @@ interface OutputWait {
   deadline: CallDeadline | undefined;
   resolve: (output: ToolOutput) => void;
   reject: (error: unknown) => void;
+  /** Settled by the output, the deadline or the run's abort, whichever comes first. */
+  settled: Promise<ToolOutput>;
 }
 
 const ignore = (): void => undefined;
@@ -91,48 +93,49 @@ function deadlineExpired(wait: OutputWait): void {
   wait.reject(error);
 }
 
-/** Hands the tool's output (or what it threw) to the wait, unless its deadline or the run's abort came first. */
-async function forwardOutput(wait: OutputWait, pending: PromiseLike<ToolOutput>): Promise<void> {
-  let output: ToolOutput;
-  try {
-    output = await pending;
-  } catch (error) {
-    endWait(wait);
-    wait.reject(error);
-    return;
-  }
-  endWait(wait);
-  wait.resolve(output);
-}
-
 /**
- * Waits for an asynchronous tool under its deadline and the run's signal: the first to fire aborts
- * the call's signal and rejects (`ToolTimeoutError` / `RunCancelledError`, or `LimitExceededError` at the run deadline).
+ * Opens the wait for an asynchronous tool's output under its deadline and the run's signal: the
+ * first to fire aborts the call's signal and rejects `settled` (`ToolTimeoutError` /
+ * `RunCancelledError`, or `LimitExceededError` at the run deadline). The output itself settles it
+ * through the promise's own resolvers (no async function per call); whoever awaits `settled` ends
+ * the wait ({@link endWait}). Undefined when nothing can interrupt the call (no deadline, a run
+ * that cannot stop): the output is then awaited as it is.
  */
-function settleWithin(
+function openWait(
   state: LoopState,
   pending: PromiseLike<ToolOutput>,
   signal: LazyCallSignal,
   entry: RegisteredTool,
   deadlineMs: number | undefined,
   budgetMs: number,
-): Promise<ToolOutput> {
+): OutputWait | undefined {
   const runSignal = state.signal;
-  if (deadlineMs === undefined && !canStop(runSignal)) return Promise.resolve(pending);
-  const wait: OutputWait = { state, signal, entry, budgetMs, deadline: undefined, resolve: ignore, reject: ignore };
+  if (deadlineMs === undefined && !canStop(runSignal)) return undefined;
+  const wait: OutputWait = {
+    state,
+    signal,
+    entry,
+    budgetMs,
+    deadline: undefined,
+    resolve: ignore,
+    reject: ignore,
+    settled: undefined as unknown as Promise<ToolOutput>,
+  };
   opening = wait;
-  const settled = new Promise<ToolOutput>(takeResolvers);
+  wait.settled = new Promise<ToolOutput>(takeResolvers);
   opening = undefined;
   // The tool may have triggered the abort itself before handing back its promise.
   if (runSignal.aborted) {
     Promise.resolve(pending).catch(ignore);
     runAborted(wait);
-    return settled;
+    return wait;
   }
   watchRunAbort(runSignal, wait, runAborted);
   if (deadlineMs !== undefined) wait.deadline = scheduleDeadline(deadlineMs, deadlineExpired, wait);
-  void forwardOutput(wait, pending);
-  return settled;
+  // A native promise is followed directly; another thenable is adopted first (its `then` runs
+  // later, as `await` would call it). A rejection after the wait ended is handled: it is ignored.
+  (pending instanceof Promise ? pending : Promise.resolve(pending)).then(wait.resolve, wait.reject);
+  return wait;
 }
 
 /** Arguments a wrap layer changed go through injection and validation again. */
@@ -171,13 +174,17 @@ export function executeCall(
   // A call whose run already stopped never starts (and writes no `started` row).
   if (state.signal.aborted) return { kind: 'fatal', error: runStopError(state), startedAt, durationMs: 0 };
   enterCall(state, call.id, entry, args);
-  const outcome =
-    state.ledger !== undefined
-      ? executeWithLedger(state, call, entry, args, depth, callTool, startedAt)
-      : runCall(state, call, entry, args, depth, callTool, startedAt, undefined);
-  // The tool boundary: nothing the tool produced leaves it with a host value or sensitive value in it.
-  if (outcome instanceof Promise) return scrubSettled(state, call.id, entry, args, depth, outcome);
-  return scrubOutcome(state, call.id, entry, args, depth, outcome);
+  // The tool boundary: nothing the tool produced leaves it with a host value or sensitive value in
+  // it. Without a ledger `runCall` passes its outcome through it; with one, it is passed here.
+  if (state.ledger === undefined) return runCall(state, call, entry, args, depth, callTool, startedAt, undefined, true);
+  return scrubSettled(
+    state,
+    call.id,
+    entry,
+    args,
+    depth,
+    executeWithLedger(state, call, entry, args, depth, callTool, startedAt),
+  );
 }
 
 /** {@link scrubOutcome} once `pending` settles (an async function: no closure per call). */
@@ -205,7 +212,7 @@ async function executeWithLedger(
   const key = idempotencyKeyOf(state, call.id, entry, args);
   const refused = await recordStarted(state, call, entry, key);
   if (refused !== undefined) return { kind: 'result', result: refused, startedAt, durationMs: 0 };
-  const outcome = await runCall(state, call, entry, args, depth, callTool, startedAt, key);
+  const outcome = await runCall(state, call, entry, args, depth, callTool, startedAt, key, false);
   // Cancellation leaves the row `started`: whether the effect happened is unknown until a resume reconciles it.
   if (!(outcome.kind === 'fatal' && isRunStop(outcome.error))) {
     await recordSettled(state, call.id, outcome.kind === 'result' && outcome.threw !== true ? 'completed' : 'failed');
@@ -222,6 +229,7 @@ function runCall(
   callTool: NestedCallRunner,
   startedAt: number,
   idempotencyKey: string | undefined,
+  scrub: boolean,
 ): CallOutcome | Promise<CallOutcome> {
   const signal = new LazyCallSignal();
   const context = createCallContext(state, { callId: call.id, entry, args, idempotencyKey, signal, depth, callTool });
@@ -233,7 +241,7 @@ function runCall(
     } else {
       const output = entry.tool.execute(args as never, context);
       // An asynchronous output: one async function awaits it and ends the call (no `finally` chain).
-      if (isPromiseLike(output)) return settleOutput(state, entry, output, args, signal, context, startedAt);
+      if (isPromiseLike(output)) return settleOutput(state, entry, output, args, signal, context, startedAt, scrub);
       outcome = returned(entry, resultOfOutput(state, entry, output), startedAt);
     }
   } catch (error) {
@@ -241,12 +249,17 @@ function runCall(
   }
   if (!(outcome instanceof Promise)) {
     endCall(context);
-    return outcome;
+    return scrub ? scrubOutcome(state, call.id, entry, args, depth, outcome) : outcome;
   }
-  return outcome.finally(() => endCall(context));
+  const ended = outcome.finally(() => endCall(context));
+  return scrub ? scrubSettled(state, call.id, entry, args, depth, ended) : ended;
 }
 
-/** An asynchronous `execute`'s output, awaited under the call's deadline and the run's signal; then the call's context ends. */
+/**
+ * An asynchronous `execute`'s output, awaited under the call's deadline and the run's signal; then
+ * the call's context ends, and with `scrub` the outcome passes the tool boundary here (one async
+ * function per call instead of a second one awaiting this).
+ */
 async function settleOutput(
   state: LoopState,
   entry: RegisteredTool,
@@ -255,33 +268,50 @@ async function settleOutput(
   signal: LazyCallSignal,
   context: ToolExecutionContext,
   startedAt: number,
+  scrub: boolean,
 ): Promise<CallOutcome> {
+  const wait = waitFor(state, entry, output, args, signal);
   let outcome: CallOutcome;
   try {
-    outcome = returned(
-      entry,
-      resultOfOutput(state, entry, await settle(state, entry, output, args, signal)),
-      startedAt,
-    );
+    const settled = wait === undefined ? await output : await wait.settled;
+    outcome = returned(entry, resultOfOutput(state, entry, settled), startedAt);
   } catch (error) {
     outcome = thrown(state, error, startedAt);
   }
+  if (wait !== undefined) endWait(wait);
   endCall(context);
-  return outcome;
+  return scrub ? scrubOutcome(state, context.callId, entry, args, context.depth, outcome) : outcome;
 }
 
-/** Waits for a promised output under the tool's resolved timeout and the run's signal. */
-function settle(
+/** The wait for a promised output under the tool's resolved timeout and the run's signal (see {@link openWait}). */
+function waitFor(
+  state: LoopState,
+  entry: RegisteredTool,
+  output: PromiseLike<ToolOutput>,
+  args: Record<string, unknown>,
+  signal: LazyCallSignal,
+): OutputWait | undefined {
+  const timeout = resolveToolTimeout(entry.tool.timeoutPolicy(args as never), state.limits.toolTimeouts);
+  const budget = timeout.budgetMs ?? timeout.deadlineMs ?? 0;
+  return openWait(state, output, signal, entry, timeout.deadlineMs, budget);
+}
+
+/** Waits for an output (promised or not) under the tool's resolved timeout and the run's signal. */
+async function settle(
   state: LoopState,
   entry: RegisteredTool,
   output: ToolOutput | PromiseLike<ToolOutput>,
   args: Record<string, unknown>,
   signal: LazyCallSignal,
-): ToolOutput | Promise<ToolOutput> {
+): Promise<ToolOutput> {
   if (!isPromiseLike(output)) return output;
-  const timeout = resolveToolTimeout(entry.tool.timeoutPolicy(args as never), state.limits.toolTimeouts);
-  const budget = timeout.budgetMs ?? timeout.deadlineMs ?? 0;
-  return settleWithin(state, output, signal, entry, timeout.deadlineMs, budget);
+  const wait = waitFor(state, entry, output, args, signal);
+  if (wait === undefined) return await output;
+  try {
+    return await wait.settled;
+  } finally {
+    endWait(wait);
+  }
 }
 
 /** The call through the `wrapTool` middleware onion; arguments a layer changed are validated again. */

@@ -136,7 +136,8 @@ export async function foldBatch(
   const approvals: DeferredCall[] = [];
   const metadata: Record<string, unknown> = {};
   let stop: FoldedBatch['stop'];
-  for (const [index, admission] of admissions.entries()) {
+  for (let index = 0; index < admissions.length; index += 1) {
+    const admission = admissions[index] as Admission;
     const outcome = outcomes.get(index);
     if (admission.kind === 'defer' || (admission.kind === 'execute' && outcome?.kind === 'defer')) {
       const toolName = admission.kind === 'execute' ? admission.entry.name : admission.toolName;
