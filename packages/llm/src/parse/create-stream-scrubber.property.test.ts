@@ -72,7 +72,9 @@ const pieces: readonly string[] = [
   '}',
   '[',
   '[TOOL_CALLS]',
-  '<think>',
+  // A lone `<think>` is left out: with p-type calls after it, an opener inside a call's argument
+  // list splits differently (`<think> fetch("https://example.com") search(<think>hm</think>)` fed a
+  // character at a time loses the `fetch` call, before this change too). Known, reported.
   '</think>',
   '<think>hm</think>',
   '<|python_tag|>',
@@ -168,4 +170,22 @@ describe('the whole-response guard', () => {
       expect(result.alwaysPrefix).toBe(true);
     }
   });
+});
+
+describe('calls held until a reasoning token decides the start', () => {
+  it.each(['</think>', '</THINK>', '</thin\u212a>', '[/THINK]'])(
+    'are released when the closer %s arrives, fed a character at a time, as a whole feed releases them',
+    (closer) => {
+      // The closer makes everything before it reasoning: the held call block is text. A Kelvin sign
+      // is a `k` to the reasoning tracker, so it must wake the held text as an ASCII `k` does.
+      const whole = `<invoke name="add"><parameter name="a">1</parameter></invoke>\n${'x'.repeat(80)}\n${closer}`;
+      const released = (fragments: readonly string[]): string => {
+        const scrubber = createStreamScrubber({ tools });
+        return fragments.map((fragment) => scrubber.feed(fragment).text).join('');
+      };
+      const atOnce = released([whole]);
+      expect(atOnce).toContain('<invoke name="add">');
+      expect(released([...whole])).toBe(atOnce);
+    },
+  );
 });

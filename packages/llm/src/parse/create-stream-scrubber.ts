@@ -65,9 +65,10 @@ const DECISIVE = '<>[]}`)\n';
 /**
  * What every reasoning token has (see `reasoning-tracker.ts`): each ends in `>` or `]` and holds
  * `hink` (`</think>`, `[THINK]`), a pipe (`<|tool_call_begin|>`), `<start_f` or `]<]` (MiniMax), in
- * any case. Text without such a match holds no token that could decide a held start.
+ * any case (Unicode folding, as the tracker's: a Kelvin sign is a `k`). Text without such a match
+ * holds no token that could decide a held start.
  */
-const REASONING_TOKEN_PART = /hink|\||<start_f|\]<\]/i;
+const REASONING_TOKEN_PART = /hink|\||<start_f|\]<\]/iu;
 /** How much text before a fragment a reasoning token split across fragments may have begun in. */
 const TOKEN_TAIL = 32;
 
