@@ -156,7 +156,7 @@ function tailOf(carried: string, chunk: string, joined = carried + chunk): strin
 /**
  * @internal Reads `chunk`, which starts at absolute offset `base`, as the continuation of what
  * `state` has read, calling `onRange(start, end)` for every region that closes. Linear in the chunk
- * (every search moves forward: no token is looked for twice, nothing is searched backwards).
+ * (each token's search only moves forward through the text: nothing is searched twice or backwards).
  * `lowerChunk`, when given, is `chunk` with its ASCII letters lowered (it speeds up the common case).
  * `quoted(position)` tells whether an absolute position of the carried tail or the chunk is inside
  * a fence or an inline code span (the fence tracker's state there): a call token there is a
