@@ -4,6 +4,13 @@
 //   pnpm --filter @tiny/bench bench:instructions [--runs 15] [--warmups 5] [--no-gc | --gc-only]
 //     [--gc-floor]  (only the collection: one request, then a gc() per counted request)
 //     [--builds <dir>]  (@tiny/harness and @tiny/tools from <dir>/packages/*/dist, see use-builds.mjs)
+//     [--single-threaded]  (node --single-threaded: compilation and collection on the main thread, not
+//       on concurrent threads whose timing varies from run to run)
+//
+// Warm-ups: with the default 5, most of what is counted is the JIT still compiling (TurboFan was
+// 61 of 91 M instructions per request between requests 5 and 20; `runLoop` alone is optimised
+// again around request 60). For the per-call cost use `--warmups 60 --runs 20 --single-threaded`,
+// and read compilation apart (bench/README.md, issue 35, third session).
 //
 // The workload is workload 1d's tiny series: T = 50 turns × K = 4 calls of the async JSON Schema
 // `add` tool, a new `AgentHarness` per request (its construction is counted, as a serverless
@@ -48,6 +55,7 @@ function countInstructions(requests, collect, builds, floor = false) {
         `--callgrind-out-file=${join(dir, 'callgrind.out')}`,
         process.execPath,
         '--expose-gc',
+        ...(process.argv.includes('--single-threaded') ? ['--single-threaded'] : []),
         '--import',
         fileURLToPath(new URL('./use-builds.mjs', import.meta.url)),
         fileURLToPath(import.meta.url),
