@@ -50,7 +50,7 @@ const FENCE_BATCH = 256;
 const MIN_GROWTH = 8;
 /**
  * As {@link MIN_GROWTH}, for a tail held from a block that has begun (an opener, a call still
- * arriving): only a decisive character can close it, so it is rescanned on one, and after this
+ * arriving): only a character of {@link CLOSING} can close it, so it is rescanned on one, and after this
  * many other characters only as a bound on how late a block that turns out to be prose (`add(`
  * followed by words) is released.
  */
@@ -62,6 +62,8 @@ const BLOCK_GROWTH = 64;
  * `<` and `[`. A fragment without them leaves an opened block open.
  */
 const DECISIVE = '<>[]}`)\n';
+/** Of {@link DECISIVE}, the characters that can end a closer: all a block that has begun waits for. */
+const CLOSING = '>]}`)\n';
 /**
  * What every reasoning token has (see `reasoning-tracker.ts`): each ends in `>` or `]` and holds
  * `hink` (`</think>`, `[THINK]`), a pipe (`<|tool_call_begin|>`), `<start_f` or `]<]` (MiniMax), in
@@ -93,8 +95,9 @@ const TOKEN_TAIL = 32;
  * about what large ones do. Otherwise the held tail plus the fragment is scanned with only the
  * grammars whose characters occur in it. A held tail is rescanned when a fragment brings a
  * character that can complete or start something (`<>[]}`, a backtick, `)`, a newline), else only
- * after it grows by 8 characters or an eighth, whichever is more (64 for a block that has begun,
- * which only such a character closes). A complete block held until a reasoning token decides
+ * after it grows by 8 characters or an eighth, whichever is more; a block that has begun only on
+ * a character that can end a closer (`>])}`, a backtick, a newline), else after 64 characters or
+ * an eighth. A complete block held until a reasoning token decides
  * whether the text began in reasoning (`leadingReasoning`) is rescanned only when a fragment may
  * complete such a token, or after it grows by 64 characters or an eighth; while more than 4 KB is
  * held, only after it grows by an eighth. So total work stays linear, and held text is released at
@@ -210,8 +213,8 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
       const ends = fragment.indexOf('>') >= 0 || fragment.indexOf(']') >= 0;
       return (ends && REASONING_TOKEN_PART.test(tokenTail)) || grown >= Math.max(BLOCK_GROWTH, heldAfterLastScan / 8);
     }
-    const growth = heldBlock ? BLOCK_GROWTH : MIN_GROWTH;
-    return grown >= Math.max(growth, heldAfterLastScan / 8) || containsAny(fragment, DECISIVE);
+    if (heldBlock) return grown >= Math.max(BLOCK_GROWTH, heldAfterLastScan / 8) || containsAny(fragment, CLOSING);
+    return grown >= Math.max(MIN_GROWTH, heldAfterLastScan / 8) || containsAny(fragment, DECISIVE);
   }
 
   const blocks = {
