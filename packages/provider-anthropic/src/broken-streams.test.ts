@@ -13,5 +13,5 @@ const terminal = recorded.findIndex((event) => event.startsWith('event: message_
 describeBrokenStreams({
   name: 'Anthropic: a broken stream never ends as a normal turn',
   create: (settings) => createAnthropic(settings)('claude-sonnet-4-5'),
-  wire: { events: recorded, terminal, names: ['message_stop', 'content_block_delta'] },
+  wire: { events: recorded, terminal, end: recorded.length - 1, names: ['message_stop', 'content_block_delta'] },
 });

@@ -12,5 +12,5 @@ const terminal = recorded.findIndex((event) => event.startsWith('event: response
 describeBrokenStreams({
   name: 'Responses: a broken stream never ends as a normal turn',
   create: (settings) => createOpenAIResponses(settings)('gpt-5.1'),
-  wire: { events: recorded, terminal, names: ['response.completed', 'response.output_text.delta'] },
+  wire: { events: recorded, terminal, end: terminal, names: ['response.completed', 'response.output_text.delta'] },
 });

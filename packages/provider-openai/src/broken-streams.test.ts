@@ -12,5 +12,5 @@ const terminal = recorded.findIndex((event) => event.includes('"finish_reason":"
 describeBrokenStreams({
   name: 'OpenAI-compatible: a broken stream never ends as a normal turn',
   create: (settings) => createOpenAICompatible(settings)('qwen2.5-7b-instruct-q4_k_m.gguf'),
-  wire: { events: recorded, terminal },
+  wire: { events: recorded, terminal, end: recorded.length - 1 },
 });

@@ -20,12 +20,6 @@ export function mapStopReason(reason: unknown, hasToolCalls = false): LanguageMo
   return hasToolCalls && mapped === 'other' ? 'error' : mapped;
 }
 
-/** True for a stop reason that ends a turn normally (its calls may run). @internal */
-export function isNormalStop(reason: unknown): boolean {
-  const mapped = mapStopReason(reason);
-  return mapped === 'stop' || mapped === 'tool_calls';
-}
-
 /** The raw `stop_reason` to report: a string as is, another value as a marker naming its type. @internal */
 export function rawStopReason(reason: unknown): string | undefined {
   if (reason === null || reason === undefined || reason === '') return undefined;

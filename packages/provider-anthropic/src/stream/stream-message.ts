@@ -13,7 +13,7 @@ import {
 import { type ErrorContext, errorFromEvent, httpFailureError, transportError } from '../errors/create-call-error.js';
 import { encodeOpaqueBlocks, type OpaqueBlock } from '../request/opaque-blocks.js';
 import { decodeToolInput } from '../response/decode-tool-input.js';
-import { isNormalStop, mapStopReason, rawStopReason } from '../response/map-stop-reason.js';
+import { mapStopReason, rawStopReason } from '../response/map-stop-reason.js';
 import { mapUsage, readUsage, type WireUsage } from '../response/map-usage.js';
 import { THINKING_SEPARATOR } from '../response/parse-message.js';
 import { readRefusal } from '../response/read-refusal.js';
@@ -76,8 +76,10 @@ function parseJson(data: string): unknown {
  * is an error with or without data. A `refusal` stop reason sends one `refusal_delta` (the `stop_details` explanation,
  * see `readRefusal`) when its `message_delta` arrives.
  *
- * The first `stop_reason` holds, unless a later one is no normal end while it was (a turn is never
- * upgraded to a normal end). A missing, non-string or `pause_turn` stop reason makes a turn with
+ * A second `stop_reason` (the same one included) is a `protocol_violation`. The stream is read to
+ * its end: `message_stop` ends the turn only with the body, and any event after it (a second
+ * `message_stop`, a `ping`, `[DONE]`, a foreign name) is a `protocol_violation`, an `error` event
+ * (or error payload) an error; only comments and blank lines may follow. A missing, non-string or `pause_turn` stop reason makes a turn with
  * tool calls finish `error` (see `mapStopReason`). Content after the stop reason (a block start, a
  * delta with content), a second `message_start` (or one after content blocks), a content block
  * started again while it is open or an index not above every index started before (indexes are fresh
@@ -115,6 +117,8 @@ export async function* streamMessage(
   let stopReason: string | undefined;
   let metadataSent = false;
   let finished = false;
+  /** Set at `message_stop`: the stream is read to its end, and nothing but comments may follow. */
+  let ended: string | undefined;
   let lastEvent: unknown;
   let lastStarted: OpenBlock['kind'] | undefined;
   let refused = false;
@@ -215,7 +219,8 @@ export async function* streamMessage(
       if (context.signal?.aborted) throw context.signal.reason;
       // The event's name decides first: `error` is an error whatever its data holds (none
       // included); a name the protocol does not have, or one of its names without data, breaks it.
-      const check = checkSseEvent(event, MESSAGES_EVENTS);
+      // After message_stop every event but an error breaks it (a second message_stop included).
+      const check = checkSseEvent(event, MESSAGES_EVENTS, ended);
       if (check.verdict === 'keep_alive') continue;
       if (check.verdict === 'violation') {
         yield* broken(check.reason);
@@ -397,11 +402,13 @@ export async function* streamMessage(
         case 'message_delta': {
           const delta = asRecord(record.delta);
           const reason = rawStopReason(delta?.stop_reason);
-          // The first stop reason holds, unless a later one is no normal end while it was.
-          if (
-            reason !== undefined &&
-            (stopReason === undefined || (isNormalStop(stopReason) && !isNormalStop(reason)))
-          ) {
+          if (reason !== undefined && stopReason !== undefined) {
+            // A second stop reason (the same one included): a second message's ending spliced in,
+            // or a relay's replay; which one ends the turn is not known, so none does.
+            yield* broken(`sent a second stop reason (${reason}) after ${stopReason}`);
+            return;
+          }
+          if (reason !== undefined) {
             const refusal = refused ? undefined : readRefusal(reason, delta?.stop_details ?? record.stop_details);
             if (refusal !== undefined) {
               refused = true;
@@ -417,8 +424,9 @@ export async function* streamMessage(
           // finishes with the usage received (`other`; `error` with tool calls, which never run).
           // With a block still open, the model did not finish (see below).
           if (stopReason === undefined && (open.size > 0 || blocksStarted === 0)) break;
-          yield* finishMessage();
-          return;
+          // The turn ends with the body: anything after message_stop (an error above all) breaks it.
+          ended = 'message_stop';
+          break;
         }
         default:
           // ping and event types this adapter does not know
@@ -428,7 +436,7 @@ export async function* streamMessage(
   } catch (error) {
     if (context.signal?.aborted) throw context.signal.reason;
     if (finished) return;
-    if (stopReason !== undefined) {
+    if (stopReason !== undefined || ended !== undefined) {
       yield* finishMessage();
       return;
     }
@@ -446,6 +454,10 @@ export async function* streamMessage(
   }
   if (context.signal?.aborted) throw context.signal.reason;
   if (finished) return;
+  if (ended !== undefined) {
+    yield* finishMessage();
+    return;
+  }
   if (stopReason !== undefined) {
     // The stop reason (and the usage with it) arrived: the model finished, only message_stop was lost.
     yield* finishMessage();

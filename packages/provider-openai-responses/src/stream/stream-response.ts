@@ -121,7 +121,7 @@ function watchBoundaries(body: ReadableStream<Uint8Array>): {
  * read when its data names the same type (a `response.*` name whose data names another type is
  * caught below); any other name, or a name without data, breaks the stream (see `checkSseEvent`).
  */
-const RESPONSES_EVENTS: SseEventNames = { selfNamed: true };
+const RESPONSES_EVENTS: SseEventNames = { selfNamed: true, doneAfterEnd: true };
 
 /** Event names that end the turn broken whatever their data holds. */
 const FAILURE_NAMES = new Set(['error', 'response.failed', 'response.incomplete', 'response.cancelled']);
@@ -328,13 +328,17 @@ export async function* streamResponse(
       if (context.signal?.aborted) throw context.signal.reason;
       const data = parseJson(event.data);
       const record = asRecord(data);
-      const check = checkSseEvent(event, RESPONSES_EVENTS);
+      // After the terminal event every event but an error and `[DONE]` breaks it (a second one included).
+      const check = checkSseEvent(event, RESPONSES_EVENTS, ending?.type);
+      // After the terminal event the check has said: every event there is a violation.
       const failureName =
-        check.verdict === 'error'
-          ? 'error'
-          : event.event !== undefined && FAILURE_NAMES.has(event.event)
-            ? event.event
-            : undefined;
+        ending !== undefined
+          ? undefined
+          : check.verdict === 'error'
+            ? 'error'
+            : event.event !== undefined && FAILURE_NAMES.has(event.event)
+              ? event.event
+              : undefined;
       if (failureName !== undefined && record === undefined) {
         // The SSE name decides first: an error (or failed, incomplete) event ends the turn
         // broken whatever its data holds (none included), before or after the terminal event.
@@ -383,13 +387,8 @@ export async function* streamResponse(
         };
         return;
       }
-      if (ending !== undefined) {
-        // Read to the end: after the terminal event only `[DONE]` and keep-alives may come.
-        const text = event.data.trim();
-        if (text === '' || text === '[DONE]') continue;
-        yield* broken(`sent an event after ${ending.type}`);
-        return;
-      }
+      // Read to the end: after the terminal event only `[DONE]` may come (see `checkSseEvent`).
+      if (check.verdict === 'keep_alive') continue;
       if (record === undefined) {
         const text = event.data.trim();
         if (text === '' || text === '[DONE]' || data !== undefined) continue;

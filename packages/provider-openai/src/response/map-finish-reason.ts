@@ -30,9 +30,3 @@ export function readFinishReason(value: unknown): string | undefined {
   if (Array.isArray(value)) return '[array]';
   return typeof value === 'object' ? '[object]' : String(value);
 }
-
-/** True for a finish reason that ends a turn normally (its calls may run). @internal */
-export function isNormalFinish(raw: string): boolean {
-  const mapped = normalizeFinishReason(raw);
-  return mapped === 'stop' || mapped === 'tool_calls';
-}

@@ -6,7 +6,7 @@ import {
   type StreamScrubber,
 } from '@tiny/llm';
 import { asArray, asRecord, asString } from '@tiny/provider-utils';
-import { isNormalFinish, mapFinishReason, readFinishReason } from '../response/map-finish-reason.js';
+import { mapFinishReason, readFinishReason } from '../response/map-finish-reason.js';
 import { type ReadContext, textToolCall } from '../response/read-context.js';
 import { contentParts } from '../wire/read-wire.js';
 import { createEdgeTrimmer, type EdgeTrimmer } from './create-edge-trimmer.js';
@@ -34,9 +34,8 @@ function hasContent(delta: Readonly<Record<string, unknown>> | undefined): boole
 export class ChoiceStream {
   readonly index: number;
   /**
-   * The `finish_reason` of this choice: the first one sent, unless a later one is no normal end
-   * while the first was (a turn is never upgraded to a normal end, and the first non-normal
-   * reason wins).
+   * The `finish_reason` of this choice: the one sent. A second one (the same one included) is a
+   * protocol violation (see `violation`): which one ends the turn is not known.
    */
   rawFinishReason: string | undefined;
   /** Why the stream broke the protocol for this choice (content after its finish, a call flood). */
@@ -117,15 +116,10 @@ export class ChoiceStream {
       this.violation ??= `opened more than ${MAX_STREAM_TOOL_CALLS} tool calls in choice ${this.index}`;
     if (this.assembler.violation !== undefined) this.violation ??= this.assembler.violation;
     const reason = readFinishReason(choice.finish_reason);
-    if (reason !== undefined && this.keeps(reason)) this.rawFinishReason = reason;
+    if (reason !== undefined && this.rawFinishReason !== undefined)
+      this.violation ??= `sent a second finish reason (${reason.slice(0, 40)}) for choice ${this.index} after ${this.rawFinishReason.slice(0, 40)}`;
+    else if (reason !== undefined) this.rawFinishReason = reason;
     return parts;
-  }
-
-  /** Whether a finish reason `reason` replaces the one held (see `rawFinishReason`). */
-  private keeps(reason: string): boolean {
-    const held = this.rawFinishReason;
-    if (held === undefined) return true;
-    return isNormalFinish(held) && !isNormalFinish(reason);
   }
 
   /**

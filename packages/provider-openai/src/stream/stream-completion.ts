@@ -137,6 +137,8 @@ export async function* streamCompletion(
   let metadataSent = false;
   let firstId: string | undefined;
   let identified = false;
+  /** Set at `[DONE]`: the stream is read to its end, and nothing but comments may follow. */
+  let ended: string | undefined;
   /** Ends choice 0's calls invalid, then the protocol error: a corrupted stream runs nothing. */
   function* broken(what: string): Generator<LanguageModelV1StreamPart> {
     yield* emit(0, primary.stream.finish(true, `the stream broke the protocol (${what}); no call of it may run`));
@@ -159,7 +161,8 @@ export async function* streamCompletion(
       const data = event.data.trim();
       // The event's name decides first: `error` is an error whatever its data holds (none
       // included), and a name this protocol does not have breaks the stream, after the finish too.
-      const check = checkSseEvent(event, CHAT_EVENTS);
+      // After `[DONE]` every event but an error breaks it (a second `[DONE]` included).
+      const check = checkSseEvent(event, CHAT_EVENTS, ended);
       if (check.verdict === 'keep_alive') continue;
       if (check.verdict === 'violation') {
         yield* broken(check.reason);
@@ -167,8 +170,10 @@ export async function* streamCompletion(
       }
       const named = check.verdict === 'error';
       if (data === '[DONE]' && !named) {
+        // The turn ends with the body: anything after [DONE] (an error above all) breaks it.
         ending = 'done';
-        break;
+        ended = '[DONE]';
+        continue;
       }
       if (data === '' && !named) continue;
       const parsed = parseJson(data);

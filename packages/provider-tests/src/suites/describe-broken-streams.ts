@@ -16,6 +16,12 @@ export interface BrokenStreamsWire {
    * reason, or the terminal event). An end marker after it (`[DONE]`, `message_stop`) stays last.
    */
   readonly terminal: number;
+  /**
+   * The index of the event after which the stream must end (`message_stop`, `[DONE]`,
+   * `response.completed`); absent for a protocol without one (Gemini's stream ends with the body).
+   * Any event after it breaks the stream.
+   */
+  readonly end?: number | undefined;
   /** Event names of the protocol (each sent without data, it must break the stream). */
   readonly names?: readonly string[] | undefined;
 }
@@ -33,6 +39,23 @@ export interface BrokenStreamsOptions {
 /** A name no provider sends, with data that names no event type of it. */
 const FOREIGN_NAME = 'relay_note';
 
+/** Error payloads a reader might skip by their event's name (a tester's finds). */
+const ERROR_PAYLOADS: readonly [string, string][] = [
+  [
+    'a ping event carrying an error payload',
+    'event: ping\ndata: {"type":"error","error":{"type":"api_error","message":"upstream died"}}',
+  ],
+  ['a ping event carrying an error object', 'event: ping\ndata: {"error":{"message":"upstream died"}}'],
+  [
+    `a ${FOREIGN_NAME} event carrying an error object`,
+    `event: ${FOREIGN_NAME}\ndata: {"error":{"message":"upstream died"}}`,
+  ],
+  [
+    'an "error " event (a space after the name)',
+    'event: error \ndata: {"type":"error ","error":{"message":"upstream died"}}',
+  ],
+];
+
 const body = (events: readonly string[]): string => events.map((event) => `${event}\n\n`).join('');
 
 /**
@@ -43,15 +66,24 @@ const body = (events: readonly string[]): string => events.map((event) => `${eve
  *   right after the event that finished the turn: `server_error`;
  * - an event under a name the provider does not send (with data, or without), or one of its own
  *   names without data, at the same places: `protocol_violation`, not retryable;
+ * - any of those, or the event that finished the turn again, after the event the stream must end
+ *   with (`wire.end`): `protocol_violation` (the stream is read to its end; only comments and blank
+ *   lines may follow it);
+ * - the event that finished the turn sent twice in a row: `protocol_violation`;
+ * - an error payload under a keep-alive or foreign name, or under `event: error ` (case and
+ *   whitespace around the name do not count), after the first event: an error of the payload's kind;
  * - a stream of comments only, and the recorded stream cut before the event that finishes it:
  *   `incomplete_stream`, retryable.
  */
 export function describeBrokenStreams(options: BrokenStreamsOptions): void {
   const { events, terminal } = options.wire;
   const insert = (at: number, event: string): string => body([...events.slice(0, at), event, ...events.slice(at)]);
+  const end = options.wire.end;
   const places: [string, number][] = [
     ['after the first event', 1],
-    ['after the event that finished the turn', terminal + 1],
+    ...(end === undefined || terminal < end
+      ? [['after the event that finished the turn', terminal + 1] as [string, number]]
+      : []),
   ];
   const breakages: [string, string, ModelCallErrorKind][] = [
     ['an error event without data', 'event: error', 'server_error'],
@@ -69,6 +101,26 @@ export function describeBrokenStreams(options: BrokenStreamsOptions): void {
       `${what}, ${where}`,
       insert(at, event),
       kind,
+    ]),
+  );
+  if (end !== undefined) {
+    const after: [string, string][] = [
+      ...breakages.map(([what, event]): [string, string] => [what, event]),
+      ['the event that finished the turn again', events[terminal] as string],
+      [
+        'a keep-alive comment, then an error event with data',
+        ': keep-alive\n\nevent: error\ndata: {"error":{"message":"late"}}',
+      ],
+    ];
+    for (const [what, event] of after)
+      cases.push([`${what}, after the end of the stream`, insert(end + 1, event), 'protocol_violation']);
+  }
+  cases.push(
+    ['the event that finished the turn, twice', insert(terminal + 1, events[terminal] as string), 'protocol_violation'],
+    ...ERROR_PAYLOADS.map(([what, event]): [string, string, ModelCallErrorKind] => [
+      `${what}, after the first event`,
+      insert(1, event),
+      'server_error',
     ]),
   );
   cases.push(

@@ -56,4 +56,44 @@ describe('checkSseEvent', () => {
       'violation',
     );
   });
+
+  it('makes an error payload under a keep-alive or unknown name an error, and reads names trimmed', () => {
+    // Found by a tester: `event: ping` carrying `{"type":"error"}` was skipped and the turn's calls ran.
+    for (const data of [
+      '{"type":"error","error":{"message":"x"}}',
+      '{"error":{"message":"x"}}',
+      '{"type":" Error "}',
+    ]) {
+      expect(checkSseEvent({ event: 'ping', data }, anthropic)).toEqual({ verdict: 'error' });
+      expect(checkSseEvent({ event: 'PING', data }, anthropic)).toEqual({ verdict: 'error' });
+      expect(checkSseEvent({ event: 'relay_note', data }, anthropic)).toEqual({ verdict: 'error' });
+      expect(checkSseEvent({ event: 'relay_note', data }, gemini)).toEqual({ verdict: 'error' });
+    }
+    expect(checkSseEvent({ event: 'ping', data: '{"error":null}' }, anthropic)).toEqual({ verdict: 'keep_alive' });
+    expect(checkSseEvent({ event: 'error ', data: '{"type":"error "}' }, anthropic)).toEqual({ verdict: 'error' });
+    expect(checkSseEvent({ event: ' Error', data: '' }, gemini)).toEqual({ verdict: 'error' });
+  });
+
+  it('after the terminal event, breaks the stream on every event, an error included', () => {
+    const after = 'message_stop';
+    for (const event of [
+      { event: 'message_stop', data: '{"type":"message_stop"}' },
+      { event: 'message_delta', data: '{"type":"message_delta","delta":{"stop_reason":"end_turn"}}' },
+      { event: 'ping', data: '' },
+      { event: undefined, data: '[DONE]' },
+      { event: undefined, data: '{}' },
+      { event: 'some_future_event', data: '{"type":"some_future_event"}' },
+      { event: 'error', data: '' },
+      { event: undefined, data: '{"error":{"message":"x"}}' },
+    ]) {
+      expect(checkSseEvent(event, anthropic, after)).toMatchObject({
+        verdict: 'violation',
+        reason: expect.stringContaining(after),
+      });
+    }
+    expect(checkSseEvent({ event: undefined, data: ' [DONE] ' }, { doneAfterEnd: true }, after)).toEqual({
+      verdict: 'keep_alive',
+    });
+    expect(checkSseEvent({ event: undefined, data: '{}' }, { doneAfterEnd: true }, after).verdict).toBe('violation');
+  });
 });
