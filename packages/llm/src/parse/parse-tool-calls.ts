@@ -46,10 +46,29 @@ export interface ParseToolCallsOptions {
  * names. Never throws; runs in time linear in `text`.
  */
 export function parseToolCalls(text: string, options: ParseToolCallsOptions = {}): ParsedText {
+  if (cannotHoldCall(text, options.tools)) return { text: text.trim(), calls: [], diagnostics: [] };
   const knowledge = createToolKnowledge(options.tools, options);
   try {
     return parseCompleteText(text, knowledge, { allowBareJson: options.allowBareJson ?? true, allowGlmLines: true });
   } catch {
     return { text: text.trim(), calls: [], diagnostics: [] };
   }
+}
+
+/**
+ * Characters every reading of a call or of reasoning needs at least one of: tag and sentinel
+ * brackets, JSON and list brackets, p-type parentheses, GLM's `tool/…`, fence and inline-code
+ * markers, Functionary's `>>>`.
+ */
+const CALL_CHARACTERS = /[<>[\]{}()/`~]/;
+
+/**
+ * Whether `text` is plain prose no grammar can read a call or reasoning from, so the parse is the
+ * trimmed text (the usual final answer, read without building tool knowledge and grammars). The
+ * one reading without those characters: Functionary's first recipient, a line naming an offered
+ * `python` tool followed by code.
+ */
+function cannotHoldCall(text: string, tools: readonly ToolSchema[] | undefined): boolean {
+  if (CALL_CHARACTERS.test(text)) return false;
+  return tools === undefined || !text.includes('\n') || !tools.some((tool) => tool.name === 'python');
 }
