@@ -1,5 +1,6 @@
 import { _, type Ajv, type KeywordCxt, Name } from 'ajv';
 import type { JsonSchema } from './json-schema.js';
+import { keyPatternFactor, stringReadCost, stringReadWeight } from './string-read-costs.js';
 
 /**
  * The keyword tiny adds (to compiled copies only) to every object subschema: each time ajv applies
@@ -188,8 +189,12 @@ function dependentNames(node: Record<string, unknown>): number {
  * pattern when `additionalProperties`/`unevaluatedProperties` tests them again. @internal
  */
 export function keyFactor(node: Record<string, unknown>): number {
-  const patterns = sizeOf(node.patternProperties);
   const again = 'additionalProperties' in node || 'unevaluatedProperties' in node ? 2 : 1;
+  // Each pattern matches every key's characters: its program's size per character (string-read-costs.ts).
+  let patterns = 0;
+  const map = node.patternProperties;
+  if (typeof map === 'object' && map !== null && !Array.isArray(map))
+    for (const pattern of Object.keys(map)) patterns += keyPatternFactor(pattern, NODE_UNIT);
   return 1 + patterns * again;
 }
 
@@ -210,10 +215,16 @@ export function useBranchBudget(ajv: Ajv): void {
       const own = ownCost(node);
       const factor = keyFactor(node);
       const weight = factor === 1 ? _`${state}.weigh(${data})` : _`${factor} * ${state}.weigh(${data})`;
+      // `format` and `pattern` checks cost what string-read-costs.ts measured, per string read.
+      const read = stringReadCost(node);
+      const readCharge =
+        read === undefined
+          ? _`0`
+          : _`(typeof ${data} == "string" ? ${read.base} + Math.ceil(Math.min(${data}.length, ${read.maxChars}) * ${read.perChar}) : 0)`;
       const charge = wholeReaders.some((keyword) => keyword in node)
-        ? _`(${state}.n += ${own} + ${weight})`
+        ? _`(${state}.n += ${own} + ${weight} + ${readCharge})`
         : stringReaders.some((keyword) => keyword in node)
-          ? _`(${state}.n += typeof ${data} == "string" ? ${own} + (${data}.length >> 4) : ${own})`
+          ? _`(${state}.n += typeof ${data} == "string" ? ${own} + (${data}.length >> 4) + ${readCharge} : ${own})`
           : own === 1
             ? _`++${state}.n`
             : _`(${state}.n += ${own})`;
@@ -453,7 +464,7 @@ function expandedWeight(root: object, edges: Map<object, Edge[]>): number {
   const nodeWeight = (node: object): number => {
     const record = node as Record<string, unknown>;
     // 1 for a plain node; its charges are at most (ownCost + keyFactor) × the value's weight.
-    return ownCost(record) + keyFactor(record) - 1;
+    return ownCost(record) + keyFactor(record) - 1 + stringReadWeight(record, NODE_UNIT, VISITS_PER_PAIR);
   };
   const frames: { node: object; next: number; sum: number }[] = [{ node: root, next: 0, sum: nodeWeight(root) }];
   active.add(root);

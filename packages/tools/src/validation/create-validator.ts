@@ -13,6 +13,7 @@ import {
   useBranchBudget,
   visitBudget,
 } from './branch-budget.js';
+import { useStrictFormats } from './formats.js';
 import { isIdnEmail, isIdnHostnameFormat, isIri, isIriReference } from './idn-formats.js';
 import type { JsonSchema } from './json-schema.js';
 import { linearPatternProblem, linearRegExpEngine } from './linear-regexp.js';
@@ -140,6 +141,8 @@ function createAjv(kind: '2020' | '07', allErrors = true, unevaluated = true): A
   ajv.addFormat('iri-reference', { type: 'string', validate: isIriReference });
   ajv.addFormat('idn-hostname', { type: 'string', validate: isIdnHostnameFormat });
   ajv.addFormat('idn-email', { type: 'string', validate: isIdnEmail });
+  // Linear checks for ajv-formats' superlinear ones, and 2020-12's meaning where it differs (formats.ts).
+  useStrictFormats(ajv);
   // ajv's `uniqueItems` compares every pair of non-primitive items; this one is linear.
   useLinearUniqueItems(ajv);
   // Counts `$ref` and union-branch visits, so validate/test stop once a value's budget is spent.

@@ -27,9 +27,6 @@ const UCSCHAR =
 const IPRIVATE = '\\u{E000}-\\u{F8FF}\\u{F0000}-\\u{FFFFD}\\u{100000}-\\u{10FFFD}';
 const PCT = '%[0-9A-Fa-f]{2}';
 const SUB_DELIMS = "!$&'()*+,;=";
-/** `iunreserved / sub-delims` as one class body (`-` first: a literal). */
-const IUNRESERVED_SUB = `\\-A-Za-z0-9._~${UCSCHAR}${SUB_DELIMS}`;
-const IPCHAR = `(?:[${IUNRESERVED_SUB}:@]|${PCT})`;
 const DEC_OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9][0-9]|[0-9])';
 const IPV4 = `${DEC_OCTET}(?:\\.${DEC_OCTET}){3}`;
 const H16 = '[0-9A-Fa-f]{1,4}';
@@ -37,24 +34,37 @@ const LS32 = `(?:${H16}:${H16}|${IPV4})`;
 /** RFC 3986 3.2.2's nine forms of `IPv6address`. */
 const IPV6 = `(?:(?:${H16}:){6}${LS32}|::(?:${H16}:){5}${LS32}|(?:${H16})?::(?:${H16}:){4}${LS32}|(?:(?:${H16}:){0,1}${H16})?::(?:${H16}:){3}${LS32}|(?:(?:${H16}:){0,2}${H16})?::(?:${H16}:){2}${LS32}|(?:(?:${H16}:){0,3}${H16})?::${H16}:${LS32}|(?:(?:${H16}:){0,4}${H16})?::${LS32}|(?:(?:${H16}:){0,5}${H16})?::${H16}|(?:(?:${H16}:){0,6}${H16})?::)`;
 const IPVFUTURE = `[vV][0-9A-Fa-f]+\\.[\\-A-Za-z0-9._~${SUB_DELIMS}:]+`;
-const IHOST = `(?:\\[(?:${IPV6}|${IPVFUTURE})\\]|${IPV4}|(?:[${IUNRESERVED_SUB}]|${PCT})*)`;
-const IAUTHORITY = `(?:(?:[${IUNRESERVED_SUB}:]|${PCT})*@)?${IHOST}(?::[0-9]*)?`;
-const ISEGMENT = `${IPCHAR}*`;
-const ISEGMENT_NZ = `${IPCHAR}+`;
-const ISEGMENT_NZ_NC = `(?:[${IUNRESERVED_SUB}@]|${PCT})+`;
-const IPATH_ABEMPTY = `(?:/${ISEGMENT})*`;
-const IPATH_ABSOLUTE = `/(?:${ISEGMENT_NZ}(?:/${ISEGMENT})*)?`;
-const IPATH_ROOTLESS = `${ISEGMENT_NZ}(?:/${ISEGMENT})*`;
-const IPATH_NOSCHEME = `${ISEGMENT_NZ_NC}(?:/${ISEGMENT})*`;
-const IQUERY = `(?:\\?(?:${IPCHAR}|[${IPRIVATE}/?])*)?`;
-const IFRAGMENT = `(?:#(?:${IPCHAR}|[/?])*)?`;
 const SCHEME = '[A-Za-z][A-Za-z0-9+\\-.]*';
-const IHIER_PART = `(?://${IAUTHORITY}${IPATH_ABEMPTY}|${IPATH_ABSOLUTE}|${IPATH_ROOTLESS}|)`;
-const IRELATIVE_PART = `(?://${IAUTHORITY}${IPATH_ABEMPTY}|${IPATH_ABSOLUTE}|${IPATH_NOSCHEME}|)`;
-/** RFC 3987 2.2 `IRI`. */
-const IRI = `${SCHEME}:${IHIER_PART}${IQUERY}${IFRAGMENT}`;
-/** RFC 3987 2.2 `IRI-reference` (`IRI / irelative-ref`). */
-const IRI_REFERENCE = `(?:${IRI}|${IRELATIVE_PART}${IQUERY}${IFRAGMENT})`;
+
+/**
+ * RFC 3987 2.2's `IRI` and `IRI-reference` with `ucschar` and `iprivate` as given; with both
+ * empty they are RFC 3986's `URI` and `URI-reference` (RFC 3987 is RFC 3986 plus those characters).
+ */
+function resourceGrammar(ucschar: string, iprivate: string): { absolute: string; reference: string } {
+  /** `iunreserved / sub-delims` as one class body (`-` first: a literal). */
+  const IUNRESERVED_SUB = `\\-A-Za-z0-9._~${ucschar}${SUB_DELIMS}`;
+  const IPCHAR = `(?:[${IUNRESERVED_SUB}:@]|${PCT})`;
+  const IHOST = `(?:\\[(?:${IPV6}|${IPVFUTURE})\\]|${IPV4}|(?:[${IUNRESERVED_SUB}]|${PCT})*)`;
+  const IAUTHORITY = `(?:(?:[${IUNRESERVED_SUB}:]|${PCT})*@)?${IHOST}(?::[0-9]*)?`;
+  const ISEGMENT = `${IPCHAR}*`;
+  const ISEGMENT_NZ = `${IPCHAR}+`;
+  const ISEGMENT_NZ_NC = `(?:[${IUNRESERVED_SUB}@]|${PCT})+`;
+  const IPATH_ABEMPTY = `(?:/${ISEGMENT})*`;
+  const IPATH_ABSOLUTE = `/(?:${ISEGMENT_NZ}(?:/${ISEGMENT})*)?`;
+  const IPATH_ROOTLESS = `${ISEGMENT_NZ}(?:/${ISEGMENT})*`;
+  const IPATH_NOSCHEME = `${ISEGMENT_NZ_NC}(?:/${ISEGMENT})*`;
+  const IQUERY = `(?:\\?(?:${IPCHAR}|[${iprivate}/?])*)?`;
+  const IFRAGMENT = `(?:#(?:${IPCHAR}|[/?])*)?`;
+  const IHIER_PART = `(?://${IAUTHORITY}${IPATH_ABEMPTY}|${IPATH_ABSOLUTE}|${IPATH_ROOTLESS}|)`;
+  const IRELATIVE_PART = `(?://${IAUTHORITY}${IPATH_ABEMPTY}|${IPATH_ABSOLUTE}|${IPATH_NOSCHEME}|)`;
+  const absolute = `${SCHEME}:${IHIER_PART}${IQUERY}${IFRAGMENT}`;
+  return { absolute, reference: `(?:${absolute}|${IRELATIVE_PART}${IQUERY}${IFRAGMENT})` };
+}
+
+/** RFC 3987 2.2 `IRI` and `IRI-reference` (`IRI / irelative-ref`). */
+const { absolute: IRI, reference: IRI_REFERENCE } = resourceGrammar(UCSCHAR, IPRIVATE);
+/** RFC 3986 `URI` and `URI-reference`. */
+const { absolute: URI, reference: URI_REFERENCE } = resourceGrammar('', '');
 
 let iriPattern: ReturnType<typeof compileLinearPattern> | undefined;
 let iriReferencePattern: ReturnType<typeof compileLinearPattern> | undefined;
@@ -63,6 +73,21 @@ let iriReferencePattern: ReturnType<typeof compileLinearPattern> | undefined;
 export function isIri(value: string): boolean {
   iriPattern ??= compileLinearPattern(`^${IRI}$`);
   return wellFormed(value) && iriPattern.test(value);
+}
+
+let uriPattern: ReturnType<typeof compileLinearPattern> | undefined;
+let uriReferencePattern: ReturnType<typeof compileLinearPattern> | undefined;
+
+/** Whether `value` is a URI (RFC 3986 `URI`): ASCII only, a scheme, the hierarchical part, query and fragment. */
+export function isUri(value: string): boolean {
+  uriPattern ??= compileLinearPattern(`^${URI}$`);
+  return uriPattern.test(value);
+}
+
+/** Whether `value` is a URI reference (RFC 3986 `URI-reference`): a URI or a relative reference. */
+export function isUriReference(value: string): boolean {
+  uriReferencePattern ??= compileLinearPattern(`^${URI_REFERENCE}$`);
+  return uriReferencePattern.test(value);
 }
 
 /** Whether `value` is an IRI reference (RFC 3987): an IRI or a relative reference (`/a`, `#b`, `c`). */
@@ -81,6 +106,23 @@ const MAX_IDN_HOSTNAME_UNITS = 1024;
 /** The label separators of UTS #46 (2.3): full stop, ideographic, fullwidth and halfwidth ones. */
 const TRAILING_SEPARATOR = /[.\u3002\uFF0E\uFF61]$/;
 
+/** An ASCII letter-digit-hyphen label (RFC 1123): 1 to 63 characters, no hyphen at either end. */
+const LDH_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+/**
+ * The fast path of {@link isIdnHostnameFormat}: an ASCII name of LDH labels, none with `--` in
+ * its third and fourth characters (so no `xn--` A-label to decode, RFC 5891 4.2.3.1), at most 253
+ * characters, is an IDN host name as it is (UTS #46 only lowercases it); anything else takes the
+ * full check. A few hundred nanoseconds, where the full check takes about 100 µs.
+ */
+function isPlainAsciiHostname(value: string): boolean {
+  if (value.length > 253) return false;
+  for (const label of value.split('.')) {
+    if (!LDH_LABEL.test(label) || (label[2] === '-' && label[3] === '-')) return false;
+  }
+  return true;
+}
+
 /**
  * Whether `value` is an internationalized host name (RFC 5890-5893 with the UTS #46 mapping):
  * checked by the idn-hostname package (labels, punycode, contextual rules, bidi), plus: no
@@ -90,6 +132,7 @@ const TRAILING_SEPARATOR = /[.\u3002\uFF0E\uFF61]$/;
 export function isIdnHostnameFormat(value: string): boolean {
   if (value.length === 0 || value.length > MAX_IDN_HOSTNAME_UNITS || !wellFormed(value)) return false;
   if (TRAILING_SEPARATOR.test(value)) return false;
+  if (isPlainAsciiHostname(value)) return true;
   try {
     return isIdnHostname(value) === true;
   } catch {

@@ -1,9 +1,10 @@
 import { RE2JS } from 're2js';
 
-/** What ajv needs from a compiled pattern. */
+/** What ajv needs from a compiled pattern, and the size of its program (see {@link patternProgramSize}). */
 interface RegExpLike {
   test(input: string): boolean;
   toString(): string;
+  readonly programSize: number;
 }
 
 const compiled = new Map<string, RegExpLike>();
@@ -56,6 +57,86 @@ const ECMA_DOT = `[^${ranges([
   [0x2028, 0x2029],
 ])}]`;
 
+/** `\uXXXX` at `index` as a code unit, or undefined. */
+function escapedUnit(pattern: string, index: number): number | undefined {
+  if (pattern[index] !== '\\' || pattern[index + 1] !== 'u') return undefined;
+  const digits = pattern.slice(index + 2, index + 6);
+  return /^[0-9A-Fa-f]{4}$/.test(digits) ? Number.parseInt(digits, 16) : undefined;
+}
+
+/** The code point of an escaped surrogate pair (`\uD83D\uDE00`) at `index`, or undefined. */
+function escapedPair(pattern: string, index: number): number | undefined {
+  const high = escapedUnit(pattern, index);
+  if (high === undefined || high < 0xd800 || high > 0xdbff) return undefined;
+  const low = escapedUnit(pattern, index + 6);
+  if (low === undefined || low < 0xdc00 || low > 0xdfff) return undefined;
+  return 0x10000 + ((high - 0xd800) << 10) + (low - 0xdc00);
+}
+
+/**
+ * ECMA-262's long General_Category names (and `General_Category=`/`gc=`, `Script=`/`sc=` forms)
+ * as RE2 spells them: RE2 knows the short categories and the scripts by their long names only.
+ */
+const CATEGORY_ALIASES: Readonly<Record<string, string>> = {
+  Letter: 'L',
+  Cased_Letter: 'LC',
+  Uppercase_Letter: 'Lu',
+  Lowercase_Letter: 'Ll',
+  Titlecase_Letter: 'Lt',
+  Modifier_Letter: 'Lm',
+  Other_Letter: 'Lo',
+  Mark: 'M',
+  Combining_Mark: 'M',
+  Nonspacing_Mark: 'Mn',
+  Spacing_Mark: 'Mc',
+  Enclosing_Mark: 'Me',
+  Number: 'N',
+  Decimal_Number: 'Nd',
+  digit: 'Nd',
+  Letter_Number: 'Nl',
+  Other_Number: 'No',
+  Punctuation: 'P',
+  punct: 'P',
+  Connector_Punctuation: 'Pc',
+  Dash_Punctuation: 'Pd',
+  Open_Punctuation: 'Ps',
+  Close_Punctuation: 'Pe',
+  Initial_Punctuation: 'Pi',
+  Final_Punctuation: 'Pf',
+  Other_Punctuation: 'Po',
+  Symbol: 'S',
+  Math_Symbol: 'Sm',
+  Currency_Symbol: 'Sc',
+  Modifier_Symbol: 'Sk',
+  Other_Symbol: 'So',
+  Separator: 'Z',
+  Space_Separator: 'Zs',
+  Line_Separator: 'Zl',
+  Paragraph_Separator: 'Zp',
+  Other: 'C',
+  Control: 'Cc',
+  cntrl: 'Cc',
+  Format: 'Cf',
+  Surrogate: 'Cs',
+  Private_Use: 'Co',
+  Unassigned: 'Cn',
+};
+
+/** The name RE2 knows for the Unicode property `name` of `\p{name}` (unchanged when it has none). */
+function shortPropertyName(name: string): string {
+  const equals = name.indexOf('=');
+  if (equals >= 0) {
+    const key = name.slice(0, equals);
+    const value = name.slice(equals + 1);
+    if (key === 'General_Category' || key === 'gc')
+      return Object.hasOwn(CATEGORY_ALIASES, value) ? (CATEGORY_ALIASES[value] as string) : value;
+    // Script_Extensions (scx) is a different set; RE2 lacks it, so it stays and is refused.
+    if (key === 'Script' || key === 'sc') return value;
+    return name;
+  }
+  return Object.hasOwn(CATEGORY_ALIASES, name) ? (CATEGORY_ALIASES[name] as string) : name;
+}
+
 /**
  * Rewrites an ECMA-262 pattern (already known to compile with the `u` flag) so RE2 gives it the
  * same meaning: `\s`/`\S` become ECMA's whitespace set (RE2's is ASCII), `.` excludes every line
@@ -71,6 +152,19 @@ function toRe2Semantics(pattern: string): string {
     const char = pattern[index] as string;
     if (char === '\\') {
       const next = pattern[index + 1] ?? '';
+      const pair = escapedPair(pattern, index);
+      if (pair !== undefined) {
+        // `\uD83D\uDE00` is one code point with the `u` flag; RE2 would read two surrogates.
+        out += hex(pair);
+        index += 11;
+        continue;
+      }
+      const property = next === 'p' || next === 'P' ? /^\{([^}]*)\}/.exec(pattern.slice(index + 2)) : null;
+      if (property) {
+        out += `\\${next}{${shortPropertyName(property[1] as string)}}`;
+        index += 1 + property[0].length;
+        continue;
+      }
       index += 1;
       if (next === 's') out += inClass ? SPACE_ITEMS : `[${SPACE_ITEMS}]`;
       else if (next === 'S') out += inClass ? NON_SPACE_ITEMS : `[${NON_SPACE_ITEMS}]`;
@@ -102,8 +196,8 @@ function toRe2Semantics(pattern: string): string {
  * refuses (`(?i)`, `\Q`, `a{,3}` in `u` mode) throws; so does one RE2 cannot run in linear time
  * (lookaround, backreferences). Callers turn that into a `SchemaCompileFailure` naming the pattern.
  *
- * Known difference left: an escaped surrogate pair (`\ud83d\ude00`) is two code points on RE2, so
- * it matches nothing (refusing, never accepting, the character it names).
+ * An escaped surrogate pair (`\ud83d\ude00`) is the one code point it names, in a class too, and
+ * long Unicode property names (`\p{Letter}`, `\p{Script=Greek}`) become the ones RE2 knows.
  *
  * @internal
  */
@@ -127,10 +221,33 @@ export function compileLinearPattern(pattern: string): RegExpLike {
   }
   // ajv keys its per-schema cache of patterns by `toString()`: it must be unique per pattern.
   const key = `re2:${JSON.stringify(pattern)}`;
-  regExp = { test: (input: string) => re2.test(input), toString: () => key };
+  regExp = { test: (input: string) => re2.test(input), toString: () => key, programSize: programSizeOf(re2, pattern) };
   if (compiled.size >= maxCached) compiled.clear();
   compiled.set(pattern, regExp);
   return regExp;
+}
+
+/**
+ * The instructions of RE2JS's compiled program (what its NFA steps through for each input
+ * character: counted repetitions are expanded, so `[ab]{999}` is about 1,000); the pattern's
+ * length when RE2JS does not expose it.
+ */
+function programSizeOf(re2: RE2JS, pattern: string): number {
+  const program = (re2 as unknown as { re2Input?: { prog?: { inst?: unknown[] } } }).re2Input?.prog?.inst;
+  return Math.max(1, Array.isArray(program) ? program.length : pattern.length);
+}
+
+/**
+ * The size of the linear-time program of `pattern` (see {@link compileLinearPattern}): matching a
+ * string costs up to its length times this. 1 when the pattern does not compile (it is refused).
+ * @internal
+ */
+export function patternProgramSize(pattern: string): number {
+  try {
+    return compileLinearPattern(pattern).programSize;
+  } catch {
+    return 1;
+  }
 }
 
 /**
