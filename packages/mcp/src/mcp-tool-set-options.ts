@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ToolSetEvent } from '@tiny/harness';
-import type { ToolExposure } from '@tiny/tools';
+import type { ToolExposure, UnknownFormats } from '@tiny/tools';
 import type { McpNewToolsMode } from './mcp-definition-tracker.js';
 import type { McpPinFile } from './mcp-tool-pins.js';
 
@@ -34,6 +34,13 @@ export type McpToolSetOptions = McpConnection & {
   readonly maxDescriptionBytes?: number | undefined;
   /** Per-request timeout in ms; default the SDK's 60 s. */
   readonly requestTimeoutMs?: number | undefined;
+  /**
+   * What a tool whose input or output schema names a `format` tiny does not enforce gets:
+   * `'refuse'` (default: the tool is skipped, see `McpToolSet.skipped`) or `'annotate'` (offered,
+   * the unknown format treated as an annotation that is NOT checked, as JSON Schema allows: a
+   * server's `format: "textarea"`). Known formats are enforced either way.
+   */
+  readonly unknownFormats?: UnknownFormats | undefined;
   /** Roots offered to the server (`file:///…` URIs); none by default. */
   readonly roots?: ReadonlyArray<{ readonly uri: string; readonly name?: string }> | undefined;
   /** Called after a `tools/list_changed` notification refreshed the catalogue. */

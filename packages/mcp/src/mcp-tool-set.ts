@@ -317,8 +317,10 @@ export class McpToolSet implements ToolSet {
       const pin = pins.get(mcpName);
       if (tool === undefined || pin === undefined) continue;
       const parameters = sanitizeSchemaText(normalizeInputSchema(tool.inputSchema)) as JsonSchema;
+      // The validator is kept per schema object, with the tool set's unknownFormats choice.
+      const formats = { unknownFormats: this.options.unknownFormats };
       try {
-        createValidator(parameters);
+        createValidator(parameters, formats);
       } catch (error) {
         skipped.push({ name: mcpName, reason: `input schema does not compile: ${String(error)}` });
         continue;
@@ -327,7 +329,7 @@ export class McpToolSet implements ToolSet {
       if (tool.outputSchema !== undefined) {
         outputSchema = sanitizeSchemaText(tool.outputSchema) as JsonSchema;
         try {
-          createValidator(outputSchema);
+          createValidator(outputSchema, formats);
         } catch (error) {
           skipped.push({ name: mcpName, reason: `output schema does not compile: ${String(error)}` });
           continue;

@@ -133,9 +133,12 @@ export {
   createValidator,
   MAX_SCHEMA_NODES,
   MAX_SUBSCHEMA_ENTRIES,
+  MAX_UNEVALUATED_ENTRIES,
   SchemaCompileFailure,
+  type UnknownFormats,
   type ValidationResult,
   type Validator,
+  type ValidatorOptions,
 } from './validation/create-validator.js';
 export type { JsonSchema, JsonValue } from './validation/json-schema.js';
 export { formatValidationIssues, type ValidationIssue } from './validation/validation-issue.js';

@@ -1,11 +1,11 @@
 import type { TSchema } from 'typebox';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
-import { checkOptionKeys, optionKeys } from '../options/option-keys.js';
+import { checkOptionKeys, type OptionKeys, optionKeys } from '../options/option-keys.js';
 import type { ToolResult } from '../result/tool-result.js';
 import { type ResolvedSchema, resolveSchema, type SchemaSide } from '../schema/resolve-schema.js';
 import type { InferSchemaInput, InferSchemaOutput, StandardSchemaInput } from '../schema/schema-input.js';
-import { checkSchema, SchemaCompileFailure } from '../validation/create-validator.js';
+import { checkSchema, SchemaCompileFailure, type UnknownFormats } from '../validation/create-validator.js';
 import type { JsonSchema } from '../validation/json-schema.js';
 import { projectInjectedArguments } from './injected-arguments.js';
 import { stripHostAnnotations } from './strip-host-annotations.js';
@@ -70,6 +70,13 @@ export type ToolDefinition<
   TOutput extends ToolSchemaInput | undefined = undefined,
 > = Omit<Tool<InferToolArguments<TParams>>, 'parameters' | 'outputSchema' | 'standardSchemas' | 'execute'> & {
   readonly parameters: TParams;
+  /**
+   * What a `format` tiny does not enforce in `parameters` or `outputSchema` gets: `'refuse'` (the
+   * default: `defineTool` throws) or `'annotate'` (accepted as an annotation that is NOT checked;
+   * see {@link UnknownFormats}). The choice sticks to the schema objects, so every call's
+   * validation follows it. Not a member of the returned tool.
+   */
+  readonly unknownFormats?: UnknownFormats | undefined;
   /** The schema of the tool's structured result; any kind a schema slot takes. */
   readonly outputSchema?: TOutput;
   /**
@@ -136,6 +143,12 @@ const TOOL_KEYS = optionKeys<Tool>()(
   },
 );
 
+/** What a definition may hold: a tool's members and `unknownFormats` (read by `defineTool` only). */
+const DEFINITION_KEYS: OptionKeys = {
+  keys: new Set([...TOOL_KEYS.keys, 'unknownFormats']),
+  mistakes: TOOL_KEYS.mistakes,
+};
+
 /**
  * Defines a tool with statically typed arguments. `parameters` is a TypeBox schema, a raw JSON
  * Schema object (giving `Record<string, unknown>` arguments) or a Standard Schema value that also
@@ -167,7 +180,7 @@ export function defineTool<
     throw new InvalidInputError({ entryPoint: 'defineTool', reason: 'the tool name must be a string' });
   }
   const name = definition.name;
-  checkOptionKeys('defineTool', definition, TOOL_KEYS, { subject: `tool \`${name}\` has an` });
+  checkOptionKeys('defineTool', definition, DEFINITION_KEYS, { subject: `tool \`${name}\` has an` });
   const fail = (reason: string, cause?: unknown): never => {
     throw new ToolDefinitionError({ toolName: name, reason, cause });
   };
@@ -175,10 +188,12 @@ export function defineTool<
   if (problem) fail(describeToolNameProblem(problem));
   if (typeof definition.description !== 'string') fail('the description must be a string');
   if (typeof definition.execute !== 'function') fail('`execute` must be a function');
+  if (![undefined, 'refuse', 'annotate'].includes(definition.unknownFormats))
+    fail("`unknownFormats` must be 'refuse' or 'annotate'");
   const resolve = (slot: string, input: unknown, side: SchemaSide): ResolvedSchema => {
     try {
       const resolved = resolveSchema(input as ToolSchemaInput, side);
-      checkSchema(resolved.jsonSchema);
+      checkSchema(resolved.jsonSchema, { unknownFormats: definition.unknownFormats });
       return resolved;
     } catch (error) {
       return fail(
@@ -211,7 +226,7 @@ export function defineTool<
     parameters.standard === undefined && output?.standard === undefined
       ? undefined
       : { parameters: parameters.standard, output: output?.standard };
-  const { outputSchema: _declaredOutput, ...rest } = definition;
+  const { outputSchema: _declaredOutput, unknownFormats: _unknownFormats, ...rest } = definition;
   return {
     ...rest,
     parameters: schema,

@@ -326,8 +326,18 @@ export function runBudgeted(
   }
 }
 
-/** Keywords whose value is data, never a schema. */
-const dataKeywords = new Set(['enum', 'const', 'default', 'examples']);
+/**
+ * Keywords whose value is data, never a schema: copied as they are (a `dependentRequired` map of
+ * name lists marked as a schema would hand ajv a `x-tiny-visit: true` "list").
+ */
+const dataKeywords = new Set(['enum', 'const', 'default', 'examples', 'dependentRequired', '$vocabulary']);
+
+/** Sets `key` as an own property (an assignment to `__proto__` would set the prototype instead). */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
 
 /** What {@link countingCopy} learnt about the schema of a copy. */
 interface CopyFacts {
@@ -421,8 +431,9 @@ export function countingCopy(schema: JsonSchema): JsonSchema {
     const self = isSchema ? target : owner;
     if (isSchema) edges.set(target, edges.get(target) ?? []);
     for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
-      if ((isSchema && dataKeywords.has(key)) || typeof value !== 'object' || value === null) target[key] = value;
-      else target[key] = copyOf(value, isSchema ? !schemaMaps.has(key) : true, self, isSchema ? key : via);
+      if ((isSchema && dataKeywords.has(key)) || typeof value !== 'object' || value === null)
+        setOwn(target, key, value);
+      else setOwn(target, key, copyOf(value, isSchema ? !schemaMaps.has(key) : true, self, isSchema ? key : via));
     }
     if (isSchema) {
       target[VISIT_KEYWORD] = true;
@@ -437,9 +448,47 @@ export function countingCopy(schema: JsonSchema): JsonSchema {
     const to = ids.get(ref) ?? resolvePointer(root, ref);
     if (to !== undefined) edges.get(from)?.push({ to, inPlace: true });
   }
-  copyFacts.set(root, { weight: expandedWeight(root, edges), loopsInPlace: hasInPlaceCycle(edges) });
+  for (const node of edges.keys()) checkProtoEntries(node as Record<string, unknown>);
+  copyFacts.set(root, { weight: expandedWeight(root, edges), loopsInPlace: hasInPlaceCycle(root, edges) });
   return root;
 }
+
+/** A pattern matching exactly the property name `__proto__`, and one matching names that contain it. */
+const PROTO_NAME = '^__proto__$';
+const PROTO_INSIDE = '(?:__proto__)';
+
+/**
+ * ajv leaves a `__proto__` entry of `properties` and `patternProperties` out of its code (so
+ * `properties: {__proto__: {type: 'string'}}` checked nothing): the copy adds the same subschema
+ * under a `patternProperties` pattern that means the same names (`^__proto__$`, `(?:__proto__)`),
+ * which ajv does apply, also when deciding what `additionalProperties` and
+ * `unevaluatedProperties` see. The original entry stays (JSON pointers still resolve). The new
+ * `patternProperties` object is the node's own (a shared map is never edited).
+ */
+function checkProtoEntries(node: Record<string, unknown>): void {
+  const added: [string, unknown][] = [];
+  const { properties, patternProperties } = node;
+  if (typeof properties === 'object' && properties !== null && Object.hasOwn(properties, '__proto__'))
+    added.push([PROTO_NAME, ownValue(properties, '__proto__')]);
+  if (
+    typeof patternProperties === 'object' &&
+    patternProperties !== null &&
+    Object.hasOwn(patternProperties, '__proto__')
+  )
+    added.push([PROTO_INSIDE, ownValue(patternProperties, '__proto__')]);
+  if (added.length === 0) return;
+  const patterns: Record<string, unknown> = {};
+  if (typeof patternProperties === 'object' && patternProperties !== null)
+    for (const [key, value] of Object.entries(patternProperties)) setOwn(patterns, key, value);
+  for (const [pattern, schema] of added)
+    patterns[pattern] = Object.hasOwn(patterns, pattern)
+      ? { allOf: [patterns[pattern], schema], [VISIT_KEYWORD]: true }
+      : schema;
+  node.patternProperties = patterns;
+}
+
+/** The own property `key` of `map` (never an inherited accessor such as `__proto__`'s). */
+const ownValue = (map: object, key: string): unknown => Object.getOwnPropertyDescriptor(map, key)?.value;
 
 /** The object a local `$ref` (`#`, `#/a/b`) names inside `root`, or undefined. */
 function resolvePointer(root: object, ref: string): object | undefined {
@@ -452,7 +501,10 @@ function resolvePointer(root: object, ref: string): object | undefined {
       try {
         name = decodeURIComponent(segment);
       } catch {}
-      target = (target as Record<string, unknown>)[name.replace(/~1/g, '/').replace(/~0/g, '~')];
+      name = name.replace(/~1/g, '/').replace(/~0/g, '~');
+      // Own keys only: `#/$defs/constructor` names nothing in a schema without that definition.
+      if (!Object.hasOwn(target, name)) return undefined;
+      target = (target as Record<string, unknown>)[name];
     }
   return typeof target === 'object' && target !== null && !Array.isArray(target) ? target : undefined;
 }
@@ -492,11 +544,26 @@ function expandedWeight(root: object, edges: Map<object, Edge[]>): number {
   return memo.get(root) ?? 1;
 }
 
-/** Whether the in-place edges (`$ref`, `allOf`, `anyOf`, ...) hold a cycle (iterative three-colour walk). */
-function hasInPlaceCycle(edges: Map<object, Edge[]>): boolean {
+/**
+ * Whether a chain of in-place edges (`$ref`, `allOf`, `anyOf`, ...) leads from a subschema the
+ * root applies back to itself (iterative three-colour walk from the root: a loop in a definition
+ * nothing refers to never runs). The walk follows every edge, in place or not, to find what the
+ * root reaches, and reports a cycle only among in-place edges.
+ */
+function hasInPlaceCycle(root: object, edges: Map<object, Edge[]>): boolean {
+  // Every subschema the root reaches, through any edge.
+  const reached = new Set<object>([root]);
+  const pending: object[] = [root];
+  while (pending.length > 0) {
+    for (const { to } of edges.get(pending.pop() as object) ?? [])
+      if (!reached.has(to)) {
+        reached.add(to);
+        pending.push(to);
+      }
+  }
   const done = new Set<object>();
   const active = new Set<object>();
-  for (const start of edges.keys()) {
+  for (const start of reached) {
     if (done.has(start)) continue;
     const frames: { node: object; next: number }[] = [{ node: start, next: 0 }];
     active.add(start);

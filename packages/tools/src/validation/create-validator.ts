@@ -18,6 +18,7 @@ import { isIdnEmail, isIdnHostnameFormat, isIri, isIriReference } from './idn-fo
 import type { JsonSchema } from './json-schema.js';
 import { linearPatternProblem, linearRegExpEngine } from './linear-regexp.js';
 import { validate as validateMeta2020 } from './meta-schema-2020.generated.js';
+import { useDecimalMultipleOf } from './multiple-of.js';
 import { useLinearUniqueItems } from './unique-items.js';
 import type { ValidationIssue } from './validation-issue.js';
 
@@ -63,9 +64,10 @@ export class SchemaCompileFailure extends TinyError {
   readonly [failureMarker] = true;
   /**
    * The size limit the schema is past, when that is why it is refused: `maxSchemaNodes`
-   * ({@link MAX_SCHEMA_NODES}) or `maxSubschemaEntries` ({@link MAX_SUBSCHEMA_ENTRIES}).
+   * ({@link MAX_SCHEMA_NODES}), `maxSubschemaEntries` ({@link MAX_SUBSCHEMA_ENTRIES}) or
+   * `maxUnevaluatedEntries` ({@link MAX_UNEVALUATED_ENTRIES}).
    */
-  readonly limit: 'maxSchemaNodes' | 'maxSubschemaEntries' | undefined;
+  readonly limit: 'maxSchemaNodes' | 'maxSubschemaEntries' | 'maxUnevaluatedEntries' | undefined;
   /** The `format` name, when the schema is refused for naming a format tiny does not enforce. */
   readonly format: string | undefined;
 
@@ -73,7 +75,7 @@ export class SchemaCompileFailure extends TinyError {
     message: string,
     options?: {
       cause?: unknown;
-      limit?: 'maxSchemaNodes' | 'maxSubschemaEntries';
+      limit?: 'maxSchemaNodes' | 'maxSubschemaEntries' | 'maxUnevaluatedEntries';
       format?: string;
     },
   ) {
@@ -101,7 +103,8 @@ let failFast07: Ajv | undefined;
  */
 let lean2020: Ajv | undefined;
 let leanFailFast2020: Ajv | undefined;
-const cache = new WeakMap<object, Validator>();
+/** Validators by schema object, per {@link UnknownFormats} mode. */
+const caches = { refuse: new WeakMap<object, Validator>(), annotate: new WeakMap<object, Validator>() };
 /**
  * Compiled functions by schema text, so a schema rebuilt with the same content (tools defined per
  * request, a TypeBox schema built again) reuses one ajv compile. Bounded: the oldest entry goes
@@ -109,6 +112,50 @@ const cache = new WeakMap<object, Validator>();
  */
 const compiledByText = new Map<string, ValidateFunction>();
 const COMPILED_BY_TEXT_LIMIT = 512;
+/**
+ * Schemas whose compile failed, by object and by text (bounded as {@link compiledByText}): a tool
+ * whose schema cannot compile fails each call at once, never compiling it again.
+ */
+const failures = {
+  refuse: new WeakMap<object, SchemaCompileFailure>(),
+  annotate: new WeakMap<object, SchemaCompileFailure>(),
+};
+const failuresByText = new Map<string, SchemaCompileFailure>();
+
+/**
+ * What a schema naming a `format` tiny does not know gets: `'refuse'` (the default) refuses the
+ * schema (a {@link SchemaCompileFailure} with `format` set); `'annotate'` accepts it and treats
+ * the unknown format as an annotation: it is NOT checked (any string passes it), as JSON Schema
+ * 2020-12 allows. For hosts that must take third-party schemas as they are (an MCP server's
+ * `format: "textarea"`). Known formats are enforced either way.
+ */
+export type UnknownFormats = 'refuse' | 'annotate';
+
+/** Options of {@link createValidator} and {@link checkSchema}. */
+export interface ValidatorOptions {
+  /**
+   * See {@link UnknownFormats}; default `'refuse'`. `'annotate'` sticks to the schema object: a
+   * later call for the same object without the option (a tool's validation at each call) keeps it.
+   */
+  readonly unknownFormats?: UnknownFormats | undefined;
+}
+
+/** Schema objects accepted once with `unknownFormats: 'annotate'`. */
+const annotatingFormats = new WeakSet<object>();
+
+/** The {@link UnknownFormats} mode for `schema`: the option, else the one it was accepted with. */
+function formatsMode(schema: object, options: ValidatorOptions | undefined): UnknownFormats {
+  if (options?.unknownFormats === 'annotate') {
+    annotatingFormats.add(schema);
+    return 'annotate';
+  }
+  if (options?.unknownFormats === 'refuse') return 'refuse';
+  return annotatingFormats.has(schema) ? 'annotate' : 'refuse';
+}
+
+/** The key of `text` in the by-text caches (a mode's own entries: refusing and annotating differ). */
+const textKey = (text: string | undefined, mode: UnknownFormats): string | undefined =>
+  text === undefined || mode === 'refuse' ? text : `annotate\u0000${text}`;
 
 function createAjv(kind: '2020' | '07', allErrors = true, unevaluated = true): Ajv {
   // strict: false lets provider-specific keywords (`x-...`, `examples`) pass through unenforced;
@@ -123,8 +170,11 @@ function createAjv(kind: '2020' | '07', allErrors = true, unevaluated = true): A
   // linear in the schema as written (a 2,000-property definition named 100 times was 200,000
   // inlined checks, and the first-error code nested them past the stack).
   // logger: false: a failed compile is reported as a SchemaCompileFailure, not printed with its code.
+  // ownProperties: `required`, `properties` and `dependent*` test own properties only, so
+  // `required: ['constructor']` refuses `{}` and `properties: {toString: ...}` accepts it.
   const options = {
     allErrors,
+    ownProperties: true,
     strict: false,
     validateFormats: true,
     inlineRefs: false,
@@ -145,6 +195,9 @@ function createAjv(kind: '2020' | '07', allErrors = true, unevaluated = true): A
   useStrictFormats(ajv);
   // ajv's `uniqueItems` compares every pair of non-primitive items; this one is linear.
   useLinearUniqueItems(ajv);
+  // ajv's `multipleOf` divides in binary floating point (19.99 is not a multiple of 0.01); this
+  // one compares the decimal numbers JSON wrote.
+  useDecimalMultipleOf(ajv);
   // Counts `$ref` and union-branch visits, so validate/test stop once a value's budget is spent.
   useBranchBudget(ajv);
   return ajv;
@@ -229,9 +282,31 @@ const depthIssue: ValidationIssue = {
   message: 'cannot be checked: the value is nested too deeply for the call stack',
 };
 
-/** The issue of a stack overflow while running `check`: the schema's self-reference, or the value's depth. */
-function stackIssue(check: ValidateFunction): ValidationIssue {
-  return selfLooping.has(check) ? recursionIssue : depthIssue;
+/**
+ * Value depth from which a stack overflow is put down to the value: ajv's code takes a few frames
+ * per level, so a value this shallow cannot exhaust the stack (thousands of frames) by itself.
+ */
+const SHALLOW_VALUE_DEPTH = 100;
+
+/** Whether `value` nests arrays/objects more than {@link SHALLOW_VALUE_DEPTH} levels (iterative). */
+function isDeep(value: unknown): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth >= SHALLOW_VALUE_DEPTH) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
+ * The issue of a stack overflow while running `check` on `value`: the schema's self-reference
+ * when it has a loop (reachable from the root) and the value is shallow, else the value's depth
+ * (a loop behind an `if` the deep value never takes does not make the depth the schema's fault).
+ */
+function stackIssue(check: ValidateFunction, value: unknown): ValidationIssue {
+  return selfLooping.has(check) && !isDeep(value) ? recursionIssue : depthIssue;
 }
 
 /** The issue of a value whose first-failure check could not be compiled (never expected: see the limits). */
@@ -296,9 +371,11 @@ function validateAgainstMeta(ajv: Ajv, schema: JsonSchema): void {
   metaChecked.add(schema);
 }
 
-function compile(schema: JsonSchema): ValidateFunction {
+function compile(schema: JsonSchema, mode: UnknownFormats): ValidateFunction {
   let ajv = ajvFor(schema, false);
-  checkShape(schema, ajv);
+  checkShape(schema, ajv, mode);
+  checkUnevaluatedEntries(schema);
+  checkRefs(schema);
   if (ajv === ajv2020) {
     validateAgainstMeta(ajv, schema);
     if (!usesUnevaluated(schema)) ajv = lean2020 ??= createAjv('2020', true, false);
@@ -345,16 +422,36 @@ function compile(schema: JsonSchema): ValidateFunction {
  * value), it names an unknown format, or it is past {@link MAX_SCHEMA_NODES} or
  * {@link MAX_SUBSCHEMA_ENTRIES} (`limit` set).
  */
-export function createValidator<T = unknown>(schema: JsonSchema): Validator<T> {
+export function createValidator<T = unknown>(schema: JsonSchema, options?: ValidatorOptions): Validator<T> {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new SchemaCompileFailure('a JSON Schema must be an object');
   }
+  const mode = formatsMode(schema, options);
+  const cache = caches[mode];
   const cached = cache.get(schema);
   if (cached) return cached as Validator<T>;
-  const text = schemaText(schema);
+  const failedBefore = failures[mode].get(schema);
+  if (failedBefore !== undefined) throw failedBefore;
+  const text = textKey(schemaText(schema), mode);
   let check = text === undefined ? undefined : compiledByText.get(text);
   if (check === undefined) {
-    check = compile(schema);
+    const failedText = text === undefined ? undefined : failuresByText.get(text);
+    if (failedText !== undefined) throw failedText;
+    try {
+      check = compile(schema, mode);
+    } catch (error) {
+      const failure = SchemaCompileFailure.isInstance(error)
+        ? error
+        : new SchemaCompileFailure(error instanceof Error ? error.message : String(error), { cause: error });
+      // A schema that failed once fails again: the failure is kept, never recompiled per call.
+      failures[mode].set(schema, failure);
+      if (text !== undefined) {
+        if (failuresByText.size >= COMPILED_BY_TEXT_LIMIT)
+          failuresByText.delete(failuresByText.keys().next().value as string);
+        failuresByText.set(text, failure);
+      }
+      throw failure;
+    }
     if (text !== undefined) {
       if (compiledByText.size >= COMPILED_BY_TEXT_LIMIT)
         compiledByText.delete(compiledByText.keys().next().value as string);
@@ -382,7 +479,7 @@ export function createValidator<T = unknown>(schema: JsonSchema): Validator<T> {
         valid = run(compiled, value, MAX_COLLECTED_ERRORS);
       } catch (error) {
         if (!(error instanceof RangeError)) throw error;
-        return { ok: false, issues: [stackIssue(compiled)] };
+        return { ok: false, issues: [stackIssue(compiled, value)] };
       }
       if (valid === SPENT || valid === OVERFLOW) {
         // Collecting every issue spent the budget (a union explored branch by branch at every
@@ -395,7 +492,7 @@ export function createValidator<T = unknown>(schema: JsonSchema): Validator<T> {
           firstFailure = run(fast, value);
         } catch (error) {
           if (!(error instanceof RangeError)) throw error;
-          return { ok: false, issues: [stackIssue(fast)] };
+          return { ok: false, issues: [stackIssue(fast, value)] };
         }
         if (firstFailure === SPENT || firstFailure === OVERFLOW)
           return { ok: false, issues: [budgetIssue(visitBudget(value, schemaNodes.get(fast)))] };
@@ -444,14 +541,76 @@ function escapePointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-const enumMessages = new WeakMap<object, string>();
+/** Characters of a `const`/`enum` value an issue message shows at most; the rest is cut with `…`. */
+const MAX_SHOWN_VALUE_CHARS = 200;
 
-/** `must be one of "a", "b"`, built once per enum array (schemas are long-lived). */
+/**
+ * `value` as JSON, cut after `max` characters with `…`: builds at most about `max` characters
+ * whatever the size or depth of the value (iterative; a 1 MB `const` is never serialised whole).
+ */
+function shortJson(value: unknown, max = MAX_SHOWN_VALUE_CHARS): string {
+  let out = '';
+  // Pending output: a literal (string) or a value still to write ({ value }).
+  const stack: (string | { value: unknown })[] = [{ value }];
+  while (stack.length > 0 && out.length <= max) {
+    const next = stack.pop() as string | { value: unknown };
+    if (typeof next === 'string') {
+      out += next;
+      continue;
+    }
+    const node = next.value;
+    if (typeof node === 'string') out += JSON.stringify(node.length > max ? node.slice(0, max + 1) : node);
+    else if (typeof node !== 'object' || node === null) out += JSON.stringify(node) ?? 'null';
+    else {
+      // Each entry writes at least one character: past `max` entries nothing more is shown.
+      const entries: [string | undefined, unknown][] = [];
+      if (Array.isArray(node)) for (let i = 0; i < node.length && i <= max; i++) entries.push([undefined, node[i]]);
+      else
+        for (const key in node)
+          if (Object.hasOwn(node, key)) {
+            entries.push([key, (node as Record<string, unknown>)[key]]);
+            if (entries.length > max) break;
+          }
+      stack.push(Array.isArray(node) ? ']' : '}');
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, item] = entries[i] as [string | undefined, unknown];
+        stack.push({ value: item });
+        const name = key === undefined ? '' : `${JSON.stringify(key.length > max ? key.slice(0, max + 1) : key)}:`;
+        stack.push(i > 0 ? `,${name}` : name);
+      }
+      out += Array.isArray(node) ? '[' : '{';
+    }
+  }
+  return out.length > max || stack.length > 0 ? `${out.slice(0, max)}…` : out;
+}
+
+const enumMessages = new WeakMap<object, string>();
+const constMessages = new WeakMap<object, string>();
+
+/**
+ * `must be one of "a", "b"`, built once per enum array (schemas are long-lived), showing at most
+ * {@link MAX_SHOWN_VALUE_CHARS} characters of the values.
+ */
 function enumMessage(allowed: unknown[]): string {
   let message = enumMessages.get(allowed);
   if (message === undefined) {
-    message = `must be one of ${allowed.map((value) => JSON.stringify(value)).join(', ')}`;
+    let shown = '';
+    for (let i = 0; i < allowed.length && shown.length <= MAX_SHOWN_VALUE_CHARS; i++)
+      shown += `${i > 0 ? ', ' : ''}${shortJson(allowed[i])}`;
+    if (shown.length > MAX_SHOWN_VALUE_CHARS) shown = `${shown.slice(0, MAX_SHOWN_VALUE_CHARS)}…`;
+    message = `must be one of ${shown}`;
     enumMessages.set(allowed, message);
+  }
+  return message;
+}
+
+/** `must be "a"`, showing at most {@link MAX_SHOWN_VALUE_CHARS} characters (built once per object value). */
+function constMessage(allowed: unknown): string {
+  if (typeof allowed !== 'object' || allowed === null) return `must be ${shortJson(allowed)}`;
+  let message = constMessages.get(allowed);
+  if (message === undefined) {
+    message = `must be ${shortJson(allowed)}`;
+    constMessages.set(allowed, message);
   }
   return message;
 }
@@ -511,14 +670,20 @@ function toIssue(error: ErrorObject): ValidationIssue {
         message: enumMessage(params.allowedValues as unknown[]),
       };
     case 'const':
-      return { path: error.instancePath, keyword: 'const', message: `must be ${JSON.stringify(params.allowedValue)}` };
+      return { path: error.instancePath, keyword: 'const', message: constMessage(params.allowedValue) };
     default:
       return { path: error.instancePath, keyword: error.keyword, message: error.message ?? `fails ${error.keyword}` };
   }
 }
 
 function decodePointer(segment: string): string {
-  return decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~');
+  let name = segment;
+  try {
+    name = decodeURIComponent(segment);
+  } catch {
+    throw new SchemaCompileFailure(`can't resolve reference segment ${segment.slice(0, 100)} (bad percent-encoding)`);
+  }
+  return name.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 /** Every `$ref` in `schema` must resolve inside it: a local JSON pointer or an `$id` it declares. */
@@ -544,17 +709,23 @@ function checkRefs(root: JsonSchema): void {
     if (ref === '#' || !ref.startsWith('#/')) continue;
     let target: unknown = root;
     for (const segment of ref.slice(2).split('/')) {
-      if (typeof target !== 'object' || target === null) break;
-      target = (target as Record<string, unknown>)[decodePointer(segment)];
+      const name = decodePointer(segment);
+      // Own keys only: `#/$defs/constructor` or `#/$defs/__proto__` name nothing unless defined.
+      if (typeof target !== 'object' || target === null || !Object.hasOwn(target, name)) {
+        target = undefined;
+        break;
+      }
+      target = (target as Record<string, unknown>)[name];
     }
-    if (typeof target !== 'object' && typeof target !== 'boolean') {
-      throw new SchemaCompileFailure(`can't resolve reference ${ref}`);
+    // A schema is an object or a boolean; `#/required` names a list of names, not a schema.
+    if ((typeof target !== 'object' || target === null || Array.isArray(target)) && typeof target !== 'boolean') {
+      throw new SchemaCompileFailure(`can't resolve reference ${ref} to a schema`);
     }
   }
 }
 
 /** Keywords whose value is data, not a schema: nothing under them is a `pattern`. */
-const dataKeywords = new Set(['enum', 'const', 'default', 'examples']);
+const dataKeywords = new Set(['enum', 'const', 'default', 'examples', 'dependentRequired', '$vocabulary']);
 /** Keywords whose value maps names to schemas: the names are not keywords. */
 const schemaMaps = new Set(['properties', '$defs', 'definitions', 'dependentSchemas']);
 
@@ -593,15 +764,19 @@ function checkPatterns(root: JsonSchema): void {
  *
  * @throws {SchemaCompileFailure} naming what is wrong.
  */
-export function checkSchema(schema: JsonSchema): void {
+export function checkSchema(schema: JsonSchema, options?: ValidatorOptions): void {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new SchemaCompileFailure('a JSON Schema must be an object');
   }
-  if (cache.has(schema)) return;
-  const text = schemaText(schema);
+  const mode = formatsMode(schema, options);
+  if (caches[mode].has(schema)) return;
+  const failedBefore = failures[mode].get(schema);
+  if (failedBefore !== undefined) throw failedBefore;
+  const text = textKey(schemaText(schema), mode);
   if (text !== undefined && compiledByText.has(text)) return;
   const ajv = ajvFor(schema, false);
-  checkShape(schema, ajv);
+  checkShape(schema, ajv, mode);
+  checkUnevaluatedEntries(schema);
   validateAgainstMeta(ajv, schema);
   checkRefs(schema);
   checkPatterns(schema);
@@ -609,10 +784,12 @@ export function checkSchema(schema: JsonSchema): void {
 
 /**
  * Most schema nodes (objects in schema position, `$defs` included) a schema may have: ajv's
- * compile takes time superlinear in them (about a second per few thousand nodes on a loaded
- * machine, twice: every issue and first failure).
+ * compile (and V8's of the one function it generates) takes time superlinear in them, twice
+ * (every issue and first failure). Measured on a loaded 2-core machine, each compile of an
+ * `anyOf` of branches of 9 properties: 200 branches (2,000 nodes) 0.7 s, 400 (4,000) 1.7 s, 600
+ * (6,000) 4 to 10 s, 985 (9,850) 11 s; `properties` of 800 objects of 9 (8,000) 3.5 to 6 s.
  */
-export const MAX_SCHEMA_NODES = 10_000;
+export const MAX_SCHEMA_NODES = 4000;
 /**
  * Most subschema entries (`properties`, `patternProperties`, `dependentSchemas`, and the entries
  * of `allOf`, `anyOf`, `oneOf`, `prefixItems`) on any path from the root to a subschema, one more
@@ -622,6 +799,100 @@ export const MAX_SCHEMA_NODES = 10_000;
  */
 export const MAX_SUBSCHEMA_ENTRIES = 1000;
 const entryKeywords = ['properties', 'patternProperties', 'dependentSchemas', 'allOf', 'anyOf', 'oneOf', 'prefixItems'];
+
+/** Name-to-schema maps whose `__proto__` entry ajv leaves out of its checks. */
+const protoSkippingMaps = ['dependencies'];
+
+/**
+ * Most entries (property names, `patternProperties`, `prefixItems`, `dependentSchemas` and
+ * `allOf`/`anyOf`/`oneOf` entries) an `unevaluatedProperties`/`unevaluatedItems` keyword may have to
+ * track: those of its schema and of the subschemas applied in place (`allOf`, `anyOf`, `oneOf`,
+ * `not`, `if`/`then`/`else`, `dependentSchemas`) down to one with its own `unevaluated*` keyword.
+ * ajv merges what each of them evaluated at compile time, superlinearly: measured on a loaded
+ * 2-core machine (every-issue and first-failure compiles together), `allOf` of 50 × 9 properties
+ * (500 entries) took 0.9 s, 100 × 9 took 1.8 s, 800 × 1 took 6.7 s, 200 × 9 compiled code that
+ * refused a valid value and 10 × 199 overflowed the stack.
+ */
+export const MAX_UNEVALUATED_ENTRIES = 500;
+
+/** Keywords whose subschemas ajv applies to the same value as their parent (evaluations merge). */
+const inPlaceApplicators = ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas'];
+
+/** The subschemas `node` applies in place (see {@link inPlaceApplicators}). */
+function inPlaceChildren(node: Record<string, unknown>): object[] {
+  const children: object[] = [];
+  for (const keyword of inPlaceApplicators) {
+    const value = node[keyword];
+    if (typeof value !== 'object' || value === null) continue;
+    const list = Array.isArray(value) ? value : keyword === 'dependentSchemas' ? Object.values(value) : [value];
+    for (const child of list)
+      if (typeof child === 'object' && child !== null && !Array.isArray(child)) children.push(child);
+  }
+  return children;
+}
+
+const tracksEvaluated = (node: Record<string, unknown>): boolean =>
+  'unevaluatedProperties' in node || 'unevaluatedItems' in node;
+
+/**
+ * Refuses a schema whose `unevaluated*` keywords would each track more than
+ * {@link MAX_UNEVALUATED_ENTRIES} entries. Memoised per object and iterative (linear in the schema);
+ * run after {@link checkShape}, so the schema has no cycle and is within the size limits.
+ * @throws {SchemaCompileFailure} with `limit: 'maxUnevaluatedEntries'`.
+ */
+function checkUnevaluatedEntries(root: JsonSchema): void {
+  if (!usesUnevaluated(root)) return;
+  /** Entries of a node and its in-place subschemas, down to the next one tracking on its own. */
+  const tracked = new Map<object, number>();
+  const count = (start: object): number => {
+    const stack: [object, boolean][] = [[start, false]];
+    while (stack.length > 0) {
+      const [node, expanded] = stack.pop() as [object, boolean];
+      if (tracked.has(node)) continue;
+      const record = node as Record<string, unknown>;
+      const children = inPlaceChildren(record).filter((child) => !tracksEvaluated(child as Record<string, unknown>));
+      if (!expanded) {
+        stack.push([node, true]);
+        for (const child of children) if (!tracked.has(child)) stack.push([child, false]);
+        continue;
+      }
+      let total = 0;
+      for (const keyword of entryKeywords) {
+        const value = record[keyword];
+        if (typeof value === 'object' && value !== null)
+          total += Array.isArray(value) ? value.length : Object.keys(value).length;
+      }
+      for (const child of children) total += tracked.get(child) ?? 0;
+      tracked.set(node, total);
+    }
+    return tracked.get(start) ?? 0;
+  };
+  // Every schema-position object (the maps and arrays between them walked through).
+  const seen = new Set<object>();
+  const stack: [unknown, boolean][] = [[root, true]];
+  while (stack.length > 0) {
+    const [node, isSchema] = stack.pop() as [unknown, boolean];
+    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      for (const item of node) stack.push([item, isSchema]);
+      continue;
+    }
+    const record = node as Record<string, unknown>;
+    if (isSchema && tracksEvaluated(record)) {
+      const entries = count(record);
+      if (entries > MAX_UNEVALUATED_ENTRIES)
+        throw new SchemaCompileFailure(
+          `an unevaluatedProperties/unevaluatedItems keyword tracks ${entries} subschema entries (its schema's and those applied in place: allOf/anyOf/oneOf/if/then/else/dependentSchemas), more than ${MAX_UNEVALUATED_ENTRIES} (limit maxUnevaluatedEntries): use additionalProperties, or split the schema`,
+          { limit: 'maxUnevaluatedEntries' },
+        );
+    }
+    for (const [key, value] of Object.entries(record)) {
+      if (isSchema && dataKeywords.has(key)) continue;
+      stack.push([value, isSchema ? !shapeMaps.has(key) : true]);
+    }
+  }
+}
 
 /** One object being walked by {@link checkShape}. */
 interface ShapeFrame {
@@ -644,7 +915,7 @@ interface ShapeFrame {
  * object, so neither a deep nor a widely shared schema costs more than its objects.
  * @throws {SchemaCompileFailure} with `limit` or `format` set.
  */
-function checkShape(root: JsonSchema, ajv: Ajv): void {
+function checkShape(root: JsonSchema, ajv: Ajv, mode: UnknownFormats): void {
   // Finished objects ([schema nodes, longest path]), by position: schema, or not.
   const finished = [new Map<object, [number, number]>(), new Map<object, [number, number]>()] as const;
   const active = new Set<object>();
@@ -663,15 +934,27 @@ function checkShape(root: JsonSchema, ajv: Ajv): void {
       if (own) {
         // A format beside a `pattern` names what the pattern checks (Zod 4 writes `format: 'cuid'`
         // with the regular expression it enforces): the pattern is enforced, so nothing passes unchecked.
+        // With `unknownFormats: 'annotate'` an unknown format is an annotation (ajv, not strict, skips it).
         if (
+          mode === 'refuse' &&
           typeof record.format === 'string' &&
           ajv.formats[record.format] === undefined &&
           typeof record.pattern !== 'string'
         )
           throw new SchemaCompileFailure(
-            `unknown format "${record.format}": tiny enforces every format it accepts (${Object.keys(ajv.formats).join(', ')}), and any other only beside a \`pattern\` that checks it`,
+            `unknown format "${record.format}": tiny enforces every format it accepts (${Object.keys(ajv.formats).join(', ')}), and any other only beside a \`pattern\` that checks it, or as an unchecked annotation with the option \`unknownFormats: 'annotate'\``,
             { format: record.format },
           );
+        // ajv skips a `__proto__` entry of draft-07 `dependencies` (it guards its generated code):
+        // the schema would be checked without it, so it is refused rather than half enforced. (The
+        // compiled copy enforces `properties`/`patternProperties` ones: see branch-budget.ts.)
+        for (const keyword of protoSkippingMaps) {
+          const map = record[keyword];
+          if (typeof map === 'object' && map !== null && Object.hasOwn(map, '__proto__'))
+            throw new SchemaCompileFailure(
+              `\`${keyword}\` has an entry "__proto__", which the validator cannot enforce: rename the property`,
+            );
+        }
         for (const keyword of entryKeywords) {
           const value = record[keyword];
           if (typeof value === 'object' && value !== null)
