@@ -1,6 +1,6 @@
 import { _, type Ajv, type KeywordCxt, Name } from 'ajv';
 import type { JsonSchema } from './json-schema.js';
-import { keyPatternFactor, stringReadCost, stringReadWeight } from './string-read-costs.js';
+import { keyPatternFactor, stringReadCharge, stringReadWeight } from './string-read-costs.js';
 
 /**
  * The keyword tiny adds (to compiled copies only) to every object subschema: each time ajv applies
@@ -216,11 +216,11 @@ export function useBranchBudget(ajv: Ajv): void {
       const factor = keyFactor(node);
       const weight = factor === 1 ? _`${state}.weigh(${data})` : _`${factor} * ${state}.weigh(${data})`;
       // `format` and `pattern` checks cost what string-read-costs.ts measured, per string read.
-      const read = stringReadCost(node);
+      const read = stringReadCharge(node);
       const readCharge =
         read === undefined
           ? _`0`
-          : _`(typeof ${data} == "string" ? ${read.base} + Math.ceil(Math.min(${data}.length, ${read.maxChars}) * ${read.perChar}) : 0)`;
+          : _`(typeof ${data} == "string" ? ${gen.scopeValue('keyword', { ref: read })}(${data}) : 0)`;
       const charge = wholeReaders.some((keyword) => keyword in node)
         ? _`(${state}.n += ${own} + ${weight} + ${readCharge})`
         : stringReaders.some((keyword) => keyword in node)

@@ -80,6 +80,44 @@ describe('format and pattern checks are charged by their cost', () => {
     expect(keywordsOf(small.validate(['مثال.إختبار', 'a..b']))).toEqual(['format']);
   });
 
+  it('charges the IDNA cost only to names that need IDNA (non-ASCII or an xn-- label)', () => {
+    const base = stringReadCost({ format: 'hostname' })?.base ?? 0;
+    expect(base).toBeGreaterThanOrEqual(100);
+    for (const format of ['hostname', 'email', 'idn-hostname', 'idn-email']) {
+      const validator = createValidator({ type: 'array', items: { type: 'string', format } });
+      const ascii = Array.from({ length: 1000 }, (_, index) =>
+        format.endsWith('email') ? `user${index}@example.com` : `h${index}.example.org`,
+      );
+      expect(validator.validate(ascii).ok).toBe(true);
+      expect(lastBranchVisits()).toBeLessThan(1000 * base);
+      const punycode = ascii.map((value) => value.replace('example', 'xn--bcher-kva'));
+      expect(validator.validate(punycode).ok).toBe(true);
+      expect(lastBranchVisits()).toBeGreaterThanOrEqual(1000 * base);
+    }
+    // 5,000 records of ordinary formatted fields stay within the budget.
+    const records = createValidator({
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          email: { type: 'string', format: 'email' },
+          site: { type: 'string', format: 'uri' },
+          at: { type: 'string', format: 'date-time' },
+          host: { type: 'string', format: 'hostname' },
+          code: { type: 'string', pattern: '^[A-Z]{3}-\\d{4}$' },
+        },
+      },
+    });
+    const value = Array.from({ length: 5000 }, (_, index) => ({
+      email: `user${index}@example.com`,
+      site: `https://example.com/p/${index}?q=1`,
+      at: '2024-01-02T03:04:05Z',
+      host: `h${index}.example.org`,
+      code: 'ABC-1234',
+    }));
+    expect(records.validate(value).ok).toBe(true);
+  });
+
   it('answers ASCII idn-hostnames on the fast path with the full check’s answer', () => {
     const validator = createValidator({ type: 'string', format: 'idn-hostname' });
     for (const [name, valid] of [
@@ -91,6 +129,9 @@ describe('format and pattern checks are charged by their cost', () => {
       ['xn--X', false],
       [`${'a'.repeat(63)}.b`, true],
       [`${'a'.repeat(64)}.b`, false],
+      ['a..b', false],
+      ['a_b.com', false],
+      ['-a.com', false],
     ] as const)
       expect([name, validator.validate(name).ok]).toEqual([name, valid]);
     expect(lastBranchVisits()).toBeLessThan(MIN_VISITS);
