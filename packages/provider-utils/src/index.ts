@@ -42,6 +42,7 @@ export { MAX_ERROR_BODY_CHARS, readErrorBody, tryParseJson } from './http/read-e
 export { type JsonBodyErrors, readJsonBody } from './http/read-json-body.js';
 export { MAX_RETRY_AFTER_MS, retryDelay } from './http/retry-delay.js';
 export { sendJson } from './http/send-json.js';
+export { urlForSettings } from './http/url-for-settings.js';
 export { checkHttpLimits, DEFAULT_HTTP_LIMITS, type HttpLimits } from './limits/http-limits.js';
 export {
   HttpLanguageModel,

@@ -8,7 +8,9 @@ import type { PrefixSettings } from './prefix-fingerprint.js';
  * digest (carried by `model_started`). What the model sends from its own settings
  * (`wireSettings()`) counts as a setting, and a model that hoists system messages into one field
  * (`profile.systemMessages`, unless its template takes them in the first user turn) has them
- * compared without positions.
+ * compared without positions. Tool declarations (and a response format's schema) are fingerprinted
+ * after the profile's `schemaTransform`, as the adapter sends them: a transform that changes a
+ * declaration is a `tools` change.
  * @internal
  */
 export function observePrefix(
@@ -20,14 +22,17 @@ export function observePrefix(
 ): string {
   const model = state.model;
   const modelSettings = model.wireSettings?.();
-  const hoisted = model.profile.systemMessages === 'hoisted' && settings?.systemPlacement !== 'first_user';
+  const profile = model.profile;
+  const hoisted = profile.systemMessages === 'hoisted' && settings?.systemPlacement !== 'first_user';
+  const transform = profile.schemaTransform;
   const observed: PrefixSettings | undefined =
-    modelSettings === undefined && !hoisted
+    modelSettings === undefined && !hoisted && transform === undefined
       ? settings
       : {
           ...settings,
           ...(modelSettings === undefined ? {} : { modelSettings }),
           ...(hoisted ? { systemMessages: 'hoisted' as const } : {}),
+          ...(transform === undefined ? {} : { schemaTransform: transform }),
         };
   const { digest, broke } = state.prefix.observe(tools, messages, observed);
   if (broke !== undefined && state.sink.active)

@@ -1,4 +1,11 @@
-import type { LanguageModelV1ResponseFormat, Message, ToolChoice, ToolSchema } from '@tiny/llm';
+import {
+  applySchemaTransform,
+  type LanguageModelV1ResponseFormat,
+  type Message,
+  type SchemaTransform,
+  type ToolChoice,
+  type ToolSchema,
+} from '@tiny/llm';
 import { canonical } from '../ledger/idempotency-key.js';
 import { wireToolJson } from './canonical-tool.js';
 import { hashText } from './hash-text.js';
@@ -43,6 +50,12 @@ export interface PrefixSettings {
    * Not a setting itself (the model's `modelSettings` names the model).
    */
   readonly systemMessages?: 'hoisted' | undefined;
+  /**
+   * The model's `profile.schemaTransform`, applied by the adapter to every tool and response schema
+   * before it is sent: tool declarations are fingerprinted after it (a transform that changes a
+   * declaration is a `tools` change) and so is the response format's schema. Not a setting itself.
+   */
+  readonly schemaTransform?: SchemaTransform | undefined;
 }
 
 /**
@@ -72,18 +85,47 @@ const sha = hashText;
 // Hashed once per object: tool declarations and messages are treated as immutable (a changed tool
 // or message is a new object; the harness never edits either in place).
 const toolParts = new WeakMap<ToolSchema, ToolPrefixPart>();
+/** Parts of declarations as a schema transform sends them: by declaration, then by the transform's JSON. */
+const transformedParts = new WeakMap<ToolSchema, Map<string, ToolPrefixPart>>();
 const messageParts = new WeakMap<Message, PrefixPart>();
 
 const partOfJson = (json: string): PrefixPart => ({ hash: sha(json), chars: json.length });
 
 /** The part of one tool declaration: what is sent of it, canonically (cached per declaration). @internal */
-export function toolPart(tool: ToolSchema): ToolPrefixPart {
+export function toolPart(tool: ToolSchema, transform?: SchemaTransform): ToolPrefixPart {
+  if (transform !== undefined) return transformedToolPart(tool, transform);
   let part = toolParts.get(tool);
   if (part === undefined) {
     part = { name: tool.name, ...partOfJson(wireToolJson(tool)) };
     toolParts.set(tool, part);
   }
   return part;
+}
+
+/** The part of a declaration as sent after `transform` (cached per declaration and transform). */
+function transformedToolPart(tool: ToolSchema, transform: SchemaTransform): ToolPrefixPart {
+  const key = JSON.stringify(transform);
+  let byTransform = transformedParts.get(tool);
+  if (byTransform === undefined) {
+    byTransform = new Map();
+    transformedParts.set(tool, byTransform);
+  }
+  let part = byTransform.get(key);
+  if (part === undefined) {
+    const sent = { ...tool, parameters: applySchemaTransform(tool.parameters, transform) as ToolSchema['parameters'] };
+    part = { name: tool.name, ...partOfJson(wireToolJson(sent)) };
+    byTransform.set(key, part);
+  }
+  return part;
+}
+
+/** The response format as sent: its schema after the profile's transform, when both are set. */
+function sentResponseFormat(settings: PrefixSettings | undefined): LanguageModelV1ResponseFormat | null {
+  const format = settings?.responseFormat;
+  if (format === undefined) return null;
+  const transform = settings?.schemaTransform;
+  if (transform === undefined || format.type !== 'json_schema') return format;
+  return { ...format, schema: applySchemaTransform(format.schema, transform) };
 }
 
 /** The part of one message (its JSON as sent), computed afresh (a tracker hashes each message once). @internal */
@@ -128,16 +170,32 @@ export function systemPartOf(systems: readonly SystemPrefixPart[], hoisted = fal
   return { hash: sha(joined), chars };
 }
 
+/**
+ * A value as JSON on the wire holds it: `toJSON` applied (a `Date` is its ISO string, a `URL` its
+ * text), `undefined` members dropped, as `JSON.stringify` does. A value JSON cannot write (a cycle,
+ * a bigint) is kept as is for `canonical` to judge.
+ */
+function asSent(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  try {
+    const json = JSON.stringify(value);
+    return json === undefined ? undefined : (JSON.parse(json) as unknown);
+  } catch {
+    return value;
+  }
+}
+
 /** The settings part of a request. @internal */
 export function settingsPartOf(settings: PrefixSettings | undefined): PrefixPart {
   // Response format as written (a schema's property order is model-visible); provider options by
   // canonical content. The last two only when set: fingerprints saved before still compare equal.
-  let json = JSON.stringify([settings?.toolChoice ?? null, settings?.responseFormat ?? null]);
+  let json = JSON.stringify([settings?.toolChoice ?? null, sentResponseFormat(settings)]);
   const options = settings?.providerOptions;
   if (settings?.systemPlacement !== undefined || (options !== undefined && Object.keys(options).length > 0))
-    json += `|${JSON.stringify(settings?.systemPlacement ?? null)}|${canonical(options ?? null)}`;
+    json += `|${JSON.stringify(settings?.systemPlacement ?? null)}|${canonical(asSent(options) ?? null)}`;
   // The model's own settings, only when it has some: fingerprints of models without still compare equal.
-  if (settings?.modelSettings !== undefined) json += `|model:${canonical(settings.modelSettings)}`;
+  // Both by what JSON on the wire holds (a Date option is its ISO string, never `{}`).
+  if (settings?.modelSettings !== undefined) json += `|model:${canonical(asSent(settings.modelSettings) ?? null)}`;
   return partOfJson(json);
 }
 
@@ -211,7 +269,8 @@ export function fingerprintPrefix(
   messages: readonly Message[],
   settings?: PrefixSettings,
 ): PrefixFingerprint {
-  const parts = tools.map(toolPart);
+  const transform = settings?.schemaTransform;
+  const parts = tools.map((tool) => toolPart(tool, transform));
   const systems: Message[] = [];
   const indexes: number[] = [];
   const history: PrefixPart[] = [];

@@ -144,3 +144,58 @@ describe("the model's own wire settings", () => {
     expect(await resume([{ name: 'web_search' }])).toEqual([[{ part: 'settings', change: 'changed' }]]);
   });
 });
+
+describe("the profile's schema transform and values JSON writes otherwise", () => {
+  const lookup = {
+    name: 'lookup',
+    description: 'Look up.',
+    parameters: { type: 'object', properties: { q: { type: 'string' } }, additionalProperties: false },
+  };
+
+  it('fingerprints tools as the transform sends them: a transform that changes a declaration is a tool change', () => {
+    const transform = { type: 'no_additional_properties' } as const;
+    const plain = fingerprintPrefix([lookup], opening);
+    const transformed = fingerprintPrefix([lookup], opening, { schemaTransform: transform });
+    expect(diffPrefix(plain, transformed)?.changes).toEqual([{ part: 'tool', change: 'changed', toolName: 'lookup' }]);
+    // a transform that leaves a declaration as it was changes nothing on the wire: no change
+    const open = { ...lookup, parameters: { type: 'object', properties: { q: { type: 'string' } } } };
+    expect(
+      diffPrefix(
+        fingerprintPrefix([open], opening),
+        fingerprintPrefix([open], opening, { schemaTransform: transform }),
+      ),
+    ).toBeUndefined();
+    // the same transform again (another object) is no change
+    expect(
+      diffPrefix(transformed, fingerprintPrefix([lookup], opening, { schemaTransform: { ...transform } })),
+    ).toBeUndefined();
+  });
+
+  it('a run resumed on a model whose profile transforms schemas reports the tool change (p3-resume)', async () => {
+    const registry = () => new ToolRegistry().registerExternal(lookup);
+    const paused = await new AgentHarness({
+      model: new ScriptedModel({ steps: [{ toolCalls: [scriptedToolCall('lookup', { q: 'x' }, 'c1')] }] }),
+      tools: registry(),
+    }).invoke({}, opening);
+    const state = parseRunState(serializeRunState(paused.state as NonNullable<typeof paused.state>));
+    const model = new ScriptedModel({
+      profile: { schemaTransform: { type: 'no_additional_properties' } },
+      steps: [{ content: 'done' }],
+    });
+    const run = await new AgentHarness({ model, tools: registry() }).resumeDeferred(
+      {},
+      state,
+      new DeferredToolResults().respond('c1', 'found'),
+    );
+    expect(run.outcome).toBe('final');
+    expect(changesOf(run.events)).toEqual([[{ part: 'tool', change: 'changed', toolName: 'lookup' }]]);
+  });
+
+  it('reads a Date or URL in provider options as the JSON on the wire holds it (p3-date)', () => {
+    const at = (value: unknown) => fingerprintPrefix([], opening, { providerOptions: { x: { since: value } } });
+    const a = at(new Date('2025-01-01T00:00:00Z'));
+    expect(a.settings?.hash).not.toBe(at(new Date('2025-06-01T00:00:00Z')).settings?.hash);
+    expect(a.settings?.hash).toBe(at('2025-01-01T00:00:00.000Z').settings?.hash);
+    expect(at(new URL('https://a.example/')).settings?.hash).not.toBe(at(new URL('https://b.example/')).settings?.hash);
+  });
+});

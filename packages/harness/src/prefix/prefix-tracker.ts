@@ -1,4 +1,4 @@
-import type { Message, ToolSchema } from '@tiny/llm';
+import type { Message, SchemaTransform, ToolSchema } from '@tiny/llm';
 import { canonicalTool } from './canonical-tool.js';
 import { diffPrefix, type PrefixBreak } from './diff-prefix.js';
 import {
@@ -117,6 +117,7 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
         };
   // Caches keyed by elements, each with a copy of the elements it was computed from.
   let lastTools: readonly ToolSchema[] = [];
+  let lastTransform: SchemaTransform | undefined;
   let toolInfo: { parts: readonly ToolPrefixPart[]; digest: string } | undefined;
   let lastSystems: readonly Message[] = [];
   let lastSystemIndexes: readonly number[] = [];
@@ -161,10 +162,12 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
       return orderOut;
     },
     observe(tools, messages, settings) {
-      if (toolInfo === undefined || !sameElements(lastTools, tools)) {
-        const toolParts = tools.map(toolPart);
+      const transform = settings?.schemaTransform;
+      if (toolInfo === undefined || lastTransform !== transform || !sameElements(lastTools, tools)) {
+        const toolParts = tools.map((tool) => toolPart(tool, transform));
         toolInfo = { parts: toolParts, digest: toolsDigest(toolParts) };
         lastTools = [...tools];
+        lastTransform = transform;
       }
       let systems: readonly Message[];
       let systemIndexes: readonly number[];
@@ -235,6 +238,7 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
         // By content: an options object reused and edited between requests is a change.
         settings?.providerOptions === undefined ? undefined : JSON.stringify(settings.providerOptions),
         settings?.modelSettings === undefined ? undefined : JSON.stringify(settings.modelSettings),
+        settings?.schemaTransform,
       ];
       if (settingsInfo === undefined || !sameElements(lastSettings, settingValues)) {
         settingsInfo = settingsPartOf(settings);

@@ -5,7 +5,13 @@ import type {
   LanguageModelV1StreamResult,
   ModelProfile,
 } from '@tiny/llm';
-import { HttpLanguageModel, type HttpModelTransport, type ModelCallErrors, wholeBodyParts } from '@tiny/provider-utils';
+import {
+  HttpLanguageModel,
+  type HttpModelTransport,
+  type ModelCallErrors,
+  urlForSettings,
+  wholeBodyParts,
+} from '@tiny/provider-utils';
 import type { AnthropicCallError } from '../errors/anthropic-call-error.js';
 import { errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
 import type { AnthropicProviderOptions } from '../request/anthropic-provider-options.js';
@@ -98,17 +104,20 @@ export class AnthropicMessagesModel extends HttpLanguageModel<AnthropicCallError
   }
 
   /**
-   * What every request sends from the model's own settings: the model id, the default
+   * What every request sends from the model's own settings: the request URL (see
+   * `urlForSettings`), the profile's `parallelToolCalls` and `structuredOutput`, the model id, the default
    * `max_tokens`, the API version and the model-level provider options (`serverTools`, `thinking`,
    * `cacheControl`, ...), read afresh each time. No key or header value.
    */
   wireSettings(): unknown {
     const { config } = this;
     return {
+      url: urlForSettings(config.url),
       model: config.modelId,
       maxTokens: config.maxTokens,
       version: config.version,
       providerOptions: config.providerOptions,
+      profile: { parallelToolCalls: this.profile.parallelToolCalls, structuredOutput: this.profile.structuredOutput },
     };
   }
 

@@ -6,7 +6,13 @@ import type {
   LanguageModelV1StreamResult,
   ModelProfile,
 } from '@tiny/llm';
-import { HttpLanguageModel, type HttpModelTransport, type ModelCallErrors, readModelJson } from '@tiny/provider-utils';
+import {
+  HttpLanguageModel,
+  type HttpModelTransport,
+  type ModelCallErrors,
+  readModelJson,
+  urlForSettings,
+} from '@tiny/provider-utils';
 import { type ErrorContext, errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
 import { GoogleCallError } from '../errors/google-call-error.js';
 import { buildRequestBody, type RequestPlan } from '../request/build-request-body.js';
@@ -57,12 +63,19 @@ export class GoogleGenerativeModel extends HttpLanguageModel<GoogleCallError> im
   }
 
   /**
-   * What every request sends from the model's own settings: the model id, the schema mode and the
-   * model-level provider options, read afresh each time. No key, token or header value.
+   * What every request sends from the model's own settings: the model URL (the API version in its
+   * path; see `urlForSettings`), the model id, the schema mode, the model-level provider options and
+   * the profile's `structuredOutput`, read afresh each time. No key, token or header value.
    */
   wireSettings(): unknown {
     const { config } = this;
-    return { model: config.modelId, schemaMode: config.schemaMode, providerOptions: config.providerOptions };
+    return {
+      url: urlForSettings(config.modelURL),
+      model: config.modelId,
+      schemaMode: config.schemaMode,
+      providerOptions: config.providerOptions,
+      profile: { structuredOutput: this.profile.structuredOutput },
+    };
   }
 
   /**

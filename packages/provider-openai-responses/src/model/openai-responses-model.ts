@@ -10,6 +10,7 @@ import {
   type HttpModelTransport,
   type ModelCallErrors,
   redactDeep,
+  urlForSettings,
   wholeBodyParts,
 } from '@tiny/provider-utils';
 import { errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
@@ -49,11 +50,19 @@ export class OpenAIResponsesModel extends HttpLanguageModel<OpenAIResponsesCallE
   private readonly config: OpenAIResponsesModelConfig;
 
   /**
-   * What every request sends from the model's own settings: the model id and the model-level
-   * provider options, read afresh each time. No key or header value.
+   * What every request sends from the model's own settings: the request URL (the API version in
+   * its query included; see `urlForSettings`), the model id, the model-level provider options and
+   * the profile fields the body is built from (`parallelToolCalls`, `structuredOutput`), read
+   * afresh each time. No key or header value.
    */
   wireSettings(): unknown {
-    return { model: this.config.modelId, providerOptions: this.config.providerOptions };
+    const { config } = this;
+    return {
+      url: urlForSettings(config.url),
+      model: config.modelId,
+      providerOptions: config.providerOptions,
+      profile: { parallelToolCalls: this.profile.parallelToolCalls, structuredOutput: this.profile.structuredOutput },
+    };
   }
 
   /** @internal Use a provider (`createOpenAIResponses(...)('model')`) instead. */

@@ -6,7 +6,7 @@ import type {
   LanguageModelV1StreamResult,
   ModelProfile,
 } from '@tiny/llm';
-import { HttpLanguageModel, type HttpModelTransport, type ModelCallErrors } from '@tiny/provider-utils';
+import { HttpLanguageModel, type HttpModelTransport, type ModelCallErrors, urlForSettings } from '@tiny/provider-utils';
 import { type DegradableField, implicatedField, rejectsTools } from '../errors/classify-rejection.js';
 import { errorFromResponse, httpFailureError, transportError } from '../errors/create-call-error.js';
 import type { OpenAICompatibleCallError } from '../errors/openai-compatible-call-error.js';
@@ -187,14 +187,21 @@ export class OpenAICompatibleChatModel extends HttpLanguageModel<OpenAICompatibl
   }
 
   /**
-   * What every request sends from the model's own settings: the model id, the resolved wire
+   * What every request sends from the model's own settings: the request URL (see
+   * `urlForSettings`), the model id, the profile fields the body is built from, the resolved wire
    * settings, and the forms the model switched to after the server's rejections (tools in the
    * prompt, fields in their fallback form), read afresh each time. No key or header value.
    */
   wireSettings(): unknown {
     const { config } = this;
     return {
+      url: urlForSettings(config.url),
       model: config.modelId,
+      profile: {
+        parallelToolCalls: this.profile.parallelToolCalls,
+        structuredOutput: this.profile.structuredOutput,
+        systemPrompt: this.profile.systemPrompt,
+      },
       settings: config.settings,
       promptGuided: this.promptGuided,
       degraded: [...config.memory.degraded].sort(),
