@@ -39,7 +39,8 @@ export interface Validator<T = unknown> {
    * Checks `value` against the schema; never throws and never mutates `value`. The work is bounded:
    * every subschema application is a visit (however it is reached: `$ref`, union branch, `items`)
    * charged with what its keywords do each time (`enum`/`const` data, `properties` names,
-   * `patternProperties` patterns × keys), plus the size of what a keyword reads whole and
+   * `patternProperties` patterns × keys), `format` checks by their measured cost and `pattern`
+   * matching by length × the pattern's compiled program size, plus the size of what a keyword reads whole and
    * `uniqueItems` keying, at most 20,000 plus 2 per (value weight × schema weight) pair, the schema
    * weighed as its `$ref`s expand it, and never more than 2,000,000. Collecting every issue past that
    * budget (a hostile recursive union) or past 1,000 held errors falls back to the first failure,
