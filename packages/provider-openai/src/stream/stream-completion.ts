@@ -81,8 +81,9 @@ function isErrorChunk(chunk: Readonly<Record<string, unknown>>): boolean {
  * - each choice apart, by its `index` (see `ChoiceStream`): choice `0`'s reasoning, refusal,
  *   text and tool-call parts are the stream's parts; other choices (`n > 1`) are folded and
  *   delivered as `choices` on the `finish` part;
- * - at `[DONE]` or the end of the body: choice `0`'s calls ended in order, then one `finish` with
- *   its last `finish_reason` and the usage (merged over every usage chunk, Groq's `x_groq.usage`
+ * - at the end of the body (read to its end: after `[DONE]` any event, a second `[DONE]`, an error
+ *   and a keep-alive included, is `protocol_violation`; only comments may follow): choice `0`'s
+ *   calls ended in order, then one `finish` with its `finish_reason` and the usage (merged over every usage chunk, Groq's `x_groq.usage`
  *   included).
  *
  * Endings and errors, each an `error` part carrying an `OpenAICompatibleCallError` after whatever
@@ -94,8 +95,7 @@ function isErrorChunk(chunk: Readonly<Record<string, unknown>>): boolean {
  *   a non-JSON event or a dropped connection after it finishes as `error` when the turn has tool
  *   calls, so none of them runs; an error (event or chunk) after it ends the turn with the error,
  *   as before it;
- * - the first finish reason of a choice holds: a later one replaces it only when it is no normal
- *   end and the first was (a turn is never upgraded to a normal end);
+ * - a second finish reason for one choice (the same one included) is `protocol_violation`;
  * - a chunk with choices whose id is not the first such chunk's id (absent and present differ),
  *   carrying content or a finish reason, is a second completion spliced in; so is a second
  *   `role` chunk after content from a server that sends the role only at the start, and a tool
@@ -108,7 +108,8 @@ function isErrorChunk(chunk: Readonly<Record<string, unknown>>): boolean {
  *   the server's message and code;
  * - event names are checked by `checkSseEvent`: chat completions name none but `error` and the
  *   keep-alive `ping`; any other name, with data or without, is `protocol_violation` with every
- *   call invalid, after the finish too;
+ *   call invalid, after the finish too; an error payload under `ping` or another name, and a name
+ *   that trims and lower-cases to `error`, is an error;
  * - an event that is not JSON, or is a JSON array (a chunk is one object), is `invalid_chunk_json` (kind `invalid_chunk`);
  * - chunk ids are compared in their string form whatever their JSON type (numeric ids included);
  *   one chunk listing a choice index twice is `protocol_violation`;
