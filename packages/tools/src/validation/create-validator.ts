@@ -419,9 +419,12 @@ function compile(schema: JsonSchema, mode: UnknownFormats): ValidateFunction {
  * an integer as any number with a zero fractional part, so `1.0`, `1e3` and `-0` are accepted as
  * integers and `1.5` is not. Integers beyond 2^53 are validated after `JSON.parse` has rounded them.
  *
+ * @param options `unknownFormats: 'annotate'` accepts formats tiny does not know as unchecked
+ * annotations (see {@link UnknownFormats}); the choice sticks to the schema object.
  * @throws {SchemaCompileFailure} when ajv cannot compile the schema (unknown `$ref`, bad keyword
- * value), it names an unknown format, or it is past {@link MAX_SCHEMA_NODES} or
- * {@link MAX_SUBSCHEMA_ENTRIES} (`limit` set).
+ * value), it names an unknown format, or it is past {@link MAX_SCHEMA_NODES},
+ * {@link MAX_SUBSCHEMA_ENTRIES} or {@link MAX_UNEVALUATED_ENTRIES} (`limit` set). A schema that
+ * failed once throws the same failure again without being compiled again.
  */
 export function createValidator<T = unknown>(schema: JsonSchema, options?: ValidatorOptions): Validator<T> {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
