@@ -41,6 +41,12 @@ describe('checkSseEvent', () => {
       verdict: 'read',
     });
     expect(checkSseEvent({ event: 'ping', data: '' }, anthropic)).toEqual({ verdict: 'keep_alive' });
+    // a tester's find: `event: message_stop` over `{"type":"ping"}` was read by its data and skipped
+    expect(checkSseEvent({ event: 'message_stop', data: '{"type":"ping"}' }, anthropic)).toMatchObject({
+      verdict: 'violation',
+      reason: expect.stringContaining('"ping"'),
+    });
+    expect(checkSseEvent({ event: 'message_stop', data: '{"no_type":1}' }, anthropic)).toEqual({ verdict: 'read' });
     expect(checkSseEvent({ event: 'ping', data: '{"type":"ping"}' }, anthropic)).toEqual({ verdict: 'keep_alive' });
   });
 

@@ -13,6 +13,7 @@ export interface SseEventNames {
    * True for a protocol that names every event by its data's `type` and documents that it adds
    * event types (Anthropic's Messages stream, OpenAI's Responses stream): an unknown name is read
    * when its data is a JSON object whose `type` is that name, so the reader may skip it.
+   * One of `names` whose data names another `type` breaks the stream.
    */
   readonly selfNamed?: boolean | undefined;
   /**
@@ -114,7 +115,15 @@ function checkName(event: SseEvent, names: SseEventNames): SseEventCheck {
   if (names.keepAlive?.some((keepAlive) => normal(keepAlive) === name) === true)
     return isErrorPayload(event.data) ? { verdict: 'error' } : { verdict: 'keep_alive' };
   if (names.names?.some((known) => normal(known) === name) === true) {
-    return empty ? { verdict: 'violation', reason: `sent a ${shown(event.event)} event without data` } : READ;
+    if (empty) return { verdict: 'violation', reason: `sent a ${shown(event.event)} event without data` };
+    // A self-named protocol's own name over data of another type: which one to read is not known.
+    const type = names.selfNamed === true ? typeOf(event.data) : undefined;
+    if (type !== undefined && normal(type) !== name)
+      return {
+        verdict: 'violation',
+        reason: `sent a ${shown(event.event)} event whose data is of type ${shown(type)}`,
+      };
+    return READ;
   }
   if (isErrorPayload(event.data)) return { verdict: 'error' };
   const type = names.selfNamed === true && !empty ? typeOf(event.data) : undefined;
