@@ -284,4 +284,27 @@ describe('createStreamScrubber', () => {
       }
     });
   });
+
+  describe('scan breaks found by the round-2 tester (/tmp/breakers/scrubber-r2)', () => {
+    function agreeing(text: string, options?: Parameters<typeof createStreamScrubber>[0]) {
+      const whole = run([text], options);
+      // Model-like tokens: special tokens whole, words otherwise; then one character at a time.
+      const tokens = text.match(/<\|[a-z_]+\|>|\s+|[A-Za-z]+|[^\sA-Za-z]/g) ?? [];
+      for (const pieces of [tokens, [...text]]) {
+        const streamed = run(pieces, options);
+        expect(streamed.text).toBe(whole.text);
+        expect(streamed.calls).toEqual(whole.calls);
+      }
+      return whole;
+    }
+
+    it('a call quoted in reasoning before the real section does not release the section opener (old-kimi-leak)', () => {
+      const text =
+        '<think>Kimi uses `<|tool_call_begin|>functions.x:0<|tool_call_argument_begin|>{}<|tool_call_end|>` blocks; here goes.\n' +
+        '<|tool_calls_section_begin|><|tool_call_begin|>functions.get:0<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>';
+      const whole = agreeing(text);
+      expect(whole.text).not.toContain('<|tool_calls_section_begin|>');
+      expect(whole.calls.map((call) => call.name)).toEqual(['get']);
+    });
+  });
 });

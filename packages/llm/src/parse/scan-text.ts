@@ -355,7 +355,9 @@ export function scanText(
           ((leadingVoid && block.start < regions.leadingEnd && !regions.protectedBesidesLeading(block.start)) ||
             openedInCall(regionStart(block.start)));
         if (end >= 0 && !voided) {
-          block = grammar.findNext(end);
+          // A region still open at an undecided point may yet end before it: look again from there.
+          const undecided = regions.undecidedFrom;
+          block = grammar.findNext(undecided > block.start && undecided < end ? undecided : end);
           continue;
         }
         return block;

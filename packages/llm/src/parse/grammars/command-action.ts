@@ -4,7 +4,7 @@ import { isRecord } from '../own-properties.js';
 import { readCalls } from '../read-call-object.js';
 import type { ScanContext } from '../scan-context.js';
 import { type Block, countCharacters, type Grammar } from '../scan-types.js';
-import { endsInsidePrefix } from '../text-scanning.js';
+import { openerPrefixStart } from './opener-prefix.js';
 
 const OPEN = '<|START_ACTION|>';
 const CLOSE = '<|END_ACTION|>';
@@ -53,8 +53,7 @@ export function createCommandActionGrammar(context: ScanContext): Grammar {
   }
 
   function holdFrom(floor: number): number {
-    const last = text.lastIndexOf('<|');
-    return last >= floor && endsInsidePrefix(text, last, OPEN) ? last : -1;
+    return openerPrefixStart(text, floor, [OPEN]);
   }
 
   return { source: 'command_action', findNext, holdFrom };

@@ -4,6 +4,7 @@ import { invalidArguments, statedCall } from '../read-stated-arguments.js';
 import type { ScanContext } from '../scan-context.js';
 import type { Block, Grammar, RawCall } from '../scan-types.js';
 import { endsInsidePrefix, isWhitespace, skipWhitespace } from '../text-scanning.js';
+import { openerPrefixStart } from './opener-prefix.js';
 
 const OPEN = '<start_function_call>';
 const CLOSE = '<end_function_call>';
@@ -145,8 +146,7 @@ export function createFunctionGemmaGrammar(context: ScanContext): Grammar {
   }
 
   function holdFrom(floor: number): number {
-    const last = text.lastIndexOf('<');
-    return last >= floor && endsInsidePrefix(text, last, OPEN) ? last : -1;
+    return openerPrefixStart(text, floor, [OPEN]);
   }
 
   return { source: 'function_gemma', findNext, holdFrom };

@@ -4,7 +4,8 @@ import { setOwn } from '../own-properties.js';
 import { invalidArguments, statedCall } from '../read-stated-arguments.js';
 import type { ScanContext } from '../scan-context.js';
 import { type Block, countCharacters, type Grammar, type RawCall } from '../scan-types.js';
-import { endsInsidePrefix, skipWhitespace } from '../text-scanning.js';
+import { skipWhitespace } from '../text-scanning.js';
+import { earlierHold, openerPrefixStart } from './opener-prefix.js';
 
 const OPEN = '<|open|>';
 const CLOSE = '<|close|>';
@@ -126,12 +127,10 @@ export function createKimiXtmlGrammar(context: ScanContext): Grammar {
   }
 
   function holdFrom(floor: number): number {
-    const last = text.lastIndexOf('<|');
-    if (last < floor) return -1;
-    if (endsInsidePrefix(text, last, OPEN) || endsInsidePrefix(text, last, CLOSE)) return last;
     // A marker whose attributes are still arriving: from its `<|open|>` / `<|close|>` to the end.
     const open = Math.max(text.lastIndexOf(OPEN), text.lastIndexOf(CLOSE));
-    return open >= floor && text.indexOf(SEP, open) < 0 ? open : -1;
+    const marker = open >= floor && text.indexOf(SEP, open) < 0 ? open : -1;
+    return earlierHold(marker, openerPrefixStart(text, floor, [OPEN, CLOSE]));
   }
 
   return { source: 'xtml', findNext, holdFrom };

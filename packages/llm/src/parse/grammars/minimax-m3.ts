@@ -1,9 +1,10 @@
 import { isRecord, setOwn } from '../own-properties.js';
 import type { ScanContext } from '../scan-context.js';
 import { type Block, countCharacters, type Grammar, type RawCall } from '../scan-types.js';
-import { endsInsidePrefix, skipWhitespace } from '../text-scanning.js';
+import { skipWhitespace } from '../text-scanning.js';
 import { declaresString } from './declared-string.js';
 import { parameterValue } from './invoke-xml-arguments.js';
+import { openerPrefixStart } from './opener-prefix.js';
 
 /** MiniMax M3's namespace marker: every structural tag is written right after it. */
 export const MINIMAX_NS = ']<]minimax[>[';
@@ -195,9 +196,8 @@ export function createMinimaxM3Grammar(context: ScanContext): Grammar {
   }
 
   function holdFrom(floor: number): number {
-    for (let index = Math.max(floor, text.length - MINIMAX_NS.length + 1); index < text.length; index++) {
-      if (endsInsidePrefix(text, index, MINIMAX_NS)) return index;
-    }
+    const partial = openerPrefixStart(text, floor, [MINIMAX_NS]);
+    if (partial >= 0) return partial;
     const marker = text.lastIndexOf(MINIMAX_NS);
     return marker >= floor && text.indexOf('>', marker + MINIMAX_NS.length) < 0 ? marker : -1;
   }

@@ -6,6 +6,7 @@ import type { ScanContext } from '../scan-context.js';
 import { scanJsonValue } from '../scan-json-value.js';
 import { type Block, countCharacters, type Grammar, type RawCall } from '../scan-types.js';
 import { endsInsidePrefix, skipWhitespace } from '../text-scanning.js';
+import { openerPrefixStart } from './opener-prefix.js';
 
 const MARKER = '[TOOL_CALLS]';
 const ARGS = '[ARGS]';
@@ -177,8 +178,7 @@ export function createMistralGrammar(context: ScanContext): Grammar {
   }
 
   function holdFrom(floor: number): number {
-    const last = text.lastIndexOf('[');
-    return last >= floor && endsInsidePrefix(text, last, MARKER) ? last : -1;
+    return openerPrefixStart(text, floor, [MARKER]);
   }
 
   return { source: 'mistral', findNext, holdFrom };

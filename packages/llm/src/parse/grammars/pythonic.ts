@@ -3,7 +3,7 @@ import { type CodeLiteral, readCodeLiteral } from '../../code-call/read-code-lit
 import { setOwn } from '../../pformat/json-value.js';
 import type { ScanContext, ToolKnowledge } from '../scan-context.js';
 import { type Block, countCharacters, type Grammar, type RawCall } from '../scan-types.js';
-import { endsInsidePrefix } from '../text-scanning.js';
+import { openerPrefixStart } from './opener-prefix.js';
 
 /**
  * Pythonic call lists (source `pythonic`): Llama 3.2 / 3.3 and Llama 4 tool prompts, vLLM's
@@ -36,6 +36,7 @@ export interface PythonicList {
 export function createPythonicGrammar(context: ScanContext): Grammar {
   const { text, mode } = context;
   const openers = wrappers.map(([open]) => context.finder(open));
+  const openerTexts = wrappers.map(([open]) => open);
   const closers = wrappers.map(([, close]) => context.finder(close));
 
   function findNext(from: number): Block | undefined {
@@ -67,10 +68,7 @@ export function createPythonicGrammar(context: ScanContext): Grammar {
   }
 
   function holdFrom(floor: number): number {
-    const last = text.lastIndexOf('<');
-    if (last < floor) return -1;
-    for (const [open] of wrappers) if (endsInsidePrefix(text, last, open)) return last;
-    return -1;
+    return openerPrefixStart(text, floor, openerTexts);
   }
 
   return { source: 'pythonic', findNext, holdFrom };

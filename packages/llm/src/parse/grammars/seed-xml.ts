@@ -3,8 +3,9 @@ import type { ToolSchema } from '../../spec/tool-schema.js';
 import type { ForwardFinder } from '../forward-finder.js';
 import type { ScanContext } from '../scan-context.js';
 import { type Block, countCharacters, type Grammar } from '../scan-types.js';
-import { endsInsidePrefix, isWhitespace } from '../text-scanning.js';
+import { isWhitespace } from '../text-scanning.js';
 import { templateTrim } from './invoke-xml-arguments.js';
+import { openerPrefixStart } from './opener-prefix.js';
 
 interface XmlTool {
   readonly tool: ToolSchema;
@@ -104,10 +105,10 @@ export function createSeedXmlGrammar(context: ScanContext, tools: readonly ToolS
     }
   }
 
+  const openTexts = entries.map((entry) => entry.open);
+
   function holdFrom(floor: number): number {
-    const last = text.lastIndexOf('<');
-    if (last < floor) return -1;
-    return entries.some((entry) => endsInsidePrefix(text, last, entry.open)) ? last : -1;
+    return openerPrefixStart(text, floor, openTexts);
   }
 
   return { source: 'xml_element', findNext, holdFrom };
