@@ -306,5 +306,39 @@ describe('createStreamScrubber', () => {
       expect(whole.text).not.toContain('<|tool_calls_section_begin|>');
       expect(whole.calls.map((call) => call.name)).toEqual(['get']);
     });
+
+    it('a region opened inside an earlier released call protects nothing in a later feed (min2)', () => {
+      // `[THINK]` is written inside the Mistral call's arguments, so it opens no reasoning region:
+      // the Harmony call after the Command call runs however the stream is split.
+      const tagged = '<tool_call>{"name": "get", "arguments": {"city": "Rome"}}</tool_call>';
+      const command = '<|START_ACTION|>[{"tool_name": "get", "parameters": {"city": "B"}}]<|END_ACTION|>';
+      const harmony =
+        '<|start|>assistant<|channel|>commentary to=functions.get <|constrain|>json<|message|>{"city":"A"}<|call|>';
+      const text = `[TOOL_CALLS][THINK]${tagged}${command}${harmony}`;
+      const options = { tools: [tool('get')] };
+      const whole = agreeing(text, options);
+      expect(whole.text).toBe('</tool_call>');
+      expect(whole.calls.map((call) => call.source)).toEqual(['mistral', 'command_action', 'harmony']);
+      // Cut right after the Command call: its scan releases both calls before the Harmony one arrives.
+      const cut = text.indexOf(harmony);
+      for (let at = cut - 1; at <= text.length; at++) {
+        const streamed = run([text.slice(0, at), text.slice(at)], options);
+        expect(streamed.text, `cut at ${at}`).toBe(whole.text);
+        expect(streamed.calls, `cut at ${at}`).toEqual(whole.calls);
+      }
+    });
+
+    it('a MiniMax call, a Harmony analysis channel naming XTML markers, then a real XTML call (case5)', () => {
+      const xtml =
+        '<|open|>tools<|sep|><|open|>call tool="get" index="0"<|sep|><|open|>argument key="city" type="string"<|sep|>Paris<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>';
+      const minimax =
+        ']<]minimax[>[<tool_call>]<]minimax[>[<invoke name="get">]<]minimax[>[<city>Paris]<]minimax[>[</city>]<]minimax[>[</invoke>]<]minimax[>[</tool_call>';
+      const text = `${minimax}<|channel|>analysis<|message|><|open|>tools<|sep|><start_function_call>[/THINK]\n]<]minimax[>[<tool_call><start_function_call>${xtml}<|end|>`;
+      for (const options of [{ leadingReasoning: false }, {}]) {
+        const whole = agreeing(text, options);
+        expect(whole.text).not.toContain('<|open|>call');
+        expect(whole.calls.map((call) => call.source)).toEqual(['invoke_xml', 'xtml']);
+      }
+    });
   });
 });

@@ -125,6 +125,11 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
   let unfenced = '';
   /** The absolute span of the last call block released (a region opened inside it is content). */
   let lastCallSpan: readonly [number, number] | undefined;
+  /**
+   * The absolute spans of released call blocks a region began inside (its opener is content, so a
+   * region still open from it protects nothing), the last {@link REGION_CALL_SPANS} of them.
+   */
+  let regionCallSpans: Array<readonly [number, number]> = [];
 
   function readUnfenced(): void {
     if (unfenced === '') return;
@@ -137,17 +142,22 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
     wordHeld = false;
     const context = createScanContext(buffer, final ? 'batch' : 'stream', knowledge, previousCode);
     const grammars = createGrammars(context);
-    const scan = scanText(
-      buffer,
-      grammars,
-      findProtectedRegions(buffer, fence, final, true, context.lower),
-      final,
-      previousCode,
-      lastCallSpan === undefined ? undefined : [lastCallSpan[0] - fence.offset, lastCallSpan[1] - fence.offset],
-    );
+    const regions = findProtectedRegions(buffer, fence, final, true, context.lower);
+    const offset = fence.offset;
+    const prior = priorCallSpans(regionCallSpans, lastCallSpan, offset);
+    const scan = scanText(buffer, grammars, regions, final, previousCode, prior);
     if (scan.lastCallSpan !== undefined) {
-      lastCallSpan = [scan.lastCallSpan[0] + fence.offset, scan.lastCallSpan[1] + fence.offset];
+      lastCallSpan = [scan.lastCallSpan[0] + offset, scan.lastCallSpan[1] + offset];
     }
+    // A region that began inside a call block released now may still be open at the next scan.
+    const taken = scan.callSpans ?? [];
+    for (let index = prior.length; index < taken.length; index++) {
+      const span = taken[index];
+      if (span !== undefined && regions.opensWithin(span[0], span[1])) {
+        regionCallSpans.push([span[0] + offset, span[1] + offset]);
+      }
+    }
+    if (regionCallSpans.length > REGION_CALL_SPANS) regionCallSpans = regionCallSpans.slice(-REGION_CALL_SPANS);
     const { parts } = scan;
     for (let index = 0; index < parts.length - 1; index++) {
       const part = parts[index];
@@ -185,6 +195,7 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
       wordHeld = false;
       unfenced = '';
       lastCallSpan = undefined;
+      regionCallSpans = [];
       return released;
     }
     if (consumed > 0) {
@@ -279,6 +290,26 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
       return guard.flush(blocks.flush());
     },
   };
+}
+
+/** How many released call blocks a region began inside are remembered (regions nest about this deep). */
+const REGION_CALL_SPANS = 8;
+
+/**
+ * The spans, relative to a buffer starting at `offset` and in text order, of the released call
+ * blocks a region still open may have begun in: those a region began inside, and the last one.
+ */
+function priorCallSpans(
+  regionSpans: ReadonlyArray<readonly [number, number]>,
+  last: readonly [number, number] | undefined,
+  offset: number,
+): Array<readonly [number, number]> {
+  const spans: Array<readonly [number, number]> = regionSpans.map(([start, end]) => [start - offset, end - offset]);
+  const final = spans[spans.length - 1];
+  if (last !== undefined && (final === undefined || last[0] > final[0] + offset)) {
+    spans.push([last[0] - offset, last[1] - offset]);
+  }
+  return spans;
 }
 
 function safeHold(run: () => number): number {

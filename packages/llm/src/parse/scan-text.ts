@@ -35,6 +35,11 @@ export interface ScanResult {
   readonly reasoningUntil?: number;
   /** The spans of the call blocks taken (complete parse; undone quotations excluded). */
   readonly callBlocks?: ReadonlyArray<readonly [number, number]>;
+  /**
+   * When the text has protected regions: the prior call spans passed in, then the spans of the call
+   * blocks this scan took (undone quotations excluded), in text order.
+   */
+  readonly callSpans?: ReadonlyArray<readonly [number, number]>;
 }
 
 /**
@@ -43,8 +48,9 @@ export interface ScanResult {
  * to grammar order. Blocks starting inside a protected region are skipped, and a run of blocks
  * quoted in prose is undone (its text stays narrative). Calls and diagnostics come out in text order. `complete` is false for
  * a stream's buffer that may still grow; `previousCode` the code unit just before `text` (-1 at the
- * start); `priorCallSpan` the span (relative to `text`, so negative) of the last call block an
- * earlier scan of the stream took.
+ * start); `priorCallSpans` the spans (relative to `text`, so negative; in text order) of call blocks
+ * an earlier scan of the stream took that a region still open may have begun in (the last one, and
+ * those a region began inside).
  */
 export function scanText(
   text: string,
@@ -52,7 +58,7 @@ export function scanText(
   regions: ProtectedRegions,
   complete = true,
   previousCode = -1,
-  priorCallSpan?: readonly [number, number],
+  priorCallSpans: ReadonlyArray<readonly [number, number]> = [],
 ): ScanResult {
   const parts: Array<readonly [number, number]> = [];
   const calls: RawCall[] = [];
@@ -99,7 +105,7 @@ export function scanText(
   /** Every call block taken, as `[start, end)` (for the whole-response readings). */
   const callBlocks: Array<readonly [number, number]> = [];
   /** The spans of the call blocks taken so far. */
-  const callSpans: Array<readonly [number, number]> = priorCallSpan === undefined ? [] : [priorCallSpan];
+  const callSpans: Array<readonly [number, number]> = [...priorCallSpans];
   let lastCallStart = -1;
   let lastCallEnd = -1;
   /** Where a started call that never closed begins (complete text): its text is not narrative. */
@@ -131,7 +137,7 @@ export function scanText(
     if (regions.undecidedFrom >= 0 && best.start >= regions.undecidedFrom) {
       const start = heldFrom(Math.max(regions.undecidedFrom, from));
       parts.push([partStart, start]);
-      return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall() };
+      return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall(), callSpans };
     }
     const source = grammars[bestIndex]?.source ?? 'tagged_json';
     if (
@@ -143,14 +149,23 @@ export function scanText(
       const waiting = regions.reasoningUndecided && quoteOpen < 0;
       const start = heldFrom(best.start);
       parts.push([partStart, start]);
-      return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall(), pendingReasoning: waiting };
+      return {
+        parts,
+        calls,
+        diagnostics,
+        pending: start,
+        quoted,
+        lastCallSpan: lastCall(),
+        callSpans,
+        pendingReasoning: waiting,
+      };
     }
     if (best.kind === 'pending') {
       // A block still arriving inside an open quotation: the quotation is undecided, held whole
       // from its opening mark (the next scan must see it).
       const start = heldFrom(best.start);
       parts.push([partStart, start]);
-      return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall() };
+      return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall(), callSpans };
     }
     // CUT_OFF_OWNS_TO_END: a block after an opener that never closed is inside that block (its
     // closer would have come first), so its calls are part of the cut-off call and never run: a
@@ -201,7 +216,7 @@ export function scanText(
     if (best.kind === 'unterminated' && run === undefined && !complete) {
       const start = heldFrom(best.start);
       parts.push([partStart, start]);
-      return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall() };
+      return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall(), callSpans };
     }
     if (best.kind === 'unterminated') {
       diagnostics.push({ kind: 'unterminated_block', source });
@@ -252,11 +267,30 @@ export function scanText(
     if (run !== undefined) undoRun(run);
     const start = quoteOpen >= 0 ? Math.max(quoteOpenAt, partStart) : Math.max(markUndecided, partStart);
     parts.push([partStart, start]);
-    return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall(), pendingQuote: true };
+    return {
+      parts,
+      calls,
+      diagnostics,
+      pending: start,
+      quoted,
+      lastCallSpan: lastCall(),
+      callSpans,
+      pendingQuote: true,
+    };
   }
   if (ownedFrom >= 0) partStart = text.length;
   parts.push([partStart, Math.max(partStart, text.length)]);
-  return { parts, calls, diagnostics, pending: -1, quoted, lastCallSpan: lastCall(), reasoningUntil, callBlocks };
+  return {
+    parts,
+    calls,
+    diagnostics,
+    pending: -1,
+    quoted,
+    lastCallSpan: lastCall(),
+    callSpans,
+    reasoningUntil,
+    callBlocks,
+  };
 
   /**
    * Where a stream holding from `position` must hold from: an open quotation's mark (its blocks
