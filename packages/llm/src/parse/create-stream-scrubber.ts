@@ -39,8 +39,6 @@ export interface StreamScrubber {
   flush(): ParsedText;
 }
 
-type Writable<T> = { -readonly [K in keyof T]: T[K] };
-
 const EAGER_LIMIT = 4096;
 /** A word held without a scan (see `streamHoldWithoutScan`) longer than this is left to the scan. */
 const WORD_LIMIT = 64;
@@ -281,10 +279,8 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
   // Text a whole-response reading (bare JSON, `<|python_tag|>`, JSON calls in prose) could still read is held.
   return {
     feed(fragment) {
-      // The block scrubber's result is a fresh object: its text is replaced in place.
-      const scrubbed: Writable<ParsedText> = blocks.feed(fragment);
-      scrubbed.text = guard.feed(fragment, scrubbed.text);
-      return scrubbed;
+      // The guard holds text and calls a whole-response reading could still replace.
+      return guard.feed(fragment, blocks.feed(fragment));
     },
     flush() {
       return guard.flush(blocks.flush());

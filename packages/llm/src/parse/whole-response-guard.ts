@@ -1,6 +1,13 @@
+import {
+  JSON_COMPLETE,
+  JSON_GOING,
+  type JsonPrefixReader,
+  readJsonChar,
+  startJsonPrefix,
+} from './json-prefix-reader.js';
 import { isRecord } from './own-properties.js';
 import { parseCompleteText } from './parse-complete-text.js';
-import type { ParsedText } from './parse-types.js';
+import type { ParsedCall, ParsedText } from './parse-types.js';
 import type { ToolKnowledge } from './scan-context.js';
 
 const PYTHON_TAG = '<|python_tag|>';
@@ -11,10 +18,17 @@ const PYTHON_TAG = '<|python_tag|>';
  * JSON calls inside prose) could still read as a call, so the stream never shows markup the batch
  * parse runs as a call.
  *
- * - A response whose first non-space character is `{` or `[`, or that holds `<|python_tag|>`, is
- *   held whole until the stream ends.
- * - Any other `{` is held until its JSON value closes; an object naming an offered tool with
- *   `parameters` or `arguments` holds the rest of the response, anything else is released.
+ * - A response whose first non-space character is `{` or `[` (or one fence around such a value),
+ *   or that holds `<|python_tag|>`, is held whole until the stream ends; so is the answer after a
+ *   leading reasoning region (as `parseCompleteText` finds one) that starts so, from the closer on.
+ * - With offered tools, a `{` or `[` in prose is held while it is still a strict JSON prefix (the
+ *   prose reading reads strict JSON only); one that breaks is released at once, and one that closes
+ *   is released unless it (or a container that closed inside a broken one) names an offered tool
+ *   with `parameters` or `arguments`, which holds the rest. With no tools, prose is never held.
+ * - While a whole-response reading could still replace the block reading, the block scrubber's
+ *   calls are held too, and at the end one reading decides: a call is never released twice.
+ * - Each character is examined once as it arrives (a break re-reads only what follows it), and the
+ *   held text is joined only when some of it is released, so work is linear in the text.
  *
  * At the end, held text is replaced by the batch parse's narrative when a whole-response reading
  * found JSON calls there (source `bare_json`), so the concatenated output equals `parseToolCalls(text).text`
@@ -22,26 +36,157 @@ const PYTHON_TAG = '<|python_tag|>';
  * Command R+ action fence, a fence around Hermes blocks) are not held.
  */
 export interface WholeResponseGuard {
-  /** `raw` is the fragment fed, `scrubbed` what the block scrubber released for it. Returns what may be shown. */
-  feed(raw: string, scrubbed: string): string;
+  /**
+   * `raw` is the fragment fed, `scrubbed` what the block scrubber released for it. Returns what may
+   * be shown: the text, and the calls unless a whole-response reading could still replace them.
+   */
+  feed(raw: string, scrubbed: ParsedText): ParsedText;
   /** Ends the stream: `scrubbed` is the block scrubber's flush. Returns the rest of the narrative and calls read whole. */
   flush(scrubbed: ParsedText): ParsedText;
+  /** Characters the JSON-in-prose reading has examined since the guard was made (work stays linear). */
+  readonly examined: number;
+}
+
+/** The first reasoning token, as `parseCompleteText` finds it (`<think>`, `</thinking>`, `[THINK]`, any case). */
+const REASONING_TOKEN = /<(\/?)think(?:ing)?>|\[(\/?)think\]/i;
+/** Characters kept from one fragment to the next where a token split across them may have begun. */
+const TOKEN_TAIL = 16;
+
+/**
+ * How a reply's start (or the start of the answer after a leading reasoning region) is read: a
+ * whole-response JSON reading needs it to be `{`, `[`, `<|python_tag|>` or one fence around such a value.
+ */
+interface StartReader {
+  /** The raw text from that start, kept only while undecided. */
+  text: string;
+  /** Whether it opens with a fence whose first line has not ended (nothing decides more until it does). */
+  fenceLineOpen: boolean;
+  /** `undefined` while undecided. */
+  json: boolean | undefined;
+}
+
+function readStart(reader: StartReader, raw: string): void {
+  reader.text += raw;
+  if (reader.fenceLineOpen) {
+    if (raw.indexOf('\n') < 0) return;
+    reader.fenceLineOpen = false;
+  }
+  const start = reader.text.trimStart();
+  if (start === '' || (start.length < PYTHON_TAG.length && PYTHON_TAG.startsWith(start))) return;
+  if (start.startsWith('{') || start.startsWith('[') || start.startsWith(PYTHON_TAG)) {
+    decide(reader, true);
+    return;
+  }
+  // One fence (``` or ~~~) around the whole response may hold one JSON value, whatever its info
+  // string says (`stripOuterFence` removes any): held until its line ends and its body starts.
+  if ('```'.startsWith(start.slice(0, 3)) || '~~~'.startsWith(start.slice(0, 3))) {
+    const newline = start.indexOf('\n');
+    reader.fenceLineOpen = newline < 0 && start.length >= 3;
+    if (newline < 0) return;
+    const body = start.slice(newline + 1).trimStart();
+    if (body === '') return;
+    decide(reader, body.startsWith('{') || body.startsWith('['));
+    return;
+  }
+  decide(reader, false);
+}
+
+function decide(reader: StartReader, json: boolean): void {
+  reader.json = json;
+  reader.text = '';
+}
+
+/**
+ * Finds, in fragments as they arrive, where a leading reasoning region ends as `parseCompleteText`
+ * reads it (its first reasoning token is a closer, with `leadingReasoning`; or an opener at the start
+ * and that opener's closer). Only each fragment and a short tail are searched.
+ */
+interface ReasoningEnd {
+  /** 0: looking for the first token, 1: for the closer of an opener at the start, 2: done. */
+  phase: number;
+  closer: RegExp | undefined;
+  tail: string;
+  /** Raw characters before the newest fragment, and the absolute position of the first non-space one. */
+  offset: number;
+  firstNonSpace: number;
+}
+
+/** Returns the closer that ends the leading region and the raw text after it, when `raw` completes it. */
+function findReasoningEnd(
+  state: ReasoningEnd,
+  raw: string,
+  leadingReasoning: boolean,
+): { closer: RegExp; after: string } | undefined {
+  if (state.phase === 2) return undefined;
+  const window = state.tail + raw;
+  const windowStart = state.offset - state.tail.length;
+  if (state.firstNonSpace < 0) {
+    const first = raw.search(/\S/);
+    if (first >= 0) state.firstNonSpace = state.offset + first;
+  }
+  state.offset += raw.length;
+  state.tail = window.slice(-TOKEN_TAIL);
+  if (state.phase === 0) {
+    const token = REASONING_TOKEN.exec(window);
+    if (token === null) return undefined;
+    const atStart = state.firstNonSpace === windowStart + token.index;
+    const pattern = new RegExp(token[0].replace(/[[\]/\\]/g, '\\$&'), 'i');
+    if ((token[1] ?? token[2]) === '/') {
+      state.phase = 2;
+      return leadingReasoning ? { closer: pattern, after: window.slice(token.index + token[0].length) } : undefined;
+    }
+    if (!atStart) {
+      state.phase = 2;
+      return undefined;
+    }
+    const closer = token[0].startsWith('[') ? '[/think]' : `</${token[0].slice(1)}`;
+    state.closer = new RegExp(closer.replace(/[[\]/\\]/g, '\\$&'), 'i');
+    state.phase = 1;
+    // The closer may come in the same fragment: searched after the opener.
+    return findCloser(state, window.slice(token.index + token[0].length));
+  }
+  return findCloser(state, window);
+}
+
+function findCloser(state: ReasoningEnd, window: string): { closer: RegExp; after: string } | undefined {
+  state.tail = window.slice(-TOKEN_TAIL);
+  const closer = state.closer?.exec(window);
+  if (closer === null || closer === undefined || state.closer === undefined) return undefined;
+  state.phase = 2;
+  return { closer: state.closer, after: window.slice(closer.index + closer[0].length) };
 }
 
 export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeResponseGuard | undefined {
   if (!knowledge.allows('bare_json')) return undefined;
+  /** A JSON call inside prose is read only with offered tools (`stripEmbeddedJsonCalls`). */
+  const readsProse = knowledge.names.length > 0;
   let all = '';
   let released = '';
-  let pending = '';
-  let holdAll = false;
-  // The reply's start is read only until it settles, and `<|python_tag|>` is looked for only in what
-  // each feed adds (with the tail that could have started it), so a long stream is never re-read.
-  let startSettled = false;
+  /** Held scrubbed text, in the pieces it arrived in (joined only when some of it is released). */
+  let held: string[] = [];
+  /** Absolute position (in the scrubbed stream) of the first held character, and of the end. */
+  let base = 0;
+  let end = 0;
+  /** Everything from here on is held until the stream ends (a whole-response reading may read it). */
+  let holdFrom: number | undefined;
+  let calls: ParsedCall[] = [];
+  let callsReleased = 0;
+  let blockCalls = 0;
+  let start: StartReader = { text: '', fenceLineOpen: false, json: undefined };
+  let reasoning: ReasoningEnd = { phase: 0, closer: undefined, tail: '', offset: 0, firstNonSpace: -1 };
+  /** The answer after a leading reasoning region, while it may still be a whole JSON value. */
+  let answer: { reader: StartReader; closer: RegExp; at: number | undefined } | undefined;
   let tagTail = '';
-  /** Whether the reply starts with a fence whose first line has not ended yet. */
-  let fenceLineOpen = false;
-  /** A `{` in `pending` whose object has not closed yet, read so far (resumed on the next feed, never re-read). */
-  let object: ObjectScan | undefined;
+  /** The last characters of the scrubbed stream (a `<|python_tag|>` or a closer still arriving). */
+  let scrubTail = '';
+  /** A `{` or `[` in prose that the JSON-in-prose reading could still read, and where its hold starts. */
+  let candidate: JsonPrefixReader | undefined;
+  let candidateHold = 0;
+  let lastNonSpaceEnd = 0;
+  /** Whether the text fed so far has a `{` or a `[` (else no whole-response reading finds a call). */
+  let sawBracket = false;
+  /** Characters examined by the JSON-in-prose reading (a test reads it to check work stays linear). */
+  let examined = 0;
 
   /** Whether `<|python_tag|>` appears in the text fed so far; `raw` is the newest fragment. */
   function sawPythonTag(raw: string): boolean {
@@ -56,160 +201,179 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
     return window.includes(PYTHON_TAG);
   }
 
-  /** Whether the text fed so far has a `{` or a `[` (else no whole-response reading finds a call). */
-  let sawBracket = false;
-
-  /** How much of `pending` is known not to start a call a whole-response reading finds. */
-  function releasable(): number {
-    if (!startSettled) {
-      // Until the opening fence's line ends, nothing decides more (the reply is not re-read).
-      if (fenceLineOpen) return 0;
-      const start = startCut(all.trimStart());
-      if (start !== undefined) return start;
-      startSettled = true;
-    }
-    return proseCut();
+  function heldText(): string {
+    if (held.length > 1) held = [held.join('')];
+    return held[0] ?? '';
   }
 
-  /** While the reply's start is undecided: 0 (hold everything), else undefined (it is settled). */
-  function startCut(start: string): number | undefined {
-    if (start === '' || (start.length < PYTHON_TAG.length && PYTHON_TAG.startsWith(start))) return 0;
-    if (start.startsWith('{') || start.startsWith('[')) {
-      holdAll = true;
-      return 0;
-    }
-    // One fence (``` or ~~~) around the whole response may hold one JSON value, whatever its info
-    // string says (`stripOuterFence` removes any): held until its line ends and its body starts.
-    if ('```'.startsWith(start.slice(0, 3)) || '~~~'.startsWith(start.slice(0, 3))) {
-      const newline = start.indexOf('\n');
-      fenceLineOpen = newline < 0 && start.length >= 3;
-      if (newline < 0) return 0;
-      const body = start.slice(newline + 1).trimStart();
-      if (body === '') return 0;
-      if (body.startsWith('{') || body.startsWith('[')) {
-        holdAll = true;
-        return 0;
-      }
-    }
-    return undefined;
+  function holdAllFrom(position: number): void {
+    holdFrom = Math.max(base, Math.min(holdFrom ?? position, position));
+    candidate = undefined;
   }
 
-  /** How much of `pending` is prose with no JSON call in it (nor the start of one). */
-  function proseCut(): number {
-    let cursor = 0;
-    for (;;) {
-      if (object === undefined) {
-        const open = pending.indexOf('{', cursor);
-        if (open < 0) break;
-        object = { open, at: open, depth: 0, inString: false };
+  /** Where whitespace before `position` starts (it is the narrative's to join with what follows). */
+  function beforeSpace(text: string, position: number): number {
+    let cut = position;
+    while (cut > base && /\s/.test(text.charAt(cut - 1 - base))) cut--;
+    return cut;
+  }
+
+  /**
+   * Reads `text` (whose first character stands at absolute `offset`) from index `from` for JSON in
+   * prose. Each character is examined once, except after a break: what follows the break is read
+   * again from the held text (as `extractJsonValues` resumes there), at most once per break.
+   */
+  function readProse(text: string, offset: number, from: number): void {
+    let source = text;
+    let sourceOffset = offset;
+    for (let index = from; index < source.length && holdFrom === undefined; index++) {
+      const at = sourceOffset + index;
+      const code = source.charCodeAt(index);
+      examined++;
+      if (candidate === undefined) {
+        if (code === 123 || code === 91) {
+          candidate = startJsonPrefix(at);
+          candidateHold = Math.max(base, lastNonSpaceEnd);
+        } else {
+          if (code !== 32 && code !== 10 && code !== 13 && code !== 9) lastNonSpaceEnd = at + 1;
+          continue;
+        }
       }
-      const end = readObject(pending, object);
-      // Whitespace before a call is the narrative's to join: held with it.
-      if (end < 0) return withoutTrailingSpace(pending, object.open);
-      const { open } = object;
-      object = undefined;
-      if (looksLikeCall(pending.slice(open, end), knowledge)) {
-        holdAll = true;
-        return withoutTrailingSpace(pending, open);
+      const outcome = readJsonChar(candidate, code, at);
+      if (outcome === JSON_GOING) continue;
+      const whole = heldText();
+      const found = candidate;
+      candidate = undefined;
+      if (outcome === JSON_COMPLETE) {
+        if (looksLikeCall(whole.slice(found.open - base, at + 1 - base), knowledge)) {
+          holdAllFrom(candidateHold);
+          return;
+        }
+        lastNonSpaceEnd = at + 1;
+        continue;
       }
-      cursor = end;
+      // Broken: the containers that closed inside are read on their own, and the search resumes at the break.
+      for (const [spanStart, spanEnd] of found.closed) {
+        if (looksLikeCall(whole.slice(spanStart - base, spanEnd - base), knowledge)) {
+          holdAllFrom(beforeSpace(whole, spanStart));
+          return;
+        }
+      }
+      const resume = at > found.open ? at : found.open + 1;
+      lastNonSpaceEnd = beforeSpace(whole, resume);
+      source = whole;
+      sourceOffset = base;
+      index = resume - base - 1;
     }
-    // A tail that could still become `<|python_tag|>` (it starts with a `<`, the tag's only one).
-    for (let index = Math.max(0, pending.length - (PYTHON_TAG.length - 1)); index < pending.length; index++) {
-      if (pending.charCodeAt(index) === 60 && PYTHON_TAG.startsWith(pending.slice(index))) return index;
-    }
-    return pending.length;
+  }
+
+  /** Whether a whole-response reading could still replace what the block scrubber reads. */
+  function wholeUndecided(): boolean {
+    return holdFrom !== undefined || start.json === undefined || (answer !== undefined && answer.reader.json !== false);
   }
 
   return {
     feed(raw, scrubbed) {
       all += raw;
-      pending += scrubbed;
       if (!sawBracket && (raw.indexOf('{') >= 0 || raw.indexOf('[') >= 0)) sawBracket = true;
-      if (sawPythonTag(raw)) holdAll = true;
-      if (fenceLineOpen && raw.indexOf('\n') >= 0) fenceLineOpen = false;
-      // Nothing to release: the reply's start and any JSON in it are read once there is.
-      if (holdAll || pending === '') return '';
-      const cut = releasable();
-      if (holdAll && cut <= 0) return '';
-      const out = pending.slice(0, cut);
-      pending = pending.slice(cut);
-      if (object !== undefined) {
-        object.open -= cut;
-        object.at -= cut;
+      if (sawPythonTag(raw)) holdAllFrom(base);
+      const ended = findReasoningEnd(reasoning, raw, knowledge.leadingReasoning);
+      if (ended !== undefined && holdFrom === undefined) {
+        answer = { reader: { text: '', fenceLineOpen: false, json: undefined }, closer: ended.closer, at: undefined };
+        readStart(answer.reader, ended.after);
+      } else if (answer !== undefined && answer.reader.json === undefined) readStart(answer.reader, raw);
+      if (start.json === undefined) readStart(start, raw);
+      const chunk = scrubbed.text;
+      if (chunk !== '') {
+        held.push(chunk);
+        end += chunk.length;
       }
-      released += out;
-      return out;
+      const window = scrubTail + chunk;
+      scrubTail = window.slice(-TOKEN_TAIL);
+      if (answer !== undefined && answer.at === undefined && answer.reader.json !== false) {
+        // The closer, as the block scrubber released it (it never shows text past it earlier).
+        const closer = answer.closer.exec(window);
+        if (closer !== null) answer.at = end - window.length + closer.index + closer[0].length;
+      }
+      if (start.json === true) holdAllFrom(0);
+      if (answer?.reader.json === true && answer.at !== undefined) holdAllFrom(answer.at);
+      if (readsProse && chunk !== '' && holdFrom === undefined) readProse(chunk, end - chunk.length, 0);
+      blockCalls += scrubbed.calls.length;
+      calls.push(...scrubbed.calls);
+      // What may be shown: up to the first hold.
+      let cut = holdFrom ?? end;
+      if (start.json === undefined) cut = base;
+      // Until the block scrubber has released the closer, all it released lies before it.
+      if (answer?.at !== undefined && answer.reader.json !== false) cut = Math.min(cut, answer.at);
+      if (answer?.reader.json === true && answer.at === undefined) cut = base;
+      if (candidate !== undefined) cut = Math.min(cut, candidateHold);
+      // A tail that could still become `<|python_tag|>` (it starts with a `<`, the tag's only one).
+      for (let index = Math.max(0, window.length - (PYTHON_TAG.length - 1)); index < window.length; index++) {
+        if (window.charCodeAt(index) === 60 && PYTHON_TAG.startsWith(window.slice(index))) {
+          cut = Math.min(cut, end - (window.length - index));
+          break;
+        }
+      }
+      cut = Math.max(cut, base);
+      let text = '';
+      if (cut > base) {
+        const whole = heldText();
+        text = whole.slice(0, cut - base);
+        held = cut < end ? [whole.slice(cut - base)] : [];
+        base = cut;
+        released += text;
+      }
+      if (wholeUndecided()) return { text, calls: [], diagnostics: scrubbed.diagnostics };
+      const out = calls;
+      calls = [];
+      callsReleased += out.length;
+      return { text, calls: out, diagnostics: scrubbed.diagnostics };
     },
     flush(scrubbed) {
-      const rest = pending + scrubbed.text;
+      const rest = heldText() + scrubbed.text;
       const whole = all;
       const before = released;
+      const heldCalls = [...calls, ...scrubbed.calls];
+      const blockCount = blockCalls + scrubbed.calls.length;
+      const alreadyRun = callsReleased;
+      const bracket = sawBracket;
       all = '';
       released = '';
-      pending = '';
-      holdAll = false;
-      startSettled = false;
+      held = [];
+      base = 0;
+      end = 0;
+      holdFrom = undefined;
+      calls = [];
+      callsReleased = 0;
+      blockCalls = 0;
+      start = { text: '', fenceLineOpen: false, json: undefined };
+      reasoning = { phase: 0, closer: undefined, tail: '', offset: 0, firstNonSpace: -1 };
+      answer = undefined;
       tagTail = '';
-      fenceLineOpen = false;
-      object = undefined;
-      const bracket = sawBracket;
+      scrubTail = '';
+      candidate = undefined;
+      lastNonSpaceEnd = 0;
       sawBracket = false;
-      if (rest === '' && !bracket) return scrubbed;
+      const blockReading: ParsedText = { ...scrubbed, text: rest, calls: heldCalls };
+      if (rest === '' && !bracket) return blockReading;
       let batch: ParsedText;
       try {
         batch = parseCompleteText(whole, knowledge, { allowBareJson: true, allowGlmLines: false });
       } catch {
-        return { ...scrubbed, text: rest };
+        return blockReading;
       }
-      if (!batch.calls.some((call) => call.source === 'bare_json') || batch.text === before + rest) {
-        return { ...scrubbed, text: rest };
-      }
+      if (!batch.calls.some((call) => call.source === 'bare_json')) return blockReading;
+      if (batch.text === before + rest && batch.calls.length === blockCount) return blockReading;
+      // One reading decides: a call the block reading already released has run, and it stands.
+      if (alreadyRun > 0) return blockReading;
       // A whole-response reading found calls: its narrative stands (what was already shown is its start).
       const text = batch.text.startsWith(before) ? batch.text.slice(before.length) : '';
       return { text, calls: batch.calls, diagnostics: batch.diagnostics };
     },
+    get examined() {
+      return examined;
+    },
   };
-}
-
-function withoutTrailingSpace(text: string, end: number): number {
-  let cut = end;
-  while (cut > 0 && /\s/.test(text.charAt(cut - 1))) cut--;
-  return cut;
-}
-
-/** A JSON object being read: where its `{` stands, the next index to read, and the reader's state there. */
-interface ObjectScan {
-  open: number;
-  at: number;
-  depth: number;
-  inString: boolean;
-}
-
-/**
- * Reads on from `scan.at` (string-aware brace matching): the end of the object opened at
- * `scan.open`, or -1 while it is open (then `scan` holds where to resume when `text` has grown).
- */
-function readObject(text: string, scan: ObjectScan): number {
-  let { depth, inString } = scan;
-  let index = scan.at;
-  for (; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (inString) {
-      if (code === 92) index++;
-      else if (code === 34) inString = false;
-    } else if (code === 34) inString = true;
-    else if (code === 123 || code === 91) depth++;
-    else if (code === 125 || code === 93) {
-      depth--;
-      if (depth === 0) return index + 1;
-    }
-  }
-  // After a backslash at the end, `index` is past the end: the escaped character is skipped on resuming.
-  scan.at = index;
-  scan.depth = depth;
-  scan.inString = inString;
-  return -1;
 }
 
 /** Whether a closed `{…}` is an object naming an offered tool (any tool when none were offered) with `parameters` or `arguments`. */
