@@ -54,6 +54,6 @@ export {
 } from './model/http-language-model.js';
 export { partsOfWholeTurn, type WholeTurn, wholeBodyParts } from './model/whole-body-parts.js';
 export { checkSseEvent, isErrorPayload, type SseEventCheck, type SseEventNames } from './sse/check-sse-event.js';
-export { type ReadSseEventsOptions, readSseEvents, type SseEvent } from './sse/read-sse-events.js';
+export { type ReadSseEventsOptions, readSseEvents, type SseEvent, STREAM_END_GRACE_MS } from './sse/read-sse-events.js';
 export { asArray, asNonEmptyString, asNumber, asRecord, asString, type WireRecord } from './wire/read-wire.js';
 export { exceedsWireDepth, MAX_WIRE_DEPTH, stringifyWire } from './wire/wire-depth.js';

@@ -43,7 +43,8 @@ export async function readBodyText(
   try {
     for (;;) {
       const chunk = await reader.read();
-      if (chunk === undefined) break;
+      // `'grace'` never comes: this reader is never settled
+      if (chunk === undefined || chunk === 'grace') break;
       reader.progress();
       if (truncate && bytes + chunk.byteLength >= resolved.maxResponseBytes) {
         text += decoder.decode(chunk.subarray(0, resolved.maxResponseBytes - bytes));

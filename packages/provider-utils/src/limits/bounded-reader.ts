@@ -19,6 +19,8 @@ export class BoundedReader {
   private readonly startedAt: number;
   private progressAt = Date.now();
   private bytes = 0;
+  /** When the grace after a stream's terminal event ends (see {@link BoundedReader.settle}). */
+  private graceAt: number | undefined;
   /** What is being read, for messages: `stream` or `body`. */
   private readonly what: string;
 
@@ -34,13 +36,27 @@ export class BoundedReader {
     this.progressAt = Date.now();
   }
 
-  /** The next chunk, or undefined at the end of the body. @throws {HttpFailure} past a bound. */
-  async read(): Promise<Uint8Array | undefined> {
+  /**
+   * The stream's terminal event arrived: from now on a read waits at most `graceMs` more in all
+   * (or less, when a bound comes first), then {@link BoundedReader.read} returns `'grace'`. Only the
+   * first call sets the deadline.
+   */
+  settle(graceMs: number): void {
+    this.graceAt ??= Date.now() + graceMs;
+  }
+
+  /**
+   * The next chunk, undefined at the end of the body, or `'grace'` once the grace set by
+   * {@link BoundedReader.settle} passed before the body ended. @throws {HttpFailure} past a bound.
+   */
+  async read(): Promise<Uint8Array | undefined | 'grace'> {
     const { idleTimeoutMs, totalTimeoutMs } = this.limits;
     const idleAt = this.progressAt + idleTimeoutMs;
     const totalAt = this.startedAt + totalTimeoutMs;
     const idle = idleAt <= totalAt;
-    const wait = (idle ? idleAt : totalAt) - Date.now();
+    const boundAt = idle ? idleAt : totalAt;
+    const grace = this.graceAt !== undefined && this.graceAt < boundAt;
+    const wait = (grace ? (this.graceAt as number) : boundAt) - Date.now();
     let result: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>> | 'timeout';
     if (!Number.isFinite(wait)) result = await this.reader.read();
     else if (wait <= 0) result = 'timeout';
@@ -57,6 +73,7 @@ export class BoundedReader {
       // A timer clamped to setTimeout's range fired early: keep waiting.
       if (result === 'timeout' && wait > MAX_TIMER_MS) return this.read();
     }
+    if (result === 'timeout' && grace) return 'grace';
     if (result === 'timeout') {
       throw new HttpFailure({
         kind: 'response_timeout',

@@ -98,3 +98,56 @@ describe('readSseEvents: events without data', () => {
     ]);
   });
 });
+
+describe('readSseEvents after the terminal event', () => {
+  /** A body that sends `text` and then stays open (or errors, with `fail`). */
+  function openBody(text: string, fail?: Error): { stream: ReadableStream<Uint8Array>; cancelled: () => boolean } {
+    let cancelled = false;
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes(text));
+        if (fail !== undefined) setTimeout(() => controller.error(fail), 10);
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    return { stream, cancelled: () => cancelled };
+  }
+  const read = async (stream: ReadableStream<Uint8Array>) => {
+    const list: string[] = [];
+    for await (const event of readSseEvents(stream, { isEnded: () => list.includes('[DONE]') })) list.push(event.data);
+    return list;
+  };
+
+  it('ends normally and cancels a body kept open after the terminal event (not after idleTimeoutMs)', async () => {
+    const { stream, cancelled } = openBody('data: {"a":1}\n\ndata: [DONE]\n\n\n');
+    expect(await read(stream)).toEqual(['{"a":1}', '[DONE]']);
+    expect(cancelled()).toBe(true);
+  });
+
+  it('still delivers what arrives within the grace', async () => {
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes('data: [DONE]\n\n'));
+        setTimeout(() => controller.enqueue(bytes('event: error\ndata: {}\n\n')), 10);
+      },
+    });
+    expect(await read(stream)).toEqual(['[DONE]', '{}']);
+  });
+
+  it('throws for half an event held when the grace passes, or when the connection drops', async () => {
+    await expect(read(openBody('data: [DONE]\n\ndata: {"err').stream)).rejects.toMatchObject({
+      kind: 'response_timeout',
+    });
+    await expect(read(openBody('data: [DONE]\n\nevent: error\n', new Error('reset')).stream)).rejects.toThrow('reset');
+  });
+
+  it('ends normally when the connection drops at an event boundary after the terminal event', async () => {
+    expect(await read(openBody('data: [DONE]\n\n', new Error('reset')).stream)).toEqual(['[DONE]']);
+  });
+
+  it('throws a drop before the terminal event', async () => {
+    await expect(read(openBody('data: {"a":1}\n\n', new Error('reset')).stream)).rejects.toThrow('reset');
+  });
+});

@@ -23,7 +23,25 @@ export interface ReadSseEventsOptions {
    * delivered, but does not reset the idle deadline. SSE comments never do.
    */
   readonly isKeepAlive?: ((event: SseEvent) => boolean) | undefined;
+  /**
+   * True once the stream's terminal event has arrived (asked after each delivered event, once
+   * the consumer has read it): from then on the body gets {@link STREAM_END_GRACE_MS} more to end.
+   * What arrives within that grace is still delivered (and checked by the consumer); when the
+   * grace passes, or the connection drops, at an event boundary the iteration ends normally and
+   * the body is cancelled. Half an event held at that point throws instead (it could have been an
+   * error).
+   */
+  readonly isEnded?: (() => boolean) | undefined;
 }
+
+/**
+ * How long a stream body may stay open after its terminal event (`message_stop`,
+ * `response.completed`, `[DONE]`, a finish reason): 1 s. A server that keeps the connection open
+ * after the turn ended then ends the turn as its terminal event said, instead of making it wait
+ * `idleTimeoutMs`; what arrives within the grace is still checked (an error there still breaks the
+ * turn).
+ */
+export const STREAM_END_GRACE_MS = 1_000;
 
 /** How much of an event-less body is kept to be read as one JSON body. */
 const MAX_BODY_EVENT_CHARS = 1_048_576;
@@ -46,10 +64,15 @@ const MAX_BODY_EVENT_CHARS = 1_048_576;
  * (comments and `isKeepAlive` events do not count; the time the consumer takes between events
  * does not either) and the time of the whole stream. A passed bound cancels the body.
  *
- * Stopping the iteration early cancels the body. Read failures (a dropped connection, an abort)
- * are thrown from the iteration.
+ * Once `options.isEnded` says the terminal event arrived, the body has {@link STREAM_END_GRACE_MS}
+ * more to end: past it, or when the connection drops, the iteration ends normally at an event
+ * boundary (the body is cancelled) and throws when half an event is held.
  *
- * @throws {HttpFailure} of kind `response_too_large` or `response_timeout` past a bound.
+ * Stopping the iteration early cancels the body. Read failures (a dropped connection, an abort)
+ * are thrown from the iteration (after the terminal event, only with half an event held).
+ *
+ * @throws {HttpFailure} of kind `response_too_large` or `response_timeout` past a bound (and
+ * `response_timeout` for half an event held when the grace after the terminal event passed).
  */
 export async function* readSseEvents(
   body: ReadableStream<Uint8Array>,
@@ -57,6 +80,9 @@ export async function* readSseEvents(
 ): AsyncGenerator<SseEvent> {
   const limits = resolveHttpLimits(options?.limits);
   const isKeepAlive = options?.isKeepAlive;
+  const isEnded = options?.isEnded;
+  /** Set once the terminal event arrived: a drop or the grace's end then ends the body. */
+  let settled = false;
   const reader = new BoundedReader(body, limits, 'stream');
   const decoder = new TextDecoder();
   const queue: SseEvent[] = [];
@@ -103,11 +129,39 @@ export async function* readSseEvents(
       yield event;
       // The consumer's time is not the server's: the idle deadline starts after it.
       if (isKeepAlive === undefined || !isKeepAlive(event)) reader.progress();
+      if (!settled && isEnded !== undefined && isEnded()) {
+        settled = true;
+        reader.settle(STREAM_END_GRACE_MS);
+      }
     }
+  };
+  /** The body stopped after the terminal event: normal at an event boundary, else a failure. */
+  const stopAfterEnd = (cause: unknown): void => {
+    if (!lines.holding()) return;
+    // a dropped connection: the read failure itself (the adapters' incomplete_stream)
+    if (cause !== undefined) throw cause;
+    throw new HttpFailure({
+      kind: 'response_timeout',
+      retryable: true,
+      limit: STREAM_END_GRACE_MS,
+      message: `sent part of an event after the stream's terminal event and did not finish it within ${STREAM_END_GRACE_MS} ms`,
+    });
   };
   try {
     for (;;) {
-      const value = await reader.read();
+      let value: Uint8Array | undefined | 'grace';
+      try {
+        value = await reader.read();
+      } catch (error) {
+        // A dropped connection after the terminal event: nothing was lost at an event boundary.
+        if (!settled || HttpFailure.isInstance(error)) throw error;
+        stopAfterEnd(error);
+        return;
+      }
+      if (value === 'grace') {
+        stopAfterEnd(undefined);
+        return;
+      }
       if (value === undefined) break;
       const text = normalize(decoder.decode(value, { stream: true }));
       if (!delivered && opening.length < MAX_BODY_EVENT_CHARS) opening += text;
@@ -161,6 +215,11 @@ class EventLines {
   private hasData = false;
 
   constructor(private readonly onDataless: (name: string) => void) {}
+
+  /** True while part of a line, or an event's lines before its blank line, is held. */
+  holding(): boolean {
+    return this.head !== '' || this.name !== undefined || this.hasData;
+  }
 
   /** Takes a piece of text holding at most one line end, at its end. */
   feed(piece: string): void {
