@@ -340,5 +340,25 @@ describe('createStreamScrubber', () => {
         expect(whole.calls.map((call) => call.source)).toEqual(['invoke_xml', 'xtml']);
       }
     });
+
+    it('p-type name( mentions in open reasoning hold a bounded tail, however many there are (lag5)', () => {
+      const options = { tools: [{ ...tool('add'), format: { type: 'ptype' as const, parameters: ['a', 'b'] } }] };
+      for (const lines of [10, 80]) {
+        const text = `<think>\n${Array.from({ length: lines }, () => 'I could add( the numbers later on.').join('\n')}`;
+        const whole = run([text], options);
+        const scrubber = createStreamScrubber(options);
+        let shown = '';
+        let mostHeld = 0;
+        for (const [index, character] of [...text].entries()) {
+          shown += scrubber.feed(character).text;
+          expect(whole.text.startsWith(shown)).toBe(true);
+          mostHeld = Math.max(mostHeld, index + 1 - shown.length);
+        }
+        shown += scrubber.flush().text;
+        expect(shown).toBe(whole.text);
+        // The earliest mention still undecided is at most the p-type repair window (80) back.
+        expect(mostHeld).toBeLessThan(160);
+      }
+    });
   });
 });

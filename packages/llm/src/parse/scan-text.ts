@@ -68,7 +68,8 @@ export function scanText(
   // The leading region's closer (`</think>`) is void when a block spans it: it was written in an
   // argument value, so nothing before it was reasoning.
   // A block still arriving over that closer decides nothing yet: the stream holds the region.
-  const spans = regions.leadingEnd < 0 ? [] : grammars.map((grammar) => spanOverLeadingCloser(grammar, regions));
+  const leading = regions.leadingEnd < 0 ? [] : grammars.map((grammar) => spanOverLeadingCloser(grammar, regions));
+  const spans = leading.map((found) => found.span);
   let leadingVoid = spans.some((span) => span?.kind === 'calls');
   // A `</think>` inside a call value does not change the reasoning region: when a later closer
   // follows the blocks that span it, the region runs to that closer (everything before it is
@@ -86,8 +87,13 @@ export function scanText(
       return { parts: [[0, 0]], calls, diagnostics, pending: 0, quoted: false, lastCallSpan: undefined };
   }
   const undecided = leadingVoid ? undefined : spans.find((span) => span?.kind === 'pending');
-  if (undecided !== undefined)
-    return { parts: [[0, 0]], calls, diagnostics, pending: 0, quoted: false, lastCallSpan: undefined };
+  if (undecided !== undefined) {
+    // Only blocks inside the region may change (to calls, if the closer turns out to be content):
+    // the text before the line of the first of them is narrative either way, and is released.
+    const first = Math.min(...leading.map((found) => found.first));
+    const held = first <= 0 ? 0 : text.lastIndexOf('\n', first - 1) + 1;
+    return { parts: [[0, held]], calls, diagnostics, pending: held, quoted: false, lastCallSpan: undefined };
+  }
   let from = 0;
   let partStart = 0;
   let quoted = false;
@@ -460,22 +466,27 @@ interface QuotedRun {
 }
 
 /**
- * The first of `grammar`'s blocks starting inside the leading reasoning region that runs past that
- * region's end: a call block holds the closer that ended the region (`</think>`) in an argument
- * value, so that closer is content; a block still arriving (stream) may turn out to.
+ * `span`: the first of `grammar`'s blocks starting inside the leading reasoning region that runs
+ * past that region's end: a call block holds the closer that ended the region (`</think>`) in an
+ * argument value, so that closer is content; a block still arriving (stream) may turn out to.
+ * `first`: where the first of its blocks in that region (outside other regions) starts, the only
+ * text such a closer could turn into calls (`Infinity` when none comes before `span`).
  */
-function spanOverLeadingCloser(grammar: Grammar, regions: ProtectedRegions): Block | undefined {
+function spanOverLeadingCloser(grammar: Grammar, regions: ProtectedRegions): { span?: Block; first: number } {
   const leadingEnd = regions.leadingEnd;
+  let first = Number.POSITIVE_INFINITY;
   try {
     for (let block = grammar.findNext(0); block !== undefined && block.start < leadingEnd; ) {
       const counts = !regions.protectedBesidesLeading(block.start);
-      if (counts && ((block.kind === 'calls' && block.end > leadingEnd) || block.kind === 'pending')) return block;
+      if (counts && block.start < first) first = block.start;
+      if (counts && ((block.kind === 'calls' && block.end > leadingEnd) || block.kind === 'pending'))
+        return { span: block, first };
       block = grammar.findNext(Math.max(block.start + 1, block.end));
     }
   } catch {
-    return undefined;
+    return { first: 0 };
   }
-  return undefined;
+  return { first };
 }
 
 function safeHold(grammar: Grammar, floor: number): number {
