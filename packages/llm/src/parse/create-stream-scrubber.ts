@@ -74,9 +74,11 @@ const TOKEN_TAIL = 32;
 
 /**
  * Creates a scrubber for streamed visible text (L12). It reads the same scan grammars as
- * `parseToolCalls`; text a whole-response JSON reading could still read as a call (a reply starting with
- * `{`, `[` or a ```json fence, `<|python_tag|>`, a JSON object naming an offered tool in prose) is held
- * until the stream ends and then replaced by that reading's narrative; GLM lines are never streamed
+ * `parseToolCalls`; text a whole-response JSON reading could still read as a call (a reply, or the
+ * answer after a leading reasoning region, starting with `{`, `[` or a fence around JSON,
+ * `<|python_tag|>`, a JSON object naming an offered tool in prose) is held until the stream ends and
+ * then replaced by that reading's narrative, and calls released meanwhile are held with it so one
+ * reading decides (a call is never released twice); GLM lines are never streamed
  * and never shows a partial opener such as `<tool_ca`, `<｜tool▁`, `[TOOL_CALLS` or `<|channel|>`:
  * a tail that could still become an opener, and a block that has not closed, are held back.
  *
