@@ -156,6 +156,52 @@ describe('the stream scrubber, fed any split of texts with words, openers, quote
   });
 });
 
+/**
+ * Blocks and partial openers of the grammars a model profile may allow alone (`toolCallFormats`), and
+ * text around them: a stream limited to one format must hold what that grammar alone could still
+ * read (a lone `<` under `['command_action']` was shown early and its call lost).
+ */
+const formatPieces: readonly string[] = [
+  'Hi ',
+  '\n',
+  '<',
+  '<|',
+  '<|START_',
+  '<|START_ACTION|>[{"tool_name": "add", "parameters": {"a": 1, "b": 2}}]<|END_ACTION|>',
+  '<|op',
+  '<|open|>tools<|sep|><|open|>call tool="add" index="0"<|sep|><|open|>argument key="a" type="integer"<|sep|>1<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>',
+  '<|start|>assistant<|channel|>commentary to=functions.add <|constrain|>json<|message|>{"a":1,"b":2}<|call|>',
+  '<start_function_call>call:add{a:1,b:2}<end_function_call>',
+  '[TOOL_C',
+  '[TOOL_CALLS]add[ARGS]{"a": 1, "b": 2}',
+  '<tool_call>{"name": "add", "arguments": {"a": 1, "b": 2}}</tool_call>',
+  '<think>hm ',
+  '</think>',
+];
+const formats = ['command_action', 'xtml', 'harmony', 'function_gemma', 'mistral', 'tagged_json', 'sentinel'] as const;
+
+describe('the stream scrubber limited to one tool-call format', () => {
+  it('releases what one whole feed releases, split anywhere and one character at a time', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...formatPieces), { minLength: 1, maxLength: 8 }).map((parts) => parts.join('')),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.constantFrom(...formats),
+        (whole, cuts, format) => {
+          const options: StreamScrubberOptions = { tools, toolCallFormats: [format] };
+          const one = run([whole], options);
+          for (const fragments of [cutAt(whole, cuts), [...whole]]) {
+            const split = run(fragments, options);
+            expect(split.text).toBe(one.text);
+            expect(split.calls).toEqual(one.calls);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe('the whole-response guard', () => {
   it.each([
     '```py\n{"name": "add", "arguments": {"a": 3, "b": 4}}',
