@@ -79,7 +79,11 @@ function parseJson(data: string): unknown {
  * A second `stop_reason` (the same one included) is a `protocol_violation`. The stream is read to
  * its end: `message_stop` ends the turn only with the body, and any event after it (a second
  * `message_stop`, a `ping`, `[DONE]`, a foreign name) is a `protocol_violation`, an `error` event
- * (or error payload) an error; only comments and blank lines may follow. A missing, non-string or `pause_turn` stop reason makes a turn with
+ * (or error payload) an error; only comments and blank lines may follow. After `message_stop` the
+ * body gets `STREAM_END_GRACE_MS` (1 s) more to end: a server keeping it open, or dropping it at
+ * an event boundary, ends the turn normally (the body is cancelled); what arrives within the grace
+ * is still checked, and half an event left at its end breaks the turn. A `[DONE]` before
+ * `message_stop` is a `protocol_violation` too (the server ended the stream). A missing, non-string or `pause_turn` stop reason makes a turn with
  * tool calls finish `error` (see `mapStopReason`). Content after the stop reason (a block start, a
  * delta with content), a second `message_start` (or one after content blocks), a content block
  * started again while it is open or an index not above every index started before (indexes are fresh
@@ -88,13 +92,15 @@ function parseJson(data: string): unknown {
  * invalid, so nothing of it is runnable. Empty thinking blocks add no separator; a compaction
  * block keeps the summary of its `compaction_delta` events.
  *
- * Endings: an `error` event ends with an `error` part after whatever arrived (kept). A stream that
- * ends, or whose connection drops, before a `message_delta` carried a `stop_reason` (or whose
+ * Endings: an `error` event ends with an `error` part after whatever arrived (kept). A connection
+ * that drops (or a bound passed) before `message_stop`, after the stop reason too, ends with an
+ * `incomplete_stream` error (the bound's kind for a bound) and every call invalid. A stream that
+ * ends before a `message_delta` carried a `stop_reason` (or whose
  * `message_stop` comes while a block is open) ends with a retryable `incomplete_stream` error after
  * the text streamed so far; open calls end invalid. A `message_stop` after every block closed,
  * without a stop reason, finishes (`other`, or `error` with tool calls) keeping the usage. An event
  * that is not JSON before the stop reason is a retryable `invalid_chunk` error. Once the stop reason arrived, a missing
- * `message_stop` (the body ended, or the connection dropped) is a normal finish with the stop
+ * `message_stop` at a clean end of the body (not a dropped connection) is a normal finish with the stop
  * reason and the usage already received, except that a tool block never closed (no
  * `content_block_stop`) ends invalid, unrepaired, and the finish is `error`; so is the finish of a
  * turn with tool calls when an event that is not JSON followed the stop reason. Event types are
@@ -215,7 +221,9 @@ export async function* streamMessage(
   };
 
   try {
-    for await (const event of readSseEvents(body, { limits: context.limits, isKeepAlive: isPing })) {
+    // After message_stop the body gets STREAM_END_GRACE_MS to end (a server keeping it open ends the turn normally).
+    const isEnded = () => ended !== undefined;
+    for await (const event of readSseEvents(body, { limits: context.limits, isKeepAlive: isPing, isEnded })) {
       if (context.signal?.aborted) throw context.signal.reason;
       // The event's name decides first: `error` is an error whatever its data holds (none
       // included); a name the protocol does not have, or one of its names without data, breaks it.
@@ -241,8 +249,14 @@ export async function* streamMessage(
       }
       if (record === undefined) {
         const text = event.data.trim();
-        // Empty data, a relay's `[DONE]` and JSON that is no object carry nothing to read.
-        if (text === '' || text === '[DONE]' || data !== undefined) continue;
+        // A relay's `[DONE]` says the server ended the stream: before message_stop (after it the
+        // event check breaks the turn already) the turn was cut short, and that is no normal end.
+        if (text === '[DONE]') {
+          yield* broken('sent [DONE] before message_stop');
+          return;
+        }
+        // Empty data and JSON that is no object carry nothing to read.
+        if (text === '' || data !== undefined) continue;
         // A corrupted event after the stop reason: the turn can no longer be trusted to be whole.
         if (stopReason !== undefined) {
           corrupted = true;
@@ -436,19 +450,22 @@ export async function* streamMessage(
   } catch (error) {
     if (context.signal?.aborted) throw context.signal.reason;
     if (finished) return;
-    if (stopReason !== undefined || ended !== undefined) {
-      yield* finishMessage();
-      return;
-    }
-    yield* finish(true);
+    // A dropped body (or a passed bound) before message_stop, after the stop reason too, or with
+    // half an event after it (a drop at an event boundary after it ends the iteration normally):
+    // the turn is not whole, and none of its calls runs.
+    yield* finish(true, 'the stream broke off before message_stop; no call of it may run');
     yield {
       type: 'error',
       error: HttpFailure.isInstance(error)
         ? httpFailureError(error, context)
-        : transportError('lost the connection mid-stream, before the model finished', error, {
-            ...context,
-            kind: 'incomplete_stream',
-          }),
+        : transportError(
+            `lost the connection mid-stream, ${ended === undefined ? 'before message_stop' : 'inside an event after message_stop'}`,
+            error,
+            {
+              ...context,
+              kind: 'incomplete_stream',
+            },
+          ),
     };
     return;
   }

@@ -91,8 +91,12 @@ function parseJson(data: string): { value: unknown } | { failure: unknown } {
  * reason, an unreadable event, an event named `error` (whatever its data, none included: the event
  * name is read first), an event under any other name (Gemini names none; see `checkSseEvent`), a
  * size or time bound passed, or a read failure breaks the turn (an error, every call
- * refused). Without a finish reason the end is a retryable `incomplete_stream` error, every call
- * invalid. A streamed call's continuation part carrying anything but `partialArgs` (`args`, say)
+ * refused), except a drop exactly at an event boundary. After the finish reason the body gets
+ * `STREAM_END_GRACE_MS` (1 s) more to end: a server keeping it open ends the turn normally (the
+ * body is cancelled); what arrives within the grace is still checked, and half an event left at
+ * its end breaks the turn. Without a finish reason the end (or a drop) is a retryable
+ * `incomplete_stream` error, every call invalid; a `[DONE]` before the finish reason is a
+ * `protocol_violation` (the server ended the stream). A streamed call's continuation part carrying anything but `partialArgs` (`args`, say)
  * refuses the call; the signature of a streamed call's later part goes on the call when its first
  * part had none, else stays in its place as a signature-only part.
  *
@@ -361,7 +365,9 @@ export async function* streamResponse(
     );
 
   try {
-    for await (const event of readSseEvents(body, { limits: context.limits })) {
+    // After the finish reason the body gets STREAM_END_GRACE_MS to end (a server keeping it open ends the turn normally).
+    const isEnded = () => finishRaw !== undefined;
+    for await (const event of readSseEvents(body, { limits: context.limits, isEnded })) {
       if (context.signal?.aborted) throw context.signal.reason;
       const data = event.data.trim();
       // the event's name decides first: an `error` event is an error whatever its data holds (none
@@ -377,6 +383,18 @@ export async function* streamResponse(
         yield* fail(
           transportError(`broke the protocol: ${check.reason}`, undefined, { ...context, kind: 'protocol_violation' }),
           `the stream broke the protocol (${check.reason})`,
+        );
+        return;
+      }
+      if (data === '[DONE]' && finishRaw === undefined) {
+        // `[DONE]` (which Gemini never sends) says the server ended the stream: before the finish
+        // reason the turn was cut short.
+        yield* fail(
+          transportError('broke the protocol: sent [DONE] before the finish reason', undefined, {
+            ...context,
+            kind: 'protocol_violation',
+          }),
+          'the stream broke the protocol (sent [DONE] before the finish reason)',
         );
         return;
       }

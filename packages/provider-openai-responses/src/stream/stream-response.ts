@@ -190,7 +190,11 @@ function parseJson(data: string): unknown {
  * `invalid_chunk`; a pending event carrying `response.error` or `incomplete_details`, or any event
  * with a non-null `error`, ends the turn broken. After the terminal event a read failure (a bound,
  * a stall, a reset) breaks the turn, except a drop exactly at an event boundary with nothing
- * partial after it. The terminal response passes `checkFinalResponse` (as a whole body does); an
+ * partial after it. After the terminal event the body gets `STREAM_END_GRACE_MS` (1 s) more to
+ * end: a server keeping it open ends the turn as the terminal event said (the body is cancelled);
+ * what arrives within the grace is still checked, and half an event left at its end breaks the
+ * turn. A `[DONE]` before the terminal event is a `protocol_violation` (the server ended the
+ * stream). The terminal response passes `checkFinalResponse` (as a whole body does); an
  * item left open then is a violation; a done message item must say the text it streamed (a refusal
  * part arriving whole is a refusal: every call refused); an item done `incomplete` cuts the turn
  * (finish `error`); input-only items (`*_output`) are violations. Call ids compare exactly; a
@@ -324,7 +328,9 @@ export async function* streamResponse(
   };
 
   try {
-    for await (const event of readSseEvents(watched.body, { limits: context.limits })) {
+    // After the terminal event the body gets STREAM_END_GRACE_MS to end (a server keeping it open ends the turn as it said).
+    const isEnded = () => ending !== undefined;
+    for await (const event of readSseEvents(watched.body, { limits: context.limits, isEnded })) {
       if (context.signal?.aborted) throw context.signal.reason;
       const data = parseJson(event.data);
       const record = asRecord(data);
@@ -391,6 +397,11 @@ export async function* streamResponse(
       if (check.verdict === 'keep_alive') continue;
       if (record === undefined) {
         const text = event.data.trim();
+        if (text === '[DONE]' && ending === undefined) {
+          // `[DONE]` says the server ended the stream: before the terminal event the turn was cut short.
+          yield* broken('sent [DONE] before the terminal event');
+          return;
+        }
         if (text === '' || text === '[DONE]' || data !== undefined) continue;
         yield* endCalls('the stream sent an event that is not JSON; no call of it may run');
         yield {

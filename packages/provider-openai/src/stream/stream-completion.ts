@@ -88,13 +88,17 @@ function isErrorChunk(chunk: Readonly<Record<string, unknown>>): boolean {
  *
  * Endings and errors, each an `error` part carrying an `OpenAICompatibleCallError` after whatever
  * was already streamed (so `collectStreamSettled` keeps it):
- * - a stream that ends, with or without `[DONE]`, or whose connection drops, before choice `0`
- *   has a `finish_reason` is `incomplete_stream` (retryable); once the finish reason has arrived,
- *   the end of the body without `[DONE]` finishes with the finish reason and usage received, but
- *   with call arguments never repaired (a cut-off call stays invalid and the finish is `error`);
- *   a non-JSON event or a dropped connection after it finishes as `error` when the turn has tool
- *   calls, so none of them runs; an error (event or chunk) after it ends the turn with the error,
- *   as before it;
+ * - a stream that ends, with or without `[DONE]`, before choice `0` has a `finish_reason` is
+ *   `incomplete_stream` (retryable); once the finish reason has arrived, a clean end of the body
+ *   without `[DONE]` is a normal finish with the finish reason and usage received, but with call
+ *   arguments never repaired (a cut-off call stays invalid and the finish is `error`); a non-JSON
+ *   event after it finishes as `error` when the turn has tool calls, so none of them runs; an
+ *   error (event or chunk) after it ends the turn with the error, as before it;
+ * - a dropped connection (or a passed bound) before `[DONE]`, after the finish reason too, ends
+ *   with an `incomplete_stream` error (the bound's kind for a bound) and every call invalid; after
+ *   `[DONE]` the body gets `STREAM_END_GRACE_MS` (1 s) more to end: a server keeping it open, or
+ *   dropping it at an event boundary, ends the turn normally (the body is cancelled), while what
+ *   arrives within the grace is still checked and half an event left at its end breaks the turn;
  * - a second finish reason for one choice (the same one included) is `protocol_violation`;
  * - a chunk with choices whose id is not the first such chunk's id (absent and present differ),
  *   carrying content or a finish reason, is a second completion spliced in; so is a second
@@ -115,8 +119,7 @@ function isErrorChunk(chunk: Readonly<Record<string, unknown>>): boolean {
  *   one chunk listing a choice index twice is `protocol_violation`;
  * - a line, event or stream past `limits` is `response_too_large`; a stream without a meaningful
  *   event for `limits.idleTimeoutMs` (keep-alive comments do not count), or longer than
- *   `limits.totalTimeoutMs`, is `response_timeout` (once the finish reason has arrived, both end
- *   the stream like a dropped connection, above).
+ *   `limits.totalTimeoutMs`, is `response_timeout` (an error part, after the finish reason too).
  * An abort throws the signal's reason.
  * @internal
  */
@@ -157,7 +160,9 @@ export async function* streamCompletion(
   }
 
   try {
-    for await (const event of readSseEvents(body, { limits: context.limits, isKeepAlive })) {
+    // After `[DONE]` the body gets STREAM_END_GRACE_MS to end (a server keeping it open ends the turn normally).
+    const isEnded = () => ended !== undefined;
+    for await (const event of readSseEvents(body, { limits: context.limits, isKeepAlive, isEnded })) {
       if (context.signal?.aborted) throw context.signal.reason;
       const data = event.data.trim();
       // The event's name decides first: `error` is an error whatever its data holds (none
@@ -274,16 +279,20 @@ export async function* streamCompletion(
     }
   } catch (error) {
     if (context.signal?.aborted) throw context.signal.reason;
-    ending = 'failed';
-    if (!primary.stream.finished) {
-      yield {
-        type: 'error',
-        error: HttpFailure.isInstance(error)
-          ? httpFailureError(error, streamContext)
-          : transportError('lost the connection mid-stream', error, { ...streamContext, kind: 'incomplete_stream' }),
-      };
-      return;
-    }
+    // A dropped body (or a bound passed) before `[DONE]`, after the finish reason too, or with half
+    // an event after it: the turn is not whole. Its calls end invalid and the error ends it.
+    yield* emit(0, primary.stream.finish(true, 'the stream broke off before it ended; no call of it may run'));
+    yield {
+      type: 'error',
+      error: HttpFailure.isInstance(error)
+        ? httpFailureError(error, streamContext)
+        : transportError(
+            `lost the connection mid-stream, ${ended === undefined ? 'before [DONE]' : 'inside an event after [DONE]'}`,
+            error,
+            { ...streamContext, kind: 'incomplete_stream' },
+          ),
+    };
+    return;
   }
   if (context.signal?.aborted) throw context.signal.reason;
   if (!primary.stream.finished) {

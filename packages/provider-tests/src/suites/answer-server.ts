@@ -12,6 +12,12 @@ export interface ServedAnswer {
   readonly body: string;
   /** More response headers (a redirect's `location`). */
   readonly headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * How the response ends once the body is written: `end` (default) ends it; `open` keeps the
+   * connection open (a server that never ends the body; closed when the suite ends); `drop`
+   * destroys the socket (a connection lost mid-body: the chunked body never ends).
+   */
+  readonly ending?: 'end' | 'open' | 'drop' | undefined;
 }
 
 /** A loopback server shared by the tests of one suite (see {@link useAnswerServer}). */
@@ -34,14 +40,16 @@ export function useAnswerServer(): AnswerServerHandle {
   beforeAll(async () => {
     const started = createServer((request, response) => {
       request.resume();
-      request.on('end', () =>
-        response
-          .writeHead(current.status ?? 200, {
-            'content-type': current.type ?? 'application/json',
-            ...current.headers,
-          })
-          .end(current.body),
-      );
+      request.on('end', () => {
+        const answer = current;
+        response.writeHead(answer.status ?? 200, {
+          'content-type': answer.type ?? 'application/json',
+          ...answer.headers,
+        });
+        if (answer.ending === 'open') response.write(answer.body);
+        else if (answer.ending === 'drop') response.write(answer.body, () => response.socket?.destroy());
+        else response.end(answer.body);
+      });
     });
     await new Promise<void>((resolve) => started.listen(0, '127.0.0.1', resolve));
     server = started;

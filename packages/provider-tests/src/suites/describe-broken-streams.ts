@@ -73,7 +73,16 @@ const body = (events: readonly string[]): string => events.map((event) => `${eve
  * - an error payload under a keep-alive or foreign name, or under `event: error ` (case and
  *   whitespace around the name do not count), after the first event: an error of the payload's kind;
  * - a stream of comments only, and the recorded stream cut before the event that finishes it:
- *   `incomplete_stream`, retryable.
+ *   `incomplete_stream`, retryable;
+ * - a `data: [DONE]` before the event that finished the turn: `protocol_violation` (a `[DONE]`
+ *   says the server ended the stream);
+ * - the connection dropped before the event the stream must end with (`wire.end`, else the event
+ *   that finished the turn), after the finish reason too, and inside that event (`data: [DO`):
+ *   `incomplete_stream`, retryable; dropped inside an event after it: an error too;
+ * - an error event after the end, on a connection the server keeps open: an error (what arrives
+ *   within `STREAM_END_GRACE_MS` is still checked).
+ * And the recorded stream finishes as it does whole when the server keeps the connection open
+ * after it (within `STREAM_END_GRACE_MS`, never after `idleTimeoutMs`), or drops it right after.
  */
 export function describeBrokenStreams(options: BrokenStreamsOptions): void {
   const { events, terminal } = options.wire;
@@ -126,7 +135,29 @@ export function describeBrokenStreams(options: BrokenStreamsOptions): void {
   cases.push(
     ['a stream of comments only', ': keep-alive\n\n: keep-alive\n\n', 'incomplete_stream'],
     ['the stream cut before the event that finishes it', body(events.slice(0, terminal)), 'incomplete_stream'],
+    ['a [DONE] before the event that finished the turn', insert(terminal, 'data: [DONE]'), 'protocol_violation'],
   );
+  /** The last event the stream must hold: `wire.end`, or the event that finished the turn. */
+  const last = end ?? terminal;
+  const lastEvent = events[last] as string;
+  const drops: [string, string, ModelCallErrorKind | undefined][] = [
+    ['before the event that finishes the turn', body(events.slice(0, terminal)), 'incomplete_stream'],
+    ...(last > terminal
+      ? [
+          ['after the finish, before the end of the stream', body(events.slice(0, last)), 'incomplete_stream'] as [
+            string,
+            string,
+            ModelCallErrorKind,
+          ],
+        ]
+      : []),
+    [
+      'inside the last event',
+      body(events.slice(0, last)) + lastEvent.slice(0, Math.max(1, lastEvent.length - 3)),
+      'incomplete_stream',
+    ],
+    ['inside an event after the end of the stream', `${body(events)}data: {"err`, undefined],
+  ];
 
   describe(options.name, () => {
     const server = useAnswerServer();
@@ -140,6 +171,38 @@ export function describeBrokenStreams(options: BrokenStreamsOptions): void {
       const parts = await streamed(body(events));
       expect(parts.at(-1)?.type).toBe('finish');
       expect(parts.some((part) => part.type === 'error')).toBe(false);
+    });
+
+    it('the recorded stream finishes when the server keeps the connection open after it', async () => {
+      server.answer({ type: 'text/event-stream', body: body(events), ending: 'open' });
+      const model = options.create({ baseURL: server.baseURL(), apiKey: 'sk-broken-0000' });
+      const parts = await partsOf((await model.doStream({ messages: [{ role: 'user', content: 'hi' }] })).stream);
+      expect(parts.at(-1)?.type).toBe('finish');
+      expect(parts.some((part) => part.type === 'error')).toBe(false);
+      server.answer({ type: 'text/event-stream', body: body(events), ending: 'drop' });
+      const dropped = await partsOf((await model.doStream({ messages: [{ role: 'user', content: 'hi' }] })).stream);
+      expect(dropped.map((part) => part.type)).toEqual(parts.map((part) => part.type));
+    });
+
+    it('an error event after the end, the connection kept open: an error, never a finish', async () => {
+      server.answer({ type: 'text/event-stream', body: `${body(events)}event: error\n\n`, ending: 'open' });
+      const model = options.create({ baseURL: server.baseURL(), apiKey: 'sk-broken-0000' });
+      const parts = await partsOf((await model.doStream({ messages: [{ role: 'user', content: 'hi' }] })).stream);
+      expect(parts.filter((part) => part.type === 'finish')).toEqual([]);
+      const error = parts.at(-1)?.type === 'error' ? (parts.at(-1) as { error: unknown }).error : undefined;
+      expect(ModelCallError.isInstance(error), String(error)).toBe(true);
+    });
+
+    it.each(drops)('the connection dropped %s: an error, never a finish', async (_name, text, kind) => {
+      server.answer({ type: 'text/event-stream', body: text, ending: 'drop' });
+      const model = options.create({ baseURL: server.baseURL(), apiKey: 'sk-broken-0000' });
+      const parts = await partsOf((await model.doStream({ messages: [{ role: 'user', content: 'hi' }] })).stream);
+      expect(parts.filter((part) => part.type === 'finish')).toEqual([]);
+      const error = parts.at(-1)?.type === 'error' ? (parts.at(-1) as { error: unknown }).error : undefined;
+      expect(ModelCallError.isInstance(error), String(error)).toBe(true);
+      if (kind !== undefined) expect(error).toMatchObject({ kind, isRetryable: true });
+      // no call of a broken turn may run
+      for (const part of parts) if (part.type === 'tool_call_end') expect(part.call?.invalid, part.id).toBeDefined();
     });
 
     it.each(cases)('%s: an error, never a finish', async (_name, text, kind) => {
