@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createStreamScrubber } from '../create-stream-scrubber.js';
 import type { CallSource } from '../parse-types.js';
+import { createScanContext, createToolKnowledge } from '../scan-context.js';
+import { createGrammars } from './create-grammars.js';
 import { openerPrefixStart } from './opener-prefix.js';
 
 const tools = [
@@ -67,7 +69,20 @@ describe('openerPrefixStart', () => {
 
 describe('each grammar alone holds every prefix of its openers', () => {
   for (const [source, openers, block] of grammars) {
-    it(source, () => {
+    it(`${source}: its holdFrom`, () => {
+      const knowledge = createToolKnowledge(tools, { toolCallFormats: [source] });
+      for (const opener of openers) {
+        for (let cut = 1; cut < opener.length; cut++) {
+          const text = `Hi ${opener.slice(0, cut)}`;
+          const holds = createGrammars(createScanContext(text, 'stream', knowledge, -1))
+            .map((grammar) => grammar.holdFrom(0))
+            .filter((hold) => hold >= 0);
+          expect(Math.min(...holds), `${source} ${JSON.stringify(text)}`).toBe(3);
+        }
+      }
+    });
+
+    it(`${source}: the stream scrubber`, () => {
       for (const opener of openers) {
         for (let cut = 1; cut < opener.length; cut++) {
           for (const before of ['', 'Hi ', 'Hi\n']) {
