@@ -62,14 +62,14 @@ describe('compile cost of unevaluated* (allofuneval.mjs, compile2.mjs)', () => {
   });
 
   it('counts each unevaluated keyword down to the next one (nested ones do not add up)', () => {
-    // 300 levels, each an allOf of the previous level and one property, each with its own
-    // unevaluatedProperties: every keyword tracks 4 entries.
+    // 90 levels (within MAX_SCHEMA_DEPTH), each an allOf of the previous level and five
+    // properties, each with its own unevaluatedProperties: every keyword tracks 8 entries.
     let schema: Record<string, unknown> = { type: 'object', properties: { z: true } };
-    for (let i = 0; i < 300; i++) schema = { allOf: [schema, branch(i, 1)], unevaluatedProperties: false };
+    for (let i = 0; i < 90; i++) schema = { allOf: [schema, branch(i, 5)], unevaluatedProperties: false };
     expect(() => checkSchema(schema)).not.toThrow();
-    // Without them below, the top one tracks every level.
+    // Without them below, the top one tracks every level (90 × 7 entries).
     let plain: Record<string, unknown> = { type: 'object', properties: { z: true } };
-    for (let i = 0; i < 300; i++) plain = { allOf: [plain, branch(i, 1)] };
+    for (let i = 0; i < 90; i++) plain = { allOf: [plain, branch(i, 5)] };
     expect(caught(() => checkSchema({ ...plain, unevaluatedProperties: false }))).toMatchObject({
       limit: 'maxUnevaluatedEntries',
     });

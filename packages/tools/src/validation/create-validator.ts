@@ -19,6 +19,7 @@ import type { JsonSchema } from './json-schema.js';
 import { linearPatternProblem, linearRegExpEngine } from './linear-regexp.js';
 import { validate as validateMeta2020 } from './meta-schema-2020.generated.js';
 import { useDecimalMultipleOf } from './multiple-of.js';
+import { isSubschemaKeyword, schemaDepth, schemaGraph, unevaluatedLoad } from './schema-graph.js';
 import { useLinearUniqueItems } from './unique-items.js';
 import type { ValidationIssue } from './validation-issue.js';
 
@@ -60,29 +61,41 @@ export interface Validator<T = unknown> {
 
 const failureMarker = Symbol.for('tiny.error.SchemaCompileFailure');
 
+/** A schema size limit a {@link SchemaCompileFailure} names. */
+export type SchemaLimit = 'maxSchemaNodes' | 'maxSubschemaEntries' | 'maxUnevaluatedEntries' | 'maxSchemaDepth';
+/** A keyword a schema is refused for (see {@link SchemaCompileFailure.unsupportedKeyword}). */
+export type UnsupportedKeyword = '$dynamicRef' | '$dynamicAnchor';
+
 /** Thrown by {@link createValidator} when ajv cannot compile a schema (or it is not an object). */
 export class SchemaCompileFailure extends TinyError {
   readonly [failureMarker] = true;
   /**
    * The size limit the schema is past, when that is why it is refused: `maxSchemaNodes`
    * ({@link MAX_SCHEMA_NODES}), `maxSubschemaEntries` ({@link MAX_SUBSCHEMA_ENTRIES}) or
-   * `maxUnevaluatedEntries` ({@link MAX_UNEVALUATED_ENTRIES}).
+   * `maxUnevaluatedEntries` ({@link MAX_UNEVALUATED_ENTRIES}) or `maxSchemaDepth` ({@link MAX_SCHEMA_DEPTH}).
    */
-  readonly limit: 'maxSchemaNodes' | 'maxSubschemaEntries' | 'maxUnevaluatedEntries' | undefined;
+  readonly limit: SchemaLimit | undefined;
   /** The `format` name, when the schema is refused for naming a format tiny does not enforce. */
   readonly format: string | undefined;
+  /**
+   * The keyword, when the schema is refused for using one tiny cannot check exactly:
+   * `$dynamicRef` or `$dynamicAnchor` (ajv 8 resolves them against the wrong schema).
+   */
+  readonly unsupportedKeyword: UnsupportedKeyword | undefined;
 
   constructor(
     message: string,
     options?: {
       cause?: unknown;
-      limit?: 'maxSchemaNodes' | 'maxSubschemaEntries' | 'maxUnevaluatedEntries';
+      limit?: SchemaLimit;
       format?: string;
+      unsupportedKeyword?: UnsupportedKeyword;
     },
   ) {
     super('SchemaCompileFailure', message, options);
     this.limit = options?.limit;
     this.format = options?.format;
+    this.unsupportedKeyword = options?.unsupportedKeyword;
   }
 
   static override isInstance(value: unknown): value is SchemaCompileFailure {
@@ -374,8 +387,8 @@ function validateAgainstMeta(ajv: Ajv, schema: JsonSchema): void {
 
 function compile(schema: JsonSchema, mode: UnknownFormats): ValidateFunction {
   let ajv = ajvFor(schema, false);
-  checkShape(schema, ajv, mode);
-  checkUnevaluatedEntries(schema);
+  checkShape(schema);
+  checkGraph(schema, ajv, mode);
   checkRefs(schema);
   if (ajv === ajv2020) {
     validateAgainstMeta(ajv, schema);
@@ -422,8 +435,9 @@ function compile(schema: JsonSchema, mode: UnknownFormats): ValidateFunction {
  * @param options `unknownFormats: 'annotate'` accepts formats tiny does not know as unchecked
  * annotations (see {@link UnknownFormats}); the choice sticks to the schema object.
  * @throws {SchemaCompileFailure} when ajv cannot compile the schema (unknown `$ref`, bad keyword
- * value), it names an unknown format, or it is past {@link MAX_SCHEMA_NODES},
- * {@link MAX_SUBSCHEMA_ENTRIES} or {@link MAX_UNEVALUATED_ENTRIES} (`limit` set). A schema that
+ * value), it names an unknown format in a subschema (`format` set), it uses `$dynamicRef` or
+ * `$dynamicAnchor` (`unsupportedKeyword` set), or it is past {@link MAX_SCHEMA_NODES},
+ * {@link MAX_SUBSCHEMA_ENTRIES}, {@link MAX_UNEVALUATED_ENTRIES} or {@link MAX_SCHEMA_DEPTH} (`limit` set). A schema that
  * failed once throws the same failure again without being compiled again.
  */
 export function createValidator<T = unknown>(schema: JsonSchema, options?: ValidatorOptions): Validator<T> {
@@ -761,8 +775,9 @@ function checkPatterns(root: JsonSchema): void {
 
 /**
  * Checks that ajv will be able to compile `schema`, without compiling it: the schema must be valid
- * against its draft's meta-schema, within {@link MAX_SCHEMA_NODES} and {@link MAX_SUBSCHEMA_ENTRIES},
- * name only formats tiny enforces, every `$ref` must resolve inside it and every `pattern` must
+ * against its draft's meta-schema, within {@link MAX_SCHEMA_NODES}, {@link MAX_SUBSCHEMA_ENTRIES},
+ * {@link MAX_UNEVALUATED_ENTRIES} and {@link MAX_SCHEMA_DEPTH}, use no `$dynamicRef`/`$dynamicAnchor`,
+ * name only formats tiny enforces in its subschemas, every `$ref` must resolve inside it and every `pattern` must
  * compile on the linear-time engine. Much cheaper than a
  * compile (which happens on the first validation), so tools can be defined and registered fast.
  *
@@ -779,8 +794,8 @@ export function checkSchema(schema: JsonSchema, options?: ValidatorOptions): voi
   const text = textKey(schemaText(schema), mode);
   if (text !== undefined && compiledByText.has(text)) return;
   const ajv = ajvFor(schema, false);
-  checkShape(schema, ajv, mode);
-  checkUnevaluatedEntries(schema);
+  checkShape(schema);
+  checkGraph(schema, ajv, mode);
   validateAgainstMeta(ajv, schema);
   checkRefs(schema);
   checkPatterns(schema);
@@ -819,90 +834,91 @@ const protoSkippingMaps = ['dependencies'];
  */
 export const MAX_UNEVALUATED_ENTRIES = 500;
 
-/** Keywords whose subschemas ajv applies to the same value as their parent (evaluations merge). */
-const inPlaceApplicators = ['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas'];
+/**
+ * Deepest a schema may nest, in subschema levels on a path from its root (`properties`, `items`,
+ * `allOf` entries, ...), each `$ref` followed counting 2 (a reference back to a schema already on
+ * the path, recursion bounded by the value's depth, is not followed): ajv compiles nested
+ * subschemas and reference targets recursively. Measured with 3,000 frames of a caller above, the
+ * compile overflowed the stack past about 225 nested `items`, 175 chained `$ref`s, or 95 levels
+ * of `items` each reached by a `$ref` (without this limit a typed but unexplained compile failure).
+ */
+export const MAX_SCHEMA_DEPTH = 100;
 
-/** The subschemas `node` applies in place (see {@link inPlaceApplicators}). */
-function inPlaceChildren(node: Record<string, unknown>): object[] {
-  const children: object[] = [];
-  for (const keyword of inPlaceApplicators) {
-    const value = node[keyword];
-    if (typeof value !== 'object' || value === null) continue;
-    const list = Array.isArray(value) ? value : keyword === 'dependentSchemas' ? Object.values(value) : [value];
-    for (const child of list)
-      if (typeof child === 'object' && child !== null && !Array.isArray(child)) children.push(child);
-  }
-  return children;
+/**
+ * Refuses a subschema ajv applies (reached through subschema keywords or a `$ref`, never data
+ * under an annotation such as `x-ui` or OpenAPI's `example`) that names a `format` tiny does not
+ * enforce, or uses `$dynamicRef`/`$dynamicAnchor`.
+ * @throws {SchemaCompileFailure} with `format` or `unsupportedKeyword` set.
+ */
+function checkKeywords(record: Record<string, unknown>, ajv: Ajv, mode: UnknownFormats): void {
+  // ajv 8 resolves `$dynamicRef` against the root schema, not the dynamic scope (a `$dynamicRef:
+  // '#items'` checked values against the root; plain Ajv2020 does the same): refused, never half enforced.
+  for (const keyword of ['$dynamicRef', '$dynamicAnchor'] as const)
+    if (Object.hasOwn(record, keyword))
+      throw new SchemaCompileFailure(
+        `\`${keyword}\` is not supported: ajv cannot resolve it exactly; use \`$ref\` (and \`$anchor\`)`,
+        { unsupportedKeyword: keyword },
+      );
+  // A format beside a `pattern` names what the pattern checks (Zod 4 writes `format: 'cuid'`
+  // with the regular expression it enforces): the pattern is enforced, so nothing passes unchecked.
+  // With `unknownFormats: 'annotate'` an unknown format is an annotation (ajv, not strict, skips it).
+  if (
+    mode === 'refuse' &&
+    typeof record.format === 'string' &&
+    ajv.formats[record.format] === undefined &&
+    typeof record.pattern !== 'string'
+  )
+    throw new SchemaCompileFailure(
+      `unknown format "${record.format}": tiny enforces every format it accepts (${Object.keys(ajv.formats).join(', ')}), and any other only beside a \`pattern\` that checks it, or as an unchecked annotation with the option \`unknownFormats: 'annotate'\``,
+      { format: record.format },
+    );
 }
 
-const tracksEvaluated = (node: Record<string, unknown>): boolean =>
-  'unevaluatedProperties' in node || 'unevaluatedItems' in node;
+/** Entries an `unevaluated*` keyword tracks in one subschema (see {@link MAX_UNEVALUATED_ENTRIES}). */
+function ownEntries(record: Record<string, unknown>): number {
+  let total = 0;
+  for (const keyword of entryKeywords) {
+    if (!Object.hasOwn(record, keyword)) continue;
+    const value = record[keyword];
+    if (typeof value === 'object' && value !== null)
+      total += Array.isArray(value) ? value.length : Object.keys(value).length;
+  }
+  return total;
+}
 
 /**
  * Refuses a schema whose `unevaluated*` keywords would each track more than
- * {@link MAX_UNEVALUATED_ENTRIES} entries. Memoised per object and iterative (linear in the schema);
- * run after {@link checkShape}, so the schema has no cycle and is within the size limits.
- * @throws {SchemaCompileFailure} with `limit: 'maxUnevaluatedEntries'`.
+ * {@link MAX_UNEVALUATED_ENTRIES} entries (or apply more than twice as many subschemas in place),
+ * following `$ref`s (memoised per target; a cycle counted once), or that nests deeper than
+ * {@link MAX_SCHEMA_DEPTH}. Iterative; run after {@link checkShape}, so the schema
+ * has no cycle of objects and is within the size limits.
+ * @throws {SchemaCompileFailure} with `limit: 'maxUnevaluatedEntries'` or `'maxSchemaDepth'`.
  */
-function checkUnevaluatedEntries(root: JsonSchema): void {
+function checkGraph(root: JsonSchema, ajv: Ajv, mode: UnknownFormats): void {
+  const graph = schemaGraph(root);
+  for (const node of graph.edges.keys()) checkKeywords(node as Record<string, unknown>, ajv, mode);
+  const depth = schemaDepth(root, graph);
+  if (depth > MAX_SCHEMA_DEPTH)
+    throw new SchemaCompileFailure(
+      `the schema nests ${depth} levels deep (each $ref followed counts 2), more than ${MAX_SCHEMA_DEPTH} (limit maxSchemaDepth): the validator would overflow the call stack; flatten the schema or its $ref chain`,
+      { limit: 'maxSchemaDepth' },
+    );
   if (!usesUnevaluated(root)) return;
-  /** Entries of a node and its in-place subschemas, down to the next one tracking on its own. */
-  const tracked = new Map<object, number>();
-  const count = (start: object): number => {
-    const stack: [object, boolean][] = [[start, false]];
-    while (stack.length > 0) {
-      const [node, expanded] = stack.pop() as [object, boolean];
-      if (tracked.has(node)) continue;
-      const record = node as Record<string, unknown>;
-      const children = inPlaceChildren(record).filter((child) => !tracksEvaluated(child as Record<string, unknown>));
-      if (!expanded) {
-        stack.push([node, true]);
-        for (const child of children) if (!tracked.has(child)) stack.push([child, false]);
-        continue;
-      }
-      let total = 0;
-      for (const keyword of entryKeywords) {
-        const value = record[keyword];
-        if (typeof value === 'object' && value !== null)
-          total += Array.isArray(value) ? value.length : Object.keys(value).length;
-      }
-      for (const child of children) total += tracked.get(child) ?? 0;
-      tracked.set(node, total);
-    }
-    return tracked.get(start) ?? 0;
-  };
-  // Every schema-position object (the maps and arrays between them walked through).
-  const seen = new Set<object>();
-  const stack: [unknown, boolean][] = [[root, true]];
-  while (stack.length > 0) {
-    const [node, isSchema] = stack.pop() as [unknown, boolean];
-    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
-    seen.add(node);
-    if (Array.isArray(node)) {
-      for (const item of node) stack.push([item, isSchema]);
-      continue;
-    }
-    const record = node as Record<string, unknown>;
-    if (isSchema && tracksEvaluated(record)) {
-      const entries = count(record);
-      if (entries > MAX_UNEVALUATED_ENTRIES)
-        throw new SchemaCompileFailure(
-          `an unevaluatedProperties/unevaluatedItems keyword tracks ${entries} subschema entries (its schema's and those applied in place: allOf/anyOf/oneOf/if/then/else/dependentSchemas), more than ${MAX_UNEVALUATED_ENTRIES} (limit maxUnevaluatedEntries): use additionalProperties, or split the schema`,
-          { limit: 'maxUnevaluatedEntries' },
-        );
-    }
-    for (const [key, value] of Object.entries(record)) {
-      if (isSchema && dataKeywords.has(key)) continue;
-      stack.push([value, isSchema ? !shapeMaps.has(key) : true]);
-    }
-  }
+  const load = unevaluatedLoad(graph, ownEntries, MAX_UNEVALUATED_ENTRIES, 2 * MAX_UNEVALUATED_ENTRIES);
+  if (load !== undefined)
+    throw new SchemaCompileFailure(
+      `an unevaluatedProperties/unevaluatedItems keyword tracks ${load.entries} subschema entries over ${load.visits} subschemas (its schema's and those applied in place: allOf/anyOf/oneOf/not/if/then/else/dependentSchemas/$ref), more than ${MAX_UNEVALUATED_ENTRIES} entries or ${2 * MAX_UNEVALUATED_ENTRIES} subschemas (limit maxUnevaluatedEntries): use additionalProperties, or split the schema`,
+      { limit: 'maxUnevaluatedEntries' },
+    );
 }
 
 /** One object being walked by {@link checkShape}. */
 interface ShapeFrame {
   readonly node: object;
   readonly isSchema: boolean;
-  readonly children: [unknown, boolean][];
+  /** Whether it is in a position ajv applies (not data under an annotation such as `x-ui` or `example`). */
+  readonly applied: boolean;
+  readonly children: [unknown, boolean, boolean][];
   next: number;
   /** 1 plus the node's entries for a schema node, else 0: what it adds to every path through it. */
   readonly own: number;
@@ -913,46 +929,47 @@ interface ShapeFrame {
 }
 
 /**
- * Refuses a schema past {@link MAX_SCHEMA_NODES} or {@link MAX_SUBSCHEMA_ENTRIES}, or naming a
- * `format` that `ajv` does not enforce. Sizes are those of the schema as JSON (ajv compiles an
+ * Refuses a schema past {@link MAX_SCHEMA_NODES} or {@link MAX_SUBSCHEMA_ENTRIES} (formats and
+ * unsupported keywords are checked by {@link checkKeywords}). Sizes are those of the schema as JSON (ajv compiles an
  * object shared by two parents twice); walked post-order with an explicit stack and memoised per
  * object, so neither a deep nor a widely shared schema costs more than its objects.
- * @throws {SchemaCompileFailure} with `limit` or `format` set.
+ * @throws {SchemaCompileFailure} with `limit` set.
  */
-function checkShape(root: JsonSchema, ajv: Ajv, mode: UnknownFormats): void {
-  // Finished objects ([schema nodes, longest path]), by position: schema, or not.
-  const finished = [new Map<object, [number, number]>(), new Map<object, [number, number]>()] as const;
+function checkShape(root: JsonSchema): void {
+  // Finished objects ([schema nodes, longest path]) by position: [schema, map] applied, then
+  // [schema, map] under an annotation (`x-ui`, `example`: data, counted but not checked).
+  const finished = [
+    new Map<object, [number, number]>(),
+    new Map<object, [number, number]>(),
+    new Map<object, [number, number]>(),
+    new Map<object, [number, number]>(),
+  ] as const;
+  const slot = (isSchema: boolean, applied: boolean): 0 | 1 | 2 | 3 =>
+    ((isSchema ? 0 : 1) + (applied ? 0 : 2)) as 0 | 1 | 2 | 3;
   const active = new Set<object>();
   const frames: ShapeFrame[] = [];
-  const open = (node: object, isSchema: boolean): void => {
-    const children: [unknown, boolean][] = [];
+  const open = (node: object, isSchema: boolean, applied: boolean): void => {
+    const children: [unknown, boolean, boolean][] = [];
     let entries = 0;
     const own = isSchema && !Array.isArray(node);
-    if (Array.isArray(node)) for (const item of node) children.push([item, isSchema]);
+    if (Array.isArray(node)) for (const item of node) children.push([item, isSchema, applied]);
     else {
       const record = node as Record<string, unknown>;
       for (const [key, value] of Object.entries(record)) {
         if (isSchema && dataKeywords.has(key)) continue;
-        children.push([value, isSchema ? !shapeMaps.has(key) : true]);
+        // Only subschema keywords hold schemas ajv applies; what is under any other keyword (`x-ui`,
+        // OpenAPI's `example`) is data: counted toward the size limits, never checked as a schema.
+        children.push([
+          value,
+          isSchema ? !shapeMaps.has(key) : true,
+          applied && (!isSchema || isSubschemaKeyword(key)),
+        ]);
       }
       if (own) {
-        // A format beside a `pattern` names what the pattern checks (Zod 4 writes `format: 'cuid'`
-        // with the regular expression it enforces): the pattern is enforced, so nothing passes unchecked.
-        // With `unknownFormats: 'annotate'` an unknown format is an annotation (ajv, not strict, skips it).
-        if (
-          mode === 'refuse' &&
-          typeof record.format === 'string' &&
-          ajv.formats[record.format] === undefined &&
-          typeof record.pattern !== 'string'
-        )
-          throw new SchemaCompileFailure(
-            `unknown format "${record.format}": tiny enforces every format it accepts (${Object.keys(ajv.formats).join(', ')}), and any other only beside a \`pattern\` that checks it, or as an unchecked annotation with the option \`unknownFormats: 'annotate'\``,
-            { format: record.format },
-          );
         // ajv skips a `__proto__` entry of draft-07 `dependencies` (it guards its generated code):
         // the schema would be checked without it, so it is refused rather than half enforced. (The
         // compiled copy enforces `properties`/`patternProperties` ones: see branch-budget.ts.)
-        for (const keyword of protoSkippingMaps) {
+        for (const keyword of applied ? protoSkippingMaps : []) {
           const map = record[keyword];
           if (typeof map === 'object' && map !== null && Object.hasOwn(map, '__proto__'))
             throw new SchemaCompileFailure(
@@ -967,7 +984,16 @@ function checkShape(root: JsonSchema, ajv: Ajv, mode: UnknownFormats): void {
       }
     }
     active.add(node);
-    frames.push({ node, isSchema, children, next: 0, own: own ? 1 + entries : 0, nodes: own ? 1 : 0, below: 0 });
+    frames.push({
+      node,
+      isSchema,
+      applied,
+      children,
+      next: 0,
+      own: own ? 1 + entries : 0,
+      nodes: own ? 1 : 0,
+      below: 0,
+    });
   };
   const add = (frame: ShapeFrame, [nodes, path]: [number, number]): void => {
     frame.nodes += nodes;
@@ -983,25 +1009,25 @@ function checkShape(root: JsonSchema, ajv: Ajv, mode: UnknownFormats): void {
         { limit: 'maxSubschemaEntries' },
       );
   };
-  open(root, true);
+  open(root, true, true);
   add(frames[0] as ShapeFrame, [0, 0]);
   while (frames.length > 0) {
     const frame = frames[frames.length - 1] as ShapeFrame;
     if (frame.next < frame.children.length) {
-      const [child, isSchema] = frame.children[frame.next] as [unknown, boolean];
+      const [child, isSchema, applied] = frame.children[frame.next] as [unknown, boolean, boolean];
       frame.next += 1;
       if (typeof child !== 'object' || child === null) continue;
-      const known = finished[isSchema ? 0 : 1].get(child);
+      const known = finished[slot(isSchema, applied)].get(child);
       if (known !== undefined) add(frame, known);
       else if (active.has(child))
         throw new SchemaCompileFailure('the schema object contains itself (a cycle is not JSON)');
-      else open(child, isSchema);
+      else open(child, isSchema, applied);
       continue;
     }
     frames.pop();
     active.delete(frame.node);
     const totals: [number, number] = [frame.nodes, frame.own + frame.below];
-    finished[frame.isSchema ? 0 : 1].set(frame.node, totals);
+    finished[slot(frame.isSchema, frame.applied)].set(frame.node, totals);
     const parent = frames[frames.length - 1];
     if (parent !== undefined) add(parent, totals);
   }

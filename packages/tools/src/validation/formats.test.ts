@@ -97,3 +97,17 @@ describe('formats replaced for linear time and 2020-12 meaning', () => {
     ]).toEqual([true, false, false, true]);
   });
 });
+
+describe('int64 (validate-r4 annot.mjs)', () => {
+  it('accepts integers in [-2^63, 2^63) as parsed numbers and refuses 2^63, which 2^63 - 1 parses to', () => {
+    const validator = createValidator({ type: 'object', properties: { a: { type: 'number', format: 'int64' } } });
+    const keywords = (value: unknown) => {
+      const result = validator.validate({ a: value });
+      return result.ok ? [] : result.issues.map((issue) => issue.keyword);
+    };
+    for (const value of [0, -(2 ** 63), 2 ** 63 - 1024, 2 ** 53 + 2, -1])
+      expect(keywords(value), String(value)).toEqual([]);
+    for (const value of [2 ** 63, JSON.parse('9223372036854775807'), -(2 ** 63) - 2048, 1e300, 1.5])
+      expect(keywords(value), String(value)).toEqual(['format']);
+  });
+});

@@ -61,3 +61,31 @@ describe('createValidator on multipleOf', () => {
     expect(result.ok === false && result.issues.map((issue) => issue.path)).toEqual(['/2']);
   });
 });
+
+describe('isDecimalMultiple past 2^53', () => {
+  it('decides integers beyond the safe range by the decimal JSON wrote, not the double (validate-r4 multipleof.mjs)', () => {
+    // The double nearest 1e23 is 99999999999999991611392 (not a multiple of 10); JSON wrote 1e23.
+    for (const [value, divisor] of [
+      [1e23, 10],
+      [1e23, 1000],
+      [1e23, 1e22],
+      [5e22, 1000],
+      [1e25, 100],
+      [123456789012345680000, 10],
+      [3e24, 3],
+    ] as const)
+      expect(isDecimalMultiple(value, divisor), `${value} of ${divisor}`).toBe(true);
+    // 1e300 is 1 followed by 300 zeros: not a multiple of 3 (its double is).
+    for (const [value, divisor] of [
+      [1e300, 3],
+      [1e300, 7],
+      [1e21, 7],
+    ] as const)
+      expect(isDecimalMultiple(value, divisor), `${value} of ${divisor}`).toBe(false);
+    const validator = createValidator({ type: 'object', properties: { n: { type: 'integer', multipleOf: 10 } } });
+    expect(validator.validate(JSON.parse('{"n": 1e23}')).ok).toBe(true);
+    const three = createValidator({ type: 'object', properties: { n: { multipleOf: 3 } } });
+    const refused = three.validate(JSON.parse('{"n": 1e300}'));
+    expect(refused.ok ? [] : refused.issues.map((issue) => issue.keyword)).toEqual(['multipleOf']);
+  });
+});

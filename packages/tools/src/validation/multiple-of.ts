@@ -16,7 +16,9 @@ function decimalOf(value: number): [bigint, number] {
  */
 export function isDecimalMultiple(value: number, divisor: number): boolean {
   if (!Number.isFinite(value) || !Number.isFinite(divisor) || divisor <= 0) return false;
-  if (Number.isInteger(value) && Number.isInteger(divisor)) return value % divisor === 0;
+  // Below 2^53 a double is the integer JSON wrote, and `%` on doubles is exact. Past it the double
+  // differs from the decimal (1e23 is 99999999999999991611392): the decimal path decides.
+  if (Number.isSafeInteger(value) && Number.isSafeInteger(divisor)) return value % divisor === 0;
   const [a, p] = decimalOf(Math.abs(value));
   const [b, q] = decimalOf(divisor);
   const exponent = Math.min(p, q);
