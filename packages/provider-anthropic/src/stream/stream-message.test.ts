@@ -130,10 +130,14 @@ describe('streamMessage', () => {
     expect(out[out.length - 1]?.type).toBe('error');
   });
 
-  it('finishes normally, keeping the usage, when the stop_reason arrived and then the body ended or dropped', async () => {
+  it('finishes normally, keeping the usage, when the stop_reason arrived and then the body ended', async () => {
     const delta = event({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 7 } });
     const text = start + textStart + textDelta('pong') + stop(0) + delta;
-    for (const stream of [body([text]), body([text], new Error('socket hang up'))]) {
+    // A drop there (before message_stop) is an incomplete_stream error: see describeBrokenStreams.
+    const dropped = await parts(body([text], new Error('socket hang up')));
+    expect(dropped.some((part) => part.type === 'finish')).toBe(false);
+    expect(dropped.at(-1)).toMatchObject({ type: 'error', error: { kind: 'incomplete_stream' } });
+    for (const stream of [body([text])]) {
       const out = await parts(stream);
       expect(out.some((part) => part.type === 'error')).toBe(false);
       const last = out[out.length - 1];

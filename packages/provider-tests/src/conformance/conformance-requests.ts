@@ -22,7 +22,8 @@ import type { LanguageModelV1Request, Message, ToolSchema } from '@tiny/llm';
  *   reason) is a retryable error after the text streamed so far, never a normal finish; a stream
  *   whose finish reason arrived, then the body ended without an end marker, is a normal finish;
  *   a stream whose finish reason and usage arrived, then the connection dropped, is a normal
- *   finish keeping that usage.
+ *   finish keeping that usage when the drop came after the terminal event, and a retryable
+ *   `incomplete_stream` error (never a finish) when it came before (`[DONE]`, `message_stop`).
  * - `refusal` (fixture only): the `structured_output` request refused by the model, generated then
  *   streamed: `refusal` set (and `refusal_delta` parts), no answer in `content`, finish reason
  *   `content_filter`. Adapters whose provider has no refusals skip it with that reason.

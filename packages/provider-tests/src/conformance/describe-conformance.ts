@@ -250,15 +250,29 @@ const checks: Readonly<Record<ConformanceCase, Check>> = {
     const settled = await collectStreamSettled(replayParts(cut));
     expect(settled.response.content).not.toBe('');
 
-    for (const { needsUsage } of [{ needsUsage: false }, { needsUsage: true }]) {
-      const parts = await partsOf((await model.doStream(conformanceRequests.text)).stream);
-      expect(streamOrderViolations(parts)).toEqual([]);
-      const finish = parts[parts.length - 1];
-      expect(finish?.type).toBe('finish');
-      expect(parts.some((part) => part.type === 'error')).toBe(false);
-      if (finish?.type !== 'finish') continue;
-      expect(['stop', 'length']).toContain(finish.finishReason);
-      if (needsUsage) expect(finish.usage.outputTokens).toBeGreaterThan(0);
+    // The body ended after the finish reason without the end marker: a normal finish.
+    const ended = await partsOf((await model.doStream(conformanceRequests.text)).stream);
+    expect(streamOrderViolations(ended)).toEqual([]);
+    const finish = ended[ended.length - 1];
+    expect(finish?.type).toBe('finish');
+    expect(ended.some((part) => part.type === 'error')).toBe(false);
+    if (finish?.type === 'finish') expect(['stop', 'length']).toContain(finish.finishReason);
+
+    // The connection dropped after the finish reason and usage: a normal finish keeping the usage
+    // only when the drop came after the terminal event (Responses, Gemini); before it (chat
+    // completions' `[DONE]`, Anthropic's `message_stop`) a retryable error, never a finish.
+    const dropped = await partsOf((await model.doStream(conformanceRequests.text)).stream);
+    expect(streamOrderViolations(dropped)).toEqual([]);
+    const end = dropped[dropped.length - 1];
+    if (end?.type === 'finish') {
+      expect(dropped.some((part) => part.type === 'error')).toBe(false);
+      expect(['stop', 'length']).toContain(end.finishReason);
+      expect(end.usage.outputTokens).toBeGreaterThan(0);
+    } else {
+      expect(dropped.some((part) => part.type === 'finish')).toBe(false);
+      const failure = end?.type === 'error' ? end.error : undefined;
+      expect(ModelCallError.isInstance(failure), String(failure)).toBe(true);
+      expect(failure).toMatchObject({ kind: 'incomplete_stream', isRetryable: true });
     }
   },
 
