@@ -108,6 +108,8 @@ describe('a brace in prose', () => {
     [`Send {"id": 1, ...\n${prose}`, {}],
     [`A { here\n}\n${prose}`, {}],
     [`Use { ${'a"b '.repeat(200)}`, {}],
+    // A reply opening with `[` that no strict JSON array can start with is prose from the start.
+    [`[THINK]${prose}`, { tools: [get] }],
   ];
   it.each(cases)('%# is released at most 64 characters late, fed a character at a time', (text, options) => {
     const expected = batch(text, options).text;

@@ -49,6 +49,8 @@ export interface WholeResponseGuard {
 
 /** The first reasoning token, as `parseCompleteText` finds it (`<think>`, `</thinking>`, `[THINK]`, any case). */
 const REASONING_TOKEN = /<(\/?)think(?:ing)?>|\[(\/?)think\]/i;
+/** What may follow the `[` of a strict JSON array. */
+const ARRAY_VALUE_START = /^[[{"\-0-9tfn\]]/;
 /** Characters kept from one fragment to the next where a token split across them may have begun. */
 const TOKEN_TAIL = 16;
 
@@ -73,8 +75,14 @@ function readStart(reader: StartReader, raw: string): void {
   }
   const start = reader.text.trimStart();
   if (start === '' || (start.length < PYTHON_TAG.length && PYTHON_TAG.startsWith(start))) return;
-  if (start.startsWith('{') || start.startsWith('[') || start.startsWith(PYTHON_TAG)) {
+  if (start.startsWith('{') || start.startsWith(PYTHON_TAG)) {
     decide(reader, true);
+    return;
+  }
+  if (start.startsWith('[')) {
+    // An array is read strictly: `[THINK]` or `[1/2]` can never be one (and is not held).
+    const next = start.slice(1).trimStart();
+    if (next !== '') decide(reader, ARRAY_VALUE_START.test(next));
     return;
   }
   // One fence (``` or ~~~) around the whole response may hold one JSON value, whatever its info
@@ -85,7 +93,7 @@ function readStart(reader: StartReader, raw: string): void {
     if (newline < 0) return;
     const body = start.slice(newline + 1).trimStart();
     if (body === '') return;
-    decide(reader, body.startsWith('{') || body.startsWith('['));
+    decide(reader, body.startsWith('{') || (body.startsWith('[') && !/^\[\s*[^\s[{"\-0-9tfn\]]/.test(body)));
     return;
   }
   decide(reader, false);
