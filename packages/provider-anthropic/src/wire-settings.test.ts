@@ -15,4 +15,10 @@ describe('Anthropic wireSettings', () => {
     expect(settingsOf({ baseURL: 'http://127.0.0.1:1/v1' })).toBe(base);
     expect(base).not.toContain('SECRET');
   });
+
+  it('changes with the provider name (the providerOptions key the model reads)', () => {
+    const baseURL = 'http://127.0.0.1:1/v1';
+    // a tester's find: resuming under createAnthropic({ name: 'relay' }) reads providerOptions.relay
+    expect(settingsOf({ baseURL, name: 'relay' })).not.toBe(settingsOf({ baseURL }));
+  });
 });

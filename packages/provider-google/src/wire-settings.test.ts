@@ -13,4 +13,12 @@ describe('Gemini wireSettings', () => {
     expect(settingsOf('http://127.0.0.1:1/v1beta')).toBe(base);
     expect(base).not.toContain('SECRET');
   });
+
+  it('changes with the provider name (the providerOptions key the model reads)', () => {
+    const named = (name?: string) =>
+      JSON.stringify(
+        createGoogle({ baseURL: 'http://127.0.0.1:1/v1beta', apiKey: 'k', name })('gemini-2.5-flash').wireSettings(),
+      );
+    expect(named('relay')).not.toBe(named(undefined));
+  });
 });

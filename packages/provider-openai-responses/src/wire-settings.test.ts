@@ -19,4 +19,9 @@ describe('Responses wireSettings', () => {
     expect(settingsOf({ baseURL, apiVersion: '2025-03-01-preview' })).toBe(base);
     expect(base).not.toContain('SECRET');
   });
+
+  it('changes with the provider name (the providerOptions key the model reads)', () => {
+    const baseURL = 'http://127.0.0.1:1/v1';
+    expect(settingsOf({ baseURL, name: 'relay' })).not.toBe(settingsOf({ baseURL }));
+  });
 });

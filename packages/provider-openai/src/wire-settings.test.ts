@@ -19,4 +19,8 @@ describe('OpenAI-compatible wireSettings', () => {
     expect(settingsOf({})).toBe(base);
     expect(base).not.toContain('SECRET');
   });
+
+  it('changes with the provider name (the providerOptions key the model reads)', () => {
+    expect(settingsOf({ name: 'relay' })).not.toBe(settingsOf({ name: 'other' }));
+  });
 });

@@ -105,7 +105,8 @@ export class AnthropicMessagesModel extends HttpLanguageModel<AnthropicCallError
 
   /**
    * What every request sends from the model's own settings: the request URL (see
-   * `urlForSettings`), the profile's `parallelToolCalls` and `structuredOutput`, the model id, the default
+   * `urlForSettings`), the provider name (the `providerOptions` key it reads: a model under another
+   * `name` is a settings change), the profile's `parallelToolCalls` and `structuredOutput`, the model id, the default
    * `max_tokens`, the API version and the model-level provider options (`serverTools`, `thinking`,
    * `cacheControl`, ...), read afresh each time. No key or header value.
    */
@@ -113,6 +114,7 @@ export class AnthropicMessagesModel extends HttpLanguageModel<AnthropicCallError
     const { config } = this;
     return {
       url: urlForSettings(config.url),
+      provider: config.provider,
       model: config.modelId,
       maxTokens: config.maxTokens,
       version: config.version,

@@ -64,13 +64,15 @@ export class GoogleGenerativeModel extends HttpLanguageModel<GoogleCallError> im
 
   /**
    * What every request sends from the model's own settings: the model URL (the API version in its
-   * path; see `urlForSettings`), the model id, the schema mode, the model-level provider options and
+   * path; see `urlForSettings`), the provider name (the `providerOptions` key it reads: a model under another
+   * `name` is a settings change), the model id, the schema mode, the model-level provider options and
    * the profile's `structuredOutput`, read afresh each time. No key, token or header value.
    */
   wireSettings(): unknown {
     const { config } = this;
     return {
       url: urlForSettings(config.modelURL),
+      provider: config.provider,
       model: config.modelId,
       schemaMode: config.schemaMode,
       providerOptions: config.providerOptions,

@@ -51,7 +51,8 @@ export class OpenAIResponsesModel extends HttpLanguageModel<OpenAIResponsesCallE
 
   /**
    * What every request sends from the model's own settings: the request URL (the API version in
-   * its query included; see `urlForSettings`), the model id, the model-level provider options and
+   * its query included; see `urlForSettings`), the provider name (the `providerOptions` key it reads: a model under another
+   * `name` is a settings change), the model id, the model-level provider options and
    * the profile fields the body is built from (`parallelToolCalls`, `structuredOutput`), read
    * afresh each time. No key or header value.
    */
@@ -59,6 +60,7 @@ export class OpenAIResponsesModel extends HttpLanguageModel<OpenAIResponsesCallE
     const { config } = this;
     return {
       url: urlForSettings(config.url),
+      provider: config.provider,
       model: config.modelId,
       providerOptions: config.providerOptions,
       profile: { parallelToolCalls: this.profile.parallelToolCalls, structuredOutput: this.profile.structuredOutput },

@@ -188,7 +188,8 @@ export class OpenAICompatibleChatModel extends HttpLanguageModel<OpenAICompatibl
 
   /**
    * What every request sends from the model's own settings: the request URL (see
-   * `urlForSettings`), the model id, the profile fields the body is built from, the resolved wire
+   * `urlForSettings`), the provider name (the `providerOptions` key it reads: a model under another
+   * `name` is a settings change), the model id, the profile fields the body is built from, the resolved wire
    * settings, and the forms the model switched to after the server's rejections (tools in the
    * prompt, fields in their fallback form), read afresh each time. No key or header value.
    */
@@ -196,6 +197,7 @@ export class OpenAICompatibleChatModel extends HttpLanguageModel<OpenAICompatibl
     const { config } = this;
     return {
       url: urlForSettings(config.url),
+      provider: config.provider,
       model: config.modelId,
       profile: {
         parallelToolCalls: this.profile.parallelToolCalls,
