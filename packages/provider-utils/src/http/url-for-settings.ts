@@ -1,8 +1,10 @@
 /**
  * Query parameter names that may carry a credential (`key`, `api_key`, `token`, `sig`, `pass`,
- * `pwd`, `pw`, `jwt`, `session`, `bearer`, `access`, `cred`, ...): a name holding any of these.
+ * `pwd`, `pw`, `jwt`, `session`, `bearer`, `access`, `cred`, ...): a name holding any of these, or
+ * the whole name `ak`, `code` or none (`?=S`).
  */
-const SECRET_PARAM = /key|secret|token|sig|pass|pwd|auth|cred|jwt|session|bearer|access|(?:^|[^a-z])pw(?:$|[^a-z])/i;
+const SECRET_PARAM =
+  /key|secret|token|sig|pass|pwd|auth|cred|jwt|session|bearer|access|(?:^|[^a-z])pw(?:$|[^a-z])|^(?:ak|code|)$/i;
 
 /**
  * The request URL as a model's `wireSettings()` reports it: where requests go (host, path, the
