@@ -744,33 +744,23 @@ function checkRefs(root: JsonSchema): void {
 
 /** Keywords whose value is data, not a schema: nothing under them is a `pattern`. */
 const dataKeywords = new Set(['enum', 'const', 'default', 'examples', 'dependentRequired', '$vocabulary']);
-/** Keywords whose value maps names to schemas: the names are not keywords. */
-const schemaMaps = new Set(['properties', '$defs', 'definitions', 'dependentSchemas']);
 
-/** Every `pattern` and `patternProperties` key in `root` must compile on the linear-time engine. */
+/**
+ * Every `pattern` and `patternProperties` key of a subschema of `root` (one ajv applies: reached
+ * through subschema keywords or a `$ref`, never data under an annotation such as `example`) must
+ * compile on the linear-time engine.
+ */
 function checkPatterns(root: JsonSchema): void {
   const check = (pattern: string): void => {
     const problem = linearPatternProblem(pattern);
     if (problem !== undefined) throw new SchemaCompileFailure(problem);
   };
-  const walk = (node: unknown, depth: number): void => {
-    if (depth > 256 || typeof node !== 'object' || node === null) return;
-    if (Array.isArray(node)) {
-      for (const item of node) walk(item, depth + 1);
-      return;
-    }
-    for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
-      if (dataKeywords.has(key)) continue;
-      if (key === 'pattern' && typeof value === 'string') check(value);
-      else if ((key === 'patternProperties' || schemaMaps.has(key)) && typeof value === 'object' && value !== null) {
-        for (const [name, child] of Object.entries(value as Record<string, unknown>)) {
-          if (key === 'patternProperties') check(name);
-          walk(child, depth + 1);
-        }
-      } else walk(value, depth + 1);
-    }
-  };
-  walk(root, 0);
+  for (const node of schemaGraph(root).edges.keys()) {
+    const record = node as Record<string, unknown>;
+    if (typeof record.pattern === 'string') check(record.pattern);
+    const patterns = Object.hasOwn(record, 'patternProperties') ? record.patternProperties : undefined;
+    if (typeof patterns === 'object' && patterns !== null) for (const name of Object.keys(patterns)) check(name);
+  }
 }
 
 /**

@@ -215,4 +215,21 @@ describe('formats live in schema positions only (validate-r4 misc.mjs)', () => {
     ])
       expect(caught(() => checkSchema(schema))).toMatchObject({ format: 'zzz' });
   });
+
+  it('checks patterns in subschemas only: one under an annotation is data', () => {
+    expect(() =>
+      checkSchema({ type: 'object', 'x-ui': { pattern: '(a' }, example: { pattern: '(?<=a)b' } }),
+    ).not.toThrow();
+    expect(
+      SchemaCompileFailure.isInstance(
+        caught(() => checkSchema({ type: 'object', properties: { a: { pattern: '(?<=a)b' } } })),
+      ),
+    ).toBe(true);
+    const viaRef = {
+      type: 'object',
+      properties: { a: { $ref: '#/x-defs/s' } },
+      'x-defs': { s: { pattern: '(?<=a)b' } },
+    };
+    expect(SchemaCompileFailure.isInstance(caught(() => checkSchema(viaRef)))).toBe(true);
+  });
 });
