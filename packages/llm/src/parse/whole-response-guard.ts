@@ -133,6 +133,11 @@ function findReasoningEnd(
     if (first >= 0) state.firstNonSpace = state.offset + first;
   }
   state.offset += raw.length;
+  // Every reasoning token starts with `<` or `[`: a window without either holds none, nor the start of one.
+  if (!hasTokenStart(window)) {
+    state.tail = '';
+    return undefined;
+  }
   state.tail = window.slice(-TOKEN_TAIL);
   if (state.phase === 0) {
     const token = REASONING_TOKEN.exec(window);
@@ -154,6 +159,10 @@ function findReasoningEnd(
     return findCloser(state, window.slice(token.index + token[0].length));
   }
   return findCloser(state, window);
+}
+
+function hasTokenStart(text: string): boolean {
+  return text.indexOf('<') >= 0 || text.indexOf('[') >= 0;
 }
 
 function findCloser(state: ReasoningEnd, window: string): { closer: RegExp; after: string } | undefined {
