@@ -31,7 +31,14 @@ export { HttpFailure, type HttpFailureKind } from './errors/http-failure.js';
 export { type ErrorAnswer, readErrorAnswer } from './errors/read-error-answer.js';
 export { type ErrorEnvelope, readErrorEnvelope } from './errors/read-error-envelope.js';
 export { type ErrorEvent, readErrorEvent } from './errors/read-error-event.js';
-export { REDACTED, redactDeep, redactSecret, requestSecrets, type Secrets } from './errors/redact-secret.js';
+export {
+  optionSecrets,
+  REDACTED,
+  redactDeep,
+  redactSecret,
+  requestSecrets,
+  type Secrets,
+} from './errors/redact-secret.js';
 export { scrubCause } from './errors/scrub-cause.js';
 export { type NormalizedFinishReason, normalizeFinishReason } from './finish/normalize-finish-reason.js';
 export { parseBaseURL } from './http/parse-base-url.js';

@@ -32,6 +32,8 @@ export interface HeaderSecretsOptions {
 
 const SECRET = 'HDRSECRET-9f8e7d6c5b4a';
 const URL_SECRET = 'URLSECRET-123';
+const OPTION_SECRET = 'OPTSECRET-0a1b2c3d4e';
+const OPTION_TOKEN = 'OPTTOKEN-5f6e7d8c9b';
 
 /** The OpenAI-shaped 401 both native adapters read. */
 export function openAIShapedAuthError(message: string): ServedAnswer {
@@ -70,7 +72,7 @@ async function caught(run: () => Promise<unknown>): Promise<Record<string, unkno
  * Registers the header-secret tests (issue 34, WIRE-3): a secret given through `headers` (the
  * factory's or one request's) and echoed back by the server in a 401 body never appears in the
  * error's message, `providerMessage` or `responseBody` (the message says `[redacted]`), the error
- * is kind `auth`, and a base URL carrying credentials is refused at creation without showing
+ * is kind `auth`; nor does a credential-like value of a request's provider options (`optionSecrets`), and a base URL carrying credentials is refused at creation without showing
  * them. The API key echoed with JSON `\uXXXX` escapes, or in a refused redirect's `Location`,
  * is in no string of the error at all (its cause and details included). Served over a real
  * 127.0.0.1 server.
@@ -111,6 +113,20 @@ export function describeHeaderSecrets(options: HeaderSecretsOptions): void {
       );
       expect(error.kind).toBe('auth');
       for (const text of texts(error)) expect(text).not.toContain('HDRSECRET');
+      expect(String(error.message)).toContain('[redacted]');
+    });
+
+    it("a credential in one request's provider options, echoed by the server, is redacted", async () => {
+      server.answer(authError(`bad api_key ${OPTION_SECRET} and token ${OPTION_TOKEN}`));
+      const error = await caught(() =>
+        options.create({ baseURL: server.baseURL(), apiKey: 'sk-other-key' }).doGenerate({
+          messages: [{ role: 'user', content: 'x' }],
+          // Under any provider's name, at any depth: a body field an adapter passes through.
+          providerOptions: { anyProvider: { extraBody: { api_key: OPTION_SECRET }, session: [{ id: OPTION_TOKEN }] } },
+        }),
+      );
+      expect(error.kind).toBe('auth');
+      for (const text of stringsOf(error)) expect(text).not.toMatch(/OPTSECRET|OPTTOKEN/);
       expect(String(error.message)).toContain('[redacted]');
     });
 

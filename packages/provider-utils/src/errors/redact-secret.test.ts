@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactDeep, redactSecret, requestSecrets } from './redact-secret.js';
+import { optionSecrets, REDACTED, redactDeep, redactSecret, requestSecrets } from './redact-secret.js';
 
 describe('redactSecret', () => {
   it('replaces every occurrence, leaves short secrets and undefined text alone', () => {
@@ -88,5 +88,45 @@ describe('requestSecrets', () => {
 
   it('replaces a longer secret whole before one it contains', () => {
     expect(redactSecret('Token TOKSECRET-1234', ['TOKSECRET-1234', 'Token TOKSECRET-1234'])).toBe(REDACTED);
+  });
+});
+
+describe('optionSecrets', () => {
+  it('takes every string under a credential-like key, at any depth, whole and in pieces', () => {
+    const secrets = optionSecrets({
+      openai: {
+        extraBody: { api_key: 'sk-body-0001', model: 'gpt-x', nested: [{ accessToken: 'Bearer TOKEN-abcdefgh' }] },
+      },
+      gateway: { auth: { user: 'someone', pass: ['PASS-1234'] }, temperature: 0.2 },
+      session: 'sess-5678',
+    });
+    expect(secrets).toEqual(
+      expect.arrayContaining([
+        'sk-body-0001',
+        'Bearer TOKEN-abcdefgh',
+        'TOKEN-abcdefgh',
+        'someone',
+        'PASS-1234',
+        'sess-5678',
+      ]),
+    );
+    // Values under ordinary names are no secrets (a model name would redact every message naming it).
+    expect(secrets).not.toContain('gpt-x');
+  });
+
+  it('reads nothing dangerous: a throwing getter, a cycle and extreme depth are survived', () => {
+    const cyclic: Record<string, unknown> = { token: 'TOKEN-cycle-1' };
+    cyclic.self = cyclic;
+    const hostile = {
+      get apiKey(): string {
+        throw new Error('no');
+      },
+    };
+    let deep: unknown = { secret: 'DEEP-SECRET-1' };
+    for (let level = 0; level < 10_000; level += 1) deep = { next: deep };
+    expect(optionSecrets(cyclic)).toEqual(['TOKEN-cycle-1']);
+    expect(optionSecrets(hostile)).toEqual([]);
+    expect(optionSecrets(deep)).toEqual([]);
+    expect(optionSecrets(undefined)).toEqual([]);
   });
 });

@@ -1,3 +1,5 @@
+import { SECRET_NAME } from './secret-name.js';
+
 /** What a secret is replaced with in error messages and bodies. */
 export const REDACTED = '[redacted]';
 
@@ -88,13 +90,54 @@ export function requestSecrets(request: {
 }): string[] {
   const secrets = new Set<string>();
   if (request.apiKey !== undefined && request.apiKey !== '') secrets.add(request.apiKey);
-  for (const value of Object.values(request.headers ?? {})) {
-    if (typeof value !== 'string') continue;
-    const whole = value.trim();
-    if (whole.length >= 4) secrets.add(whole);
-    for (const piece of whole.split(/[\s,;=:]+/)) if (piece.length >= MIN_PIECE) secrets.add(piece);
-  }
+  for (const value of Object.values(request.headers ?? {})) if (typeof value === 'string') addValue(secrets, value);
   for (const part of urlCredentials(request.baseURL)) secrets.add(part);
+  return [...secrets];
+}
+
+/** Adds a credential's value whole and split into its pieces of at least {@link MIN_PIECE} characters. */
+function addValue(secrets: Set<string>, value: string): void {
+  const whole = value.trim();
+  if (whole.length >= 4) secrets.add(whole);
+  for (const piece of whole.split(/[\s,;=:]+/)) if (piece.length >= MIN_PIECE) secrets.add(piece);
+}
+
+/** How deep {@link optionSecrets} reads provider options, and how many values it reads at most. */
+const MAX_OPTION_DEPTH = 32;
+const MAX_OPTION_VALUES = 10_000;
+
+/**
+ * The credential-like values in provider options (a request's or a model's), for
+ * {@link redactSecret}: every string under a key whose name looks like a key, token, secret,
+ * signature or password (`api_key`, `accessToken`, `authorization`, ...; the names `urlForSettings`
+ * drops from a query), at any depth and in any array or object below such a key, whole and split
+ * into its pieces of at least 8 characters. Options may be sent in a body (`extraBody`) and a server
+ * may echo them in an error. Reads at most 32 levels and 10,000 values; never throws.
+ */
+export function optionSecrets(options: unknown): string[] {
+  const secrets = new Set<string>();
+  let budget = MAX_OPTION_VALUES;
+  const walk = (value: unknown, secret: boolean, depth: number): void => {
+    if (budget <= 0) return;
+    budget -= 1;
+    if (typeof value === 'string') {
+      if (secret) addValue(secrets, value);
+      return;
+    }
+    if (typeof value !== 'object' || value === null || depth >= MAX_OPTION_DEPTH) return;
+    try {
+      if (Array.isArray(value)) {
+        for (const item of value) walk(item, secret, depth + 1);
+        return;
+      }
+      for (const key of Object.keys(value)) {
+        walk((value as Record<string, unknown>)[key], secret || SECRET_NAME.test(key), depth + 1);
+      }
+    } catch {
+      // a getter that throws or a proxy: what was read so far is kept
+    }
+  };
+  walk(options, false, 0);
   return [...secrets];
 }
 

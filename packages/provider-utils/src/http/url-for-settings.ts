@@ -1,10 +1,4 @@
-/**
- * Query parameter names that may carry a credential (`key`, `api_key`, `token`, `sig`, `pass`,
- * `pwd`, `pw`, `jwt`, `session`, `bearer`, `access`, `cred`, ...): a name holding any of these, or
- * the whole name `ak`, `code` or none (`?=S`).
- */
-const SECRET_PARAM =
-  /key|secret|token|sig|pass|pwd|auth|cred|jwt|session|bearer|access|(?:^|[^a-z])pw(?:$|[^a-z])|^(?:ak|code|)$/i;
+import { SECRET_NAME } from '../errors/secret-name.js';
 
 /**
  * The request URL as a model's `wireSettings()` reports it: where requests go (host, path, the
@@ -31,7 +25,7 @@ export function urlForSettings(url: string): string {
   const kept = parsed.search
     .slice(1)
     .split(/[&;]/)
-    .filter((pair) => pair !== '' && !SECRET_PARAM.test(safeDecode(pair.split('=', 1)[0] as string)));
+    .filter((pair) => pair !== '' && !SECRET_NAME.test(safeDecode(pair.split('=', 1)[0] as string)));
   parsed.search = kept.length === 0 ? '' : `?${kept.join('&')}`;
   return parsed.toString();
 }

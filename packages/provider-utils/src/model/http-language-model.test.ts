@@ -24,9 +24,16 @@ const errors: ModelCallErrors<CallError> = {
 
 /** The smallest adapter: its own key header and a version header, the base does the rest. */
 class TinyModel extends HttpLanguageModel<CallError> {
-  constructor(url: string, apiKey: string | undefined, headers: Record<string, string>) {
+  constructor(url: string, apiKey: string | undefined, headers: Record<string, string>, providerOptions?: unknown) {
     super(
-      { provider: 'tiny', modelId: 'm1', apiKey, headers, fetch: (input, init) => globalThis.fetch(input, init) },
+      {
+        provider: 'tiny',
+        modelId: 'm1',
+        apiKey,
+        headers,
+        providerOptions,
+        fetch: (input, init) => globalThis.fetch(input, init),
+      },
       errors,
     );
     this.url = url;
@@ -89,6 +96,17 @@ describe('HttpLanguageModel', () => {
     expect((error as CallError).context.secret).toEqual(
       expect.arrayContaining(['sk-tiny-secret', 'relay-token-123', 'user-token-456']),
     );
+  });
+
+  it("holds the credential-like values of the model's and the request's provider options in its context", async () => {
+    answer = { status: 400, body: '{"error":"bad"}' };
+    const model = new TinyModel(url, undefined, {}, { tiny: { accessToken: 'model-token-789', region: 'eu-west-1' } });
+    const error = (await model.call({
+      messages: [],
+      providerOptions: { tiny: { extraBody: { api_key: 'request-key-012' } } },
+    })) as CallError;
+    expect(error.context.secret).toEqual(expect.arrayContaining(['model-token-789', 'request-key-012']));
+    expect(error.context.secret).not.toContain('eu-west-1');
   });
 
   it("reads a body that is not JSON as the adapter's invalid_chunk_json error", async () => {

@@ -1,7 +1,7 @@
 import type { LanguageModelV1Request } from '@tiny/llm';
 import type { TransportFailureKind } from '../errors/failure-options.js';
 import type { HttpFailure } from '../errors/http-failure.js';
-import { requestSecrets, type Secrets } from '../errors/redact-secret.js';
+import { optionSecrets, requestSecrets, type Secrets } from '../errors/redact-secret.js';
 import { mergeHeaders } from '../http/post-json.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { sendJson } from '../http/send-json.js';
@@ -48,6 +48,11 @@ export interface HttpModelTransport {
   readonly secrets?: readonly string[] | undefined;
   /** Headers sent with every request (after the adapter's own, before the request's). */
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * The model's own provider options: credential-like values in them (see `optionSecrets`) are
+   * kept out of every error, as are those of each request's `providerOptions`.
+   */
+  readonly providerOptions?: unknown;
   /** The `fetch` requests go through. */
   readonly fetch: typeof globalThis.fetch;
   /** Bounds on responses; `HttpLimits` defaults for those left out. */
@@ -97,18 +102,21 @@ export abstract class HttpLanguageModel<TError extends Error> {
   }
 
   /**
-   * Who failed, and every secret of the request: the API key and every header value given (the
-   * model's, the request's and `more`, such as a token fetched for this request): a server may
-   * echo any of them.
+   * Who failed, and every secret of the request: the API key, every header value given (the
+   * model's, the request's and `more`, such as a token fetched for this request) and the
+   * credential-like values of the model's and the request's provider options (`optionSecrets`): a
+   * server may echo any of them.
    */
   protected errorContext(request: LanguageModelV1Request, more?: Readonly<Record<string, string>>): ModelErrorContext {
     this.secrets ??= [
       ...(this.transport.secrets ?? []),
       ...requestSecrets({ apiKey: this.transport.apiKey, headers: this.transport.headers }),
+      ...optionSecrets(this.transport.providerOptions),
     ];
     const extra = [
       ...(more === undefined ? [] : requestSecrets({ headers: more })),
       ...(request.headers === undefined ? [] : requestSecrets({ headers: request.headers })),
+      ...(request.providerOptions === undefined ? [] : optionSecrets(request.providerOptions)),
     ];
     return { provider: this.provider, secret: extra.length === 0 ? this.secrets : [...this.secrets, ...extra] };
   }
