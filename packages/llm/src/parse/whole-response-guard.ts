@@ -161,6 +161,20 @@ function findReasoningEnd(
   return findCloser(state, window);
 }
 
+/** Whether `text` has none of `{`, `[`, `<`: it can start or continue no JSON value, tag or reasoning token. */
+function isPlain(text: string): boolean {
+  if (text.length === 1) {
+    const code = text.charCodeAt(0);
+    return code !== 123 && code !== 91 && code !== 60;
+  }
+  return text.indexOf('{') < 0 && text.indexOf('[') < 0 && text.indexOf('<') < 0;
+}
+
+/** JSON's whitespace (the prose reading skips these between values). */
+function isJsonSpace(code: number): boolean {
+  return code === 32 || code === 10 || code === 13 || code === 9;
+}
+
 function hasTokenStart(text: string): boolean {
   return text.indexOf('<') >= 0 || text.indexOf('[') >= 0;
 }
@@ -289,8 +303,50 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
     return holdFrom !== undefined || start.json === undefined || (answer !== undefined && answer.reader.json !== false);
   }
 
+  /**
+   * Whether the guard is in plain prose: every whole-response reading is decided against, nothing
+   * is held, no candidate, tag or closer is part-way, and no call waits. A feed that brings no `{`,
+   * `[` or `<` (raw or scrubbed) then changes nothing but positions, and its scrubbed text is shown as is.
+   */
+  function quiet(): boolean {
+    return (
+      holdFrom === undefined &&
+      start.json === false &&
+      (answer === undefined || answer.reader.json === false) &&
+      candidate === undefined &&
+      base === end &&
+      calls.length === 0 &&
+      tagTail === '' &&
+      scrubTail === '' &&
+      (reasoning.phase === 2 || reasoning.tail === '')
+    );
+  }
+
   return {
     feed(raw, scrubbed) {
+      if (scrubbed.calls.length === 0 && quiet() && isPlain(raw) && isPlain(scrubbed.text)) {
+        // What the full path below does with such a feed, without its windows and copies.
+        all += raw;
+        if (reasoning.phase !== 2) {
+          if (reasoning.firstNonSpace < 0) {
+            const first = raw.search(/\S/);
+            if (first >= 0) reasoning.firstNonSpace = reasoning.offset + first;
+          }
+          reasoning.offset += raw.length;
+        }
+        const chunk = scrubbed.text;
+        if (chunk === '') return scrubbed;
+        if (readsProse) {
+          examined += chunk.length;
+          let last = chunk.length - 1;
+          while (last >= 0 && isJsonSpace(chunk.charCodeAt(last))) last--;
+          if (last >= 0) lastNonSpaceEnd = end + last + 1;
+        }
+        end += chunk.length;
+        base = end;
+        released += chunk;
+        return scrubbed;
+      }
       all += raw;
       if (!sawBracket && (raw.indexOf('{') >= 0 || raw.indexOf('[') >= 0)) sawBracket = true;
       if (sawPythonTag(raw)) holdAllFrom(base);
@@ -306,7 +362,9 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
         end += chunk.length;
       }
       const window = scrubTail + chunk;
+      // A tail without `<` or `[` can start neither a closer nor `<|python_tag|>`: kept as nothing.
       scrubTail = window.slice(-TOKEN_TAIL);
+      if (!hasTokenStart(scrubTail)) scrubTail = '';
       if (answer !== undefined && answer.at === undefined && answer.reader.json !== false) {
         // The closer, as the block scrubber released it (it never shows text past it earlier).
         const closer = answer.closer.exec(window);
@@ -372,7 +430,8 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
       lastNonSpaceEnd = 0;
       sawBracket = false;
       const blockReading: ParsedText = { ...scrubbed, text: rest, calls: heldCalls };
-      if (rest === '' && !bracket) return blockReading;
+      // Every `bare_json` reading needs a `{` or a `[`: without one the batch parse is not run.
+      if (!bracket) return blockReading;
       let batch: ParsedText;
       try {
         batch = parseCompleteText(whole, knowledge, { allowBareJson: true, allowGlmLines: false });
