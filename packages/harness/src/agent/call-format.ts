@@ -16,19 +16,21 @@ export function recordCallFormats(
   }[],
 ): void {
   for (const call of calls) {
-    const format = formatOfGrammar(call.source);
-    state.callFormats.set(call.id, {
-      format,
-      grammar: call.source,
-      ...(call.partial === true ? { partial: true } : {}),
-      ...(call.refused === true ? { refused: true } : {}),
-    });
+    // One shape for every call (flags added only when set): no object spread per call.
+    const written: Mutable<CallFormat> = { format: formatOfGrammar(call.source), grammar: call.source };
+    if (call.partial === true) written.partial = true;
+    if (call.refused === true) written.refused = true;
+    state.callFormats.set(call.id, written);
   }
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * The `format` and `grammar` fields of a call's `tool_started` / `tool_completed` events: empty for
  * a call the run did not read from a model turn (nested calls, calls restored from a saved state).
+ * The per-call events of the common path write the two fields out instead of spreading this (an
+ * object spread per event is a measurable share of a call, bench/README.md, issue 35).
  * @internal
  */
 export function callFormatFields(state: LoopState, callId: string): Partial<CallFormat> {

@@ -37,6 +37,19 @@ function sameEntries(a: ReadonlyMap<string, RegisteredTool>, b: ReadonlyMap<stri
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /**
+ * Whether the offered catalogue needs no resolving: an unchanged registry, and no toolsets,
+ * filtering middleware or active discovery bridge. Synchronous, so the loop awaits
+ * {@link resolveCatalogue} (a promise and a microtask per turn) only when there is work.
+ * @internal
+ */
+export function catalogueCurrent(state: LoopState): boolean {
+  if (state.registry.schemas() !== state.offeredFrom) return false;
+  if (state.toolSets.length > 0 || state.discovery?.bridgeActive === true) return false;
+  for (const middleware of state.middleware) if (middleware.filterTools !== undefined) return false;
+  return true;
+}
+
+/**
  * Resolves this turn's catalogue: the registry's tools, then each toolset's (the first owner of a
  * name wins), minus what the host allow-list denies; `direct` tools are offered, `deferred` ones go
  * into the run's discovery catalogue (callable by name, found through `tool_search`; refreshed
@@ -47,10 +60,9 @@ const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? 
  * @internal
  */
 export async function resolveCatalogue(state: LoopState): Promise<void> {
+  if (catalogueCurrent(state)) return;
   const direct = state.registry.schemas();
   const filters = state.middleware.some((middleware) => middleware.filterTools !== undefined);
-  const dynamic = filters || state.toolSets.length > 0 || state.discovery?.bridgeActive === true;
-  if (direct === state.offeredFrom && !dynamic) return;
   state.offeredFrom = direct;
   const allowed = allowedToolNames(state.context);
   const permitted = (name: string) => allowed === undefined || allowed.has(name);

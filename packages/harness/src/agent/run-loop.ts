@@ -29,7 +29,7 @@ import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import { ListenerError } from '../errors/listener-error.js';
 import { ToolChoiceIgnoredError } from '../errors/tool-choice-ignored-error.js';
 import { ToolChoiceUnavailableError } from '../errors/tool-choice-unavailable-error.js';
-import type { RunOutcome } from '../events/agent-event.js';
+import type { AgentEvent, RunOutcome } from '../events/agent-event.js';
 import { executeBatch } from '../execution/execute-batch.js';
 import type { NestedCallRunner } from '../execution/execute-call.js';
 import { closeUnansweredCalls, foldBatch } from '../execution/fold-batch.js';
@@ -49,7 +49,7 @@ import { normalizeToolChoice } from '../run/validate-run-options.js';
 import { recordCallFormats } from './call-format.js';
 import { callModelThroughMiddleware } from './call-model.js';
 import type { LoopState, PendingCall } from './loop-state.js';
-import { resolveCatalogue } from './resolve-catalogue.js';
+import { catalogueCurrent, resolveCatalogue } from './resolve-catalogue.js';
 
 /** The user turn sent when the model stopped for tool calls but none could be read. */
 export const DROPPED_TOOL_CALL_NUDGE =
@@ -218,10 +218,30 @@ function snapshot(
   return state.stateSecret === undefined ? written : signRunState(written, state.stateSecret);
 }
 
-/** `refusedCallIds` of a `model_completed` event: the provider ids of the calls the adapter refused. */
-function refusedCallIds(response: LanguageModelV1Response): { refusedCallIds?: readonly string[] } {
-  const ids = response.toolCalls.filter((call) => call.refused === true).map((call) => call.id);
-  return ids.length === 0 ? {} : { refusedCallIds: ids };
+type ModelCompleted = Extract<AgentEvent, { type: 'model_completed' }>;
+
+/**
+ * The `model_completed` event of a response; `refusedCallIds` holds the provider ids of the calls
+ * the adapter refused. Optional fields are added in place, in the event's field order, only when
+ * present (no object spread per turn).
+ */
+function modelCompleted(modelCallId: string, response: LanguageModelV1Response, toolCallCount: number): ModelCompleted {
+  const event: { -readonly [K in keyof ModelCompleted]: ModelCompleted[K] } = {
+    type: 'model_completed',
+    modelCallId,
+    finishReason: response.finishReason,
+    toolCallCount,
+  };
+  const refused: string[] = [];
+  for (const call of response.toolCalls) if (call.refused === true) refused.push(call.id);
+  if (refused.length > 0) event.refusedCallIds = refused;
+  const usage = response.usage;
+  event.inputTokens = usage.inputTokens;
+  event.outputTokens = usage.outputTokens;
+  if (usage.cachedInputTokens !== undefined) event.cachedInputTokens = usage.cachedInputTokens;
+  if (response.refusal !== undefined) event.refusal = response.refusal;
+  if (response.warnings.length > 0) event.warnings = response.warnings;
+  return event;
 }
 
 /** A deep copy of `value`, frozen at every depth (what `afterModel` hooks are given to read). */
@@ -449,7 +469,7 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     state.turn += 1;
     const turn = state.turn;
     if (sink.active) sink.emit({ type: 'turn_started', turn });
-    if (turn > 1 || settings.resume) await resolveCatalogue(state);
+    if ((turn > 1 || settings.resume) && !catalogueCurrent(state)) await resolveCatalogue(state);
     const context = middlewareContext(state, turn);
     const before =
       state.middleware.length === 0
@@ -556,22 +576,7 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     const calls = dropCalls ? [] : settleCallIds(state, parsed.calls, modelCallId);
     recordCallFormats(state, calls);
     state.history.push(recordAssistantTurn(response, dropCalls ? { replayText: parsed.text } : parsed, calls));
-    if (sink.active) {
-      sink.emit({
-        type: 'model_completed',
-        modelCallId,
-        finishReason: response.finishReason,
-        toolCallCount: calls.length,
-        ...refusedCallIds(response),
-        inputTokens: response.usage.inputTokens,
-        outputTokens: response.usage.outputTokens,
-        ...(response.usage.cachedInputTokens === undefined
-          ? {}
-          : { cachedInputTokens: response.usage.cachedInputTokens }),
-        ...(response.refusal === undefined ? {} : { refusal: response.refusal }),
-        ...(response.warnings.length === 0 ? {} : { warnings: response.warnings }),
-      });
-    }
+    if (sink.active) sink.emit(modelCompleted(modelCallId, response, calls.length));
     if (ignored && forced !== undefined) {
       const calledTools = parsed.calls.map((call) => call.name);
       if (sink.active)
@@ -597,13 +602,11 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
       // `accept` under `none`: the text is the answer; its calls never run.
       if (forced.type === 'none') return finish(state, 'final', parsed.text);
     }
-    const pendingCalls: PendingCall[] = calls.map((call) => ({
-      id: call.id,
-      name: call.name,
-      arguments: call.arguments,
-      invalid: call.invalid,
-      ...(call.refused === true ? { refused: true as const } : {}),
-    }));
+    const pendingCalls: PendingCall[] = calls.map((call) =>
+      call.refused === true
+        ? { id: call.id, name: call.name, arguments: call.arguments, invalid: call.invalid, refused: true }
+        : { id: call.id, name: call.name, arguments: call.arguments, invalid: call.invalid },
+    );
     if (state.middleware.length > 0) {
       // Hooks read a frozen copy: admission decides from `pendingCalls` (the calls as read, refusals
       // included), so a hook may drop or answer calls through a control, never rename or un-refuse one.
@@ -637,10 +640,11 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     const admissions: Admission[] = [];
     if (broken !== undefined)
       for (const call of pendingCalls) admissions.push(refuseBrokenCall(state, call, broken, modelCallId));
+    // By index: a `for…of` whose body may `await` allocates an iterator result per call.
     else
-      for (const call of pendingCalls) {
+      for (let index = 0; index < pendingCalls.length; index += 1) {
         // Most admissions settle synchronously: awaiting only a promise saves a microtask per call.
-        const admission = admitModelCall(state, call);
+        const admission = admitModelCall(state, pendingCalls[index] as PendingCall);
         admissions.push(admission instanceof Promise ? await admission : admission);
       }
     const ended = await completeBatch(state, settings, admissions, nested, parsed.text, []);

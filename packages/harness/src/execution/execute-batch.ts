@@ -20,19 +20,24 @@ export function runsConcurrently(state: LoopState, executables: readonly Executa
 
 function emitStarted(state: LoopState, admission: Executable, parentCallId?: string): void {
   if (!state.sink.active) return;
-  const started = {
-    type: 'tool_started',
-    callId: admission.call.id,
-    toolName: admission.entry.name,
-    ...callFormatFields(state, admission.call.id),
-  } as const;
   const capture = state.policy.captureToolIo;
+  const callId = admission.call.id;
+  const toolName = admission.entry.name;
   if (!capture && parentCallId === undefined) {
-    state.sink.emit(started);
+    // The common event written out field by field (no object spread per call).
+    const written = state.callFormats.get(callId);
+    state.sink.emit(
+      written === undefined
+        ? { type: 'tool_started', callId, toolName }
+        : { type: 'tool_started', callId, toolName, format: written.format, grammar: written.grammar },
+    );
     return;
   }
   state.sink.emit({
-    ...started,
+    type: 'tool_started',
+    callId,
+    toolName,
+    ...callFormatFields(state, callId),
     ...(capture ? { input: redactValue(admission.input, redactionOf(admission.entry.tool)) } : {}),
     ...(parentCallId === undefined ? {} : { parentCallId }),
   });

@@ -201,17 +201,25 @@ export async function foldBatch(
               ]
             : eventSecrets(admission.call.arguments, redactionOf(owner), capture)
           : [];
-      const written = callFormatFields(state, admission.call.id);
-      if (isAnswer) sink.emit({ type: 'tool_started', callId: admission.call.id, toolName, ...written });
-      const completed = {
-        type: 'tool_completed',
-        callId: admission.call.id,
-        toolName,
-        ...written,
-        startedAtMs: startedAt,
-        durationMs: done?.durationMs ?? 0,
-        outputBytes: Buffer.byteLength(content),
-      } as const;
+      const callId = admission.call.id;
+      if (isAnswer) sink.emit({ type: 'tool_started', callId, toolName, ...callFormatFields(state, callId) });
+      const written = state.callFormats.get(callId);
+      const durationMs = done?.durationMs ?? 0;
+      const outputBytes = Buffer.byteLength(content);
+      // Written out field by field, the call's format and grammar after its tool name (no object spread per call).
+      const completed =
+        written === undefined
+          ? ({ type: 'tool_completed', callId, toolName, startedAtMs: startedAt, durationMs, outputBytes } as const)
+          : ({
+              type: 'tool_completed',
+              callId,
+              toolName,
+              format: written.format,
+              grammar: written.grammar,
+              startedAtMs: startedAt,
+              durationMs,
+              outputBytes,
+            } as const);
       const plain = !capture && !result.isError && result.metadata === undefined && artifacts.length === 0;
       sink.emit(
         plain

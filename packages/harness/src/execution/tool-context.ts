@@ -116,6 +116,8 @@ class CallContext implements ToolExecutionContext {
   readonly approved: boolean;
   #idempotencyKey: string | undefined;
   #running = true;
+  /** Whether {@link CallContext.#register} put this call's signal in `callSignals`. */
+  #registered = false;
   #callTool: ToolExecutionContext['callTool'] | undefined;
   #reportSecrets: readonly string[] | undefined;
   readonly #loop: LoopState;
@@ -132,19 +134,33 @@ class CallContext implements ToolExecutionContext {
       isApprovedCall(state, options.callId, options.entry.name, { nested: options.depth > 0 });
     this.#idempotencyKey = options.idempotencyKey;
     // A nested call (`<parent>/<n>`) is aborted with its calling tool's call: none outlives its parent.
-    let signals = callSignals.get(state);
+    if (options.depth > 0)
+      callSignals
+        .get(state)
+        ?.get(options.callId.slice(0, options.callId.lastIndexOf('/')))
+        ?.link(options.signal);
+  }
+
+  /**
+   * Makes this call's signal findable by the nested calls it makes: done when the tool first reads
+   * `callTool`, the only way to make one (most calls never do, and skip the two map updates).
+   */
+  #register(): void {
+    if (this.#registered) return;
+    this.#registered = true;
+    let signals = callSignals.get(this.#loop);
     if (signals === undefined) {
       signals = new Map();
-      callSignals.set(state, signals);
+      callSignals.set(this.#loop, signals);
     }
-    if (options.depth > 0) signals.get(options.callId.slice(0, options.callId.lastIndexOf('/')))?.link(options.signal);
-    signals.set(options.callId, options.signal);
+    signals.set(this.callId, this.#options.signal);
   }
 
   /** Marks the call finished: later progress reports are dropped. */
   static end(context: CallContext): void {
     context.#running = false;
     const { callId, signal, depth } = context.#options;
+    if (!context.#registered && depth === 0) return;
     const signals = callSignals.get(context.#loop);
     if (signals?.get(callId) === signal) signals.delete(callId);
     if (depth > 0) signals?.get(callId.slice(0, callId.lastIndexOf('/')))?.unlink(signal);
@@ -209,6 +225,7 @@ class CallContext implements ToolExecutionContext {
   /** Nested calls; a bound function (made on first read), so `const { callTool } = context` works. */
   get callTool(): ToolExecutionContext['callTool'] {
     // An optional third argument `{ signal }` (code mode's program): aborting it aborts the nested calls.
+    this.#register();
     this.#callTool ??= (name, args, ...rest: unknown[]) => {
       const stop = (rest[0] as { signal?: unknown } | undefined)?.signal;
       if (stop instanceof AbortSignal) this.#options.signal.abortChildrenOn(stop);

@@ -34,8 +34,11 @@ class BudgetSpent {}
 /** Thrown by the meter when too many errors were collected; caught by {@link runBudgeted}. */
 class ErrorsOverflow {}
 
-/** Weights of objects already weighed in the current run (objects are weighed once per run). */
-let keyCounts = new WeakMap<object, number>();
+/**
+ * Weights of objects already weighed in the current run (objects are weighed once per run); made
+ * at the first object weighed, so a run that weighs none (most) allocates no `WeakMap`.
+ */
+let keyCounts: WeakMap<object, number> | undefined;
 /** Caches kept for the outermost run only (see {@link runScoped}). */
 let scoped = new Map<symbol, unknown>();
 
@@ -59,6 +62,7 @@ function weigh(node: unknown): number {
   if (typeof node === 'string') return 1 + Math.floor(node.length / NODE_UNIT);
   if (typeof node !== 'object' || node === null) return 1;
   if (Array.isArray(node)) return 1 + Math.floor(node.length / NODE_UNIT);
+  keyCounts ??= new WeakMap();
   let weight = keyCounts.get(node);
   if (weight === undefined) {
     // Keys and their characters: `patternProperties` and `propertyNames` read every key whole.
@@ -302,7 +306,8 @@ export function runBudgeted(
   value: unknown,
   run: BudgetedRun = {},
 ): boolean | typeof SPENT | typeof OVERFLOW {
-  const outer = { ...meter };
+  // The enclosing run's meter, restored at the end (fields in locals: no copy object per run).
+  const { n, limit, maxErrors, value: outerValue, schemaNodes, sized } = meter;
   meter.n = 0;
   meter.limit = MIN_VISITS;
   meter.maxErrors = run.maxErrors ?? Number.POSITIVE_INFINITY;
@@ -317,10 +322,15 @@ export function runBudgeted(
     throw error;
   } finally {
     last = meter.n;
-    Object.assign(meter, outer);
+    meter.n = n;
+    meter.limit = limit;
+    meter.maxErrors = maxErrors;
+    meter.value = outerValue;
+    meter.schemaNodes = schemaNodes;
+    meter.sized = sized;
     // Caches are only reused within a run (values are not mutated during one).
-    if (outer.limit === Number.POSITIVE_INFINITY) {
-      keyCounts = new WeakMap();
+    if (limit === Number.POSITIVE_INFINITY) {
+      keyCounts = undefined;
       if (scoped.size > 0) scoped = new Map();
     }
   }
