@@ -96,8 +96,10 @@ const TOKEN_TAIL = 32;
  * grammars whose characters occur in it. A held tail is rescanned when a fragment brings a
  * character that can complete or start something (`<>[]}`, a backtick, `)`, a newline), else only
  * after it grows by 8 characters or an eighth, whichever is more; a block that has begun only on
- * a character that can end a closer (`>])}`, a backtick, a newline), else after 64 characters or
- * an eighth. A complete block held until a reasoning token decides
+ * a character that can decide it (one that ends a token of its grammar or of a protected region:
+ * `>`, `]` or a backtick for a `<tool_call>`-family or sentinel-token block, so the JSON body's `}`s
+ * cost nothing; `>])}`, a backtick or a newline for the others), else after 64 characters or an
+ * eighth. A complete block held until a reasoning token decides
  * whether the text began in reasoning (`leadingReasoning`) is rescanned only when a fragment may
  * complete such a token, or after it grows by 64 characters or an eighth; while more than 4 KB is
  * held, only after it grows by an eighth. So total work stays linear, and held text is released at
@@ -115,6 +117,8 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
   let heldAfterLastScan = 0;
   /** Whether the last scan held `buffer` from a block that has begun (see {@link BLOCK_GROWTH}). */
   let heldBlock = false;
+  /** While `heldBlock`: the characters that can decide the held block (`ScanResult.pendingDecidedBy`). */
+  let heldDecidedBy = CLOSING;
   /** Whether it held `buffer` until a reasoning token decides the start (`ScanResult.pendingReasoning`). */
   let heldForReasoning = false;
   /** While `heldForReasoning`: the last characters fed, where a token a fragment completes may have begun. */
@@ -166,7 +170,8 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
     }
     const last = parts[parts.length - 1] ?? [0, buffer.length];
     let releaseEnd = last[1];
-    if (!final) {
+    // A hold can only shorten what the last part releases (none when it releases nothing).
+    if (!final && releaseEnd > last[0]) {
       for (const grammar of grammars) {
         const hold = safeHold(() => grammar.holdFrom(last[0]));
         if (hold >= last[0] && hold < releaseEnd) releaseEnd = hold;
@@ -175,6 +180,7 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
     // Held from the block itself (not from an earlier partial opener, nor for a quotation).
     heldBlock = scan.pending >= 0 && releaseEnd === scan.pending && scan.pendingQuote !== true;
     heldForReasoning = heldBlock && scan.pendingReasoning === true;
+    heldDecidedBy = (heldBlock ? scan.pendingDecidedBy : undefined) ?? CLOSING;
     narrative.append(buffer.slice(last[0], releaseEnd));
     const consumed = final ? buffer.length : releaseEnd;
     const finished = finalizeCalls(scan.calls, knowledge);
@@ -190,6 +196,7 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
       previousCode = -1;
       heldAfterLastScan = 0;
       heldBlock = false;
+      heldDecidedBy = CLOSING;
       heldForReasoning = false;
       tokenTail = '';
       wordHeld = false;
@@ -224,7 +231,9 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
       const ends = fragment.indexOf('>') >= 0 || fragment.indexOf(']') >= 0;
       return (ends && REASONING_TOKEN_PART.test(tokenTail)) || grown >= Math.max(BLOCK_GROWTH, heldAfterLastScan / 8);
     }
-    if (heldBlock) return grown >= Math.max(BLOCK_GROWTH, heldAfterLastScan / 8) || containsAny(fragment, CLOSING);
+    // A block is rescanned on what can decide it: its grammar's closing characters, else `CLOSING`.
+    if (heldBlock)
+      return grown >= Math.max(BLOCK_GROWTH, heldAfterLastScan / 8) || containsAny(fragment, heldDecidedBy);
     return grown >= Math.max(MIN_GROWTH, heldAfterLastScan / 8) || containsAny(fragment, DECISIVE);
   }
 

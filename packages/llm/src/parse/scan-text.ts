@@ -24,6 +24,13 @@ export interface ScanResult {
    * token, or the end of the text, can release any of it.
    */
   readonly pendingReasoning?: boolean;
+  /**
+   * Stream mode: the text from `pending` is a block that has begun and whose grammar names what can
+   * decide it (the block's `decidedBy`, with `>`, `]` and a backtick, which end the tokens that can
+   * open or close a protected region): until one of these characters arrives, more text leaves the
+   * scan's answer as it is.
+   */
+  readonly pendingDecidedBy?: string;
   /** Whether a run of blocks was left as text because it was quoted in prose. */
   readonly quoted: boolean;
   /** The span of the last call block taken, if any. */
@@ -171,7 +178,17 @@ export function scanText(
       // from its opening mark (the next scan must see it).
       const start = heldFrom(best.start);
       parts.push([partStart, start]);
-      return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall(), callSpans };
+      const pendingDecidedBy = decidedBy(best);
+      return {
+        parts,
+        calls,
+        diagnostics,
+        pending: start,
+        quoted,
+        lastCallSpan: lastCall(),
+        callSpans,
+        pendingDecidedBy,
+      };
     }
     // CUT_OFF_OWNS_TO_END: a block after an opener that never closed is inside that block (its
     // closer would have come first), so its calls are part of the cut-off call and never run: a
@@ -408,6 +425,17 @@ export function scanText(
       return undefined;
     }
   }
+}
+
+/**
+ * The characters that can end a token opening or closing a protected region before a held block
+ * (`</think>`, `[/THINK]`, a backtick of inline code): with the grammar's own, all that can decide it.
+ */
+const REGION_DECIDING = '>]`';
+
+/** What can decide a pending block: its grammar's `decidedBy` and {@link REGION_DECIDING}; undefined: not said. */
+function decidedBy(block: Block & { readonly kind: 'pending' }): string | undefined {
+  return block.decidedBy === undefined ? undefined : block.decidedBy + REGION_DECIDING;
 }
 
 /** A closer that ends a region the prompt opened (`</think>`, `</thinking>`, `[/THINK]`), any case. */

@@ -50,7 +50,19 @@ export type Block =
   | { readonly kind: 'malformed'; readonly start: number; readonly end: number; readonly bodyChars: number }
   | { readonly kind: 'furniture'; readonly start: number; readonly end: number }
   | { readonly kind: 'unterminated'; readonly start: number; readonly end: number }
-  | { readonly kind: 'pending'; readonly start: number; readonly end: number };
+  | {
+      readonly kind: 'pending';
+      readonly start: number;
+      readonly end: number;
+      /**
+       * The characters one of which must arrive before more text can change this answer (the last
+       * characters of every token that can end or decide the block: `>` of tags, a backtick of a
+       * fence). Absent: the grammar does not say (any character may). A stream holding the block
+       * rescans it only on one of them or when its growth bound says so (see
+       * `create-stream-scrubber.ts`), so a `}` inside a tagged JSON body costs nothing.
+       */
+      readonly decidedBy?: string;
+    };
 
 /**
  * @internal One surface syntax. `findNext(from)` returns the first block starting at or after

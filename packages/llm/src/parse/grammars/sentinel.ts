@@ -50,7 +50,8 @@ export function createSentinelGrammar(context: ScanContext): Grammar {
       // A JSON body is read past end tokens written inside its strings.
       const close = closerPastJson(text, token.end, (at) => nextEnd.next(at), mode === 'stream');
       if (close < 0) {
-        if (mode === 'stream') return { kind: 'pending', start: index, end: text.length };
+        // Only an end token (each ends in `>`) past the JSON value can close it.
+        if (mode === 'stream') return { kind: 'pending', start: index, end: text.length, decidedBy: '>' };
         return { kind: 'unterminated', start: index, end: token.end };
       }
       const closeToken = matchSentinelToken(text, close);

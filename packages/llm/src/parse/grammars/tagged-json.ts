@@ -225,7 +225,8 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
       if (calls.length > 0) return { kind: 'calls', start: opener.start, end, calls };
       return { kind: 'malformed', start: opener.start, end, bodyChars: countCharacters(text, bodyStart, closeStart) };
     }
-    if (mode === 'stream') return { kind: 'pending', start: opener.start, end: text.length };
+    // No closer yet: only a marker (every one ends in `>`: tags, `</invoke>`, `]]>`) or a fence can close it.
+    if (mode === 'stream') return { kind: 'pending', start: opener.start, end: text.length, decidedBy: '>`' };
     if (isBlank(text, bodyStart, text.length)) {
       return { kind: 'malformed', start: opener.start, end: text.length, bodyChars: 0 };
     }
