@@ -148,6 +148,16 @@ export function describeHeaderSecrets(options: HeaderSecretsOptions): void {
       for (const text of stringsOf(error)) expect(text).not.toContain(unicodeEscaped(API_KEY).slice(0, 36));
     });
 
+    it('an API key given with whitespace around it (a key file with a line end) and echoed as sent is redacted', async () => {
+      server.answer(authError(`Incorrect API key provided: ${API_KEY}`));
+      const error = await caught(() =>
+        options
+          .create({ baseURL: server.baseURL(), apiKey: ` ${API_KEY}\t ` })
+          .doGenerate({ messages: [{ role: 'user', content: 'x' }] }),
+      );
+      expect(leaks(error)).toEqual([]);
+    });
+
     it('a refused redirect whose Location echoes the API key keeps it out of the error and its cause', async () => {
       server.answer({ status: 302, body: '', headers: { location: `http://evil.example/v1?k=${API_KEY}` } });
       const error = await caught(() =>

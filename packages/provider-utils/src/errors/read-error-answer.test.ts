@@ -44,3 +44,42 @@ describe('readErrorAnswer', () => {
     expect(anthropic).toMatchObject({ kind: 'not_found', requestId: 'req_b' });
   });
 });
+
+describe('readErrorAnswer: every field scrubbed, each before it is cut', () => {
+  const KEY = 'sk-live-answer-0123456789abcdef';
+
+  it('scrubs the envelope fields, the request id of a header and the provider kind', async () => {
+    const response = new Response(
+      JSON.stringify({ error: { message: 'x', code: KEY, param: KEY, type: `t_${KEY}` } }),
+      {
+        status: 400,
+        headers: { 'x-request-id': KEY },
+      },
+    );
+    const answer = await readErrorAnswer(response, { provider: 'p', secret: KEY, requestId });
+    expect(JSON.stringify(answer)).not.toContain(KEY);
+    expect(answer.envelope).toMatchObject({ code: '[redacted]', param: '[redacted]', type: 't_[redacted]' });
+    expect(answer.requestId).toBe('[redacted]');
+  });
+
+  it('leaves no head of a secret that the 500-character message cut or the 8,192-character body cut goes through', async () => {
+    const plain = await readErrorAnswer(new Response(`${'x'.repeat(470)}${KEY}`, { status: 500 }), {
+      provider: 'p',
+      secret: KEY,
+      requestId,
+    });
+    expect(plain.providerMessage).not.toContain('sk-live');
+    const body = JSON.stringify({ error: { message: 'bad' }, pad: 'y'.repeat(8192 - 40), k: KEY });
+    const json = await readErrorAnswer(new Response(body, { status: 400 }), { provider: 'p', secret: KEY, requestId });
+    expect(json.responseBody).not.toContain('sk-live');
+  });
+
+  it('scrubs the secret echoed in another case', async () => {
+    const answer = await readErrorAnswer(new Response(`bad key ${KEY.toUpperCase()}`, { status: 401 }), {
+      provider: 'p',
+      secret: KEY,
+      requestId,
+    });
+    expect(answer.message.toLowerCase()).not.toContain(KEY);
+  });
+});

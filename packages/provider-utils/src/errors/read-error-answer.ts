@@ -3,7 +3,7 @@ import { MAX_ERROR_BODY_CHARS, readErrorBody } from '../http/read-error-body.js'
 import type { HttpLimits } from '../limits/http-limits.js';
 import { classifyProviderError, deriveRetry } from './classify-provider-error.js';
 import { type ErrorEnvelope, readErrorEnvelope } from './read-error-envelope.js';
-import { redactSecret, type Secrets } from './redact-secret.js';
+import { redactCut, redactDeep, redactSecret, type Secrets } from './redact-secret.js';
 
 /** What an adapter's call error takes for an HTTP error answer, read one way for every adapter. */
 export interface ErrorAnswer {
@@ -28,7 +28,8 @@ export interface ErrorAnswer {
  * Reads an HTTP error answer into the options of an adapter's call error: the head of its body
  * (`readErrorBody`), the error in any envelope (`readErrorEnvelope`), the shared kind
  * (`classifyProviderError`), retryability and the wait (`deriveRetry`), the request id (from
- * `requestId(headers)`, else the body's), every text scrubbed of `secret`.
+ * `requestId(headers)`, else the body's), every text scrubbed of `secret` (the envelope's fields,
+ * the request id and the provider's kind included), each before it is cut.
  */
 export async function readErrorAnswer(
   response: Response,
@@ -40,15 +41,18 @@ export async function readErrorAnswer(
   },
 ): Promise<ErrorAnswer> {
   const body = await readErrorBody(response, context.limits);
-  const envelope = readErrorEnvelope(body.json);
-  const said = envelope?.message ?? body.fallback;
+  const read = readErrorEnvelope(body.json);
+  const trimmed = body.text.trim();
+  // Scrubbed before it is cut: a cut through a secret must not leave its head.
+  const said = read?.message ?? (trimmed === '' ? undefined : redactCut(trimmed, context.secret, 500));
   const providerMessage = redactSecret(said, context.secret);
-  const requestId = context.requestId(response.headers) ?? envelope?.requestId;
+  const requestId = redactSecret(context.requestId(response.headers) ?? read?.requestId, context.secret);
+  const envelope = read === undefined ? undefined : redactDeep(read, context.secret);
   const { kind, providerKind } = classifyProviderError({
     statusCode: response.status,
-    type: envelope?.type,
-    code: envelope?.code,
-    param: envelope?.param,
+    type: read?.type,
+    code: read?.code,
+    param: read?.param,
     message: said,
   });
   const status = `${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}`;
@@ -58,10 +62,10 @@ export async function readErrorAnswer(
       context.secret,
     ),
     kind,
-    providerKind,
+    providerKind: redactSecret(providerKind, context.secret),
     statusCode: response.status,
     ...deriveRetry(kind, response.status, response.headers),
-    responseBody: redactSecret(body.text.slice(0, MAX_ERROR_BODY_CHARS), context.secret),
+    responseBody: redactCut(body.text, context.secret, MAX_ERROR_BODY_CHARS),
     provider: context.provider,
     providerMessage,
     requestId,

@@ -2,7 +2,7 @@ import type { ModelCallErrorKind } from '@tiny/llm';
 import { MAX_ERROR_BODY_CHARS } from '../http/read-error-body.js';
 import { classifyProviderError, deriveRetry } from './classify-provider-error.js';
 import { type ErrorEnvelope, readErrorEnvelope } from './read-error-envelope.js';
-import { redactSecret, type Secrets } from './redact-secret.js';
+import { redactCut, redactDeep, redactSecret, type Secrets } from './redact-secret.js';
 
 /** What an adapter's call error takes for an error inside a started response, read one way. */
 export interface ErrorEvent {
@@ -27,7 +27,7 @@ export interface ErrorEvent {
  * (`readErrorEnvelope`; the raw text, cut to 500 characters, when the event was not JSON), the
  * shared kind (`classifyProviderError` with `inBody`: an unknown error is a retryable
  * `server_error`), the status it carried, retryability (`deriveRetry`), every text scrubbed of
- * `secret`. `where` words the message (`reported an error mid-stream`).
+ * `secret` (the envelope's fields, the request id and the provider's kind included), each before it is cut. `where` words the message (`reported an error mid-stream`).
  */
 export function readErrorEvent(
   body: unknown,
@@ -41,16 +41,19 @@ export function readErrorEvent(
     readonly headers?: Headers | undefined;
   },
 ): ErrorEvent {
-  const envelope = readErrorEnvelope(body);
-  const said = envelope?.message ?? (body === undefined && raw.trim() !== '' ? raw.trim().slice(0, 500) : undefined);
+  const read = readErrorEnvelope(body);
+  // Scrubbed before it is cut: a cut through a secret must not leave its head.
+  const said =
+    read?.message ?? (body === undefined && raw.trim() !== '' ? redactCut(raw.trim(), context.secret, 500) : undefined);
   const providerMessage = redactSecret(said, context.secret);
-  const requestId = context.requestId ?? envelope?.requestId;
-  const statusCode = envelope?.status ?? context.httpStatus;
+  const requestId = redactSecret(context.requestId ?? read?.requestId, context.secret);
+  const envelope = read === undefined ? undefined : redactDeep(read, context.secret);
+  const statusCode = read?.status ?? context.httpStatus;
   const { kind, providerKind } = classifyProviderError({
-    payloadStatus: envelope?.status,
-    type: envelope?.type,
-    code: envelope?.code,
-    param: envelope?.param,
+    payloadStatus: read?.status,
+    type: read?.type,
+    code: read?.code,
+    param: read?.param,
     message: said,
     inBody: true,
   });
@@ -60,10 +63,10 @@ export function readErrorEvent(
       context.secret,
     ),
     kind,
-    providerKind,
+    providerKind: redactSecret(providerKind, context.secret),
     statusCode,
     ...deriveRetry(kind, statusCode, context.headers),
-    responseBody: redactSecret(raw.slice(0, MAX_ERROR_BODY_CHARS), context.secret),
+    responseBody: redactCut(raw, context.secret, MAX_ERROR_BODY_CHARS),
     provider: context.provider,
     providerMessage,
     requestId,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { optionSecrets, REDACTED, redactDeep, redactSecret, requestSecrets } from './redact-secret.js';
+import { optionSecrets, REDACTED, redactCut, redactDeep, redactSecret, requestSecrets } from './redact-secret.js';
+import { isSecretName } from './secret-name.js';
 
 describe('redactSecret', () => {
   it('replaces every occurrence, leaves short secrets and undefined text alone', () => {
@@ -128,5 +129,82 @@ describe('optionSecrets', () => {
     expect(optionSecrets(hostile)).toEqual([]);
     expect(optionSecrets(deep)).toEqual([]);
     expect(optionSecrets(undefined)).toEqual([]);
+  });
+});
+
+describe('secrets a tester found left in errors (stop 43)', () => {
+  it('takes the API key trimmed, as fetch sends it', () => {
+    expect(requestSecrets({ apiKey: 'sk-key-with-newline\r\n' })).toContain('sk-key-with-newline');
+  });
+
+  it("takes an Authorization scheme's credential and a credential-named cookie from 4 characters, unquoted pieces", () => {
+    const secrets = requestSecrets({
+      headers: {
+        authorization: 'Token 7f3kQ2p',
+        cookie: 'session=Ab3x9Q; theme=dark',
+        'proxy-authorization': 'Digest username="u", response="6629fa4965b52a6a"',
+      },
+    });
+    expect(secrets).toEqual(expect.arrayContaining(['7f3kQ2p', 'Ab3x9Q', '6629fa4965b52a6a']));
+    expect(secrets).not.toContain('dark');
+  });
+
+  it('redacts a secret echoed in another case, with JSON short escapes, UTF-8 percent escapes or a form plus', () => {
+    expect(redactSecret('KEY SK-LIVE-ABCD1234', ['sk-live-abcd1234'])).toBe(`KEY ${REDACTED}`);
+    expect(redactSecret('{"m":"pa\\"ss\\\\word\\t42"}', ['pa"ss\\word\t42'])).toBe(`{"m":"${REDACTED}"}`);
+    expect(redactSecret('p%C3%A4ssw%c3%b6rd-geheim', ['pässwörd-geheim'])).toBe(REDACTED);
+    expect(redactSecret('pw=correct+horse+battery', ['correct horse battery'])).toBe(`pw=${REDACTED}`);
+  });
+
+  it('never throws for a secret too long for a pattern, and still redacts it', () => {
+    const long = `L${'x'.repeat(200_000)}END`;
+    expect(redactSecret(`got ${long} \\u0041`, [long])).toBe(`got ${REDACTED} \\u0041`);
+  });
+
+  it('cuts after scrubbing and leaves no head of a secret at the cut', () => {
+    expect(redactCut(`${'a'.repeat(10)}sk-live-abcd1234`, ['sk-live-abcd1234'], 18)).toBe(`${'a'.repeat(10)}[redacte`);
+    expect(redactCut(`${'a'.repeat(10)}sk-live-abcd1234`, ['sk-live-abcd1234'], 10 + 7)).toBe(
+      `${'a'.repeat(10)}[redact`,
+    );
+    expect(redactCut('abc sk-live', ['sk-live-abcd1234'], 100)).toBe('abc ');
+    expect(redactCut('plain text', ['sk-live-abcd1234'], 100)).toBe('plain text');
+  });
+
+  it('reads option values as sent, numbers and known credential formats included', () => {
+    const secrets = optionSecrets({
+      any: {
+        api_key: 48291337,
+        max_tokens: 1024,
+        wrapped: { apiKey: { toJSON: () => 'wrapped-secret-1234' } },
+        note: 'ghp_abcdefghijklmnopqrstuvwxyz0123',
+        proxy_url: 'http://user:proxy-pass-99@proxy.local:8080',
+        relay: 'https://relay:relay-pass-77@relay.local',
+      },
+    });
+    expect(secrets).toEqual(
+      expect.arrayContaining([
+        '48291337',
+        'wrapped-secret-1234',
+        'ghp_abcdefghijklmnopqrstuvwxyz0123',
+        'relay-pass-77',
+      ]),
+    );
+    expect(secrets).not.toContain('1024');
+  });
+
+  it.each([
+    ['pat', true],
+    ['sasUrl', true],
+    ['connectionString', true],
+    ['client_assertion', true],
+    ['totp', true],
+    ['webhookUrl', true],
+    ['githubPat', true],
+    ['path', false],
+    ['pattern', false],
+    ['temperature', false],
+    ['model', false],
+  ])('isSecretName(%s) is %s', (name, expected) => {
+    expect(isSecretName(name)).toBe(expected);
   });
 });

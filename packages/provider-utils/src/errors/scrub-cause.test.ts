@@ -45,3 +45,31 @@ describe('scrubCause', () => {
     expect(depth).toBe(9);
   });
 });
+
+describe('scrubCause: fields it cannot read as JSON', () => {
+  // A custom fetch's failure may carry the request's headers in shapes a JSON walk does not see.
+  const shapes: Array<[string, (headers: Record<string, string>) => Error]> = [
+    [
+      'a Headers object',
+      (headers) => Object.assign(new TypeError('fetch failed'), { request: { headers: new Headers(headers) } }),
+    ],
+    ['a Map', (headers) => Object.assign(new TypeError('fetch failed'), { meta: new Map(Object.entries(headers)) })],
+    [
+      'a hidden field',
+      (headers) =>
+        Object.defineProperty(new TypeError('fetch failed'), 'config', { value: { headers }, enumerable: false }),
+    ],
+    [
+      'a symbol-keyed field',
+      (headers) => Object.assign(new TypeError('fetch failed'), { [Symbol('config')]: { headers } }),
+    ],
+  ];
+
+  it.each(shapes)('leaves no secret in %s of the cause (util.inspect included)', async (_name, make) => {
+    const { inspect } = await import('node:util');
+    const cause = make({ authorization: `Bearer ${KEY}` });
+    const copy = scrubCause(new Error('request failed', { cause }), [KEY]);
+    expect(inspect(copy, { depth: 10, showHidden: true })).not.toContain(KEY);
+    expect(JSON.stringify(Object.getOwnPropertyNames((copy as { cause: object }).cause))).not.toContain('config');
+  });
+});

@@ -1,4 +1,4 @@
-import { SECRET_NAME } from '../errors/secret-name.js';
+import { isSecretName } from '../errors/secret-name.js';
 
 /**
  * The request URL as a model's `wireSettings()` reports it: where requests go (host, path, the
@@ -25,7 +25,7 @@ export function urlForSettings(url: string): string {
   const kept = parsed.search
     .slice(1)
     .split(/[&;]/)
-    .filter((pair) => pair !== '' && !SECRET_NAME.test(safeDecode(pair.split('=', 1)[0] as string)));
+    .filter((pair) => pair !== '' && !isSecretName(safeDecode(pair.split('=', 1)[0] as string)));
   parsed.search = kept.length === 0 ? '' : `?${kept.join('&')}`;
   return parsed.toString();
 }
