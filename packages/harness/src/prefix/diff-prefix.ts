@@ -46,16 +46,31 @@ const sumChars = (parts: readonly PrefixPart[], from = 0) => {
 };
 
 /**
+ * What a comparison needs of the previous request's history: its length, its characters, and where
+ * the next request's history first differs from it (`rewrittenAt`, with the characters from there
+ * on), if it does before its end. @internal
+ */
+export interface HistoryChange {
+  readonly length: number;
+  readonly chars: number;
+  readonly rewrittenAt?: number | undefined;
+  readonly lostChars?: number | undefined;
+}
+
+/** The parts of a fingerprint before the history. @internal */
+export type PrefixHead = Omit<PrefixFingerprint, 'digest' | 'history'>;
+
+/**
  * Whether `next` keeps every system message of `previous` at its place and only adds system
  * messages past the previous request's last message (sent in place there, an append).
  */
-function systemAppended(previous: PrefixFingerprint, next: PrefixFingerprint): boolean {
+function systemAppended(previous: PrefixHead, next: PrefixHead, historyLength: number): boolean {
   const before = previous.systems;
   const after = next.systems;
   if (before === undefined || after === undefined || after.length <= before.length) return false;
   for (const [at, part] of before.entries())
     if (after[at]?.index !== part.index || after[at]?.hash !== part.hash) return false;
-  const end = before.length + previous.history.length;
+  const end = before.length + historyLength;
   for (let at = before.length; at < after.length; at += 1) if ((after[at]?.index ?? -1) < end) return false;
   return true;
 }
@@ -67,6 +82,28 @@ function systemAppended(previous: PrefixFingerprint, next: PrefixFingerprint): b
  * A new tool is always a change, appended or not (what follows the tools is no longer cached).
  */
 export function diffPrefix(previous: PrefixFingerprint, next: PrefixFingerprint): PrefixBreak | undefined {
+  const oldHistory = previous.history;
+  const newHistory = next.history;
+  let firstMessage = 0;
+  while (
+    firstMessage < oldHistory.length &&
+    firstMessage < newHistory.length &&
+    oldHistory[firstMessage]?.hash === newHistory[firstMessage]?.hash
+  )
+    firstMessage += 1;
+  const rewritten = firstMessage < oldHistory.length;
+  return diffHeads(previous, next, {
+    length: oldHistory.length,
+    chars: sumChars(oldHistory),
+    ...(rewritten ? { rewrittenAt: firstMessage, lostChars: sumChars(oldHistory, firstMessage) } : {}),
+  });
+}
+
+/**
+ * {@link diffPrefix} with the history already compared (a tracker compares messages itself):
+ * `history` tells the previous history's size and where the next one first differs. @internal
+ */
+export function diffHeads(previous: PrefixHead, next: PrefixHead, history: HistoryChange): PrefixBreak | undefined {
   const changes: PrefixChange[] = [];
   // Where the previous prefix stops being reusable: an index into tools, then system, then history.
   let lostChars: number | undefined;
@@ -81,10 +118,7 @@ export function diffPrefix(previous: PrefixFingerprint, next: PrefixFingerprint)
   )
     firstTool += 1;
   if (firstTool < before.length || firstTool < after.length) {
-    lostChars =
-      (firstTool < before.length ? sumChars(before, firstTool) : 0) +
-      previous.system.chars +
-      sumChars(previous.history);
+    lostChars = (firstTool < before.length ? sumChars(before, firstTool) : 0) + previous.system.chars + history.chars;
     const oldByName = new Map(before.map((tool, index) => [tool.name, { tool, index }]));
     const newNames = new Set(after.map((tool) => tool.name));
     const lastOld = after.reduce((last, tool, index) => (oldByName.has(tool.name) ? index : last), -1);
@@ -106,26 +140,17 @@ export function diffPrefix(previous: PrefixFingerprint, next: PrefixFingerprint)
     for (const [index, name] of keptNew.entries())
       if (keptOld[index] !== name) changes.push({ part: 'tool', change: 'reordered', toolName: name });
   }
-  if (previous.system.hash !== next.system.hash && !systemAppended(previous, next)) {
+  if (previous.system.hash !== next.system.hash && !systemAppended(previous, next, history.length)) {
     changes.push({ part: 'system', change: 'changed' });
-    lostChars ??= previous.system.chars + sumChars(previous.history);
+    lostChars ??= previous.system.chars + history.chars;
   }
   if (previous.settings !== undefined && next.settings !== undefined && previous.settings.hash !== next.settings.hash) {
     changes.push({ part: 'settings', change: 'changed' });
-    lostChars ??= sumChars(previous.history);
+    lostChars ??= history.chars;
   }
-  let firstMessage = 0;
-  const oldHistory = previous.history;
-  const newHistory = next.history;
-  while (
-    firstMessage < oldHistory.length &&
-    firstMessage < newHistory.length &&
-    oldHistory[firstMessage]?.hash === newHistory[firstMessage]?.hash
-  )
-    firstMessage += 1;
-  if (firstMessage < oldHistory.length) {
-    changes.push({ part: 'history', change: 'rewritten', index: firstMessage });
-    lostChars ??= sumChars(oldHistory, firstMessage);
+  if (history.rewrittenAt !== undefined) {
+    changes.push({ part: 'history', change: 'rewritten', index: history.rewrittenAt });
+    lostChars ??= history.lostChars ?? 0;
   }
   if (changes.length === 0) return undefined;
   return { changes, lostPrefixTokens: Math.ceil((lostChars ?? 0) / 4) };

@@ -9,6 +9,7 @@ import {
 import { canonical } from '../ledger/idempotency-key.js';
 import { wireToolJson } from './canonical-tool.js';
 import { hashText } from './hash-text.js';
+import { HistoryFold } from './history-fold.js';
 
 /** One hashed part of a request's prefix: a 64-bit hash of its JSON (16 hex digits) and the JSON's length. */
 export interface PrefixPart {
@@ -63,8 +64,10 @@ export interface PrefixSettings {
  * each tool declaration (in request order, only what is sent: name, description, canonical
  * parameters, format), the system text (every system-role message of the request with its
  * position: Anthropic and Google send them all as the system prompt, OpenAI in place), the settings (tool choice and
- * response format), then each other message. `digest` covers all of it (a rolling fold of every
- * message's content hash): equal digests mean equal prefixes (up to 64-bit collisions).
+ * response format), then each other message. `digest` covers all of it (a running hash of
+ * the history's JSON content, finished with the parts before it): equal digests mean equal prefixes (up to
+ * 64-bit collisions). Digests are compared within a version: a version may compute them another
+ * way (the parts keep their meaning).
  */
 export interface PrefixFingerprint {
   readonly digest: string;
@@ -89,7 +92,8 @@ const toolParts = new WeakMap<ToolSchema, ToolPrefixPart>();
 const transformedParts = new WeakMap<ToolSchema, Map<string, ToolPrefixPart>>();
 const messageParts = new WeakMap<Message, PrefixPart>();
 
-const partOfJson = (json: string): PrefixPart => ({ hash: sha(json), chars: json.length });
+/** The part of a JSON text: its hash and length. @internal */
+export const partOfJson = (json: string): PrefixPart => ({ hash: sha(json), chars: json.length });
 
 /** The part of one tool declaration: what is sent of it, canonically (cached per declaration). @internal */
 export function toolPart(tool: ToolSchema, transform?: SchemaTransform): ToolPrefixPart {
@@ -128,7 +132,7 @@ function sentResponseFormat(settings: PrefixSettings | undefined): LanguageModel
   return { ...format, schema: applySchemaTransform(format.schema, transform) };
 }
 
-/** The part of one message (its JSON as sent), computed afresh (a tracker hashes each message once). @internal */
+/** The part of one message (its JSON as sent), computed afresh (a tracker computes each message's part at most once). @internal */
 export function freshMessagePart(message: Message): PrefixPart {
   return partOfJson(JSON.stringify(message) ?? '');
 }
@@ -206,52 +210,6 @@ export function toolsDigest(parts: readonly ToolPrefixPart[]): string {
   return sha(joined);
 }
 
-/**
- * A rolling digest of the history: each message's content hash folded, in order, into two 32-bit
- * lanes (a multiply per lane, no hashing), so a tracker adds message after message and any way of
- * building the same history gives the same value, and different content a different one (up to
- * collisions of the 64-bit fold). `lanes` holds the state after each message, so a rewrite at
- * message `i` continues from the state after message `i - 1`. @internal
- */
-export class HistoryFold {
-  private readonly a: number[] = [];
-  private readonly b: number[] = [];
-
-  get length(): number {
-    return this.a.length;
-  }
-
-  /** Keeps the state after the first `length` messages. */
-  truncate(length: number): void {
-    this.a.length = length;
-    this.b.length = length;
-  }
-
-  add(part: PrefixPart): void {
-    const high = Number.parseInt(part.hash.slice(0, 8), 16);
-    const low = Number.parseInt(part.hash.slice(8, 16), 16);
-    const last = this.a.length - 1;
-    const a = last < 0 ? 0x6a09e667 : (this.a[last] as number);
-    const b = last < 0 ? 0x3c6ef372 : (this.b[last] as number);
-    this.a.push(Math.imul(((a << 5) | (a >>> 27)) ^ high, 0x9e3779b1) ^ low);
-    this.b.push(Math.imul(((b << 7) | (b >>> 25)) ^ low, 0x85ebca77) ^ high);
-  }
-
-  /** The digest of a whole prefix: the fold so far, finished with the hash of the parts before the history. */
-  digest(base: string): string {
-    const last = this.a.length - 1;
-    const high = Number.parseInt(base.slice(0, 8), 16);
-    const low = Number.parseInt(base.slice(8, 16), 16);
-    let a = (last < 0 ? 0x6a09e667 : (this.a[last] as number)) ^ high;
-    let b = (last < 0 ? 0x3c6ef372 : (this.b[last] as number)) ^ low;
-    a = Math.imul(a ^ (b >>> 15), 0x2c1b3c6d);
-    b = Math.imul(b ^ (a >>> 13), 0x297a2d39);
-    a ^= b >>> 16;
-    b ^= a >>> 16;
-    return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
-  }
-}
-
 /** The hash of the parts before the history, in wire order. @internal */
 export function baseDigest(tools: string, system: PrefixPart, settings: PrefixPart): string {
   return sha(`${tools}|${system.hash}|${settings.hash}`);
@@ -273,18 +231,16 @@ export function fingerprintPrefix(
   const parts = tools.map((tool) => toolPart(tool, transform));
   const systems: Message[] = [];
   const indexes: number[] = [];
-  const history: PrefixPart[] = [];
-  const fold = new HistoryFold();
+  const historyMessages: Message[] = [];
   for (const [index, message] of messages.entries()) {
     if (message.role === 'system') {
       systems.push(message);
       indexes.push(index);
-    } else {
-      const part = messagePart(message);
-      history.push(part);
-      fold.add(part);
-    }
+    } else historyMessages.push(message);
   }
+  const history = historyMessages.map(messagePart);
+  const fold = new HistoryFold();
+  for (const message of historyMessages) fold.add(message);
   const systemParts = systemPartsOf(systems, indexes);
   const hoisted = settings?.systemMessages === 'hoisted';
   const system = systemPartOf(systemParts, hoisted);

@@ -1,7 +1,9 @@
 import type { Message, ToolSchema } from '@tiny/llm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createPrefixTracker } from './prefix-tracker.js';
+import { diffPrefix } from './diff-prefix.js';
+import { fingerprintPrefix, type PrefixFingerprint } from './prefix-fingerprint.js';
+import { createPrefixTracker, type PrefixState } from './prefix-tracker.js';
 
 const tools: ToolSchema[] = [{ name: 'a', description: 'a', parameters: { type: 'object' } }];
 
@@ -13,7 +15,10 @@ type Step =
   | { kind: 'insertSystem'; at: number; text: string }
   | { kind: 'drop'; at: number }
   | { kind: 'truncate'; at: number }
-  | { kind: 'newArray' };
+  | { kind: 'newArray' }
+  | { kind: 'copyAll' }
+  | { kind: 'save' }
+  | { kind: 'resume' };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   {
@@ -30,6 +35,9 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('drop' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
   fc.constant({ kind: 'newArray' as const }),
+  fc.constant({ kind: 'copyAll' as const }),
+  fc.constant({ kind: 'save' as const }),
+  fc.constant({ kind: 'resume' as const }),
 );
 
 function apply(list: Message[], change: Step): Message[] {
@@ -56,6 +64,11 @@ function apply(list: Message[], change: Step): Message[] {
       return list;
     case 'newArray':
       return [...list];
+    case 'copyAll':
+      return list.map((message) => ({ ...message }));
+    case 'save':
+    case 'resume':
+      return list;
   }
 }
 
@@ -71,18 +84,49 @@ describe('createPrefixTracker over any sequence of requests', () => {
           { role: 'system', content: 's' },
           { role: 'user', content: 'u' },
         ];
+        let tracked = tracker;
         for (const change of steps) {
-          const got = tracker.observe(tools, list);
+          const got = tracked.observe(tools, list);
           const want = fresh.observe(
             tools,
             list.map((message) => ({ ...message })),
           );
           expect(got.digest).toBe(want.digest);
-          expect(got.broke?.changes).toEqual(want.broke?.changes);
+          expect(got.broke).toEqual(want.broke);
           list = apply(list, change);
+          // A saved state holds every message's part; a tracker resumed from it goes on alike.
+          if (change.kind === 'save' || change.kind === 'resume') {
+            const saved = JSON.parse(JSON.stringify(tracked.state([]))) as PrefixState;
+            expect(saved.fingerprint?.history).toEqual(fresh.state([]).fingerprint?.history);
+            if (change.kind === 'resume') tracked = createPrefixTracker(saved);
+          }
         }
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('createPrefixTracker against fingerprints computed from scratch', () => {
+  it('gives each request the digest fingerprintPrefix gives it, and the break diffPrefix names', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 30 }), (steps) => {
+        let tracker = createPrefixTracker();
+        let list: Message[] = [{ role: 'user', content: 'u' }];
+        let before: PrefixFingerprint | undefined;
+        for (const change of steps) {
+          const got = tracker.observe(tools, list);
+          // Deep copies: the from-scratch fingerprint reads every message's JSON anew.
+          const want = fingerprintPrefix(tools, structuredClone(list));
+          expect(got.digest).toBe(want.digest);
+          expect(got.broke).toEqual(before === undefined ? undefined : diffPrefix(before, want));
+          before = want;
+          list = apply(list, change);
+          if (change.kind === 'save') expect(tracker.state([]).fingerprint?.history).toEqual(want.history);
+          if (change.kind === 'resume') tracker = createPrefixTracker(structuredClone(tracker.state([])));
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 });

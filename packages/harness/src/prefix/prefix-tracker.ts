@@ -1,10 +1,10 @@
 import type { Message, SchemaTransform, ToolSchema } from '@tiny/llm';
 import { canonicalTool } from './canonical-tool.js';
-import { diffPrefix, type PrefixBreak } from './diff-prefix.js';
+import { diffHeads, type HistoryChange, type PrefixBreak } from './diff-prefix.js';
+import { HistoryFold } from './history-fold.js';
 import {
   baseDigest,
   freshMessagePart,
-  HistoryFold,
   type PrefixFingerprint,
   type PrefixPart,
   type PrefixSettings,
@@ -48,8 +48,10 @@ export interface PrefixTracker {
   order(schemas: readonly ToolSchema[], forget?: boolean): readonly ToolSchema[];
   /**
    * Takes the next request and compares it with the previous one: its prefix digest, and the
-   * break when it is one. Each new message is hashed once and folded into a rolling digest, so
-   * equal digests mean equal prefixes; a turn that only appends hashes only what it appends.
+   * break when it is one. Each new message's JSON content is folded into a running hash of the
+   * history, so equal digests mean equal prefixes; a turn that only appends reads only what it
+   * appends. A message that is another object than the previous request's at its place is compared
+   * by content (a copy is no change).
    */
   observe(
     tools: readonly ToolSchema[],
@@ -92,17 +94,30 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
   for (const name of restored?.toolOrder ?? []) if (!rank.has(name)) rank.set(name, next++);
   let promoted: readonly string[] = restored?.promoted ?? [];
   // The history (non-system messages) of the previous request: the message objects (none for a
-  // restored state, whose objects are gone: every message is hashed again), their parts, and the
-  // rolling digest after each. Only element identity is compared, never an array's.
+  // restored state, whose objects are gone) and a fold of their JSON content, message by message
+  // (it covers the first `fold.length` of them: none for a restored state, whose first request is
+  // read in full). Only element identity is compared, never an array's.
   const refs: (Message | undefined)[] = [];
-  const parts: PrefixPart[] = [];
   const fold = new HistoryFold();
+  // The parts of the first `parts.length` messages: a restored state's, the others computed only
+  // when a break must be counted or a state is saved (messages are immutable: once each at most).
+  const parts: PrefixPart[] = [];
   const fingerprint = restored?.fingerprint;
   for (const part of fingerprint?.history ?? []) {
     refs.push(undefined);
-    fold.add(part);
     parts.push(part);
   }
+  /** Computes the parts of the first `length` messages (past the known parts, `refs` holds every message). */
+  const partsUpTo = (length: number) => {
+    for (let index = parts.length; index < length; index += 1) parts.push(freshMessagePart(refs[index] as Message));
+  };
+  /** Whether `message` has the content (JSON) of the previous request's history message at `index`. */
+  const sameContent = (index: number, message: Message): boolean => {
+    if (refs[index] === message) return true;
+    if (index < fold.length) return fold.matches(index, message);
+    partsUpTo(index + 1);
+    return freshMessagePart(message).hash === (parts[index] as PrefixPart).hash;
+  };
   let base: { tools: string; system: string; settings: string; hash: string } | undefined;
   let previous: Previous | undefined =
     fingerprint === undefined
@@ -244,49 +259,53 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
         settingsInfo = settingsPartOf(settings);
         lastSettings = settingValues;
       }
+      // Where the history first differs by content from the previous one, looking from the first
+      // message that is another object on (a copy is no change).
+      const oldLength = refs.length;
+      const newLength = same + added.length;
+      let at = same;
+      const end = Math.min(oldLength, newLength);
+      while (at < end && sameContent(at, added[at - same] as Message)) at += 1;
+      const rewrittenAt = at < oldLength ? at : undefined;
       const last = previous;
-      const suspect =
+      let history: HistoryChange | undefined;
+      if (
         last !== undefined &&
-        (same < parts.length ||
+        (rewrittenAt !== undefined ||
           last.toolsDigest !== toolInfo.digest ||
           last.system.hash !== systemInfo.hash ||
-          (last.settings !== undefined && last.settings.hash !== settingsInfo.hash));
-      const before = suspect ? parts.slice() : undefined;
-      if (same < parts.length) {
-        refs.length = same;
-        parts.length = same;
-        fold.truncate(same);
+          (last.settings !== undefined && last.settings.hash !== settingsInfo.hash))
+      ) {
+        // A break: what it costs is counted from the previous messages' parts.
+        partsUpTo(oldLength);
+        let chars = 0;
+        let lostChars = 0;
+        for (let index = 0; index < oldLength; index += 1) {
+          const part = parts[index] as PrefixPart;
+          chars += part.chars;
+          if (index >= at) lostChars += part.chars;
+        }
+        history = { length: oldLength, chars, ...(rewrittenAt === undefined ? {} : { rewrittenAt, lostChars }) };
       }
-      for (const message of added) {
-        const part = freshMessagePart(message);
-        fold.add(part);
-        parts.push(part);
-        refs.push(message);
-      }
+      // The fold keeps its state over the messages whose content is unchanged and takes the rest. A
+      // message JSON cannot write throws: what is kept stays consistent, and the next request is read in full.
+      refs.length = same;
+      for (const message of added) refs.push(message);
+      if (parts.length > at) parts.length = at;
+      if (fold.length > at) fold.truncate(at);
+      for (let index = fold.length; index < newLength; index += 1) fold.add(refs[index] as Message);
       if (appendsOnly) {
         for (let index = known.length; index < messages.length; index += 1) known.push(messages[index] as Message);
         seen = known;
       } else seen = messages.slice();
-      let broke: PrefixBreak | undefined;
-      if (last !== undefined && before !== undefined)
-        broke = diffPrefix(
-          {
-            digest: last.digest,
-            tools: last.tools,
-            system: last.system,
-            systems: last.systems,
-            settings: last.settings,
-            history: before,
-          },
-          {
-            digest: '',
-            tools: toolInfo.parts,
-            system: systemInfo,
-            systems: systemParts,
-            settings: settingsInfo,
-            history: parts,
-          },
-        );
+      const broke =
+        last === undefined || history === undefined
+          ? undefined
+          : diffHeads(
+              last,
+              { tools: toolInfo.parts, system: systemInfo, systems: systemParts, settings: settingsInfo },
+              history,
+            );
       // The hash of the parts before the history changes only at a break: computed then, not per request.
       if (
         base === undefined ||
@@ -316,21 +335,24 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
       promoted = [];
       return names;
     },
-    state: (names) => ({
-      toolOrder: [...rank.keys()],
-      promoted: [...names],
-      ...(previous === undefined
-        ? {}
-        : {
-            fingerprint: {
-              digest: previous.digest,
-              tools: previous.tools,
-              system: previous.system,
-              ...(previous.systems === undefined ? {} : { systems: previous.systems }),
-              ...(previous.settings === undefined ? {} : { settings: previous.settings }),
-              history: [...parts],
-            },
-          }),
-    }),
+    state(names) {
+      partsUpTo(refs.length);
+      return {
+        toolOrder: [...rank.keys()],
+        promoted: [...names],
+        ...(previous === undefined
+          ? {}
+          : {
+              fingerprint: {
+                digest: previous.digest,
+                tools: previous.tools,
+                system: previous.system,
+                ...(previous.systems === undefined ? {} : { systems: previous.systems }),
+                ...(previous.settings === undefined ? {} : { settings: previous.settings }),
+                history: [...parts],
+              },
+            }),
+      };
+    },
   };
 }

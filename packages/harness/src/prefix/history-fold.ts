@@ -1,0 +1,217 @@
+import type { Message } from '@tiny/llm';
+
+// A 64-bit hash of what `JSON.stringify` writes of a value, read from the value itself: the JSON
+// text is never built. The walk follows JSON's own algorithm (`toJSON` with its key, wrapper
+// objects unwrapped, own enumerable keys in order, members that write nothing dropped, array
+// elements that write nothing as null, non-finite numbers as null, bigints and cycles rejected),
+// and feeds a prefix-free token stream (each string with its length, each container with a tag),
+// so two values hash alike exactly when their JSON texts are equal, up to collisions of the hash.
+// Two 32-bit lanes, a multiply and a shift per 32-bit word each, finished with an avalanche: a
+// fingerprint for diagnostics, not a defence against crafted collisions. The lanes are module
+// state, set by `foldMessage` and read right after it (the walk is synchronous).
+
+let laneA = 0;
+let laneB = 0;
+let depth = 0;
+
+const TAG_MESSAGE = 0x4d455347;
+const TAG_STRING = 0x53000000;
+const TAG_ARRAY = 0x41000000;
+const TAG_NUMBER = 0x4e554d00;
+const TAG_NULL = 0x4e;
+const TAG_TRUE = 0x54;
+const TAG_FALSE = 0x46;
+const TAG_OPEN = 0x7b;
+const TAG_CLOSE = 0x7d;
+/** Past this depth a subtree is checked for cycles once, by `JSON.stringify` (which throws on one). */
+const CYCLE_CHECK_DEPTH = 64;
+
+function word(value: number): void {
+  laneA = Math.imul(laneA ^ value, 0x9e3779b1);
+  laneA ^= laneA >>> 15;
+  laneB = Math.imul(laneB ^ value, 0x85ebca77);
+  laneB ^= laneB >>> 13;
+}
+
+function text(value: string): void {
+  const length = value.length;
+  word(TAG_STRING ^ length);
+  let a = laneA;
+  let b = laneB;
+  let at = 0;
+  // Two UTF-16 code units a word.
+  for (; at + 1 < length; at += 2) {
+    const pair = value.charCodeAt(at) | (value.charCodeAt(at + 1) << 16);
+    a = Math.imul(a ^ pair, 0x9e3779b1);
+    a ^= a >>> 15;
+    b = Math.imul(b ^ pair, 0x85ebca77);
+    b ^= b >>> 13;
+  }
+  laneA = a;
+  laneB = b;
+  if (at < length) word(value.charCodeAt(at));
+}
+
+function number(value: number): void {
+  if (Number.isFinite(value)) {
+    word(TAG_NUMBER);
+    text(String(value));
+  } else word(TAG_NULL);
+}
+
+/**
+ * Feeds a value that is not a string or null (those are fed inline by the callers). `key` is the
+ * member name or element index `toJSON` receives. False when JSON writes nothing for it
+ * (undefined, a function, a symbol).
+ */
+function member(input: unknown, key: string | number): boolean {
+  let value = input;
+  if ((typeof value === 'object' && value !== null) || typeof value === 'bigint') {
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') value = toJSON.call(value, String(key));
+  }
+  switch (typeof value) {
+    case 'string':
+      text(value);
+      return true;
+    case 'number':
+      number(value);
+      return true;
+    case 'boolean':
+      word(value ? TAG_TRUE : TAG_FALSE);
+      return true;
+    case 'bigint':
+      throw new TypeError('Do not know how to serialize a BigInt');
+    case 'object':
+      break;
+    default:
+      return false;
+  }
+  if (value === null) {
+    word(TAG_NULL);
+    return true;
+  }
+  if (value instanceof Number) {
+    number(Number(value));
+    return true;
+  }
+  if (value instanceof String) {
+    text(String(value));
+    return true;
+  }
+  if (value instanceof Boolean) {
+    word(value.valueOf() ? TAG_TRUE : TAG_FALSE);
+    return true;
+  }
+  // A raw JSON text (Node 21+) is written as it is: a primitive's text, read back to hash alike.
+  const isRaw = (JSON as { isRawJSON?: (value: unknown) => boolean }).isRawJSON;
+  if (isRaw?.(value) === true) return member(JSON.parse((value as { rawJSON: string }).rawJSON), key);
+  depth += 1;
+  if (depth === CYCLE_CHECK_DEPTH) JSON.stringify(value);
+  if (Array.isArray(value)) {
+    const length = value.length;
+    word(TAG_ARRAY ^ length);
+    for (let index = 0; index < length; index += 1) {
+      const element: unknown = value[index];
+      if (typeof element === 'string') text(element);
+      else if (element === null || !member(element, index)) word(TAG_NULL);
+    }
+  } else {
+    word(TAG_OPEN);
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record);
+    for (let index = 0; index < keys.length; index += 1) {
+      const name = keys[index] as string;
+      const element = record[name];
+      if (typeof element === 'string') {
+        text(name);
+        text(element);
+      } else if (element === null) {
+        text(name);
+        word(TAG_NULL);
+      } else {
+        const a = laneA;
+        const b = laneB;
+        text(name);
+        // A member JSON drops leaves no trace.
+        if (!member(element, name)) {
+          laneA = a;
+          laneB = b;
+        }
+      }
+    }
+    word(TAG_CLOSE);
+  }
+  depth -= 1;
+  return true;
+}
+
+/** Sets the lanes to the state after `message` fed from (`a`, `b`); throws where `JSON.stringify` throws. */
+function foldMessage(message: Message, a: number, b: number): void {
+  laneA = a;
+  laneB = b;
+  depth = 0;
+  word(TAG_MESSAGE);
+  // A message JSON writes nothing for (not an object) still takes a place.
+  if (!member(message, '')) word(TAG_NULL);
+}
+
+const START_A = 0x6a09e667;
+const START_B = 0x3c6ef372;
+
+/**
+ * A running digest of the history: each message's JSON content hashed into two 32-bit lanes
+ * continuing from the previous message's, so any way of building the same history (message by
+ * message, request by request, all at once) gives the same value, and different content a
+ * different one (up to collisions of the 64-bit hash). `a`/`b` hold the state after each message,
+ * so a rewrite at message `i` goes on from the state after message `i - 1`, and the state after a
+ * message tells whether a message in its place has the same content. @internal
+ */
+export class HistoryFold {
+  private readonly a: number[] = [];
+  private readonly b: number[] = [];
+
+  get length(): number {
+    return this.a.length;
+  }
+
+  /** Keeps the state after the first `length` messages. */
+  truncate(length: number): void {
+    this.a.length = length;
+    this.b.length = length;
+  }
+
+  /** Appends `message`; throws (nothing changed) where `JSON.stringify` throws (a cycle, a bigint). */
+  add(message: Message): void {
+    const last = this.a.length - 1;
+    foldMessage(message, last < 0 ? START_A : (this.a[last] as number), last < 0 ? START_B : (this.b[last] as number));
+    this.a.push(laneA);
+    this.b.push(laneB);
+  }
+
+  /** Whether `message`, in place of message `index` (< `length`), leaves the same state: the same content. */
+  matches(index: number, message: Message): boolean {
+    foldMessage(
+      message,
+      index === 0 ? START_A : (this.a[index - 1] as number),
+      index === 0 ? START_B : (this.b[index - 1] as number),
+    );
+    return laneA === this.a[index] && laneB === this.b[index];
+  }
+
+  /** The digest of a whole prefix: the fold so far, finished with the hash of the parts before the history. */
+  digest(base: string): string {
+    const last = this.a.length - 1;
+    const high = Number.parseInt(base.slice(0, 8), 16);
+    const low = Number.parseInt(base.slice(8, 16), 16);
+    let a = (last < 0 ? START_A : (this.a[last] as number)) ^ high;
+    let b = (last < 0 ? START_B : (this.b[last] as number)) ^ low;
+    a = Math.imul(a ^ (b >>> 15), 0x2c1b3c6d);
+    b = Math.imul(b ^ (a >>> 13), 0x297a2d39);
+    a = Math.imul(a ^ (a >>> 16), 0x85ebca6b) ^ (b >>> 7);
+    b = Math.imul(b ^ (b >>> 16), 0xc2b2ae35) ^ (a >>> 11);
+    a ^= a >>> 16;
+    b ^= b >>> 16;
+    return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+  }
+}
