@@ -2,7 +2,7 @@ import type { Message, ToolSchema } from '@tiny/llm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { diffPrefix } from './diff-prefix.js';
-import { fingerprintPrefix, type PrefixFingerprint } from './prefix-fingerprint.js';
+import { fingerprintPrefix, type PrefixFingerprint, type PrefixSettings } from './prefix-fingerprint.js';
 import { createPrefixTracker, type PrefixState } from './prefix-tracker.js';
 
 const tools: ToolSchema[] = [{ name: 'a', description: 'a', parameters: { type: 'object' } }];
@@ -108,16 +108,30 @@ describe('createPrefixTracker over any sequence of requests', () => {
 });
 
 describe('createPrefixTracker against fingerprints computed from scratch', () => {
+  const toolSets: ToolSchema[][] = [
+    tools,
+    [...tools, { name: 'b', description: 'b', parameters: { type: 'object' } }],
+    [{ name: 'a', description: 'another a', parameters: { type: 'object' } }],
+  ];
+  const choices: PrefixSettings[] = [{}, { toolChoice: { type: 'required' } }];
+  /** A request's tools and settings: which tool set, which choice, drawn per request. */
+  const head = fc.record({ tools: fc.nat({ max: 2 }), choice: fc.nat({ max: 1 }) });
+
   it('gives each request the digest fingerprintPrefix gives it, and the break diffPrefix names', () => {
     fc.assert(
-      fc.property(fc.array(step, { maxLength: 30 }), (steps) => {
+      fc.property(fc.array(fc.tuple(step, head), { maxLength: 30 }), fc.boolean(), (steps, hoisted) => {
         let tracker = createPrefixTracker();
         let list: Message[] = [{ role: 'user', content: 'u' }];
         let before: PrefixFingerprint | undefined;
-        for (const change of steps) {
-          const got = tracker.observe(tools, list);
+        for (const [change, request] of steps) {
+          const offered = toolSets[request.tools] as ToolSchema[];
+          const settings: PrefixSettings = {
+            ...choices[request.choice],
+            ...(hoisted ? { systemMessages: 'hoisted' as const } : {}),
+          };
+          const got = tracker.observe(offered, list, settings);
           // Deep copies: the from-scratch fingerprint reads every message's JSON anew.
-          const want = fingerprintPrefix(tools, structuredClone(list));
+          const want = fingerprintPrefix(offered, structuredClone(list), settings);
           expect(got.digest).toBe(want.digest);
           expect(got.broke).toEqual(before === undefined ? undefined : diffPrefix(before, want));
           before = want;

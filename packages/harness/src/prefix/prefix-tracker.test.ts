@@ -1,7 +1,7 @@
 import type { Message, ToolSchema } from '@tiny/llm';
 import { describe, expect, it } from 'vitest';
-import { fingerprintPrefix } from './prefix-fingerprint.js';
-import { createPrefixTracker } from './prefix-tracker.js';
+import { fingerprintPrefix, type PrefixFingerprint } from './prefix-fingerprint.js';
+import { createPrefixTracker, type PrefixState } from './prefix-tracker.js';
 
 const schema = (name: string): ToolSchema => ({ name, description: name, parameters: { type: 'object' } });
 const user = (content: string): Message => ({ role: 'user', content });
@@ -148,5 +148,44 @@ describe('createPrefixTracker', () => {
     expect(fingerprintPrefix([], history, {}).settings).toEqual(
       fingerprintPrefix([], history, { providerOptions: {} }).settings,
     );
+  });
+
+  it('resumes a state saved by the version before the running fold (e60d05c): same parts, no break', () => {
+    // Written by createPrefixTracker at commit e60d05c for the request below (digest by its SHA-1 fold).
+    const saved = JSON.parse(
+      '{"toolOrder":[],"promoted":["lookup"],"fingerprint":{"digest":"9bd907fe800d87e8","tools":[{"name":"lookup","hash":"4e1eba1e0a2c6330","chars":121}],"system":{"hash":"be704391eb40b286","chars":39},"systems":[{"hash":"be704391eb40b286","chars":39,"index":0}],"settings":{"hash":"7375b7fbe3abb6b7","chars":22},"history":[{"hash":"e7781ab1e54a0384","chars":47},{"hash":"bd55f070d4d24a09","chars":111},{"hash":"3cac5a55dd3ef55b","chars":78}]}}',
+    ) as PrefixState;
+    const tools: ToolSchema[] = [
+      {
+        name: 'lookup',
+        description: 'Looks a word up.',
+        parameters: { type: 'object', properties: { word: { type: 'string' } } },
+      },
+    ];
+    const request = (): Message[] => [
+      { role: 'system', content: 'Be terse.' },
+      { role: 'user', content: 'What is "prefix"?' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'lookup', arguments: '{"word":"prefix"}' }] },
+      { role: 'tool', toolCallId: 'c1', toolName: 'lookup', content: 'A beginning.' },
+    ];
+    const settings = { toolChoice: { type: 'auto' as const } };
+    const resumed = createPrefixTracker(saved);
+    const same = resumed.observe(tools, request(), settings);
+    expect(same.broke).toBeUndefined();
+    expect(same.digest).toBe(createPrefixTracker().observe(tools, request(), settings).digest);
+    // This version saves the same parts (only the digest is computed otherwise), so the version before reads them alike.
+    const { digest: _old, ...parts } = saved.fingerprint as PrefixFingerprint;
+    const { digest: _new, ...again } = resumed.state([]).fingerprint as PrefixFingerprint;
+    expect(again).toEqual(parts);
+    // A rewrite after the resume is named against the saved parts, with the saved characters lost.
+    const rewritten = createPrefixTracker(saved).observe(
+      tools,
+      [...request().slice(0, 3), { role: 'tool', toolCallId: 'c1', toolName: 'lookup', content: 'An end.' }],
+      settings,
+    );
+    expect(rewritten.broke).toEqual({
+      changes: [{ part: 'history', change: 'rewritten', index: 2 }],
+      lostPrefixTokens: Math.ceil(78 / 4),
+    });
   });
 });
