@@ -135,6 +135,20 @@ describe('a brace in prose', () => {
     }
   });
 
+  it('holds whitespace of any kind before a call in prose with it (the narrative trims a no-break space too)', () => {
+    for (const space of ['\u00a0', '\u2003', '\u2028', ' \u00a0\n', '\u3000']) {
+      const text = `Here:${space}${call}`;
+      const options = { tools: [get] };
+      expect(batch(text, options).text).toBe('Here:');
+      for (const fragments of splits(text)) {
+        const got = stream(fragments, options);
+        expect(got.shown).toBe('Here:');
+        expect(got.text).toBe('Here:');
+        expect(got.calls).toEqual(['get:bare_json']);
+      }
+    }
+  });
+
   it('reads a call that closed inside a broken container, as the prose reading does', () => {
     const text = `Try {"a": ${call} oops and then more words.`;
     const options = { tools: [get] };

@@ -9,6 +9,7 @@ import { isRecord } from './own-properties.js';
 import { parseCompleteText } from './parse-complete-text.js';
 import type { ParsedCall, ParsedText } from './parse-types.js';
 import type { ToolKnowledge } from './scan-context.js';
+import { isWhitespace } from './text-scanning.js';
 
 const PYTHON_TAG = '<|python_tag|>';
 
@@ -170,11 +171,6 @@ function isPlain(text: string): boolean {
   return text.indexOf('{') < 0 && text.indexOf('[') < 0 && text.indexOf('<') < 0;
 }
 
-/** JSON's whitespace (the prose reading skips these between values). */
-function isJsonSpace(code: number): boolean {
-  return code === 32 || code === 10 || code === 13 || code === 9;
-}
-
 function hasTokenStart(text: string): boolean {
   return text.indexOf('<') >= 0 || text.indexOf('[') >= 0;
 }
@@ -266,7 +262,8 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
           candidate = startJsonPrefix(at);
           candidateHold = Math.max(base, lastNonSpaceEnd);
         } else {
-          if (code !== 32 && code !== 10 && code !== 13 && code !== 9) lastNonSpaceEnd = at + 1;
+          // Whitespace as the narrative trims it (a no-break space too): held with a candidate after it.
+          if (!isWhitespace(code)) lastNonSpaceEnd = at + 1;
           continue;
         }
       }
@@ -339,7 +336,7 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
         if (readsProse) {
           examined += chunk.length;
           let last = chunk.length - 1;
-          while (last >= 0 && isJsonSpace(chunk.charCodeAt(last))) last--;
+          while (last >= 0 && isWhitespace(chunk.charCodeAt(last))) last--;
           if (last >= 0) lastNonSpaceEnd = end + last + 1;
         }
         end += chunk.length;

@@ -1,0 +1,190 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { ToolSchema } from '../spec/tool-schema.js';
+import { compareStream } from './__fixtures__/stream-check.js';
+import { createStreamScrubber, type StreamScrubberOptions } from './create-stream-scrubber.js';
+
+/**
+ * The stream scrubber's no-scan path (a fragment of plain prose while nothing is held: released
+ * without a scan, the whole-response guard passing it through in O(1) while every whole-response
+ * reading is decided against) must give, for prose with rare special characters, what one whole
+ * feed and the batch parse give, however the text is split.
+ */
+const add: ToolSchema = {
+  name: 'add',
+  description: 'Add two integers.',
+  parameters: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } } },
+};
+const search: ToolSchema = {
+  name: 'search',
+  description: 'Search.',
+  parameters: { type: 'object', properties: { query: { type: 'string' } } },
+  format: { type: 'ptype', parameters: ['query'] },
+};
+
+/**
+ * Characters no block can start with (and some that can end one, `>`, `}`, `)`), whitespace of
+ * every kind the narrative trims (tab, CR, no-break and em spaces, the line separator), `f` (the
+ * start of `functools`) and letters beyond ASCII.
+ */
+const plainCharacters = [
+  ...'abcdefghijklmnopqrstuvwxyz ABC XYZ 0123456789 .,;:!?-+=*/\\|@#$%^&_ ()>}',
+  '\n',
+  '\n\n',
+  '\t',
+  '\r\n',
+  '\u00a0',
+  '\u2003',
+  '\u2028',
+  'é',
+  '文',
+];
+
+/** What may decide, hold or start something, rare in the prose. */
+const rarePieces = [
+  '<',
+  '[',
+  ']',
+  '{',
+  '`',
+  '~',
+  '\u201c',
+  '</think>',
+  '<think>hm</think>',
+  '<tool_call>{"name": "add", "arguments": {"a": 1, "b": 2}}</tool_call>',
+  '{"name": "add", "arguments": {"a": 3, "b": 4}}',
+  '{"note": 1}',
+  '<|python_tag|>',
+  '```\n',
+  '```py\n',
+  'functools',
+  'functools[{"name": "add", "arguments": {"a": 5, "b": 6}}]',
+  ' search(',
+  ' search("rust")',
+  '[TOOL_CALLS]',
+  '<|',
+];
+
+/** As {@link rarePieces}, with lone quotation marks and apostrophes (a stream and a batch read some differently: see the scrubber's property test). */
+const rareWithQuotes = [...rarePieces, '"', "'", '"quoted" ', "don't "];
+
+/** How a reply may open: as prose, in reasoning, or as a whole-response JSON reading would read it. */
+const openings = ['', '', '', '  ', '<think>', '```json\n', '{"name": "add", "arguments": {"a": 7, "b": 8}} '];
+/** How it may end: a whole answer after a reasoning closer is read as one JSON value. */
+const endings = [
+  '',
+  '',
+  '',
+  '</think>{"name": "add", "arguments": {"a": 1, "b": 2}}',
+  '</think>\n```json\n{"name": "add", "arguments": {"a": 1, "b": 2}}\n```',
+  '\n{"name": "add", "parameters": {"a": 1, "b": 2}}',
+];
+
+function prose(rare: readonly string[]): fc.Arbitrary<string> {
+  const body = fc
+    .array(
+      fc.oneof(
+        { arbitrary: fc.constantFrom(...plainCharacters), weight: 40 },
+        { arbitrary: fc.constantFrom(...rare), weight: 1 },
+      ),
+      { minLength: 1, maxLength: 160 },
+    )
+    .map((parts) => parts.join(''));
+  return fc
+    .tuple(fc.constantFrom(...openings), body, fc.constantFrom(...endings))
+    .map(([opening, middle, ending]) => opening + middle + ending);
+}
+
+/** `whole` cut at `cuts` (taken modulo its length, sorted, deduplicated). */
+function cutAt(whole: string, cuts: readonly number[]): string[] {
+  const points = [...new Set(cuts.map((cut) => cut % (whole.length + 1)))].sort((a, b) => a - b);
+  const fragments: string[] = [];
+  let from = 0;
+  for (const point of points) {
+    fragments.push(whole.slice(from, point));
+    from = point;
+  }
+  fragments.push(whole.slice(from));
+  return fragments;
+}
+
+function run(fragments: readonly string[], options: StreamScrubberOptions): { text: string; calls: unknown[] } {
+  const scrubber = createStreamScrubber(options);
+  let text = '';
+  const calls: unknown[] = [];
+  for (const fragment of fragments) {
+    const step = scrubber.feed(fragment);
+    text += step.text;
+    calls.push(...step.calls);
+  }
+  const last = scrubber.flush();
+  return { text: text + last.text, calls: [...calls, ...last.calls] };
+}
+
+const toolSets: ReadonlyArray<readonly ToolSchema[] | undefined> = [undefined, [add], [add, search]];
+
+describe('the stream scrubber on plain prose with rare special characters', () => {
+  it('releases what one whole feed releases, split anywhere and one character at a time', () => {
+    fc.assert(
+      fc.property(
+        prose(rareWithQuotes),
+        fc.array(fc.nat(), { maxLength: 40 }),
+        fc.constantFrom(...toolSets),
+        fc.boolean(),
+        (whole, cuts, tools, leadingReasoning) => {
+          const options: StreamScrubberOptions = { tools, leadingReasoning };
+          const one = run([whole], options);
+          for (const fragments of [cutAt(whole, cuts), [...whole]]) {
+            const split = run(fragments, options);
+            expect(split.text).toBe(one.text);
+            expect(split.calls).toEqual(one.calls);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('releases the narrative and calls of a complete parse, each feed a prefix of it', () => {
+    fc.assert(
+      fc.property(
+        prose(rarePieces),
+        fc.array(fc.nat(), { maxLength: 40 }),
+        fc.boolean(),
+        fc.constantFrom<readonly ToolSchema[]>([add], [add, search]),
+        (whole, cuts, oneCharacter, tools) => {
+          const result = compareStream(oneCharacter ? [...whole] : cutAt(whole, cuts), tools);
+          expect(result.streamedText).toBe(result.batchText);
+          expect(result.streamedCalls).toEqual(result.batchCalls);
+          expect(result.alwaysPrefix).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('shows plain prose fed a character at a time as it arrives, but for trailing whitespace', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...plainCharacters.filter((character) => character !== 'f')), {
+          minLength: 1,
+          maxLength: 200,
+        }),
+        (characters) => {
+          const whole = characters.join('');
+          const scrubber = createStreamScrubber({ tools: [add] });
+          let shown = '';
+          let fed = '';
+          for (const character of whole) {
+            shown += scrubber.feed(character).text;
+            fed += character;
+            // Nothing is held but whitespace at the end (and leading whitespace, which is dropped).
+            expect(shown).toBe(fed.trim() === '' ? '' : fed.trimStart().trimEnd());
+          }
+          expect(shown + scrubber.flush().text).toBe(whole.trim());
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
