@@ -377,7 +377,7 @@ async function completeBatch(
   const executed = executeBatch(state, admissions, nested);
   const outcomes = executed instanceof Promise ? await executed : executed;
   const folded = await foldBatch(state, admissions, outcomes);
-  const followUps = [...heldFollowUps, ...folded.followUps];
+  const followUps = heldFollowUps.length === 0 ? folded.followUps : [...heldFollowUps, ...folded.followUps];
   if (state.sink.active) {
     const deferredCount = folded.deferred ? folded.deferred.calls.length + folded.deferred.approvals.length : 0;
     state.sink.emit({

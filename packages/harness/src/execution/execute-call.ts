@@ -57,6 +57,8 @@ interface OutputWait {
   /** The budget a timeout reports. */
   readonly budgetMs: number;
   deadline: CallDeadline | undefined;
+  /** Whether the wait is registered with the run's abort (not for a run signal that can never fire). */
+  readonly watching: boolean;
   resolve: (output: ToolOutput) => void;
   reject: (error: unknown) => void;
   /** Settled by the output, the deadline or the run's abort, whichever comes first. */
@@ -77,7 +79,7 @@ function takeResolvers(resolve: (output: ToolOutput) => void, reject: (error: un
 /** The wait is over: the deadline and the run's abort no longer concern it (both may run twice). */
 function endWait(wait: OutputWait): void {
   if (wait.deadline !== undefined) cancelDeadline(wait.deadline);
-  unwatchRunAbort(wait.state.signal, wait);
+  if (wait.watching) unwatchRunAbort(wait.state.signal, wait);
 }
 
 function runAborted(wait: OutputWait): void {
@@ -110,13 +112,16 @@ function openWait(
   budgetMs: number,
 ): OutputWait | undefined {
   const runSignal = state.signal;
-  if (deadlineMs === undefined && !canStop(runSignal)) return undefined;
+  // A run signal nothing can abort (no host signal, no run deadline) is not watched.
+  const watching = canStop(runSignal);
+  if (deadlineMs === undefined && !watching) return undefined;
   const wait: OutputWait = {
     state,
     signal,
     entry,
     budgetMs,
     deadline: undefined,
+    watching,
     resolve: ignore,
     reject: ignore,
     settled: undefined as unknown as Promise<ToolOutput>,
@@ -130,7 +135,7 @@ function openWait(
     runAborted(wait);
     return wait;
   }
-  watchRunAbort(runSignal, wait, runAborted);
+  if (watching) watchRunAbort(runSignal, wait, runAborted);
   if (deadlineMs !== undefined) wait.deadline = scheduleDeadline(deadlineMs, deadlineExpired, wait);
   // A native promise is followed directly; another thenable is adopted first (its `then` runs
   // later, as `await` would call it). A rejection after the wait ended is handled: it is ignored.

@@ -103,7 +103,9 @@ export async function foldBatch(
   outcomes: ReadonlyMap<number, CallOutcome>,
 ): Promise<FoldedBatch> {
   const { sink } = state;
-  const fatalIndex = admissions.findIndex((_, index) => outcomes.get(index)?.kind === 'fatal');
+  let fatalIndex = -1;
+  for (let index = 0; index < admissions.length && fatalIndex < 0; index += 1)
+    if (outcomes.get(index)?.kind === 'fatal') fatalIndex = index;
   if (fatalIndex >= 0) {
     const fatal = outcomes.get(fatalIndex) as Extract<CallOutcome, { kind: 'fatal' }>;
     const failing = admissions[fatalIndex] as Extract<Admission, { kind: 'execute' }>;
