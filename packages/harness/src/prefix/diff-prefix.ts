@@ -57,8 +57,8 @@ export interface HistoryChange {
   readonly lostChars?: number | undefined;
 }
 
-/** The parts of a fingerprint before the history. @internal */
-export type PrefixHead = Omit<PrefixFingerprint, 'digest' | 'history'>;
+/** The parts of a fingerprint before the history. */
+type PrefixHead = Omit<PrefixFingerprint, 'digest' | 'history'>;
 
 /**
  * Whether `next` keeps every system message of `previous` at its place and only adds system

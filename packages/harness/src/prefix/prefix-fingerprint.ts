@@ -92,8 +92,7 @@ const toolParts = new WeakMap<ToolSchema, ToolPrefixPart>();
 const transformedParts = new WeakMap<ToolSchema, Map<string, ToolPrefixPart>>();
 const messageParts = new WeakMap<Message, PrefixPart>();
 
-/** The part of a JSON text: its hash and length. @internal */
-export const partOfJson = (json: string): PrefixPart => ({ hash: sha(json), chars: json.length });
+const partOfJson = (json: string): PrefixPart => ({ hash: sha(json), chars: json.length });
 
 /** The part of one tool declaration: what is sent of it, canonically (cached per declaration). @internal */
 export function toolPart(tool: ToolSchema, transform?: SchemaTransform): ToolPrefixPart {
