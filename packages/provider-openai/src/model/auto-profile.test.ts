@@ -95,6 +95,18 @@ describe('autoProfile', () => {
     expect(model.profile.toolCalling).toBe(true);
   });
 
+  it("keeps the provider's header secrets out of a failed probe's reason", async () => {
+    const token = 'tok-0a1b2c3d4e5f6a7b';
+    // What fetch says of a header value it cannot send: it quotes the value.
+    const profiler: AutoProfiler = async ({ headers }) => {
+      throw new TypeError(`Headers.append: "${headers.authorization}\u0000x" is an invalid header value.`);
+    };
+    const model = llamacpp({ baseURL: baseURL(), autoProfile: profiler, headers: { authorization: `Bearer ${token}` } })('m');
+    const report = await model.profileModel();
+    expect(report?.reasons[0]).toContain('probe failed');
+    expect(JSON.stringify(report)).not.toContain(token);
+  });
+
   it('is absent in effect without autoProfile', async () => {
     const model = llamacpp({ baseURL: baseURL() })('m');
     expect(await model.profileModel()).toBeUndefined();

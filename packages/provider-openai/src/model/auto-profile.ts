@@ -1,4 +1,5 @@
 import { createModelProfile, type ModelProfile, type SystemPromptPlacement } from '@tiny/llm';
+import { redactSecret, requestSecrets } from '@tiny/provider-utils';
 
 /** What an {@link AutoProfiler} is asked about: one model on one server. */
 export interface AutoProfileTarget {
@@ -105,7 +106,9 @@ export function autoProfileOf(
             shared.promise = undefined; // an abort is not an answer: the next run probes again
             throw error;
           }
-          const message = error instanceof Error ? error.message : String(error);
+          // The probe sends the provider's headers: a failure quoting one (`Headers.append: "Bearer …"`) is scrubbed.
+          const secrets = requestSecrets({ headers: target.headers, baseURL: target.baseURL });
+          const message = redactSecret(error instanceof Error ? error.message : String(error), secrets);
           return { server: 'unknown', profile: {}, notes: [`probe failed (${message}): the preset's profile stays`] };
         });
         const result = await shared.promise;

@@ -34,8 +34,14 @@ describe('redactSecret over escaped forms', () => {
   });
 
   it('leaves escapes that spell other text alone', () => {
-    const text = '{"message":"caf\\u00e9 %20 \\/ AIzaSyTESTKEY"}';
+    const text = '{"message":"caf\\u00e9 %20 \\/ AIzaSyTEST"}';
     expect(redactSecret(text, key)).toBe(text);
+  });
+
+  it('redacts a head of 12 characters or more of a longer secret: a secret cut by a limit leaves none', () => {
+    expect(redactSecret('event pppAIzaSyTESTKEY-0123456 was cut', key)).toBe(`event ppp${REDACTED} was cut`);
+    expect(redactSecret('event AIzaSyTESTKE', key)).toBe(`event ${REDACTED}`);
+    expect(redactSecret('event AIzaSyTESTK', key)).toBe('event AIzaSyTESTK');
   });
 });
 
@@ -149,11 +155,25 @@ describe('secrets a tester found left in errors (stop 43)', () => {
     expect(secrets).not.toContain('dark');
   });
 
+  it('takes a credential inside a JSON-valued header, a URL query token and a header given as a number', () => {
+    const secrets = requestSecrets({
+      headers: {
+        'x-portkey-config': JSON.stringify({ provider: 'openai', api_key: 'sk-json-0123456789', password: 'pw-4x9q' }),
+        'x-callback': 'https://hooks.local/cb?token=TOKEN-abc1&x=1',
+        'x-custom-key': 48291337554466,
+      },
+    });
+    expect(secrets).toEqual(expect.arrayContaining(['sk-json-0123456789', 'pw-4x9q', 'TOKEN-abc1', '48291337554466']));
+  });
+
   it('redacts a secret echoed in another case, with JSON short escapes, UTF-8 percent escapes or a form plus', () => {
     expect(redactSecret('KEY SK-LIVE-ABCD1234', ['sk-live-abcd1234'])).toBe(`KEY ${REDACTED}`);
     expect(redactSecret('{"m":"pa\\"ss\\\\word\\t42"}', ['pa"ss\\word\t42'])).toBe(`{"m":"${REDACTED}"}`);
     expect(redactSecret('p%C3%A4ssw%c3%b6rd-geheim', ['pässwörd-geheim'])).toBe(REDACTED);
     expect(redactSecret('pw=correct+horse+battery', ['correct horse battery'])).toBe(`pw=${REDACTED}`);
+    expect(redactSecret('<p>bad pass&amp;word&lt;1&#x2F;2&#39;x</p>', ["pass&word<1/2'x"])).toBe(
+      `<p>bad ${REDACTED}</p>`,
+    );
   });
 
   it('never throws for a secret too long for a pattern, and still redacts it', () => {

@@ -6,115 +6,161 @@ export const REDACTED = '[redacted]';
 /** One secret, or every secret of a request (see {@link requestSecrets}). */
 export type Secrets = string | readonly string[] | undefined;
 
-/** A hex digit of either case, as a regex class (`a` → `[aA]`). */
-function hexClass(digit: string): string {
-  return /[a-f]/i.test(digit) ? `[${digit.toLowerCase()}${digit.toUpperCase()}]` : digit;
-}
-
-/** `text` as a regex source matching it literally. */
-const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-
-/** `\uXXXX` for one UTF-16 unit, hex in either case, as a regex source. */
-const unicodeEscape = (unit: number): string =>
-  `\\\\u${[...unit.toString(16).padStart(4, '0')].map(hexClass).join('')}`;
-
-/** JSON's short escapes (`\"`, `\\`, `\/`, `\n`, ...) by the character they stand for. */
+/** JSON's short escapes: the character each stands for. */
 const SHORT_ESCAPES: Readonly<Record<string, string>> = {
   '"': '"',
   '\\': '\\',
   '/': '/',
-  '\b': 'b',
-  '\f': 'f',
-  '\n': 'n',
-  '\r': 'r',
-  '\t': 't',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
 };
 
+/** The code points of the HTML named references a secret's characters are commonly escaped as. */
+const NAMED_REFERENCES: Readonly<Record<string, number>> = { amp: 0x26, lt: 0x3c, gt: 0x3e, quot: 0x22, apos: 0x27 };
+
+/** The value of a hex digit, or -1. */
+function hexValue(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  const lower = code | 0x20;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
+
+/** The value of `text`'s two hex digits at `at`, or -1. */
+function hexByte(text: string, at: number): number {
+  const high = hexValue(text.charCodeAt(at));
+  const low = hexValue(text.charCodeAt(at + 1));
+  return high < 0 || low < 0 ? -1 : high * 16 + low;
+}
+
 /**
- * A pattern matching `secret` in any case, with any of its characters written as a JSON escape
- * (`\uXXXX` with hex in either case, or a short one: `\"`, `\\`, `\/`, `\n`, ...), a URL `%XX`
- * escape (a non-ASCII character as its UTF-8 bytes) or a form's `+` for a space: the forms a
- * server's JSON, a URL or a form can spell a secret in without holding it literally.
+ * `text` read the way a secret may be spelled in it, lower-cased, with where each character came
+ * from: a JSON escape (`\uXXXX`, `\"`, `\\`, `\/`, `\n`, ...), a URL `%XX` escape (a UTF-8
+ * sequence of them for a non-ASCII character) or an HTML character reference (`&amp;`, `&#39;`,
+ * `&#x2F;`) is the character it stands for, and with `plus` a
+ * form's `+` is a space. `from[i]`/`to[i]`: the span of `text` the `i`-th character came from.
  */
-function secretPattern(secret: string): RegExp {
-  let source = '';
-  for (const char of secret) {
-    const point = char.codePointAt(0) as number;
-    const forms = [literal(char)];
-    // JSON escapes each UTF-16 unit of a character outside the BMP on its own.
-    let units = '';
-    for (let index = 0; index < char.length; index += 1) units += unicodeEscape(char.charCodeAt(index));
-    forms.push(units);
-    const short = SHORT_ESCAPES[char];
-    if (short !== undefined) forms.push(`\\\\${literal(short)}`);
-    forms.push(
-      [...new TextEncoder().encode(char)]
-        .map((byte) => `%${[...byte.toString(16).padStart(2, '0')].map(hexClass).join('')}`)
-        .join(''),
-    );
-    if (point === 0x20) forms.push('\\+');
-    source += `(?:${forms.join('|')})`;
-  }
-  return new RegExp(source, 'gi');
-}
-
-/** Secrets longer than this are matched only as written, in any case (their escaped forms would make a huge pattern). */
-const MAX_ESCAPED_SECRET = 1024;
-
-/** Compiled escaped-form patterns by secret (a model's secrets recur in every error it builds); at most 256 kept. */
-const patterns = new Map<string, RegExp | null>();
-
-/** The pattern of a secret's escaped forms; `null` when it cannot be compiled. */
-function patternOf(secret: string): RegExp | null {
-  let pattern = patterns.get(secret);
-  if (pattern === undefined) {
-    try {
-      pattern = secretPattern(secret);
-    } catch {
-      pattern = null;
+function readForms(text: string, plus: boolean): { read: string; from: number[]; to: number[] } {
+  let read = '';
+  const from: number[] = [];
+  const to: number[] = [];
+  const put = (char: string, start: number, end: number): void => {
+    const lower = char.toLowerCase();
+    // Lower-casing that changes a length (`İ`) would shift positions: such a character as it is.
+    const chosen = lower.length === char.length ? lower : char;
+    for (let index = 0; index < chosen.length; index += 1) {
+      read += chosen[index];
+      from.push(start);
+      to.push(end);
     }
-    if (patterns.size >= 256) patterns.clear();
-    patterns.set(secret, pattern);
+  };
+  let at = 0;
+  while (at < text.length) {
+    const char = text[at] as string;
+    if (char === '\\') {
+      const next = text[at + 1] ?? '';
+      if (next === 'u') {
+        const high = hexByte(text, at + 2);
+        const low = hexByte(text, at + 4);
+        if (high >= 0 && low >= 0) {
+          put(String.fromCharCode(high * 256 + low), at, at + 6);
+          at += 6;
+          continue;
+        }
+      }
+      const short = SHORT_ESCAPES[next];
+      if (short !== undefined) {
+        put(short, at, at + 2);
+        at += 2;
+        continue;
+      }
+    } else if (char === '%') {
+      const lead = hexByte(text, at + 1);
+      const length = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 0;
+      const bytes: number[] = [];
+      for (let index = 0; index < length && text[at + index * 3] === '%'; index += 1) {
+        const byte = hexByte(text, at + index * 3 + 1);
+        if (byte < 0 || (index > 0 && (byte & 0xc0) !== 0x80)) break;
+        bytes.push(byte);
+      }
+      if (lead >= 0 && length > 0 && bytes.length === length) {
+        put(new TextDecoder().decode(new Uint8Array(bytes)), at, at + length * 3);
+        at += length * 3;
+        continue;
+      }
+    } else if (char === '&') {
+      // An HTML character reference (a proxy's error page): `&amp;`, `&lt;`, `&#39;`, `&#x2F;`.
+      const entity = /^&(?:(amp|lt|gt|quot|apos)|#(\d{1,7})|#x([\da-f]{1,6}));/i.exec(text.slice(at, at + 12));
+      const point =
+        entity === null
+          ? undefined
+          : entity[1] !== undefined
+            ? NAMED_REFERENCES[entity[1].toLowerCase()]
+            : Number.parseInt(entity[2] ?? entity[3] ?? '', entity[2] !== undefined ? 10 : 16);
+      if (entity !== null && point !== undefined && point <= 0x10ffff) {
+        put(String.fromCodePoint(point), at, at + entity[0].length);
+        at += entity[0].length;
+        continue;
+      }
+    } else if (plus && char === '+') {
+      put(' ', at, at + 1);
+      at += 1;
+      continue;
+    }
+    put(char, at, at + 1);
+    at += 1;
   }
-  if (pattern !== null) pattern.lastIndex = 0;
-  return pattern;
+  return { read, from, to };
 }
 
-/** `text` with every occurrence of `secret`, in any case, replaced with `[redacted]` (no pattern: any length). */
-function replaceAnyCase(text: string, secret: string): string {
-  const lower = text.toLowerCase();
+/** How much of the start of a secret longer than this is redacted on its own, wherever it appears. */
+const HEAD = 12;
+
+/**
+ * `text` with every occurrence of `secret`, in any case and in any of the forms {@link readForms}
+ * reads, replaced with `[redacted]`, and so is the start of it (12 characters or more) wherever it
+ * appears. Linear in the text for any secret length.
+ */
+function redactOne(text: string, secret: string): string {
   const needle = secret.toLowerCase();
-  // Lower-casing that changes lengths (`İ`) would shift positions: then as written only.
-  if (lower.length !== text.length || needle.length !== secret.length) return text.split(secret).join(REDACTED);
-  let out = '';
-  let from = 0;
-  for (let at = lower.indexOf(needle); at >= 0; at = lower.indexOf(needle, from)) {
-    out += text.slice(from, at) + REDACTED;
-    from = at + needle.length;
+  let out = text;
+  for (const plus of secret.includes(' ') ? [false, true] : [false]) {
+    const { read, from, to } = readForms(out, plus);
+    const spans: Array<[number, number]> = [];
+    // The secret whole, or (one longer than HEAD) a head of at least HEAD characters of it: a
+    // secret cut by a limit somewhere (an event name cut to 60 characters) leaves no head either.
+    const head = needle.length > HEAD ? needle.slice(0, HEAD) : needle;
+    for (let at = read.indexOf(head); at >= 0; ) {
+      let length = head.length;
+      while (length < needle.length && read[at + length] === needle[length]) length += 1;
+      spans.push([from[at] as number, to[at + length - 1] as number]);
+      at = read.indexOf(head, at + length);
+    }
+    for (let index = spans.length - 1; index >= 0; index -= 1) {
+      const [start, end] = spans[index] as [number, number];
+      out = `${out.slice(0, start)}${REDACTED}${out.slice(end)}`;
+    }
   }
-  return from === 0 ? text : out + text.slice(from);
+  return out;
 }
 
 /**
  * Replaces every occurrence of each secret in `text` with `[redacted]`, longest first (so a secret
  * that contains another is replaced whole), in any case, also where the text spells it with
  * escapes: any of its characters as a JSON escape (`\uXXXX`, `\"`, `\\`, `\/`, `\n`, ...), a URL
- * `%XX` escape (UTF-8 bytes for a non-ASCII character) or a form's `+` for a space (escaped forms
- * of secrets up to 1,024 characters). Secrets shorter than four characters are left alone (they
- * would match ordinary words), and so is `undefined` text. Never throws.
+ * `%XX` escape (UTF-8 bytes for a non-ASCII character), an HTML character reference (`&amp;`,
+ * `&#39;`) or a form's `+` for a space; the first 12
+ * characters or more of a longer secret are redacted on their own too (a secret cut somewhere
+ * leaves no head). Linear in the text for a secret of any length. Secrets shorter than four characters are left alone (they would
+ * match ordinary words), and so is `undefined` text. Never throws.
  */
 export function redactSecret<T extends string | undefined>(text: T, secrets: Secrets): T {
   if (text === undefined || secrets === undefined) return text;
   const list = typeof secrets === 'string' ? [secrets] : [...secrets].sort((a, b) => b.length - a.length);
-  const escaped = /[\\%+]/.test(text);
   let out: string = text;
-  for (const secret of list) {
-    if (secret.length < 4) continue;
-    out = replaceAnyCase(out, secret);
-    if (!escaped || secret.length > MAX_ESCAPED_SECRET) continue;
-    const pattern = patternOf(secret);
-    if (pattern !== null) out = out.replace(pattern, REDACTED);
-  }
+  for (const secret of list) if (secret.length >= 4) out = redactOne(out, secret);
   return out as T;
 }
 
@@ -180,28 +226,24 @@ const MIN_PIECE = 8;
  */
 export function requestSecrets(request: {
   readonly apiKey?: string | undefined;
-  readonly headers?: Readonly<Record<string, string | undefined>> | undefined;
+  readonly headers?: Readonly<Record<string, string | number | undefined>> | undefined;
   readonly baseURL?: string | URL | undefined;
 }): string[] {
   const secrets = new Set<string>();
-  if (request.apiKey !== undefined && request.apiKey !== '') {
-    secrets.add(request.apiKey);
-    if (request.apiKey.trim().length >= 4) secrets.add(request.apiKey.trim());
+  const apiKey = request.apiKey === undefined || request.apiKey === null ? undefined : String(request.apiKey);
+  if (apiKey !== undefined && apiKey !== '') {
+    secrets.add(apiKey);
+    if (apiKey.trim().length >= 4) secrets.add(apiKey.trim());
   }
-  for (const [name, value] of Object.entries(request.headers ?? {})) {
+  for (const [name, given] of Object.entries(request.headers ?? {})) {
+    // A number is sent as its text (`fetch` converts it).
+    const value = typeof given === 'number' || typeof given === 'bigint' ? String(given) : given;
     if (typeof value !== 'string') continue;
     addValue(secrets, value);
     const whole = value.trim();
     // `Authorization: <scheme> <credential>`: the credential whatever its length (from 4).
     const scheme = /^[A-Za-z][\w.+-]*\s+(\S+)$/.exec(whole);
     if (/authorization/i.test(name) && scheme?.[1] !== undefined && scheme[1].length >= 4) secrets.add(scheme[1]);
-    // `name=value` pairs (cookies, Digest parameters) whose name looks like a credential.
-    for (const pair of whole.split(/[;,]/)) {
-      const at = pair.indexOf('=');
-      if (at <= 0) continue;
-      const piece = unquote(pair.slice(at + 1).trim());
-      if (piece.length >= 4 && isSecretName(pair.slice(0, at).trim())) secrets.add(piece);
-    }
   }
   for (const part of urlCredentials(request.baseURL)) secrets.add(part);
   return [...secrets];
@@ -210,13 +252,29 @@ export function requestSecrets(request: {
 /** `text` without the quotation marks around it, if it has them. */
 const unquote = (text: string): string => (/^(["']).*\1$/s.test(text) ? text.slice(1, -1) : text);
 
-/** Adds a credential's value whole and split into its pieces of at least {@link MIN_PIECE} characters, unquoted. */
-function addValue(secrets: Set<string>, value: string): void {
+/**
+ * Adds a credential's value: whole; split into its pieces of at least {@link MIN_PIECE} characters
+ * at white space and the punctuation around values (`,;=:&?#"'{}[]()<>`: a token in a URL's
+ * query, a key inside a JSON-valued header); the value of each `name=value` pair whose name looks
+ * like a credential from 4 characters; and, when it is JSON (and `readJson`), what
+ * {@link optionSecrets} finds in it.
+ */
+function addValue(secrets: Set<string>, value: string, readJson = true): void {
   const whole = value.trim();
   if (whole.length >= 4) secrets.add(whole);
-  for (const piece of whole.split(/[\s,;=:]+/)) {
-    const bare = unquote(piece);
-    if (bare.length >= MIN_PIECE) secrets.add(bare);
+  for (const piece of whole.split(/[\s,;=:&?#"'{}[\]()<>]+/)) if (piece.length >= MIN_PIECE) secrets.add(piece);
+  for (const pair of whole.split(/[\s;,&?#]+/)) {
+    const at = pair.indexOf('=');
+    if (at <= 0) continue;
+    const piece = unquote(pair.slice(at + 1).trim());
+    if (piece.length >= 4 && isSecretName(pair.slice(0, at).trim())) secrets.add(piece);
+  }
+  if (readJson && /^[{[]/.test(whole)) {
+    try {
+      for (const secret of optionSecrets(JSON.parse(whole) as unknown)) secrets.add(secret);
+    } catch {
+      // not JSON
+    }
   }
 }
 
@@ -259,7 +317,7 @@ export function optionSecrets(options: unknown): string[] {
     if (budget <= 0) return;
     budget -= 1;
     if (typeof value === 'string') {
-      if (secret || CREDENTIAL_FORMAT.test(value)) addValue(secrets, value);
+      if (secret || CREDENTIAL_FORMAT.test(value)) addValue(secrets, value, false);
       // A URL with a user name or password, under any name (a proxy's, a webhook's).
       if (value.includes('@') && value.includes('://')) for (const part of urlCredentials(value)) secrets.add(part);
       return;

@@ -1,5 +1,6 @@
 import { InvalidInputError } from '@tiny/llm';
-import { redactSecret, urlCredentials } from '../errors/redact-secret.js';
+import { REDACTED, redactSecret, urlCredentials } from '../errors/redact-secret.js';
+import { isSecretName } from '../errors/secret-name.js';
 
 /**
  * The base URL of an adapter as an absolute `http:`/`https:` URL, or an `InvalidInputError` from
@@ -20,12 +21,11 @@ export function parseBaseURL(
     throw new InvalidInputError({ entryPoint, reason });
   };
   if (typeof baseURL !== 'string' || baseURL.trim() === '') {
-    return fail(
-      `baseURL must be an absolute http(s) URL such as "${options.example}", got ${JSON.stringify(baseURL) ?? String(baseURL)}`,
-    );
+    const given = baseURL instanceof URL ? `a URL object ("${shownURL(baseURL.href)}")` : describeValue(baseURL);
+    return fail(`baseURL must be an absolute http(s) URL string such as "${options.example}", got ${given}`);
   }
-  // The URL as messages show it: its credentials, if any, read `[redacted]`.
-  const shown = redactSecret(baseURL, urlCredentials(baseURL));
+  // The URL as messages show it: its credentials and credential-named parameters read `[redacted]`.
+  const shown = shownURL(baseURL);
   let parsed: URL;
   try {
     parsed = new URL(baseURL);
@@ -46,4 +46,38 @@ export function parseBaseURL(
     );
   }
   return parsed;
+}
+
+/**
+ * A URL as a message may show it, even one that does not parse: everything between the scheme (or
+ * the start) and the last `@` before the path (a user name and password, whatever they hold) and the
+ * value of every query or fragment parameter named like a credential (`key`, `api-key`, `token`,
+ * ...) read `[redacted]`; the credentials of a parsable URL are redacted wherever they recur.
+ */
+function shownURL(url: string): string {
+  let shown = redactSecret(url, urlCredentials(url));
+  const at = shown.lastIndexOf('@');
+  if (at >= 0) {
+    const start = /^\s*[a-z][\w+.-]*:\/*/i.exec(shown)?.[0].length ?? 0;
+    if (at >= start) shown = `${shown.slice(0, start)}${REDACTED}${shown.slice(at)}`;
+  }
+  return shown.replace(/([?#&;])([^=&;#]*)=([^&;#]*)/g, (pair, separator: string, name: string) =>
+    isSecretName(decodeName(name)) ? `${separator}${name}=${REDACTED}` : pair,
+  );
+}
+
+function decodeName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}
+
+/** A value that is no URL string, for a message: its type, and a string's or number's text cut short. */
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.slice(0, 40));
+  if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean')
+    return String(value);
+  return `a value of type ${Array.isArray(value) ? 'array' : typeof value}`;
 }

@@ -109,6 +109,16 @@ describe('HttpLanguageModel', () => {
     expect(error.context.secret).not.toContain('eu-west-1');
   });
 
+  it('reads the secrets afresh for every request: a header rotated in place is kept out too', async () => {
+    answer = { status: 401, body: '{"error":"expired"}' };
+    const headers: Record<string, string> = { 'x-proxy-token': 'old-token-0a1b2c3d' };
+    const model = new TinyModel(url, undefined, headers);
+    await model.call({ messages: [] });
+    headers['x-proxy-token'] = 'new-token-4e5f6a7b';
+    const error = (await model.call({ messages: [] })) as CallError;
+    expect(error.context.secret).toContain('new-token-4e5f6a7b');
+  });
+
   it("reads a body that is not JSON as the adapter's invalid_chunk_json error", async () => {
     answer = { status: 200, body: 'not json' };
     await expect(new TinyModel(url, undefined, {}).call({ messages: [] })).rejects.toThrow(

@@ -91,7 +91,6 @@ export abstract class HttpLanguageModel<TError extends Error> {
   protected readonly transport: HttpModelTransport;
   /** The adapter's error builders. */
   protected readonly errors: ModelCallErrors<TError>;
-  private secrets: string[] | undefined;
 
   /** Takes how the model reaches its server and the adapter's error builders. */
   protected constructor(transport: HttpModelTransport, errors: ModelCallErrors<TError>) {
@@ -108,7 +107,8 @@ export abstract class HttpLanguageModel<TError extends Error> {
    * server may echo any of them.
    */
   protected errorContext(request: LanguageModelV1Request, more?: Readonly<Record<string, string>>): ModelErrorContext {
-    this.secrets ??= [
+    // Read afresh for every request: a header object or options edited in place (a rotated token) are what is sent.
+    const secrets = [
       ...(this.transport.secrets ?? []),
       ...requestSecrets({ apiKey: this.transport.apiKey, headers: this.transport.headers }),
       ...optionSecrets(this.transport.providerOptions),
@@ -118,7 +118,7 @@ export abstract class HttpLanguageModel<TError extends Error> {
       ...(request.headers === undefined ? [] : requestSecrets({ headers: request.headers })),
       ...(request.providerOptions === undefined ? [] : optionSecrets(request.providerOptions)),
     ];
-    return { provider: this.provider, secret: extra.length === 0 ? this.secrets : [...this.secrets, ...extra] };
+    return { provider: this.provider, secret: extra.length === 0 ? secrets : [...secrets, ...extra] };
   }
 
   /**
