@@ -36,7 +36,9 @@ export function createHarmonyGrammar(context: ScanContext): Grammar {
       if (channel < 0) return undefined;
       const start = Math.max(from, roleStart(channel));
       const message = messages.next(channel + CHANNEL.length);
-      if (message < 0) return mode === 'stream' ? { kind: 'pending', start, end: text.length } : undefined;
+      // Every Harmony token ends in `>`: only one can bring the message or end the payload.
+      if (message < 0)
+        return mode === 'stream' ? { kind: 'pending', start, end: text.length, decidedBy: '>' } : undefined;
       const target =
         targetName(text.slice(channel + CHANNEL.length, message)) ?? targetName(text.slice(start, channel));
       const name = target === undefined ? undefined : withoutNamespace(target);
@@ -47,7 +49,10 @@ export function createHarmonyGrammar(context: ScanContext): Grammar {
       const payloadStart = message + MESSAGE.length;
       const [payloadEnd, end] = payloadBounds(payloadStart);
       if (payloadEnd < 0) {
-        if (mode === 'stream') return { kind: 'pending', start, end: text.length };
+        // As for the message: unless a bound stands in a JSON payload still open (its breaking, on any
+        // character, would make that bound the end).
+        const decidedBy = nearestBound(payloadStart)[0] < 0 ? '>' : undefined;
+        if (mode === 'stream') return { kind: 'pending', start, end: text.length, decidedBy };
         return {
           kind: 'calls',
           start,

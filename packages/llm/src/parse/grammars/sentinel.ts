@@ -50,8 +50,10 @@ export function createSentinelGrammar(context: ScanContext): Grammar {
       // A JSON body is read past end tokens written inside its strings.
       const close = closerPastJson(text, token.end, (at) => nextEnd.next(at), mode === 'stream');
       if (close < 0) {
-        // Only an end token (each ends in `>`) past the JSON value can close it.
-        if (mode === 'stream') return { kind: 'pending', start: index, end: text.length, decidedBy: '>' };
+        // With no end token yet, only one (each ends in `>`) can close it; with one inside a JSON
+        // value still open, the value breaking (on any character) would make it the closer.
+        const decidedBy = nextEnd.next(token.end) < 0 ? '>' : undefined;
+        if (mode === 'stream') return { kind: 'pending', start: index, end: text.length, decidedBy };
         return { kind: 'unterminated', start: index, end: token.end };
       }
       const closeToken = matchSentinelToken(text, close);

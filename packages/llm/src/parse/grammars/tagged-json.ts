@@ -225,8 +225,13 @@ export function createTaggedGrammar(context: ScanContext): Grammar {
       if (calls.length > 0) return { kind: 'calls', start: opener.start, end, calls };
       return { kind: 'malformed', start: opener.start, end, bodyChars: countCharacters(text, bodyStart, closeStart) };
     }
-    // No closer yet: only a marker (every one ends in `>`: tags, `</invoke>`, `]]>`) or a fence can close it.
-    if (mode === 'stream') return { kind: 'pending', start: opener.start, end: text.length, decidedBy: '>`' };
+    if (mode === 'stream') {
+      // No closer yet: only a marker (every one ends in `>`: tags, `</invoke>`, `]]>`) or a fence can
+      // close it, unless a marker already stands in a JSON value still open: the value breaking (on
+      // any character) would make that marker the closer.
+      const decidedBy = opener.kind === 'tag' && nextMarker.next(bodyStart) >= 0 ? undefined : '>`';
+      return { kind: 'pending', start: opener.start, end: text.length, decidedBy };
+    }
     if (isBlank(text, bodyStart, text.length)) {
       return { kind: 'malformed', start: opener.start, end: text.length, bodyChars: 0 };
     }
