@@ -289,7 +289,7 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
       }
       // The fold keeps its state over the messages whose content is unchanged and takes the rest. A
       // message JSON cannot write throws: what is kept stays consistent, and the next request is read in full.
-      refs.length = same;
+      if (refs.length !== same) refs.length = same;
       for (const message of added) refs.push(message);
       if (parts.length > at) parts.length = at;
       if (fold.length > at) fold.truncate(at);
