@@ -188,4 +188,20 @@ describe('createPrefixTracker', () => {
       lostPrefixTokens: Math.ceil(78 / 4),
     });
   });
+
+  it('throws on a message JSON cannot write and then reads the next request as a fresh tracker would', () => {
+    const tracker = createPrefixTracker();
+    const tools = [schema('a')];
+    const history: Message[] = [user('1'), { role: 'assistant', content: 'x' }];
+    const first = tracker.observe(tools, history).digest;
+    const cyclic: Record<string, unknown> = { role: 'user' };
+    cyclic.content = [cyclic];
+    history.push(cyclic as unknown as Message);
+    expect(() => tracker.observe(tools, history)).toThrow(TypeError);
+    history[2] = user('2');
+    const next = tracker.observe(tools, history);
+    expect(next.broke).toBeUndefined();
+    expect(next.digest).toBe(fingerprintPrefix(tools, history).digest);
+    expect(next.digest).not.toBe(first);
+  });
 });

@@ -293,7 +293,14 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
       for (const message of added) refs.push(message);
       if (parts.length > at) parts.length = at;
       if (fold.length > at) fold.truncate(at);
-      for (let index = fold.length; index < newLength; index += 1) fold.add(refs[index] as Message);
+      try {
+        for (let index = fold.length; index < newLength; index += 1) fold.add(refs[index] as Message);
+      } catch (error) {
+        // Only the messages the fold took stay known: the next request reads the rest afresh.
+        refs.length = fold.length;
+        if (parts.length > fold.length) parts.length = fold.length;
+        throw error;
+      }
       if (appendsOnly) {
         for (let index = known.length; index < messages.length; index += 1) known.push(messages[index] as Message);
         seen = known;
