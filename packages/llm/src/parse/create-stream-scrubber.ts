@@ -97,11 +97,11 @@ const TOKEN_TAIL = 32;
  * character that can complete or start something (`<>[]}`, a backtick, `)`, a newline), else only
  * after it grows by 8 characters or an eighth, whichever is more; a block that has begun only on
  * a character that can decide it (one that ends a token of its grammar or of a protected region:
- * `>`, `]` or a backtick for a `<tool_call>`-family, sentinel-token or Harmony block with no closer
- * inside an open JSON value, so the JSON body's `}`s cost nothing; `>])}`, a backtick or a newline
- * for the others), else after 64 characters or an eighth. A complete block held until a reasoning
- * token decides
- * whether the text began in reasoning (`leadingReasoning`) is rescanned only when a fragment may
+ * `>`, `]` or a backtick for a `<tool_call>`-family, sentinel-token, Harmony or invoke-XML block
+ * with no closer inside an open JSON value, so the JSON body's `}`s cost nothing; `>])}`, a
+ * backtick or a newline for the others), else after 64 characters or an eighth. A complete block
+ * held until a reasoning token decides whether the text began in reasoning (`leadingReasoning`) is
+ * rescanned only when a fragment may
  * complete such a token, or after it grows by 64 characters or an eighth; while more than 4 KB is
  * held, only after it grows by an eighth. So total work stays linear, and held text is released at
  * most that much late, never early: the concatenated output does not depend on how the text was

@@ -149,7 +149,8 @@ export function createInvokeXmlGrammar(context: ScanContext): Grammar {
   function invokeBlock(start: number, tag: InvokeTag & { kind: 'open' }): Block {
     const close = closerAfterValues(tag.end);
     if (close < 0) {
-      if (mode === 'stream') return { kind: 'pending', start, end: text.length };
+      // Only a closing tag (each ends in `>`) after the last value can end it.
+      if (mode === 'stream') return { kind: 'pending', start, end: text.length, decidedBy: '>' };
       return { kind: 'unterminated', start, end: tag.end };
     }
     const closeTag = matchInvokeTag(text, lower, close);
