@@ -151,6 +151,12 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
     const offset = fence.offset;
     const prior = priorCallSpans(regionCallSpans, lastCallSpan, offset);
     const scan = scanText(buffer, grammars, regions, final, previousCode, prior);
+    // A region's opener may be decided only by text after the call it began in (a fence line's
+    // language after a closing run, a token completed later): the call released last is remembered
+    // as one a region began inside once a scan sees such a region, before a later call replaces it.
+    if (lastCallSpan !== undefined && regionCallSpans[regionCallSpans.length - 1]?.[0] !== lastCallSpan[0]) {
+      if (regions.opensWithin(lastCallSpan[0] - offset, lastCallSpan[1] - offset)) regionCallSpans.push(lastCallSpan);
+    }
     if (scan.lastCallSpan !== undefined) {
       lastCallSpan = [scan.lastCallSpan[0] + offset, scan.lastCallSpan[1] + offset];
     }

@@ -1,4 +1,5 @@
 import { resolveToolNameDetailed } from '../names/resolve-tool-name.js';
+import { feedFence, initialFenceState } from './fence-tracker.js';
 import { finalizeCalls } from './finalize-calls.js';
 import { readBareJson } from './grammars/bare-json.js';
 import { createGrammars } from './grammars/create-grammars.js';
@@ -48,7 +49,7 @@ export function parseCompleteText(
     // Reasoning first, then the whole answer as JSON (xLAM, Qwen3): the reasoning stays narrative.
     const reasoned = leadingReasoningEnd(text, knowledge.leadingReasoning);
     const afterReasoning =
-      reasoned < 0
+      reasoned < 0 || !reasoningEndsAt(text, reasoned, knowledge)
         ? undefined
         : admit(
             safely(() => readBareJson(text.slice(reasoned), knowledge)),
@@ -168,6 +169,25 @@ function leadingReasoningEnd(text: string, leadingReasoning: boolean): number {
   const closer = first[0].startsWith('[') ? '[/think]' : `</${first[0].slice(1)}`;
   const end = indexOfFolded(text, closer, first.index + first[0].length);
   return end < 0 ? -1 : end + closer.length;
+}
+
+/**
+ * Whether the reasoning tracker the scan uses (see `reasoning-tracker.ts`) reads a region that
+ * starts the text (after whitespace) and ends at `end`: a call token of an enabled grammar before
+ * the first reasoning token decides that the text did not start in reasoning (a later `</think>` is
+ * content), one inside a region opened at the start ends it there, and a Harmony analysis opener
+ * first decides the start too. The answer after the region is read as JSON only when the scan
+ * agrees it is one: both readings follow one set of rules.
+ */
+function reasoningEndsAt(text: string, end: number, knowledge: ToolKnowledge): boolean {
+  const state = initialFenceState(knowledge.leadingReasoning, reasoningCallTokens(knowledge.allows));
+  const first = text.search(/\S/);
+  let found = false;
+  const onRange = (start: number, rangeEnd: number, reasoning = false): void => {
+    if (reasoning && rangeEnd === end && (start === 0 || start === first)) found = true;
+  };
+  feedFence(state, text, onRange);
+  return found;
 }
 
 /** `text.toLowerCase().indexOf(needle, from)` for an ASCII lower-case needle, without lowering the text. */
