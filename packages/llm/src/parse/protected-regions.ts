@@ -32,6 +32,12 @@ export interface ProtectedRegions {
    */
   startAt(position: number): number;
   /**
+   * Where the region {@link startAt} names ends (relative to this text), or -1 when `position` is
+   * not protected: past it, an outer region (one opened inside a call, which protects nothing) may
+   * still run on.
+   */
+  innermostEnd(position: number): number;
+  /**
    * In an incomplete text, where a last line starts that may still become a protected fence opener
    * (its language is not complete yet); blocks from there cannot be decided. -1 otherwise.
    */
@@ -106,6 +112,7 @@ export function findProtectedRegions(
     ranges,
     endAt: (position) => protectedRange(ranges, position)?.[1] ?? -1,
     startAt: (position) => innermostStart(opened, ranges, position),
+    innermostEnd: (position) => innermostRegion(opened, ranges, position)[1],
     protectedBesidesLeading: (position) => besidesLeading(opened, ranges, position),
     opensWithin: (start, end) => (opened[lastStartingBy(opened, end - 1)]?.[0] ?? -1) > start,
     undecidedFrom: undecided < 0 ? -1 : Math.max(0, undecided - base),
@@ -160,14 +167,23 @@ function innermostStart(
   ranges: ReadonlyArray<readonly [number, number]>,
   position: number,
 ): number {
+  return innermostRegion(opened, ranges, position)[0];
+}
+
+/** As {@link innermostStart}, the whole `[start, end)` of that region; `[-1, -1]` when unprotected. */
+function innermostRegion(
+  opened: ReadonlyArray<readonly [number, number, boolean]>,
+  ranges: ReadonlyArray<readonly [number, number]>,
+  position: number,
+): readonly [number, number] {
   const merged = protectedRange(ranges, position);
-  if (merged === undefined) return -1;
+  if (merged === undefined) return [-1, -1];
   const high = lastStartingBy(opened, position);
   for (let index = high; index >= 0 && index > high - NESTING_LOOKBACK; index--) {
     const region = opened[index];
-    if (region !== undefined && region[1] > position) return region[0];
+    if (region !== undefined && region[1] > position) return [region[0], region[1]];
   }
-  return merged[0];
+  return merged;
 }
 
 /** The index of the last region in `opened` (sorted by start) starting at or before `position`. */

@@ -121,6 +121,8 @@ export function scanText(
   const callSpans: Array<readonly [number, number]> = [...priorCallSpans];
   let lastCallStart = -1;
   let lastCallEnd = -1;
+  /** Whether an undone quotation dropped a call span a region began inside (cached answers may have skipped that region). */
+  let staleRegions = false;
   /** Where a started call that never closed begins (complete text): its text is not narrative. */
   let ownedFrom = -1;
   /**
@@ -147,6 +149,13 @@ export function scanText(
     }
     if (best === undefined) break;
     walkQuotes(best.start);
+    if (staleRegions) {
+      // A quotation undid a call a region began inside: that region protects again, and the
+      // answers that skipped it (this block among them) are read again.
+      staleRegions = false;
+      cache.fill(null);
+      continue;
+    }
     if (regions.undecidedFrom >= 0 && best.start >= regions.undecidedFrom) {
       const start = heldFrom(Math.max(regions.undecidedFrom, from));
       parts.push([partStart, start]);
@@ -371,6 +380,10 @@ export function scanText(
     partStart = quotedRun.partStart;
     calls.length = quotedRun.calls;
     diagnostics.length = quotedRun.diagnostics;
+    for (let index = quotedRun.callSpans; index < callSpans.length && !staleRegions; index++) {
+      const span = callSpans[index];
+      if (span !== undefined && regions.opensWithin(span[0], span[1])) staleRegions = true;
+    }
     callSpans.length = quotedRun.callSpans;
     callBlocks.length = quotedRun.callBlocks;
     lastCallStart = quotedRun.lastCallStart;
@@ -412,9 +425,13 @@ export function scanText(
           ((leadingVoid && block.start < regions.leadingEnd && !regions.protectedBesidesLeading(block.start)) ||
             openedInCall(regionStart(block.start)));
         if (end >= 0 && !voided) {
+          // Past the region that protects the block, an outer one opened inside a call (void) may
+          // run on: look again from the inner region's end, where the next block is judged anew.
+          const inner = regions.innermostEnd(block.start);
+          const past = inner > block.start && inner < end ? inner : end;
           // A region still open at an undecided point may yet end before it: look again from there.
           const undecided = regions.undecidedFrom;
-          block = grammar.findNext(undecided > block.start && undecided < end ? undecided : end);
+          block = grammar.findNext(undecided > block.start && undecided < past ? undecided : past);
           continue;
         }
         return block;

@@ -105,4 +105,32 @@ describe('a stream releases what one whole feed and the batch parse release', ()
     expect(shape(stream([whole]))).toEqual(batch);
     expect(shape(stream([...whole]))).toEqual(batch);
   });
+
+  it('a region opened inside a call protects nothing past the region that protects a block inside it', () => {
+    // The fenced call's closing run opens a protected fence (inside the call: void), `<think>` a
+    // reasoning region inside that fence. A block after `</think>` is read: the batch parse no
+    // longer skips it to the end of the merged span, as the stream never did.
+    const whole = `${fencedCall}<think><invoke name="add"><parameter name="note">x } </invoke> </think><invoke name="add"><parameter name="note">x } </invoke> `;
+    const batch = shape(parseToolCalls(whole, { tools }));
+    expect(batch.text).toBe('<think><invoke name="add"><parameter name="note">x } </invoke> </think>');
+    expect(batch.calls.map((call) => call.source)).toEqual(['tagged_json', 'invoke_xml']);
+    expect(shape(stream([whole]))).toEqual(batch);
+    expect(shape(stream([...whole]))).toEqual(batch);
+  });
+
+  it('a quotation that undoes a call a region began inside makes that region protect again', () => {
+    // `"` opens a quotation before `<function=add>`; the invoke block runs to the `</tool_call>` in
+    // a value, and the `"` after it closes the quotation: the block was quoted markup, so the
+    // Harmony analysis channel opened inside it is reasoning, and the `<tool_call>` in it is text.
+    const whole =
+      '{"a": "<|tool_call_end|> } <function=add>\n<parameter=a>\n1\n</parameter>\n<|channel|>analysis<|message|>thinking } ' +
+      nestedTagged +
+      '<tool_call>{"name": "add", "arguments": {"a": 1, "b": 2}}</tool_call>';
+    for (const leadingReasoning of [true, false]) {
+      const batch = shape(parseToolCalls(whole, { tools, leadingReasoning }));
+      expect(batch).toEqual({ text: whole, calls: [] });
+      expect(shape(stream([whole], leadingReasoning))).toEqual(batch);
+      expect(shape(stream([...whole], leadingReasoning))).toEqual(batch);
+    }
+  });
 });
