@@ -48,6 +48,7 @@ import { restoreCallFormats } from './call-format.js';
 import type { LoopState } from './loop-state.js';
 import { profileModel } from './profile-model.js';
 import { type DeferredToolHandler, runLoop } from './run-loop.js';
+import { sealMessage } from './sealed-history.js';
 
 /** Options for {@link AgentHarness}. */
 export interface AgentHarnessOptions {
@@ -520,8 +521,15 @@ export class AgentHarness {
     const resumed = resuming ? (input as RunState) : undefined;
     // A signing harness resumes only a state it signed, unedited: checked before anything runs.
     if (resumed !== undefined && this.stateSecret !== undefined) verifyRunState(resumed, this.stateSecret);
-    const messages: unknown = resumed ? resumed.messages : input;
-    assertMessages(resumed ? 'AgentHarness.resume' : 'AgentHarness.invoke', messages);
+    const messageEntry = resumed ? 'AgentHarness.resume' : 'AgentHarness.invoke';
+    const given: unknown = resumed ? resumed.messages : input;
+    // Copied and deep-frozen before they are checked: the history holds its own immutable messages,
+    // so nothing the run hands them to changes them, the caller's objects are never frozen, and a
+    // caller editing its objects (or an accessor answering differently) later changes nothing.
+    const messages: unknown = Array.isArray(given)
+      ? given.map((message: Message) => sealMessage(message, messageEntry))
+      : given;
+    assertMessages(messageEntry, messages);
     const runId = resumed?.runId ?? context.runId ?? shortId();
     const middleware = [...this.middleware, ...(options.middleware ?? [])];
     // A model with autoProfile reads its server once, before the dialect is chosen from its profile.
@@ -533,7 +541,8 @@ export class AgentHarness {
     const needsPairing =
       resumed === undefined &&
       messages.some((message) => message.role === 'tool' || (message.role === 'assistant' && message.toolCalls));
-    const history = needsPairing ? pairToolCycles(messages) : [...messages];
+    // Pairing may build new messages (a synthetic answer): sealed too; the sealed ones pass as they are.
+    const history = needsPairing ? pairToolCycles(messages).map((message) => sealMessage(message)) : messages;
     const stop = createRunStop(context.signal, limits.wallClockMs);
     const state: LoopState = {
       runId,

@@ -56,7 +56,11 @@ export interface LoopState {
   readonly signal: AbortSignal;
   /** The wall-clock deadline (`limits.wallClockMs`), which aborts `signal` when it passes. */
   readonly deadline: RunDeadline | undefined;
-  readonly history: Message[];
+  /**
+   * The transcript: messages enter it only through `appendMessage` (sealed: deep-frozen copies), so
+   * no message in it changes once appended; a step that changes one appends or builds a new object.
+   */
+  readonly history: readonly Message[];
   /** Call ids a human approved (resume after an approval). */
   readonly approvedCalls: Set<string>;
   /** The tool each decision-approved call was approved for (see `isApprovedCall`). */

@@ -50,6 +50,7 @@ import { recordCallFormats } from './call-format.js';
 import { callModelThroughMiddleware } from './call-model.js';
 import type { LoopState, PendingCall } from './loop-state.js';
 import { catalogueCurrent, resolveCatalogue } from './resolve-catalogue.js';
+import { appendMessage } from './sealed-history.js';
 
 /** The user turn sent when the model stopped for tool calls but none could be read. */
 export const DROPPED_TOOL_CALL_NUDGE =
@@ -347,7 +348,7 @@ function applyControl(state: LoopState, applied: AppliedControl, lastText: strin
         return finish(state, 'stopped', lastText);
       }
       closeUnansweredCalls(state, 'skipped: the run went back to the model');
-      for (const message of control.messages ?? []) state.history.push(message);
+      for (const message of control.messages ?? []) appendMessage(state.history, message);
       return 'model';
     case 'stop_with_final':
       emit('stop_with_final', control.text);
@@ -401,7 +402,7 @@ async function completeBatch(
     const resolved = await admitDecisions(state, pending, results);
     return completeBatch(state, settings, resolved, nested, lastText, followUps);
   }
-  for (const message of followUps) state.history.push(message);
+  for (const message of followUps) appendMessage(state.history, message);
   if (folded.stop) return finish(state, folded.stop.outcome, folded.stop.text);
   if (state.middleware.length === 0) return undefined;
   const context = middlewareContext(state, state.turn);
@@ -575,7 +576,10 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     const dropCalls = ignored && (action !== 'accept' || forced?.type === 'none');
     const calls = dropCalls ? [] : settleCallIds(state, parsed.calls, modelCallId);
     recordCallFormats(state, calls);
-    state.history.push(recordAssistantTurn(response, dropCalls ? { replayText: parsed.text } : parsed, calls));
+    appendMessage(
+      state.history,
+      recordAssistantTurn(response, dropCalls ? { replayText: parsed.text } : parsed, calls),
+    );
     if (sink.active) sink.emit(modelCompleted(modelCallId, response, calls.length));
     if (ignored && forced !== undefined) {
       const calledTools = parsed.calls.map((call) => call.name);
@@ -596,7 +600,7 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
           messages: state.history,
         });
       if (action === 'retry') {
-        state.history.push({ role: 'user', content: toolChoiceReminder(forced) });
+        appendMessage(state.history, { role: 'user', content: toolChoiceReminder(forced) });
         continue;
       }
       // `accept` under `none`: the text is the answer; its calls never run.
@@ -622,7 +626,7 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
       if (response.finishReason === 'tool_calls' && tools.length > 0 && nudges < policy.droppedToolCallNudges) {
         nudges += 1;
         if (sink.active) sink.emit({ type: 'tool_call_dropped', modelCallId, nudge: nudges });
-        state.history.push({ role: 'user', content: DROPPED_TOOL_CALL_NUDGE });
+        appendMessage(state.history, { role: 'user', content: DROPPED_TOOL_CALL_NUDGE });
         continue;
       }
       return finish(state, 'final', parsed.text);

@@ -1,5 +1,6 @@
 import { ApprovalRequiredError, CallDeferredError, type ToolResult } from '@tiny/tools';
 import type { LoopState } from '../agent/loop-state.js';
+import { historyView } from '../agent/sealed-history.js';
 import { MiddlewareError } from '../errors/middleware-error.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { isRunStop } from '../run/run-stop.js';
@@ -47,7 +48,10 @@ export function middlewareContext(state: LoopState, turn: number): MiddlewareCon
     runId: state.runId,
     turn,
     run: state.context,
-    messages: state.history,
+    // Read when a hook reads it: the transcript as it is then, a frozen array of sealed messages.
+    get messages() {
+      return historyView(state.history);
+    },
     isCallApproved: (callId) => state.approvedCalls.has(callId),
     emit: (event) => {
       if (state.sink.active) state.sink.emit(event);

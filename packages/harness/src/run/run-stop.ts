@@ -90,7 +90,7 @@ export interface StoppableState {
   readonly signal: AbortSignal;
   readonly deadline: RunDeadline | undefined;
   readonly sink: EventSink;
-  readonly history: Message[];
+  readonly history: readonly Message[];
 }
 
 /**

@@ -1,0 +1,70 @@
+import type { Message } from '@tiny/llm';
+import { InvalidInputError } from '@tiny/tools';
+
+/** Messages this module sealed: appended again (a middleware re-sending one) without a new copy. */
+const sealed = new WeakSet<object>();
+
+/** Deeper than any message a JSON transcript holds: past it the value is taken for a cycle. */
+const MAX_DEPTH = 64;
+
+/**
+ * A deep copy of a JSON-shaped value, frozen at every depth: arrays stay arrays, any other object
+ * becomes a plain object of its own enumerable properties (an accessor is read once, here).
+ */
+function frozenCopy(value: unknown, depth: number, entryPoint: string): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth > MAX_DEPTH)
+    throw new InvalidInputError({
+      entryPoint,
+      reason: `a message nests deeper than ${MAX_DEPTH} levels (a cycle?); messages are JSON`,
+    });
+  if (Array.isArray(value)) {
+    const copy = new Array<unknown>(value.length);
+    for (let index = 0; index < value.length; index += 1) copy[index] = frozenCopy(value[index], depth + 1, entryPoint);
+    return Object.freeze(copy);
+  }
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value))
+    copy[key] = frozenCopy((value as Record<string, unknown>)[key], depth + 1, entryPoint);
+  return Object.freeze(copy);
+}
+
+/**
+ * The message as the run's history holds it: a deep copy frozen at every depth, made once when the
+ * message is appended, so no one the history is handed to (the model, a provider adapter, a
+ * middleware, the caller after the run) can change it by editing the objects, and the caller's own
+ * objects are never frozen. A message sealed before is returned as it is.
+ * @throws {InvalidInputError} when the message is not JSON-shaped (nested past any real message).
+ * @internal
+ */
+export function sealMessage(message: Message, entryPoint = 'AgentHarness'): Message {
+  if (sealed.has(message)) return message;
+  const copy = frozenCopy(message, 0, entryPoint) as Message;
+  if (typeof copy === 'object' && copy !== null) sealed.add(copy);
+  return copy;
+}
+
+/**
+ * Appends `message` to a run's history, sealed (see {@link sealMessage}): the one way a message
+ * enters it, so every message in a history is immutable from then on.
+ * @internal
+ */
+export function appendMessage(history: readonly Message[], message: Message): void {
+  (history as Message[]).push(sealMessage(message));
+}
+
+/** Each history's last read-only view, with the length it was taken at (a history only grows). */
+const views = new WeakMap<readonly Message[], readonly Message[]>();
+
+/**
+ * The history as a frozen array (what middleware reads): taken again only when the history has
+ * grown since the last view, so hooks of one turn share one; its messages are the sealed ones.
+ * @internal
+ */
+export function historyView(history: readonly Message[]): readonly Message[] {
+  const last = views.get(history);
+  if (last !== undefined && last.length === history.length) return last;
+  const view = Object.freeze(history.slice());
+  views.set(history, view);
+  return view;
+}
