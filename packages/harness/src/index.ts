@@ -135,6 +135,7 @@ export { InvalidRunStateError, type InvalidRunStateProblem } from './errors/inva
 export { LimitExceededError } from './errors/limit-exceeded-error.js';
 export { ListenerError } from './errors/listener-error.js';
 export { MiddlewareError } from './errors/middleware-error.js';
+export { type NestedCallRefusal, NestedCallRefusedError } from './errors/nested-call-refused-error.js';
 export { RunCancelledError } from './errors/run-cancelled-error.js';
 export { StorageError } from './errors/storage-error.js';
 export { ToolChoiceIgnoredError } from './errors/tool-choice-ignored-error.js';

@@ -626,6 +626,8 @@ export class AgentHarness {
       }
       throw error;
     } finally {
+      // No event after the run's final one, and no nested call starts once the run returned.
+      sink.end();
       stop.dispose();
     }
   }

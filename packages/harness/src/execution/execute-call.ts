@@ -14,6 +14,7 @@ import {
 } from '@tiny/tools';
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
 import { MiddlewareError } from '../errors/middleware-error.js';
+import { NestedCallRefusedError } from '../errors/nested-call-refused-error.js';
 import { idempotencyKeyOf, recordSettled, recordStarted } from '../ledger/record-effect.js';
 import { markToolError, middlewareContext, wrapToolOnion } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
@@ -38,7 +39,9 @@ export type NestedCallRunner = (
   depth: number,
   name: string,
   args: unknown,
-  parent?: RegisteredTool,
+  parent: RegisteredTool | undefined,
+  signal: LazyCallSignal,
+  parentSignal: LazyCallSignal,
 ) => Promise<ToolResult>;
 
 const isPromiseLike = (value: unknown): value is PromiseLike<ToolOutput> =>
@@ -54,6 +57,7 @@ interface OutputWait {
   readonly state: LoopState;
   readonly signal: LazyCallSignal;
   readonly entry: RegisteredTool;
+  readonly callId: string;
   /** The budget a timeout reports. */
   readonly budgetMs: number;
   deadline: CallDeadline | undefined;
@@ -80,6 +84,28 @@ function takeResolvers(resolve: (output: ToolOutput) => void, reject: (error: un
 function endWait(wait: OutputWait): void {
   if (wait.deadline !== undefined) cancelDeadline(wait.deadline);
   if (wait.watching) unwatchRunAbort(wait.state.signal, wait);
+  if (wait.signal.nested) wait.signal.unwatch();
+}
+
+/**
+ * The errors a nested call's wait gave up with because its calling call ended: such a call ends
+ * `fatal` (the calling tool, if it still waits, gets the error), never through the tool-error policy.
+ */
+const abandoned = new WeakSet<object>();
+
+/** A nested call's calling call ended (or aborted it) while it ran: its output is no longer awaited. */
+function callAborted(wait: OutputWait): void {
+  endWait(wait);
+  const callId = wait.callId;
+  const error = new NestedCallRefusedError({
+    toolName: wait.entry.name,
+    parentCallId: callId.slice(0, callId.lastIndexOf('/')),
+    refusal: 'parent_ended',
+    started: true,
+    cause: wait.signal.abortReason,
+  });
+  abandoned.add(error);
+  wait.reject(error);
 }
 
 function runAborted(wait: OutputWait): void {
@@ -108,17 +134,20 @@ function openWait(
   pending: PromiseLike<ToolOutput>,
   signal: LazyCallSignal,
   entry: RegisteredTool,
+  callId: string,
   deadlineMs: number | undefined,
   budgetMs: number,
 ): OutputWait | undefined {
   const runSignal = state.signal;
   // A run signal nothing can abort (no host signal, no run deadline) is not watched.
   const watching = canStop(runSignal);
-  if (deadlineMs === undefined && !watching) return undefined;
+  // A nested call is also waited for under its calling call: it never outlives it.
+  if (deadlineMs === undefined && !watching && !signal.nested) return undefined;
   const wait: OutputWait = {
     state,
     signal,
     entry,
+    callId,
     budgetMs,
     deadline: undefined,
     watching,
@@ -135,7 +164,13 @@ function openWait(
     runAborted(wait);
     return wait;
   }
+  if (signal.aborted) {
+    Promise.resolve(pending).catch(ignore);
+    callAborted(wait);
+    return wait;
+  }
   if (watching) watchRunAbort(runSignal, wait, runAborted);
+  if (signal.nested) signal.watch(wait, callAborted);
   if (deadlineMs !== undefined) wait.deadline = scheduleDeadline(deadlineMs, deadlineExpired, wait);
   // A native promise is followed directly; another thenable is adopted first (its `then` runs
   // later, as `await` would call it). A rejection after the wait ended is handled: it is ignored.
@@ -174,6 +209,7 @@ export function executeCall(
   args: Record<string, unknown>,
   depth: number,
   callTool: NestedCallRunner,
+  signal?: LazyCallSignal,
 ): CallOutcome | Promise<CallOutcome> {
   const startedAt = Date.now();
   // A call whose run already stopped never starts (and writes no `started` row).
@@ -181,14 +217,15 @@ export function executeCall(
   enterCall(state, call.id, entry, args);
   // The tool boundary: nothing the tool produced leaves it with a host value or sensitive value in
   // it. Without a ledger `runCall` passes its outcome through it; with one, it is passed here.
-  if (state.ledger === undefined) return runCall(state, call, entry, args, depth, callTool, startedAt, undefined, true);
+  if (state.ledger === undefined)
+    return runCall(state, call, entry, args, depth, callTool, startedAt, undefined, true, signal);
   return scrubSettled(
     state,
     call.id,
     entry,
     args,
     depth,
-    executeWithLedger(state, call, entry, args, depth, callTool, startedAt),
+    executeWithLedger(state, call, entry, args, depth, callTool, startedAt, signal),
   );
 }
 
@@ -213,11 +250,12 @@ async function executeWithLedger(
   depth: number,
   callTool: NestedCallRunner,
   startedAt: number,
+  signal: LazyCallSignal | undefined,
 ): Promise<CallOutcome> {
   const key = idempotencyKeyOf(state, call.id, entry, args);
   const refused = await recordStarted(state, call, entry, key);
   if (refused !== undefined) return { kind: 'result', result: refused, startedAt, durationMs: 0 };
-  const outcome = await runCall(state, call, entry, args, depth, callTool, startedAt, key, false);
+  const outcome = await runCall(state, call, entry, args, depth, callTool, startedAt, key, false, signal);
   // Cancellation leaves the row `started`: whether the effect happened is unknown until a resume reconciles it.
   if (!(outcome.kind === 'fatal' && isRunStop(outcome.error))) {
     await recordSettled(state, call.id, outcome.kind === 'result' && outcome.threw !== true ? 'completed' : 'failed');
@@ -235,13 +273,25 @@ function runCall(
   startedAt: number,
   idempotencyKey: string | undefined,
   scrub: boolean,
+  nestedSignal?: LazyCallSignal,
 ): CallOutcome | Promise<CallOutcome> {
-  const signal = new LazyCallSignal();
+  // A nested call runs under the signal its `callTool` made, linked to the calling call's since then.
+  const signal = nestedSignal ?? new LazyCallSignal();
   const context = createCallContext(state, { callId: call.id, entry, args, idempotencyKey, signal, depth, callTool });
   let outcome: CallOutcome | Promise<CallOutcome>;
   try {
     if (state.signal.aborted) throw runStopError(state);
-    if (state.wrapsTools) {
+    // Its calling call ended while the ledger row was written: the tool does not run.
+    if (signal.aborted) {
+      const parentCallId = call.id.slice(0, call.id.lastIndexOf('/'));
+      const error = new NestedCallRefusedError({
+        toolName: entry.name,
+        parentCallId,
+        refusal: 'parent_ended',
+        cause: signal.abortReason,
+      });
+      outcome = { kind: 'fatal', error, startedAt, durationMs: Date.now() - startedAt };
+    } else if (state.wrapsTools) {
       outcome = runWrapped(state, call, entry, args, context, signal, startedAt);
     } else {
       const output = entry.tool.execute(args as never, context);
@@ -275,7 +325,7 @@ async function settleOutput(
   startedAt: number,
   scrub: boolean,
 ): Promise<CallOutcome> {
-  const wait = waitFor(state, entry, output, args, signal);
+  const wait = waitFor(state, entry, output, args, signal, context.callId);
   let outcome: CallOutcome;
   try {
     const settled = wait === undefined ? await output : await wait.settled;
@@ -295,10 +345,11 @@ function waitFor(
   output: PromiseLike<ToolOutput>,
   args: Record<string, unknown>,
   signal: LazyCallSignal,
+  callId: string,
 ): OutputWait | undefined {
   const timeout = resolveToolTimeout(entry.tool.timeoutPolicy(args as never), state.limits.toolTimeouts);
   const budget = timeout.budgetMs ?? timeout.deadlineMs ?? 0;
-  return openWait(state, output, signal, entry, timeout.deadlineMs, budget);
+  return openWait(state, output, signal, entry, callId, timeout.deadlineMs, budget);
 }
 
 /** Waits for an output (promised or not) under the tool's resolved timeout and the run's signal. */
@@ -308,9 +359,10 @@ async function settle(
   output: ToolOutput | PromiseLike<ToolOutput>,
   args: Record<string, unknown>,
   signal: LazyCallSignal,
+  callId: string,
 ): Promise<ToolOutput> {
   if (!isPromiseLike(output)) return output;
-  const wait = waitFor(state, entry, output, args, signal);
+  const wait = waitFor(state, entry, output, args, signal, callId);
   if (wait === undefined) return await output;
   try {
     return await wait.settled;
@@ -332,7 +384,14 @@ async function runWrapped(
   const innermost = async (wrapped: PendingCall): Promise<ToolResult> => {
     const callArgs = wrapped.arguments === call.arguments ? args : await revalidate(state, entry, wrapped);
     try {
-      const output = await settle(state, entry, entry.tool.execute(callArgs as never, context), callArgs, signal);
+      const output = await settle(
+        state,
+        entry,
+        entry.tool.execute(callArgs as never, context),
+        callArgs,
+        signal,
+        call.id,
+      );
       return resultOfOutput(state, entry, output);
     } catch (error) {
       markToolError(error);
@@ -367,7 +426,8 @@ function returned(entry: RegisteredTool, result: ToolResult, startedAt: number):
 /** Classifies what a call threw (see {@link executeCall}). */
 function thrown(state: LoopState, error: unknown, startedAt: number): CallOutcome {
   const durationMs = Date.now() - startedAt;
-  if (MiddlewareError.isInstance(error)) return { kind: 'fatal', error, startedAt, durationMs };
+  if (MiddlewareError.isInstance(error) || abandoned.has(error as object))
+    return { kind: 'fatal', error, startedAt, durationMs };
   if (isRunStop(error) || state.signal.aborted) {
     return { kind: 'fatal', error: isRunStop(error) ? error : runStopError(state), startedAt, durationMs };
   }

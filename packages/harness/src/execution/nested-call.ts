@@ -15,17 +15,19 @@ import { snapshotArguments } from '../admission/snapshot-arguments.js';
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
 import { isApprovedCall } from '../deferral/approved-call.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
+import { NestedCallRefusedError } from '../errors/nested-call-refused-error.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { middlewareContext, runBeforeTool } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { allowedToolNames } from '../run/run-context.js';
-import { isRunStop } from '../run/run-stop.js';
+import { isRunStop, runStopError } from '../run/run-stop.js';
 import { isWithheld } from '../toolsets/withheld-tools.js';
 import { executeCall, type NestedCallRunner } from './execute-call.js';
 import { describeSafely } from './plain-data.js';
 import { eventSecrets, redactionOf, redactValue, scrubText, sensitiveValues } from './redaction.js';
 import { lineageSecrets, scrubResult } from './scrub-outcome.js';
 import { scrubThrown, scrubValue } from './scrub-value.js';
+import type { LazyCallSignal } from './tool-context.js';
 
 const nestedEntries = new WeakMap<object, ReadonlyMap<string, RegisteredTool>>();
 
@@ -128,8 +130,51 @@ const cannotPause = (name: string, callId: string, why: string) =>
  * @internal
  */
 export function createNestedCallRunner(state: LoopState): NestedCallRunner {
-  const runner: NestedCallRunner = async (parentId, depth, name, args, parent): Promise<ToolResult> => {
-    checkRunAlive(state);
+  const runner: NestedCallRunner = async (parentId, depth, name, args, parent, signal, parentSignal) => {
+    try {
+      return await runNested(state, runner, parentId, depth, name, args, parent, signal);
+    } finally {
+      // However it ended (refused, failed, returned), the calling call no longer aborts it.
+      parentSignal.unlink(signal);
+    }
+  };
+  return runner;
+}
+
+/**
+ * Throws when a nested call may not go on: the run ended (`NestedCallRefusedError`, `run_ended`),
+ * was cancelled or ran out of time (the run stop), or the calling call ended or was aborted
+ * (`NestedCallRefusedError`, `parent_ended`; `signal` is linked to the calling call's). Checked when
+ * the call is made and again after each asynchronous admission step, so a call whose admission
+ * finishes late never runs and reports no event.
+ */
+function checkNestedAlive(state: LoopState, parentId: string, name: string, signal: LazyCallSignal): void {
+  // A run that stopped reports its stop; one that ended is not checked for its deadline again.
+  if (!state.sink.ended) checkRunAlive(state);
+  else if (state.signal.aborted) throw runStopError(state);
+  if (signal.aborted)
+    throw new NestedCallRefusedError({
+      toolName: name,
+      parentCallId: parentId,
+      refusal: 'parent_ended',
+      cause: signal.abortReason,
+    });
+  if (state.sink.ended)
+    throw new NestedCallRefusedError({ toolName: name, parentCallId: parentId, refusal: 'run_ended' });
+}
+
+async function runNested(
+  state: LoopState,
+  runner: NestedCallRunner,
+  parentId: string,
+  depth: number,
+  name: string,
+  args: unknown,
+  parent: RegisteredTool | undefined,
+  signal: LazyCallSignal,
+): Promise<ToolResult> {
+  {
+    checkNestedAlive(state, parentId, name, signal);
     const own = nestedEntriesOf(parent);
     const allowed = allowedToolNames(state.context);
     const lookup = (toolName: string): RegisteredTool | undefined => {
@@ -177,6 +222,7 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
       let hooked: Awaited<ReturnType<typeof runBeforeTool>>;
       try {
         hooked = await runBeforeTool(state, call, context);
+        checkNestedAlive(state, parentId, name, signal);
       } catch (error) {
         state.toolCalls -= 1;
         if (ApprovalRequiredError.isInstance(error) || CallDeferredError.isInstance(error)) {
@@ -209,7 +255,16 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
       target.name,
     );
     const validated = validateToolArguments(target.tool, prepared, { signal: state.signal });
-    const checked = validated instanceof Promise ? await validated : validated;
+    let checked: Awaited<typeof validated>;
+    if (validated instanceof Promise) {
+      checked = await validated;
+      try {
+        checkNestedAlive(state, parentId, target.name, signal);
+      } catch (error) {
+        state.toolCalls -= 1;
+        throw error;
+      }
+    } else checked = validated;
     if (!checked.ok) throw new ToolInputError({ toolName: target.name, issues: checked.issues });
     const redaction = redactionOf(target.tool);
     // The calling tools' own secrets (a parent passing its key on) are kept out of this call's events and result too.
@@ -231,6 +286,7 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
       checked.value,
       depth + 1,
       runner,
+      signal,
     );
     if (outcome.kind === 'result') {
       // What the calling tool (a code-mode program) receives is scrubbed before it can transform it.
@@ -269,6 +325,5 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
     if (hidden.length > 0 && error instanceof Error) error.message = scrubText(error.message, hidden);
     // The calling tool (a program) gets the error scrubbed of its callers' secrets; run stops pass as they are.
     throw inherited.length === 0 || isRunStop(error) ? error : scrubThrown(error, inherited);
-  };
-  return runner;
+  }
 }

@@ -1,6 +1,7 @@
 import type { JsonValue, ToolExecutionContext, ToolProgress, ToolResult } from '@tiny/tools';
 import type { LoopState } from '../agent/loop-state.js';
 import { isApprovedCall } from '../deferral/approved-call.js';
+import { NestedCallRefusedError } from '../errors/nested-call-refused-error.js';
 import { idempotencyKeyOf } from '../ledger/record-effect.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { lineageSecrets, reportSecrets } from './scrub-outcome.js';
@@ -15,33 +16,62 @@ import { scrubValue } from './scrub-value.js';
 export class LazyCallSignal {
   private controller: AbortController | undefined;
   private reason: unknown;
-  private aborted = false;
+  private stopped = false;
   /** The signals of this call's nested calls still running: aborting this call aborts them. */
   private children: Set<LazyCallSignal> | undefined;
   /** Signals the calling tool gave `callTool`: each one, aborted, aborts the nested calls. */
   private childStops: WeakSet<AbortSignal> | undefined;
   /** Set once a signal given through {@link abortChildrenOn} aborted: later nested calls start aborted. */
   private childrenStopped: { readonly reason: unknown } | undefined;
+  /** What waits for this (nested) call's output, told once the call is aborted (see {@link watch}). */
+  private waiter: { readonly target: object; readonly onAbort: (target: never) => void } | undefined;
+
+  /** @param nested - a nested call's signal: aborting it (its calling call ended) ends the wait for its output. */
+  constructor(readonly nested = false) {}
+
+  /** Calls `onAbort(target)` once this signal aborts, unless {@link unwatch} came first (one waiter). */
+  watch<T extends object>(target: T, onAbort: (target: T) => void): void {
+    this.waiter = { target, onAbort: onAbort as (target: never) => void };
+  }
+
+  unwatch(): void {
+    this.waiter = undefined;
+  }
 
   get signal(): AbortSignal {
     if (this.controller === undefined) {
       this.controller = new AbortController();
-      if (this.aborted) this.controller.abort(this.reason);
+      if (this.stopped) this.controller.abort(this.reason);
     }
     return this.controller.signal;
   }
 
+  /** Whether the call was aborted (its signal read or not). */
+  get aborted(): boolean {
+    return this.stopped;
+  }
+
+  /** The reason the call was aborted with, if it was. */
+  get abortReason(): unknown {
+    return this.reason;
+  }
+
   abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
+    if (this.stopped) return;
+    this.stopped = true;
     this.reason = reason;
     this.controller?.abort(reason);
     this.abortChildren(reason);
+    const waiter = this.waiter;
+    if (waiter !== undefined) {
+      this.waiter = undefined;
+      (waiter.onAbort as (target: object) => void)(waiter.target);
+    }
   }
 
   /** Links a nested call's signal to this one until {@link unlink}: it is aborted with this. */
   link(child: LazyCallSignal): void {
-    if (this.aborted) child.abort(this.reason);
+    if (this.stopped) child.abort(this.reason);
     else if (this.childrenStopped !== undefined) child.abort(this.childrenStopped.reason);
     else {
       this.children ??= new Set();
@@ -80,9 +110,6 @@ export class LazyCallSignal {
   }
 }
 
-/** The signals of the calls running, by run state and call id: a nested call links to its parent's. */
-const callSignals = new WeakMap<LoopState, Map<string, LazyCallSignal>>();
-
 interface CallContextOptions {
   readonly callId: string;
   readonly entry: RegisteredTool;
@@ -91,13 +118,18 @@ interface CallContextOptions {
   readonly idempotencyKey: string | undefined;
   readonly signal: LazyCallSignal;
   readonly depth: number;
-  /** Runs a nested call for `parent` (the calling tool; its `nestedTools` are looked up first). */
+  /**
+   * Runs a nested call for `parent` (the calling tool; its `nestedTools` are looked up first) under
+   * `signal`, already linked to the calling call's `parentSignal` (the runner unlinks it when it ends).
+   */
   readonly callTool: (
     parentId: string,
     depth: number,
     name: string,
     args: unknown,
     parent: RegisteredTool,
+    signal: LazyCallSignal,
+    parentSignal: LazyCallSignal,
   ) => Promise<ToolResult>;
 }
 
@@ -116,8 +148,6 @@ class CallContext implements ToolExecutionContext {
   readonly approved: boolean;
   #idempotencyKey: string | undefined;
   #running = true;
-  /** Whether {@link CallContext.#register} put this call's signal in `callSignals`. */
-  #registered = false;
   #callTool: ToolExecutionContext['callTool'] | undefined;
   #reportSecrets: readonly string[] | undefined;
   readonly #loop: LoopState;
@@ -133,37 +163,12 @@ class CallContext implements ToolExecutionContext {
       state.approvedCalls.size > 0 &&
       isApprovedCall(state, options.callId, options.entry.name, { nested: options.depth > 0 });
     this.#idempotencyKey = options.idempotencyKey;
-    // A nested call (`<parent>/<n>`) is aborted with its calling tool's call: none outlives its parent.
-    if (options.depth > 0)
-      callSignals
-        .get(state)
-        ?.get(options.callId.slice(0, options.callId.lastIndexOf('/')))
-        ?.link(options.signal);
   }
 
-  /**
-   * Makes this call's signal findable by the nested calls it makes: done when the tool first reads
-   * `callTool`, the only way to make one (most calls never do, and skip the two map updates).
-   */
-  #register(): void {
-    if (this.#registered) return;
-    this.#registered = true;
-    let signals = callSignals.get(this.#loop);
-    if (signals === undefined) {
-      signals = new Map();
-      callSignals.set(this.#loop, signals);
-    }
-    signals.set(this.callId, this.#options.signal);
-  }
-
-  /** Marks the call finished: later progress reports are dropped. */
+  /** Marks the call finished: later progress reports are dropped, later nested calls refused. */
   static end(context: CallContext): void {
     context.#running = false;
-    const { callId, signal, depth } = context.#options;
-    if (!context.#registered && depth === 0) return;
-    const signals = callSignals.get(context.#loop);
-    if (signals?.get(callId) === signal) signals.delete(callId);
-    if (depth > 0) signals?.get(callId.slice(0, callId.lastIndexOf('/')))?.unlink(signal);
+    const { callId, signal } = context.#options;
     // Nested calls still running when their calling tool ends are aborted (the reason, a
     // `DOMException` that captures a stack, is built only then: most calls have none).
     if (signal.hasChildren)
@@ -225,11 +230,24 @@ class CallContext implements ToolExecutionContext {
   /** Nested calls; a bound function (made on first read), so `const { callTool } = context` works. */
   get callTool(): ToolExecutionContext['callTool'] {
     // An optional third argument `{ signal }` (code mode's program): aborting it aborts the nested calls.
-    this.#register();
     this.#callTool ??= (name, args, ...rest: unknown[]) => {
+      const parentSignal = this.#options.signal;
+      // Bound to this call from the moment it is made: none starts once this call ended, and one
+      // made while it runs is aborted with it (the runner refuses it if that happens during admission).
+      if (!this.#running)
+        return Promise.reject(
+          new NestedCallRefusedError({
+            toolName: String(name),
+            parentCallId: this.callId,
+            refusal: 'parent_ended',
+            cause: parentSignal.abortReason,
+          }),
+        );
       const stop = (rest[0] as { signal?: unknown } | undefined)?.signal;
-      if (stop instanceof AbortSignal) this.#options.signal.abortChildrenOn(stop);
-      return this.#options.callTool(this.callId, this.depth, name, args, this.#options.entry);
+      if (stop instanceof AbortSignal) parentSignal.abortChildrenOn(stop);
+      const signal = new LazyCallSignal(true);
+      parentSignal.link(signal);
+      return this.#options.callTool(this.callId, this.depth, name, args, this.#options.entry, signal, parentSignal);
     };
     return this.#callTool;
   }
