@@ -1,7 +1,8 @@
+import * as vm from 'node:vm';
 import type { Message } from '@tiny/llm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HistoryFold } from './history-fold.js';
+import { FIXED_TAGS, HistoryFold, headerState } from './history-fold.js';
 
 const BASE = '0123456789abcdef';
 
@@ -113,5 +114,91 @@ describe('HistoryFold', () => {
     fold.add({ role: 'user', content: 'x' });
     expect(fold.digest(BASE)).toBe(digestOf(messages[0], messages[1], { role: 'user', content: 'x' }));
     expect(fold.digest(BASE)).not.toBe(fold.digest('fedcba9876543210'));
+  });
+  it('calls toJSON on a function or a class with one, as JSON.stringify does on any object', () => {
+    const secret = Object.assign(() => 1, { toJSON: () => 'secret' });
+    const other = Object.assign(() => 1, { toJSON: () => 'other' });
+    class Static {
+      static toJSON() {
+        return 'K';
+      }
+    }
+    expect(digestOf({ a: secret })).toBe(digestOf({ a: 'secret' }));
+    expect(digestOf({ a: secret })).not.toBe(digestOf({ a: other }));
+    expect(digestOf([secret])).toBe(digestOf(['secret']));
+    expect(digestOf({ k: Static })).toBe(digestOf({ k: 'K' }));
+    // A toJSON giving a function again: nothing written, as for a plain function.
+    expect(digestOf({ a: Object.assign(() => 1, { toJSON: () => () => 2 }), b: 1 })).toBe(digestOf({ b: 1 }));
+  });
+
+  // Cases from the spec's SerializeJSONProperty step 4 (internal slots, not prototypes), each
+  // checked against JSON.stringify itself.
+  it('unwraps boxed values by their internal slot, whatever their realm or prototype', () => {
+    const boxed = (value: object) => Object.setPrototypeOf(value, Object.prototype) as object;
+    const cases: [string, unknown][] = [
+      ['other-realm Number', vm.runInNewContext('new Number(5)')],
+      ['other-realm String', vm.runInNewContext('new String("a")')],
+      ['other-realm Boolean', vm.runInNewContext('new Boolean(false)')],
+      ['Number.prototype without the slot', Object.create(Number.prototype)],
+      ['String.prototype without the slot', Object.create(String.prototype)],
+      ['Boolean.prototype without the slot', Object.create(Boolean.prototype)],
+      ['Number with Object.prototype', boxed(new Number(7))],
+      ['String with Object.prototype', boxed(new String('s'))],
+      ['Number with Array.prototype', Object.setPrototypeOf(new Number(7), Array.prototype)],
+      ['Number without prototype', Object.setPrototypeOf(new Number(7), null)],
+      ['Number with its own valueOf', Object.assign(new Number(1), { valueOf: () => 9 })],
+      ['String with its own toString', Object.assign(new String('a'), { toString: () => 'b' })],
+      ['Boolean with its own valueOf', Object.assign(new Boolean(false), { valueOf: () => true })],
+      ['Symbol wrapper', Object(Symbol('s'))],
+    ];
+    for (const [name, value] of cases) {
+      let json: string;
+      try {
+        json = JSON.stringify([value]);
+      } catch (error) {
+        // No prototype: ToNumber finds no valueOf or toString and throws, in both.
+        expect(() => digestOf([value]), name).toThrow((error as Error).constructor as typeof Error);
+        continue;
+      }
+      expect(digestOf([value]), name).toBe(digestOf(JSON.parse(json)));
+    }
+    expect(digestOf([vm.runInNewContext('new Number(5)')])).not.toBe(digestOf([vm.runInNewContext('new Number(6)')]));
+    expect(() => digestOf([vm.runInNewContext('Object(1n)')])).toThrow(TypeError);
+  });
+
+  it('tells a message JSON writes nothing for from one it writes as null', () => {
+    expect(JSON.stringify({ toJSON: () => undefined })).toBeUndefined();
+    expect(digestOf({ role: 'user', toJSON: () => undefined })).not.toBe(
+      digestOf({ role: 'user', toJSON: () => null }),
+    );
+    expect(digestOf({ role: 'user', toJSON: () => undefined })).toBe(digestOf(undefined));
+    // Inside a message JSON writes both the same way as an element, differently as a member.
+    const nothing = { toJSON: () => undefined };
+    expect(digestOf([nothing])).toBe(digestOf([null]));
+    expect(digestOf({ a: nothing })).toBe(digestOf({}));
+    expect(digestOf({ a: nothing })).not.toBe(digestOf({ a: null }));
+  });
+
+  it('gives strings and arrays headers no other tag shares, for any length', () => {
+    const stringLengths = [0, 1, 2 ** 24 - 1, 2 ** 24, 2 ** 24 + 1, 0x12000000, 0x12000001, 2 ** 29 - 24];
+    const arrayLengths = [0, 1, 2 ** 24 - 1, 2 ** 24, 0x0c455347, 0x0f554d00, 0x12000000, 0x12000001, 2 ** 32 - 1];
+    const seen = new Map<string, string>();
+    const note = (name: string, state: readonly [number, number]) => {
+      const key = state.join(',');
+      expect(seen.get(key), name).toBeUndefined();
+      seen.set(key, name);
+    };
+    for (const length of stringLengths) note(`string ${length}`, headerState('string', length));
+    for (const length of arrayLengths) note(`array ${length}`, headerState('array', length));
+    for (const tag of FIXED_TAGS) note(`tag ${tag}`, headerState(tag));
+    // What the old encoding made equal: a string of 0x12000001 units and an array of one element.
+    expect(headerState('string', 0x12000001)).not.toEqual(headerState('array', 1));
+  });
+
+  it('hashes a string of 2^24 units and more by its content and length', () => {
+    const long = 'a'.repeat(2 ** 24);
+    expect(digestOf(long)).not.toBe(digestOf(`${long}a`));
+    expect(digestOf(long)).not.toBe(digestOf([long]));
+    expect(digestOf(long)).toBe(digestOf('a'.repeat(2 ** 24)));
   });
 });

@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import type { Message } from '@tiny/llm';
 
 // A 64-bit hash of what `JSON.stringify` writes of a value, read from the value itself: the JSON
@@ -9,6 +10,9 @@ import type { Message } from '@tiny/llm';
 // Two 32-bit lanes, a multiply and a shift per 32-bit word each, finished with an avalanche: a
 // fingerprint for diagnostics, not a defence against crafted collisions. The lanes are module
 // state, set by `foldMessage` and read right after it (the walk is synchronous).
+
+const START_A = 0x6a09e667;
+const START_B = 0x3c6ef372;
 
 let laneA = 0;
 let laneB = 0;
@@ -23,6 +27,13 @@ const TAG_TRUE = 0x54;
 const TAG_FALSE = 0x46;
 const TAG_OPEN = 0x7b;
 const TAG_CLOSE = 0x7d;
+/** A message JSON writes nothing for (`JSON.stringify` gives undefined): not the same as one it writes as `null`. */
+const TAG_NOTHING = 0x55;
+/** Strings and arrays of `LONG` or more units or elements: the tag, then the length as its own word. */
+const TAG_LONG_STRING = 0x73000000;
+const TAG_LONG_ARRAY = 0x61000000;
+/** Lengths below this are XORed into the low 24 bits of their tag (a tag word per string on the hot path). */
+const LONG = 0x1000000;
 /** Past this depth a subtree is checked for cycles once, by `JSON.stringify` (which throws on one). */
 const CYCLE_CHECK_DEPTH = 64;
 const isRawJSON = (JSON as { isRawJSON?: (value: unknown) => boolean }).isRawJSON;
@@ -34,9 +45,48 @@ function word(value: number): void {
   laneB ^= laneB >>> 13;
 }
 
+/**
+ * A string's or array's tag and length: below `LONG`, one word (the length XORed into the tag's
+ * low 24 bits); from `LONG` on, a tag of its own and the length as its own word, so no length
+ * makes one kind's tag another's.
+ */
+function header(tag: number, longTag: number, length: number): void {
+  if (length < LONG) word(tag ^ length);
+  else {
+    word(longTag);
+    word(length);
+  }
+}
+
+/**
+ * The lanes after a string's (`kind` `string`) or array's header for `length` alone, or after the
+ * single tag word `kind` (a number): states from the same start are equal exactly when the words fed
+ * are, so tests compare the real headers' encoding for lengths too long to build. @internal
+ */
+export function headerState(kind: 'string' | 'array' | number, length = 0): readonly [number, number] {
+  laneA = START_A;
+  laneB = START_B;
+  if (kind === 'string') header(TAG_STRING, TAG_LONG_STRING, length);
+  else if (kind === 'array') header(TAG_ARRAY, TAG_LONG_ARRAY, length);
+  else word(kind);
+  return [laneA, laneB];
+}
+
+/** Every tag word that does not carry a length, for {@link headerState}. @internal */
+export const FIXED_TAGS: readonly number[] = [
+  TAG_MESSAGE,
+  TAG_NUMBER,
+  TAG_NULL,
+  TAG_TRUE,
+  TAG_FALSE,
+  TAG_OPEN,
+  TAG_CLOSE,
+  TAG_NOTHING,
+];
+
 function text(value: string): void {
   const length = value.length;
-  word(TAG_STRING ^ length);
+  header(TAG_STRING, TAG_LONG_STRING, length);
   let a = laneA;
   let b = laneB;
   let at = 0;
@@ -67,7 +117,8 @@ function number(value: number): void {
  */
 function member(input: unknown, key: string | number): boolean {
   let value = input;
-  if ((typeof value === 'object' && value !== null) || typeof value === 'bigint') {
+  // Any Object (a function too, or a class with a static `toJSON`) and a bigint: JSON calls its `toJSON`.
+  if ((typeof value === 'object' && value !== null) || typeof value === 'function' || typeof value === 'bigint') {
     const toJSON = (value as { toJSON?: unknown }).toJSON;
     if (typeof toJSON === 'function') value = toJSON.call(value, String(key));
   }
@@ -92,31 +143,41 @@ function member(input: unknown, key: string | number): boolean {
     word(TAG_NULL);
     return true;
   }
-  const prototype: unknown = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== Array.prototype) {
-    if (value instanceof Number) {
-      number(Number(value));
-      return true;
+  const array = Array.isArray(value);
+  if (!array) {
+    // A wrapper is known by its internal slot, as JSON knows it (SerializeJSONProperty step 4), not
+    // by its prototype or realm (one native test per object that is not an array: a wrapper may have
+    // any prototype, `Object.prototype` too): a Number by ToNumber, a String by ToString (either may
+    // call its own `valueOf`/`toString`), a Boolean by its slot, a BigInt rejected.
+    if (types.isBoxedPrimitive(value)) {
+      if (types.isNumberObject(value)) {
+        number(+(value as unknown as number));
+        return true;
+      }
+      if (types.isStringObject(value)) {
+        text(`${value as unknown as string}`);
+        return true;
+      }
+      if (types.isBooleanObject(value)) {
+        word(Boolean.prototype.valueOf.call(value) ? TAG_TRUE : TAG_FALSE);
+        return true;
+      }
+      if (types.isBigIntObject(value)) throw new TypeError('Do not know how to serialize a BigInt');
+      // A Symbol wrapper is an ordinary object to JSON.
     }
-    if (value instanceof String) {
-      text(String(value));
-      return true;
-    }
-    if (value instanceof Boolean) {
-      word(value.valueOf() ? TAG_TRUE : TAG_FALSE);
-      return true;
-    }
-    if (value instanceof BigInt) throw new TypeError('Do not know how to serialize a BigInt');
-    // A raw JSON text (Node 21+) is written as it is: a primitive's text, read back to hash alike.
-    if (isRawJSON?.(value) === true) return member(JSON.parse((value as { rawJSON: string }).rawJSON), key);
+    // A raw JSON text (Node 21+, a frozen object without prototype) is written as it is: a
+    // primitive's text, read back to hash alike.
+    if (isRawJSON !== undefined && Object.getPrototypeOf(value) === null && isRawJSON(value))
+      return member(JSON.parse((value as { rawJSON: string }).rawJSON), key);
   }
   depth += 1;
   if (depth === CYCLE_CHECK_DEPTH) JSON.stringify(value);
-  if (Array.isArray(value)) {
-    const length = value.length;
-    word(TAG_ARRAY ^ length);
+  if (array) {
+    const items = value as readonly unknown[];
+    const length = items.length;
+    header(TAG_ARRAY, TAG_LONG_ARRAY, length);
     for (let index = 0; index < length; index += 1) {
-      const element: unknown = value[index];
+      const element: unknown = items[index];
       if (typeof element === 'string') text(element);
       else if (element === null || !member(element, index)) word(TAG_NULL);
     }
@@ -156,8 +217,9 @@ function foldMessage(message: Message, a: number, b: number): void {
   laneB = b;
   depth = 0;
   word(TAG_MESSAGE);
-  // A message JSON writes nothing for (not an object) still takes a place.
-  if (!member(message, '')) word(TAG_NULL);
+  // A message JSON writes nothing for (not an object, or a `toJSON` giving undefined) still takes a
+  // place, apart from one written as `null`.
+  if (!member(message, '')) word(TAG_NOTHING);
 }
 
 /** Each byte's two hex digits: a digest written by table (`toString(16)` is several times slower). */
@@ -167,9 +229,6 @@ const hex32 = (value: number): string =>
   (HEX[(value >>> 16) & 255] as string) +
   (HEX[(value >>> 8) & 255] as string) +
   (HEX[value & 255] as string);
-
-const START_A = 0x6a09e667;
-const START_B = 0x3c6ef372;
 
 /**
  * A running digest of the history: each message's JSON content hashed into two 32-bit lanes
@@ -195,6 +254,17 @@ export class HistoryFold {
   truncate(length: number): void {
     this.a.length = length;
     this.b.length = length;
+  }
+
+  /** The states after messages `from` on, for {@link HistoryFold.restore} after a truncation to `from`. */
+  tail(from: number): { readonly a: number[]; readonly b: number[] } {
+    return { a: this.a.slice(from), b: this.b.slice(from) };
+  }
+
+  /** Appends the states `tail` took (the fold truncated back to where they were taken). */
+  restore(tail: { readonly a: readonly number[]; readonly b: readonly number[] }): void {
+    for (const value of tail.a) this.a.push(value);
+    for (const value of tail.b) this.b.push(value);
   }
 
   /** Appends `message`; throws (nothing changed) where `JSON.stringify` throws (a cycle, a bigint). */

@@ -1,6 +1,7 @@
 import type { Message, ToolSchema } from '@tiny/llm';
 import { describe, expect, it } from 'vitest';
-import { fingerprintPrefix, type PrefixFingerprint } from './prefix-fingerprint.js';
+import { diffPrefix } from './diff-prefix.js';
+import { fingerprintPrefix, type PrefixFingerprint, type PrefixSettings } from './prefix-fingerprint.js';
 import { createPrefixTracker, type PrefixState } from './prefix-tracker.js';
 
 const schema = (name: string): ToolSchema => ({ name, description: name, parameters: { type: 'object' } });
@@ -203,5 +204,87 @@ describe('createPrefixTracker', () => {
     expect(next.broke).toBeUndefined();
     expect(next.digest).toBe(fingerprintPrefix(tools, history).digest);
     expect(next.digest).not.toBe(first);
+  });
+  it('leaves itself as after the last good request when a request throws (a rewrite, then a bigint)', () => {
+    const tools = [schema('a')];
+    const one = user('1');
+    const x: Message = { role: 'assistant', content: 'x' };
+    const changed = user('CHANGED');
+    const bad = { role: 'user', content: [{ type: 'text', text: 'x', n: 1n }] } as unknown as Message;
+    const first = [one, x];
+    // The next request compared with the last good one, whether it undoes the failed rewrite or keeps it.
+    for (const next of [
+      [one, x],
+      [changed, { role: 'assistant', content: 'y' } as Message],
+      [one, changed],
+    ]) {
+      const tracker = createPrefixTracker();
+      tracker.observe(tools, first);
+      const before = tracker.state([]);
+      expect(() => tracker.observe(tools, [changed, bad])).toThrow(TypeError);
+      expect(tracker.state([])).toEqual(before);
+      const got = tracker.observe(tools, next);
+      expect(got.broke).toEqual(diffPrefix(fingerprintPrefix(tools, first), fingerprintPrefix(tools, next)));
+      expect(got.digest).toBe(fingerprintPrefix(tools, next).digest);
+    }
+    // A failure on an append-only turn, then the same turn done right.
+    const tracker = createPrefixTracker();
+    const history: Message[] = [one, x];
+    tracker.observe(tools, history);
+    expect(() => tracker.observe(tools, [...history, user('2'), bad])).toThrow(TypeError);
+    const resumed = createPrefixTracker(JSON.parse(JSON.stringify(tracker.state([]))) as PrefixState);
+    expect(resumed.observe(tools, [user('1'), { role: 'assistant', content: 'x' }]).broke).toBeUndefined();
+    history.push(user('2'));
+    expect(tracker.observe(tools, history).broke).toBeUndefined();
+  });
+
+  it('compares the tool choice, response format and schema transform by content: an edit in place is a change', () => {
+    const tools = [
+      {
+        name: 'a',
+        description: 'A tool.',
+        parameters: { type: 'object', properties: { q: { type: 'string', description: 'query' } } },
+      } as ToolSchema,
+    ];
+    type Loose = Record<string, Record<string, unknown>>;
+    type Edit = (settings: Loose) => void;
+    const cases: [string, PrefixSettings, Edit][] = [
+      [
+        'response format schema',
+        { responseFormat: { type: 'json_schema', name: 'A', schema: { type: 'object' } } },
+        (settings) => {
+          (settings.responseFormat as { schema: Record<string, unknown> }).schema.required = ['z'];
+        },
+      ],
+      [
+        'tool choice',
+        { toolChoice: { type: 'tool', toolName: 'a' } },
+        (settings) => {
+          const choice = settings.toolChoice as Record<string, unknown>;
+          choice.type = 'required';
+          delete choice.toolName;
+        },
+      ],
+      [
+        'schema transform',
+        { schemaTransform: { type: 'chain', transforms: [] } as unknown as PrefixSettings['schemaTransform'] },
+        (settings) => {
+          (settings.schemaTransform as { transforms: unknown[] }).transforms.push({ type: 'openai_strict' });
+        },
+      ],
+    ];
+    for (const [name, settings, edit] of cases) {
+      const tracker = createPrefixTracker();
+      const history: Message[] = [user('1')];
+      const before = fingerprintPrefix(tools, history, settings);
+      tracker.observe(tools, history, settings);
+      edit(settings as unknown as Loose);
+      history.push({ role: 'assistant', content: 'x' });
+      const after = fingerprintPrefix(tools, history, settings);
+      const got = tracker.observe(tools, history, settings);
+      expect(got.broke, name).toEqual(diffPrefix(before, after));
+      expect(got.broke, name).toBeDefined();
+      expect(got.digest, name).toBe(after.digest);
+    }
   });
 });

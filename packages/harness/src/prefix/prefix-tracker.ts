@@ -1,4 +1,4 @@
-import type { Message, SchemaTransform, ToolSchema } from '@tiny/llm';
+import type { Message, ToolSchema } from '@tiny/llm';
 import { canonicalTool } from './canonical-tool.js';
 import { diffHeads, type HistoryChange, type PrefixBreak } from './diff-prefix.js';
 import { HistoryFold } from './history-fold.js';
@@ -132,7 +132,8 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
         };
   // Caches keyed by elements, each with a copy of the elements it was computed from.
   let lastTools: readonly ToolSchema[] = [];
-  let lastTransform: SchemaTransform | undefined;
+  /** The last schema transform's JSON (by content: a transform edited in place is a change). */
+  let lastTransform: string | undefined;
   let toolInfo: { parts: readonly ToolPrefixPart[]; digest: string } | undefined;
   let lastSystems: readonly Message[] = [];
   let lastSystemIndexes: readonly number[] = [];
@@ -178,19 +179,19 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
     },
     observe(tools, messages, settings) {
       const transform = settings?.schemaTransform;
-      if (toolInfo === undefined || lastTransform !== transform || !sameElements(lastTools, tools)) {
+      const transformJson = transform === undefined ? undefined : JSON.stringify(transform);
+      if (toolInfo === undefined || lastTransform !== transformJson || !sameElements(lastTools, tools)) {
         const toolParts = tools.map((tool) => toolPart(tool, transform));
         toolInfo = { parts: toolParts, digest: toolsDigest(toolParts) };
         lastTools = [...tools];
-        lastTransform = transform;
+        lastTransform = transformJson;
       }
       let systems: readonly Message[];
       let systemIndexes: readonly number[];
       const added: Message[] = [];
       let same: number;
-      // Set again only when this request is taken in full: a failure part-way leaves the next to a full read.
+      // Left as it is until this request is taken in full: a throw leaves the tracker as after the last good request.
       const known = seen;
-      seen = undefined;
       const appendsOnly = known !== undefined && startsWith(messages, known);
       if (appendsOnly) {
         // Only appended: the history so far is unchanged (`refs` holds its non-system messages), and
@@ -246,14 +247,14 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
         lastSystems = systems;
         lastSystemIndexes = systemIndexes;
       }
+      // By content, each only when set: a settings object reused and edited in place between requests is a change.
       const settingValues = [
-        settings?.toolChoice,
-        settings?.responseFormat,
+        settings?.toolChoice === undefined ? undefined : JSON.stringify(settings.toolChoice),
+        settings?.responseFormat === undefined ? undefined : JSON.stringify(settings.responseFormat),
         settings?.systemPlacement,
-        // By content: an options object reused and edited between requests is a change.
         settings?.providerOptions === undefined ? undefined : JSON.stringify(settings.providerOptions),
         settings?.modelSettings === undefined ? undefined : JSON.stringify(settings.modelSettings),
-        settings?.schemaTransform,
+        transformJson,
       ];
       if (settingsInfo === undefined || !sameElements(lastSettings, settingValues)) {
         settingsInfo = settingsPartOf(settings);
@@ -288,7 +289,11 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
         history = { length: oldLength, chars, ...(rewrittenAt === undefined ? {} : { rewrittenAt, lostChars }) };
       }
       // The fold keeps its state over the messages whose content is unchanged and takes the rest. A
-      // message JSON cannot write throws: what is kept stays consistent, and the next request is read in full.
+      // message JSON cannot write throws: the tails replaced are put back first, so the tracker is
+      // exactly as after the last good request (an append replaces none: nothing is copied).
+      const refsTail = refs.length > same ? refs.slice(same) : undefined;
+      const partsTail = parts.length > at ? parts.slice(at) : undefined;
+      const foldTail = fold.length > at ? fold.tail(at) : undefined;
       if (refs.length !== same) refs.length = same;
       for (const message of added) refs.push(message);
       if (parts.length > at) parts.length = at;
@@ -296,9 +301,12 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
       try {
         for (let index = fold.length; index < newLength; index += 1) fold.add(refs[index] as Message);
       } catch (error) {
-        // Only the messages the fold took stay known: the next request reads the rest afresh.
-        refs.length = fold.length;
-        if (parts.length > fold.length) parts.length = fold.length;
+        refs.length = same;
+        if (refsTail !== undefined) for (const message of refsTail) refs.push(message);
+        parts.length = Math.min(parts.length, at);
+        if (partsTail !== undefined) for (const part of partsTail) parts.push(part);
+        fold.truncate(at);
+        if (foldTail !== undefined) fold.restore(foldTail);
         throw error;
       }
       if (appendsOnly) {
