@@ -95,6 +95,11 @@ const abandoned = new WeakSet<object>();
 
 /** A nested call's calling call ended (or aborted it) while it ran: its output is no longer awaited. */
 function callAborted(wait: OutputWait): void {
+  // The run's own stop aborted the calling call: this call reports the run stop, as its caller does.
+  if (wait.state.signal.aborted) {
+    runAborted(wait);
+    return;
+  }
   endWait(wait);
   const callId = wait.callId;
   const error = new NestedCallRefusedError({

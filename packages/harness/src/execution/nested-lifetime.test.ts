@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentHarness } from '../agent/agent-harness.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import { NestedCallRefusedError } from '../errors/nested-call-refused-error.js';
+import { RunCancelledError } from '../errors/run-cancelled-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { AgentMiddleware } from '../middleware/agent-middleware.js';
 import { ScriptedModel, scriptedToolCall } from '../testkit/index.js';
@@ -124,6 +125,70 @@ describe('a nested call never outlives its calling call or its run', () => {
       'tool_failed:p1/1',
     ]);
     expect(run.events.at(-1)?.type).toBe('run_completed');
+  });
+
+  it('a host abort ends a running nested tree with the run stop, one outcome per call (a3)', async () => {
+    const host = new AbortController();
+    const started = deferred();
+    const errors: string[] = [];
+    const leaf = defineTool({
+      name: 'leaf',
+      description: 'Ignores its signal and never answers.',
+      parameters: object,
+      execute: async () => {
+        started.resolve();
+        await new Promise(() => undefined);
+        return 'never';
+      },
+    });
+    const middle = defineTool({
+      name: 'middle',
+      description: 'Awaits leaf.',
+      parameters: object,
+      execute: async (_args: unknown, context: ToolExecutionContext) => {
+        try {
+          return (await context.callTool!('leaf', {})).output();
+        } catch (error) {
+          errors.push((error as Error).name);
+          throw error;
+        }
+      },
+    });
+    const top = defineTool({
+      name: 'top',
+      description: 'Awaits middle.',
+      parameters: object,
+      execute: async (_args: unknown, context: ToolExecutionContext) => {
+        try {
+          return (await context.callTool!('middle', {})).output();
+        } catch (error) {
+          errors.push((error as Error).name);
+          throw error;
+        }
+      },
+    });
+    const model = new ScriptedModel({
+      steps: [{ toolCalls: [scriptedToolCall('top', {}, 't1')] }, { content: 'ok' }],
+    });
+    const events: AgentEvent[] = [];
+    const running = settled(
+      new AgentHarness({ model, tools: [top, middle, leaf] }).invoke({ signal: host.signal }, 'go', {
+        onEvent: (event) => events.push(event),
+      }),
+    );
+    await started.promise;
+    host.abort(new Error('host stop'));
+    const failure = (await running) as { error?: unknown };
+    expect(RunCancelledError.isInstance(failure.error)).toBe(true);
+    // Both callers saw the run stop, not a parent-ended refusal.
+    expect(errors).toEqual(['RunCancelledError', 'RunCancelledError']);
+    const ends = events.filter((event) => event.type === 'tool_failed' || event.type === 'tool_completed');
+    expect(ends.map((event) => [event.callId, event.type === 'tool_failed' ? event.error : ''])).toEqual([
+      ['t1/1/1', 'run cancelled'],
+      ['t1/1', 'run cancelled'],
+      ['t1', 'run cancelled'],
+    ]);
+    expect(events.at(-1)?.type).toBe('run_failed');
   });
 
   it('a detached nested call whose schema validates asynchronously never runs once its parent ended (a11)', async () => {
