@@ -267,6 +267,39 @@ describe('a nested call never outlives its calling call or its run', () => {
     }
   });
 
+  it('a fire-and-forget `callTool` refused after its parent ended is no unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const { child, ran } = childTool();
+      const parent = defineTool({
+        name: 'parent',
+        description: 'Starts a nested call it never awaits, later, and returns.',
+        parameters: object,
+        execute: (_args: unknown, ctx: ToolExecutionContext) => {
+          setTimeout(() => void ctx.callTool?.('child', {}), 5);
+          return 'parent done';
+        },
+      });
+      const model = new ScriptedModel({
+        steps: [
+          { toolCalls: [scriptedToolCall('parent', {}, 'p1')] },
+          async () => {
+            await new Promise((resolve) => setTimeout(resolve, 30));
+            return { content: 'ok' };
+          },
+        ],
+      });
+      await new AgentHarness({ model, tools: [parent, child] }).invoke('go');
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(ran).toEqual([]);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('a parent timing out during its nested call’s admission: the nested tool never runs (a6)', async () => {
     const { child, ran } = childTool();
     const parentAborted = deferred();

@@ -235,19 +235,23 @@ class CallContext implements ToolExecutionContext {
       // Bound to this call from the moment it is made: none starts once this call ended, and one
       // made while it runs is aborted with it (the runner refuses it if that happens during admission).
       if (!this.#running)
-        return Promise.reject(
-          new NestedCallRefusedError({
-            toolName: String(name),
-            parentCallId: this.callId,
-            refusal: 'parent_ended',
-            cause: parentSignal.abortReason,
-          }),
+        return handled(
+          Promise.reject(
+            new NestedCallRefusedError({
+              toolName: String(name),
+              parentCallId: this.callId,
+              refusal: 'parent_ended',
+              cause: parentSignal.abortReason,
+            }),
+          ),
         );
       const stop = (rest[0] as { signal?: unknown } | undefined)?.signal;
       if (stop instanceof AbortSignal) parentSignal.abortChildrenOn(stop);
       const signal = new LazyCallSignal(true);
       parentSignal.link(signal);
-      return this.#options.callTool(this.callId, this.depth, name, args, this.#options.entry, signal, parentSignal);
+      return handled(
+        this.#options.callTool(this.callId, this.depth, name, args, this.#options.entry, signal, parentSignal),
+      );
     };
     return this.#callTool;
   }
@@ -261,4 +265,14 @@ export function createCallContext(state: LoopState, options: CallContextOptions)
 /** Ends a call's context: progress reported after this is dropped. @internal */
 export function endCall(context: ToolExecutionContext): void {
   if (context instanceof CallContext) CallContext.end(context);
+}
+
+/**
+ * `promise`, marked handled: a `callTool` nobody awaits (fire and forget, refused once its caller
+ * ended) never surfaces as an unhandled rejection that would end the process; whoever awaits it still
+ * gets its rejection, and its outcome is in the run's events.
+ */
+function handled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
 }
