@@ -75,7 +75,10 @@ export interface PrefixFingerprint {
   readonly system: PrefixPart;
   /**
    * Each system message's part and position (absent in fingerprints saved before positions were
-   * tracked): a system message past the previous request's last message is an append, not a change.
+   * tracked, whose `system` hash has no positions: a tracker resuming one compares the first
+   * request's system messages that way, so a system message moved across that resume is not seen):
+   * a system message past the previous request's last message is an append, not a change. Absent
+   * too when the system messages are hoisted (they have no place of their own).
    */
   readonly systems?: readonly SystemPrefixPart[] | undefined;
   /** Absent in fingerprints saved before settings were tracked. */
@@ -171,6 +174,19 @@ export function systemPartOf(systems: readonly SystemPrefixPart[], hoisted = fal
     chars += part.chars;
   }
   return { hash: sha(joined), chars };
+}
+
+/**
+ * The system part's hash as versions before positions were tracked wrote it (their fingerprints have
+ * no `systems`): every system message's hash in request order, positions aside, without separators;
+ * a lone one as itself. @internal
+ */
+export function positionlessSystemHash(systems: readonly PrefixPart[]): string {
+  if (systems.length === 0) return EMPTY_SYSTEM.hash;
+  if (systems.length === 1) return (systems[0] as PrefixPart).hash;
+  let joined = '';
+  for (const part of systems) joined += part.hash;
+  return sha(joined);
 }
 
 /**

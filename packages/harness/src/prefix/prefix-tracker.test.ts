@@ -287,4 +287,28 @@ describe('createPrefixTracker', () => {
       expect(got.digest, name).toBe(after.digest);
     }
   });
+  it('resumes a state saved before system positions were tracked (e5c9970): the same systems are no change', () => {
+    // Written by createPrefixTracker at commit e5c9970 for the request below (no `systems`, a system hash without positions).
+    const saved = JSON.parse(
+      '{"toolOrder":[],"promoted":[],"fingerprint":{"digest":"378823fb881ed62b","tools":[],"system":{"hash":"20ac00a83945b54b","chars":78},"settings":{"hash":"7375b7fbe3abb6b7","chars":22},"history":[{"hash":"fbd36d58264c09b6","chars":29},{"hash":"9901e8e0c2197747","chars":34},{"hash":"357ca43851842b36","chars":29}]}}',
+    ) as PrefixState;
+    const settings = { toolChoice: { type: 'auto' as const } };
+    const request = (reviewer = 'Reviewer.'): Message[] => [
+      { role: 'system', content: 'Be terse.' },
+      user('1'),
+      { role: 'assistant', content: 'x' },
+      { role: 'system', content: reviewer },
+      user('2'),
+    ];
+    const resumed = createPrefixTracker(saved);
+    const same = resumed.observe([], request(), settings);
+    expect(same.broke).toBeUndefined();
+    expect(same.digest).toBe(fingerprintPrefix([], request(), settings).digest);
+    // From then on positions are tracked: an appended system message is an append.
+    expect(resumed.observe([], [...request(), { role: 'system', content: 'Late.' }], settings).broke).toBeUndefined();
+    // Another system text is a change.
+    expect(createPrefixTracker(saved).observe([], request('Critic.'), settings).broke?.changes).toEqual([
+      { part: 'system', change: 'changed' },
+    ]);
+  });
 });

@@ -8,6 +8,7 @@ import {
   type PrefixFingerprint,
   type PrefixPart,
   type PrefixSettings,
+  positionlessSystemHash,
   type SystemPrefixPart,
   settingsPartOf,
   systemPartOf,
@@ -119,6 +120,8 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
     return freshMessagePart(message).hash === (parts[index] as PrefixPart).hash;
   };
   let base: { tools: string; system: string; settings: string; hash: string } | undefined;
+  // A state saved before system positions were tracked: its system hash has no positions, read so once.
+  let positionless = fingerprint !== undefined && fingerprint.systems === undefined;
   let previous: Previous | undefined =
     fingerprint === undefined
       ? undefined
@@ -268,7 +271,15 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
       const end = Math.min(oldLength, newLength);
       while (at < end && sameContent(at, added[at - same] as Message)) at += 1;
       const rewrittenAt = at < oldLength ? at : undefined;
-      const last = previous;
+      let last = previous;
+      if (positionless && last !== undefined) {
+        // The same system messages as the saved state's, read as it wrote them: no change (positions aside).
+        if (
+          last.system.hash !== systemInfo.hash &&
+          last.system.hash === positionlessSystemHash(systemPartsOf(systems, systemIndexes))
+        )
+          last = { ...last, system: systemInfo, systems: systemParts };
+      }
       let history: HistoryChange | undefined;
       if (
         last !== undefined &&
@@ -335,6 +346,7 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
           hash: baseDigest(toolInfo.digest, systemInfo, settingsInfo),
         };
       const digest = fold.digest(base.hash);
+      positionless = false;
       previous = {
         digest,
         tools: toolInfo.parts,
