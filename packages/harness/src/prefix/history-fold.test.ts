@@ -118,6 +118,7 @@ describe('HistoryFold', () => {
   it('calls toJSON on a function or a class with one, as JSON.stringify does on any object', () => {
     const secret = Object.assign(() => 1, { toJSON: () => 'secret' });
     const other = Object.assign(() => 1, { toJSON: () => 'other' });
+    // biome-ignore lint/complexity/noStaticOnlyClass: the case is a class JSON writes by its static toJSON.
     class Static {
       static toJSON() {
         return 'K';
@@ -200,5 +201,35 @@ describe('HistoryFold', () => {
     expect(digestOf(long)).not.toBe(digestOf(`${long}a`));
     expect(digestOf(long)).not.toBe(digestOf([long]));
     expect(digestOf(long)).toBe(digestOf('a'.repeat(2 ** 24)));
+  });
+  it('hashes exotic leaves (callables with toJSON, wrappers of any realm or prototype) as JSON writes them', () => {
+    const otherRealm = (source: string): unknown => vm.runInNewContext(source);
+    const leaf: fc.Arbitrary<unknown> = fc.oneof(
+      fc.string({ maxLength: 3 }).map((text) => Object.assign(() => 0, { toJSON: () => text })),
+      fc.constantFrom(undefined, null, 'x').map((out) => ({ toJSON: () => out })),
+      fc.integer({ min: -3, max: 3 }).map((n) => otherRealm(`new Number(${n})`)),
+      fc.boolean().map((b) => otherRealm(`new Boolean(${b})`)),
+      fc.string({ maxLength: 3 }).map((text) => otherRealm(`new String(${JSON.stringify(text)})`)),
+      fc.integer({ min: -3, max: 3 }).map((n) => Object.setPrototypeOf(new Number(n), Object.prototype) as unknown),
+      fc.boolean().map((b) => Object.assign(new Boolean(b), { valueOf: () => !b })),
+      fc.constant(Object.create(Number.prototype) as unknown),
+      fc.integer({ min: 0, max: 2 }),
+    );
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small' },
+        leaf,
+        fc.array(tie('node'), { maxLength: 3 }),
+        fc.dictionary(fc.constantFrom('a', 'b'), tie('node'), { maxKeys: 2 }),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(value, value, (left, right) => {
+        const [jsonLeft, jsonRight] = [JSON.stringify(left), JSON.stringify(right)];
+        expect(digestOf(left) === digestOf(right)).toBe(jsonLeft === jsonRight);
+        if (jsonLeft !== undefined) expect(digestOf(left)).toBe(digestOf(JSON.parse(jsonLeft)));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

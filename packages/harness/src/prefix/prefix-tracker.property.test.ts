@@ -18,7 +18,9 @@ type Step =
   | { kind: 'newArray' }
   | { kind: 'copyAll' }
   | { kind: 'save' }
-  | { kind: 'resume' };
+  | { kind: 'resume' }
+  /** A request JSON cannot write (from `at` on, or appended: a new message, then one with a bigint): it throws and changes nothing. */
+  | { kind: 'fail'; at: number; append: boolean };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   {
@@ -38,7 +40,17 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.constant({ kind: 'copyAll' as const }),
   fc.constant({ kind: 'save' as const }),
   fc.constant({ kind: 'resume' as const }),
+  fc.record({ kind: fc.constant('fail' as const), at: fc.nat(), append: fc.boolean() }),
 );
+
+/** The request a `fail` step sends: `list` with a message JSON cannot write at its place (a new array). */
+function failing(list: readonly Message[], change: Step & { kind: 'fail' }): Message[] {
+  const bad = { role: 'user', content: [{ type: 'text', text: 'x', n: 1n }] } as unknown as Message;
+  const sent = list.slice(0, change.append || list.length === 0 ? list.length : change.at % list.length);
+  // A rewrite the fold takes before the message it cannot: what it replaced must come back.
+  sent.push({ role: 'user', content: 'f' }, bad);
+  return sent;
+}
 
 function apply(list: Message[], change: Step): Message[] {
   const at = list.length === 0 ? 0 : ((change as { at?: number }).at ?? 0);
@@ -68,6 +80,7 @@ function apply(list: Message[], change: Step): Message[] {
       return list.map((message) => ({ ...message }));
     case 'save':
     case 'resume':
+    case 'fail':
       return list;
   }
 }
@@ -94,6 +107,7 @@ describe('createPrefixTracker over any sequence of requests', () => {
           expect(got.digest).toBe(want.digest);
           expect(got.broke).toEqual(want.broke);
           list = apply(list, change);
+          if (change.kind === 'fail') expect(() => tracked.observe(tools, failing(list, change))).toThrow(TypeError);
           // A saved state holds every message's part; a tracker resumed from it goes on alike.
           if (change.kind === 'save' || change.kind === 'resume') {
             const saved = JSON.parse(JSON.stringify(tracked.state([]))) as PrefixState;
@@ -136,6 +150,12 @@ describe('createPrefixTracker against fingerprints computed from scratch', () =>
           expect(got.broke).toEqual(before === undefined ? undefined : diffPrefix(before, want));
           before = want;
           list = apply(list, change);
+          if (change.kind === 'fail') {
+            // Left exactly as after the last good request: the next one is compared with `before`.
+            const kept = tracker.state([]);
+            expect(() => tracker.observe(offered, failing(list, change), settings)).toThrow(TypeError);
+            expect(tracker.state([])).toEqual(kept);
+          }
           if (change.kind === 'save') expect(tracker.state([]).fingerprint?.history).toEqual(want.history);
           if (change.kind === 'resume') tracker = createPrefixTracker(structuredClone(tracker.state([])));
         }

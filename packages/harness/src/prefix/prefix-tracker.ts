@@ -237,19 +237,21 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
         systemIndexes = allIndexes;
       }
       const hoisted = settings?.systemMessages === 'hoisted';
-      if (
-        systemInfo === undefined ||
+      // Kept in locals until the request is taken: the append-only reading above goes on from
+      // `lastSystems`, so a request that throws must leave them as the last good request's.
+      let nextSystem = systemInfo;
+      let nextSystemParts = systemParts;
+      const systemsChanged =
+        nextSystem === undefined ||
         hoisted !== lastHoisted ||
         !sameElements(lastSystems, systems) ||
-        !sameElements(lastSystemIndexes, systemIndexes)
-      ) {
+        !sameElements(lastSystemIndexes, systemIndexes);
+      if (systemsChanged) {
         const placed = systemPartsOf(systems, systemIndexes);
-        systemInfo = systemPartOf(placed, hoisted);
-        systemParts = hoisted ? undefined : placed;
-        lastHoisted = hoisted;
-        lastSystems = systems;
-        lastSystemIndexes = systemIndexes;
+        nextSystem = systemPartOf(placed, hoisted);
+        nextSystemParts = hoisted ? undefined : placed;
       }
+      const system = nextSystem as PrefixPart;
       // By content, each only when set: a settings object reused and edited in place between requests is a change.
       const settingValues = [
         settings?.toolChoice === undefined ? undefined : JSON.stringify(settings.toolChoice),
@@ -275,17 +277,17 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
       if (positionless && last !== undefined) {
         // The same system messages as the saved state's, read as it wrote them: no change (positions aside).
         if (
-          last.system.hash !== systemInfo.hash &&
+          last.system.hash !== system.hash &&
           last.system.hash === positionlessSystemHash(systemPartsOf(systems, systemIndexes))
         )
-          last = { ...last, system: systemInfo, systems: systemParts };
+          last = { ...last, system, systems: nextSystemParts };
       }
       let history: HistoryChange | undefined;
       if (
         last !== undefined &&
         (rewrittenAt !== undefined ||
           last.toolsDigest !== toolInfo.digest ||
-          last.system.hash !== systemInfo.hash ||
+          last.system.hash !== system.hash ||
           (last.settings !== undefined && last.settings.hash !== settingsInfo.hash))
       ) {
         // A break: what it costs is counted from the previous messages' parts.
@@ -329,30 +331,37 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
           ? undefined
           : diffHeads(
               last,
-              { tools: toolInfo.parts, system: systemInfo, systems: systemParts, settings: settingsInfo },
+              { tools: toolInfo.parts, system, systems: nextSystemParts, settings: settingsInfo },
               history,
             );
       // The hash of the parts before the history changes only at a break: computed then, not per request.
       if (
         base === undefined ||
         base.tools !== toolInfo.digest ||
-        base.system !== systemInfo.hash ||
+        base.system !== system.hash ||
         base.settings !== settingsInfo.hash
       )
         base = {
           tools: toolInfo.digest,
-          system: systemInfo.hash,
+          system: system.hash,
           settings: settingsInfo.hash,
-          hash: baseDigest(toolInfo.digest, systemInfo, settingsInfo),
+          hash: baseDigest(toolInfo.digest, system, settingsInfo),
         };
       const digest = fold.digest(base.hash);
       positionless = false;
+      if (systemsChanged) {
+        systemInfo = system;
+        systemParts = nextSystemParts;
+        lastHoisted = hoisted;
+        lastSystems = systems;
+        lastSystemIndexes = systemIndexes;
+      }
       previous = {
         digest,
         tools: toolInfo.parts,
         toolsDigest: toolInfo.digest,
-        system: systemInfo,
-        systems: systemParts,
+        system,
+        systems: nextSystemParts,
         settings: settingsInfo,
       };
       return broke === undefined ? { digest } : { digest, broke };
