@@ -542,7 +542,10 @@ export class AgentHarness {
       resumed === undefined &&
       messages.some((message) => message.role === 'tool' || (message.role === 'assistant' && message.toolCalls));
     // Pairing may build new messages (a synthetic answer): sealed too; the sealed ones pass as they are.
-    const history = needsPairing ? pairToolCycles(messages).map((message) => sealMessage(message)) : messages;
+    const sealed = new Set(messages);
+    const history = needsPairing
+      ? pairToolCycles(messages).map((message) => (sealed.has(message) ? message : sealMessage(message)))
+      : messages;
     const stop = createRunStop(context.signal, limits.wallClockMs);
     const state: LoopState = {
       runId,

@@ -57,7 +57,7 @@ export interface LoopState {
   /** The wall-clock deadline (`limits.wallClockMs`), which aborts `signal` when it passes. */
   readonly deadline: RunDeadline | undefined;
   /**
-   * The transcript: messages enter it only through `appendMessage` (sealed: deep-frozen copies), so
+   * The transcript: messages enter it only through `appendMessage`/`appendBuilt` (deep-frozen), so
    * no message in it changes once appended; a step that changes one appends or builds a new object.
    */
   readonly history: readonly Message[];

@@ -50,7 +50,7 @@ import { recordCallFormats } from './call-format.js';
 import { callModelThroughMiddleware } from './call-model.js';
 import type { LoopState, PendingCall } from './loop-state.js';
 import { catalogueCurrent, resolveCatalogue } from './resolve-catalogue.js';
-import { appendMessage } from './sealed-history.js';
+import { appendBuilt, appendMessage } from './sealed-history.js';
 
 /** The user turn sent when the model stopped for tool calls but none could be read. */
 export const DROPPED_TOOL_CALL_NUDGE =
@@ -576,10 +576,7 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     const dropCalls = ignored && (action !== 'accept' || forced?.type === 'none');
     const calls = dropCalls ? [] : settleCallIds(state, parsed.calls, modelCallId);
     recordCallFormats(state, calls);
-    appendMessage(
-      state.history,
-      recordAssistantTurn(response, dropCalls ? { replayText: parsed.text } : parsed, calls),
-    );
+    appendBuilt(state.history, recordAssistantTurn(response, dropCalls ? { replayText: parsed.text } : parsed, calls));
     if (sink.active) sink.emit(modelCompleted(modelCallId, response, calls.length));
     if (ignored && forced !== undefined) {
       const calledTools = parsed.calls.map((call) => call.name);
@@ -600,7 +597,7 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
           messages: state.history,
         });
       if (action === 'retry') {
-        appendMessage(state.history, { role: 'user', content: toolChoiceReminder(forced) });
+        appendBuilt(state.history, { role: 'user', content: toolChoiceReminder(forced) });
         continue;
       }
       // `accept` under `none`: the text is the answer; its calls never run.
@@ -615,7 +612,9 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
       // Hooks read a frozen copy: admission decides from `pendingCalls` (the calls as read, refusals
       // included), so a hook may drop or answer calls through a control, never rename or un-refuse one.
       const input = { response, calls: frozenCopy(pendingCalls), text: parsed.text };
-      const control = await runAfterHooks(state, 'afterModel', (middleware) => middleware.afterModel?.(input, context));
+      // A context taken now: its transcript has the turn just recorded.
+      const after = middlewareContext(state, turn);
+      const control = await runAfterHooks(state, 'afterModel', (middleware) => middleware.afterModel?.(input, after));
       if (control) {
         const applied = applyControl(state, control, parsed.text);
         if (applied === 'model') continue;
@@ -626,7 +625,7 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
       if (response.finishReason === 'tool_calls' && tools.length > 0 && nudges < policy.droppedToolCallNudges) {
         nudges += 1;
         if (sink.active) sink.emit({ type: 'tool_call_dropped', modelCallId, nudge: nudges });
-        appendMessage(state.history, { role: 'user', content: DROPPED_TOOL_CALL_NUDGE });
+        appendBuilt(state.history, { role: 'user', content: DROPPED_TOOL_CALL_NUDGE });
         continue;
       }
       return finish(state, 'final', parsed.text);

@@ -1,9 +1,6 @@
 import type { Message } from '@tiny/llm';
 import { InvalidInputError } from '@tiny/tools';
 
-/** Messages this module sealed: appended again (a middleware re-sending one) without a new copy. */
-const sealed = new WeakSet<object>();
-
 /** Deeper than any message a JSON transcript holds: past it the value is taken for a cycle. */
 const MAX_DEPTH = 64;
 
@@ -24,33 +21,49 @@ function frozenCopy(value: unknown, depth: number, entryPoint: string): unknown 
     return Object.freeze(copy);
   }
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value))
-    copy[key] = frozenCopy((value as Record<string, unknown>)[key], depth + 1, entryPoint);
+  // `for…in` reads V8's enum cache without allocating a key array; inherited keys are skipped.
+  for (const key in value)
+    if (Object.hasOwn(value, key))
+      copy[key] = frozenCopy((value as Record<string, unknown>)[key], depth + 1, entryPoint);
   return Object.freeze(copy);
 }
 
 /**
  * The message as the run's history holds it: a deep copy frozen at every depth, made once when the
- * message is appended, so no one the history is handed to (the model, a provider adapter, a
+ * message enters the history, so no one the history is handed to (the model, a provider adapter, a
  * middleware, the caller after the run) can change it by editing the objects, and the caller's own
- * objects are never frozen. A message sealed before is returned as it is.
+ * objects are never frozen.
  * @throws {InvalidInputError} when the message is not JSON-shaped (nested past any real message).
  * @internal
  */
 export function sealMessage(message: Message, entryPoint = 'AgentHarness'): Message {
-  if (sealed.has(message)) return message;
-  const copy = frozenCopy(message, 0, entryPoint) as Message;
-  if (typeof copy === 'object' && copy !== null) sealed.add(copy);
-  return copy;
+  return frozenCopy(message, 0, entryPoint) as Message;
 }
 
 /**
- * Appends `message` to a run's history, sealed (see {@link sealMessage}): the one way a message
- * enters it, so every message in a history is immutable from then on.
+ * Appends `message` to a run's history, sealed (see {@link sealMessage}): with {@link appendBuilt},
+ * the only ways a message enters it, so every message in a history is immutable from then on.
  * @internal
  */
 export function appendMessage(history: readonly Message[], message: Message): void {
   (history as Message[]).push(sealMessage(message));
+}
+
+/**
+ * Appends a message the harness has just built (an object no one else holds): the object itself is
+ * frozen in place, and only the values it holds that are objects (which may be shared, such as a
+ * call's provider data taken from a response) are sealed copies. Cheaper than {@link appendMessage}
+ * for a tool result, whose fields are strings.
+ * @internal
+ */
+export function appendBuilt(history: readonly Message[], message: Message): void {
+  const fields = message as unknown as Record<string, unknown>;
+  for (const key in fields) {
+    const value = fields[key];
+    if (typeof value === 'object' && value !== null && Object.hasOwn(fields, key))
+      fields[key] = frozenCopy(value, 1, 'AgentHarness');
+  }
+  (history as Message[]).push(Object.freeze(message));
 }
 
 /** Each history's last read-only view, with the length it was taken at (a history only grows). */

@@ -3,7 +3,7 @@ import { renderToolContent, resolveReturnDirect, type ToolContent, type ToolResu
 import type { Admission } from '../admission/admission.js';
 import { callFormatFields } from '../agent/call-format.js';
 import type { LoopState } from '../agent/loop-state.js';
-import { appendMessage } from '../agent/sealed-history.js';
+import { appendBuilt } from '../agent/sealed-history.js';
 import type { ArtifactRef } from '../artifacts/artifact-store.js';
 import { persistArtifacts } from '../artifacts/persist-artifacts.js';
 import { approvalDigest } from '../deferral/approval-digest.js';
@@ -242,7 +242,7 @@ export async function foldBatch(
     const message: ToolMessage = result.isError
       ? { role: 'tool', toolCallId: admission.call.id, toolName, content: said, isError: true }
       : { role: 'tool', toolCallId: admission.call.id, toolName, content: said };
-    appendMessage(state.history, message);
+    appendBuilt(state.history, message);
     if (!isAnswer) state.executedTools.push(toolName);
     if (result.metadata !== undefined) {
       state.toolMetadata.push({ callId: admission.call.id, toolName, metadata: result.metadata });
@@ -282,6 +282,6 @@ export function closeUnansweredCalls(state: LoopState, message: string = CALL_NO
   }
   for (const call of assistant.toolCalls) {
     if (answered.has(call.id)) continue;
-    appendMessage(history, { role: 'tool', toolCallId: call.id, toolName: call.name, content: message, isError: true });
+    appendBuilt(history, { role: 'tool', toolCallId: call.id, toolName: call.name, content: message, isError: true });
   }
 }

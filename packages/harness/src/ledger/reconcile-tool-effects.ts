@@ -1,5 +1,5 @@
 import type { LoopState } from '../agent/loop-state.js';
-import { appendMessage } from '../agent/sealed-history.js';
+import { appendBuilt } from '../agent/sealed-history.js';
 import { unansweredCalls } from '../deferral/run-state.js';
 import type { EffectStatus } from './tool-effect-ledger.js';
 
@@ -66,7 +66,7 @@ export async function reconcileToolEffects(state: LoopState): Promise<number> {
       });
     }
     if (safe) continue;
-    appendMessage(state.history, {
+    appendBuilt(state.history, {
       role: 'tool',
       toolCallId: call.id,
       toolName: call.name,

@@ -54,7 +54,10 @@ export interface MiddlewareContext {
   readonly runId: string;
   readonly turn: number;
   readonly run: RunContext;
-  /** The transcript so far (read-only; hooks change it only through their results). */
+  /**
+   * The transcript when the hook was called: a frozen array of deep-frozen messages (an edit throws
+   * in strict mode and changes nothing otherwise); hooks change the transcript only through their results.
+   */
   readonly messages: readonly Message[];
   /** Whether a human approved this call id (set on resume). */
   isCallApproved(callId: string): boolean;

@@ -48,10 +48,9 @@ export function middlewareContext(state: LoopState, turn: number): MiddlewareCon
     runId: state.runId,
     turn,
     run: state.context,
-    // Read when a hook reads it: the transcript as it is then, a frozen array of sealed messages.
-    get messages() {
-      return historyView(state.history);
-    },
+    // The transcript as it is now, a frozen array of sealed messages (taken again only when the
+    // history grew). Without middleware no hook reads it: the history itself, no copy.
+    messages: state.middleware.length === 0 ? state.history : historyView(state.history),
     isCallApproved: (callId) => state.approvedCalls.has(callId),
     emit: (event) => {
       if (state.sink.active) state.sink.emit(event);
