@@ -101,7 +101,11 @@ describe('autoProfile', () => {
     const profiler: AutoProfiler = async ({ headers }) => {
       throw new TypeError(`Headers.append: "${headers.authorization}\u0000x" is an invalid header value.`);
     };
-    const model = llamacpp({ baseURL: baseURL(), autoProfile: profiler, headers: { authorization: `Bearer ${token}` } })('m');
+    const model = llamacpp({
+      baseURL: baseURL(),
+      autoProfile: profiler,
+      headers: { authorization: `Bearer ${token}` },
+    })('m');
     const report = await model.profileModel();
     expect(report?.reasons[0]).toContain('probe failed');
     expect(JSON.stringify(report)).not.toContain(token);
