@@ -81,6 +81,11 @@ export interface PrefixFingerprint {
    * too when the system messages are hoisted (they have no place of their own).
    */
   readonly systems?: readonly SystemPrefixPart[] | undefined;
+  /**
+   * `true` when `systems` is absent because the system messages were hoisted (so the fingerprint is
+   * no state saved before positions were tracked). Absent otherwise.
+   */
+  readonly systemsHoisted?: true | undefined;
   /** Absent in fingerprints saved before settings were tracked. */
   readonly settings?: PrefixPart | undefined;
   readonly history: readonly PrefixPart[];

@@ -312,3 +312,53 @@ describe('createPrefixTracker', () => {
     ]);
   });
 });
+
+describe('createPrefixTracker: resumes a tester broke (stop 43)', () => {
+  const assistant = (content: string): Message => ({ role: 'assistant', content });
+  const system = (content: string): Message => ({ role: 'system', content });
+  const resumed = (state: PrefixState) => createPrefixTracker(JSON.parse(JSON.stringify(state)) as PrefixState);
+
+  it('a state saved with hoisted system messages is no pre-positions state: a move in place is a system change', () => {
+    const messages = [user('hi'), assistant('yo'), system('Be terse.'), user('more')];
+    const hoisted: PrefixSettings = { systemMessages: 'hoisted' };
+    for (const [before, after] of [
+      [hoisted, {}],
+      [hoisted, hoisted],
+      [{}, hoisted],
+    ] as const) {
+      const first = createPrefixTracker();
+      first.observe([], messages, before);
+      const fromState = resumed(first.state([])).observe([], messages, after);
+      const neverPaused = createPrefixTracker();
+      neverPaused.observe([], messages, before);
+      const expected = neverPaused.observe([], messages, after);
+      expect(fromState.broke).toEqual(expected.broke);
+      expect(fromState.digest).toBe(expected.digest);
+    }
+  });
+
+  it('a request that fails part-way on a resumed tracker leaves it as it was (no false break after)', () => {
+    const messages = [user('1'), assistant('2'), user('3'), assistant('4')];
+    const first = createPrefixTracker();
+    first.observe([], messages);
+    const tracker = resumed(first.state([]));
+    let reads = 0;
+    // Reads as the saved message once (the content comparison), then throws (the fold's walk).
+    const flaky = {
+      role: 'assistant',
+      get content() {
+        reads += 1;
+        if (reads === 2) throw new Error('second read');
+        return '2';
+      },
+    } as unknown as Message;
+    expect(() =>
+      tracker.observe([], [messages[0] as Message, flaky, messages[2] as Message, messages[3] as Message]),
+    ).toThrow('second read');
+    const next = tracker.observe([], [...messages, user('5')]);
+    const neverPaused = createPrefixTracker();
+    neverPaused.observe([], messages);
+    expect(next.broke).toBeUndefined();
+    expect(next.digest).toBe(neverPaused.observe([], [...messages, user('5')]).digest);
+  });
+});

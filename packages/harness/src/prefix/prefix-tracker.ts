@@ -121,7 +121,8 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
   };
   let base: { tools: string; system: string; settings: string; hash: string } | undefined;
   // A state saved before system positions were tracked: its system hash has no positions, read so once.
-  let positionless = fingerprint !== undefined && fingerprint.systems === undefined;
+  let positionless =
+    fingerprint !== undefined && fingerprint.systems === undefined && fingerprint.systemsHoisted !== true;
   let previous: Previous | undefined =
     fingerprint === undefined
       ? undefined
@@ -311,6 +312,7 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
       for (const message of added) refs.push(message);
       if (parts.length > at) parts.length = at;
       if (fold.length > at) fold.truncate(at);
+      const foldBefore = foldTail === undefined ? fold.length : at + foldTail.a.length;
       try {
         for (let index = fold.length; index < newLength; index += 1) fold.add(refs[index] as Message);
       } catch (error) {
@@ -318,7 +320,8 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
         if (refsTail !== undefined) for (const message of refsTail) refs.push(message);
         parts.length = Math.min(parts.length, at);
         if (partsTail !== undefined) for (const part of partsTail) parts.push(part);
-        fold.truncate(at);
+        // Back to the length it had: a resumed fold may have been shorter than `at` (never grown with holes).
+        fold.truncate(Math.min(at, foldBefore));
         if (foldTail !== undefined) fold.restore(foldTail);
         throw error;
       }
@@ -383,7 +386,11 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
                 digest: previous.digest,
                 tools: previous.tools,
                 system: previous.system,
-                ...(previous.systems === undefined ? {} : { systems: previous.systems }),
+                ...(previous.systems !== undefined
+                  ? { systems: previous.systems }
+                  : lastHoisted
+                    ? { systemsHoisted: true as const }
+                    : {}),
                 ...(previous.settings === undefined ? {} : { settings: previous.settings }),
                 history: [...parts],
               },
