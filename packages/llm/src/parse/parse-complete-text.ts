@@ -7,7 +7,7 @@ import { stripEmbeddedJsonCalls } from './grammars/embedded-json.js';
 import { stripGlmLines } from './grammars/glm-lines.js';
 import { readWholePythonicList } from './grammars/pythonic.js';
 import { readCommandActionFence, readFunctionaryRecipients } from './grammars/whole-response.js';
-import { joinNarrative } from './join-narrative.js';
+import { joinNarrative, joinNarrativeSpans } from './join-narrative.js';
 import type { ParsedText } from './parse-types.js';
 import { findProtectedRegions, type ProtectedRegions } from './protected-regions.js';
 import { reasoningCallTokens } from './reasoning-tracker.js';
@@ -114,12 +114,17 @@ export function parseCompleteText(
       return { text: whole.text, calls: finished.calls, diagnostics: [...cut, ...finished.diagnostics] };
     }
   }
-  let narrative = joinNarrative(scan.parts.map(([start, end]) => text.slice(start, end)));
+  // The narrative is trimmed and joined: its positions are not the text's, on which the regions
+  // were found. Every region lookup on it goes through `sourceAt`.
+  const joined = joinNarrativeSpans(text, scan.parts);
+  let narrative = joined.text;
   let calls: RawCall[] = scan.calls;
   // Quoted call markup is an example: the JSON inside it is not read as a call either.
   if (calls.length === 0 && options.allowBareJson && scan.diagnostics.length === 0 && !scan.quoted) {
     const embedded = admit(
-      safely(() => stripEmbeddedJsonCalls(narrative, knowledge, settled)),
+      safely(() =>
+        stripEmbeddedJsonCalls(narrative, knowledge, (position) => settled.endAt(joined.sourceAt(position)) >= 0),
+      ),
       knowledge,
     );
     if (embedded !== undefined) {

@@ -1,7 +1,6 @@
 import { extractJsonValues } from '../extract-json-values.js';
 import { joinNarrative } from '../join-narrative.js';
 import { isRecord } from '../own-properties.js';
-import type { ProtectedRegions } from '../protected-regions.js';
 import { readCalls } from '../read-call-object.js';
 import type { ToolKnowledge } from '../scan-context.js';
 import type { RawCall } from '../scan-types.js';
@@ -11,7 +10,8 @@ import type { RawCall } from '../scan-types.js';
  * {"name": "search", "parameters": {"q": "x"}} Would you like more?`, several separated by `;`
  * (Llama 3.1/3.2/3.3 JSON tool prompts, vLLM's `llama3_json` parser). Whole-response only, and
  * tried only when no other grammar found (or failed to decode) a block; JSON inside a protected
- * region (a fenced example, reasoning) is never read. Because this reads free prose, an object counts
+ * region (a fenced example, reasoning) is never read: `isProtected` answers for a position of `text`
+ * itself (a narrative is not the text its regions were found on; map its positions back first). Because this reads free prose, an object counts
  * only when its `name` is exactly an offered tool and it states `parameters` or `arguments`; any
  * other JSON in the text (a quoted argument object, an answer) stays text. The removed objects and
  * the `;` between them leave the narrative; returns `undefined` when nothing was read.
@@ -19,13 +19,13 @@ import type { RawCall } from '../scan-types.js';
 export function stripEmbeddedJsonCalls(
   text: string,
   knowledge: ToolKnowledge,
-  regions: ProtectedRegions,
+  isProtected: (position: number) => boolean,
 ): { text: string; calls: RawCall[] } | undefined {
   if (knowledge.names.length === 0 || text.indexOf('"name"') < 0) return undefined;
   const calls: RawCall[] = [];
   const removed: Array<readonly [number, number]> = [];
   for (const span of extractJsonValues(text)) {
-    if (regions.endAt(span.start) >= 0) continue;
+    if (isProtected(span.start)) continue;
     const value = span.value;
     if (!isRecord(value) || typeof value.name !== 'string' || !knowledge.isKnown(value.name)) continue;
     if (!Object.hasOwn(value, 'parameters') && !Object.hasOwn(value, 'arguments')) continue;
