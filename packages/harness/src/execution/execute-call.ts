@@ -119,9 +119,13 @@ function runAborted(wait: OutputWait): void {
   wait.reject(runStopError(wait.state));
 }
 
+/** Call signals aborted by their own call's deadline (not by their calling call's end). */
+const timedOut = new WeakSet<LazyCallSignal>();
+
 function deadlineExpired(wait: OutputWait): void {
   endWait(wait);
   const error = new ToolTimeoutError({ toolName: wait.entry.name, timeoutMs: wait.budgetMs });
+  timedOut.add(wait.signal);
   wait.signal.abort(error);
   wait.reject(error);
 }
@@ -376,7 +380,64 @@ async function settle(
   }
 }
 
-/** The call through the `wrapTool` middleware onion; arguments a layer changed are validated again. */
+/**
+ * Throws when the call may no longer run its tool: the run stopped (its stop error), or a nested
+ * call's calling call or the run ended (`NestedCallRefusedError`; it ends the call `fatal`), or the
+ * call's own signal was aborted (its reason, a deadline's `ToolTimeoutError`). Checked in the
+ * innermost step of the `wrapTool` onion: a layer that awaits, or retries, before `next()` never
+ * runs the tool once the call or its caller ended.
+ */
+function refuseEnded(state: LoopState, call: PendingCall, entry: RegisteredTool, signal: LazyCallSignal): void {
+  if (state.signal.aborted) throw runStopError(state);
+  if (signal.nested && !timedOut.has(signal) && (signal.aborted || state.sink.ended)) {
+    const error = new NestedCallRefusedError({
+      toolName: entry.name,
+      parentCallId: call.id.slice(0, call.id.lastIndexOf('/')),
+      refusal: signal.aborted ? 'parent_ended' : 'run_ended',
+      started: true,
+      cause: signal.abortReason,
+    });
+    abandoned.add(error);
+    throw error;
+  }
+  if (signal.aborted) throw signal.abortReason;
+}
+
+/**
+ * What ends a wrapped call before its wrap layers do: the run's abort, and for a nested call its
+ * calling call's end. `ended` rejects with the call's outcome error at once; `stop` ends the watch.
+ */
+interface WrapWatch {
+  readonly state: LoopState;
+  readonly call: PendingCall;
+  readonly entry: RegisteredTool;
+  readonly signal: LazyCallSignal;
+  reject: (error: unknown) => void;
+  listener: (() => void) | undefined;
+}
+
+function wrapEnded(watch: WrapWatch): void {
+  // Its own deadline ended it: the tool's wait rejects with the timeout, through the layers.
+  if (timedOut.has(watch.signal) && !watch.state.signal.aborted) return;
+  try {
+    refuseEnded(watch.state, watch.call, watch.entry, watch.signal);
+  } catch (error) {
+    markToolError(error);
+    watch.reject(error);
+  }
+}
+
+function stopWrapWatch(watch: WrapWatch): void {
+  unwatchRunAbort(watch.state.signal, watch);
+  if (watch.listener !== undefined) watch.signal.signal.removeEventListener('abort', watch.listener);
+}
+
+/**
+ * The call through the `wrapTool` middleware onion; arguments a layer changed are validated again.
+ * The onion is raced against the run's abort and, for a nested call, its calling call's end: the
+ * call's one outcome is reported as soon as either ends, whatever the layers still do, and the
+ * innermost step then refuses to run the tool ({@link refuseEnded}).
+ */
 async function runWrapped(
   state: LoopState,
   call: PendingCall,
@@ -387,8 +448,10 @@ async function runWrapped(
   startedAt: number,
 ): Promise<CallOutcome> {
   const innermost = async (wrapped: PendingCall): Promise<ToolResult> => {
-    const callArgs = wrapped.arguments === call.arguments ? args : await revalidate(state, entry, wrapped);
     try {
+      refuseEnded(state, call, entry, signal);
+      const callArgs = wrapped.arguments === call.arguments ? args : await revalidate(state, entry, wrapped);
+      refuseEnded(state, call, entry, signal);
       const output = await settle(
         state,
         entry,
@@ -403,14 +466,33 @@ async function runWrapped(
       throw error;
     }
   };
+  const watching = canStop(state.signal) || signal.nested;
+  const watch: WrapWatch = { state, call, entry, signal, reject: ignore, listener: undefined };
   try {
-    return returned(
-      entry,
-      await wrapToolOnion(state, innermost, middlewareContext(state, state.turn))(call),
-      startedAt,
-    );
+    const stack = wrapToolOnion(state, innermost, middlewareContext(state, state.turn))(call);
+    let result: ToolResult;
+    if (!watching) result = await stack;
+    else {
+      // The layers may go on after the call ended: what they settle with later is nobody's.
+      stack.catch(ignore);
+      const ended = new Promise<never>((_, reject) => {
+        watch.reject = reject;
+      });
+      if (canStop(state.signal)) watchRunAbort(state.signal, watch, wrapEnded);
+      if (signal.nested) {
+        const listener = () => wrapEnded(watch);
+        watch.listener = listener;
+        signal.signal.addEventListener('abort', listener, { once: true });
+      }
+      // Ended before the race began (a layer aborted it synchronously): reported at once.
+      wrapEnded(watch);
+      result = await Promise.race([stack, ended]);
+    }
+    return returned(entry, result, startedAt);
   } catch (error) {
     return thrown(state, error, startedAt);
+  } finally {
+    if (watching) stopWrapWatch(watch);
   }
 }
 
