@@ -1,8 +1,9 @@
 /**
  * @internal A strict JSON container read one character at a time, for text that arrives in pieces:
  * each character is examined once, and the state is kept between pieces (nothing is re-read).
- * It accepts every prefix `scanJsonValue` accepts; numbers and literals are read loosely (any run of
- * letters, digits, `+`, `-` and `.`), so it may accept a little more, never less.
+ * It accepts exactly the prefixes `scanJsonValue` accepts (what `JSON.parse` accepts, numbers and
+ * literals included) and breaks at the same character, so a reading that resumes after a break
+ * resumes where the batch reading does.
  */
 export interface JsonPrefixReader {
   /** Absolute position of the opening `{` or `[`. */
@@ -16,6 +17,10 @@ export interface JsonPrefixReader {
   /** Inside a string: whether it is a key; hex digits of a `\u` escape still due. */
   key: boolean;
   hex: number;
+  /** Inside a number, where in its grammar; inside a literal, the characters of it matched so far. */
+  step: number;
+  /** The literal being read (`true`, `false`, `null`). */
+  literal: string;
 }
 
 const VALUE = 0;
@@ -27,7 +32,17 @@ const AFTER_VALUE = 5;
 const PLAIN = 0;
 const STRING = 1;
 const ESCAPE = 2;
-const SCALAR = 3;
+const NUMBER = 3;
+const LITERAL = 4;
+/** Number steps: after `-`, after a leading `0`, in the integer digits, after `.`, in the fraction, after `e`, after its sign, in its digits. */
+const AFTER_MINUS = 0;
+const AFTER_ZERO = 1;
+const INTEGER = 2;
+const AFTER_DOT = 3;
+const FRACTION = 4;
+const AFTER_E = 5;
+const AFTER_E_SIGN = 6;
+const EXPONENT = 7;
 const OBJECT = 1;
 const ARRAY = 2;
 
@@ -40,7 +55,18 @@ export const JSON_BROKEN = -1;
 
 /** Starts reading at the `{` or `[` at absolute position `open` (the character itself is read by `readJsonChar`). */
 export function startJsonPrefix(open: number): JsonPrefixReader {
-  return { open, closed: [], kinds: [], starts: [], state: VALUE, mode: PLAIN, key: false, hex: 0 };
+  return {
+    open,
+    closed: [],
+    kinds: [],
+    starts: [],
+    state: VALUE,
+    mode: PLAIN,
+    key: false,
+    hex: 0,
+    step: 0,
+    literal: '',
+  };
 }
 
 /** Reads the character `code` at absolute position `at`: {@link JSON_GOING}, {@link JSON_COMPLETE} or {@link JSON_BROKEN}. */
@@ -68,8 +94,23 @@ export function readJsonChar(reader: JsonPrefixReader, code: number, at: number)
     reader.mode = STRING;
     return JSON_GOING;
   }
-  if (reader.mode === SCALAR) {
-    if (isScalar(code)) return JSON_GOING;
+  if (reader.mode === LITERAL) {
+    if (code !== reader.literal.charCodeAt(reader.step)) return JSON_BROKEN;
+    reader.step++;
+    if (reader.step === reader.literal.length) {
+      reader.mode = PLAIN;
+      reader.state = AFTER_VALUE;
+    }
+    return JSON_GOING;
+  }
+  if (reader.mode === NUMBER) {
+    const step = readNumberChar(reader.step, code);
+    if (step === BROKEN_STEP) return JSON_BROKEN;
+    if (step !== ENDED_STEP) {
+      reader.step = step;
+      return JSON_GOING;
+    }
+    // The number ended before this character, which is read as what follows a value.
     reader.mode = PLAIN;
     reader.state = AFTER_VALUE;
   }
@@ -91,8 +132,15 @@ export function readJsonChar(reader: JsonPrefixReader, code: number, at: number)
         reader.key = false;
         return JSON_GOING;
       }
-      if (code === 45 || (code >= 48 && code <= 57) || code === 116 || code === 102 || code === 110) {
-        reader.mode = SCALAR;
+      if (code === 45 || (code >= 48 && code <= 57)) {
+        reader.mode = NUMBER;
+        reader.step = code === 45 ? AFTER_MINUS : code === 48 ? AFTER_ZERO : INTEGER;
+        return JSON_GOING;
+      }
+      if (code === 116 || code === 102 || code === 110) {
+        reader.mode = LITERAL;
+        reader.literal = code === 116 ? 'true' : code === 102 ? 'false' : 'null';
+        reader.step = 1;
         return JSON_GOING;
       }
       return JSON_BROKEN;
@@ -147,13 +195,29 @@ function isEscape(code: number): boolean {
   );
 }
 
-function isScalar(code: number): boolean {
-  return (
-    (code >= 48 && code <= 57) ||
-    (code >= 65 && code <= 90) ||
-    (code >= 97 && code <= 122) ||
-    code === 43 ||
-    code === 45 ||
-    code === 46
-  );
+const BROKEN_STEP = -1;
+const ENDED_STEP = -2;
+
+/** The next number step after `code` (JSON's number grammar), {@link BROKEN_STEP}, or {@link ENDED_STEP} when the number ended before it. */
+function readNumberChar(step: number, code: number): number {
+  const digit = code >= 48 && code <= 57;
+  const exponent = code === 101 || code === 69;
+  switch (step) {
+    case AFTER_MINUS:
+      return code === 48 ? AFTER_ZERO : digit ? INTEGER : BROKEN_STEP;
+    case AFTER_ZERO:
+      return code === 46 ? AFTER_DOT : exponent ? AFTER_E : ENDED_STEP;
+    case INTEGER:
+      return digit ? INTEGER : code === 46 ? AFTER_DOT : exponent ? AFTER_E : ENDED_STEP;
+    case AFTER_DOT:
+      return digit ? FRACTION : BROKEN_STEP;
+    case FRACTION:
+      return digit ? FRACTION : exponent ? AFTER_E : ENDED_STEP;
+    case AFTER_E:
+      return code === 43 || code === 45 ? AFTER_E_SIGN : digit ? EXPONENT : BROKEN_STEP;
+    case AFTER_E_SIGN:
+      return digit ? EXPONENT : BROKEN_STEP;
+    default:
+      return digit ? EXPONENT : ENDED_STEP;
+  }
 }

@@ -63,13 +63,29 @@ const rarePieces = [
   ' search("rust")',
   '[TOOL_CALLS]',
   '<|',
+  // JSON the batch reader breaks in (`01`, `tru`) around a call whose name is escaped (`add`).
+  '{"x": 01, "y": {"name": "\\u0061dd", "arguments": {"a": 1, "b": 2}}}',
+  '[tru, {"name": "add", "\\u0061rguments": {"a": 1, "b": 2}}]',
 ];
 
 /** As {@link rarePieces}, with lone quotation marks and apostrophes (a stream and a batch read some differently: see the scrubber's property test). */
 const rareWithQuotes = [...rarePieces, '"', "'", '"quoted" ', "don't "];
 
 /** How a reply may open: as prose, in reasoning, or as a whole-response JSON reading would read it. */
-const openings = ['', '', '', '  ', '<think>', '```json\n', '{"name": "add", "arguments": {"a": 7, "b": 8}} '];
+const openings = [
+  '',
+  '',
+  '',
+  '  ',
+  '<think>',
+  '```json\n',
+  '{"name": "add", "arguments": {"a": 7, "b": 8}} ',
+  // A `[` no call array starts so (a strict JSON array breaks or closes with no object), bare or fenced.
+  '[1/2] ',
+  '[1] ',
+  '```toml\n[server]\n',
+  '```\n[',
+];
 /** How it may end: a whole answer after a reasoning closer is read as one JSON value. */
 const endings = [
   '',

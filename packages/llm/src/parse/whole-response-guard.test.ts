@@ -110,6 +110,21 @@ describe('a brace in prose', () => {
     [`Use { ${'a"b '.repeat(200)}`, {}],
     // A reply opening with `[` that no strict JSON array can start with is prose from the start.
     [`[THINK]${prose}`, { tools: [get] }],
+    // The scrubber's tester (round 3): each was held to the end of the stream. A strict JSON array
+    // breaks at `/`, `o`, `i`, `-`, or closes with no object (`[1]`, `["quoted"]`): no call array.
+    [`[1/2] Install the package first.\n${prose}`, {}],
+    [`[note] ${prose}`, { tools: [get] }],
+    [`[fix] ${prose}`, {}],
+    [`[1] ${prose}`, { tools: [get] }],
+    [`[-] item\n${prose}`, {}],
+    [`["quoted"] label\n${prose}`, { tools: [get] }],
+    [`[true story] ${prose}`, {}],
+    [`  \n[ server] ${prose}`, {}],
+    // A fence around a TOML section: its body starts with `[` and the next characters decide, as above.
+    [`\`\`\`toml\n[server]\nport = 8080\n\`\`\`\nThat config sets the port.\n${prose}`, {}],
+    [`\`\`\`\n[1/2] Install the package first.\n\`\`\`\nThen run it.\n${prose}`, { tools: [get] }],
+    [`~~~\n[ server]\nport=1\n~~~\n${prose}`, {}],
+    [`\`\`\`\n[{"a": 1}] is an example\n\`\`\`\n${prose}`, {}],
   ];
   it.each(cases)('%# is released at most 64 characters late, fed a character at a time', (text, options) => {
     const expected = batch(text, options).text;
@@ -163,6 +178,92 @@ describe('a brace in prose', () => {
   });
 });
 
+describe('a reply opening with `[`, split anywhere', () => {
+  // The scrubber's tester (round 3, fence-bracket.mjs): split right after the `[`, the fence branch
+  // decided "JSON" on the lone `[` and held the whole reply until the stream ended.
+  const cases = [
+    '```toml\n[server]\nport = 8080\n```\nThat config sets the port.',
+    '```\n[1/2] Install the package first.\n```\nThen run it.',
+    '[1/2] Install the package first.',
+    '[1] Install the package first.',
+    '[{"a": 1}] is an example.',
+    '</think>\n```\n[1/2] Install first.\n```\nDone.',
+  ];
+  it.each(cases)('%j is shown before the stream ends, as the batch parse reads it', (text) => {
+    for (const leadingReasoning of [false, true]) {
+      const options = { tools: [get], leadingReasoning };
+      const expected = batch(text, options);
+      expect(expected.calls).toEqual([]);
+      const at = text.indexOf('[') + 1;
+      for (const fragments of [...splits(text), [text.slice(0, at), text.slice(at)]]) {
+        const got = stream(fragments, options);
+        expect(got.shown).toBe(expected.text);
+        expect(got.text).toBe(expected.text);
+      }
+    }
+  });
+
+  it('still holds an array of calls, and one whose end may still be a turn token or the closing fence', () => {
+    for (const text of [
+      `[${call}]`,
+      `[1, ${call}]<|eot_id|>`,
+      `\`\`\`json\n[${call}]\n\`\`\``,
+      `\`\`\`\n[${call}]<|eot_id|>`,
+    ]) {
+      const options = { tools: [get] };
+      const expected = batch(text, options);
+      expect(expected.calls.map((found) => found.source)).toEqual(['bare_json']);
+      for (const fragments of splits(text)) {
+        const got = stream(fragments, options);
+        expect(got.shown).toBe('');
+        expect(got.text).toBe(expected.text);
+        expect(got.calls).toEqual(['get:bare_json']);
+      }
+    }
+  });
+});
+
+describe('JSON in prose the batch reader rejects', () => {
+  // The scrubber's tester (round 3, escjson.mjs): the guard read `01` and `tru` loosely as values and
+  // looked for the tool name literally, so it released the outer object while the batch parse broke
+  // at the bad value, resumed after it and read the inner call (its name escaped: `\u0067et`).
+  const inner = '{"name": "\\u0067et", "arguments": {"city": "Oslo"}}';
+  const cases = [
+    `Result: {"x": 01, "y": ${inner}} done`,
+    `Result: {"x": tru, "y": ${inner}} done`,
+    `Result: {"x": nul, "y": ${inner}} done`,
+    `Result: {"x": 1., "y": ${inner}} done`,
+    `Result: {"x": 1e+, "y": ${inner}} done`,
+    `Result: {"x": -, "y": ${inner}} done`,
+    `Result: [01, ${inner}] done`,
+    `Result: ${inner} done`,
+    `Result: {"name": "get", "\\u0061rguments": {"city": "Oslo"}} done`,
+  ];
+  it.each(cases)('%j: the stream reads the call the batch parse reads, and never shows it', (text) => {
+    const options = { tools: [get] };
+    const expected = batch(text, options);
+    expect(expected.calls.map((found) => `${found.name}:${found.source}`)).toEqual(['get:bare_json']);
+    for (const fragments of splits(text)) {
+      const got = stream(fragments, options);
+      expect(expected.text.startsWith(got.shown)).toBe(true);
+      expect(got.text).toBe(expected.text);
+      expect(got.calls).toEqual(['get:bare_json']);
+    }
+  });
+
+  it('releases an object that is no call once JSON.parse would reject it or it names no offered tool', () => {
+    for (const text of [
+      'See {"name": "get", "arguments": {"city": 01}} and more words follow here.',
+      'See {"name": "\\u0067ot", "arguments": {}} and more words follow here.',
+    ]) {
+      const options = { tools: [get] };
+      expect(batch(text, options).calls).toEqual([]);
+      const got = stream([...text], options);
+      expect(got.shown).toBe(batch(text, options).text);
+    }
+  });
+});
+
 describe('work', () => {
   // A one-character feed must examine only the new character (the tester's 1-char scale cases grew
   // from 0.36 s to 4.7 s and 18.8 s when the held text was re-read on every feed).
@@ -185,6 +286,35 @@ describe('work', () => {
     expect(small).toBeGreaterThan(10_000);
     expect(large).toBeLessThanOrEqual(2.2 * small);
     expect(large).toBeLessThanOrEqual(2 * 40_000);
+  });
+});
+
+describe('work reading the start', () => {
+  // The scrubber's tester (round 3, time2.mjs): 1-character feeds of 200K spaces and `hi` took 95 s,
+  // the start reading trimming everything fed so far on each feed. Now each character is read once.
+  const texts: Array<[string, (n: number) => string]> = [
+    ['spaces', (n) => `${' '.repeat(n)}hi`],
+    ['newlines', (n) => `${'\n'.repeat(n)}hi`],
+    ['no-break spaces', (n) => `${'\u00a0'.repeat(n)}hi`],
+    ['a bracket and spaces', (n) => `[${' '.repeat(n)}hi`],
+    ['a fence and newlines', (n) => `\`\`\`\n${'\n'.repeat(n)}hi`],
+    ['a long fence line', (n) => `\`\`\`${'j'.repeat(n)}\nhi`],
+    ['a closer and spaces', (n) => `r</think>${' '.repeat(n)}hi`],
+    ['a long array of numbers', (n) => `[${'1, '.repeat(n / 3)}`],
+  ];
+  it.each(texts)('%s fed a character at a time: each character is examined once', (_, make) => {
+    const examined = (n: number): number => {
+      // No tools: the JSON-in-prose reading is off, so only the start readings count.
+      const guard = createWholeResponseGuard(createToolKnowledge(undefined, { leadingReasoning: true }));
+      if (guard === undefined) throw new Error('the guard is on with bare JSON allowed');
+      const text = make(n);
+      for (const char of text) guard.feed(char, { text: char, calls: [], diagnostics: [] });
+      return guard.examined;
+    };
+    const small = examined(20_000);
+    const large = examined(40_000);
+    expect(small).toBeGreaterThanOrEqual(19_990);
+    expect(large).toBeLessThanOrEqual(2 * (40_000 + 12));
   });
 });
 

@@ -1,3 +1,4 @@
+import { parseJsonStrict } from './extract-json-values.js';
 import {
   JSON_COMPLETE,
   JSON_GOING,
@@ -22,10 +23,16 @@ const PYTHON_TAG = '<|python_tag|>';
  * - A response whose first non-space character is `{` or `[` (or one fence around such a value),
  *   or that holds `<|python_tag|>`, is held whole until the stream ends; so is the answer after a
  *   leading reasoning region (as `parseCompleteText` finds one) that starts so, from the closer on.
+ *   A `[` start is read as `readBareJson` reads arrays (strict JSON whose top holds an object): it
+ *   is prose, released at once, from the character where it breaks (`[1/2]`, `[note]`), where it
+ *   closes with no object at its top (`[1] `), or the first one after it that is neither space, `<`
+ *   (a turn token) nor the closing fence.
  * - With offered tools, a `{` or `[` in prose is held while it is still a strict JSON prefix (the
- *   prose reading reads strict JSON only); one that breaks is released at once, and one that closes
- *   is released unless it (or a container that closed inside a broken one) names an offered tool
- *   with `parameters` or `arguments`, which holds the rest. With no tools, prose is never held.
+ *   prose reading reads strict JSON, exactly as `JSON.parse` does, numbers and literals included);
+ *   one that breaks is released at once, and one that closes (parsed, escapes decoded, as the
+ *   prose reading parses it) is released unless it (or a container that closed inside a broken
+ *   one) names an offered tool with `parameters` or `arguments`, which holds the rest. With no
+ *   tools, prose is never held.
  * - While a whole-response reading could still replace the block reading, the block scrubber's
  *   calls are held too, and at the end one reading decides: a call is never released twice.
  * - Each character is examined once as it arrives (a break re-reads only what follows it), and the
@@ -44,65 +51,176 @@ export interface WholeResponseGuard {
   feed(raw: string, scrubbed: ParsedText): ParsedText;
   /** Ends the stream: `scrubbed` is the block scrubber's flush. Returns the rest of the narrative and calls read whole. */
   flush(scrubbed: ParsedText): ParsedText;
-  /** Characters the JSON-in-prose reading has examined since the guard was made (work stays linear). */
+  /** Characters the start and JSON-in-prose readings have examined since the guard was made (work stays linear). */
   readonly examined: number;
 }
 
 /** The first reasoning token, as `parseCompleteText` finds it (`<think>`, `</thinking>`, `[THINK]`, any case). */
 const REASONING_TOKEN = /<(\/?)think(?:ing)?>|\[(\/?)think\]/i;
-/** What may follow the `[` of a strict JSON array. */
-const ARRAY_VALUE_START = /^[[{"\-0-9tfn\]]/;
 /** Characters kept from one fragment to the next where a token split across them may have begun. */
 const TOKEN_TAIL = 16;
+
+/** Where a {@link StartReader} stands. */
+const LEAD = 0;
+const TAG = 1;
+const FENCE_RUN = 2;
+const FENCE_LINE = 3;
+const BODY_LEAD = 4;
+const ARRAY = 5;
+const AFTER_ARRAY = 6;
+const DONE = 7;
 
 /**
  * How a reply's start (or the start of the answer after a leading reasoning region) is read: a
  * whole-response JSON reading needs it to be `{`, `[`, `<|python_tag|>` or one fence around such a value.
+ * Read one character at a time (each examined once, nothing re-read), as `readBareJson` reads a whole
+ * response: leading whitespace as `trim` skips it, then `{`, `<|python_tag|>`, a strict JSON array, or
+ * a fence (three or more of one of `` ` `` or `~`, its line to the newline, then whitespace) around one.
  */
 interface StartReader {
-  /** The raw text from that start, kept only while undecided. */
-  text: string;
-  /** Whether it opens with a fence whose first line has not ended (nothing decides more until it does). */
-  fenceLineOpen: boolean;
+  phase: number;
+  /** Characters of `<|python_tag|>` or of the fence run matched so far, and the fence character. */
+  matched: number;
+  fence: number;
+  /** Whether it opened with a fence (what may follow a closed array differs). */
+  fenced: boolean;
+  /** The array being read (strict JSON, as `readBareJson` reads arrays) and whether it holds an object at its top. */
+  array: JsonPrefixReader | undefined;
+  hasObject: boolean;
+  /** Characters read so far (positions for the array reader, and the work count). */
+  read: number;
   /** `undefined` while undecided. */
   json: boolean | undefined;
 }
 
-function readStart(reader: StartReader, raw: string): void {
-  reader.text += raw;
-  if (reader.fenceLineOpen) {
-    if (raw.indexOf('\n') < 0) return;
-    reader.fenceLineOpen = false;
+function newStartReader(): StartReader {
+  return {
+    phase: LEAD,
+    matched: 0,
+    fence: 0,
+    fenced: false,
+    array: undefined,
+    hasObject: false,
+    read: 0,
+    json: undefined,
+  };
+}
+
+/** Reads `raw` on from where the reader stopped; returns the characters examined. */
+function readStart(reader: StartReader, raw: string): number {
+  let index = 0;
+  for (; index < raw.length && reader.json === undefined; index++) {
+    readStartChar(reader, raw.charCodeAt(index));
+    reader.read++;
   }
-  const start = reader.text.trimStart();
-  if (start === '' || (start.length < PYTHON_TAG.length && PYTHON_TAG.startsWith(start))) return;
-  if (start.startsWith('{') || start.startsWith(PYTHON_TAG)) {
-    decide(reader, true);
+  return index;
+}
+
+function readStartChar(reader: StartReader, code: number): void {
+  switch (reader.phase) {
+    case LEAD:
+      if (isWhitespace(code)) return;
+      if (code === 123) {
+        decide(reader, true);
+        return;
+      }
+      if (code === 91) {
+        startArray(reader);
+        return;
+      }
+      if (code === 96 || code === 126) {
+        reader.phase = FENCE_RUN;
+        reader.fence = code;
+        reader.matched = 1;
+        return;
+      }
+      if (code === 60) {
+        reader.phase = TAG;
+        reader.matched = 1;
+        return;
+      }
+      decide(reader, false);
+      return;
+    case TAG:
+      if (code !== PYTHON_TAG.charCodeAt(reader.matched)) {
+        decide(reader, false);
+        return;
+      }
+      reader.matched++;
+      if (reader.matched === PYTHON_TAG.length) decide(reader, true);
+      return;
+    case FENCE_RUN:
+      // One fence (``` or ~~~) around the whole response may hold one JSON value, whatever its info
+      // string says (`stripOuterFence` removes any): read on once its line ends.
+      if (reader.matched < 3) {
+        if (code !== reader.fence) {
+          decide(reader, false);
+          return;
+        }
+        reader.matched++;
+        return;
+      }
+      reader.fenced = true;
+      reader.phase = code === 10 ? BODY_LEAD : FENCE_LINE;
+      return;
+    case FENCE_LINE:
+      if (code === 10) reader.phase = BODY_LEAD;
+      return;
+    case BODY_LEAD:
+      if (isWhitespace(code)) return;
+      if (code === 123) {
+        decide(reader, true);
+        return;
+      }
+      if (code === 91) {
+        startArray(reader);
+        return;
+      }
+      decide(reader, false);
+      return;
+    case ARRAY:
+      readArrayChar(reader, code);
+      return;
+    default:
+      // After a closed array that holds an object: only trailing turn tokens (`<|eot_id|>`) or the
+      // closing fence may follow (`readBareJson` needs the value to be the whole response).
+      if (isWhitespace(code)) return;
+      decide(reader, code === 60 || (reader.fenced && code === reader.fence));
+  }
+}
+
+function startArray(reader: StartReader): void {
+  reader.phase = ARRAY;
+  reader.array = startJsonPrefix(reader.read);
+  readArrayChar(reader, 91);
+}
+
+/**
+ * A `[` start is read as `readBareJson` reads it: strict JSON (`JSON.parse`) whose entries are
+ * calls, so an array that breaks (`[1/2]`, `[note]`, `[-] item`) or closes with no object at its
+ * top (`[1] `, `["a"] b`) is prose, decided at the character that shows it.
+ */
+function readArrayChar(reader: StartReader, code: number): void {
+  const array = reader.array;
+  if (array === undefined) {
+    decide(reader, false);
     return;
   }
-  if (start.startsWith('[')) {
-    // An array is read strictly: `[THINK]` or `[1/2]` can never be one (and is not held).
-    const next = start.slice(1).trimStart();
-    if (next !== '') decide(reader, ARRAY_VALUE_START.test(next));
+  const at = reader.read;
+  const outcome = readJsonChar(array, code, at);
+  if (outcome === JSON_GOING) {
+    if (code === 123 && array.kinds.length === 2 && array.starts[1] === at) reader.hasObject = true;
     return;
   }
-  // One fence (``` or ~~~) around the whole response may hold one JSON value, whatever its info
-  // string says (`stripOuterFence` removes any): held until its line ends and its body starts.
-  if ('```'.startsWith(start.slice(0, 3)) || '~~~'.startsWith(start.slice(0, 3))) {
-    const newline = start.indexOf('\n');
-    reader.fenceLineOpen = newline < 0 && start.length >= 3;
-    if (newline < 0) return;
-    const body = start.slice(newline + 1).trimStart();
-    if (body === '') return;
-    decide(reader, body.startsWith('{') || (body.startsWith('[') && !/^\[\s*[^\s[{"\-0-9tfn\]]/.test(body)));
-    return;
-  }
-  decide(reader, false);
+  reader.array = undefined;
+  if (outcome === JSON_COMPLETE && reader.hasObject) reader.phase = AFTER_ARRAY;
+  else decide(reader, false);
 }
 
 function decide(reader: StartReader, json: boolean): void {
   reader.json = json;
-  reader.text = '';
+  reader.phase = DONE;
+  reader.array = undefined;
 }
 
 /**
@@ -199,7 +317,7 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
   let calls: ParsedCall[] = [];
   let callsReleased = 0;
   let blockCalls = 0;
-  let start: StartReader = { text: '', fenceLineOpen: false, json: undefined };
+  let start: StartReader = newStartReader();
   let reasoning: ReasoningEnd = { phase: 0, closer: undefined, tail: '', offset: 0, firstNonSpace: -1 };
   /** The answer after a leading reasoning region, while it may still be a whole JSON value. */
   let answer: { reader: StartReader; closer: RegExp; at: number | undefined } | undefined;
@@ -212,7 +330,7 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
   let lastNonSpaceEnd = 0;
   /** Whether the text fed so far has a `{` or a `[` (else no whole-response reading finds a call). */
   let sawBracket = false;
-  /** Characters examined by the JSON-in-prose reading (a test reads it to check work stays linear). */
+  /** Characters examined by the start and JSON-in-prose readings (a test reads it to check work stays linear). */
   let examined = 0;
 
   /** Whether `<|python_tag|>` appears in the text fed so far; `raw` is the newest fragment. */
@@ -349,10 +467,10 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
       if (sawPythonTag(raw)) holdAllFrom(base);
       const ended = findReasoningEnd(reasoning, raw, knowledge.leadingReasoning);
       if (ended !== undefined && holdFrom === undefined) {
-        answer = { reader: { text: '', fenceLineOpen: false, json: undefined }, closer: ended.closer, at: undefined };
-        readStart(answer.reader, ended.after);
-      } else if (answer !== undefined && answer.reader.json === undefined) readStart(answer.reader, raw);
-      if (start.json === undefined) readStart(start, raw);
+        answer = { reader: newStartReader(), closer: ended.closer, at: undefined };
+        examined += readStart(answer.reader, ended.after);
+      } else if (answer !== undefined && answer.reader.json === undefined) examined += readStart(answer.reader, raw);
+      if (start.json === undefined) examined += readStart(start, raw);
       const chunk = scrubbed.text;
       if (chunk !== '') {
         held.push(chunk);
@@ -418,7 +536,7 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
       calls = [];
       callsReleased = 0;
       blockCalls = 0;
-      start = { text: '', fenceLineOpen: false, json: undefined };
+      start = newStartReader();
       reasoning = { phase: 0, closer: undefined, tail: '', offset: 0, firstNonSpace: -1 };
       answer = undefined;
       tagTail = '';
@@ -449,17 +567,15 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
   };
 }
 
-/** Whether a closed `{…}` is an object naming an offered tool (any tool when none were offered) with `parameters` or `arguments`. */
+/**
+ * Whether a closed `{…}` is an object naming an offered tool (any tool when none were offered) with
+ * `parameters` or `arguments`, read as the prose reading reads it (`stripEmbeddedJsonCalls`): with
+ * `JSON.parse`, escapes decoded; what it rejects is never a call there.
+ */
 function looksLikeCall(candidate: string, knowledge: ToolKnowledge): boolean {
-  let value: unknown;
-  try {
-    value = JSON.parse(candidate);
-  } catch {
-    // Relaxed JSON a repair could still read: held when it names an offered tool (any name when no
-    // tools were offered: the batch parse then reads calls of any name, e.g. after a reasoning closer).
-    const named = knowledge.tools.length === 0 || knowledge.names.some((name) => candidate.includes(name));
-    return named && /parameters|arguments/.test(candidate);
-  }
+  const parsed = parseJsonStrict(candidate);
+  if (parsed === undefined) return false;
+  const value = parsed.value;
   if (!isRecord(value) || typeof value.name !== 'string') return false;
   const known = knowledge.tools.length === 0 || knowledge.isKnown(value.name);
   return known && (Object.hasOwn(value, 'parameters') || Object.hasOwn(value, 'arguments'));
