@@ -223,6 +223,47 @@ describe('a reply opening with `[`, split anywhere', () => {
   });
 });
 
+describe('property: a reply opening with a `[` no call array starts so', () => {
+  it('is shown before the stream ends, at most 64 characters late, however it is split', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(
+          '[1/2] ',
+          '[note] ',
+          '[1] ',
+          '["a"] ',
+          '[ x',
+          '[-] ',
+          '```toml\n[server]\n',
+          '~~~\n[ 1/2]',
+          '  \n[',
+        ),
+        fc.array(fc.constantFrom(...'abc xyz.,:\n'), { minLength: 1, maxLength: 60 }),
+        fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 20 }),
+        fc.boolean(),
+        (opening, body, sizes, leadingReasoning) => {
+          // A long tail: other grammars may hold a few characters after a `]` (bounded), the guard nothing.
+          const text = `${opening}${body.join('')}${' and then more words follow.'.repeat(4)}`;
+          const fragments: string[] = [];
+          let at = 0;
+          for (let index = 0; at < text.length; index++) {
+            const size = sizes[index % sizes.length] ?? 1;
+            fragments.push(text.slice(at, at + size));
+            at += size;
+          }
+          const options = { tools: [get], leadingReasoning };
+          const expected = batch(text, options);
+          const got = stream(fragments, options);
+          expect(expected.text.startsWith(got.shown)).toBe(true);
+          expect(expected.text.length - got.shown.length).toBeLessThanOrEqual(64);
+          expect(got.text).toBe(expected.text);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe('JSON in prose the batch reader rejects', () => {
   // The scrubber's tester (round 3, escjson.mjs): the guard read `01` and `tru` loosely as values and
   // looked for the tool name literally, so it released the outer object while the batch parse broke
