@@ -69,6 +69,12 @@ export interface FenceState extends ReasoningState, InlineCodeState {
    * never changed in place: a copied state shares it.
    */
   quoteSpans: readonly number[];
+  /**
+   * Whether nothing but whitespace has been read yet: the reply's leading whitespace (spaces, tabs,
+   * no-break spaces, blank lines) is layout, so it never counts as the first line's indent (a
+   * ```` ```json ```` example after it is still one, as the parse reads the reply trimmed).
+   */
+  responseStart: boolean;
 }
 
 /** @internal A state at offset 0, outside any fence, at a line start (see `initialReasoningState`). */
@@ -90,6 +96,7 @@ export function initialFenceState(leadingReasoning = true, callTokens?: readonly
     quoteOpenLength: 0,
     quoteClosing: false,
     quoteSpans: [],
+    responseStart: true,
     ...initialReasoningState(leadingReasoning, callTokens),
     ...initialInlineCodeState(),
   };
@@ -218,6 +225,7 @@ function readFenceLines(
       if (!blank(chunk, 0, newline)) state.quoteClosing = false;
       else closeQuoteFence(state, state.offset + newline, onQuoted);
     }
+    if (state.responseStart && chunk.slice(0, lastLineEnd + 1).trim() !== '') state.responseStart = false;
     state.offset += lastLineEnd + 1;
     state.lineStart = state.offset;
     state.stage = INDENT;
@@ -247,15 +255,19 @@ function readFenceLines(
     }
     switch (state.stage) {
       case INDENT:
-        if (code === 32) {
+        if (state.responseStart && isLayout(code)) {
+          // Leading whitespace of the reply: layout, no indent.
+        } else if (code === 32) {
           state.indent++;
           if (state.indent > 3) state.stage = REST;
         } else if (code === 96 || code === 126) {
+          state.responseStart = false;
           state.stage = RUN;
           state.runChar = code;
           state.runStart = state.offset;
           state.runLength = 1;
         } else {
+          state.responseStart = false;
           state.stage = REST;
         }
         break;
@@ -366,6 +378,23 @@ function decideOpener(state: FenceState): void {
     state.openStart = state.lineStart;
   }
   state.stage = REST;
+}
+
+/** Whether `code` is whitespace `String.prototype.trim` removes (line feeds are read apart). */
+function isLayout(code: number): boolean {
+  return (
+    (code >= 9 && code <= 13) ||
+    code === 32 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 function isSpace(code: number): boolean {

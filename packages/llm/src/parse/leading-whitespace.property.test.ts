@@ -25,12 +25,18 @@ describe('leading whitespace does not move protected regions', () => {
     ['JSON inside reasoning after prose', `Ok.\n\n<think>plan: ${call}</think> Done.`, 0],
     ['JSON opening a reasoning region', `<think>${call} hmm</think> Answer.`, 0],
     ['a real call after reasoning', `<think>x</think>${call} then text`, 1],
+    ['a reply opening with a ```json example', `\`\`\`json\n${call}\n\`\`\`\nThat is the format.`, 0],
+    [
+      'a reply opening with a ```xml example of a call',
+      '```xml\n<tool_call>{"name":"add","arguments":{"a":1}}</tool_call>\n```\nThat is the format.',
+      0,
+    ],
   ];
   for (const [name, text, count] of shapes) {
     it(`${name}: the same calls and text after 0 to 60 spaces or newlines`, () => {
       const plain = parseToolCalls(text, { tools });
       expect(plain.calls).toHaveLength(count);
-      for (const lead of [' ', '\n']) {
+      for (const lead of [' ', '\n', '\t', '\u00a0']) {
         for (const times of [1, 10, 12, 30, 40, 60]) {
           const shifted = parseToolCalls(lead.repeat(times) + text, { tools });
           expect(shifted.calls).toEqual(plain.calls);
@@ -56,7 +62,7 @@ describe('leading whitespace does not move protected regions', () => {
   });
 });
 
-/** Pieces of replies: calls, reasoning, example and bare fences, prose (no text starting with a fence line). */
+/** Pieces of replies: calls, reasoning, example and bare fences (a reply may open with one), prose. */
 const pieces: readonly string[] = [
   call,
   `<tool_call>{"name":"add","arguments":{"a":2}}</tool_call>`,
@@ -65,6 +71,9 @@ const pieces: readonly string[] = [
   `<think>plan ${call}</think>`,
   `\n\`\`\`json\n${call}\n\`\`\`\n`,
   `\n\`\`\`\n${call}\n\`\`\`\n`,
+  `\`\`\`json\n${call}\n\`\`\`\n`,
+  '```xml\n<tool_call>{"name":"add","arguments":{"a":3}}</tool_call>\n```\n',
+  '~~~python\nx = 1\n~~~\n',
   '`',
   'Sure: ',
   'words ',

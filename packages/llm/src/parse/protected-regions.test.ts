@@ -34,9 +34,19 @@ describe('findProtectedRegions', () => {
   it('needs three fence characters and at most three spaces of indent', () => {
     // Not fences, but still code: a two-backtick inline span, and runs indented past three spaces.
     expect(spans('``json\n{"a":1}\n``\n')).toEqual(['``json\n{"a":1}\n``']);
-    expect(spans('    ```rust\nfn main() {}\n    ```\n')).toEqual(['```rust\nfn main() {}\n    ```']);
+    expect(spans('x\n    ```rust\nfn main() {}\n    ```\n')).toEqual(['```rust\nfn main() {}\n    ```']);
     expect(spans('``json\n\n{"a":1}\n``\n')).toEqual([]);
     expect(spans('   ```rust\nfn main() {}\n   ```\n')).toEqual(['   ```rust\nfn main() {}\n   ```']);
+  });
+
+  it("reads the reply's leading whitespace as layout, never as the first fence line's indent", () => {
+    // Prepending whitespace to a reply never changes what is an example (leading-whitespace.property.test.ts).
+    for (const lead of ['    ', '\t', '\u00a0', '\n \n\t  ', '\u2003\u2003\u2003\u2003']) {
+      const text = `${lead}\`\`\`json\n{"a":1}\n\`\`\`\nafter`;
+      expect(findProtectedRegions(text).ranges).toEqual([[lead.lastIndexOf('\n') + 1, text.indexOf('\nafter')]]);
+    }
+    // Only up to the first character: a later line indented four spaces is still no fence.
+    expect(spans('x\n    ```json\n{"a":1}\n')).toEqual([]);
   });
 
   it('ends a range at the closing run, which may carry trailing text, and protects an unclosed fence to the end', () => {
