@@ -117,7 +117,7 @@ export function initialFenceState(leadingReasoning = true, callTokens?: readonly
 export function feedFence(
   state: FenceState,
   chunk: string,
-  onRange: (start: number, end: number, reasoning?: boolean) => void,
+  onRange: (start: number, end: number, reasoning?: boolean, promptOpened?: boolean) => void,
   lowerChunk?: string,
 ): void {
   const base = state.offset;
@@ -131,7 +131,7 @@ export function feedFence(
   readFenceLines(state, chunk, onRange, onQuoted, lastLineEnd);
   const carried = state.quoteSpans;
   const quoted = quotedPositions(state, carried, ended);
-  feedReasoning(state, chunk, base, (start, end) => onRange(start, end, true), lowerChunk, quoted);
+  feedReasoning(state, chunk, base, (start, end, prompt) => onRange(start, end, true, prompt), lowerChunk, quoted);
   state.quoteSpans = keptQuotes(carried, ended, state.offset - state.reasoningTail.length);
 }
 
@@ -213,7 +213,7 @@ function keptQuotes(carried: readonly number[], ended: readonly number[], from: 
 function readFenceLines(
   state: FenceState,
   chunk: string,
-  onRange: (start: number, end: number, reasoning?: boolean) => void,
+  onRange: (start: number, end: number, reasoning?: boolean, promptOpened?: boolean) => void,
   onQuoted: (start: number, end: number) => void,
   lastLineEnd: number | undefined,
 ): void {
@@ -328,7 +328,7 @@ function blank(chunk: string, from: number, to: number): boolean {
 export function finishFence(
   state: FenceState,
   complete: boolean,
-  onRange: (start: number, end: number, reasoning?: boolean) => void,
+  onRange: (start: number, end: number, reasoning?: boolean, promptOpened?: boolean) => void,
 ): void {
   if (complete) {
     if (state.stage === RUN) endRun(state, onRange);

@@ -52,8 +52,9 @@ export interface ProtectedRegions {
   /** In an incomplete text: no reasoning token has decided yet whether the text began in reasoning. */
   readonly reasoningUndecided: boolean;
   /**
-   * The end of a reasoning region that starts at the very start of the response (a leading closer,
-   * or an opener there), relative to this text; -1 when there is none in it. A call block that
+   * The end of the reasoning region the prompt opened (the text starts in it and a leading closer
+   * ends it; not a region the text opens with `<think>`), relative to this text; -1 when there is
+   * none in it. A call block that
    * starts inside it and runs past its end holds its closer in a value (`"</think>"`): that closer
    * is content, and the block is read (see `scan-text.ts`).
    */
@@ -93,12 +94,16 @@ export function findProtectedRegions(
   /** Every region as found (before merging; starts not clamped), to tell which one a position is in. */
   const opened: Array<readonly [number, number, boolean]> = [];
   let firstOrigin = 0;
-  const onRange = (start: number, end: number, reasoning = false): void => {
+  const onRange = (start: number, end: number, reasoning = false, promptOpened = false): void => {
     const relativeStart = Math.max(0, start - base);
     const relativeEnd = end - base;
+    // Only the region the prompt opened (ended by a leading closer) is the leading region: one the
+    // reply opens with `<think>` was begun by the model, and markup in it is reasoning even when a
+    // block runs past its closer (see `reasoning-tracker.ts`).
+    const leading = reasoning && promptOpened && start === 0;
     if (relativeEnd > 0 && start - base < firstOrigin) firstOrigin = start - base;
-    if (relativeEnd > relativeStart) opened.push([start - base, relativeEnd, reasoning && start === 0]);
-    if (reasoning && start === 0 && relativeEnd > 0) leadingEnd = relativeEnd;
+    if (relativeEnd > relativeStart) opened.push([start - base, relativeEnd, leading]);
+    if (leading && relativeEnd > 0) leadingEnd = relativeEnd;
     if (relativeEnd > relativeStart) ranges.push([relativeStart, relativeEnd]);
   };
   feedFence(working, text, onRange, lower);

@@ -155,7 +155,8 @@ function tailOf(carried: string, chunk: string, joined = carried + chunk): strin
 
 /**
  * @internal Reads `chunk`, which starts at absolute offset `base`, as the continuation of what
- * `state` has read, calling `onRange(start, end)` for every region that closes. Linear in the chunk
+ * `state` has read, calling `onRange(start, end)` for every region that closes (`onRange(0, end,
+ * true)` for the region a leading closer ends, the one the prompt opened). Linear in the chunk
  * (each token's search only moves forward through the text: nothing is searched twice or backwards).
  * `lowerChunk`, when given, is `chunk` with its ASCII letters lowered (it speeds up the common case).
  * `quoted(position)` tells whether an absolute position of the carried tail or the chunk is inside
@@ -166,7 +167,7 @@ export function feedReasoning(
   state: ReasoningState,
   chunk: string,
   base: number,
-  onRange: (start: number, end: number) => void,
+  onRange: (start: number, end: number, promptOpened?: boolean) => void,
   lowerChunk?: string,
   quoted: (position: number) => boolean = () => false,
 ): void {
@@ -226,7 +227,7 @@ export function feedReasoning(
         const first = Math.min(...[best, leading.at, call].filter((at) => at >= 0));
         if (Number.isFinite(first)) state.reasoningDecided = true;
         if (leading.at >= 0 && leading.at === first) {
-          onRange(0, textBase + leading.at + leading.length);
+          onRange(0, textBase + leading.at + leading.length, true);
           position = leading.at + leading.length;
           continue;
         }
