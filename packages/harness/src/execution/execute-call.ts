@@ -228,7 +228,7 @@ export function executeCall(
   // it. Without a ledger `runCall` passes its outcome through it; with one, it is passed here.
   if (state.ledger === undefined)
     return runCall(state, call, entry, args, depth, callTool, startedAt, undefined, true, signal);
-  return scrubSettled(
+  const pending = scrubSettled(
     state,
     call.id,
     entry,
@@ -236,6 +236,41 @@ export function executeCall(
     depth,
     executeWithLedger(state, call, entry, args, depth, callTool, startedAt, signal),
   );
+  // A nested call's ledger writes may outlast its caller: its outcome is reported when the caller ends.
+  return signal?.nested ? raceCallerEnd(state, call, entry, signal, pending, startedAt) : pending;
+}
+
+/**
+ * `pending`, or the nested call's fatal outcome as soon as its calling call or the run ends (see
+ * {@link refuseEnded}), whichever comes first: a slow ledger write never holds the call's outcome
+ * past its caller's end. What `pending` settles with later (its `settled` row still written) is
+ * nobody's.
+ */
+async function raceCallerEnd(
+  state: LoopState,
+  call: PendingCall,
+  entry: RegisteredTool,
+  signal: LazyCallSignal,
+  pending: Promise<CallOutcome>,
+  startedAt: number,
+): Promise<CallOutcome> {
+  const watch: WrapWatch = { state, call, entry, signal, reject: ignore, listener: undefined };
+  pending.catch(ignore);
+  const ended = new Promise<never>((_, reject) => {
+    watch.reject = reject;
+  });
+  if (canStop(state.signal)) watchRunAbort(state.signal, watch, wrapEnded);
+  const listener = () => wrapEnded(watch);
+  watch.listener = listener;
+  signal.signal.addEventListener('abort', listener, { once: true });
+  wrapEnded(watch);
+  try {
+    return await Promise.race([pending, ended]);
+  } catch (error) {
+    return { kind: 'fatal', error, startedAt, durationMs: Date.now() - startedAt };
+  } finally {
+    stopWrapWatch(watch);
+  }
 }
 
 /** {@link scrubOutcome} once `pending` settles (an async function: no closure per call). */
@@ -292,6 +327,8 @@ function runCall(
     if (state.signal.aborted) throw runStopError(state);
     // Its calling call ended while the ledger row was written: the tool does not run.
     if (signal.aborted) {
+      // Refused before it ran: its tool-call budget slot is given back, as at admission.
+      state.toolCalls -= 1;
       const parentCallId = call.id.slice(0, call.id.lastIndexOf('/'));
       const error = new NestedCallRefusedError({
         toolName: entry.name,
