@@ -37,8 +37,9 @@ function expectEverySplit(whole: string, batch: { text: string; calls: unknown[]
 // region (not the prompt), so the markup in it is reasoning, the block running past the closer
 // included. The batch parse read both calls (it treated any region at offset 0 as one the prompt
 // opened), the stream released one; neither runs now, with or without leading whitespace.
+const tagged = (value: string) => `<tool_call>{"name":"add","arguments":{"a":"${value}"}}</tool_call>`;
+
 describe('a region the reply opens with <think> is reasoning even when a block runs past its closer', () => {
-  const tagged = (value: string) => `<tool_call>{"name":"add","arguments":{"a":"${value}"}}</tool_call>`;
   const invoke = (value: string) => `<invoke name="add"><parameter name="a">${value}</parameter></invoke>`;
   for (const [name, call] of [
     ['tagged', tagged],
@@ -61,4 +62,21 @@ describe('a region the reply opens with <think> is reasoning even when a block r
     expect(batch.text).toBe('Plan.\nthen\ndone');
     expectEverySplit(whole, batch);
   });
+});
+
+// scrubber-r3 breaker lead4.mjs: a leading `</think>` inside an invoke value, followed by a `'` and a
+// backtick, then two calls and a later `</think>`. The later closer makes everything before it the
+// prompt-opened reasoning (scan-text.ts), so no call runs: the batch parse said so, but the stream
+// walked the `'` in that reasoning as a prose quotation, held from it, released the region's start and
+// then read the calls after it.
+describe('reasoning decided up to a later closer is no prose for quotation marks', () => {
+  const invoke = (value: string) => `<invoke name="add"><parameter name="a">${value}</parameter></invoke>`;
+  for (const mark of ["'`", "'", '"', '`', ' `', '\u2018']) {
+    it(`a ${JSON.stringify(mark)} after the leading closer in a value quotes nothing`, () => {
+      const whole = `${invoke(`</think>${mark}`)}${tagged('z')}${tagged('y')}</think>`;
+      const batch = shape(parseToolCalls(whole, { tools }));
+      expect(batch).toEqual({ text: whole, calls: [] });
+      expectEverySplit(whole, batch);
+    });
+  }
 });

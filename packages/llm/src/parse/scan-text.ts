@@ -114,7 +114,9 @@ export function scanText(
   /** A stream's last character when it is a `'` or `’` the next character decides, else -1. */
   let markUndecided = -1;
   /** How far the prose has been read for quotation marks (blocks are skipped). */
-  let quoteCursor = 0;
+  // Reasoning the scan decided (to a closer after the blocks spanning a leading one) is no prose: a
+  // quotation mark there opens nothing (a stream would hold from it and lose that decision).
+  let quoteCursor = Math.max(0, reasoningUntil);
   /** Every call block taken, as `[start, end)` (for the whole-response readings). */
   const callBlocks: Array<readonly [number, number]> = [];
   /** The spans of the call blocks taken so far. */
