@@ -19,6 +19,7 @@ export class LimitExceededError extends TinyError {
       model_calls: 'model calls',
       tool_calls: 'tool calls',
       wall_clock: 'milliseconds of wall-clock time',
+      tool_depth: 'levels of nested tool calls',
     };
     super('LimitExceededError', `run limit reached: ${options.limit} ${what[options.limitKind]}`, options);
     this.limitKind = options.limitKind;

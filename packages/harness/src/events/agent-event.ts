@@ -4,8 +4,8 @@ import type { ArtifactRef } from '../artifacts/artifact-store.js';
 import type { EffectStatus } from '../ledger/tool-effect-ledger.js';
 import type { PrefixChange } from '../prefix/diff-prefix.js';
 
-/** Which budget ran out. */
-export type LimitKind = 'model_calls' | 'tool_calls' | 'wall_clock';
+/** Which budget ran out (`tool_depth`: a nested call deeper than the nesting limit, refused to its calling tool). */
+export type LimitKind = 'model_calls' | 'tool_calls' | 'wall_clock' | 'tool_depth';
 
 /** Why a model turn counts as broken (its tool calls are not trusted). */
 export type BrokenTurnReason = 'length' | 'content_filter' | 'error';
