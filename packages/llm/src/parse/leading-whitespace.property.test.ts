@@ -10,8 +10,8 @@ const tools: ToolSchema[] = [
 ];
 const call = '{"name":"add","parameters":{"a":1}}';
 
-function stream(text: string): { text: string; calls: unknown[] } {
-  const scrubber = createStreamScrubber({ tools });
+function stream(text: string, leadingReasoning = true): { text: string; calls: unknown[] } {
+  const scrubber = createStreamScrubber({ tools, leadingReasoning });
   const step = scrubber.feed(text);
   const last = scrubber.flush();
   return { text: step.text + last.text, calls: [...step.calls, ...last.calls] };
@@ -30,6 +30,12 @@ describe('leading whitespace does not move protected regions', () => {
       'a reply opening with a ```xml example of a call',
       '```xml\n<tool_call>{"name":"add","arguments":{"a":1}}</tool_call>\n```\nThat is the format.',
       0,
+    ],
+    [
+      // Found by the property below: a fence at offset 0 and the region the prompt opened start together.
+      'a fence on the first line of the region the prompt opened',
+      '```xml\n<tool_call>{"name":"add","arguments":{"a":3}}</tool_call>\n```\n<tool_call>{"name":"add","arguments":{"a":"</think>"}}</tool_call> then',
+      1,
     ],
   ];
   for (const [name, text, count] of shapes) {
@@ -74,6 +80,7 @@ const pieces: readonly string[] = [
   `\`\`\`json\n${call}\n\`\`\`\n`,
   '```xml\n<tool_call>{"name":"add","arguments":{"a":3}}</tool_call>\n```\n',
   '~~~python\nx = 1\n~~~\n',
+  '<tool_call>{"name":"add","arguments":{"a":"</think>"}}</tool_call>',
   '`',
   'Sure: ',
   'words ',
@@ -98,6 +105,11 @@ describe('prepending whitespace to a reply', () => {
           const shifted = parseToolCalls(lead + text, { tools, leadingReasoning });
           expect(shifted.calls).toEqual(plain.calls);
           expect(shifted.text).toBe(plain.text);
+          // Nor what a stream reads (which never takes the whole-response ```xml fence reading).
+          const streamed = stream(text, leadingReasoning);
+          const shiftedStream = stream(lead + text, leadingReasoning);
+          expect(shiftedStream.calls).toEqual(streamed.calls);
+          expect(shiftedStream.text).toBe(streamed.text);
         },
       ),
       { numRuns: 400 },

@@ -112,7 +112,9 @@ export function findProtectedRegions(
   const callsUndecided = complete ? -1 : !working.reasoningDecided ? 0 : inline < 0 ? -1 : Math.max(0, inline - base);
   finishFence(working, complete, onRange);
   mergeRanges(ranges);
-  opened.sort((a, b) => a[0] - b[0]);
+  // Regions starting together (a fence on the first line of the region the prompt opened): the
+  // outer one first, so the last one starting by a position is the innermost.
+  opened.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
   return {
     ranges,
     endAt: (position) => protectedRange(ranges, position)?.[1] ?? -1,
