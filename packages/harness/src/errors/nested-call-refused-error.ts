@@ -4,9 +4,10 @@ const marker = Symbol.for('tiny.error.NestedCallRefusedError');
 
 /**
  * Why a nested call was refused: its calling tool's call had ended (returned, failed, timed out or
- * was aborted: `parent_ended`), or the run had ended (`run_ended`).
+ * was aborted: `parent_ended`), the run had ended (`run_ended`), or the signal the calling tool
+ * passed to this `callTool` (`callTool(name, args, { signal })`) aborted (`signal_aborted`).
  */
-export type NestedCallRefusal = 'parent_ended' | 'run_ended';
+export type NestedCallRefusal = 'parent_ended' | 'run_ended' | 'signal_aborted';
 
 /**
  * A `context.callTool` that cannot run: the calling tool's call (`parentCallId`) or the run ended
@@ -32,7 +33,11 @@ export class NestedCallRefusedError extends TinyError {
     cause?: unknown;
   }) {
     const why =
-      options.refusal === 'run_ended' ? 'the run ended' : `the calling tool's call \`${options.parentCallId}\` ended`;
+      options.refusal === 'run_ended'
+        ? 'the run ended'
+        : options.refusal === 'signal_aborted'
+          ? 'the signal passed to callTool aborted'
+          : `the calling tool's call \`${options.parentCallId}\` ended`;
     const what = options.started ? 'aborted' : 'refused';
     super('NestedCallRefusedError', `nested call to "${options.toolName}" ${what}: ${why}`, options);
     this.toolName = options.toolName;

@@ -105,7 +105,7 @@ function callAborted(wait: OutputWait): void {
   const error = new NestedCallRefusedError({
     toolName: wait.entry.name,
     parentCallId: callId.slice(0, callId.lastIndexOf('/')),
-    refusal: 'parent_ended',
+    refusal: wait.signal.refusal,
     started: true,
     cause: wait.signal.abortReason,
   });
@@ -333,7 +333,7 @@ function runCall(
       const error = new NestedCallRefusedError({
         toolName: entry.name,
         parentCallId,
-        refusal: 'parent_ended',
+        refusal: signal.refusal,
         cause: signal.abortReason,
       });
       outcome = { kind: 'fatal', error, startedAt, durationMs: Date.now() - startedAt };
@@ -430,7 +430,7 @@ function refuseEnded(state: LoopState, call: PendingCall, entry: RegisteredTool,
     const error = new NestedCallRefusedError({
       toolName: entry.name,
       parentCallId: call.id.slice(0, call.id.lastIndexOf('/')),
-      refusal: signal.aborted ? 'parent_ended' : 'run_ended',
+      refusal: signal.aborted ? signal.refusal : 'run_ended',
       started: true,
       cause: signal.abortReason,
     });

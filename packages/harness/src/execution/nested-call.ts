@@ -144,6 +144,7 @@ export function createNestedCallRunner(state: LoopState): NestedCallRunner {
     } finally {
       // However it ended (refused, failed, returned), the calling call no longer aborts it.
       parentSignal.unlink(signal);
+      signal.detach();
     }
   };
   return runner;
@@ -164,7 +165,7 @@ function checkNestedAlive(state: LoopState, parentId: string, name: string, sign
     throw new NestedCallRefusedError({
       toolName: name,
       parentCallId: parentId,
-      refusal: 'parent_ended',
+      refusal: signal.refusal,
       cause: signal.abortReason,
     });
   if (state.sink.ended)

@@ -19,10 +19,10 @@ export class LazyCallSignal {
   private stopped = false;
   /** The signals of this call's nested calls still running: aborting this call aborts them. */
   private children: Set<LazyCallSignal> | undefined;
-  /** Signals the calling tool gave `callTool`: each one, aborted, aborts the nested calls. */
-  private childStops: WeakSet<AbortSignal> | undefined;
-  /** Set once a signal given through {@link abortChildrenOn} aborted: later nested calls start aborted. */
-  private childrenStopped: { readonly reason: unknown } | undefined;
+  /** The signal the calling tool gave `callTool` for this nested call, and the listener that aborts it. */
+  private stopSource: { readonly stop: AbortSignal; readonly onStop: () => void } | undefined;
+  /** Whether this call was aborted by the signal given to `callTool` (not by its calling call's end). */
+  private stoppedBySignal = false;
   /** What waits for this (nested) call's output, told once the call is aborted (see {@link watch}). */
   private waiter: { readonly target: object; readonly onAbort: (target: never) => void } | undefined;
 
@@ -72,7 +72,6 @@ export class LazyCallSignal {
   /** Links a nested call's signal to this one until {@link unlink}: it is aborted with this. */
   link(child: LazyCallSignal): void {
     if (this.stopped) child.abort(this.reason);
-    else if (this.childrenStopped !== undefined) child.abort(this.childrenStopped.reason);
     else {
       this.children ??= new Set();
       this.children.add(child);
@@ -96,17 +95,30 @@ export class LazyCallSignal {
     for (const child of children) child.abort(reason);
   }
 
-  /** Once `stop` aborts, the nested calls running then (and any made later) are aborted. */
-  abortChildrenOn(stop: AbortSignal): void {
-    this.childStops ??= new WeakSet();
-    if (this.childStops.has(stop)) return;
-    this.childStops.add(stop);
+  /**
+   * Aborts this (nested) call once `stop`, the signal its calling tool gave `callTool`, aborts; only
+   * this call: its siblings and later calls are not concerned. Ended by {@link detach}.
+   */
+  abortOn(stop: AbortSignal): void {
     const onStop = () => {
-      this.childrenStopped ??= { reason: stop.reason };
-      this.abortChildren(stop.reason);
+      this.stoppedBySignal = true;
+      this.abort(stop.reason);
     };
-    if (stop.aborted) onStop();
-    else stop.addEventListener('abort', onStop, { once: true });
+    this.stopSource = { stop, onStop };
+    stop.addEventListener('abort', onStop, { once: true });
+  }
+
+  /** The call ended: the signal given to `callTool` no longer concerns it. */
+  detach(): void {
+    const source = this.stopSource;
+    if (source === undefined) return;
+    this.stopSource = undefined;
+    source.stop.removeEventListener('abort', source.onStop);
+  }
+
+  /** Why a nested call aborted this way is refused: its own `callTool` signal, or its calling call's end. */
+  get refusal(): 'parent_ended' | 'signal_aborted' {
+    return this.stoppedBySignal ? 'signal_aborted' : 'parent_ended';
   }
 }
 
@@ -246,8 +258,20 @@ class CallContext implements ToolExecutionContext {
           ),
         );
       const stop = (rest[0] as { signal?: unknown } | undefined)?.signal;
-      if (stop instanceof AbortSignal) parentSignal.abortChildrenOn(stop);
+      // A signal already aborted refuses this call only; one aborting later aborts this call only.
+      if (stop instanceof AbortSignal && stop.aborted)
+        return handled(
+          Promise.reject(
+            new NestedCallRefusedError({
+              toolName: String(name),
+              parentCallId: this.callId,
+              refusal: 'signal_aborted',
+              cause: stop.reason,
+            }),
+          ),
+        );
       const signal = new LazyCallSignal(true);
+      if (stop instanceof AbortSignal) signal.abortOn(stop);
       parentSignal.link(signal);
       return handled(
         this.#options.callTool(this.callId, this.depth, name, args, this.#options.entry, signal, parentSignal),
