@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ToolSchema } from '../spec/tool-schema.js';
-import { compareStream } from './__fixtures__/stream-check.js';
+import { compareStream, cutAt, feedAll as run } from './__fixtures__/stream-check.js';
 import { createStreamScrubber, type StreamScrubberOptions } from './create-stream-scrubber.js';
 
 const tools: ToolSchema[] = [
@@ -95,30 +95,6 @@ const balancedText = fc
   .map((parts) => parts.join(''));
 
 /** `text` cut at `cuts` (sorted, deduplicated, inside the text). */
-function cutAt(whole: string, cuts: readonly number[]): string[] {
-  const points = [...new Set(cuts.map((cut) => cut % (whole.length + 1)))].sort((a, b) => a - b);
-  const pieces: string[] = [];
-  let from = 0;
-  for (const point of points) {
-    pieces.push(whole.slice(from, point));
-    from = point;
-  }
-  pieces.push(whole.slice(from));
-  return pieces;
-}
-
-function run(fragments: readonly string[], options: StreamScrubberOptions): { text: string; calls: unknown[] } {
-  const scrubber = createStreamScrubber(options);
-  let released = '';
-  const calls: unknown[] = [];
-  for (const fragment of fragments) {
-    const step = scrubber.feed(fragment);
-    released += step.text;
-    calls.push(...step.calls);
-  }
-  const last = scrubber.flush();
-  return { text: released + last.text, calls: [...calls, ...last.calls] };
-}
 
 describe('the stream scrubber, fed any split of texts with words, openers, quotes and JSON', () => {
   it('releases what one whole feed releases, split anywhere and one character at a time', () => {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ToolSchema } from '../spec/tool-schema.js';
-import { compareStream } from './__fixtures__/stream-check.js';
-import { createStreamScrubber, type StreamScrubberOptions } from './create-stream-scrubber.js';
+import { compareStream, cutAt, feedAll as run } from './__fixtures__/stream-check.js';
+import type { StreamScrubberOptions } from './create-stream-scrubber.js';
 import { initialFenceState } from './fence-tracker.js';
 import { createGrammars } from './grammars/create-grammars.js';
 import { findProtectedRegions } from './protected-regions.js';
@@ -89,30 +89,6 @@ const text = fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 10 
 const splitText = text;
 
 /** `whole` cut at `cuts` (taken modulo its length, sorted, deduplicated). */
-function cutAt(whole: string, cuts: readonly number[]): string[] {
-  const points = [...new Set(cuts.map((cut) => cut % (whole.length + 1)))].sort((a, b) => a - b);
-  const fragments: string[] = [];
-  let from = 0;
-  for (const point of points) {
-    fragments.push(whole.slice(from, point));
-    from = point;
-  }
-  fragments.push(whole.slice(from));
-  return fragments;
-}
-
-function run(fragments: readonly string[], options: StreamScrubberOptions): { text: string; calls: unknown[] } {
-  const scrubber = createStreamScrubber(options);
-  let released = '';
-  const calls: unknown[] = [];
-  for (const fragment of fragments) {
-    const step = scrubber.feed(fragment);
-    released += step.text;
-    calls.push(...step.calls);
-  }
-  const last = scrubber.flush();
-  return { text: released + last.text, calls: [...calls, ...last.calls] };
-}
 
 /** A stream scan of `buffer` from the start of a response, as the scrubber's `step` runs it. */
 function streamScan(buffer: string, leadingReasoning: boolean) {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ToolSchema } from '../spec/tool-schema.js';
-import { compareStream } from './__fixtures__/stream-check.js';
+import { compareStream, cutAt, feedAll as run } from './__fixtures__/stream-check.js';
 import { createStreamScrubber, type StreamScrubberOptions } from './create-stream-scrubber.js';
 
 /**
@@ -112,30 +112,6 @@ function prose(rare: readonly string[]): fc.Arbitrary<string> {
 }
 
 /** `whole` cut at `cuts` (taken modulo its length, sorted, deduplicated). */
-function cutAt(whole: string, cuts: readonly number[]): string[] {
-  const points = [...new Set(cuts.map((cut) => cut % (whole.length + 1)))].sort((a, b) => a - b);
-  const fragments: string[] = [];
-  let from = 0;
-  for (const point of points) {
-    fragments.push(whole.slice(from, point));
-    from = point;
-  }
-  fragments.push(whole.slice(from));
-  return fragments;
-}
-
-function run(fragments: readonly string[], options: StreamScrubberOptions): { text: string; calls: unknown[] } {
-  const scrubber = createStreamScrubber(options);
-  let text = '';
-  const calls: unknown[] = [];
-  for (const fragment of fragments) {
-    const step = scrubber.feed(fragment);
-    text += step.text;
-    calls.push(...step.calls);
-  }
-  const last = scrubber.flush();
-  return { text: text + last.text, calls: [...calls, ...last.calls] };
-}
 
 const toolSets: ReadonlyArray<readonly ToolSchema[] | undefined> = [undefined, [add], [add, search]];
 

@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ToolSchema } from '../spec/tool-schema.js';
-import { compareStream } from './__fixtures__/stream-check.js';
-import { createStreamScrubber } from './create-stream-scrubber.js';
+import { compareStream, cutAt, feedAll } from './__fixtures__/stream-check.js';
 
 const tools: ToolSchema[] = [
   {
@@ -56,30 +55,9 @@ const text = fc
   .map(([start, rest]) => start + rest.join(''));
 
 /** `whole` cut at `cuts` (taken modulo its length, sorted, deduplicated). */
-function cutAt(whole: string, cuts: readonly number[]): string[] {
-  const points = [...new Set(cuts.map((cut) => cut % (whole.length + 1)))].sort((a, b) => a - b);
-  const fragments: string[] = [];
-  let from = 0;
-  for (const point of points) {
-    fragments.push(whole.slice(from, point));
-    from = point;
-  }
-  fragments.push(whole.slice(from));
-  return fragments;
-}
 
-function run(fragments: readonly string[], leadingReasoning: boolean): { text: string; calls: unknown[] } {
-  const scrubber = createStreamScrubber({ tools, leadingReasoning });
-  let released = '';
-  const calls: unknown[] = [];
-  for (const fragment of fragments) {
-    const step = scrubber.feed(fragment);
-    released += step.text;
-    calls.push(...step.calls);
-  }
-  const last = scrubber.flush();
-  return { text: released + last.text, calls: [...calls, ...last.calls] };
-}
+const run = (fragments: readonly string[], leadingReasoning: boolean) =>
+  feedAll(fragments, { tools, leadingReasoning });
 
 describe('stream and batch agree on text decided after a call', () => {
   it('every split and a character at a time release what one whole feed releases', () => {

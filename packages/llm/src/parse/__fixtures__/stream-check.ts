@@ -1,5 +1,5 @@
 import type { ToolSchema } from '../../spec/tool-schema.js';
-import { createStreamScrubber } from '../create-stream-scrubber.js';
+import { createStreamScrubber, type StreamScrubberOptions } from '../create-stream-scrubber.js';
 import { parseCompleteText } from '../parse-complete-text.js';
 import type { ParsedCall, ParseDiagnostic } from '../parse-types.js';
 import { createToolKnowledge } from '../scan-context.js';
@@ -53,4 +53,34 @@ export function compareStream(fragments: readonly string[], tools?: readonly Too
     batchCalls: batch.calls,
     batchDiagnostics: batch.diagnostics,
   };
+}
+
+/** `whole` cut at the given points (each taken modulo its length + 1; repeats and order do not matter). */
+export function cutAt(whole: string, cuts: readonly number[]): string[] {
+  const points = [...new Set(cuts.map((cut) => cut % (whole.length + 1)))].sort((a, b) => a - b);
+  const pieces: string[] = [];
+  let from = 0;
+  for (const point of points) {
+    pieces.push(whole.slice(from, point));
+    from = point;
+  }
+  pieces.push(whole.slice(from));
+  return pieces;
+}
+
+/** Feeds `fragments` through one fresh scrubber and flushes it: everything it showed, and every call it released. */
+export function feedAll(
+  fragments: readonly string[],
+  options: StreamScrubberOptions,
+): { text: string; calls: unknown[] } {
+  const scrubber = createStreamScrubber(options);
+  let released = '';
+  const calls: unknown[] = [];
+  for (const fragment of fragments) {
+    const step = scrubber.feed(fragment);
+    released += step.text;
+    calls.push(...step.calls);
+  }
+  const last = scrubber.flush();
+  return { text: released + last.text, calls: [...calls, ...last.calls] };
 }
