@@ -11,6 +11,7 @@ import {
   initialReasoningState,
   type ReasoningState,
 } from './reasoning-tracker.js';
+import { isWhitespace } from './text-scanning.js';
 
 /**
  * Info-string languages that mark a fence as a tool call rather than a code example
@@ -255,7 +256,7 @@ function readFenceLines(
     }
     switch (state.stage) {
       case INDENT:
-        if (state.responseStart && isLayout(code)) {
+        if (state.responseStart && isWhitespace(code)) {
           // Leading whitespace of the reply: layout, no indent.
         } else if (code === 32) {
           state.indent++;
@@ -378,23 +379,6 @@ function decideOpener(state: FenceState): void {
     state.openStart = state.lineStart;
   }
   state.stage = REST;
-}
-
-/** Whether `code` is whitespace `String.prototype.trim` removes (line feeds are read apart). */
-function isLayout(code: number): boolean {
-  return (
-    (code >= 9 && code <= 13) ||
-    code === 32 ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
 }
 
 function isSpace(code: number): boolean {
