@@ -1,6 +1,16 @@
 import { ListenerError } from '../errors/listener-error.js';
 import type { AgentEvent } from './agent-event.js';
 
+/** A nested call whose `tool_started` was emitted and its outcome event not yet. */
+interface OpenCall {
+  readonly toolName: string;
+  readonly parentCallId: string;
+  readonly startedAtMs: number;
+}
+
+/** The `tool_failed` error of a nested call still open when the run ended. */
+const RUN_ENDED = 'the run ended before this nested call settled';
+
 /** Receives events as they happen. */
 export type AgentEventListener = (event: AgentEvent) => void;
 
@@ -14,7 +24,8 @@ export type AgentEventListener = (event: AgentEvent) => void;
  *
  * The run's final event (`run_completed` or `run_failed`) ends the sink, as does {@link EventSink.end}
  * when the run returns or throws: nothing is delivered or recorded after it (a late outcome reaches
- * only the code that awaits it).
+ * only the code that awaits it). Before it, every nested call still open gets `tool_failed`, so each
+ * started call has exactly one outcome event in the record.
  * @internal
  */
 export class EventSink {
@@ -25,6 +36,8 @@ export class EventSink {
   failure: ListenerError | undefined;
   /** Whether the run ended: its final event was emitted, or it returned or threw. */
   ended = false;
+  /** Nested calls started whose outcome event is not emitted yet (see {@link opened}). */
+  private open: Map<string, OpenCall> | undefined;
 
   constructor(listeners: readonly AgentEventListener[], record: boolean) {
     this.listeners = [...listeners];
@@ -34,7 +47,10 @@ export class EventSink {
 
   emit(event: AgentEvent): void {
     if (this.ended) return;
-    if (event.type === 'run_completed' || event.type === 'run_failed') this.ended = true;
+    if (event.type === 'run_completed' || event.type === 'run_failed') {
+      if (this.open !== undefined && this.open.size > 0) this.closeOpen();
+      this.ended = true;
+    }
     this.recorded?.push(event);
     const listeners = this.listeners;
     for (let index = 0; index < listeners.length; index += 1) {
@@ -47,6 +63,38 @@ export class EventSink {
         this.failure ??= new ListenerError({ listener: 'onEvent', eventType: event.type, cause: error });
       }
     }
+  }
+
+  /**
+   * A nested call's `tool_started` was emitted: until {@link settled}, it is open. Its outcome
+   * event is emitted when its own awaits unwind, which may come after the run ended (its calling
+   * call ended and the run finished in fewer steps): the final event closes it first.
+   */
+  opened(callId: string, toolName: string, parentCallId: string): void {
+    this.open ??= new Map();
+    this.open.set(callId, { toolName, parentCallId, startedAtMs: Date.now() });
+  }
+
+  /** A nested call's outcome event is about to be emitted (or it never started). */
+  settled(callId: string): void {
+    this.open?.delete(callId);
+  }
+
+  /** Every nested call still open gets its one outcome, `tool_failed`, before the run's final event. */
+  private closeOpen(): void {
+    const open = this.open as Map<string, OpenCall>;
+    this.open = undefined;
+    const now = Date.now();
+    for (const [callId, call] of open)
+      this.emit({
+        type: 'tool_failed',
+        callId,
+        toolName: call.toolName,
+        parentCallId: call.parentCallId,
+        startedAtMs: call.startedAtMs,
+        durationMs: now - call.startedAtMs,
+        error: RUN_ENDED,
+      });
   }
 
   /** The run returned or threw: later events are dropped (see the class notes). */

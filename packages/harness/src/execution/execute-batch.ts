@@ -93,9 +93,23 @@ interface Batch {
   next: number;
 }
 
+/**
+ * Runs the call at `index`. What the harness runs around the tool may throw (a tool's
+ * `idempotencyKey` or `timeoutPolicy`, the host's key function): that ends the call `fatal` like a
+ * throw the tool-error policy fails, so every started call has an outcome and the batch never rejects.
+ */
 function runAt(batch: Batch, index: number): CallOutcome | Promise<CallOutcome> {
   const admission = batch.admissions[index] as Executable;
-  return executeCall(batch.state, admission.call, admission.entry, admission.args, 0, batch.callTool);
+  try {
+    return executeCall(batch.state, admission.call, admission.entry, admission.args, 0, batch.callTool);
+  } catch (error) {
+    return unexpected(error);
+  }
+}
+
+/** The outcome of a call whose execution threw or rejected outside the tool-error policy (see {@link runAt}). */
+function unexpected(error: unknown): CallOutcome {
+  return { kind: 'fatal', error, startedAt: Date.now(), durationMs: 0 };
 }
 
 /** A serial batch from its `from`-th call: each starts after the previous one settled, none after a fatal outcome. */
@@ -116,7 +130,12 @@ async function continueSerial(
   at: number,
   pending: Promise<CallOutcome>,
 ): Promise<Map<number, CallOutcome>> {
-  const outcome = await pending;
+  let outcome: CallOutcome;
+  try {
+    outcome = await pending;
+  } catch (error) {
+    outcome = unexpected(error);
+  }
   batch.outcomes.set(batch.indexes[at] as number, outcome);
   return outcome.kind === 'fatal' ? batch.outcomes : runSerial(batch, at + 1);
 }
@@ -134,7 +153,13 @@ function fillSlot(batch: Batch): Promise<void> | undefined {
 }
 
 async function refillSlot(batch: Batch, index: number, pending: Promise<CallOutcome>): Promise<void> {
-  batch.outcomes.set(index, await pending);
+  let outcome: CallOutcome;
+  try {
+    outcome = await pending;
+  } catch (error) {
+    outcome = unexpected(error);
+  }
+  batch.outcomes.set(index, outcome);
   // Awaited only when a call is still running: `await undefined` costs a promise and a turn.
   const next = fillSlot(batch);
   if (next !== undefined) await next;

@@ -139,126 +139,166 @@ export async function foldBatch(
   const approvals: DeferredCall[] = [];
   const metadata: Record<string, unknown> = {};
   let stop: FoldedBatch['stop'];
-  for (let index = 0; index < admissions.length; index += 1) {
-    const admission = admissions[index] as Admission;
-    const outcome = outcomes.get(index);
-    if (admission.kind === 'defer' || (admission.kind === 'execute' && outcome?.kind === 'defer')) {
-      const toolName = admission.kind === 'execute' ? admission.entry.name : admission.toolName;
-      const deferral = admission.kind === 'defer' ? admission : (outcome as Extract<CallOutcome, { kind: 'defer' }>);
-      const policy = deferral.approval ? currentPolicyDigest(state, toolName) : undefined;
-      const deferred = {
-        callId: admission.call.id,
-        toolName,
-        arguments: admission.call.arguments,
-        reason: deferral.reason,
-        digest: approvalDigest(
-          { runId: state.runId, callId: admission.call.id, toolName, arguments: admission.call.arguments, policy },
-          state.approvalSecret,
-        ),
-        ...(policy === undefined ? {} : { policy }),
-      };
-      (deferral.approval ? approvals : calls).push(deferred);
-      if (deferral.metadata !== undefined) metadata[admission.call.id] = deferral.metadata;
-      if (sink.active)
-        sink.emit({ type: 'tool_deferred', callId: admission.call.id, toolName, reason: deferral.reason });
-      continue;
+  // The first call whose outcome event is not emitted yet: if folding throws (an `afterTool` hook,
+  // the artifact store), the executed calls from there on are reported failed before it propagates.
+  let unreported = 0;
+  try {
+    for (let index = 0; index < admissions.length; index += 1) {
+      const admission = admissions[index] as Admission;
+      const outcome = outcomes.get(index);
+      if (admission.kind === 'defer' || (admission.kind === 'execute' && outcome?.kind === 'defer')) {
+        const toolName = admission.kind === 'execute' ? admission.entry.name : admission.toolName;
+        const deferral = admission.kind === 'defer' ? admission : (outcome as Extract<CallOutcome, { kind: 'defer' }>);
+        const policy = deferral.approval ? currentPolicyDigest(state, toolName) : undefined;
+        const deferred = {
+          callId: admission.call.id,
+          toolName,
+          arguments: admission.call.arguments,
+          reason: deferral.reason,
+          digest: approvalDigest(
+            { runId: state.runId, callId: admission.call.id, toolName, arguments: admission.call.arguments, policy },
+            state.approvalSecret,
+          ),
+          ...(policy === undefined ? {} : { policy }),
+        };
+        (deferral.approval ? approvals : calls).push(deferred);
+        if (deferral.metadata !== undefined) metadata[admission.call.id] = deferral.metadata;
+        if (sink.active)
+          sink.emit({ type: 'tool_deferred', callId: admission.call.id, toolName, reason: deferral.reason });
+        unreported = index + 1;
+        continue;
+      }
+      const isAnswer = admission.kind === 'answer';
+      const toolName = isAnswer
+        ? admission.toolName
+        : (admission as Extract<Admission, { kind: 'execute' }>).entry.name;
+      const tool = isAnswer ? undefined : (admission as Extract<Admission, { kind: 'execute' }>).entry.tool;
+      const done = isAnswer ? undefined : (outcome as Extract<CallOutcome, { kind: 'result' }>);
+      let produced = isAnswer ? admission.result : (done as Extract<CallOutcome, { kind: 'result' }>).result;
+      let artifacts: readonly ArtifactRef[] = [];
+      if (state.artifactStore !== undefined) {
+        const owner = tool ?? state.offered.get(toolName)?.tool ?? state.registry.get(toolName)?.tool;
+        const source = { runId: state.runId, callId: admission.call.id, toolName };
+        const max = owner?.policy.runtime.maxResultBytes;
+        ({ result: produced, refs: artifacts } = await persistArtifacts(state.artifactStore, source, produced, max));
+        state.artifacts.push(...artifacts);
+      }
+      let result =
+        state.middleware.length === 0
+          ? produced
+          : await runAfterTool(state, { ...admission.call, toolName }, produced, middlewareContext(state, state.turn));
+      const startedAt = done?.startedAt ?? Date.now();
+      let content: string;
+      try {
+        content = modelText(state, result, tool?.supportsMarkdown ?? false, tool?.maxResultSizeChars, done?.secrets);
+      } catch (error) {
+        // An `afterTool` hook replaced the result with one that cannot be serialised.
+        result = unserializableResult(
+          toolName,
+          error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error),
+        );
+        content = result.output();
+      }
+      if (sink.active) {
+        const capture = state.policy.captureToolIo;
+        const owner = tool ?? state.offered.get(toolName)?.tool ?? state.deferredTools.get(toolName)?.tool;
+        const secrets =
+          result.isError || capture
+            ? owner === undefined && isAnswer
+              ? [
+                  ...eventSecrets(admission.call.arguments, undefined, capture),
+                  ...unknownSecrets(state, admission.call.arguments),
+                ]
+              : eventSecrets(admission.call.arguments, redactionOf(owner), capture)
+            : [];
+        const callId = admission.call.id;
+        if (isAnswer) sink.emit({ type: 'tool_started', callId, toolName, ...callFormatFields(state, callId) });
+        const written = state.callFormats.get(callId);
+        const durationMs = done?.durationMs ?? 0;
+        const outputBytes = Buffer.byteLength(content);
+        // Written out field by field, the call's format and grammar after its tool name (no object spread per call).
+        const completed =
+          written === undefined
+            ? ({ type: 'tool_completed', callId, toolName, startedAtMs: startedAt, durationMs, outputBytes } as const)
+            : ({
+                type: 'tool_completed',
+                callId,
+                toolName,
+                format: written.format,
+                grammar: written.grammar,
+                startedAtMs: startedAt,
+                durationMs,
+                outputBytes,
+              } as const);
+        const plain = !capture && !result.isError && result.metadata === undefined && artifacts.length === 0;
+        sink.emit(
+          plain
+            ? completed
+            : {
+                ...completed,
+                ...(capture ? { output: scrubText(content, secrets) } : {}),
+                ...(result.isError ? { error: scrubText(content, secrets) } : {}),
+                ...(result.metadata === undefined ? {} : { metadata: result.metadata }),
+                ...(artifacts.length === 0 ? {} : { artifacts }),
+              },
+        );
+      }
+      unreported = index + 1;
+      // The model reads that the host edited the call; a return-direct answer and events keep the tool's own text.
+      const edited = !isAnswer && state.hostEdited.size > 0 && state.hostEdited.has(admission.call.id);
+      const said = edited ? `${hostEditNote(state.hostEdited.get(admission.call.id), tool)}\n${content}` : content;
+      const message: ToolMessage = result.isError
+        ? { role: 'tool', toolCallId: admission.call.id, toolName, content: said, isError: true }
+        : { role: 'tool', toolCallId: admission.call.id, toolName, content: said };
+      appendBuilt(state.history, message);
+      if (!isAnswer) state.executedTools.push(toolName);
+      if (result.metadata !== undefined) {
+        state.toolMetadata.push({ callId: admission.call.id, toolName, metadata: result.metadata });
+      }
+      if (result.followUp.length > 0) followUps.push(followUpMessage(result.followUp));
+      const control = result.control;
+      if (control?.stateUpdate !== undefined) state.stateUpdates.push(control.stateUpdate);
+      if (stop === undefined && !isAnswer) {
+        if (control?.terminate === true) stop = { outcome: 'terminated', text: content };
+        else if (resolveReturnDirect(control, tool?.returnDirect ?? false))
+          stop = { outcome: 'return_direct', text: content };
+        else if (control?.goto === 'end') stop = { outcome: 'stopped', text: content };
+      }
     }
-    const isAnswer = admission.kind === 'answer';
-    const toolName = isAnswer ? admission.toolName : (admission as Extract<Admission, { kind: 'execute' }>).entry.name;
-    const tool = isAnswer ? undefined : (admission as Extract<Admission, { kind: 'execute' }>).entry.tool;
-    const done = isAnswer ? undefined : (outcome as Extract<CallOutcome, { kind: 'result' }>);
-    let produced = isAnswer ? admission.result : (done as Extract<CallOutcome, { kind: 'result' }>).result;
-    let artifacts: readonly ArtifactRef[] = [];
-    if (state.artifactStore !== undefined) {
-      const owner = tool ?? state.offered.get(toolName)?.tool ?? state.registry.get(toolName)?.tool;
-      const source = { runId: state.runId, callId: admission.call.id, toolName };
-      const max = owner?.policy.runtime.maxResultBytes;
-      ({ result: produced, refs: artifacts } = await persistArtifacts(state.artifactStore, source, produced, max));
-      state.artifacts.push(...artifacts);
-    }
-    let result =
-      state.middleware.length === 0
-        ? produced
-        : await runAfterTool(state, { ...admission.call, toolName }, produced, middlewareContext(state, state.turn));
-    const startedAt = done?.startedAt ?? Date.now();
-    let content: string;
-    try {
-      content = modelText(state, result, tool?.supportsMarkdown ?? false, tool?.maxResultSizeChars, done?.secrets);
-    } catch (error) {
-      // An `afterTool` hook replaced the result with one that cannot be serialised.
-      result = unserializableResult(
-        toolName,
-        error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error),
-      );
-      content = result.output();
-    }
-    if (sink.active) {
-      const capture = state.policy.captureToolIo;
-      const owner = tool ?? state.offered.get(toolName)?.tool ?? state.deferredTools.get(toolName)?.tool;
-      const secrets =
-        result.isError || capture
-          ? owner === undefined && isAnswer
-            ? [
-                ...eventSecrets(admission.call.arguments, undefined, capture),
-                ...unknownSecrets(state, admission.call.arguments),
-              ]
-            : eventSecrets(admission.call.arguments, redactionOf(owner), capture)
-          : [];
-      const callId = admission.call.id;
-      if (isAnswer) sink.emit({ type: 'tool_started', callId, toolName, ...callFormatFields(state, callId) });
-      const written = state.callFormats.get(callId);
-      const durationMs = done?.durationMs ?? 0;
-      const outputBytes = Buffer.byteLength(content);
-      // Written out field by field, the call's format and grammar after its tool name (no object spread per call).
-      const completed =
-        written === undefined
-          ? ({ type: 'tool_completed', callId, toolName, startedAtMs: startedAt, durationMs, outputBytes } as const)
-          : ({
-              type: 'tool_completed',
-              callId,
-              toolName,
-              format: written.format,
-              grammar: written.grammar,
-              startedAtMs: startedAt,
-              durationMs,
-              outputBytes,
-            } as const);
-      const plain = !capture && !result.isError && result.metadata === undefined && artifacts.length === 0;
-      sink.emit(
-        plain
-          ? completed
-          : {
-              ...completed,
-              ...(capture ? { output: scrubText(content, secrets) } : {}),
-              ...(result.isError ? { error: scrubText(content, secrets) } : {}),
-              ...(result.metadata === undefined ? {} : { metadata: result.metadata }),
-              ...(artifacts.length === 0 ? {} : { artifacts }),
-            },
-      );
-    }
-    // The model reads that the host edited the call; a return-direct answer and events keep the tool's own text.
-    const edited = !isAnswer && state.hostEdited.size > 0 && state.hostEdited.has(admission.call.id);
-    const said = edited ? `${hostEditNote(state.hostEdited.get(admission.call.id), tool)}\n${content}` : content;
-    const message: ToolMessage = result.isError
-      ? { role: 'tool', toolCallId: admission.call.id, toolName, content: said, isError: true }
-      : { role: 'tool', toolCallId: admission.call.id, toolName, content: said };
-    appendBuilt(state.history, message);
-    if (!isAnswer) state.executedTools.push(toolName);
-    if (result.metadata !== undefined) {
-      state.toolMetadata.push({ callId: admission.call.id, toolName, metadata: result.metadata });
-    }
-    if (result.followUp.length > 0) followUps.push(followUpMessage(result.followUp));
-    const control = result.control;
-    if (control?.stateUpdate !== undefined) state.stateUpdates.push(control.stateUpdate);
-    if (stop === undefined && !isAnswer) {
-      if (control?.terminate === true) stop = { outcome: 'terminated', text: content };
-      else if (resolveReturnDirect(control, tool?.returnDirect ?? false))
-        stop = { outcome: 'return_direct', text: content };
-      else if (control?.goto === 'end') stop = { outcome: 'stopped', text: content };
-    }
+  } catch (error) {
+    failUnreported(state, admissions, outcomes, unreported, error);
+    throw error;
   }
   const deferred = calls.length + approvals.length > 0 ? { calls, approvals, metadata } : undefined;
   return { deferred, followUps, stop };
+}
+
+/**
+ * Folding failed at call `from` (an `afterTool` hook or the artifact store threw): each call from
+ * there on that ran gets `tool_failed` now, so no started call is left without its outcome event.
+ */
+function failUnreported(
+  state: LoopState,
+  admissions: readonly Admission[],
+  outcomes: ReadonlyMap<number, CallOutcome>,
+  from: number,
+  error: unknown,
+): void {
+  if (!state.sink.active) return;
+  const reason = `discarded: the batch could not be folded (${error instanceof Error ? error.name : 'a thrown value'})`;
+  for (let index = from; index < admissions.length; index += 1) {
+    const admission = admissions[index] as Admission;
+    const outcome = outcomes.get(index);
+    if (admission.kind !== 'execute' || outcome === undefined) continue;
+    state.sink.emit({
+      type: 'tool_failed',
+      callId: admission.call.id,
+      toolName: admission.entry.name,
+      startedAtMs: outcome.startedAt,
+      durationMs: outcome.durationMs,
+      error: reason,
+    });
+  }
 }
 
 /** The answer given to calls the run ends without executing. */
