@@ -35,10 +35,13 @@ class BudgetSpent {}
 class ErrorsOverflow {}
 
 /**
- * Weights of objects already weighed in the current run (objects are weighed once per run); made
- * at the first object weighed, so a run that weighs none (most) allocates no `WeakMap`.
+ * Weights of objects already weighed in the current run (objects are weighed once per run): the
+ * first object's in `firstWeighed`, the others' in a `WeakMap` made at the second object, so a run
+ * that weighs one object (flat arguments against a closed schema: most) allocates no `WeakMap`.
  */
 let keyCounts: WeakMap<object, number> | undefined;
+let firstWeighed: object | undefined;
+let firstWeight = 0;
 /** Caches kept for the outermost run only (see {@link runScoped}). */
 let scoped = new Map<symbol, unknown>();
 
@@ -62,8 +65,8 @@ function weigh(node: unknown): number {
   if (typeof node === 'string') return 1 + Math.floor(node.length / NODE_UNIT);
   if (typeof node !== 'object' || node === null) return 1;
   if (Array.isArray(node)) return 1 + Math.floor(node.length / NODE_UNIT);
-  keyCounts ??= new WeakMap();
-  let weight = keyCounts.get(node);
+  if (node === firstWeighed) return firstWeight;
+  let weight = keyCounts?.get(node);
   if (weight === undefined) {
     // Keys and their characters: `patternProperties` and `propertyNames` read every key whole.
     let keys = 0;
@@ -74,7 +77,14 @@ function weigh(node: unknown): number {
         chars += key.length;
       }
     weight = 1 + Math.floor(keys / NODE_UNIT) + Math.floor(chars / NODE_UNIT);
-    keyCounts.set(node, weight);
+    // Held strongly only inside a run (dropped at its end); outside one, weakly as before.
+    if (firstWeighed === undefined && meter.limit !== Number.POSITIVE_INFINITY) {
+      firstWeighed = node;
+      firstWeight = weight;
+    } else {
+      keyCounts ??= new WeakMap();
+      keyCounts.set(node, weight);
+    }
   }
   return weight;
 }
@@ -331,6 +341,7 @@ export function runBudgeted(
     // Caches are only reused within a run (values are not mutated during one).
     if (limit === Number.POSITIVE_INFINITY) {
       keyCounts = undefined;
+      firstWeighed = undefined;
       if (scoped.size > 0) scoped = new Map();
     }
   }
