@@ -16,7 +16,9 @@ export function unserializableReason(result: ToolResult): string | undefined {
 }
 
 function unserializableBlock(blocks: ToolResult['content']): string | undefined {
-  for (const block of blocks) {
+  // By index: a `for…of` here allocates an iterator per call (the `try` keeps it from being elided).
+  for (let index = 0; index < blocks.length; index += 1) {
+    const block = blocks[index] as ToolResult['content'][number];
     if (block.type !== 'json') continue;
     try {
       JSON.stringify(block.data);
