@@ -56,7 +56,7 @@ describe('every started call has one outcome event before the final one', () => 
       nestedTools: [leaf],
       returnDirect: true,
       execute: (_args, context) => {
-        context.callTool('leaf', {}).catch(() => undefined);
+        context.callTool?.('leaf', {}).catch(() => undefined);
         return 'answered';
       },
     });
@@ -78,7 +78,7 @@ describe('every started call has one outcome event before the final one', () => 
       nestedTools: [leaf],
       isConcurrencySafe: () => true,
       execute: (_args, context) => {
-        context.callTool('leaf', {}).catch(() => undefined);
+        context.callTool?.('leaf', {}).catch(() => undefined);
         controller.abort(new Error('host stop'));
         return 'stopping';
       },
