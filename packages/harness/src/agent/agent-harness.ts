@@ -125,11 +125,15 @@ export interface InvokeOptions {
   readonly policy?: Partial<RunPolicy> | undefined;
   readonly limits?: Partial<RunLimits> | undefined;
   /**
-   * Receives every event as it happens. If it throws, the step that emitted the event still
-   * completes (tools already started finish and get their terminal events), the listener gets no
-   * further events, and the run rejects with `ListenerError` (the cause kept) at the next safe point:
-   * before the next model call or call admission, or instead of completing. A throw on
-   * `run_completed` itself rejects the run too (no `run_failed` follows); one on `run_failed` is ignored.
+   * Receives every event as it happens, through the run's final event, even after it threw: a
+   * throw never stops delivery (to it, to `harness.stream`, or to `run.events`) nor the step that
+   * emitted the event (tools already started finish and get their outcome events). The first throw
+   * is reported once: the run rejects with `ListenerError` (the cause and event type kept) at the
+   * next safe point: before the next model call or call admission, or instead of completing (a throw
+   * on `run_completed` rejects the run too; no `run_failed` follows). When the run already ends with
+   * another error (it was cancelled, a tool failed it, or the throw was on `run_failed`), that
+   * `ListenerError` is emitted as a process warning (`process.emitWarning`) instead. Later throws
+   * are not reported again.
    */
   readonly onEvent?: AgentEventListener | undefined;
   /** Keep events on `AgentRun.events`. Default true; off (with no listener) means events cost nothing. */
@@ -627,6 +631,7 @@ export class AgentHarness {
         };
         sink.emit(event);
       }
+      sink.reportUnthrown(error);
       throw error;
     } finally {
       // No event after the run's final one, and no nested call starts once the run returned.

@@ -77,7 +77,7 @@ describe('host mistakes get typed errors naming the place', () => {
 });
 
 describe('a listener that throws', () => {
-  it('onEvent: the started call finishes with its terminal event, then the run fails with ListenerError', async () => {
+  it('onEvent: the started calls finish with their outcome events, then the run fails with ListenerError', async () => {
     const ran: string[] = [];
     const tool = defineTool({
       name: 't',
@@ -102,7 +102,8 @@ describe('a listener that throws', () => {
     expect(ListenerError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ listener: 'onEvent', eventType: 'tool_started' });
     expect((error as Error).message).toContain('listener bug');
-    // Detached after its first throw; the admitted batch completed; the model was not called again.
+    // Still listening after its throws (reported once, the first); the admitted batch completed,
+    // each call with its outcome; the model was not called again.
     expect(eventTypes(seen)).toEqual([
       'run_started',
       'tools_advertised',
@@ -110,6 +111,11 @@ describe('a listener that throws', () => {
       'model_started',
       'model_completed',
       'tool_started',
+      'tool_started',
+      'tool_completed',
+      'tool_completed',
+      'turn_completed',
+      'run_failed',
     ]);
     expect(ran).toEqual(['t', 't']);
     expect(model.calls).toBe(1);

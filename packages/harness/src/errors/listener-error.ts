@@ -12,9 +12,11 @@ function detailOf(cause: unknown): string {
 }
 
 /**
- * A host callback of the run threw: the `onEvent` listener (the listener is detached and the run
- * fails at its next safe point, so no step is left half done) or `onCheckpoint` (the run fails
- * before the batch it was checkpointing runs, so nothing runs without its checkpoint).
+ * A host callback of the run threw: the `onEvent` listener (it still gets every event, and the run
+ * fails at its next safe point with its first throw, so no step is left half done; when the run
+ * already fails with another error, this error is emitted as a process warning instead) or
+ * `onCheckpoint` (the run fails before the batch it was checkpointing runs, so nothing runs without
+ * its checkpoint).
  */
 export class ListenerError extends TinyError {
   readonly [marker] = true;

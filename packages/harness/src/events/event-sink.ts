@@ -18,9 +18,12 @@ export type AgentEventListener = (event: AgentEvent) => void;
  * Where a run's events go. Emit sites check {@link EventSink.active} before building an event,
  * so a run with no listener and no recording allocates nothing for events.
  *
- * A listener that throws never interrupts the step that emitted the event: the error is kept, the
- * listener is detached (it gets no further events), and the loop fails the run with the kept
- * `ListenerError` at its next safe point ({@link EventSink.throwIfFailed}).
+ * A listener that throws never interrupts the step that emitted the event, nor the record, nor any
+ * listener: every listener, the one that threw included, still gets every event through the final
+ * one (a listener that fails once would otherwise see calls start and never end). The first throw
+ * is kept and reported once: the loop fails the run with it at its next safe point
+ * ({@link EventSink.throwIfFailed}), or, when the run already fails with another error,
+ * {@link EventSink.reportUnthrown} emits it as a process warning.
  *
  * The run's final event (`run_completed` or `run_failed`) ends the sink, as does {@link EventSink.end}
  * when the run returns or throws: nothing is delivered or recorded after it (a late outcome reaches
@@ -31,8 +34,8 @@ export type AgentEventListener = (event: AgentEvent) => void;
 export class EventSink {
   readonly recorded: AgentEvent[] | undefined;
   readonly active: boolean;
-  private readonly listeners: (AgentEventListener | undefined)[];
-  /** The first listener failure, until the run reports it. */
+  private readonly listeners: readonly AgentEventListener[];
+  /** The first listener failure: later throws are the same failure told again, not reported twice. */
   failure: ListenerError | undefined;
   /** Whether the run ended: its final event was emitted, or it returned or threw. */
   ended = false;
@@ -54,12 +57,9 @@ export class EventSink {
     this.recorded?.push(event);
     const listeners = this.listeners;
     for (let index = 0; index < listeners.length; index += 1) {
-      const listener = listeners[index];
-      if (listener === undefined) continue;
       try {
-        listener(event);
+        (listeners[index] as AgentEventListener)(event);
       } catch (error) {
-        this.listeners[index] = undefined;
         this.failure ??= new ListenerError({ listener: 'onEvent', eventType: event.type, cause: error });
       }
     }
@@ -100,6 +100,18 @@ export class EventSink {
   /** The run returned or threw: later events are dropped (see the class notes). */
   end(): void {
     this.ended = true;
+  }
+
+  /**
+   * The run ends with `error`: a listener failure it does not carry (the run was already failing
+   * with another error, or the listener threw on `run_failed`) is emitted as a process warning
+   * (`process.emitWarning`, named `ListenerError`), so it is never lost.
+   */
+  reportUnthrown(error: unknown): void {
+    const failure = this.failure;
+    if (failure === undefined || failure === error) return;
+    this.failure = undefined;
+    if (typeof process !== 'undefined' && typeof process.emitWarning === 'function') process.emitWarning(failure);
   }
 
   /** Throws the first listener failure, if any. */
