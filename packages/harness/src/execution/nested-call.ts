@@ -22,7 +22,7 @@ import type { RegisteredTool } from '../registry/tool-registry.js';
 import { allowedToolNames } from '../run/run-context.js';
 import { isRunStop, runStopError } from '../run/run-stop.js';
 import { isWithheld } from '../toolsets/withheld-tools.js';
-import { executeCall, type NestedCallRunner } from './execute-call.js';
+import { type CallOutcome, executeCall, type NestedCallRunner } from './execute-call.js';
 import { describeSafely } from './plain-data.js';
 import { eventSecrets, redactionOf, redactValue, scrubText, sensitiveValues } from './redaction.js';
 import { lineageSecrets, scrubResult } from './scrub-outcome.js';
@@ -234,10 +234,8 @@ async function runNested(
       };
       let hooked: Awaited<ReturnType<typeof runBeforeTool>>;
       try {
-        // Checked between hooks too: a hook that awaited past the caller's end holds back the later ones.
-        const checkAlive = () => checkNestedAlive(state, parentId, name, signal);
-        hooked = await runBeforeTool(state, call, context, checkAlive);
-        checkAlive();
+        hooked = await runBeforeTool(state, call, context);
+        checkNestedAlive(state, parentId, name, signal);
       } catch (error) {
         state.toolCalls -= 1;
         if (ApprovalRequiredError.isInstance(error) || CallDeferredError.isInstance(error)) {
@@ -293,16 +291,25 @@ async function runNested(
         parentCallId: parentId,
         ...(state.policy.captureToolIo ? { input: scrubValue(redactValue(call.arguments, redaction), inherited) } : {}),
       });
+      state.sink.opened(callId, target.name, parentId);
     }
-    const outcome = await executeCall(
-      state,
-      { id: callId, name: target.name, arguments: call.arguments },
-      target,
-      checked.value,
-      depth + 1,
-      runner,
-      signal,
-    );
+    let outcome: CallOutcome;
+    try {
+      outcome = await executeCall(
+        state,
+        { id: callId, name: target.name, arguments: call.arguments },
+        target,
+        checked.value,
+        depth + 1,
+        runner,
+        signal,
+      );
+    } catch (error) {
+      // What runs around the tool threw (its `timeoutPolicy`, a key function): the call failed.
+      outcome = { kind: 'fatal', error, startedAt: Date.now(), durationMs: 0 };
+    }
+    // Its outcome event follows now; if the run ended first, the final event already closed it.
+    if (state.sink.active) state.sink.settled(callId);
     if (outcome.kind === 'result') {
       // What the calling tool (a code-mode program) receives is scrubbed before it can transform it.
       const result = inherited.length === 0 ? outcome.result : scrubResult(outcome.result, inherited);

@@ -15,7 +15,6 @@ import type {
   NextTool,
   PendingCall,
 } from './agent-middleware.js';
-import { middlewareEvent } from './middleware-event.js';
 
 /** Runs one hook; anything it throws (other than deferrals and cancellation) becomes a `MiddlewareError`. */
 async function guarded<T>(middleware: AgentMiddleware, hook: string, run: () => T | Promise<T>): Promise<T> {
@@ -54,9 +53,7 @@ export function middlewareContext(state: LoopState, turn: number): MiddlewareCon
     messages: state.middleware.length === 0 ? state.history : historyView(state.history),
     isCallApproved: (callId) => state.approvedCalls.has(callId),
     emit: (event) => {
-      // Checked and copied whether or not the run still records events: a forged kind always throws.
-      const recorded = middlewareEvent(event);
-      if (state.sink.active) state.sink.emit(recorded);
+      if (state.sink.active) state.sink.emit(event);
     },
     // What the harness offers under `name` (toolsets included), so name-based policy sees toolset tools.
     lookupTool: (name) => state.offered.get(name) ?? state.deferredTools.get(name) ?? state.registry.get(name),
@@ -140,21 +137,15 @@ export async function runAfterHooks(
   return undefined;
 }
 
-/**
- * `beforeTool` of every middleware, in order. Returns the (possibly changed) call or an answer.
- * `checkAlive` runs before each hook and throws when the call may no longer go on (a nested call whose
- * caller or run ended while an earlier hook awaited): no later hook runs for it. @internal
- */
+/** `beforeTool` of every middleware, in order. Returns the (possibly changed) call or an answer. @internal */
 export async function runBeforeTool(
   state: LoopState,
   call: PendingCall,
   context: MiddlewareContext,
-  checkAlive?: () => void,
 ): Promise<PendingCall | { respond: ToolResult; by: string }> {
   let current = call;
   for (const middleware of state.middleware) {
     if (!middleware.beforeTool) continue;
-    checkAlive?.();
     const pending = current;
     const result: BeforeToolResult = await guarded(middleware, 'beforeTool', () =>
       middleware.beforeTool?.(pending, context),
@@ -198,16 +189,9 @@ export function isToolError(error: unknown): boolean {
 /**
  * Builds the wrap-tool onion around `innermost`: the first registered middleware is outermost.
  * A layer that throws something other than what `next` threw fails the run (`MiddlewareError`).
- * `checkAlive` runs before each layer is entered and throws (an error it marks with
- * {@link markToolError}) when the call may no longer run: a layer that awaited past the call's end
- * never enters the layers inside it. @internal
+ * @internal
  */
-export function wrapToolOnion(
-  state: LoopState,
-  innermost: NextTool,
-  context: MiddlewareContext,
-  checkAlive?: () => void,
-): NextTool {
+export function wrapToolOnion(state: LoopState, innermost: NextTool, context: MiddlewareContext): NextTool {
   let next = innermost;
   for (let index = state.middleware.length - 1; index >= 0; index -= 1) {
     const middleware = state.middleware[index] as AgentMiddleware;
@@ -216,7 +200,6 @@ export function wrapToolOnion(
     const inner = next;
     next = async (call) => {
       try {
-        checkAlive?.();
         return await wrap.call(middleware, call, inner, context);
       } catch (error) {
         if (isToolError(error) || isRunStop(error) || MiddlewareError.isInstance(error)) throw error;
