@@ -56,6 +56,15 @@ export class ToolResult implements ToolResultFields {
   readonly control: ToolControl | undefined;
   readonly errorKind: ToolErrorKind | undefined;
 
+  /**
+   * One result alive as long as the class. V8 frees the hidden class of an object (and of its frozen
+   * content) once a full collection finds no object of it alive, and deoptimises the code compiled
+   * against it: where every result dies between requests (a handler that drops its run, a `gc()`
+   * before each), the per-call path was recompiled after each full collection.
+   */
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: held, never read: it keeps the instances' hidden class alive
+  static readonly #keptAlive: ToolResult = ToolResult.success('');
+
   private constructor(fields: ToolResultFields) {
     this.content = frozenBlocks(fields.content);
     this.isError = fields.isError;
