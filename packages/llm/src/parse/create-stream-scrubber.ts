@@ -115,6 +115,8 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
   let fence = initialFenceState(knowledge.leadingReasoning, reasoningCallTokens(knowledge.allows));
   let buffer = '';
   let previousCode = -1;
+  /** The closing mark of a quotation in prose open before `buffer` (`ScanResult.quoteAt`), or -1. */
+  let quote = -1;
   let heldAfterLastScan = 0;
   /** Whether the last scan held `buffer` from a block that has begun (see {@link BLOCK_GROWTH}). */
   let heldBlock = false;
@@ -150,7 +152,7 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
     const regions = findProtectedRegions(buffer, fence, final, true, context.lower);
     const offset = fence.offset;
     const prior = priorCallSpans(regionCallSpans, lastCallSpan, offset);
-    const scan = scanText(buffer, grammars, regions, final, previousCode, prior);
+    const scan = scanText(buffer, grammars, regions, final, previousCode, prior, quote);
     // A region's opener may be decided only by text after the call it began in (a fence line's
     // language after a closing run, a token completed later): the call released last is remembered
     // as one a region began inside once a scan sees such a region, before a later call replaces it.
@@ -201,6 +203,7 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
       fence = initialFenceState(knowledge.leadingReasoning, reasoningCallTokens(knowledge.allows));
       buffer = '';
       previousCode = -1;
+      quote = -1;
       heldAfterLastScan = 0;
       heldBlock = false;
       heldDecidedBy = CLOSING;
@@ -214,6 +217,7 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
     }
     if (consumed > 0) {
       feedFence(fence, buffer.slice(0, consumed), () => {});
+      quote = scan.quoteAt(consumed);
       previousCode = buffer.charCodeAt(consumed - 1);
       buffer = buffer.slice(consumed);
     }
@@ -250,7 +254,9 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
         // What a scan would do with text in which no block can start, without one: release it up
         // to a word that may still become an opener (held, and extended or released by the next feed).
         const text = buffer + fragment;
-        const hold = holdWithoutScan(text, previousCode);
+        // A closing mark of an open quotation (`”`, not a scan character) may undo its blocks: scanned.
+        const closes = quote >= 0 && text.includes(String.fromCharCode(quote));
+        const hold = closes ? undefined : holdWithoutScan(text, previousCode);
         if (hold !== undefined) {
           try {
             if (hold > 0) {
@@ -258,6 +264,8 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
               narrative.append(released);
               unfenced += released;
               if (unfenced.length >= FENCE_BATCH) readUnfenced();
+              // Text without its closing mark changes an open quotation only by ending its line.
+              if (quote >= 0 && released.includes('\n')) quote = -1;
               previousCode = text.charCodeAt(hold - 1);
             }
             buffer = hold < text.length ? text.slice(hold) : '';

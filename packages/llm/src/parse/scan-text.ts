@@ -33,6 +33,13 @@ export interface ScanResult {
   readonly pendingDecidedBy?: string;
   /** Whether a run of blocks was left as text because it was quoted in prose. */
   readonly quoted: boolean;
+  /**
+   * The closing mark of the quotation open in prose just before `position` (-1 when none), for any
+   * `position` up to `pending` (or the end of the last part): a stream passes it to the scan of the
+   * text from there (`quoteBefore`), so a quotation mark is read once, and the text after it is
+   * released while no block inside the quotation waits for its closing mark.
+   */
+  quoteAt(position: number): number;
   /** The span of the last call block taken, if any. */
   readonly lastCallSpan: readonly [number, number] | undefined;
   /**
@@ -57,7 +64,8 @@ export interface ScanResult {
  * a stream's buffer that may still grow; `previousCode` the code unit just before `text` (-1 at the
  * start); `priorCallSpans` the spans (relative to `text`, so negative; in text order) of call blocks
  * an earlier scan of the stream took that a region still open may have begun in (the last one, and
- * those a region began inside).
+ * those a region began inside); `quoteBefore` the closing mark of a quotation in prose an earlier
+ * scan of the stream left open just before `text` (`ScanResult.quoteAt`), -1 when none.
  */
 export function scanText(
   text: string,
@@ -66,7 +74,12 @@ export function scanText(
   complete = true,
   previousCode = -1,
   priorCallSpans: ReadonlyArray<readonly [number, number]> = [],
+  quoteBefore = -1,
 ): ScanResult {
+  /** Where the quotation state changes in the prose read, as flat `[position, closing mark]` pairs. */
+  const quoteChanges: number[] = [];
+  let quoteFirst = quoteBefore;
+  const quoteAt = (position: number): number => quotationAt(quoteChanges, quoteFirst, position);
   const parts: Array<readonly [number, number]> = [];
   const calls: RawCall[] = [];
   const diagnostics: ParseDiagnostic[] = [];
@@ -91,31 +104,22 @@ export function scanText(
       leadingVoid = false;
       reasoningUntil = later.index + later[0].length;
     } else if (!complete)
-      return { parts: [[0, 0]], calls, diagnostics, pending: 0, quoted: false, lastCallSpan: undefined };
+      return { parts: [[0, 0]], calls, diagnostics, pending: 0, quoted: false, lastCallSpan: undefined, quoteAt };
   }
+  // Reasoning the scan decided (to a closer after the blocks spanning a leading one) is no prose: a
+  // quotation mark there opens nothing, and none is open after it.
+  if (reasoningUntil >= 0) quoteFirst = -1;
   const undecided = leadingVoid ? undefined : spans.find((span) => span?.kind === 'pending');
-  if (undecided !== undefined) {
-    // Only blocks inside the region may change (to calls, if the closer turns out to be content):
-    // the text before the line of the first of them is narrative either way, and is released.
-    const first = Math.min(...leading.map((found) => found.first));
-    const held = first <= 0 ? 0 : text.lastIndexOf('\n', first - 1) + 1;
-    return { parts: [[0, held]], calls, diagnostics, pending: held, quoted: false, lastCallSpan: undefined };
-  }
   let from = 0;
   let partStart = 0;
   let quoted = false;
   /** The blocks taken inside an open quotation in prose, and what to undo if it closes. */
   let run: QuotedRun | undefined;
   /** The closing mark of the quotation open in the prose read so far (-1 when none). */
-  // A stream holds its text from an open quotation's mark (see below), so each scan starts outside one.
-  let quoteOpen = -1;
-  /** Where that quotation's opening mark stands (-1: just before this text). */
-  let quoteOpenAt = -1;
+  let quoteOpen = quoteFirst;
   /** A stream's last character when it is a `'` or `’` the next character decides, else -1. */
   let markUndecided = -1;
   /** How far the prose has been read for quotation marks (blocks are skipped). */
-  // Reasoning the scan decided (to a closer after the blocks spanning a leading one) is no prose: a
-  // quotation mark there opens nothing (a stream would hold from it and lose that decision).
   let quoteCursor = Math.max(0, reasoningUntil);
   /** Every call block taken, as `[start, end)` (for the whole-response readings). */
   const callBlocks: Array<readonly [number, number]> = [];
@@ -135,6 +139,14 @@ export function scanText(
   let open: { readonly start: number; readonly bodyStart: number; readonly source: RawCall['source'] } | undefined;
   const lastCall = (): readonly [number, number] | undefined =>
     lastCallEnd < 0 ? undefined : [lastCallStart, lastCallEnd];
+  if (undecided !== undefined) {
+    // Only blocks inside the region may change (to calls, if the closer turns out to be content):
+    // the text before the line of the first of them is narrative either way, and is released.
+    const first = Math.min(...leading.map((found) => found.first));
+    const held = first <= 0 ? 0 : text.lastIndexOf('\n', first - 1) + 1;
+    walkQuotes(held);
+    return { parts: [[0, held]], calls, diagnostics, pending: held, quoted: false, lastCallSpan: undefined, quoteAt };
+  }
   for (;;) {
     let best: Block | undefined;
     let bestIndex = -1;
@@ -161,7 +173,7 @@ export function scanText(
     if (regions.undecidedFrom >= 0 && best.start >= regions.undecidedFrom) {
       const start = heldFrom(Math.max(regions.undecidedFrom, from));
       parts.push([partStart, start]);
-      return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall(), callSpans };
+      return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall(), callSpans, quoteAt };
     }
     const source = grammars[bestIndex]?.source ?? 'tagged_json';
     if (
@@ -181,12 +193,12 @@ export function scanText(
         quoted,
         lastCallSpan: lastCall(),
         callSpans,
+        quoteAt,
         pendingReasoning: waiting,
       };
     }
     if (best.kind === 'pending') {
-      // A block still arriving inside an open quotation: the quotation is undecided, held whole
-      // from its opening mark (the next scan must see it).
+      // A block still arriving (inside an open quotation, held with the quotation's blocks before it).
       const start = heldFrom(best.start);
       parts.push([partStart, start]);
       const pendingDecidedBy = decidedBy(best);
@@ -198,6 +210,7 @@ export function scanText(
         quoted,
         lastCallSpan: lastCall(),
         callSpans,
+        quoteAt,
         pendingDecidedBy,
       };
     }
@@ -250,7 +263,7 @@ export function scanText(
     if (best.kind === 'unterminated' && run === undefined && !complete) {
       const start = heldFrom(best.start);
       parts.push([partStart, start]);
-      return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall(), callSpans };
+      return { parts, calls, diagnostics, pending: start, quoted, lastCallSpan: lastCall(), callSpans, quoteAt };
     }
     if (best.kind === 'unterminated') {
       diagnostics.push({ kind: 'unterminated_block', source });
@@ -295,11 +308,12 @@ export function scanText(
     }
   }
   walkQuotes(proseEnd);
-  // A stream whose quotation is still open on its last line cannot tell yet whether it closes: hold
-  // it from its opening mark, so the scan that decides reads the mark again.
-  if ((quoteOpen >= 0 || markUndecided >= 0) && !complete) {
-    if (run !== undefined) undoRun(run);
-    const start = quoteOpen >= 0 ? Math.max(quoteOpenAt, partStart) : Math.max(markUndecided, partStart);
+  // A stream whose quotation holds blocks and is still open on its last line cannot tell yet whether
+  // they are quoted: it holds them, from the first (the text before them is narrative either way,
+  // and the next scan starts inside the quotation). A last `'` or `’` is held until the next
+  // character says whether it opens one.
+  if ((run !== undefined || markUndecided >= 0) && !complete) {
+    const start = heldFrom(Math.max(markUndecided, partStart));
     parts.push([partStart, start]);
     return {
       parts,
@@ -309,6 +323,7 @@ export function scanText(
       quoted,
       lastCallSpan: lastCall(),
       callSpans,
+      quoteAt,
       pendingQuote: true,
     };
   }
@@ -322,20 +337,21 @@ export function scanText(
     quoted,
     lastCallSpan: lastCall(),
     callSpans,
+    quoteAt,
     reasoningUntil,
     callBlocks,
   };
 
   /**
-   * Where a stream holding from `position` must hold from: an open quotation's mark (its blocks
-   * taken so far are undone), so the scan that decides the quotation reads the mark again.
+   * Where a stream holding from `position` must hold from: the first block taken inside the open
+   * quotation (those blocks are undone), which only its closing mark or the line's end decides.
    */
   function heldFrom(position: number): number {
-    if (run !== undefined) {
-      undoRun(run);
-      run = undefined;
-    }
-    return quoteOpen >= 0 ? Math.min(position, Math.max(quoteOpenAt, partStart)) : position;
+    if (run === undefined) return position;
+    const start = Math.min(position, run.start);
+    undoRun(run);
+    run = undefined;
+    return start;
   }
 
   /**
@@ -354,6 +370,7 @@ export function scanText(
       }
       if (code === 10) {
         run = undefined;
+        if (quoteOpen >= 0) quoteChanges.push(index, -1);
         quoteOpen = -1;
       } else if (quoteOpen >= 0) {
         if (code === quoteOpen && closesQuote(code, text.charCodeAt(index + 1))) {
@@ -362,6 +379,7 @@ export function scanText(
             quoted = true;
             run = undefined;
           }
+          quoteChanges.push(index, -1);
           quoteOpen = -1;
         }
       } else if (code < 0x80 ? code === 0x22 || code === 0x27 : true) {
@@ -370,7 +388,7 @@ export function scanText(
           index > 0 ? text.charCodeAt(index - 1) : previousCode,
           text.charCodeAt(index + 1),
         );
-        quoteOpenAt = index;
+        if (quoteOpen >= 0) quoteChanges.push(index, quoteOpen);
       }
     }
     if (to > quoteCursor) quoteCursor = to;
@@ -482,6 +500,17 @@ function quoteCloser(code: number, before: number, after: number): number {
     default:
       return -1;
   }
+}
+
+/**
+ * The closing mark of the quotation open just before `position`: the last of `changes` (flat
+ * `[position, closing mark]` pairs in text order) before it, else `first` (-1 when none is open).
+ */
+function quotationAt(changes: readonly number[], first: number, position: number): number {
+  for (let index = changes.length - 2; index >= 0; index -= 2) {
+    if ((changes[index] ?? 0) < position) return changes[index + 1] ?? -1;
+  }
+  return first;
 }
 
 /** Whether a closing mark `code` followed by `after` closes a quotation (an apostrophe does not). */
