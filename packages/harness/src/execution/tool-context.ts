@@ -165,6 +165,25 @@ class CallContext implements ToolExecutionContext {
   readonly #loop: LoopState;
   readonly #options: CallContextOptions;
 
+  /**
+   * One context alive as long as the class, built from placeholders (it never runs), and its signal.
+   * V8 frees the hidden class of an object once a full collection finds none alive, and deoptimises
+   * the code compiled against it: where every call's context and signal die between requests (a
+   * handler that drops its harness, a `gc()` before each), the per-call path was recompiled after each
+   * full collection.
+   */
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: held, never read: it keeps the instances' hidden class alive
+  static readonly #keptAlive = new CallContext(
+    { policy: { preferMarkdown: false }, approvedCalls: new Set() } as unknown as LoopState,
+    {
+      callId: '',
+      entry: { tool: { supportsMarkdown: false } },
+      idempotencyKey: undefined,
+      signal: new LazyCallSignal(),
+      depth: 0,
+    } as unknown as CallContextOptions,
+  );
+
   constructor(state: LoopState, options: CallContextOptions) {
     this.#loop = state;
     this.#options = options;
