@@ -185,6 +185,7 @@ export {
   HumanApprovalMiddleware,
   type HumanApprovalOptions,
 } from './middleware/human-approval-middleware.js';
+export { MIDDLEWARE_EVENT_TYPES, type MiddlewareEvent } from './middleware/middleware-event.js';
 export { ToolPolicyMiddleware, type ToolPolicyRules } from './middleware/tool-policy-middleware.js';
 export { cacheHitRatio } from './prefix/cache-hit-ratio.js';
 export { canonicalSchema } from './prefix/canonical-tool.js';

@@ -30,6 +30,7 @@ import type { RegisteredTool } from '../registry/tool-registry.js';
 import { runStopError } from '../run/run-stop.js';
 import type { Admission } from './admission.js';
 import { MAX_ARGUMENT_DEPTH, normalizeArguments } from './normalize-arguments.js';
+import { sealArguments } from './seal-arguments.js';
 import { snapshotArguments } from './snapshot-arguments.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -494,7 +495,17 @@ function concludeAdmission(
     state.toolCalls -= 1;
     return { kind: 'defer', call: admitted, toolName: entry.name, approval: true, reason: 'approval_required' };
   }
-  return { kind: 'execute', call: admitted, entry, args: checked.value, input };
+  // The tool gets `checked.value` (which may be, or share objects with, the admitted arguments) and
+  // may edit it, now or after a pause: what the run records of the call is its own frozen copy, taken
+  // before the tool runs (a deferral's pending call, its approval digest, the captured input).
+  const recorded = sealArguments(call.arguments);
+  return {
+    kind: 'execute',
+    call: { id: call.id, name: entry.name, arguments: recorded },
+    entry,
+    args: checked.value,
+    input: input === call.arguments ? recorded : sealArguments(input),
+  };
 }
 
 /** The outcome of {@link prepareAndValidate}. @internal */

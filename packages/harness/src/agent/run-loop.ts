@@ -30,6 +30,7 @@ import { ListenerError } from '../errors/listener-error.js';
 import { ToolChoiceIgnoredError } from '../errors/tool-choice-ignored-error.js';
 import { ToolChoiceUnavailableError } from '../errors/tool-choice-unavailable-error.js';
 import type { AgentEvent, RunOutcome } from '../events/agent-event.js';
+import { recordedValue } from '../events/recorded-value.js';
 import { executeBatch } from '../execution/execute-batch.js';
 import type { NestedCallRunner } from '../execution/execute-call.js';
 import { closeUnansweredCalls, foldBatch } from '../execution/fold-batch.js';
@@ -241,7 +242,9 @@ function modelCompleted(modelCallId: string, response: LanguageModelV1Response, 
   event.outputTokens = usage.outputTokens;
   if (usage.cachedInputTokens !== undefined) event.cachedInputTokens = usage.cachedInputTokens;
   if (response.refusal !== undefined) event.refusal = response.refusal;
-  if (response.warnings.length > 0) event.warnings = response.warnings;
+  // A frozen copy: the model keeps its response and may edit its warnings later.
+  if (response.warnings.length > 0)
+    event.warnings = recordedValue(response.warnings) as unknown as typeof response.warnings;
   return event;
 }
 
@@ -338,7 +341,8 @@ function applyControl(state: LoopState, applied: AppliedControl, lastText: strin
     case 'continue':
       return undefined;
     case 'update_state':
-      state.stateUpdates.push(control.update);
+      // A frozen copy taken now: the hook may keep and edit the object it returned.
+      state.stateUpdates.push(recordedValue(control.update) ?? null);
       return undefined;
     case 'jump_to':
       emit(`jump_to:${control.target}`, '');

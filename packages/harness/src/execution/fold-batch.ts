@@ -10,6 +10,7 @@ import { approvalDigest } from '../deferral/approval-digest.js';
 import type { DeferredBatchData, DeferredCall } from '../deferral/deferred-call.js';
 import { currentPolicyDigest } from '../deferral/resolve-deferred.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
+import { recordedValue } from '../events/recorded-value.js';
 import { middlewareContext, runAfterTool } from '../middleware/middleware-runner.js';
 import { isRunStop } from '../run/run-stop.js';
 import type { CallOutcome } from './execute-call.js';
@@ -162,7 +163,8 @@ export async function foldBatch(
           ...(policy === undefined ? {} : { policy }),
         };
         (deferral.approval ? approvals : calls).push(deferred);
-        if (deferral.metadata !== undefined) metadata[admission.call.id] = deferral.metadata;
+        // The state records a JSON copy taken now: the tool may keep and edit its metadata object.
+        if (deferral.metadata !== undefined) metadata[admission.call.id] = recordedValue(deferral.metadata);
         if (sink.active)
           sink.emit({ type: 'tool_deferred', callId: admission.call.id, toolName, reason: deferral.reason });
         unreported = index + 1;
@@ -188,6 +190,9 @@ export async function foldBatch(
           ? produced
           : await runAfterTool(state, { ...admission.call, toolName }, produced, middlewareContext(state, state.turn));
       const startedAt = done?.startedAt ?? Date.now();
+      // What the run records of the result's metadata and state update (event, `toolMetadata`,
+      // `stateUpdates`): one frozen copy each, taken now, so the tool or a hook editing its objects later changes nothing recorded.
+      const recordedMetadata = result.metadata === undefined ? undefined : recordedValue(result.metadata);
       let content: string;
       try {
         content = modelText(state, result, tool?.supportsMarkdown ?? false, tool?.maxResultSizeChars, done?.secrets);
@@ -230,7 +235,7 @@ export async function foldBatch(
                 durationMs,
                 outputBytes,
               } as const);
-        const plain = !capture && !result.isError && result.metadata === undefined && artifacts.length === 0;
+        const plain = !capture && !result.isError && recordedMetadata === undefined && artifacts.length === 0;
         sink.emit(
           plain
             ? completed
@@ -238,7 +243,7 @@ export async function foldBatch(
                 ...completed,
                 ...(capture ? { output: scrubText(content, secrets) } : {}),
                 ...(result.isError ? { error: scrubText(content, secrets) } : {}),
-                ...(result.metadata === undefined ? {} : { metadata: result.metadata }),
+                ...(recordedMetadata === undefined ? {} : { metadata: recordedMetadata }),
                 ...(artifacts.length === 0 ? {} : { artifacts }),
               },
         );
@@ -252,12 +257,12 @@ export async function foldBatch(
         : { role: 'tool', toolCallId: admission.call.id, toolName, content: said };
       appendBuilt(state.history, message);
       if (!isAnswer) state.executedTools.push(toolName);
-      if (result.metadata !== undefined) {
-        state.toolMetadata.push({ callId: admission.call.id, toolName, metadata: result.metadata });
+      if (recordedMetadata !== undefined) {
+        state.toolMetadata.push({ callId: admission.call.id, toolName, metadata: recordedMetadata });
       }
       if (result.followUp.length > 0) followUps.push(followUpMessage(result.followUp));
       const control = result.control;
-      if (control?.stateUpdate !== undefined) state.stateUpdates.push(control.stateUpdate);
+      if (control?.stateUpdate !== undefined) state.stateUpdates.push(recordedValue(control.stateUpdate) ?? null);
       if (stop === undefined && !isAnswer) {
         if (control?.terminate === true) stop = { outcome: 'terminated', text: content };
         else if (resolveReturnDirect(control, tool?.returnDirect ?? false))

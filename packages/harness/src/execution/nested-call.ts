@@ -11,12 +11,14 @@ import {
   validateToolArguments,
 } from '@tiny/tools';
 import { checkRunAlive } from '../admission/admit-call.js';
+import { sealArguments } from '../admission/seal-arguments.js';
 import { snapshotArguments } from '../admission/snapshot-arguments.js';
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
 import { isApprovedCall } from '../deferral/approved-call.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import { NestedCallRefusedError } from '../errors/nested-call-refused-error.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
+import { recordedValue } from '../events/recorded-value.js';
 import { middlewareContext, runBeforeTool } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { allowedToolNames } from '../run/run-context.js';
@@ -289,7 +291,10 @@ async function runNested(
         callId,
         toolName: target.name,
         parentCallId: parentId,
-        ...(state.policy.captureToolIo ? { input: scrubValue(redactValue(call.arguments, redaction), inherited) } : {}),
+        // The harness's own copy: the tool may edit the arguments it is given.
+        ...(state.policy.captureToolIo
+          ? { input: scrubValue(redactValue(sealArguments(call.arguments), redaction), inherited) }
+          : {}),
       });
       state.sink.opened(callId, target.name, parentId);
     }
@@ -325,7 +330,7 @@ async function runNested(
           outputBytes: Buffer.byteLength(output),
           ...(state.policy.captureToolIo ? { output } : {}),
           ...(result.isError ? { error: output } : {}),
-          ...(result.metadata === undefined ? {} : { metadata: result.metadata }),
+          ...(result.metadata === undefined ? {} : { metadata: recordedValue(result.metadata) }),
         });
       }
       state.executedTools.push(target.name);

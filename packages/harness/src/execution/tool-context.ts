@@ -2,10 +2,14 @@ import type { JsonValue, ToolExecutionContext, ToolProgress, ToolResult } from '
 import type { LoopState } from '../agent/loop-state.js';
 import { isApprovedCall } from '../deferral/approved-call.js';
 import { NestedCallRefusedError } from '../errors/nested-call-refused-error.js';
+import { recordedValue } from '../events/recorded-value.js';
 import { idempotencyKeyOf } from '../ledger/record-effect.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import { lineageSecrets, reportSecrets } from './scrub-outcome.js';
 import { scrubValue } from './scrub-value.js';
+
+/** The event's copy of what the tool reported (see `recordedValue`): the tool may keep and edit its objects. */
+const recorded = <T>(value: T): T => recordedValue(value) as T;
 
 /**
  * The per-call abort signal, created only if the tool reads `context.signal` (most tools never
@@ -242,7 +246,8 @@ class CallContext implements ToolExecutionContext {
 
   emit(payload: JsonValue): void {
     const sink = this.#loop.sink;
-    if (sink.active) sink.emit({ type: 'custom', callId: this.callId, payload: scrubValue(payload, this.#secrets()) });
+    if (sink.active)
+      sink.emit({ type: 'custom', callId: this.callId, payload: recorded(scrubValue(payload, this.#secrets())) });
   }
 
   reportProgress(progress: ToolProgress): void {
@@ -253,7 +258,7 @@ class CallContext implements ToolExecutionContext {
     sink.emit({
       type: 'tool_progress',
       callId: this.callId,
-      ...rest,
+      ...recorded(rest),
       ...(clamped === undefined ? {} : { fraction: clamped }),
     });
   }

@@ -7,9 +7,9 @@ import type {
   ToolSchema,
 } from '@tiny/llm';
 import type { JsonValue, ToolResult } from '@tiny/tools';
-import type { AgentEvent } from '../events/agent-event.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import type { RunContext } from '../run/run-context.js';
+import type { MiddlewareEvent } from './middleware-event.js';
 
 /** A call on its way through admission: the model's id, name and arguments. */
 export interface PendingCall {
@@ -61,8 +61,12 @@ export interface MiddlewareContext {
   readonly messages: readonly Message[];
   /** Whether a human approved this call id (set on resume). */
   isCallApproved(callId: string): boolean;
-  /** Emits an event on the run's stream (for middleware-specific events such as `output_retry`). */
-  emit(event: AgentEvent): void;
+  /**
+   * Emits an event on the run's stream: a `custom` payload, `tool_denied`, `output_retry` or
+   * `output_fallback` (see `MIDDLEWARE_EVENT_TYPES`). The run records a frozen copy taken now.
+   * @throws {InvalidInputError} for any other kind (the harness's own events cannot be forged).
+   */
+  emit(event: MiddlewareEvent): void;
   /** The registered tool of that name (any exposure), for policy decisions. */
   lookupTool(name: string): RegisteredTool | undefined;
 }

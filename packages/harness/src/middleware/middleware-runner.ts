@@ -15,6 +15,7 @@ import type {
   NextTool,
   PendingCall,
 } from './agent-middleware.js';
+import { middlewareEvent } from './middleware-event.js';
 
 /** Runs one hook; anything it throws (other than deferrals and cancellation) becomes a `MiddlewareError`. */
 async function guarded<T>(middleware: AgentMiddleware, hook: string, run: () => T | Promise<T>): Promise<T> {
@@ -53,7 +54,9 @@ export function middlewareContext(state: LoopState, turn: number): MiddlewareCon
     messages: state.middleware.length === 0 ? state.history : historyView(state.history),
     isCallApproved: (callId) => state.approvedCalls.has(callId),
     emit: (event) => {
-      if (state.sink.active) state.sink.emit(event);
+      // Checked and copied whether or not the run still records events: a forged kind always throws.
+      const recorded = middlewareEvent(event);
+      if (state.sink.active) state.sink.emit(recorded);
     },
     // What the harness offers under `name` (toolsets included), so name-based policy sees toolset tools.
     lookupTool: (name) => state.offered.get(name) ?? state.deferredTools.get(name) ?? state.registry.get(name),
