@@ -31,14 +31,6 @@ import { lineageSecrets, scrubResult } from './scrub-outcome.js';
 import { scrubThrown, scrubValue } from './scrub-value.js';
 import type { LazyCallSignal } from './tool-context.js';
 
-/**
- * How deep nested calls may go: a call made from a tool at this depth (the model's calls are depth
- * 0) is refused with `LimitExceededError` (`limitKind: 'tool_depth'`) before it is admitted. Each
- * level of a chain of nested calls is admitted on the stack of the level above, so an unbounded
- * chain (a recursive tool, a program calling itself) would overflow the stack instead. @internal
- */
-export const MAX_TOOL_DEPTH = 64;
-
 const nestedEntries = new WeakMap<object, ReadonlyMap<string, RegisteredTool>>();
 
 /** A tool's `nestedTools` as registry-style entries by name, cached per tool. */
@@ -214,9 +206,13 @@ async function runNested(
         toolName: name,
         issues: [{ path: '', keyword: snapshot.keyword, message: snapshot.message }],
       });
-    if (depth + 1 > MAX_TOOL_DEPTH) {
-      if (state.sink.active) state.sink.emit({ type: 'limit_reached', limitKind: 'tool_depth', limit: MAX_TOOL_DEPTH });
-      throw new LimitExceededError({ limitKind: 'tool_depth', limit: MAX_TOOL_DEPTH, messages: state.history });
+    // A call from a tool at the depth limit (the model's calls are depth 0) is refused before it is
+    // admitted: each level is admitted on the stack of the one above, so an unbounded chain (a
+    // recursive tool, a program calling itself) would overflow the stack instead.
+    const maxDepth = state.limits.maxToolDepth;
+    if (depth + 1 > maxDepth) {
+      if (state.sink.active) state.sink.emit({ type: 'limit_reached', limitKind: 'tool_depth', limit: maxDepth });
+      throw new LimitExceededError({ limitKind: 'tool_depth', limit: maxDepth, messages: state.history });
     }
     const limit = state.limits.maxToolCalls;
     if (state.toolCalls >= limit) {

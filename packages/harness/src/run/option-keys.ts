@@ -26,6 +26,7 @@ const POLICY_KEY_LIST = [
 const LIMIT_KEY_LIST = [
   'maxModelCalls',
   'maxToolCalls',
+  'maxToolDepth',
   'maxRetriesPerCall',
   'wallClockMs',
   'toolTimeouts',
@@ -55,6 +56,7 @@ const LIMIT_MISTAKES = {
   maxRetries: 'limits.maxRetriesPerCall',
   timeout: 'limits.wallClockMs',
   timeoutMs: 'limits.wallClockMs',
+  maxDepth: 'limits.maxToolDepth',
 };
 
 /** Policy and limit keys written one level too high, pointing at where they belong. */
@@ -121,6 +123,8 @@ export const RUN_LIMIT_KEYS = optionKeys<RunLimits>()(LIMIT_KEY_LIST, {
   maxRetries: 'maxRetriesPerCall',
   timeout: 'wallClockMs',
   timeoutMs: 'wallClockMs',
+  maxDepth: 'maxToolDepth',
+  maxNestingDepth: 'maxToolDepth',
 });
 
 /** Every key of `InvokeOptions.modelSettings` (a request without messages, tools, tool choice and signal). @internal */

@@ -11,6 +11,14 @@ export interface RunLimits {
   readonly maxModelCalls: number;
   /** Tool calls per run, recoveries included (refusals by `beforeTool` hooks are not). Integer ≥ 0, or `Infinity` for no limit. Default 50. */
   readonly maxToolCalls: number;
+  /**
+   * Levels of nested calls (`context.callTool`; the model's calls are level 0): a `callTool` from a
+   * tool at this level is refused with `LimitExceededError` (`tool_depth`, after `limit_reached`)
+   * before it is admitted. Integer from 0 (tools may not call tools) to 256;
+   * each level is admitted on the stack of the one above, so no setting lets a recursive tool
+   * overflow the stack. Default 64.
+   */
+  readonly maxToolDepth: number;
   /** Retries of one model call after a retryable provider error. Integer ≥ 0. Default 3. */
   readonly maxRetriesPerCall: number;
   /**
@@ -28,6 +36,9 @@ export interface RunLimits {
   readonly retryDelayMs: number;
 }
 
+/** The highest `maxToolDepth` accepted: deeper chains of nested calls would risk the stack. @internal */
+export const MAX_TOOL_DEPTH = 256;
+
 /** The entries of `values` that are set: an explicit `undefined` keeps the default. @internal */
 export function definedEntries<T extends object>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
@@ -38,6 +49,7 @@ export function resolveRunLimits(limits: Partial<RunLimits> = {}): RunLimits {
   return {
     maxModelCalls: 25,
     maxToolCalls: 50,
+    maxToolDepth: 64,
     maxRetriesPerCall: 3,
     toolTimeouts: createToolTimeoutSettings(),
     retryDelayMs: 250,

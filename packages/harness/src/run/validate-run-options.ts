@@ -1,6 +1,7 @@
 import type { ToolChoice } from '@tiny/llm';
 import { checkOptionKeys, InvalidInputError } from '@tiny/tools';
 import { MODEL_SETTING_KEYS, RUN_CONTEXT_KEYS, RUN_LIMIT_KEYS, RUN_POLICY_KEYS } from './option-keys.js';
+import { MAX_TOOL_DEPTH } from './run-limits.js';
 
 /** How a numeric option is checked. */
 interface NumberRule {
@@ -12,6 +13,8 @@ interface NumberRule {
   readonly exclusive?: boolean;
   /** `Infinity` is accepted and means "no limit". */
   readonly infinity: boolean;
+  /** Largest allowed value, when there is one. */
+  readonly max?: number;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -26,7 +29,12 @@ function describe(value: unknown): string {
 
 function expectation(rule: NumberRule): string {
   const kind = rule.integer ? 'an integer' : 'a number';
-  const bound = rule.exclusive ? `greater than ${rule.min}` : `at least ${rule.min}`;
+  const bound =
+    rule.max !== undefined
+      ? `from ${rule.min} to ${rule.max}`
+      : rule.exclusive
+        ? `greater than ${rule.min}`
+        : `at least ${rule.min}`;
   return `${kind} ${bound}${rule.infinity ? ' (or Infinity for no limit)' : ''}`;
 }
 
@@ -42,7 +50,8 @@ export function checkNumberOption(entryPoint: string, name: string, value: unkno
     !Number.isNaN(value) &&
     (value === Number.POSITIVE_INFINITY ? rule.infinity : Number.isFinite(value)) &&
     (!rule.integer || !Number.isFinite(value) || Number.isInteger(value)) &&
-    (rule.exclusive ? value > rule.min : value >= rule.min);
+    (rule.exclusive ? value > rule.min : value >= rule.min) &&
+    (rule.max === undefined || value <= rule.max);
   if (!ok) {
     throw new InvalidInputError({
       entryPoint,
@@ -71,6 +80,7 @@ const budget = { integer: true, min: 0, infinity: true } as const;
 /**
  * Checks (partial) run limits: every key a member of `RunLimits` (an unknown one is named, with
  * the key it probably meant: `maxSteps` → `maxModelCalls`); `maxModelCalls`/`maxToolCalls` are integers ≥ 0 or `Infinity`;
+ * `maxToolDepth` an integer from 0 to `MAX_TOOL_DEPTH`;
  * `maxRetriesPerCall` an integer ≥ 0; `wallClockMs` a number > 0 or `Infinity` (both `Infinity`
  * and `undefined` mean no deadline); `retryDelayMs` a finite number ≥ 0; `toolTimeouts` whole
  * milliseconds with `minMs` ≥ 1 and `maxMs` ≥ `minMs`.
@@ -85,6 +95,8 @@ export function validateRunLimits(entryPoint: string, limits: unknown, prefix = 
   if (limits.maxModelCalls !== undefined)
     checkNumberOption(entryPoint, at('maxModelCalls'), limits.maxModelCalls, budget);
   if (limits.maxToolCalls !== undefined) checkNumberOption(entryPoint, at('maxToolCalls'), limits.maxToolCalls, budget);
+  if (limits.maxToolDepth !== undefined)
+    checkNumberOption(entryPoint, at('maxToolDepth'), limits.maxToolDepth, { ...count, max: MAX_TOOL_DEPTH });
   if (limits.maxRetriesPerCall !== undefined)
     checkNumberOption(entryPoint, at('maxRetriesPerCall'), limits.maxRetriesPerCall, count);
   if (limits.wallClockMs !== undefined)
