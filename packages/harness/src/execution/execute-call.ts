@@ -15,6 +15,7 @@ import {
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
 import { MiddlewareError } from '../errors/middleware-error.js';
 import { NestedCallRefusedError } from '../errors/nested-call-refused-error.js';
+import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { idempotencyKeyOf, recordSettled, recordStarted } from '../ledger/record-effect.js';
 import { markToolError, middlewareContext, wrapToolOnion } from '../middleware/middleware-runner.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
@@ -25,7 +26,7 @@ import { describeSafely } from './plain-data.js';
 import { unwatchRunAbort, watchRunAbort } from './run-abort-watch.js';
 import { enterCall, scrubOutcome } from './scrub-outcome.js';
 import { unserializableReason, unserializableResult } from './serializable-result.js';
-import { createCallContext, endCall, LazyCallSignal } from './tool-context.js';
+import { createCallContext, endCall, isCallEnded, LazyCallSignal, pauseCall, resumeCall } from './tool-context.js';
 import { resultOfOutput } from './undefined-output.js';
 
 export type { CallOutcome } from './call-outcome.js';
@@ -470,10 +471,24 @@ function stopWrapWatch(watch: WrapWatch): void {
 }
 
 /**
+ * Why a wrap layer's `next()` reached no tool: the call's outcome was settled before it (a layer
+ * that answered and calls `next()` later, a write-behind). Only that layer sees it.
+ */
+function callEnded(call: PendingCall, entry: RegisteredTool): ToolExecutionError {
+  return new ToolExecutionError({
+    toolName: entry.name,
+    callId: call.id,
+    cause: new Error('the call had ended: a wrapTool layer called next() after the call was answered'),
+  });
+}
+
+/**
  * The call through the `wrapTool` middleware onion; arguments a layer changed are validated again.
  * The onion is raced against the run's abort and, for a nested call, its calling call's end: the
- * call's one outcome is reported as soon as either ends, whatever the layers still do, and the
- * innermost step then refuses to run the tool ({@link refuseEnded}).
+ * call's one outcome is reported as soon as either ends, whatever the layers still do. Before each
+ * layer and the tool, the call is checked ({@link refuseEnded}, and its own end: a layer calling
+ * `next()` after the call was answered reaches nothing). The calling tool ends when its `execute`
+ * settles, not when the layers do: its nested calls are aborted then, and later ones refused.
  */
 async function runWrapped(
   state: LoopState,
@@ -484,20 +499,34 @@ async function runWrapped(
   signal: LazyCallSignal,
   startedAt: number,
 ): Promise<CallOutcome> {
-  const innermost = async (wrapped: PendingCall): Promise<ToolResult> => {
+  const checkAlive = (): void => {
     try {
       refuseEnded(state, call, entry, signal);
+      if (isCallEnded(context)) throw callEnded(call, entry);
+    } catch (error) {
+      markToolError(error);
+      throw error;
+    }
+  };
+  const innermost = async (wrapped: PendingCall): Promise<ToolResult> => {
+    checkAlive();
+    try {
       const callArgs = wrapped.arguments === call.arguments ? args : await revalidate(state, entry, wrapped);
-      refuseEnded(state, call, entry, signal);
-      const output = await settle(
-        state,
-        entry,
-        entry.tool.execute(callArgs as never, context),
-        callArgs,
-        signal,
-        call.id,
-      );
-      return resultOfOutput(state, entry, output);
+      checkAlive();
+      resumeCall(context);
+      try {
+        const output = await settle(
+          state,
+          entry,
+          entry.tool.execute(callArgs as never, context),
+          callArgs,
+          signal,
+          call.id,
+        );
+        return resultOfOutput(state, entry, output);
+      } finally {
+        pauseCall(context);
+      }
     } catch (error) {
       markToolError(error);
       throw error;
@@ -506,7 +535,7 @@ async function runWrapped(
   const watching = canStop(state.signal) || signal.nested;
   const watch: WrapWatch = { state, call, entry, signal, reject: ignore, listener: undefined };
   try {
-    const stack = wrapToolOnion(state, innermost, middlewareContext(state, state.turn))(call);
+    const stack = wrapToolOnion(state, innermost, middlewareContext(state, state.turn), checkAlive)(call);
     let result: ToolResult;
     if (!watching) result = await stack;
     else {
@@ -530,6 +559,8 @@ async function runWrapped(
     return thrown(state, error, startedAt);
   } finally {
     if (watching) stopWrapWatch(watch);
+    // Settled: a layer that calls `next()` from now on reaches nothing.
+    endCall(context);
   }
 }
 

@@ -151,7 +151,7 @@ interface CallContextOptions {
 
 /**
  * The context a tool sees for one call: run and call ids, the call's signal (run cancellation and
- * the tool's own deadline), host state and store, `custom` events and progress (only while the
+ * the tool's own deadline), host state and store, `custom` events and progress (both only while the
  * call runs, see {@link endCall}; fractions clamped to 0..1, NaN dropped), and `callTool` for nested calls
  * (ids `<callId>/<n>`). A class with no closures, so the per-call cost is one small object.
  * @internal
@@ -163,7 +163,12 @@ class CallContext implements ToolExecutionContext {
   readonly streaming = false;
   readonly approved: boolean;
   #idempotencyKey: string | undefined;
+  /** Whether the call may report and make nested calls: its `execute` runs (see {@link CallContext.pause}). */
   #running = true;
+  /** Whether the call's outcome is settled: it never runs again (see {@link CallContext.end}). */
+  #ended = false;
+  /** The `execute` runs of a wrapped call under way (a `wrapTool` layer may call `next()` more than once). */
+  #executing = 0;
   #callTool: ToolExecutionContext['callTool'] | undefined;
   #reportSecrets: readonly string[] | undefined;
   readonly #loop: LoopState;
@@ -200,14 +205,43 @@ class CallContext implements ToolExecutionContext {
     this.#idempotencyKey = options.idempotencyKey;
   }
 
-  /** Marks the call finished: later progress reports are dropped, later nested calls refused. */
+  /** Marks the call finished: later events and progress reports are dropped, later nested calls refused. */
   static end(context: CallContext): void {
+    context.#ended = true;
+    CallContext.stop(context);
+  }
+
+  /** The call's `execute` stopped running: its nested calls still running are aborted. */
+  private static stop(context: CallContext): void {
     context.#running = false;
     const { callId, signal } = context.#options;
     // Nested calls still running when their calling tool ends are aborted (the reason, a
     // `DOMException` that captures a stack, is built only then: most calls have none).
     if (signal.hasChildren)
       signal.abortChildren(new DOMException(`the calling tool's call \`${callId}\` ended`, 'AbortError'));
+  }
+
+  /**
+   * A wrapped call's `execute` starts (a `wrapTool` layer's `next()` reached the tool): the call runs
+   * (again, for a layer that retries) unless its outcome is settled.
+   */
+  static resume(context: CallContext): void {
+    context.#executing += 1;
+    context.#running = !context.#ended;
+  }
+
+  /**
+   * A wrapped call's `execute` settled: the calling tool ended, whatever its layers still do with its
+   * result (nested calls it left running are aborted, later ones refused), until a layer runs it again.
+   */
+  static pause(context: CallContext): void {
+    context.#executing -= 1;
+    if (context.#executing === 0 && context.#running) CallContext.stop(context);
+  }
+
+  /** Whether the call's outcome is settled. */
+  static ended(context: CallContext): boolean {
+    return context.#ended;
   }
 
   get idempotencyKey(): string {
@@ -246,7 +280,8 @@ class CallContext implements ToolExecutionContext {
 
   emit(payload: JsonValue): void {
     const sink = this.#loop.sink;
-    if (sink.active)
+    // As progress: a call that ended (a nested call abandoned by its caller included) reports nothing more.
+    if (sink.active && this.#running)
       sink.emit({ type: 'custom', callId: this.callId, payload: recorded(scrubValue(payload, this.#secrets())) });
   }
 
@@ -313,6 +348,21 @@ export function createCallContext(state: LoopState, options: CallContextOptions)
 /** Ends a call's context: progress reported after this is dropped. @internal */
 export function endCall(context: ToolExecutionContext): void {
   if (context instanceof CallContext) CallContext.end(context);
+}
+
+/** A wrapped call's `execute` starts (see {@link CallContext.resume}). @internal */
+export function resumeCall(context: ToolExecutionContext): void {
+  if (context instanceof CallContext) CallContext.resume(context);
+}
+
+/** A wrapped call's `execute` settled (see {@link CallContext.pause}). @internal */
+export function pauseCall(context: ToolExecutionContext): void {
+  if (context instanceof CallContext) CallContext.pause(context);
+}
+
+/** Whether a call's outcome is settled ({@link endCall} ran). @internal */
+export function isCallEnded(context: ToolExecutionContext): boolean {
+  return context instanceof CallContext && CallContext.ended(context);
 }
 
 /**

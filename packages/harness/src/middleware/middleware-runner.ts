@@ -140,15 +140,21 @@ export async function runAfterHooks(
   return undefined;
 }
 
-/** `beforeTool` of every middleware, in order. Returns the (possibly changed) call or an answer. @internal */
+/**
+ * `beforeTool` of every middleware, in order. Returns the (possibly changed) call or an answer.
+ * `checkAlive` runs before each hook and throws when the call may no longer go on (a nested call whose
+ * caller or run ended while an earlier hook awaited): no later hook runs for it. @internal
+ */
 export async function runBeforeTool(
   state: LoopState,
   call: PendingCall,
   context: MiddlewareContext,
+  checkAlive?: () => void,
 ): Promise<PendingCall | { respond: ToolResult; by: string }> {
   let current = call;
   for (const middleware of state.middleware) {
     if (!middleware.beforeTool) continue;
+    checkAlive?.();
     const pending = current;
     const result: BeforeToolResult = await guarded(middleware, 'beforeTool', () =>
       middleware.beforeTool?.(pending, context),
@@ -192,9 +198,16 @@ export function isToolError(error: unknown): boolean {
 /**
  * Builds the wrap-tool onion around `innermost`: the first registered middleware is outermost.
  * A layer that throws something other than what `next` threw fails the run (`MiddlewareError`).
- * @internal
+ * `checkAlive` runs before each layer is entered and throws (an error it marks with
+ * {@link markToolError}) when the call may no longer run: a layer that awaited past the call's end
+ * never enters the layers inside it. @internal
  */
-export function wrapToolOnion(state: LoopState, innermost: NextTool, context: MiddlewareContext): NextTool {
+export function wrapToolOnion(
+  state: LoopState,
+  innermost: NextTool,
+  context: MiddlewareContext,
+  checkAlive?: () => void,
+): NextTool {
   let next = innermost;
   for (let index = state.middleware.length - 1; index >= 0; index -= 1) {
     const middleware = state.middleware[index] as AgentMiddleware;
@@ -203,6 +216,7 @@ export function wrapToolOnion(state: LoopState, innermost: NextTool, context: Mi
     const inner = next;
     next = async (call) => {
       try {
+        checkAlive?.();
         return await wrap.call(middleware, call, inner, context);
       } catch (error) {
         if (isToolError(error) || isRunStop(error) || MiddlewareError.isInstance(error)) throw error;
