@@ -232,8 +232,10 @@ async function runNested(
       };
       let hooked: Awaited<ReturnType<typeof runBeforeTool>>;
       try {
-        hooked = await runBeforeTool(state, call, context);
-        checkNestedAlive(state, parentId, name, signal);
+        // Checked between hooks too: a hook that awaited past the caller's end holds back the later ones.
+        const checkAlive = () => checkNestedAlive(state, parentId, name, signal);
+        hooked = await runBeforeTool(state, call, context, checkAlive);
+        checkAlive();
       } catch (error) {
         state.toolCalls -= 1;
         if (ApprovalRequiredError.isInstance(error) || CallDeferredError.isInstance(error)) {
