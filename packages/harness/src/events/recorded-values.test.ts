@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import {
   ApprovalRequiredError,
   CallDeferredError,
@@ -13,6 +14,7 @@ import { DeferredToolResults } from '../deferral/deferred-tool-results.js';
 import { type RunState, serializeRunState } from '../deferral/run-state.js';
 import { MiddlewareError } from '../errors/middleware-error.js';
 import type { AgentMiddleware } from '../middleware/agent-middleware.js';
+import { MIDDLEWARE_EVENT_TYPES } from '../middleware/middleware-event.js';
 import type { AgentRun } from '../run/agent-run.js';
 import { ScriptedModel, scriptedToolCall } from '../testkit/index.js';
 
@@ -255,5 +257,14 @@ describe('what a middleware may emit', () => {
       { type: 'custom', payload: { note: 'seen' } },
       { type: 'tool_denied', callId: 'c1', toolName: 't', message: 'no' },
     ]);
+  });
+
+  it('the README and the observability guide name exactly these kinds', () => {
+    const listed = MIDDLEWARE_EVENT_TYPES.map((kind) => `\`${kind}\``);
+    const expected = `${listed.slice(0, -1).join(', ')} and ${listed.at(-1)}`;
+    for (const path of ['../../README.md', '../../../../docs/observability.md']) {
+      const text = readFileSync(new URL(path, import.meta.url), 'utf8').replace(/\s+/g, ' ');
+      expect(text).toContain(expected);
+    }
   });
 });
