@@ -71,6 +71,12 @@ const CLOSING = '>]}`)\n';
 const REASONING_TOKEN_PART = /hink|\||<start_f|\]<\]/iu;
 /** How much text before a fragment a reasoning token split across fragments may have begun in. */
 const TOKEN_TAIL = 32;
+/**
+ * A tail held only because it may be the start of an opener (`<tool_ca`, a `]` of MiniMax's
+ * `]<]minimax[>[`) at most this long is rescanned on every fragment: the next character either
+ * extends the opener or shows the tail is prose, and the rescan reads no more than the tail.
+ */
+const OPENER_TAIL = 32;
 
 /**
  * Creates a scrubber for streamed visible text (L12). It reads the same scan grammars as
@@ -95,7 +101,8 @@ const TOKEN_TAIL = 32;
  * about what large ones do. Otherwise the held tail plus the fragment is scanned with only the
  * grammars whose characters occur in it. A held tail is rescanned when a fragment brings a
  * character that can complete or start something (`<>[]}`, a backtick, `)`, a newline), else only
- * after it grows by 8 characters or an eighth, whichever is more; a block that has begun only on
+ * after it grows by 8 characters or an eighth, whichever is more (a tail of at most 32 characters
+ * held only as the start of an opener, on every fragment, which shows whether it is one); a block that has begun only on
  * a character that can decide it (one that ends a token of its grammar or of a protected region:
  * `>`, `]` or a backtick for a `<tool_call>`-family, sentinel-token, Harmony or invoke-XML block
  * with no closer inside an open JSON value, so the JSON body's `}`s cost nothing; `>])}`, a
@@ -126,6 +133,8 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
   let heldForReasoning = false;
   /** While `heldForReasoning`: the last characters fed, where a token a fragment completes may have begun. */
   let tokenTail = '';
+  /** Whether the last scan held `buffer` only as the start of an opener (see {@link OPENER_TAIL}). */
+  let heldOpener = false;
   /** Whether `buffer` is a word held without a scan (see `streamHoldWithoutScan`). */
   let wordHeld = false;
   /** Text released without a scan that the fence state has not read yet (it is read before a scan). */
@@ -188,6 +197,7 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
     }
     // Held from the block itself (not from an earlier partial opener, nor for a quotation).
     heldBlock = scan.pending >= 0 && releaseEnd === scan.pending && scan.pendingQuote !== true;
+    heldOpener = scan.pending < 0 && releaseEnd < last[1];
     heldForReasoning = heldBlock && scan.pendingReasoning === true;
     heldDecidedBy = (heldBlock ? scan.pendingDecidedBy : undefined) ?? CLOSING;
     narrative.append(buffer.slice(last[0], releaseEnd));
@@ -206,6 +216,7 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
       quote = -1;
       heldAfterLastScan = 0;
       heldBlock = false;
+      heldOpener = false;
       heldDecidedBy = CLOSING;
       heldForReasoning = false;
       tokenTail = '';
@@ -232,6 +243,7 @@ export function createStreamScrubber(options: StreamScrubberOptions = {}): Strea
    * enough that a hold something else ended is released only boundedly late.
    */
   function rescanDue(fragment: string, grown: number): boolean {
+    if (heldOpener && heldAfterLastScan <= OPENER_TAIL) return true;
     if (heldForReasoning) {
       // The tail is trimmed only once it is twice as long as needed: one concatenation per feed.
       tokenTail += fragment;
