@@ -6,6 +6,8 @@ import { redactionOf, redactValue } from './redaction.js';
 
 type Executable = Extract<Admission, { kind: 'execute' }>;
 
+const ignore = (): void => undefined;
+
 /**
  * Whether a batch runs concurrently: two or more calls to execute, `maxConcurrency` above 1, no
  * wrap-tool middleware, and every call reporting `isConcurrencySafe(args)`. Otherwise calls run one at a time in call order.
@@ -65,17 +67,15 @@ export function executeBatch(
     indexes.push(index);
     executables.push(admission);
   }
-  const batch: Batch = { state, admissions, indexes, callTool, outcomes: new Map(), next: 0 };
+  const batch: Batch = { state, admissions, indexes, callTool, outcomes: new Map(), next: 0, running: 0, done: ignore };
   if (!runsConcurrently(state, executables)) return runSerial(batch, 0);
 
   for (const admission of executables) emitStarted(state, admission);
-  const inFlight: Promise<void>[] = [];
-  for (let count = 0; count < state.policy.maxConcurrency; count += 1) {
-    const started = fillSlot(batch);
-    if (started === undefined) break;
-    inFlight.push(started);
-  }
-  return inFlight.length === 0 ? batch.outcomes : allSettled(batch, inFlight);
+  for (let count = 0; count < state.policy.maxConcurrency; count += 1) if (!fillSlot(batch)) break;
+  if (batch.running === 0) return batch.outcomes;
+  return new Promise((resolve) => {
+    batch.done = resolve;
+  });
 }
 
 /**
@@ -91,6 +91,10 @@ interface Batch {
   readonly callTool: NestedCallRunner;
   readonly outcomes: Map<number, CallOutcome>;
   next: number;
+  /** Asynchronous calls of a concurrent batch still running. */
+  running: number;
+  /** Resolves a concurrent batch's promise once its last call settled. */
+  done: (outcomes: Map<number, CallOutcome>) => void;
 }
 
 /**
@@ -140,32 +144,32 @@ async function continueSerial(
   return outcome.kind === 'fatal' ? batch.outcomes : runSerial(batch, at + 1);
 }
 
-/** One slot of a concurrent batch: starts calls in order until one is asynchronous, and takes the next call when it settles. */
-function fillSlot(batch: Batch): Promise<void> | undefined {
+/**
+ * One slot of a concurrent batch: starts calls in order until one is asynchronous (true: the slot
+ * is taken) and, when that call settles, takes the next one. No async function or promise of its
+ * own per call, and no `Promise.all`: the batch's promise settles when the last call does.
+ */
+function fillSlot(batch: Batch): boolean {
   while (batch.next < batch.indexes.length) {
     const index = batch.indexes[batch.next] as number;
     batch.next += 1;
     const pending = runAt(batch, index);
-    if (pending instanceof Promise) return refillSlot(batch, index, pending);
+    if (pending instanceof Promise) {
+      batch.running += 1;
+      pending.then(
+        (outcome) => slotSettled(batch, index, outcome),
+        (error: unknown) => slotSettled(batch, index, unexpected(error)),
+      );
+      return true;
+    }
     batch.outcomes.set(index, pending);
   }
-  return undefined;
+  return false;
 }
 
-async function refillSlot(batch: Batch, index: number, pending: Promise<CallOutcome>): Promise<void> {
-  let outcome: CallOutcome;
-  try {
-    outcome = await pending;
-  } catch (error) {
-    outcome = unexpected(error);
-  }
+function slotSettled(batch: Batch, index: number, outcome: CallOutcome): void {
   batch.outcomes.set(index, outcome);
-  // Awaited only when a call is still running: `await undefined` costs a promise and a turn.
-  const next = fillSlot(batch);
-  if (next !== undefined) await next;
-}
-
-async function allSettled(batch: Batch, inFlight: Promise<void>[]): Promise<Map<number, CallOutcome>> {
-  await Promise.all(inFlight);
-  return batch.outcomes;
+  batch.running -= 1;
+  fillSlot(batch);
+  if (batch.running === 0) batch.done(batch.outcomes);
 }
