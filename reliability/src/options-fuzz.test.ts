@@ -26,6 +26,7 @@ const limitsArb = fc.record(
   {
     maxModelCalls: option(countOrInfinity),
     maxToolCalls: option(countOrInfinity),
+    maxToolDepth: option(fc.integer({ min: 0, max: 256 })),
     maxRetriesPerCall: option(fc.integer({ min: 0, max: 3 })),
     wallClockMs: option(fc.oneof(fc.integer({ min: 1, max: 30 }), fc.constant(Number.POSITIVE_INFINITY))),
     retryDelayMs: option(fc.integer({ min: 0, max: 5 })),
@@ -87,7 +88,7 @@ describe(`random numeric options (${RUNS} runs)`, () => {
           return;
         }
         const set = Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined));
-        const resolved = { maxModelCalls: 25, maxToolCalls: 50, ...set } as Record<string, unknown>;
+        const resolved = { maxModelCalls: 25, maxToolCalls: 50, maxToolDepth: 64, ...set } as Record<string, unknown>;
         if (RunCancelledError.isInstance(outcome)) {
           // Only budgets that allow that many calls (Infinity, or just large) may run until the host stops it.
           outcomes.unbounded += 1;
@@ -102,8 +103,8 @@ describe(`random numeric options (${RUNS} runs)`, () => {
           model_calls: resolved.maxModelCalls,
           tool_calls: resolved.maxToolCalls,
           wall_clock: resolved.wallClockMs,
-          // Nested calls only (64 levels, not an option): the tools here make none.
-          tool_depth: 64,
+          // Nested calls only: the tools here make none.
+          tool_depth: resolved.maxToolDepth,
         }[error.limitKind];
         expect(error.limit === configured, `${error.limit} vs ${String(configured)}`).toBe(true);
         expect(Number.isFinite(error.limit)).toBe(true);
