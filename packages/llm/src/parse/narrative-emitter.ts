@@ -1,3 +1,5 @@
+import { isWhitespace } from './text-scanning.js';
+
 /**
  * @internal Writes narrative incrementally so the concatenated output equals
  * `joinNarrative(parts)`: leading whitespace of a part is dropped, trailing whitespace is held until
@@ -23,6 +25,12 @@ export function createNarrativeEmitter(): NarrativeEmitter {
   let held = '';
   return {
     append(text) {
+      // Within a part, text ending in a non-space joins what was held: no trimming to do.
+      if (inPart && text !== '' && !isWhitespace(text.charCodeAt(text.length - 1))) {
+        output += held + text;
+        held = '';
+        return;
+      }
       let piece = text;
       if (!inPart) {
         piece = piece.trimStart();

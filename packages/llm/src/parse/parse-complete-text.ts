@@ -177,14 +177,14 @@ function leadingReasoningEnd(text: string, leadingReasoning: boolean): number {
 }
 
 /**
- * Whether the reasoning tracker the scan uses (see `reasoning-tracker.ts`) reads a region that
+ * @internal Whether the reasoning tracker the scan uses (see `reasoning-tracker.ts`) reads a region that
  * starts the text (after whitespace) and ends at `end`: a call token of an enabled grammar before
  * the first reasoning token decides that the text did not start in reasoning (a later `</think>` is
  * content), one inside a region opened at the start ends it there, and a Harmony analysis opener
  * first decides the start too. The answer after the region is read as JSON only when the scan
  * agrees it is one: both readings follow one set of rules.
  */
-function reasoningEndsAt(text: string, end: number, knowledge: ToolKnowledge): boolean {
+export function reasoningEndsAt(text: string, end: number, knowledge: ToolKnowledge): boolean {
   const state = initialFenceState(knowledge.leadingReasoning, reasoningCallTokens(knowledge.allows));
   const first = text.search(/\S/);
   let found = false;

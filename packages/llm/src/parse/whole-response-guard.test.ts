@@ -97,6 +97,22 @@ describe('the answer after a leading reasoning region', () => {
       expect(got.calls).toEqual(['get_current_weather:bare_json']);
     }
   });
+
+  it("is no such answer after a call token: a `</think>` in the call's value is content, and the text after the call flows", () => {
+    // Kimi's call token decides that the reply did not start in reasoning (the batch parse reads no
+    // answer after that closer), so the guard holds nothing until the stream ends.
+    const value = JSON.stringify({ city: 'x</think>{"name": "get", "arguments": {}}' });
+    const text = `<|tool_calls_section_begin|><|tool_call_begin|>functions.get:0<|tool_call_argument_begin|>${value}<|tool_call_end|><|tool_calls_section_end|> The weather follows here.`;
+    const options = { tools: [get] };
+    const expected = batch(text, options);
+    expect(expected.calls.map((found) => found.name)).toEqual(['get']);
+    for (const fragments of [[text], [...text]]) {
+      const got = stream(fragments, options);
+      expect(got.text).toBe(expected.text);
+      expect(got.shown).toBe('The weather follows here.');
+      expect(got.calls).toEqual(['get:sentinel']);
+    }
+  });
 });
 
 describe('a brace in prose', () => {

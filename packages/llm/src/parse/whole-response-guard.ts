@@ -7,7 +7,7 @@ import {
   startJsonPrefix,
 } from './json-prefix-reader.js';
 import { isRecord } from './own-properties.js';
-import { parseCompleteText } from './parse-complete-text.js';
+import { parseCompleteText, reasoningEndsAt } from './parse-complete-text.js';
 import type { ParsedCall, ParsedText } from './parse-types.js';
 import type { ToolKnowledge } from './scan-context.js';
 import { isWhitespace } from './text-scanning.js';
@@ -238,12 +238,15 @@ interface ReasoningEnd {
   firstNonSpace: number;
 }
 
+/** What ends a leading reasoning region: its closer, the raw text after it and the absolute position past it. */
+interface FoundReasoningEnd {
+  closer: RegExp;
+  after: string;
+  end: number;
+}
+
 /** Returns the closer that ends the leading region and the raw text after it, when `raw` completes it. */
-function findReasoningEnd(
-  state: ReasoningEnd,
-  raw: string,
-  leadingReasoning: boolean,
-): { closer: RegExp; after: string } | undefined {
+function findReasoningEnd(state: ReasoningEnd, raw: string, leadingReasoning: boolean): FoundReasoningEnd | undefined {
   if (state.phase === 2) return undefined;
   const window = state.tail + raw;
   const windowStart = state.offset - state.tail.length;
@@ -258,6 +261,8 @@ function findReasoningEnd(
     return undefined;
   }
   state.tail = window.slice(-TOKEN_TAIL);
+  // Every token ends in `>` or `]`: a fragment without either completes none (the tail held none).
+  if (raw.indexOf('>') < 0 && raw.indexOf(']') < 0) return undefined;
   if (state.phase === 0) {
     const token = REASONING_TOKEN.exec(window);
     if (token === null) return undefined;
@@ -265,7 +270,9 @@ function findReasoningEnd(
     const pattern = new RegExp(token[0].replace(/[[\]/\\]/g, '\\$&'), 'i');
     if ((token[1] ?? token[2]) === '/') {
       state.phase = 2;
-      return leadingReasoning ? { closer: pattern, after: window.slice(token.index + token[0].length) } : undefined;
+      if (!leadingReasoning) return undefined;
+      const after = window.slice(token.index + token[0].length);
+      return { closer: pattern, after, end: state.offset - after.length };
     }
     if (!atStart) {
       state.phase = 2;
@@ -293,12 +300,13 @@ function hasTokenStart(text: string): boolean {
   return text.indexOf('<') >= 0 || text.indexOf('[') >= 0;
 }
 
-function findCloser(state: ReasoningEnd, window: string): { closer: RegExp; after: string } | undefined {
+function findCloser(state: ReasoningEnd, window: string): FoundReasoningEnd | undefined {
   state.tail = window.slice(-TOKEN_TAIL);
   const closer = state.closer?.exec(window);
   if (closer === null || closer === undefined || state.closer === undefined) return undefined;
   state.phase = 2;
-  return { closer: state.closer, after: window.slice(closer.index + closer[0].length) };
+  const after = window.slice(closer.index + closer[0].length);
+  return { closer: state.closer, after, end: state.offset - after.length };
 }
 
 export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeResponseGuard | undefined {
@@ -343,7 +351,8 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
     let last = window.length - 1;
     while (last >= stop && window.charCodeAt(last) !== 60) last--;
     tagTail = last >= stop ? window.slice(last) : '';
-    return window.includes(PYTHON_TAG);
+    // The tag ends in its only `>`: a fragment without one completes no tag (the tail held none).
+    return raw.indexOf('>') >= 0 && window.includes(PYTHON_TAG);
   }
 
   function heldText(): string {
@@ -466,7 +475,10 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
       if (!sawBracket && (raw.indexOf('{') >= 0 || raw.indexOf('[') >= 0)) sawBracket = true;
       if (sawPythonTag(raw)) holdAllFrom(base);
       const ended = findReasoningEnd(reasoning, raw, knowledge.leadingReasoning);
-      if (ended !== undefined && holdFrom === undefined) {
+      // The batch parse reads the answer only when the reasoning tracker ends the region at that
+      // closer too (a call token before it decides the start, and the closer is content): decided
+      // by the text up to the closer, so it is checked once, now.
+      if (ended !== undefined && holdFrom === undefined && reasoningEndsAt(all, ended.end, knowledge)) {
         answer = { reader: newStartReader(), closer: ended.closer, at: undefined };
         examined += readStart(answer.reader, ended.after);
       } else if (answer !== undefined && answer.reader.json === undefined) examined += readStart(answer.reader, raw);
