@@ -86,14 +86,6 @@ const pieces: readonly string[] = [
 ];
 
 const text = fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 14 }).map((parts) => parts.join(''));
-// Known, and not about splits (a whole feed agrees with every split): a lone quotation mark whose
-// quotation a later call's quoted argument seems to close (`"[TOOL_CALLS]x {…} search("rust", 3)`)
-// is read differently by a stream scan and a complete parse. Left out of the comparison with the
-// complete parse until that is settled.
-const balancedText = fc
-  .array(fc.constantFrom(...pieces.filter((part) => part !== '"' && part !== "'")), { minLength: 1, maxLength: 14 })
-  .map((parts) => parts.join(''));
-
 /** `text` cut at `cuts` (sorted, deduplicated, inside the text). */
 
 describe('the stream scrubber, fed any split of texts with words, openers, quotes and JSON', () => {
@@ -121,7 +113,7 @@ describe('the stream scrubber, fed any split of texts with words, openers, quote
 
   it('releases exactly the narrative and calls of a complete parse, never more than its prefix', () => {
     fc.assert(
-      fc.property(balancedText, fc.array(fc.nat(), { maxLength: 12 }), fc.boolean(), (whole, cuts, oneCharacter) => {
+      fc.property(text, fc.array(fc.nat(), { maxLength: 12 }), fc.boolean(), (whole, cuts, oneCharacter) => {
         const result = compareStream(oneCharacter ? [...whole] : cutAt(whole, cuts), tools);
         expect(result.streamedText).toBe(result.batchText);
         expect(result.streamedCalls).toEqual(result.batchCalls);

@@ -68,7 +68,7 @@ const rarePieces = [
   '[tru, {"name": "add", "\\u0061rguments": {"a": 1, "b": 2}}]',
 ];
 
-/** As {@link rarePieces}, with lone quotation marks and apostrophes (a stream and a batch read some differently: see the scrubber's property test). */
+/** As {@link rarePieces}, with lone quotation marks and apostrophes. */
 const rareWithQuotes = [...rarePieces, '"', "'", '"quoted" ', "don't "];
 
 /** How a reply may open: as prose, in reasoning, or as a whole-response JSON reading would read it. */
@@ -140,7 +140,7 @@ describe('the stream scrubber on plain prose with rare special characters', () =
   it('releases the narrative and calls of a complete parse, each feed a prefix of it', () => {
     fc.assert(
       fc.property(
-        prose(rarePieces),
+        prose(rareWithQuotes),
         fc.array(fc.nat(), { maxLength: 40 }),
         fc.boolean(),
         fc.constantFrom<readonly ToolSchema[]>([add], [add, search]),

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ToolSchema } from '../spec/tool-schema.js';
 import { compareStream, cutAt } from './__fixtures__/stream-check.js';
@@ -53,6 +54,25 @@ describe('a quotation mark in prose, streamed', () => {
       expect(result.streamedCalls).toEqual(result.batchCalls);
       expect(result.alwaysPrefix).toBe(true);
     }
+  });
+
+  it('shows prose with quotation marks fed a character at a time as it arrives, but for trailing whitespace', () => {
+    const characters = [...'abcxyz ABC 0123 .,;:!?-()', '\n', '"', '“', '”', '«', '»', '「', '」'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...characters), { minLength: 1, maxLength: 120 }), (drawn) => {
+        const whole = drawn.join('');
+        const scrubber = createStreamScrubber({ tools });
+        let shown = '';
+        let fed = '';
+        for (const character of drawn) {
+          shown += scrubber.feed(character).text;
+          fed += character;
+          expect(shown).toBe(fed.trim());
+        }
+        expect(shown + scrubber.flush().text).toBe(whole.trim());
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('shows the text after an open quotation while the call in it is held, and never the call', () => {
