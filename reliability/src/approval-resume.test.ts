@@ -20,8 +20,9 @@ import { defineTool, ToolPolicy } from '@tiny/tools';
 import fc from 'fast-check';
 import { Type } from 'typebox';
 import { afterAll, describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
-const RUNS = Number(process.env.APPROVAL_RESUME_RUNS ?? 300);
+const RUNS = Number(process.env.APPROVAL_RESUME_RUNS ?? propertyRuns(300));
 const root = mkdtempSync(join(tmpdir(), 'tiny-approval-resume-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -139,7 +140,7 @@ describe(`approval resume: once across processes, asked again under a changed po
   }, 120_000);
 });
 
-const EDIT_RUNS = Number(process.env.APPROVAL_EDIT_RUNS ?? 150);
+const EDIT_RUNS = Number(process.env.APPROVAL_EDIT_RUNS ?? propertyRuns(150));
 
 type Guard = 'claims-memory' | 'claims-file' | 'claims-sqlite' | 'ledger-memory' | 'ledger-no-rows' | 'ledger-sqlite';
 type Edit = 'none' | 'prepend' | 'append' | 'drop-digest' | 'drop-message';
@@ -260,7 +261,7 @@ describe(`approval resume: state edits and ledger-only replays never run a call 
   }, 120_000);
 });
 
-const DECIDE_RUNS = Number(process.env.APPROVAL_DECIDE_RUNS ?? 90);
+const DECIDE_RUNS = Number(process.env.APPROVAL_DECIDE_RUNS ?? propertyRuns(90));
 type DecideGuard = 'none' | 'ledger-memory' | 'ledger-sqlite' | 'claims-memory' | 'claims-file' | 'claims-sqlite';
 type Decision = 'deny' | 'approve' | 'approve_edited';
 
@@ -364,7 +365,7 @@ describe(`approval resume: a decision is single-use (${DECIDE_RUNS} runs)`, () =
   }, 120_000);
 });
 
-const NESTED_RUNS = Number(process.env.APPROVAL_NESTED_RUNS ?? 120);
+const NESTED_RUNS = Number(process.env.APPROVAL_NESTED_RUNS ?? propertyRuns(120));
 type HelperSpec = { name: string; description: string; readOnly: boolean; children: HelperSpec[] };
 /** A helper tree at most `depth` levels deep. */
 function helperTree(depth: number): fc.Arbitrary<HelperSpec> {

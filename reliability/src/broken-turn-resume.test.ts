@@ -5,8 +5,9 @@ import { defineTool, ToolPolicy } from '@tiny/tools';
 import fc from 'fast-check';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
-const RUNS = Number(process.env.BROKEN_TURN_RUNS ?? 300);
+const RUNS = Number(process.env.BROKEN_TURN_RUNS ?? propertyRuns(300));
 const BROKEN = new Set(['length', 'content_filter', 'error']);
 
 const turn = fc.record({
@@ -94,7 +95,7 @@ describe(`a broken turn's refusal survives a crash at any checkpoint (${RUNS} ru
   }, 120_000);
 });
 
-const FINISH_RUNS = Number(process.env.BROKEN_FINISH_RUNS ?? 200);
+const FINISH_RUNS = Number(process.env.BROKEN_FINISH_RUNS ?? propertyRuns(200));
 const NORMAL = new Set<unknown>(['stop', 'tool_calls', 'other']);
 
 /** Finish reasons a model may report: the spec's, near-misses, and non-strings from a custom model. */
@@ -183,7 +184,7 @@ describe(`odd finish reasons and streams without a finish part never run their c
   }, 120_000);
 });
 
-const AFTER_RUNS = Number(process.env.BROKEN_AFTER_FINISH_RUNS ?? 200);
+const AFTER_RUNS = Number(process.env.BROKEN_AFTER_FINISH_RUNS ?? propertyRuns(200));
 const SPEC_REASONS = ['stop', 'tool_calls', 'other', 'length', 'content_filter', 'error'] as const;
 
 /** What may follow a stream's first finish: metadata, another finish, content or a call. */

@@ -20,8 +20,9 @@ import { type AnyTool, defineTool, ToolPolicy } from '@tiny/tools';
 import fc from 'fast-check';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
-const RUNS = Number(process.env.CALL_ID_RUNS ?? 300);
+const RUNS = Number(process.env.CALL_ID_RUNS ?? propertyRuns(300));
 
 /** Provider ids: short strings over `/`, `#`, digits and the pieces of the ids the harness mints. */
 const providerId = fc.oneof(
@@ -149,7 +150,7 @@ describe(`call ids: no call runs without its own approval, every effect has its 
   }, 120_000);
 });
 
-const GATE_RUNS = Number(process.env.CALL_GATE_RUNS ?? 120);
+const GATE_RUNS = Number(process.env.CALL_GATE_RUNS ?? propertyRuns(120));
 
 /** How the harness offers `pay`: each gate either needs an approval or hides the tool. */
 type Gate = {

@@ -11,8 +11,9 @@ import { createValidator, defineTool, ToolPolicy } from '@tiny/tools';
 import fc from 'fast-check';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
-const RUNS = Number(process.env.LOOP_RUNS ?? 400);
+const RUNS = Number(process.env.LOOP_RUNS ?? propertyRuns(400));
 
 function createWorld() {
   const executions: { name: string; args: unknown }[] = [];

@@ -14,13 +14,14 @@ import { defineTool, InvalidInputError, ToolPolicy } from '@tiny/tools';
 import fc from 'fast-check';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
 // Issue #32, items 3 and 4: whatever a server sends back under a forced tool choice, a forced
 // choice is never silently answered with prose, calls under `none` never run, a named choice runs
 // no other tool (unless the policy is `accept`), and a constrained reply runs only through
 // admission (a call to an unknown name or with bad arguments never runs a tool).
 
-const RUNS = Number(process.env.FORCED_CHOICE_RUNS ?? 300);
+const RUNS = Number(process.env.FORCED_CHOICE_RUNS ?? propertyRuns(300));
 
 function world() {
   const ran: { name: string; args: unknown }[] = [];

@@ -12,6 +12,7 @@ import { createOpenAICompatible } from '@tiny/provider-openai';
 import { TinyError } from '@tiny/tools';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
 /**
  * Both HTTP adapters against a hostile 127.0.0.1 server: random redirects (301/302/303/307/308 to
@@ -20,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * reaches the other origin, no call of a turn that did not end normally is executable (its finish
  * reason is a broken one), every failure is a typed error, nothing hangs, RSS stays bounded.
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
+const RUNS = Number(process.env.FUZZ_RUNS ?? propertyRuns(100));
 const SECRET = 'sk-hostile-secret-key';
 const PROMPT = 'the secret prompt 7d1f';
 
@@ -324,7 +325,7 @@ describe('adapters against a hostile server', () => {
  * its finish reason is a broken one, or the call is invalid), every failure is a typed error,
  * nothing hangs.
  */
-const INTEGRITY_RUNS = Number(process.env.FUZZ_RUNS ?? 120);
+const INTEGRITY_RUNS = Number(process.env.FUZZ_RUNS ?? propertyRuns(120));
 
 type Broken =
   | { kind: 'reason_value'; value: string }

@@ -4,8 +4,9 @@ import { defineTool } from '@tiny/tools';
 import fc from 'fast-check';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
-const RUNS = Number(process.env.KEY_RUNS ?? 200);
+const RUNS = Number(process.env.KEY_RUNS ?? propertyRuns(200));
 
 describe(`idempotency keys carry nothing the host injects (${RUNS} runs)`, () => {
   it('the stored and handed-out key is the same whatever the injected secret', async () => {

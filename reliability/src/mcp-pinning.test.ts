@@ -33,9 +33,10 @@ import {
 } from '@tiny/mcp';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
-const RUNS = Number(process.env.MCP_PINNING_RUNS ?? 200);
-const ADVERSARIAL_RUNS = Number(process.env.MCP_ADVERSARIAL_RUNS ?? 80);
+const RUNS = Number(process.env.MCP_PINNING_RUNS ?? propertyRuns(200));
+const ADVERSARIAL_RUNS = Number(process.env.MCP_ADVERSARIAL_RUNS ?? propertyRuns(80));
 
 // The SDK copy @tiny/mcp depends on (its ESM build, like the client inside @tiny/mcp).
 const requireFromMcp = createRequire(fileURLToPath(import.meta.resolve('@tiny/mcp')));

@@ -3,8 +3,9 @@ import { ScriptedModel, scriptedToolCall, toolEventViolations } from '@tiny/harn
 import { defineTool, ToolPolicy } from '@tiny/tools';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
-const RUNS = Number(process.env.NORMALIZE_RUNS ?? 1000);
+const RUNS = Number(process.env.NORMALIZE_RUNS ?? propertyRuns(1000));
 
 type Kind = 'absent' | 'object' | 'other';
 

@@ -4,6 +4,7 @@ import { collectStreamSettled, type LanguageModelV1StreamPart } from '@tiny/llm'
 import { createOpenAICompatible } from '@tiny/provider-openai';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
 // Streamed `tool_calls` fragments that put one call id at two indexes (the first index's call and
 // a second index's, in any interleaving, the id repeated or not on later fragments, with an
@@ -122,7 +123,7 @@ describe('OpenAI stream: one call id at two indexes', () => {
         );
         for (const call of settled.response.toolCalls) expect(call.invalid, JSON.stringify(call)).toBeDefined();
       }),
-      { numRuns: 150, seed: 0x51d },
+      { numRuns: propertyRuns(150), seed: 0x51d },
     );
   });
 });

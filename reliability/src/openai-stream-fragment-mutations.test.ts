@@ -4,6 +4,7 @@ import { collectStreamSettled, type LanguageModelV1StreamPart } from '@tiny/llm'
 import { createOpenAICompatible } from '@tiny/provider-openai';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
 // Two streamed calls (`ls` and `rm -rf ~`), their argument text split at random points and
 // interleaved, each fragment then stripped of its index and/or id at random, ids sent as strings
@@ -132,7 +133,7 @@ describe('OpenAI stream: fragments stripped of index or id', () => {
         expect(new Set(runnable.map((call) => call.name)).size).toBe(runnable.length);
         if (!input.mutate) expect(runnable.map((call) => call.name).sort()).toEqual(['list', 'wipe']);
       }),
-      { numRuns: 300, seed: 0x5c0f },
+      { numRuns: propertyRuns(300), seed: 0x5c0f },
     );
   });
 });

@@ -3,8 +3,9 @@ import { ScriptedModel, scriptedToolCall } from '@tiny/harness/testkit';
 import { defineTool, InvalidInputError, TinyError } from '@tiny/tools';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
-const RUNS = Number(process.env.OPTIONS_RUNS ?? 1000);
+const RUNS = Number(process.env.OPTIONS_RUNS ?? propertyRuns(1000));
 /** The host's own stop: a run still going after this many model calls has no effective limit. */
 const SAFETY_CALLS = 60;
 

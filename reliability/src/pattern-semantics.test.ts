@@ -1,8 +1,9 @@
 import { createValidator, SchemaCompileFailure } from '@tiny/tools';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
-const RUNS = Number(process.env.PATTERN_SEMANTICS_RUNS ?? 400);
+const RUNS = Number(process.env.PATTERN_SEMANTICS_RUNS ?? propertyRuns(400));
 
 /**
  * Pattern pieces whose meaning RE2 and ECMA-262 used to disagree on (whitespace classes, `.`, a

@@ -1,8 +1,9 @@
 import { createValidator, SchemaCompileFailure } from '@tiny/tools';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
-const RUNS = Number(process.env.PATTERN_SURROGATE_RUNS ?? 300);
+const RUNS = Number(process.env.PATTERN_SURROGATE_RUNS ?? propertyRuns(300));
 
 /** A code point written as `\uXXXX` (a pair of escapes for an astral one, as JSON Schema authors write them). */
 function escaped(code: number): string {

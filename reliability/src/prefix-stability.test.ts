@@ -26,8 +26,9 @@ import { type AnyTool, defineTool, ToolPolicy, ToolResult } from '@tiny/tools';
 import fc from 'fast-check';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
-const RUNS = Number(process.env.PREFIX_STABILITY_RUNS ?? 150);
+const RUNS = Number(process.env.PREFIX_STABILITY_RUNS ?? propertyRuns(150));
 
 function tool(name: string, description: string, extra: Record<string, unknown> = {}): AnyTool {
   return defineTool({

@@ -1,8 +1,9 @@
 import { createValidator, defineTool, executeTool, ToolInputError } from '@tiny/tools';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
-const RUNS = Number(process.env.REDOS_RUNS ?? 2_000);
+const RUNS = Number(process.env.REDOS_RUNS ?? propertyRuns(2_000));
 
 /**
  * Patterns known to backtrack exponentially (or with a high polynomial) on a backtracking engine,

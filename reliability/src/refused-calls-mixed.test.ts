@@ -11,8 +11,9 @@ import { defineTool, ToolPolicy } from '@tiny/tools';
 import fc from 'fast-check';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
-const RUNS = Number(process.env.REFUSED_CALLS_RUNS ?? 150);
+const RUNS = Number(process.env.REFUSED_CALLS_RUNS ?? propertyRuns(150));
 
 // A model turn mixing calls an adapter refused (any raw text: valid JSON, relaxed JSON a repair
 // would read, text cut before its brace), calls whose text is merely unreadable (a trailing comma:

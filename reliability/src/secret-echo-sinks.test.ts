@@ -9,6 +9,7 @@ import { renderTraceHtml } from '@tiny/trace';
 import fc from 'fast-check';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
 // The OTel SDK the otel package tests with (its in-memory exporter), resolved from that package.
 const otelRequire = createRequire(new URL('../../packages/otel/package.json', import.meta.url));
@@ -32,9 +33,9 @@ const exporter = new sdk.InMemorySpanExporter();
 const provider = new sdk.BasicTracerProvider({ spanProcessors: [new sdk.SimpleSpanProcessor(exporter)] });
 const tracer = provider.getTracer('secret-echo-sinks');
 
-const RUNS = Number(process.env.SECRET_ECHO_RUNS ?? 600);
-const PROGRAM_RUNS = Number(process.env.SECRET_ECHO_PROGRAM_RUNS ?? 60);
-const NESTED_RUNS = Number(process.env.SECRET_ECHO_NESTED_RUNS ?? 200);
+const RUNS = Number(process.env.SECRET_ECHO_RUNS ?? propertyRuns(600));
+const PROGRAM_RUNS = Number(process.env.SECRET_ECHO_PROGRAM_RUNS ?? propertyRuns(60));
+const NESTED_RUNS = Number(process.env.SECRET_ECHO_NESTED_RUNS ?? propertyRuns(200));
 
 /** Characters no harness text holds, so a match in a sink can only be the secret. */
 const RARE = ['\u2063', '§', '🔑', 'ǅ', '\u0007'];
@@ -486,7 +487,7 @@ describe(`secrets a tool echoes never reach a sink (${RUNS} random cases, ${PROG
         expect(tool_rows).toContain(`counted 42 items (${short.length})`);
         expect(tool_rows).not.toContain(REDACTED);
       }),
-      { numRuns: 50 },
+      { numRuns: propertyRuns(50) },
     );
     // The figure for the report.
     console.log(`secret-echo-sinks: ${leakCount} leaks in ${sinkChecks} sink checks`);
@@ -494,7 +495,7 @@ describe(`secrets a tool echoes never reach a sink (${RUNS} random cases, ${PROG
   });
 });
 
-const FAIL_CLOSED_RUNS = Number(process.env.SECRET_ECHO_FAIL_CLOSED_RUNS ?? 60);
+const FAIL_CLOSED_RUNS = Number(process.env.SECRET_ECHO_FAIL_CLOSED_RUNS ?? propertyRuns(60));
 let closedChecks = 0;
 let closedLeaks = 0;
 

@@ -11,8 +11,9 @@ import { defineTool, ToolPolicy } from '@tiny/tools';
 import fc from 'fast-check';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
-const RUNS = Number(process.env.LOOP_RUNS ?? 400);
+const RUNS = Number(process.env.LOOP_RUNS ?? propertyRuns(400));
 
 describe(`secrets never leave the host (${RUNS} random runs)`, () => {
   it('keeps injected values out of requests, events (capture on or off), errors and run state', async () => {

@@ -1,6 +1,7 @@
 import { readSseEvents, type SseEvent } from '@tiny/provider-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
 // Server-sent event framing (the WHATWG HTML "server-sent events" parsing rules): lines end in
 // CRLF, LF or CR; a blank line ends an event; an event with an `event:` name but no `data:` line
@@ -66,7 +67,7 @@ describe('readSseEvents framing', () => {
           expect(await read(bytes, cuts)).toEqual(expected(events));
         },
       ),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

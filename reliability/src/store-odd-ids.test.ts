@@ -14,9 +14,10 @@ import { SqliteArtifactStore, SqliteCheckpointStore, SqliteToolEffectLedger } fr
 import { InvalidInputError, TinyError } from '@tiny/tools';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
 /** Property runs per store and property: each saves, lists, loads and deletes up to 6 ids. */
-const RUNS = Number(process.env.STORE_FUZZ_RUNS ?? 200);
+const RUNS = Number(process.env.STORE_FUZZ_RUNS ?? propertyRuns(200));
 
 const root = mkdtempSync(join(tmpdir(), 'tiny-store-odd-ids-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

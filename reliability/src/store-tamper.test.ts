@@ -26,6 +26,7 @@ import { defineTool, TinyError, ToolPolicy, type ToolResult } from '@tiny/tools'
 import fc from 'fast-check';
 import { Type } from 'typebox';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
 /**
  * Breaker classes against the stores, generated: planted symbolic links, FIFOs, corrupt records and
@@ -34,7 +35,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
  * needs a mount an unprivileged test cannot make); non-JSON, deep and cyclic tool arguments through
  * model calls and nested `ctx.callTool` with a ledger. Sized by run counts.
  */
-const RUNS = Number(process.env.STORE_TAMPER_RUNS ?? 60);
+const RUNS = Number(process.env.STORE_TAMPER_RUNS ?? propertyRuns(60));
 
 const inject = vi.hoisted(() => ({ countdown: 0, code: 'ENOSPC', hits: 0, calls: 0, last: '' }));
 vi.mock('node:fs/promises', async (importOriginal) => {

@@ -1,13 +1,14 @@
 import { createStreamScrubber, type ParsedCall, parseToolCalls, type ToolSchema } from '@tiny/llm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
 // PARSE-3, fuzzed through the public API: markup inside a string argument value is content in every
 // grammar (nothing in it ends the call or starts another, batch or stream, any split); the same
 // call quoted in prose is not a call; a Kimi call's malformed id suffix never changes the tool it
 // names, and no parsed call carries an id (the harness mints fresh ones).
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 120);
+const RUNS = Number(process.env.FUZZ_RUNS ?? propertyRuns(120));
 
 const TOOL: ToolSchema = {
   name: 'note',

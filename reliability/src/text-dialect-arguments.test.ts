@@ -4,11 +4,12 @@ import { defineTool, ToolPolicy } from '@tiny/tools';
 import fc from 'fast-check';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
 // HARDEN item 1, fuzzed: text-dialect calls with random argument values run only with what the text
 // stated; `{}` only when the text stated no arguments (absent, blank, or an empty object).
 
-const RUNS = Number(process.env.LOOP_RUNS ?? 300);
+const RUNS = Number(process.env.LOOP_RUNS ?? propertyRuns(300));
 const dialects = ['xml', 'pformat', 'python', 'typescript'] as const;
 const keys = ['arguments', 'parameters', 'args', 'params', 'input'] as const;
 

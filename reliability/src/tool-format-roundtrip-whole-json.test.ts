@@ -1,6 +1,7 @@
 import { createStreamScrubber, parseToolCalls, type ToolSchema } from '@tiny/llm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
 /**
  * Stream vs batch for the whole-response JSON grammars (ui-r2 a7/h3): a call written as the whole
@@ -8,7 +9,7 @@ import { describe, expect, it } from 'vitest';
  * tool prompts, vLLM's llama3_json parser). For any split, the scrubber's output equals the batch
  * parse's narrative, and no prefix of it ever shows a value of a call the batch parse reads.
  */
-const RUNS = Number(process.env.TOOL_FORMAT_RUNS ?? 200);
+const RUNS = Number(process.env.TOOL_FORMAT_RUNS ?? propertyRuns(200));
 
 const login: ToolSchema = {
   name: 'login',

@@ -10,11 +10,12 @@ import {
 } from '@tiny/llm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
 // Issue #31: for random schemas and values, a call written in a tool's format reads back as the
 // same call, per format (json, xml, ptype), through the format's own parser and through the
 // response parsers the harness uses (native dialect beside a structured call, and text dialects).
-const RUNS = Number(process.env.TOOL_FORMAT_RUNS ?? 200);
+const RUNS = Number(process.env.TOOL_FORMAT_RUNS ?? propertyRuns(200));
 
 type Field =
   | { readonly kind: 'string' | 'integer' | 'number' | 'boolean' }

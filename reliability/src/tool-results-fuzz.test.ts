@@ -3,8 +3,9 @@ import { ScriptedModel, scriptedToolCall, toolEventViolations } from '@tiny/harn
 import { defineTool, type JsonValue, type ToolOutput, ToolResult } from '@tiny/tools';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
-const RUNS = Number(process.env.RESULT_RUNS ?? 300);
+const RUNS = Number(process.env.RESULT_RUNS ?? propertyRuns(300));
 
 type Poison = 'cycle' | 'bigint' | 'deep';
 

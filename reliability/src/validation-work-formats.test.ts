@@ -1,9 +1,10 @@
 import { checkSchema, createValidator, SchemaCompileFailure } from '@tiny/tools';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from './property-runs.js';
 
-const RUNS = Number(process.env.VALIDATION_WORK_RUNS ?? 25);
-const FORMAT_RUNS = Number(process.env.VALIDATION_FORMAT_RUNS ?? 400);
+const RUNS = Number(process.env.VALIDATION_WORK_RUNS ?? propertyRuns(25));
+const FORMAT_RUNS = Number(process.env.VALIDATION_FORMAT_RUNS ?? propertyRuns(400));
 
 /** Keywords a refusal may carry besides the schema's own: the budget, the depth, the issue cap. */
 const REFUSALS = new Set(['maxBranchVisits', 'maxDepth', 'maxIssues']);
