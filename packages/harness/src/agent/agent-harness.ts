@@ -22,6 +22,7 @@ import { ListenerError } from '../errors/listener-error.js';
 import { UnwrappedAiSdkModelError } from '../errors/unwrapped-ai-sdk-model-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import { type AgentEventListener, EventSink } from '../events/event-sink.js';
+import { recordedValue } from '../events/recorded-value.js';
 import { canonical } from '../ledger/idempotency-key.js';
 import type { IdempotencyKeyRule, LedgerFailureMode, ToolEffectLedger } from '../ledger/tool-effect-ledger.js';
 import type { AgentMiddleware } from '../middleware/agent-middleware.js';
@@ -538,7 +539,9 @@ export class AgentHarness {
     const middleware = [...this.middleware, ...(options.middleware ?? [])];
     // A model with autoProfile reads its server once, before the dialect is chosen from its profile.
     const profiled = await profileModel(this.model, context.signal);
-    if (profiled !== undefined && sink.active) sink.emit({ type: 'model_profiled', ...profiled });
+    // The model's own copy of its fields first: the event's `type` is the harness's.
+    if (profiled !== undefined && sink.active)
+      sink.emit({ ...(recordedValue(profiled) as unknown as typeof profiled), type: 'model_profiled' });
     const dialectKind: ToolDialectKind =
       policy.toolDialect === 'auto' ? (this.model.profile.toolCalling ? 'native' : 'tagged_json') : policy.toolDialect;
     // A fresh run drops broken tool cycles once; a resumed run keeps its open batch.

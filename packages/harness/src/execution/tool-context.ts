@@ -290,10 +290,11 @@ class CallContext implements ToolExecutionContext {
     if (!sink.active || !this.#running) return;
     const { fraction, ...rest } = scrubValue(progress, this.#secrets());
     const clamped = fraction === undefined || Number.isNaN(fraction) ? undefined : Math.min(1, Math.max(0, fraction));
+    // The tool's fields first: `type` and `callId` are the harness's, whatever the report holds.
     sink.emit({
+      ...recorded(rest),
       type: 'tool_progress',
       callId: this.callId,
-      ...recorded(rest),
       ...(clamped === undefined ? {} : { fraction: clamped }),
     });
   }
