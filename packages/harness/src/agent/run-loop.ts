@@ -312,7 +312,8 @@ function finish(
   return {
     runId: state.runId,
     outcome,
-    messages: state.history,
+    // A frozen copy: editing the run's messages changes nothing the harness still holds.
+    messages: Object.freeze(state.history.slice()),
     text,
     events: state.sink.recorded ?? [],
     usage: state.usage,

@@ -24,7 +24,8 @@ export class LimitExceededError extends TinyError {
     super('LimitExceededError', `run limit reached: ${options.limit} ${what[options.limitKind]}`, options);
     this.limitKind = options.limitKind;
     this.limit = options.limit;
-    this.messages = options.messages;
+    // A frozen copy: whoever catches the error cannot edit the run's history through it.
+    this.messages = Object.freeze([...options.messages]);
   }
 
   static override isInstance(value: unknown): value is LimitExceededError {

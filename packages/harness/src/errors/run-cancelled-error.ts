@@ -12,7 +12,8 @@ export class RunCancelledError extends TinyError {
   constructor(options: { reason: unknown; messages: readonly Message[] }) {
     super('RunCancelledError', 'run cancelled', { cause: options.reason });
     this.reason = options.reason;
-    this.messages = options.messages;
+    // A frozen copy: whoever catches the error cannot edit the run's history through it.
+    this.messages = Object.freeze([...options.messages]);
   }
 
   static override isInstance(value: unknown): value is RunCancelledError {

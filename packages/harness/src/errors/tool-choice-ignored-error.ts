@@ -38,7 +38,8 @@ export class ToolChoiceIgnoredError extends TinyError {
     this.toolChoice = toolChoice;
     this.calledTools = [...calledTools];
     this.attempts = attempts;
-    this.messages = options.messages;
+    // A frozen copy: whoever catches the error cannot edit the run's history through it.
+    this.messages = Object.freeze([...options.messages]);
   }
 
   static override isInstance(value: unknown): value is ToolChoiceIgnoredError {
