@@ -59,18 +59,24 @@ describe('a quotation mark in prose, streamed', () => {
   it('shows prose with quotation marks fed a character at a time as it arrives, but for trailing whitespace', () => {
     const characters = [...'abcxyz ABC 0123 .,;:!?-()', '\n', '"', '“', '”', '«', '»', '「', '」'];
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...characters), { minLength: 1, maxLength: 120 }), (drawn) => {
-        const whole = drawn.join('');
-        const scrubber = createStreamScrubber({ tools });
-        let shown = '';
-        let fed = '';
-        for (const character of drawn) {
-          shown += scrubber.feed(character).text;
-          fed += character;
-          expect(shown).toBe(fed.trim());
-        }
-        expect(shown + scrubber.flush().text).toBe(whole.trim());
-      }),
+      fc.property(
+        // A reply whose first word could still be `add`, `all` or `Action:` is held until its start decides.
+        fc
+          .array(fc.constantFrom(...characters), { minLength: 1, maxLength: 120 })
+          .filter((drawn) => !/^[aA]/.test(drawn.join('').trimStart())),
+        (drawn) => {
+          const whole = drawn.join('');
+          const scrubber = createStreamScrubber({ tools });
+          let shown = '';
+          let fed = '';
+          for (const character of drawn) {
+            shown += scrubber.feed(character).text;
+            fed += character;
+            expect(shown).toBe(fed.trim());
+          }
+          expect(shown + scrubber.flush().text).toBe(whole.trim());
+        },
+      ),
       { numRuns: 100 },
     );
   });

@@ -11,6 +11,7 @@ import { parseCompleteText, reasoningEndsAt } from './parse-complete-text.js';
 import type { ParsedCall, ParsedText } from './parse-types.js';
 import type { ToolKnowledge } from './scan-context.js';
 import { isWhitespace } from './text-scanning.js';
+import { readWholeReplyOpener } from './whole-reply-openers.js';
 
 const PYTHON_TAG = '<|python_tag|>';
 
@@ -40,8 +41,12 @@ const PYTHON_TAG = '<|python_tag|>';
  *
  * At the end, held text is replaced by the batch parse's narrative when a whole-response reading
  * found JSON calls there (source `bare_json`), so the concatenated output equals `parseToolCalls(text).text`
- * whenever that parse reads such calls. Other whole-response readings (Functionary recipients, a
- * Command R+ action fence, a fence around Hermes blocks) are not held.
+ * whenever that parse reads such calls.
+ * - With offered tools, a reply whose start could still open another whole-reply reading (a pythonic
+ *   call list, Functionary recipients, a Command R+ `Action:`, a fence around Hermes blocks; see
+ *   `whole-reply-openers.ts`) is held until its start decides: released as soon as none can apply,
+ *   else held to the end, where the batch parse's narrative and calls are given. A Functionary `>>>`
+ *   boundary or an `Action:` line after prose is not held yet.
  */
 export interface WholeResponseGuard {
   /**
@@ -59,6 +64,8 @@ export interface WholeResponseGuard {
 const REASONING_TOKEN = /<(\/?)think(?:ing)?>|\[(\/?)think\]/i;
 /** Characters kept from one fragment to the next where a token split across them may have begun. */
 const TOKEN_TAIL = 16;
+/** A reply start no other whole-reply opener has decided within this many characters is held whole. */
+const OPENER_LIMIT = 256;
 
 /** Where a {@link StartReader} stands. */
 const LEAD = 0;
@@ -326,6 +333,10 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
   let callsReleased = 0;
   let blockCalls = 0;
   let start: StartReader = newStartReader();
+  /** Whether the reply opens as another whole-reply reading (`whole-reply-openers.ts`): `undefined` while undecided. */
+  let opened: boolean | undefined = readsProse ? undefined : false;
+  /** The reply from its first non-space character, while `opened` is undecided. */
+  let openerStart = '';
   let reasoning: ReasoningEnd = { phase: 0, closer: undefined, tail: '', offset: 0, firstNonSpace: -1 };
   /** The answer after a leading reasoning region, while it may still be a whole JSON value. */
   let answer: { reader: StartReader; closer: RegExp; at: number | undefined } | undefined;
@@ -424,7 +435,24 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
 
   /** Whether a whole-response reading could still replace what the block scrubber reads. */
   function wholeUndecided(): boolean {
-    return holdFrom !== undefined || start.json === undefined || (answer !== undefined && answer.reader.json !== false);
+    return (
+      holdFrom !== undefined ||
+      start.json === undefined ||
+      opened !== false ||
+      (answer !== undefined && answer.reader.json !== false)
+    );
+  }
+
+  /** Reads the newest fragment `raw` for a whole-reply opener other than JSON while that is undecided. */
+  function readOpener(raw: string): void {
+    if (opened !== undefined) return;
+    openerStart = openerStart === '' ? raw.trimStart() : openerStart + raw;
+    if (openerStart === '') return;
+    examined += raw.length;
+    const state = openerStart.length > OPENER_LIMIT ? 'opened' : readWholeReplyOpener(openerStart, knowledge);
+    if (state === 'undecided') return;
+    opened = state === 'opened';
+    openerStart = '';
   }
 
   /**
@@ -436,6 +464,7 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
     return (
       holdFrom === undefined &&
       start.json === false &&
+      opened === false &&
       (answer === undefined || answer.reader.json === false) &&
       candidate === undefined &&
       base === end &&
@@ -483,6 +512,7 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
         examined += readStart(answer.reader, ended.after);
       } else if (answer !== undefined && answer.reader.json === undefined) examined += readStart(answer.reader, raw);
       if (start.json === undefined) examined += readStart(start, raw);
+      readOpener(raw);
       const chunk = scrubbed.text;
       if (chunk !== '') {
         held.push(chunk);
@@ -497,14 +527,14 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
         const closer = answer.closer.exec(window);
         if (closer !== null) answer.at = end - window.length + closer.index + closer[0].length;
       }
-      if (start.json === true) holdAllFrom(0);
+      if (start.json === true || opened === true) holdAllFrom(0);
       if (answer?.reader.json === true && answer.at !== undefined) holdAllFrom(answer.at);
       if (readsProse && chunk !== '' && holdFrom === undefined) readProse(chunk, end - chunk.length, 0);
       blockCalls += scrubbed.calls.length;
       calls.push(...scrubbed.calls);
       // What may be shown: up to the first hold.
       let cut = holdFrom ?? end;
-      if (start.json === undefined) cut = base;
+      if (start.json === undefined || opened === undefined) cut = base;
       // Until the block scrubber has released the closer, all it released lies before it.
       if (answer?.at !== undefined && answer.reader.json !== false) cut = Math.min(cut, answer.at);
       if (answer?.reader.json === true && answer.at === undefined) cut = base;
@@ -539,6 +569,8 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
       const blockCount = blockCalls + scrubbed.calls.length;
       const alreadyRun = callsReleased;
       const bracket = sawBracket;
+      // Held from its first character (a JSON start or another whole-reply opener): the batch parse decides it.
+      const heldWhole = opened === true || start.json === true;
       all = '';
       released = '';
       held = [];
@@ -556,16 +588,18 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
       candidate = undefined;
       lastNonSpaceEnd = 0;
       sawBracket = false;
+      opened = readsProse ? undefined : false;
+      openerStart = '';
       const blockReading: ParsedText = { ...scrubbed, text: rest, calls: heldCalls };
-      // Every `bare_json` reading needs a `{` or a `[`: without one the batch parse is not run.
-      if (!bracket) return blockReading;
+      // Every `bare_json` reading needs a `{` or a `[`: without one (or a whole-reply opener) the batch parse is not run.
+      if (!bracket && !heldWhole) return blockReading;
       let batch: ParsedText;
       try {
         batch = parseCompleteText(whole, knowledge, { allowBareJson: true, allowGlmLines: false });
       } catch {
         return blockReading;
       }
-      if (!batch.calls.some((call) => call.source === 'bare_json')) return blockReading;
+      if (!heldWhole && !batch.calls.some((call) => call.source === 'bare_json')) return blockReading;
       if (batch.text === before + rest && batch.calls.length === blockCount) return blockReading;
       // One reading decides: a call the block reading already released has run, and it stands.
       if (alreadyRun > 0) return blockReading;

@@ -16,18 +16,20 @@ export interface StreamComparison {
   readonly batchDiagnostics: ParseDiagnostic[];
 }
 
-/** Feeds `fragments` to a scrubber and parses their concatenation as `parseToolCalls` does when it reads JSON calls from the whole response, else with the streamable grammars only. */
+/**
+ * Feeds `fragments` to a scrubber and parses their concatenation as `parseToolCalls` does, every
+ * whole-reply reading included (bare and embedded JSON, pythonic lists, Functionary recipients, a
+ * Command R+ action fence, a fence around Hermes blocks); only GLM lines are left out (never streamed).
+ */
 export function compareStream(fragments: readonly string[], tools?: readonly ToolSchema[]): StreamComparison {
   const text = fragments.join('');
   const knowledge = createToolKnowledge(tools);
-  // JSON calls read from the whole response (bare, fenced, `<|python_tag|>`, inside prose) are held by
-  // the stream too; other whole-response readings are never streamed.
   const whole = parseCompleteText(text, knowledge, { allowBareJson: true, allowGlmLines: false });
   const streamable = parseCompleteText(text, knowledge, { allowBareJson: false, allowGlmLines: false });
-  const readsWholeJson =
-    whole.calls.some((call) => call.source === 'bare_json') &&
-    (whole.text !== streamable.text || whole.calls.length !== streamable.calls.length);
-  const batch = readsWholeJson ? whole : streamable;
+  // A whole-reply reading that gives the scan's narrative and as many calls is the scan's reading
+  // (as the stream's guard takes it: the calls it released stand).
+  const same = whole.text === streamable.text && whole.calls.length === streamable.calls.length;
+  const batch = same || afterProse(text, tools) ? streamable : whole;
   const scrubber = createStreamScrubber({ tools });
   let streamedText = '';
   const streamedCalls: ParsedCall[] = [];
@@ -53,6 +55,19 @@ export function compareStream(fragments: readonly string[], tools?: readonly Too
     batchCalls: batch.calls,
     batchDiagnostics: batch.diagnostics,
   };
+}
+
+/**
+ * Known gap: a Functionary `>>>` boundary or a Command R+ `Action:` line after prose is not held
+ * by the stream yet (only a reply that opens as a whole-reply reading is), which shows it as text.
+ */
+function afterProse(text: string, tools: readonly ToolSchema[] | undefined): boolean {
+  const start = text.trimStart();
+  if (start.search(/>>>|Action:/) <= 0) return false;
+  const firstLine = start.split('\n', 1)[0]?.trim() ?? '';
+  const head = start.includes('\n') && (firstLine === 'all' || (tools ?? []).some((tool) => tool.name === firstLine));
+  const opens = /^(?:\{|<\|python_tag\|>|\[\s*[A-Za-z_][\w.]*\s*\(|```[ \t]*(?:xml|json)?[ \t]*\r?\n\s*<tool_call)/i;
+  return !head && !opens.test(start);
 }
 
 /** `whole` cut at the given points (each taken modulo its length + 1; repeats and order do not matter). */

@@ -1,0 +1,68 @@
+import type { ToolKnowledge } from './scan-context.js';
+
+/** What a reply's start says about one whole-reply reading: it may apply, it may still, or it cannot. */
+export type OpenerState = 'opened' | 'undecided' | 'closed';
+
+/**
+ * @internal How a reply read whole by `parseCompleteText` (with offered tools) starts, one entry per
+ * whole-reply reading other than JSON (the guard's start reader covers bare JSON, `<|python_tag|>`
+ * and a fence around JSON, a Command R+ action list without `Action:` included). Each reads `start`,
+ * the reply so far from its first non-space character.
+ */
+const WHOLE_REPLY_OPENERS: ReadonlyArray<(start: string, knowledge: ToolKnowledge) => OpenerState> = [
+  // `readWholePythonicList`: `[` then a callee and `(` (Llama 3.2 / 3.3 / 4).
+  (start) => {
+    if (/^\[\s*[A-Za-z_][\w.]*\s*\(/.test(start)) return 'opened';
+    return /^\[\s*(?:[A-Za-z_][\w.]*\s*)?$/.test(start) ? 'undecided' : 'closed';
+  },
+  // `readFunctionaryRecipients`: `>>>`, or a first line naming `all` or an offered tool (Functionary v3.2).
+  (start, knowledge) => {
+    if (start.startsWith('>>>')) return 'opened';
+    if (start === '>' || start === '>>') return 'undecided';
+    const lineEnd = start.indexOf('\n');
+    const line = (lineEnd < 0 ? start : start.slice(0, lineEnd)).trim();
+    if (lineEnd >= 0) return line === 'all' || knowledge.isKnown(line) ? 'opened' : 'closed';
+    if (/\s\S/.test(start.trim())) return 'closed';
+    return ['all', ...knowledge.names].some((name) => name.startsWith(line)) ? 'undecided' : 'closed';
+  },
+  // `readCommandActionFence`: `Action:` at the start (Command R+).
+  (start) => {
+    if (start.startsWith('Action:')) return 'opened';
+    return 'Action:'.startsWith(start) ? 'undecided' : 'closed';
+  },
+  // The fence around Hermes `<tool_call>` blocks read from its inside (` ```xml ` / ` ```json ` / ` ``` `).
+  (start) => {
+    if (!start.startsWith('```')) return '```'.startsWith(start) ? 'undecided' : 'closed';
+    const info = /^```[ \t]*([A-Za-z]*)[ \t]*(\r?\n)?/.exec(start);
+    if (info === null) return 'closed';
+    const language = info[1]?.toLowerCase() ?? '';
+    if (info[2] === undefined) {
+      // The fence line is still arriving: its language may yet become `xml` or `json`.
+      const rest = start.slice(info[0].length);
+      const languageOpen = rest === '' || rest === '\r';
+      return languageOpen && (language === '' || 'xml'.startsWith(language) || 'json'.startsWith(language))
+        ? 'undecided'
+        : 'closed';
+    }
+    if (language !== '' && language !== 'xml' && language !== 'json') return 'closed';
+    const body = start.slice(info[0].length).trimStart().toLowerCase();
+    if (body.startsWith('<tool_call')) return 'opened';
+    return '<tool_call'.startsWith(body) ? 'undecided' : 'closed';
+  },
+];
+
+/**
+ * @internal Whether a reply starting with `start` (from its first non-space character) may be read
+ * whole by a reading other than JSON: `opened` once one applies by its start (the reply is held to
+ * its end), `undecided` while one still could, `closed` when none can.
+ */
+export function readWholeReplyOpener(start: string, knowledge: ToolKnowledge): OpenerState {
+  if (knowledge.names.length === 0) return 'closed';
+  let state: OpenerState = 'closed';
+  for (const opener of WHOLE_REPLY_OPENERS) {
+    const read = opener(start, knowledge);
+    if (read === 'opened') return read;
+    if (read === 'undecided') state = read;
+  }
+  return state;
+}
