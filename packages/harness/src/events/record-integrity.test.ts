@@ -88,4 +88,38 @@ describe('what callers hand the harness', () => {
     expect(run.messages[0]).toMatchObject({ role: 'user', content: 'hi' });
     expect(Object.isFrozen(run.messages)).toBe(true);
   });
+
+  it("a toolset's emitted event is copied before its type is checked, and its explanations are recorded as copies", async () => {
+    const tool = defineTool({ name: 'ts_tool', description: 't', parameters: open, execute: () => 'r' });
+    let reads = 0;
+    const forged = {
+      get type() {
+        reads += 1;
+        return reads === 1 ? 'tool_definition_added' : 'run_completed';
+      },
+      toolName: 'x',
+    };
+    const explanations = [{ name: 'gone', kind: 'filtered_out' as const, by: 'filter' }];
+    let emitted = false;
+    const toolSet = {
+      label: 'set',
+      tools(context: { emit?: ((event: never) => void) | undefined }) {
+        if (!emitted && context.emit) {
+          emitted = true;
+          context.emit(forged as never);
+        }
+        return { tools: [tool], explanations };
+      },
+      call: async () => 'r',
+    };
+    const run = await new AgentHarness({ model: oneCall('ts_tool'), toolSets: [toolSet as never] }).invoke('go');
+    (explanations[0] as { name: string }).name = 'edited';
+    expect(run.events.filter((event) => event.type === 'run_completed')).toHaveLength(1);
+    expect(run.events.at(-1)?.type).toBe('run_completed');
+    expect(run.events.map((event) => event.type)).toContain('tool_completed');
+    expect(run.events.find((event) => event.type === 'tools_filtered')).toMatchObject({
+      explanations: [{ name: 'gone' }],
+    });
+    expect(JSON.stringify(run.events)).not.toContain('edited');
+  });
 });

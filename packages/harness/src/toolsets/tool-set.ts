@@ -1,5 +1,6 @@
 import type { AnyTool, ExecuteToolOptions, ToolResult } from '@tiny/tools';
 import type { AgentEventOf } from '../events/agent-event.js';
+import { recordedValue } from '../events/recorded-value.js';
 
 /** The events a {@link ToolSet} may report into a run (through {@link ToolSetContext.emit}). */
 export type ToolSetEvent = AgentEventOf<
@@ -20,7 +21,9 @@ export function toolSetEmitter(state: {
   readonly sink: { emit(event: ToolSetEvent): void };
 }): (event: ToolSetEvent) => void {
   return (event) => {
-    if (isToolSetEvent(event)) state.sink.emit(event);
+    // The run's own copy, checked and then recorded: a getter cannot answer the check one way and the record another.
+    const copy = recordedValue(event);
+    if (isToolSetEvent(copy)) state.sink.emit(copy);
   };
 }
 

@@ -1,3 +1,4 @@
+import { recordedValue } from '../events/recorded-value.js';
 import type { ToolExposureExplanation, ToolSetListing } from './tool-set.js';
 
 /** The payload of one `tools_filtered` event built from a toolset listing (one per adaptor). */
@@ -22,7 +23,10 @@ const withheld = new Set(['filtered_out', 'hidden']);
  */
 export function toolsFilteredDetails(listing: ToolSetListing): ToolsFilteredDetail[] {
   const groups = new Map<string, ToolExposureExplanation[]>();
-  for (const explanation of listing.explanations) {
+  // The run's own frozen copies: the toolset keeping and editing its explanations changes no event.
+  const copies = recordedValue(listing.explanations);
+  const recorded = Array.isArray(copies) ? (copies as unknown as readonly ToolExposureExplanation[]) : [];
+  for (const explanation of recorded) {
     const group = groups.get(explanation.by);
     if (group) group.push(explanation);
     else groups.set(explanation.by, [explanation]);
