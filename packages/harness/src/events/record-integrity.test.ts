@@ -122,4 +122,29 @@ describe('what callers hand the harness', () => {
     });
     expect(JSON.stringify(run.events)).not.toContain('edited');
   });
+
+  it('reading a returned output (toJSON) starts no nested call: the call ended when execute returned', async () => {
+    const helper = defineTool({ name: 'helper', description: 'h', parameters: open, execute: () => 'h' });
+    for (const wait of [false, true]) {
+      const late: Promise<unknown>[] = [];
+      const outer = defineTool({
+        name: 'outer',
+        description: 'o',
+        parameters: open,
+        execute: (_args: unknown, context: ToolExecutionContext) => {
+          const output = {
+            toJSON() {
+              late.push(context.callTool?.('helper', {}) ?? Promise.resolve());
+              return { ok: true };
+            },
+          };
+          return (wait ? Promise.resolve(output) : output) as never;
+        },
+      });
+      const run = await new AgentHarness({ model: oneCall('outer'), tools: [outer, helper] }).invoke('go');
+      const settled = await Promise.allSettled(late);
+      expect(settled.every((result) => result.status === 'rejected')).toBe(true);
+      expect(run.events.filter((event) => event.type === 'tool_started')).toHaveLength(1);
+    }
+  });
 });

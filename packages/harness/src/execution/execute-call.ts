@@ -344,6 +344,8 @@ function runCall(
       const output = entry.tool.execute(args as never, context);
       // An asynchronous output: one async function awaits it and ends the call (no `finally` chain).
       if (isPromiseLike(output)) return settleOutput(state, entry, output, args, signal, context, startedAt, scrub);
+      // Ended before its output is read: a getter or `toJSON` on the output starts no nested call.
+      endCall(context);
       outcome = returned(entry, resultOfOutput(state, entry, output), startedAt);
     }
   } catch (error) {
@@ -376,6 +378,7 @@ async function settleOutput(
   let outcome: CallOutcome;
   try {
     const settled = wait === undefined ? await output : await wait.settled;
+    endCall(context);
     outcome = returned(entry, resultOfOutput(state, entry, settled), startedAt);
   } catch (error) {
     outcome = thrown(state, error, startedAt);
@@ -514,19 +517,14 @@ async function runWrapped(
       const callArgs = wrapped.arguments === call.arguments ? args : await revalidate(state, entry, wrapped);
       checkAlive();
       resumeCall(context);
+      let output: ToolOutput;
       try {
-        const output = await settle(
-          state,
-          entry,
-          entry.tool.execute(callArgs as never, context),
-          callArgs,
-          signal,
-          call.id,
-        );
-        return resultOfOutput(state, entry, output);
+        output = await settle(state, entry, entry.tool.execute(callArgs as never, context), callArgs, signal, call.id);
       } finally {
         pauseCall(context);
       }
+      // Read once this execute ended: a getter or `toJSON` on the output starts no nested call.
+      return resultOfOutput(state, entry, output);
     } catch (error) {
       markToolError(error);
       throw error;
