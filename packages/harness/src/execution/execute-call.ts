@@ -516,12 +516,14 @@ async function runWrapped(
     try {
       const callArgs = wrapped.arguments === call.arguments ? args : await revalidate(state, entry, wrapped);
       checkAlive();
-      resumeCall(context);
+      // This run of `execute` gets its own view of the context: once it settles, its late
+      // `callTool`, `emit` and `reportProgress` are refused or dropped, even while a retry runs.
+      const run = resumeCall(context);
       let output: ToolOutput;
       try {
-        output = await settle(state, entry, entry.tool.execute(callArgs as never, context), callArgs, signal, call.id);
+        output = await settle(state, entry, entry.tool.execute(callArgs as never, run), callArgs, signal, call.id);
       } finally {
-        pauseCall(context);
+        pauseCall(context, run);
       }
       // Read once this execute ended: a getter or `toJSON` on the output starts no nested call.
       return resultOfOutput(state, entry, output);

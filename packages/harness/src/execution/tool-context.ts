@@ -239,6 +239,11 @@ class CallContext implements ToolExecutionContext {
     if (context.#executing === 0 && context.#running) CallContext.stop(context);
   }
 
+  /** The reason the call's signal was aborted with, if it was. */
+  static abortReason(context: CallContext): unknown {
+    return context.#options.signal.abortReason;
+  }
+
   /** Whether the call's outcome is settled. */
   static ended(context: CallContext): boolean {
     return context.#ended;
@@ -341,6 +346,97 @@ class CallContext implements ToolExecutionContext {
   }
 }
 
+/**
+ * What one run of a wrapped call's `execute` sees (a `wrapTool` layer may call `next()` more than
+ * once, in turn or at once): the call's context, with `emit`, `reportProgress` and `callTool` live
+ * only while THIS run of `execute` runs. A run that ended (threw, returned) makes no nested call and
+ * reports nothing, even while a retry of the same call runs. Made only for wrapped calls.
+ * @internal
+ */
+class ExecuteRun implements ToolExecutionContext {
+  readonly #context: CallContext;
+  /** Whether this run of `execute` is still running (see {@link endExecuteRun}). */
+  #live = true;
+  #callTool: ToolExecutionContext['callTool'] | undefined;
+
+  constructor(context: CallContext) {
+    this.#context = context;
+  }
+
+  static end(run: ExecuteRun): void {
+    run.#live = false;
+  }
+
+  get callId(): string {
+    return this.#context.callId;
+  }
+  get depth(): number {
+    return this.#context.depth;
+  }
+  get preferMarkdown(): boolean {
+    return this.#context.preferMarkdown;
+  }
+  get streaming(): boolean {
+    return this.#context.streaming;
+  }
+  get approved(): boolean {
+    return this.#context.approved;
+  }
+  get idempotencyKey(): string {
+    return this.#context.idempotencyKey;
+  }
+  get runId(): string {
+    return this.#context.runId;
+  }
+  get threadId(): string | undefined {
+    return this.#context.threadId;
+  }
+  get signal(): AbortSignal {
+    return this.#context.signal;
+  }
+  get workspace(): ToolExecutionContext['workspace'] {
+    return this.#context.workspace;
+  }
+  get store(): unknown {
+    return this.#context.store;
+  }
+  get state(): unknown {
+    return this.#context.state;
+  }
+
+  emit(payload: JsonValue): void {
+    if (this.#live) this.#context.emit(payload);
+  }
+
+  reportProgress(progress: ToolProgress): void {
+    if (this.#live) this.#context.reportProgress(progress);
+  }
+
+  /** The call's `callTool` while this run of `execute` runs; refused (`parent_ended`) once it ended. */
+  get callTool(): ToolExecutionContext['callTool'] {
+    this.#callTool ??= (name, args, ...rest: unknown[]) => {
+      if (!this.#live)
+        return handled(
+          Promise.reject(
+            new NestedCallRefusedError({
+              toolName: String(name),
+              parentCallId: this.callId,
+              refusal: 'parent_ended',
+              cause: CallContext.abortReason(this.#context),
+            }),
+          ),
+        );
+      const callTool = this.#context.callTool as (
+        name: string,
+        args: unknown,
+        ...rest: unknown[]
+      ) => Promise<ToolResult>;
+      return callTool(name, args, ...rest);
+    };
+    return this.#callTool;
+  }
+}
+
 /** The context for one call (see {@link CallContext}). @internal */
 export function createCallContext(state: LoopState, options: CallContextOptions): ToolExecutionContext {
   return new CallContext(state, options);
@@ -351,13 +447,19 @@ export function endCall(context: ToolExecutionContext): void {
   if (context instanceof CallContext) CallContext.end(context);
 }
 
-/** A wrapped call's `execute` starts (see {@link CallContext.resume}). @internal */
-export function resumeCall(context: ToolExecutionContext): void {
-  if (context instanceof CallContext) CallContext.resume(context);
+/**
+ * A wrapped call's `execute` starts (see {@link CallContext.resume}): the context this run of
+ * `execute` is given, live until {@link pauseCall} ends it (see {@link ExecuteRun}). @internal
+ */
+export function resumeCall(context: ToolExecutionContext): ToolExecutionContext {
+  if (!(context instanceof CallContext)) return context;
+  CallContext.resume(context);
+  return new ExecuteRun(context);
 }
 
-/** A wrapped call's `execute` settled (see {@link CallContext.pause}). @internal */
-export function pauseCall(context: ToolExecutionContext): void {
+/** A wrapped call's `execute` run settled (see {@link CallContext.pause}): `run` makes no more calls. @internal */
+export function pauseCall(context: ToolExecutionContext, run: ToolExecutionContext): void {
+  if (run instanceof ExecuteRun) ExecuteRun.end(run);
   if (context instanceof CallContext) CallContext.pause(context);
 }
 
