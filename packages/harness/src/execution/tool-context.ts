@@ -86,6 +86,11 @@ export class LazyCallSignal {
     this.children?.delete(child);
   }
 
+  /** Whether `child` is linked to this signal: the nested call is still running. */
+  isLinked(child: LazyCallSignal): boolean {
+    return this.children?.has(child) === true;
+  }
+
   /** Whether nested calls linked to this one are still running. */
   get hasChildren(): boolean {
     return this.children !== undefined && this.children.size > 0;
@@ -239,9 +244,9 @@ class CallContext implements ToolExecutionContext {
     if (context.#executing === 0 && context.#running) CallContext.stop(context);
   }
 
-  /** The reason the call's signal was aborted with, if it was. */
-  static abortReason(context: CallContext): unknown {
-    return context.#options.signal.abortReason;
+  /** The call's signal, which its nested calls' signals are linked to. */
+  static signalOf(context: CallContext): LazyCallSignal {
+    return context.#options.signal;
   }
 
   /** Whether the call's outcome is settled. */
@@ -338,6 +343,7 @@ class CallContext implements ToolExecutionContext {
       const signal = new LazyCallSignal(true);
       if (stop instanceof AbortSignal) signal.abortOn(stop);
       parentSignal.link(signal);
+      collecting?.add(signal);
       return handled(
         this.#options.callTool(this.callId, this.depth, name, args, this.#options.entry, signal, parentSignal),
       );
@@ -345,6 +351,9 @@ class CallContext implements ToolExecutionContext {
     return this.#callTool;
   }
 }
+
+/** Where the `callTool` of a run of a wrapped call's `execute` records the signal it links (see {@link ExecuteRun}). */
+let collecting: Set<LazyCallSignal> | undefined;
 
 /**
  * What one run of a wrapped call's `execute` sees (a `wrapTool` layer may call `next()` more than
@@ -358,13 +367,27 @@ class ExecuteRun implements ToolExecutionContext {
   /** Whether this run of `execute` is still running (see {@link endExecuteRun}). */
   #live = true;
   #callTool: ToolExecutionContext['callTool'] | undefined;
+  /** The signals of the nested calls this run started (made on its first `callTool`). */
+  #started: Set<LazyCallSignal> | undefined;
 
   constructor(context: CallContext) {
     this.#context = context;
   }
 
+  /** This run of `execute` settled: the nested calls it started that still run are aborted. */
   static end(run: ExecuteRun): void {
     run.#live = false;
+    const started = run.#started;
+    if (started === undefined) return;
+    run.#started = undefined;
+    const parent = CallContext.signalOf(run.#context);
+    let reason: DOMException | undefined;
+    for (const child of started) {
+      if (!parent.isLinked(child)) continue;
+      reason ??= new DOMException(`a run of the calling tool's call \`${run.callId}\` ended`, 'AbortError');
+      parent.unlink(child);
+      child.abort(reason);
+    }
   }
 
   get callId(): string {
@@ -422,7 +445,7 @@ class ExecuteRun implements ToolExecutionContext {
               toolName: String(name),
               parentCallId: this.callId,
               refusal: 'parent_ended',
-              cause: CallContext.abortReason(this.#context),
+              cause: CallContext.signalOf(this.#context).abortReason,
             }),
           ),
         );
@@ -431,7 +454,14 @@ class ExecuteRun implements ToolExecutionContext {
         args: unknown,
         ...rest: unknown[]
       ) => Promise<ToolResult>;
-      return callTool(name, args, ...rest);
+      // The nested call's signal is recorded as this run's (linked synchronously by `callTool`).
+      this.#started ??= new Set();
+      collecting = this.#started;
+      try {
+        return callTool(name, args, ...rest);
+      } finally {
+        collecting = undefined;
+      }
     };
     return this.#callTool;
   }

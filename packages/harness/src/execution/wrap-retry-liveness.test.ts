@@ -139,4 +139,43 @@ describe('a wrapTool layer that runs execute again', () => {
     expect((late.error as NestedCallRefusedError).refusal).toBe('parent_ended');
     expect(run.events.some((event) => event.type === 'tool_completed' && event.callId === 'c1')).toBe(true);
   });
+  it('aborts the nested call an ended run left running while the other run of the call goes on', async () => {
+    const release = deferred();
+    const slowRan: boolean[] = [];
+    const slow = defineTool({
+      name: 'slow',
+      description: 'A nested tool that waits.',
+      parameters: object,
+      execute: async (_args: unknown, context: ToolExecutionContext) => {
+        await release.promise;
+        slowRan.push(context.signal.aborted);
+        return 'slow';
+      },
+    });
+    let inFlight: Promise<unknown> | undefined;
+    let attempt = 0;
+    const parent = defineTool({
+      name: 'parent',
+      description: 'Runs twice at once.',
+      parameters: object,
+      execute: async (_args: unknown, context: ToolExecutionContext) => {
+        attempt += 1;
+        if (attempt === 1) {
+          inFlight = settled(context.callTool?.('slow', {}) as Promise<unknown>);
+          return 'first';
+        }
+        // Run #1 has returned and settled (a macrotask runs after its pending microtasks).
+        await new Promise((done) => setTimeout(done, 0));
+        const outcome = (await inFlight) as { error?: unknown };
+        release.resolve();
+        return NestedCallRefusedError.isInstance(outcome.error) ? outcome.error.refusal : 'ran';
+      },
+    });
+    const run = await harnessFor([parent, slow], twice).invoke('go');
+    const outcome = (await inFlight) as { error?: unknown };
+    expect((outcome.error as NestedCallRefusedError).refusal).toBe('parent_ended');
+    expect(run.events.some((event) => event.type === 'tool_failed' && event.callId === 'c1/1')).toBe(true);
+    await new Promise((done) => setTimeout(done, 0));
+    expect(slowRan).toEqual([true]);
+  });
 });
