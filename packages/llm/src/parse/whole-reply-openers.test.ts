@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolSchema } from '../spec/tool-schema.js';
 import { feedAll } from './__fixtures__/stream-check.js';
+import { createStreamScrubber } from './create-stream-scrubber.js';
 import { parseToolCalls } from './parse-tool-calls.js';
+import { createToolKnowledge } from './scan-context.js';
+import { readProseMarker } from './whole-reply-openers.js';
 
 const tools: ToolSchema[] = [
   {
@@ -47,5 +50,61 @@ describe('a reply that opens as a whole-reply reading, streamed', () => {
     expect(shown.calls).toEqual([]);
     const prose = feedAll(['ad', 'ding up'], { tools });
     expect(prose.text).toBe('adding up');
+  });
+});
+
+/** Replies the batch parse reads whole from a marker after prose. */
+const afterProse = [
+  'Hello there>>>add\n{"a": 1}',
+  'Hi >>>add\n{"a": 1}>>>search\n{"query": "x"}',
+  'Sure.\nAction: ```json\n[{"tool_name":"add","parameters":{"a":1}}]\n```',
+  'Sure.\n  Action:\n```\n[{"tool_name":"add","parameters":{"a":1}}]\n```\nDone.',
+];
+
+describe('a Functionary `>>>` boundary or a Command R+ `Action:` line after prose, streamed', () => {
+  it.each(afterProse)('ends with the batch parse of %j and never shows its markup', (reply) => {
+    const batch = parseToolCalls(reply, { tools });
+    expect(batch.calls.length).toBeGreaterThan(0);
+    for (const fragments of [[reply], [...reply]]) {
+      const streamed = feedAll(fragments, { tools });
+      expect(streamed.text).toBe(batch.text);
+      expect(streamed.calls).toEqual(batch.calls);
+      expect(streamed.text).not.toContain('>>>');
+      expect(streamed.text).not.toContain('Action');
+    }
+  });
+
+  it('holds a `>` or a line-start `A` while it may become a marker, and releases it when it cannot', () => {
+    const scrubber = createStreamScrubber({ tools });
+    let shown = '';
+    for (const piece of ['So', ' a >', '>', '>ad']) shown += scrubber.feed(piece).text;
+    expect(shown).toBe('So a');
+    for (const piece of ['ditional', ' text\nAct', 'ive']) shown += scrubber.feed(piece).text;
+    expect(shown).toBe('So a >>>additional text\nActive');
+    expect(shown + scrubber.flush().text).toBe('So a >>>additional text\nActive');
+  });
+});
+
+describe('readProseMarker', () => {
+  const knowledge = createToolKnowledge(tools);
+  it.each([
+    ['>', 'undecided'],
+    ['>>', 'undecided'],
+    ['>>>se', 'undecided'],
+    ['>>>add\n', 'opened'],
+    ['>>>all\n', 'opened'],
+    ['>>>adder\n', 'closed'],
+    ['> b', 'closed'],
+    ['Acti', 'undecided'],
+    ['Action: ``', 'undecided'],
+    ['Action: ```jso', 'undecided'],
+    ['Action:\n```json \n', 'opened'],
+    ['Action: taken', 'closed'],
+    ['Active', 'closed'],
+  ] as const)('reads %j as %s', (marker, state) => {
+    expect(readProseMarker(marker, knowledge)).toBe(state);
+  });
+  it('reads no marker without offered tools', () => {
+    expect(readProseMarker('>>>add\n', createToolKnowledge(undefined))).toBe('closed');
   });
 });

@@ -66,3 +66,28 @@ export function readWholeReplyOpener(start: string, knowledge: ToolKnowledge): O
   }
   return state;
 }
+
+/** `readCommandActionFence`'s `Action:` line up to the fence line's end, and the starts it may still have. */
+const ACTION_LINE = /^Action:\s*```(?:json)?[ \t]*\r?\n/;
+const ACTION_LINE_PREFIX = /^Action:\s*(?:`{0,2}|```(?:j|js|jso)|```(?:json)?[ \t]*\r?)$/;
+
+/**
+ * @internal Whether `marker`, the text from a `>` or from an `A` at a line's start (after spaces or
+ * tabs) in prose, is a marker a whole-reply reading finds after prose: a Functionary `>>>` boundary
+ * naming `all` or an offered tool on its line (`readFunctionaryRecipients`), or a Command R+ `Action:`
+ * line opening a fence (`readCommandActionFence`). `opened` once it is (the reply is held to its
+ * end, where the batch parse decides), `undecided` while it may still become one, `closed` when it cannot.
+ */
+export function readProseMarker(marker: string, knowledge: ToolKnowledge): OpenerState {
+  if (knowledge.names.length === 0) return 'closed';
+  if (marker.startsWith('>')) {
+    if (!marker.startsWith('>>>')) return marker === '>' || marker === '>>' ? 'undecided' : 'closed';
+    const rest = marker.slice(3);
+    const lineEnd = rest.indexOf('\n');
+    const recipient = (lineEnd < 0 ? rest : rest.slice(0, lineEnd)).trim();
+    if (lineEnd >= 0) return recipient === 'all' || knowledge.isKnown(recipient) ? 'opened' : 'closed';
+    return ['all', ...knowledge.names].some((name) => name.startsWith(recipient)) ? 'undecided' : 'closed';
+  }
+  if (ACTION_LINE.test(marker)) return 'opened';
+  return 'Action:'.startsWith(marker) || ACTION_LINE_PREFIX.test(marker) ? 'undecided' : 'closed';
+}

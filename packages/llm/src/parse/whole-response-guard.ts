@@ -11,7 +11,7 @@ import { parseCompleteText, reasoningEndsAt } from './parse-complete-text.js';
 import type { ParsedCall, ParsedText } from './parse-types.js';
 import type { ToolKnowledge } from './scan-context.js';
 import { isWhitespace } from './text-scanning.js';
-import { readWholeReplyOpener } from './whole-reply-openers.js';
+import { readProseMarker, readWholeReplyOpener } from './whole-reply-openers.js';
 
 const PYTHON_TAG = '<|python_tag|>';
 
@@ -45,8 +45,10 @@ const PYTHON_TAG = '<|python_tag|>';
  * - With offered tools, a reply whose start could still open another whole-reply reading (a pythonic
  *   call list, Functionary recipients, a Command R+ `Action:`, a fence around Hermes blocks; see
  *   `whole-reply-openers.ts`) is held until its start decides: released as soon as none can apply,
- *   else held to the end, where the batch parse's narrative and calls are given. A Functionary `>>>`
- *   boundary or an `Action:` line after prose is not held yet.
+ *   else held to the end, where the batch parse's narrative and calls are given. So is the rest
+ *   of a reply from a Functionary `>>>` boundary or a line-start Command R+ `Action:` line after
+ *   prose (`readProseMarker`): from a `>` or a line-start `A` while it may still become one, released
+ *   as soon as it cannot.
  */
 export interface WholeResponseGuard {
   /**
@@ -294,6 +296,20 @@ function findReasoningEnd(state: ReasoningEnd, raw: string, leadingReasoning: bo
   return findCloser(state, window);
 }
 
+/**
+ * Whether `text` has a `>` or a line-start `A` (after spaces or tabs; `lineStart` says whether `text`
+ * begins at one), which may start a whole-reply marker after prose (`readProseMarker`).
+ */
+function mayOpenMarker(text: string, lineStart: boolean): boolean {
+  if (text.indexOf('>') >= 0) return true;
+  for (let at = text.indexOf('A'); at >= 0; at = text.indexOf('A', at + 1)) {
+    let before = at - 1;
+    while (before >= 0 && (text.charCodeAt(before) === 32 || text.charCodeAt(before) === 9)) before--;
+    if (before < 0 ? lineStart : text.charCodeAt(before) === 10) return true;
+  }
+  return false;
+}
+
 /** Whether `text` has none of `{`, `[`, `<`: it can start or continue no JSON value, tag or reasoning token. */
 function isPlain(text: string): boolean {
   if (text.length === 1) {
@@ -349,6 +365,14 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
   let lastNonSpaceEnd = 0;
   /** Whether the text fed so far has a `{` or a `[` (else no whole-response reading finds a call). */
   let sawBracket = false;
+  /** A `>` or a line-start `A` in prose that may become a whole-reply marker (`readProseMarker`), and where its hold starts. */
+  let marker: { text: string; hold: number } | undefined;
+  /** Whether the marker reader stands at a line's start (only spaces or tabs since a line feed). */
+  let lineStart = true;
+  /** Where the marker reader's last non-space character ends (a marker's hold leaves the space before it shown). */
+  let markerSpaceFrom = 0;
+  /** Whether a marker after prose opened: the reply is held to its end, where the batch parse decides. */
+  let markerOpened = false;
   /** Characters examined by the start and JSON-in-prose readings (a test reads it to check work stays linear). */
   let examined = 0;
 
@@ -433,6 +457,45 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
     }
   }
 
+  /**
+   * Reads `text` (whose first character stands at absolute `offset`) for a Functionary `>>>` boundary
+   * or a Command R+ `Action:` line after prose; a marker that cannot be one is read again from its
+   * second character (markers are short: a recipient no longer than an offered name, an action line).
+   */
+  function readMarkers(text: string, offset: number): void {
+    for (let index = 0; index < text.length && !markerOpened; index++) {
+      const character = text.charAt(index);
+      if (marker !== undefined) {
+        // Counted: a marker's characters are read again when it closes (finding its start is a search).
+        examined++;
+        marker.text += character;
+        const state = readProseMarker(marker.text, knowledge);
+        if (state === 'undecided') continue;
+        if (state === 'opened') {
+          markerOpened = true;
+          holdAllFrom(marker.hold);
+          marker = undefined;
+          return;
+        }
+        // Not a marker: read again from its second character.
+        const again = marker.text.slice(1);
+        const againAt = offset + index + 1 - again.length;
+        marker = undefined;
+        lineStart = false;
+        markerSpaceFrom = againAt;
+        readMarkers(again, againAt);
+        continue;
+      }
+      if (character === '>' || (lineStart && character === 'A')) {
+        marker = { text: character, hold: Math.max(base, markerSpaceFrom) };
+        continue;
+      }
+      if (character === '\n') lineStart = true;
+      else if (character !== ' ' && character !== '\t') lineStart = false;
+      if (!isWhitespace(text.charCodeAt(index))) markerSpaceFrom = offset + index + 1;
+    }
+  }
+
   /** Whether a whole-response reading could still replace what the block scrubber reads. */
   function wholeUndecided(): boolean {
     return (
@@ -467,6 +530,7 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
       opened === false &&
       (answer === undefined || answer.reader.json === false) &&
       candidate === undefined &&
+      marker === undefined &&
       base === end &&
       calls.length === 0 &&
       tagTail === '' &&
@@ -477,7 +541,13 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
 
   return {
     feed(raw, scrubbed) {
-      if (scrubbed.calls.length === 0 && quiet() && isPlain(raw) && isPlain(scrubbed.text)) {
+      if (
+        scrubbed.calls.length === 0 &&
+        quiet() &&
+        isPlain(raw) &&
+        isPlain(scrubbed.text) &&
+        !(readsProse && mayOpenMarker(scrubbed.text, lineStart))
+      ) {
         // What the full path below does with such a feed, without its windows and copies.
         all += raw;
         if (reasoning.phase !== 2) {
@@ -494,6 +564,10 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
           let last = chunk.length - 1;
           while (last >= 0 && isWhitespace(chunk.charCodeAt(last))) last--;
           if (last >= 0) lastNonSpaceEnd = end + last + 1;
+          if (last >= 0) markerSpaceFrom = lastNonSpaceEnd;
+          let lineLast = chunk.length - 1;
+          while (lineLast >= 0 && (chunk.charCodeAt(lineLast) === 32 || chunk.charCodeAt(lineLast) === 9)) lineLast--;
+          if (lineLast >= 0) lineStart = chunk.charCodeAt(lineLast) === 10;
         }
         end += chunk.length;
         base = end;
@@ -530,6 +604,8 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
       if (start.json === true || opened === true) holdAllFrom(0);
       if (answer?.reader.json === true && answer.at !== undefined) holdAllFrom(answer.at);
       if (readsProse && chunk !== '' && holdFrom === undefined) readProse(chunk, end - chunk.length, 0);
+      // Read while other readings hold too: only a marker lets the batch parse's Functionary or Command R+ reading decide.
+      if (readsProse && chunk !== '' && !markerOpened) readMarkers(chunk, end - chunk.length);
       blockCalls += scrubbed.calls.length;
       calls.push(...scrubbed.calls);
       // What may be shown: up to the first hold.
@@ -539,6 +615,7 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
       if (answer?.at !== undefined && answer.reader.json !== false) cut = Math.min(cut, answer.at);
       if (answer?.reader.json === true && answer.at === undefined) cut = base;
       if (candidate !== undefined) cut = Math.min(cut, candidateHold);
+      if (marker !== undefined) cut = Math.min(cut, marker.hold);
       // A tail that could still become `<|python_tag|>` (it starts with a `<`, the tag's only one).
       for (let index = Math.max(0, window.length - (PYTHON_TAG.length - 1)); index < window.length; index++) {
         if (window.charCodeAt(index) === 60 && PYTHON_TAG.startsWith(window.slice(index))) {
@@ -570,7 +647,9 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
       const alreadyRun = callsReleased;
       const bracket = sawBracket;
       // Held from its first character (a JSON start or another whole-reply opener): the batch parse decides it.
-      const heldWhole = opened === true || start.json === true;
+      // A marker still arriving at the end (or released at the end by the block scrubber) may be one too.
+      if (readsProse && !markerOpened && scrubbed.text !== '') readMarkers(scrubbed.text, end);
+      const heldWhole = opened === true || start.json === true || markerOpened || marker !== undefined;
       all = '';
       released = '';
       held = [];
@@ -590,6 +669,10 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
       sawBracket = false;
       opened = readsProse ? undefined : false;
       openerStart = '';
+      marker = undefined;
+      lineStart = true;
+      markerSpaceFrom = 0;
+      markerOpened = false;
       const blockReading: ParsedText = { ...scrubbed, text: rest, calls: heldCalls };
       // Every `bare_json` reading needs a `{` or a `[`: without one (or a whole-reply opener) the batch parse is not run.
       if (!bracket && !heldWhole) return blockReading;

@@ -29,7 +29,7 @@ export function compareStream(fragments: readonly string[], tools?: readonly Too
   // A whole-reply reading that gives the scan's narrative and as many calls is the scan's reading
   // (as the stream's guard takes it: the calls it released stand).
   const same = whole.text === streamable.text && whole.calls.length === streamable.calls.length;
-  const batch = same || afterProse(text, tools) ? streamable : whole;
+  const batch = same ? streamable : whole;
   const scrubber = createStreamScrubber({ tools });
   let streamedText = '';
   const streamedCalls: ParsedCall[] = [];
@@ -55,19 +55,6 @@ export function compareStream(fragments: readonly string[], tools?: readonly Too
     batchCalls: batch.calls,
     batchDiagnostics: batch.diagnostics,
   };
-}
-
-/**
- * Known gap: a Functionary `>>>` boundary or a Command R+ `Action:` line after prose is not held
- * by the stream yet (only a reply that opens as a whole-reply reading is), which shows it as text.
- */
-function afterProse(text: string, tools: readonly ToolSchema[] | undefined): boolean {
-  const start = text.trimStart();
-  if (start.search(/>>>|Action:/) <= 0) return false;
-  const firstLine = start.split('\n', 1)[0]?.trim() ?? '';
-  const head = start.includes('\n') && (firstLine === 'all' || (tools ?? []).some((tool) => tool.name === firstLine));
-  const opens = /^(?:\{|<\|python_tag\|>|\[\s*[A-Za-z_][\w.]*\s*\(|```[ \t]*(?:xml|json)?[ \t]*\r?\n\s*<tool_call)/i;
-  return !head && !opens.test(start);
 }
 
 /** `whole` cut at the given points (each taken modulo its length + 1; repeats and order do not matter). */
