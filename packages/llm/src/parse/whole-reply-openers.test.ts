@@ -74,6 +74,21 @@ describe('a Functionary `>>>` boundary or a Command R+ `Action:` line after pros
     }
   });
 
+  // A property's counterexample: the marker lies inside a block the block scrubber holds unclosed to the
+  // end, so the guard's own reading of released text never saw it.
+  it.each([
+    '<function=add>[TOOL_CALLS][{"name":"add","arguments":{"a":7}}]>>>add\n',
+    'Hello <function=add>[TOOL_CALLS][{"name":"add","arguments":{"a":7}}]>>>add\n',
+    'Hi <tool_call>{"name":"add"\nAction: ```json\n[{"tool_name":"add","parameters":{"a":1}}]\n```',
+  ])('lets the batch parse decide a marker held inside an unclosed block: %j', (reply) => {
+    const batch = parseToolCalls(reply, { tools });
+    for (const fragments of [[reply], [...reply]]) {
+      const streamed = feedAll(fragments, { tools });
+      expect(streamed.text).toBe(batch.text);
+      expect(streamed.calls).toEqual(batch.calls);
+    }
+  });
+
   it('holds a `>` or a line-start `A` while it may become a marker, and releases it when it cannot', () => {
     const scrubber = createStreamScrubber({ tools });
     let shown = '';

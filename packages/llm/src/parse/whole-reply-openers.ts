@@ -91,3 +91,18 @@ export function readProseMarker(marker: string, knowledge: ToolKnowledge): Opene
   if (ACTION_LINE.test(marker)) return 'opened';
   return 'Action:'.startsWith(marker) || ACTION_LINE_PREFIX.test(marker) ? 'undecided' : 'closed';
 }
+
+/**
+ * @internal Whether `text` holds a marker `readProseMarker` reads as opened anywhere: a `>` or a
+ * line-start `A` (after spaces or tabs) that opens a Functionary `>>>` boundary or a Command R+
+ * `Action:` fence. Read on a whole reply at the end of a stream, where a marker the block scrubber held
+ * inside an unclosed block never reached the guard's own reading.
+ */
+export function holdsOpenedProseMarker(text: string, knowledge: ToolKnowledge): boolean {
+  if (knowledge.names.length === 0) return false;
+  for (let at = text.indexOf('>>>'); at >= 0; at = text.indexOf('>>>', at + 1))
+    if (readProseMarker(text.slice(at), knowledge) === 'opened') return true;
+  for (const line of text.matchAll(/^[ \t]*(?=Action:)/gm))
+    if (readProseMarker(text.slice((line.index ?? 0) + line[0].length), knowledge) === 'opened') return true;
+  return false;
+}

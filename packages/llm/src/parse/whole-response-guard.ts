@@ -11,7 +11,7 @@ import { parseCompleteText, reasoningEndsAt } from './parse-complete-text.js';
 import type { ParsedCall, ParsedText } from './parse-types.js';
 import type { ToolKnowledge } from './scan-context.js';
 import { isWhitespace } from './text-scanning.js';
-import { readProseMarker, readWholeReplyOpener } from './whole-reply-openers.js';
+import { holdsOpenedProseMarker, readProseMarker, readWholeReplyOpener } from './whole-reply-openers.js';
 
 const PYTHON_TAG = '<|python_tag|>';
 
@@ -649,7 +649,14 @@ export function createWholeResponseGuard(knowledge: ToolKnowledge): WholeRespons
       // Held from its first character (a JSON start or another whole-reply opener): the batch parse decides it.
       // A marker still arriving at the end (or released at the end by the block scrubber) may be one too.
       if (readsProse && !markerOpened && scrubbed.text !== '') readMarkers(scrubbed.text, end);
-      const heldWhole = opened === true || start.json === true || markerOpened || marker !== undefined;
+      // A marker the block scrubber held inside an unclosed block never reached that reading: read the
+      // whole reply for one.
+      const heldWhole =
+        opened === true ||
+        start.json === true ||
+        markerOpened ||
+        marker !== undefined ||
+        (readsProse && holdsOpenedProseMarker(whole, knowledge));
       all = '';
       released = '';
       held = [];
