@@ -100,8 +100,11 @@ export function readProseMarker(marker: string, knowledge: ToolKnowledge): Opene
  */
 export function holdsOpenedProseMarker(text: string, knowledge: ToolKnowledge): boolean {
   if (knowledge.names.length === 0) return false;
-  for (let at = text.indexOf('>>>'); at >= 0; at = text.indexOf('>>>', at + 1))
-    if (readProseMarker(text.slice(at), knowledge) === 'opened') return true;
+  // A `>>>` marker is read up to its line's end only: one slice per line, not per rest of the reply.
+  for (let at = text.indexOf('>>>'); at >= 0; at = text.indexOf('>>>', at + 1)) {
+    const lineEnd = text.indexOf('\n', at);
+    if (readProseMarker(text.slice(at, lineEnd < 0 ? text.length : lineEnd + 1), knowledge) === 'opened') return true;
+  }
   for (const line of text.matchAll(/^[ \t]*(?=Action:)/gm))
     if (readProseMarker(text.slice((line.index ?? 0) + line[0].length), knowledge) === 'opened') return true;
   return false;
