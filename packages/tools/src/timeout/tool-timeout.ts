@@ -43,23 +43,26 @@ export function createToolTimeoutSettings(options: Partial<ToolTimeoutSettings> 
   };
 }
 
+/** `ms` within the host's `[minMs, maxMs]` (a module-level function: no closure per resolved timeout). */
+const clamp = (ms: number, settings: ToolTimeoutSettings): number =>
+  Math.min(settings.maxMs, Math.max(settings.minMs, ms));
+
 /**
  * Resolves a tool's timeout against host settings: `inherit` gets the inherited budget (0 = none,
  * else clamped to [min, max]); `unbounded` gets none; `explicit` is clamped to [min, max] and its
  * deadline (only) gets the grace period added.
  */
 export function resolveToolTimeout(timeout: ToolTimeout, settings: ToolTimeoutSettings): ResolvedToolTimeout {
-  const clamp = (ms: number) => Math.min(settings.maxMs, Math.max(settings.minMs, ms));
   switch (timeout.kind) {
     case 'unbounded':
       return { budgetMs: undefined, deadlineMs: undefined };
     case 'inherit': {
       if (settings.inheritedMs === 0) return { budgetMs: undefined, deadlineMs: undefined };
-      const budget = clamp(settings.inheritedMs);
+      const budget = clamp(settings.inheritedMs, settings);
       return { budgetMs: budget, deadlineMs: budget };
     }
     case 'explicit': {
-      const budget = clamp(finiteOr(timeout.ms, settings.minMs));
+      const budget = clamp(finiteOr(timeout.ms, settings.minMs), settings);
       return { budgetMs: budget, deadlineMs: budget + settings.graceMs };
     }
   }
