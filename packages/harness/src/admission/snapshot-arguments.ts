@@ -150,20 +150,46 @@ const isLeaf = (value: unknown): boolean =>
   typeof value === 'boolean' ||
   (typeof value === 'number' && Number.isFinite(value));
 
+/** The members of a root object under `keys`, read as {@link copyValue} reads them: last to first. */
+function readMembers(source: object, keys: readonly string[]): unknown[] {
+  const items = new Array<unknown>(keys.length);
+  for (let index = keys.length - 1; index >= 0; index -= 1)
+    items[index] = (source as Record<string, unknown>)[keys[index] as string];
+  return items;
+}
+
 /**
- * Copies a root object: its members are read as {@link copyValue} reads them (last to first), then
- * copied in order, a JSON leaf in place and anything else through the stack before the next member,
- * exactly as if every member had been a frame: the usual arguments (one flat object) take no frame.
+ * The copy of a root object whose members (`items`, read already) are all JSON leaves or
+ * `undefined` (left out), or undefined when one is not: the usual arguments, copied without a walk.
  */
-function copyRootObject(walk: Walk, frame: Frame, original: object, source: object): ArgumentSnapshot | undefined {
+function flatCopy(keys: readonly string[], items: readonly unknown[]): Record<string, unknown> | undefined {
+  const copy: Record<string, unknown> = {};
+  for (let index = 0; index < keys.length; index += 1) {
+    const item = items[index];
+    if (item === undefined) continue;
+    if (!isLeaf(item)) return undefined;
+    assignMember(copy, keys[index] as string, item);
+  }
+  return copy;
+}
+
+/**
+ * Copies a root object from its members (`items`, read by {@link readMembers}) in order, a JSON leaf
+ * in place and anything else through the stack before the next member, exactly as if every member
+ * had been a frame.
+ */
+function copyRootObject(
+  walk: Walk,
+  frame: Frame,
+  original: object,
+  source: object,
+  keys: readonly string[],
+  items: readonly unknown[],
+): ArgumentSnapshot | undefined {
   walk.deepest = 1;
   const copy: Record<string, unknown> = {};
   remember(walk, frame, original, source, copy);
   walk.result = copy;
-  const keys = Object.keys(source);
-  const items = new Array<unknown>(keys.length);
-  for (let index = keys.length - 1; index >= 0; index -= 1)
-    items[index] = (source as Record<string, unknown>)[keys[index] as string];
   for (let index = 0; index < keys.length; index += 1) {
     const item = items[index];
     if (item === undefined) continue;
@@ -192,7 +218,32 @@ function copyRootObject(walk: Walk, frame: Frame, original: object, source: obje
  * @internal
  */
 export function snapshotArguments(value: unknown, max: number = MAX_ARGUMENT_DEPTH): ArgumentSnapshot {
-  const walk: Walk = {
+  let walk: Walk;
+  try {
+    const source = jsonValue(value);
+    let refused: ArgumentSnapshot | undefined;
+    if (typeof source === 'object' && source !== null && !Array.isArray(source)) {
+      const keys = Object.keys(source);
+      const items = readMembers(source, keys);
+      // The usual arguments, one flat object of leaves, are copied without a walk.
+      const flat = flatCopy(keys, items);
+      if (flat !== undefined) return max >= 1 ? { ok: true, value: flat } : tooDeep(max);
+      walk = createWalk();
+      refused = copyRootObject(walk, rootFrame(value), value as object, source, keys, items);
+    } else {
+      walk = createWalk();
+      refused = copyValue(walk, rootFrame(value), value, source) ?? drain(walk);
+    }
+    if (refused !== undefined) return refused;
+  } catch (error) {
+    return refuse('json', `cannot be read (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (walk.shared ? nestsDeeperThan(walk.result, max) : walk.deepest > max) return tooDeep(max);
+  return { ok: true, value: walk.result };
+}
+
+function createWalk(): Walk {
+  return {
     result: undefined,
     copies: undefined,
     rootOriginal: undefined,
@@ -202,21 +253,15 @@ export function snapshotArguments(value: unknown, max: number = MAX_ARGUMENT_DEP
     deepest: 0,
     stack: [],
   };
-  const root: Frame = { source: value, target: undefined, key: 0, inArray: false, depth: 1 };
-  try {
-    const source = jsonValue(value);
-    const refused =
-      typeof source === 'object' && source !== null && !Array.isArray(source)
-        ? copyRootObject(walk, root, value as object, source)
-        : (copyValue(walk, root, value, source) ?? drain(walk));
-    if (refused !== undefined) return refused;
-  } catch (error) {
-    return refuse('json', `cannot be read (${error instanceof Error ? error.message : String(error)})`);
-  }
-  if (walk.shared ? nestsDeeperThan(walk.result, max) : walk.deepest > max) {
-    return refuse('maxDepth', `must not nest objects and arrays more than ${max} levels deep`);
-  }
-  return { ok: true, value: walk.result };
+}
+
+/** The frame of the value being copied: its copy is the result. */
+function rootFrame(value: unknown): Frame {
+  return { source: value, target: undefined, key: 0, inArray: false, depth: 1 };
+}
+
+function tooDeep(max: number): ArgumentSnapshot {
+  return refuse('maxDepth', `must not nest objects and arrays more than ${max} levels deep`);
 }
 
 function refuse(keyword: 'maxDepth' | 'json', message: string): ArgumentSnapshot {
