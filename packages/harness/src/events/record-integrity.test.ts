@@ -123,6 +123,52 @@ describe('what callers hand the harness', () => {
     expect(JSON.stringify(run.events)).not.toContain('edited');
   });
 
+  it('a progress report, a toolset event and a model profile are recorded with their declared fields only', async () => {
+    const tool = defineTool({
+      name: 't',
+      description: 't',
+      parameters: open,
+      execute: (_args: unknown, context: ToolExecutionContext) => {
+        context.reportProgress({
+          message: 'half',
+          fraction: 0.5,
+          extra: { big: 'x' },
+          parentCallId: 'p',
+        } as ToolProgress);
+        return 'real';
+      },
+    });
+    let emitted = false;
+    const toolSet = {
+      label: 'set',
+      tools(context: { emit?: ((event: never) => void) | undefined }) {
+        if (!emitted && context.emit) {
+          emitted = true;
+          const added = { type: 'tool_definition_added', toolSet: 'set', toolName: 'x', current: 'd', withheld: true };
+          context.emit({ ...added, extra: 'noise', callId: 'forged' } as never);
+        }
+        return { tools: [tool] };
+      },
+      call: async () => 'r',
+    };
+    const model = Object.assign(oneCall('t'), {
+      profileModel: async () => ({
+        modelId: 'm',
+        server: 'unknown',
+        toolCalling: true,
+        systemPrompt: 'system',
+        reasons: ['r'],
+        extra: 'noise',
+      }),
+    });
+    const run = await new AgentHarness({ model, toolSets: [toolSet as never] }).invoke('go');
+    const keysOf = (type: string) => Object.keys(run.events.find((event) => event.type === type) ?? {}).sort();
+    expect(keysOf('tool_progress')).toEqual(['callId', 'fraction', 'message', 'type']);
+    expect(keysOf('tool_definition_added')).toEqual(['current', 'toolName', 'toolSet', 'type', 'withheld']);
+    expect(keysOf('model_profiled')).toEqual(['modelId', 'reasons', 'server', 'systemPrompt', 'toolCalling', 'type']);
+    expect(JSON.stringify(run.events)).not.toContain('noise');
+  });
+
   it('reading a returned output (toJSON) starts no nested call: the call ended when execute returned', async () => {
     const helper = defineTool({ name: 'helper', description: 'h', parameters: open, execute: () => 'h' });
     for (const wait of [false, true]) {

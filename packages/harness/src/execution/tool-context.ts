@@ -2,6 +2,8 @@ import type { JsonValue, ToolExecutionContext, ToolProgress, ToolResult } from '
 import type { LoopState } from '../agent/loop-state.js';
 import { isApprovedCall } from '../deferral/approved-call.js';
 import { NestedCallRefusedError } from '../errors/nested-call-refused-error.js';
+import type { AgentEventOf } from '../events/agent-event.js';
+import { declaredFields } from '../events/declared-fields.js';
 import { recordedValue } from '../events/recorded-value.js';
 import { idempotencyKeyOf } from '../ledger/record-effect.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
@@ -298,11 +300,12 @@ class CallContext implements ToolExecutionContext {
   reportProgress(progress: ToolProgress): void {
     const sink = this.#loop.sink;
     if (!sink.active || !this.#running) return;
-    const { fraction, ...rest } = scrubValue(progress, this.#secrets());
-    const clamped = fraction === undefined || Number.isNaN(fraction) ? undefined : Math.min(1, Math.max(0, fraction));
-    // The tool's fields first: `type` and `callId` are the harness's, whatever the report holds.
+    // Only the fields a progress report declares, copied: `type` and `callId` are the harness's.
+    const { fraction, ...fields } = declaredFields('tool_progress', scrubValue(progress, this.#secrets()));
+    const clamped =
+      typeof fraction !== 'number' || Number.isNaN(fraction) ? undefined : Math.min(1, Math.max(0, fraction));
     sink.emit({
-      ...recorded(rest),
+      ...(fields as Omit<AgentEventOf<'tool_progress'>, 'type' | 'callId'>),
       type: 'tool_progress',
       callId: this.callId,
       ...(clamped === undefined ? {} : { fraction: clamped }),

@@ -1,5 +1,6 @@
 import type { AnyTool, ExecuteToolOptions, ToolResult } from '@tiny/tools';
 import type { AgentEventOf } from '../events/agent-event.js';
+import { declaredFields } from '../events/declared-fields.js';
 import { recordedValue } from '../events/recorded-value.js';
 
 /** The events a {@link ToolSet} may report into a run (through {@link ToolSetContext.emit}). */
@@ -21,9 +22,10 @@ export function toolSetEmitter(state: {
   readonly sink: { emit(event: ToolSetEvent): void };
 }): (event: ToolSetEvent) => void {
   return (event) => {
-    // The run's own copy, checked and then recorded: a getter cannot answer the check one way and the record another.
+    // The run's own copy, checked and then recorded: a getter cannot answer the check one way and
+    // the record another. Only the fields its kind declares are recorded.
     const copy = recordedValue(event);
-    if (isToolSetEvent(copy)) state.sink.emit(copy);
+    if (isToolSetEvent(copy)) state.sink.emit({ ...declaredFields(copy.type, copy), type: copy.type } as ToolSetEvent);
   };
 }
 
