@@ -18,11 +18,10 @@ import { parseRunState, type RunState } from '../deferral/run-state.js';
 import { verifyRunState } from '../deferral/run-state-signature.js';
 import type { DiscoveryOptions } from '../discovery/discovery-session.js';
 import { DeferredResolutionError } from '../errors/deferred-resolution-error.js';
-import { ListenerError } from '../errors/listener-error.js';
 import { UnwrappedAiSdkModelError } from '../errors/unwrapped-ai-sdk-model-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
+import { declaredFields } from '../events/declared-fields.js';
 import { type AgentEventListener, EventSink } from '../events/event-sink.js';
-import { recordedValue } from '../events/recorded-value.js';
 import { canonical } from '../ledger/idempotency-key.js';
 import type { IdempotencyKeyRule, LedgerFailureMode, ToolEffectLedger } from '../ledger/tool-effect-ledger.js';
 import type { AgentMiddleware } from '../middleware/agent-middleware.js';
@@ -130,11 +129,12 @@ export interface InvokeOptions {
    * throw never stops delivery (to it, to `harness.stream`, or to `run.events`) nor the step that
    * emitted the event (tools already started finish and get their outcome events). The first throw
    * is reported once: the run rejects with `ListenerError` (the cause and event type kept) at the
-   * next safe point: before the next model call or call admission, or instead of completing (a throw
-   * on `run_completed` rejects the run too; no `run_failed` follows). When the run already ends with
-   * another error (it was cancelled, a tool failed it, or the throw was on `run_failed`), that
-   * `ListenerError` is emitted as a process warning (`process.emitWarning`) instead. Later throws
-   * are not reported again.
+   * next safe point: before the next model call or call admission, or instead of completing. A throw
+   * on the run's final event (`run_completed` or `run_failed`, or a `tool_failed` it brings) cannot
+   * change how the run ended, which the record already says: the run resolves or rejects as that
+   * event says (a paused run keeps its `state`), and the `ListenerError` is emitted as a process
+   * warning (`process.emitWarning`), as it is when the run already ends with another error (it was
+   * cancelled, or a tool failed it). Later throws are not reported again.
    */
   readonly onEvent?: AgentEventListener | undefined;
   /** Keep events on `AgentRun.events`. Default true; off (with no listener) means events cost nothing. */
@@ -539,9 +539,9 @@ export class AgentHarness {
     const middleware = [...this.middleware, ...(options.middleware ?? [])];
     // A model with autoProfile reads its server once, before the dialect is chosen from its profile.
     const profiled = await profileModel(this.model, context.signal);
-    // The model's own copy of its fields first: the event's `type` is the harness's.
+    // A copy of the fields the event declares, and nothing else of the model's: its `type` is the harness's.
     if (profiled !== undefined && sink.active)
-      sink.emit({ ...(recordedValue(profiled) as unknown as typeof profiled), type: 'model_profiled' });
+      sink.emit({ ...(declaredFields('model_profiled', profiled) as typeof profiled), type: 'model_profiled' });
     const dialectKind: ToolDialectKind =
       policy.toolDialect === 'auto' ? (this.model.profile.toolCalling ? 'native' : 'tagged_json') : policy.toolDialect;
     // A fresh run drops broken tool cycles once; a resumed run keeps its open batch.
@@ -621,12 +621,12 @@ export class AgentHarness {
             }
           : undefined,
       });
-      // A listener that threw on `run_completed` itself: the run ended, but the host must hear of it.
-      sink.throwIfFailed();
+      // The final event is out: a listener that threw on it (or on a call it closed) cannot change
+      // how the run ended, which the record already says. As on `run_failed`, a process warning.
+      sink.reportUnthrown(undefined);
       return run;
     } catch (error) {
-      const completed = ListenerError.isInstance(error) && error.eventType === 'run_completed';
-      if (sink.active && !completed) {
+      if (sink.active) {
         const event: AgentEvent = {
           type: 'run_failed',
           runId,

@@ -1,4 +1,4 @@
-import { defineTool } from '@tiny/tools';
+import { CallDeferredError, defineTool } from '@tiny/tools';
 import { Type } from 'typebox';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentHarness } from '../agent/agent-harness.js';
@@ -110,6 +110,29 @@ describe('a listener that throws', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ name: 'ListenerError', eventType: 'tool_started' });
     expect(warnings[0]?.message).toContain('listener bug');
+  });
+
+  it('on run_completed leaves the run as the record says (a paused run keeps its state) and is a process warning', async () => {
+    const pausing = defineTool({
+      name: 'pausing',
+      description: 'Hands the call to the host.',
+      parameters: Type.Object({}),
+      execute: () => {
+        throw new CallDeferredError({ reason: 'host runs it' });
+      },
+    });
+    const model = new ScriptedModel({ steps: [{ toolCalls: [scriptedToolCall('pausing', {}, 'p1')] }] });
+    const run = await new AgentHarness({ model, tools: [pausing] }).invoke({}, user, {
+      onEvent: (event) => {
+        if (event.type === 'run_completed') throw new Error('exporter down');
+      },
+    });
+    expect(run.outcome).toBe('deferred');
+    expect(run.state?.pending?.calls.map((call) => call.callId)).toEqual(['p1']);
+    expect(run.events.at(-1)).toMatchObject({ type: 'run_completed', outcome: 'deferred' });
+    await nextTick();
+    expect(warnings.map((warning) => (warning as ListenerError).eventType)).toEqual(['run_completed']);
+    expect(warnings[0]?.message).toContain('exporter down');
   });
 
   it('on run_failed is emitted as a process warning, not swallowed', async () => {

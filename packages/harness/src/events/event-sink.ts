@@ -22,8 +22,8 @@ export type AgentEventListener = (event: AgentEvent) => void;
  * listener: every listener, the one that threw included, still gets every event through the final
  * one (a listener that fails once would otherwise see calls start and never end). The first throw
  * is kept and reported once: the loop fails the run with it at its next safe point
- * ({@link EventSink.throwIfFailed}), or, when the run already fails with another error,
- * {@link EventSink.reportUnthrown} emits it as a process warning.
+ * ({@link EventSink.throwIfFailed}), or, when the run already fails with another error or the
+ * throw came with its final event, {@link EventSink.reportUnthrown} emits it as a process warning.
  *
  * The run's final event (`run_completed` or `run_failed`) ends the sink, as does {@link EventSink.end}
  * when the run returns or throws: nothing is delivered or recorded after it (a late outcome reaches
@@ -103,9 +103,10 @@ export class EventSink {
   }
 
   /**
-   * The run ends with `error`: a listener failure it does not carry (the run was already failing
-   * with another error, or the listener threw on `run_failed`) is emitted as a process warning
-   * (`process.emitWarning`, named `ListenerError`), so it is never lost.
+   * The run ends with `error`, or returns (`undefined`) after its `run_completed`: a listener
+   * failure it does not carry (the run was already failing with another error, or the listener
+   * threw on the run's final event, which decided how the run ended) is emitted as a process
+   * warning (`process.emitWarning`, named `ListenerError`), so it is never lost.
    */
   reportUnthrown(error: unknown): void {
     const failure = this.failure;
