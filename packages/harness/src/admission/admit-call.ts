@@ -15,6 +15,7 @@ import {
 } from '@tiny/tools';
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
 import { isApprovedCall } from '../deferral/approved-call.js';
+import { pauseReason } from '../deferral/pause-reason.js';
 import { unwrapBridgeCall } from '../discovery/unwrap-bridge-call.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import type { BrokenTurnReason } from '../events/agent-event.js';
@@ -258,7 +259,8 @@ async function admitHooked(state: LoopState, call: PendingCall, via: 'name' | 't
     state.toolCalls -= 1;
     if (ApprovalRequiredError.isInstance(error) || CallDeferredError.isInstance(error)) {
       const approval = ApprovalRequiredError.isInstance(error);
-      return { kind: 'defer', call, toolName: call.name, approval, reason: error.reason, metadata: error.metadata };
+      const reason = pauseReason(error.reason);
+      return { kind: 'defer', call, toolName: call.name, approval, reason, metadata: error.metadata };
     }
     throw error;
   }

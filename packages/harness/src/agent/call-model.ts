@@ -12,6 +12,7 @@ import { MiddlewareError } from '../errors/middleware-error.js';
 import { redactionOf } from '../execution/redaction.js';
 import type { AgentMiddleware, MiddlewareContext, NextModel } from '../middleware/agent-middleware.js';
 import { isRunStop, raceRunStop, runStopError } from '../run/run-stop.js';
+import { checkModelResponse } from './check-model-response.js';
 import type { LoopState } from './loop-state.js';
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -143,10 +144,11 @@ async function* tapTextDeltas(
 
 /**
  * {@link callModel} inside the `wrapModel` onion of the run's middleware (first registered is
- * outermost). Without wrapping middleware it is a plain call.
+ * outermost). Without wrapping middleware it is a plain call. The response the run gets is checked
+ * against the provider contract ({@link checkModelResponse}) before anything reads it.
  * @internal
  */
-export function callModelThroughMiddleware(
+export async function callModelThroughMiddleware(
   state: LoopState,
   request: LanguageModelV1Request,
   modelCallId: string,
@@ -169,5 +171,5 @@ export function callModelThroughMiddleware(
       }
     };
   }
-  return raceRunStop(state, next(request));
+  return checkModelResponse(await raceRunStop(state, next(request)), state.model.provider);
 }

@@ -15,6 +15,7 @@ import type {
   NextTool,
   PendingCall,
 } from './agent-middleware.js';
+import { checkedControl } from './checked-control.js';
 import { middlewareEvent } from './middleware-event.js';
 
 /** Runs one hook; anything it throws (other than deferrals and cancellation) becomes a `MiddlewareError`. */
@@ -113,8 +114,9 @@ export async function runBeforeModel(
     const result = await guarded(middleware, 'beforeModel', () => middleware.beforeModel?.(current, context));
     if (result === undefined) continue;
     if (isControl(result)) {
-      if (result.type === 'continue') continue;
-      return { patch, control: { control: result, by: middleware.name } };
+      const control = checkedControl(result, middleware.name, 'beforeModel');
+      if (control.type === 'continue') continue;
+      return { patch, control: { control, by: middleware.name } };
     }
     patch = {
       ...patch,
@@ -134,8 +136,10 @@ export async function runAfterHooks(
   for (let index = state.middleware.length - 1; index >= 0; index -= 1) {
     const middleware = state.middleware[index] as AgentMiddleware;
     if (!middleware[hook]) continue;
-    const control = await guarded(middleware, hook, () => call(middleware));
-    if (control !== undefined && control.type !== 'continue') return { control, by: middleware.name };
+    const returned = await guarded(middleware, hook, () => call(middleware));
+    if (returned === undefined) continue;
+    const control = checkedControl(returned, middleware.name, hook);
+    if (control.type !== 'continue') return { control, by: middleware.name };
   }
   return undefined;
 }
