@@ -3,6 +3,7 @@ import {
   CallDeferredError,
   ModelRetry,
   prepareToolArguments,
+  type ResolvedToolTimeout,
   resolveToolTimeout,
   type ToolExecutionContext,
   ToolFailedError,
@@ -53,6 +54,11 @@ const isPromiseLike = (value: unknown): value is PromiseLike<ToolOutput> =>
  * first. A plain object read by module-level functions rather than closures made per call: a full
  * collection discards the optimised code of closures once they die (each request recompiles it),
  * and an object literal's shape outlives its objects (see bench/README.md, issue 35).
+ *
+ * Two kinds. A call's own wait (`context` set, see {@link settleOutput}) ends the call when the first
+ * of them comes, and its promise settles with the call's outcome: no async function and no promise
+ * in between per call. A wrapped call's `execute` run (see {@link settle}) settles its promise with
+ * the output, or rejects it with what interrupted it, for the `wrapTool` layers to see.
  */
 interface OutputWait {
   readonly state: LoopState;
@@ -64,10 +70,17 @@ interface OutputWait {
   deadline: CallDeadline | undefined;
   /** Whether the wait is registered with the run's abort (not for a run signal that can never fire). */
   readonly watching: boolean;
-  resolve: (output: ToolOutput) => void;
+  /** The context of the call this wait ends (a call's own wait); undefined for a wrapped call's `execute` run. */
+  readonly context: ToolExecutionContext | undefined;
+  /** A call's own wait: the arguments, start time and whether the outcome passes the tool boundary here. */
+  readonly args: Record<string, unknown>;
+  readonly startedAt: number;
+  readonly scrub: boolean;
+  /** Whether the wait is over: the output, the deadline, the run's abort or the calling call's end came first. */
+  ended: boolean;
+  /** Settles the wait's promise: with the call's outcome (a call's own wait) or the output (an `execute` run). */
+  resolve: (value: never) => void;
   reject: (error: unknown) => void;
-  /** Settled by the output, the deadline or the run's abort, whichever comes first. */
-  settled: Promise<ToolOutput>;
 }
 
 const ignore = (): void => undefined;
@@ -75,7 +88,7 @@ const ignore = (): void => undefined;
 /** The wait a `new Promise` is opened for: {@link takeResolvers}, its executor, stores the resolvers in it. */
 let opening: OutputWait | undefined;
 
-function takeResolvers(resolve: (output: ToolOutput) => void, reject: (error: unknown) => void): void {
+function takeResolvers(resolve: (value: never) => void, reject: (error: unknown) => void): void {
   const wait = opening as OutputWait;
   wait.resolve = resolve;
   wait.reject = reject;
@@ -83,6 +96,7 @@ function takeResolvers(resolve: (output: ToolOutput) => void, reject: (error: un
 
 /** The wait is over: the deadline and the run's abort no longer concern it (both may run twice). */
 function endWait(wait: OutputWait): void {
+  wait.ended = true;
   if (wait.deadline !== undefined) cancelDeadline(wait.deadline);
   if (wait.watching) unwatchRunAbort(wait.state.signal, wait);
   if (wait.signal.nested) wait.signal.unwatch();
@@ -111,13 +125,13 @@ function callAborted(wait: OutputWait): void {
     cause: wait.signal.abortReason,
   });
   abandoned.add(error);
-  wait.reject(error);
+  endWithError(wait, error);
 }
 
 function runAborted(wait: OutputWait): void {
   endWait(wait);
   wait.signal.abort(wait.state.signal.reason);
-  wait.reject(runStopError(wait.state));
+  endWithError(wait, runStopError(wait.state));
 }
 
 /** Call signals aborted by their own call's deadline (not by their calling call's end). */
@@ -128,16 +142,60 @@ function deadlineExpired(wait: OutputWait): void {
   const error = new ToolTimeoutError({ toolName: wait.entry.name, timeoutMs: wait.budgetMs });
   timedOut.add(wait.signal);
   wait.signal.abort(error);
-  wait.reject(error);
+  endWithError(wait, error);
+}
+
+/** The wait ended with `error` (the output rejected, or something interrupted it): an `execute` run rejects with it, a call ends with it. */
+function endWithError(wait: OutputWait, error: unknown): void {
+  if (wait.context === undefined) wait.reject(error);
+  else endWaitedCall(wait, thrown(wait.state, error, wait.startedAt));
 }
 
 /**
- * Opens the wait for an asynchronous tool's output under its deadline and the run's signal: the
- * first to fire aborts the call's signal and rejects `settled` (`ToolTimeoutError` /
- * `RunCancelledError`, or `LimitExceededError` at the run deadline). The output itself settles it
- * through the promise's own resolvers (no async function per call); whoever awaits `settled` ends
- * the wait ({@link endWait}). Undefined when nothing can interrupt the call (no deadline, a run
- * that cannot stop): the output is then awaited as it is.
+ * The output came first: an `execute` run resolves with it; a call ends, before its output is read
+ * (see {@link runCall}), with the outcome of the output. Called bound to the wait (a bound function
+ * per call rather than a closure: nothing per call to compile again after a full collection).
+ */
+function outputReturned(this: OutputWait, output: ToolOutput): void {
+  if (this.ended) return;
+  endWait(this);
+  if (this.context === undefined) {
+    (this.resolve as (output: ToolOutput) => void)(output);
+    return;
+  }
+  let outcome: CallOutcome;
+  try {
+    endCall(this.context);
+    outcome = returned(this.entry, resultOfOutput(this.state, this.entry, output), this.startedAt);
+  } catch (error) {
+    outcome = thrown(this.state, error, this.startedAt);
+  }
+  endWaitedCall(this, outcome);
+}
+
+/** The output rejected first (bound to the wait, as {@link outputReturned}). */
+function outputThrew(this: OutputWait, error: unknown): void {
+  if (this.ended) return;
+  endWait(this);
+  endWithError(this, error);
+}
+
+/** A call's own wait ended with `outcome`: the call's context ends, and the outcome (through the tool boundary with `scrub`) settles it. */
+function endWaitedCall(wait: OutputWait, outcome: CallOutcome): void {
+  const context = wait.context as ToolExecutionContext;
+  endCall(context);
+  const settle = wait.resolve as (outcome: CallOutcome) => void;
+  try {
+    settle(wait.scrub ? scrubOutcome(wait.state, wait.callId, wait.entry, wait.args, context.depth, outcome) : outcome);
+  } catch (error) {
+    wait.reject(error);
+  }
+}
+
+/**
+ * Opens a wait (see {@link OutputWait}) for an asynchronous tool's output under its deadline and the
+ * run's signal: the first to fire aborts the call's signal and ends the wait with `ToolTimeoutError`
+ * / `RunCancelledError` (or `LimitExceededError` at the run deadline). Returns the wait's promise.
  */
 function openWait(
   state: LoopState,
@@ -145,47 +203,56 @@ function openWait(
   signal: LazyCallSignal,
   entry: RegisteredTool,
   callId: string,
-  deadlineMs: number | undefined,
-  budgetMs: number,
-): OutputWait | undefined {
+  timeout: ResolvedToolTimeout,
+  context: ToolExecutionContext | undefined,
+  args: Record<string, unknown>,
+  startedAt: number,
+  scrub: boolean,
+): Promise<never> {
   const runSignal = state.signal;
-  // A run signal nothing can abort (no host signal, no run deadline) is not watched.
-  const watching = canStop(runSignal);
-  // A nested call is also waited for under its calling call: it never outlives it.
-  if (deadlineMs === undefined && !watching && !signal.nested) return undefined;
+  const deadlineMs = timeout.deadlineMs;
   const wait: OutputWait = {
     state,
     signal,
     entry,
     callId,
-    budgetMs,
+    budgetMs: timeout.budgetMs ?? deadlineMs ?? 0,
     deadline: undefined,
-    watching,
+    // A run signal nothing can abort (no host signal, no run deadline) is not watched.
+    watching: canStop(runSignal),
+    context,
+    args,
+    startedAt,
+    scrub,
+    ended: false,
     resolve: ignore,
     reject: ignore,
-    settled: undefined as unknown as Promise<ToolOutput>,
   };
   opening = wait;
-  wait.settled = new Promise<ToolOutput>(takeResolvers);
+  const settled = new Promise<never>(takeResolvers);
   opening = undefined;
   // The tool may have triggered the abort itself before handing back its promise.
   if (runSignal.aborted) {
     Promise.resolve(pending).catch(ignore);
     runAborted(wait);
-    return wait;
+    return settled;
   }
   if (signal.aborted) {
     Promise.resolve(pending).catch(ignore);
     callAborted(wait);
-    return wait;
+    return settled;
   }
-  if (watching) watchRunAbort(runSignal, wait, runAborted);
+  if (wait.watching) watchRunAbort(runSignal, wait, runAborted);
+  // A nested call is also waited for under its calling call: it never outlives it.
   if (signal.nested) signal.watch(wait, callAborted);
   if (deadlineMs !== undefined) wait.deadline = scheduleDeadline(deadlineMs, deadlineExpired, wait);
   // A native promise is followed directly; another thenable is adopted first (its `then` runs
   // later, as `await` would call it). A rejection after the wait ended is handled: it is ignored.
-  (pending instanceof Promise ? pending : Promise.resolve(pending)).then(wait.resolve, wait.reject);
-  return wait;
+  (pending instanceof Promise ? pending : Promise.resolve(pending)).then(
+    outputReturned.bind(wait),
+    outputThrew.bind(wait),
+  );
+  return settled;
 }
 
 /** Arguments a wrap layer changed go through injection and validation again. */
@@ -360,11 +427,12 @@ function runCall(
 }
 
 /**
- * An asynchronous `execute`'s output, awaited under the call's deadline and the run's signal; then
- * the call's context ends, and with `scrub` the outcome passes the tool boundary here (one async
- * function per call instead of a second one awaiting this).
+ * An asynchronous `execute`'s output, awaited under the call's deadline and the run's signal
+ * ({@link openWait}): whichever comes first ends the call's context and gives its outcome, through
+ * the tool boundary with `scrub`. What the harness runs around the tool (the tool's `timeoutPolicy`)
+ * may throw: the promise then rejects, and the batch ends the call `fatal`.
  */
-async function settleOutput(
+function settleOutput(
   state: LoopState,
   entry: RegisteredTool,
   output: PromiseLike<ToolOutput>,
@@ -374,32 +442,18 @@ async function settleOutput(
   startedAt: number,
   scrub: boolean,
 ): Promise<CallOutcome> {
-  const wait = waitFor(state, entry, output, args, signal, context.callId);
-  let outcome: CallOutcome;
+  let timeout: ResolvedToolTimeout;
   try {
-    const settled = wait === undefined ? await output : await wait.settled;
-    endCall(context);
-    outcome = returned(entry, resultOfOutput(state, entry, settled), startedAt);
+    timeout = timeoutOf(state, entry, args);
   } catch (error) {
-    outcome = thrown(state, error, startedAt);
+    return Promise.reject(error);
   }
-  if (wait !== undefined) endWait(wait);
-  endCall(context);
-  return scrub ? scrubOutcome(state, context.callId, entry, args, context.depth, outcome) : outcome;
+  return openWait(state, output, signal, entry, context.callId, timeout, context, args, startedAt, scrub);
 }
 
-/** The wait for a promised output under the tool's resolved timeout and the run's signal (see {@link openWait}). */
-function waitFor(
-  state: LoopState,
-  entry: RegisteredTool,
-  output: PromiseLike<ToolOutput>,
-  args: Record<string, unknown>,
-  signal: LazyCallSignal,
-  callId: string,
-): OutputWait | undefined {
-  const timeout = resolveToolTimeout(entry.tool.timeoutPolicy(args as never), state.limits.toolTimeouts);
-  const budget = timeout.budgetMs ?? timeout.deadlineMs ?? 0;
-  return openWait(state, output, signal, entry, callId, timeout.deadlineMs, budget);
+/** The tool's resolved timeout for `args`. */
+function timeoutOf(state: LoopState, entry: RegisteredTool, args: Record<string, unknown>): ResolvedToolTimeout {
+  return resolveToolTimeout(entry.tool.timeoutPolicy(args as never), state.limits.toolTimeouts);
 }
 
 /** Waits for an output (promised or not) under the tool's resolved timeout and the run's signal. */
@@ -412,13 +466,10 @@ async function settle(
   callId: string,
 ): Promise<ToolOutput> {
   if (!isPromiseLike(output)) return output;
-  const wait = waitFor(state, entry, output, args, signal, callId);
-  if (wait === undefined) return await output;
-  try {
-    return await wait.settled;
-  } finally {
-    endWait(wait);
-  }
+  const timeout = timeoutOf(state, entry, args);
+  // Nothing can interrupt the run (no deadline, a run that cannot stop, not a nested call): awaited as it is.
+  if (timeout.deadlineMs === undefined && !canStop(state.signal) && !signal.nested) return await output;
+  return await openWait(state, output, signal, entry, callId, timeout, undefined, args, 0, false);
 }
 
 /**
