@@ -1,4 +1,5 @@
 import { type AnyTool, InvalidInputError, ToolResult } from '@tiny/tools';
+import { sealArguments } from '../admission/seal-arguments.js';
 import type { DeferredCall, ToolArguments } from './deferred-call.js';
 
 /**
@@ -103,12 +104,15 @@ export class DeferredToolResults {
    * Typed two ways: name the tool (`approveWithArgs<typeof pay>(call, { to: 'ada', cents: 250 })`),
    * or pass a typed call from `run.deferred.approvalsFor(pay)` and the arguments are checked
    * against its type. With a bare id or an untyped call, `args` is `unknown` (checked at run time).
+   * `args` is copied (plain JSON, frozen) when given: later edits of the object change nothing.
    */
   approveWithArgs<TTool extends AnyTool>(call: DeferredCallRef, args: ToolArguments<TTool>): this;
   approveWithArgs<TArgs = unknown>(call: TypedDeferredCallRef<TArgs>, args: NoInfer<TArgs>): this;
   approveWithArgs(call: DeferredCallRef, args: unknown): this {
     const { callId, digest } = reference('approveWithArgs', call);
-    return this.set(callId, { kind: 'approve_with_args', arguments: args, digest });
+    // A frozen copy taken now: what is validated, run, noted to the model and recorded
+    // (`tool_approved.arguments`) is what the host gave, whatever it does with its object later.
+    return this.set(callId, { kind: 'approve_with_args', arguments: sealArguments(args), digest });
   }
 
   /** Do not run the call; the model reads `message` as a tool error. */

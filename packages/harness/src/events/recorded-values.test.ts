@@ -216,6 +216,45 @@ describe('values handed to the harness', () => {
   });
 });
 
+describe('edited arguments a host approves', () => {
+  it('are copied when given: editing the object later changes neither tool_approved.arguments nor the note the model reads', async () => {
+    const edited = { to: 'ada', cents: 100 };
+    const pay = defineTool({
+      name: 'pay',
+      description: 'pay',
+      parameters: payment,
+      execute: (args: Record<string, unknown>, context: ToolExecutionContext) => {
+        if (!context.approved) throw new ApprovalRequiredError({ reason: 'human' });
+        // The host's object changes while the approved call runs.
+        Object.assign(edited, { to: 'mallory', cents: 999_999 });
+        return `paid ${args.to}`;
+      },
+    });
+    const requests: string[] = [];
+    const model = new ScriptedModel({
+      steps: [
+        { toolCalls: [scriptedToolCall('pay', { to: 'bob', cents: 250 }, 'c1')] },
+        (request) => {
+          requests.push(JSON.stringify(request.messages));
+          return { content: 'done' };
+        },
+      ],
+    });
+    const harness = new AgentHarness({ model, tools: [pay], policy: { captureToolIo: true } });
+    const paused = await harness.invoke('go');
+    const pending = paused.deferred?.approvals[0];
+    if (pending === undefined) throw new Error('no pending approval');
+    const results = new DeferredToolResults().approveWithArgs(pending, edited);
+    const resumed = await harness.resumeDeferred({}, stateOf(paused), results);
+    const approved = resumed.events.find((event) => event.type === 'tool_approved');
+    expect(approved).toMatchObject({ edited: true, arguments: { to: 'ada', cents: 100 } });
+    expect(Object.isFrozen((approved as { arguments: object }).arguments)).toBe(true);
+    expect(resumed.text).toBe('done');
+    expect(requests[0]).toContain('paid ada');
+    expect(requests[0]).not.toContain('mallory');
+  });
+});
+
 describe('what a middleware may emit', () => {
   it.each([
     ['run_completed', { type: 'run_completed', runId: 'forged', outcome: 'final' }],
