@@ -111,3 +111,50 @@ describe('the messages a request hands the model', () => {
     expect(input).toEqual([{ role: 'user', content: 'add things' }]);
   });
 });
+
+describe('a request kept and read later', () => {
+  it('holds the history as it was sent, in an array of its own, however many turns came after', async () => {
+    const kept: LanguageModelV1Request[] = [];
+    let turn = 0;
+    const model: LanguageModelV1 = {
+      specificationVersion: 'v1',
+      provider: 'test',
+      modelId: 'keeper',
+      profile: createModelProfile(),
+      // Never reads the messages while the run goes on: every request is read after the run.
+      async doGenerate(request: LanguageModelV1Request) {
+        kept.push(request);
+        turn += 1;
+        if (turn > 3) return { content: 'done', toolCalls: [], finishReason: 'stop', usage, warnings: [] };
+        return {
+          content: '',
+          toolCalls: [{ id: `c${turn}`, name: 'add', arguments: { a: turn, b: 1 }, rawArguments: '' }],
+          finishReason: 'tool_calls',
+          usage,
+          warnings: [],
+        };
+      },
+      doStream() {
+        throw new Error('not used');
+      },
+    };
+    const run = await new AgentHarness({ model, tools: [add] }).invoke({}, [{ role: 'user', content: 'go' }]);
+
+    expect(run.toolCalls).toBe(3);
+    expect(kept.map((request) => request.messages.length)).toEqual([1, 3, 5, 7]);
+    expect(kept[2]?.messages).toEqual(run.messages.slice(0, 5));
+    // Each read gives the request's one array; a spread or JSON copy of the request carries it.
+    const first = kept[1] as LanguageModelV1Request;
+    expect(first.messages).toBe(first.messages);
+    expect({ ...first }.messages).toBe(first.messages);
+    expect(JSON.parse(JSON.stringify(first)).messages).toEqual(run.messages.slice(0, 3));
+    // The array is the request's to change, and the run's transcript is not.
+    (first.messages as Message[]).push({ role: 'user', content: 'injected' });
+    expect(first.messages).toHaveLength(4);
+    expect(run.messages).toHaveLength(8);
+    // Assigned messages replace the snapshot, as a plain property would.
+    const replaced: Message[] = [{ role: 'user', content: 'other' }];
+    (first as { messages: readonly Message[] }).messages = replaced;
+    expect(first.messages).toBe(replaced);
+  });
+});

@@ -519,11 +519,10 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     // A native request declares its `json` tools on the wire; `xml` and `ptype` tools are shown in
     // the prompt in their own syntax, and their calls are replayed as the text the model wrote.
     const ownFormats = dialect.shouldSendToolSpecs && tools.some(writesOwnFormat);
-    // A snapshot: the request holds what was sent, whatever the history gains after (a middleware
-    // or model that keeps the request sees this request's messages, not later turns').
+    // The history itself (copied into the request below) or the messages built from it.
     let messages: readonly Message[] =
       dialect.shouldSendToolSpecs && !ownFormats
-        ? state.history.slice()
+        ? state.history
         : dialect.toProviderMessages(state.history, tools, toolChoice);
     const wireTools = !dialect.shouldSendToolSpecs ? [] : ownFormats ? nativeDeclaredTools(tools) : tools;
     const wireChoice = ownFormats ? nativeToolChoice(toolChoice, tools) : toolChoice;
@@ -547,9 +546,26 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     // itself is a setting (a resume under another profile changes the wire).
     const unplaced = messages;
     if (state.model.profile.systemPrompt === 'first_user') messages = placeSystemPrompt(messages, 'first_user');
+    // A snapshot: the request holds what was sent, whatever the history gains after (a middleware
+    // or model that keeps the request sees this request's messages, not later turns'), in an array
+    // of its own for the model to change. The history is copied when first read, not per turn: it
+    // only grows, so its first `sentLength` messages are the history as sent whenever they are read.
+    let sent = messages;
+    let copied = messages !== state.history;
+    const sentLength = state.history.length;
     const request: LanguageModelV1Request = {
       ...settings.request,
-      messages,
+      get messages() {
+        if (!copied) {
+          sent = state.history.slice(0, sentLength);
+          copied = true;
+        }
+        return sent;
+      },
+      set messages(value) {
+        sent = value;
+        copied = true;
+      },
       abortSignal: state.signal,
       ...(responseFormat === undefined ? {} : { responseFormat }),
       ...(envelopeFormat === undefined ? {} : { responseFormat: envelopeFormat }),

@@ -34,7 +34,8 @@ export function observePrefix(
           ...(hoisted ? { systemMessages: 'hoisted' as const } : {}),
           ...(transform === undefined ? {} : { schemaTransform: transform }),
         };
-  const { digest, broke } = state.prefix.observe(tools, messages, observed);
+  // The run's own history only grows: what it held at the last request is not compared again.
+  const { digest, broke } = state.prefix.observe(tools, messages, observed, messages === state.history);
   if (broke !== undefined && state.sink.active)
     state.sink.emit({
       type: 'prompt_prefix_changed',

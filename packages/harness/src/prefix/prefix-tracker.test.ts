@@ -362,3 +362,26 @@ describe('createPrefixTracker: resumes a tester broke (stop 43)', () => {
     expect(next.digest).toBe(neverPaused.observe([], [...messages, user('5')]).digest);
   });
 });
+
+describe('createPrefixTracker, given a growing array', () => {
+  it('gives the digests and breaks of the same requests given as copies', () => {
+    const growing = createPrefixTracker();
+    const copied = createPrefixTracker();
+    const tools = [schema('a')];
+    const history: Message[] = [user('0')];
+    for (let turn = 1; turn < 8; turn += 1) {
+      const one = growing.observe(tools, history, undefined, true);
+      const other = copied.observe(tools, history.slice());
+      expect(one).toEqual(other);
+      // A system message mid-history, then turns that only append.
+      history.push(turn === 3 ? { role: 'system', content: 'S' } : { role: 'assistant', content: `a${turn}` });
+      history.push(user(String(turn)));
+    }
+    // Another array after the growing one is compared message by message: a rewrite is a break.
+    const rewritten = [...history.slice(0, 2), user('rewritten'), ...history.slice(3)];
+    const one = growing.observe(tools, rewritten, undefined, true);
+    expect(one.broke?.changes).toEqual([{ part: 'history', change: 'rewritten', index: 2 }]);
+    expect(one).toEqual(copied.observe(tools, rewritten.slice()));
+    expect(growing.state([])).toEqual(copied.state([]));
+  });
+});

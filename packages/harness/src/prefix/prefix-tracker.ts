@@ -52,12 +52,15 @@ export interface PrefixTracker {
    * break when it is one. Each new message's JSON content is folded into a running hash of the
    * history, so equal digests mean equal prefixes; a turn that only appends reads only what it
    * appends. A message that is another object than the previous request's at its place is compared
-   * by content (a copy is no change).
+   * by content (a copy is no change). With `growing`, `messages` is an array that only ever grows
+   * (the run's own history): given again, the messages it held at the previous request are taken
+   * as they were, unread, so a long history costs nothing per request for what it already held.
    */
   observe(
     tools: readonly ToolSchema[],
     messages: readonly Message[],
     settings?: PrefixSettings,
+    growing?: boolean,
   ): { readonly digest: string; readonly broke?: PrefixBreak | undefined };
   /** Promotions restored from a run state, handed over once (to the discovery session). */
   takePromoted(): readonly string[];
@@ -153,6 +156,9 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
   // Every message of the previous request, systems included (none before the first): a request that
   // only appends is recognised by element identity alone, and only what it appends is read.
   let seen: Message[] | undefined;
+  // The previous request's array when it was given as `growing`: the same array again holds `seen`
+  // as its first messages, with no need to compare them.
+  let lastGrowing: readonly Message[] | undefined;
 
   return {
     order(schemas, forget = true) {
@@ -181,7 +187,7 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
       orderRanks = next;
       return orderOut;
     },
-    observe(tools, messages, settings) {
+    observe(tools, messages, settings, growing = false) {
       const transform = settings?.schemaTransform;
       const transformJson = transform === undefined ? undefined : JSON.stringify(transform);
       if (toolInfo === undefined || lastTransform !== transformJson || !sameElements(lastTools, tools)) {
@@ -196,7 +202,9 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
       let same: number;
       // Left as it is until this request is taken in full: a throw leaves the tracker as after the last good request.
       const known = seen;
-      const appendsOnly = known !== undefined && startsWith(messages, known);
+      const appendsOnly =
+        known !== undefined &&
+        ((growing && messages === lastGrowing && messages.length >= known.length) || startsWith(messages, known));
       if (appendsOnly) {
         // Only appended: the history so far is unchanged (`refs` holds its non-system messages), and
         // reading each message's role, the costly part with messages of many shapes, is left to the new ones.
@@ -329,6 +337,7 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
         for (let index = known.length; index < messages.length; index += 1) known.push(messages[index] as Message);
         seen = known;
       } else seen = messages.slice();
+      lastGrowing = growing ? messages : undefined;
       const broke =
         last === undefined || history === undefined
           ? undefined
