@@ -22,6 +22,14 @@ export interface ValidateSchemaValueOptions {
   readonly onTimeout?: (() => unknown) | undefined;
 }
 
+/** The options of a call that gives none (shared: no empty object per call). */
+const NO_OPTIONS: ValidateSchemaValueOptions = Object.freeze({});
+
+/** ajv against the schema the model saw: the fail-closed gate. */
+function gate(resolved: ResolvedSchema, value: unknown): ValidationResult<unknown> {
+  return createValidator(resolved.jsonSchema).validate(value);
+}
+
 function fromLibrary(result: StandardSchemaV1.Result<unknown>): ValidationResult<unknown> {
   if (result.issues !== undefined) {
     const issues = result.issues.map(toValidationIssue);
@@ -55,17 +63,16 @@ function thrown(error: unknown): ValidationResult<unknown> {
 export function validateSchemaValue(
   resolved: ResolvedSchema,
   value: unknown,
-  options: ValidateSchemaValueOptions = {},
+  options: ValidateSchemaValueOptions = NO_OPTIONS,
 ): ValidationResult<unknown> | Promise<ValidationResult<unknown>> {
-  const gate = (checked: unknown) => createValidator(resolved.jsonSchema).validate(checked);
-  if (resolved.standard === undefined) return gate(value);
+  if (resolved.standard === undefined) return gate(resolved, value);
   const withLibrary = resolved as ResolvedSchema & { standard: StandardSchemaV1 };
   if (options.order === 'library_first') {
     const library = runLibrary(withLibrary, value, options);
-    const then = (result: ValidationResult<unknown>) => (result.ok ? gate(result.value) : result);
+    const then = (result: ValidationResult<unknown>) => (result.ok ? gate(resolved, result.value) : result);
     return library instanceof Promise ? library.then(then) : then(library);
   }
-  const first = gate(value);
+  const first = gate(resolved, value);
   if (!first.ok) return first;
   return runLibrary(withLibrary, value, options);
 }

@@ -15,7 +15,7 @@ const resolvedByTool = new WeakMap<object, ResolvedSchema>();
 export function validateToolArguments(
   tool: Pick<Tool<never>, 'parameters' | 'standardSchemas'>,
   value: unknown,
-  options: ValidateSchemaValueOptions = {},
+  options?: ValidateSchemaValueOptions,
 ): ValidationResult<Record<string, unknown>> | Promise<ValidationResult<Record<string, unknown>>> {
   let resolved = resolvedByTool.get(tool);
   if (resolved === undefined || resolved.jsonSchema !== tool.parameters) {

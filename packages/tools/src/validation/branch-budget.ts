@@ -297,32 +297,27 @@ export const SPENT = Symbol('tiny.validation.budgetSpent');
 /** What {@link runBudgeted} returns once more than `maxErrors` errors were collected. @internal */
 export const OVERFLOW = Symbol('tiny.validation.errorsOverflow');
 
-/** Options of one {@link runBudgeted} run. @internal */
-interface BudgetedRun {
-  /** Schema nodes of the compiled check (see {@link countingCopy}); default 1. */
-  readonly schemaNodes?: number;
-  /** Errors the run may hold at once before it returns {@link OVERFLOW}; default unbounded. */
-  readonly maxErrors?: number;
-}
-
 /**
  * Runs `check(value)` (an ajv validate function compiled from {@link countingCopy}) with at most
  * `visitBudget(value, schemaNodes)` visits (the value is sized only once a run passes
- * {@link MIN_VISITS}): its result, {@link SPENT} once the budget is spent, or {@link OVERFLOW}.
- * Re-entrant (a nested run keeps its own count). @internal
+ * {@link MIN_VISITS}): its result, {@link SPENT} once the budget is spent, or {@link OVERFLOW} once
+ * more than `maxErrors` errors are held at once. `schemaNodes` are the compiled check's schema nodes
+ * (see {@link countingCopy}). Options are positional: no options object per run. Re-entrant (a nested
+ * run keeps its own count). @internal
  */
 export function runBudgeted(
   check: (value: unknown) => unknown,
   value: unknown,
-  run: BudgetedRun = {},
+  schemaNodes = 1,
+  maxErrors: number = Number.POSITIVE_INFINITY,
 ): boolean | typeof SPENT | typeof OVERFLOW {
   // The enclosing run's meter, restored at the end (fields in locals: no copy object per run).
-  const { n, limit, maxErrors, value: outerValue, schemaNodes, sized } = meter;
+  const { n, limit, maxErrors: outerMaxErrors, value: outerValue, schemaNodes: outerSchemaNodes, sized } = meter;
   meter.n = 0;
   meter.limit = MIN_VISITS;
-  meter.maxErrors = run.maxErrors ?? Number.POSITIVE_INFINITY;
+  meter.maxErrors = maxErrors;
   meter.value = value;
-  meter.schemaNodes = run.schemaNodes ?? 1;
+  meter.schemaNodes = schemaNodes;
   meter.sized = false;
   try {
     return check(value) === true;
@@ -334,9 +329,9 @@ export function runBudgeted(
     last = meter.n;
     meter.n = n;
     meter.limit = limit;
-    meter.maxErrors = maxErrors;
+    meter.maxErrors = outerMaxErrors;
     meter.value = outerValue;
-    meter.schemaNodes = schemaNodes;
+    meter.schemaNodes = outerSchemaNodes;
     meter.sized = sized;
     // Caches are only reused within a run (values are not mutated during one).
     if (limit === Number.POSITIVE_INFINITY) {

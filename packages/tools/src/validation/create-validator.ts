@@ -259,7 +259,7 @@ const selfLooping = new WeakSet<ValidateFunction>();
 
 /** Runs a compiled check within its visit budget (see branch-budget.ts). */
 function run(check: ValidateFunction, value: unknown, maxErrors?: number): boolean | typeof SPENT | typeof OVERFLOW {
-  return runBudgeted(check, value, { schemaNodes: schemaNodes.get(check) ?? 1, maxErrors });
+  return runBudgeted(check, value, schemaNodes.get(check) ?? 1, maxErrors);
 }
 
 /** Whether any object in `schema` has an `unevaluatedProperties` or `unevaluatedItems` key (iterative walk). */
