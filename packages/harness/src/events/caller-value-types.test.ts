@@ -16,7 +16,7 @@ function oneCall(name: string) {
 }
 
 describe('a CallDeferredError whose reason is not a string', () => {
-  for (const where of ['beforeTool'] as ('execute' | 'beforeTool')[]) {
+  for (const where of ['execute', 'beforeTool'] as const) {
     it(`thrown by ${where}: the pause records its text, and editing the object changes nothing`, async () => {
       const reason = { why: 'host' } as unknown as string;
       const deferred = () => new CallDeferredError({ reason });

@@ -14,6 +14,7 @@ import {
   validateToolArguments,
 } from '@tiny/tools';
 import type { LoopState, PendingCall } from '../agent/loop-state.js';
+import { pauseReason } from '../deferral/pause-reason.js';
 import { MiddlewareError } from '../errors/middleware-error.js';
 import { NestedCallRefusedError } from '../errors/nested-call-refused-error.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
@@ -364,7 +365,14 @@ async function executeWithLedger(
   startedAt: number,
   signal: LazyCallSignal | undefined,
 ): Promise<CallOutcome> {
-  const key = idempotencyKeyOf(state, call.id, entry, args);
+  let key: string;
+  try {
+    key = idempotencyKeyOf(state, call.id, entry, args);
+  } catch (error) {
+    // A key function that throws fails the call before it runs, as a throw of `execute` would (the
+    // tool-error policy decides; `scrubSettled` scrubs the text); no ledger row is written.
+    return thrown(state, error, startedAt);
+  }
   const refused = await recordStarted(state, call, entry, key);
   if (refused !== undefined) return { kind: 'result', result: refused, startedAt, durationMs: 0 };
   const outcome = await runCall(state, call, entry, args, depth, callTool, startedAt, key, false, signal);
@@ -429,8 +437,8 @@ function runCall(
 /**
  * An asynchronous `execute`'s output, awaited under the call's deadline and the run's signal
  * ({@link openWait}): whichever comes first ends the call's context and gives its outcome, through
- * the tool boundary with `scrub`. What the harness runs around the tool (the tool's `timeoutPolicy`)
- * may throw: the promise then rejects, and the batch ends the call `fatal`.
+ * the tool boundary with `scrub`. The tool's `timeoutPolicy` may throw: the call then fails as if
+ * `execute` had thrown it (through the tool-error policy).
  */
 function settleOutput(
   state: LoopState,
@@ -446,7 +454,13 @@ function settleOutput(
   try {
     timeout = timeoutOf(state, entry, args);
   } catch (error) {
-    return Promise.reject(error);
+    // The tool's own timeout rule threw: the call fails as if `execute` had thrown it (the
+    // tool-error policy decides, the text passes the tool boundary); its output is not awaited.
+    Promise.resolve(output).then(ignore, ignore);
+    signal.abort(error);
+    endCall(context);
+    const outcome = thrown(state, error, startedAt);
+    return Promise.resolve(scrub ? scrubOutcome(state, context.callId, entry, args, context.depth, outcome) : outcome);
   }
   return openWait(state, output, signal, entry, context.callId, timeout, context, args, startedAt, scrub);
 }
@@ -466,7 +480,14 @@ async function settle(
   callId: string,
 ): Promise<ToolOutput> {
   if (!isPromiseLike(output)) return output;
-  const timeout = timeoutOf(state, entry, args);
+  let timeout: ResolvedToolTimeout;
+  try {
+    timeout = timeoutOf(state, entry, args);
+  } catch (error) {
+    // Rejects `next()` as the tool's own throw would; the output is not awaited.
+    Promise.resolve(output).then(ignore, ignore);
+    throw error;
+  }
   // Nothing can interrupt the run (no deadline, a run that cannot stop, not a nested call): awaited as it is.
   if (timeout.deadlineMs === undefined && !canStop(state.signal) && !signal.nested) return await output;
   return await openWait(state, output, signal, entry, callId, timeout, undefined, args, 0, false);
@@ -648,7 +669,14 @@ function thrown(state: LoopState, error: unknown, startedAt: number): CallOutcom
   if (ToolFailedError.isInstance(error)) return result(ToolResult.failed(error.reason));
   if (ApprovalRequiredError.isInstance(error) || CallDeferredError.isInstance(error)) {
     const approval = ApprovalRequiredError.isInstance(error);
-    return { kind: 'defer', approval, reason: error.reason, metadata: error.metadata, startedAt, durationMs };
+    return {
+      kind: 'defer',
+      approval,
+      reason: pauseReason(error.reason),
+      metadata: error.metadata,
+      startedAt,
+      durationMs,
+    };
   }
   const policy = state.policy.toolErrors;
   if (policy.kind === 'return_error') return result(ToolResult.error(describeSafely(error)));
