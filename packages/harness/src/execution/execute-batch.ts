@@ -13,10 +13,16 @@ const ignore = (): void => undefined;
  * wrap-tool middleware, and every call reporting `isConcurrencySafe(args)`. Otherwise calls run one at a time in call order.
  * @internal
  */
-export function runsConcurrently(state: LoopState, executables: readonly Executable[]): boolean {
-  if (executables.length < 2 || state.policy.maxConcurrency <= 1 || state.wrapsTools) return false;
-  for (const admission of executables)
+export function runsConcurrently(
+  state: LoopState,
+  admissions: readonly Admission[],
+  indexes: readonly number[],
+): boolean {
+  if (indexes.length < 2 || state.policy.maxConcurrency <= 1 || state.wrapsTools) return false;
+  for (let at = 0; at < indexes.length; at += 1) {
+    const admission = admissions[indexes[at] as number] as Executable;
     if (!admission.entry.tool.isConcurrencySafe(admission.args as never)) return false;
+  }
   return true;
 }
 
@@ -60,22 +66,25 @@ export function executeBatch(
   callTool: NestedCallRunner,
 ): Map<number, CallOutcome> | Promise<Map<number, CallOutcome>> {
   const indexes: number[] = [];
-  const executables: Executable[] = [];
-  for (let index = 0; index < admissions.length; index += 1) {
-    const admission = admissions[index];
-    if (admission?.kind !== 'execute') continue;
-    indexes.push(index);
-    executables.push(admission);
-  }
+  for (let index = 0; index < admissions.length; index += 1)
+    if (admissions[index]?.kind === 'execute') indexes.push(index);
   const batch: Batch = { state, admissions, indexes, callTool, outcomes: new Map(), next: 0, running: 0, done: ignore };
-  if (!runsConcurrently(state, executables)) return runSerial(batch, 0);
+  if (!runsConcurrently(state, admissions, indexes)) return runSerial(batch, 0);
 
-  for (const admission of executables) emitStarted(state, admission);
+  for (let at = 0; at < indexes.length; at += 1) emitStarted(state, admissions[indexes[at] as number] as Executable);
   for (let count = 0; count < state.policy.maxConcurrency; count += 1) if (!fillSlot(batch)) break;
   if (batch.running === 0) return batch.outcomes;
-  return new Promise((resolve) => {
-    batch.done = resolve;
-  });
+  opening = batch;
+  const settled = new Promise<Map<number, CallOutcome>>(takeDone);
+  opening = undefined;
+  return settled;
+}
+
+/** The batch a `new Promise` is opened for: {@link takeDone}, its executor (not a closure per batch), stores the resolver in it. */
+let opening: Batch | undefined;
+
+function takeDone(resolve: (outcomes: Map<number, CallOutcome>) => void): void {
+  (opening as Batch).done = resolve;
 }
 
 /**
@@ -156,15 +165,17 @@ function fillSlot(batch: Batch): boolean {
     const pending = runAt(batch, index);
     if (pending instanceof Promise) {
       batch.running += 1;
-      pending.then(
-        (outcome) => slotSettled(batch, index, outcome),
-        (error: unknown) => slotSettled(batch, index, unexpected(error)),
-      );
+      // Bound functions rather than closures: nothing per call to compile again after a full collection.
+      pending.then(slotSettled.bind(undefined, batch, index), slotFailed.bind(undefined, batch, index));
       return true;
     }
     batch.outcomes.set(index, pending);
   }
   return false;
+}
+
+function slotFailed(batch: Batch, index: number, error: unknown): void {
+  slotSettled(batch, index, unexpected(error));
 }
 
 function slotSettled(batch: Batch, index: number, outcome: CallOutcome): void {

@@ -96,186 +96,269 @@ type ToolForNote = Parameters<typeof redactionOf>[0];
  * (recoveries get their `tool_started` here), `afterTool` middleware (recoveries included), host-only metadata to `toolMetadata`, follow-ups
  * collected for after the last tool row, and `ToolControl` applied. A fatal outcome stops the run:
  * the first one in call order is thrown after `tool_failed` events for it and for any concurrent
- * siblings whose results are discarded.
+ * siblings whose results are discarded. Without an artifact store or middleware it settles without a
+ * promise, and it throws (rather than rejects) a fatal outcome.
  * @internal
  */
-export async function foldBatch(
+export function foldBatch(
   state: LoopState,
   admissions: readonly Admission[],
   outcomes: ReadonlyMap<number, CallOutcome>,
-): Promise<FoldedBatch> {
-  const { sink } = state;
-  let fatalIndex = -1;
-  for (let index = 0; index < admissions.length && fatalIndex < 0; index += 1)
-    if (outcomes.get(index)?.kind === 'fatal') fatalIndex = index;
-  if (fatalIndex >= 0) {
-    const fatal = outcomes.get(fatalIndex) as Extract<CallOutcome, { kind: 'fatal' }>;
-    const failing = admissions[fatalIndex] as Extract<Admission, { kind: 'execute' }>;
-    const error = isRunStop(fatal.error)
-      ? fatal.error
-      : new ToolExecutionError({ toolName: failing.entry.name, callId: failing.call.id, cause: fatal.error });
-    // The message reaches the host, `run_failed` and spans: no sensitive argument value in it.
-    const redaction = redactionOf(failing.entry.tool);
-    const secrets = sensitiveValues(failing.input, redaction);
-    if (secrets.length > 0) error.message = scrubText(error.message, secrets);
-    const eventText = scrubText(error.message, eventSecrets(failing.input, redaction, state.policy.captureToolIo));
-    if (sink.active) {
-      for (const [index, outcome] of outcomes) {
-        const admission = admissions[index] as Extract<Admission, { kind: 'execute' }>;
-        sink.emit({
-          type: 'tool_failed',
-          callId: admission.call.id,
-          toolName: admission.entry.name,
-          startedAtMs: outcome.startedAt,
-          durationMs: outcome.durationMs,
-          error: index === fatalIndex ? eventText : 'discarded: another call in the batch failed',
-        });
-      }
-    }
-    throw error;
-  }
-
-  const followUps: Message[] = [];
-  const calls: DeferredCall[] = [];
-  const approvals: DeferredCall[] = [];
-  const metadata: Record<string, unknown> = {};
-  let stop: FoldedBatch['stop'];
-  // The first call whose outcome event is not emitted yet: if folding throws (an `afterTool` hook,
-  // the artifact store), the executed calls from there on are reported failed before it propagates.
-  let unreported = 0;
+): FoldedBatch | Promise<FoldedBatch> {
+  throwFatal(state, admissions, outcomes);
+  const fold: Fold = { followUps: [], calls: [], approvals: [], metadata: {}, stop: undefined, unreported: 0 };
+  // Without an artifact store or `afterTool` hooks nothing on the way is asynchronous: no promise.
+  if (state.artifactStore !== undefined || state.middleware.length > 0)
+    return foldAsync(state, admissions, outcomes, fold);
   try {
     for (let index = 0; index < admissions.length; index += 1) {
       const admission = admissions[index] as Admission;
       const outcome = outcomes.get(index);
-      if (admission.kind === 'defer' || (admission.kind === 'execute' && outcome?.kind === 'defer')) {
-        const toolName = admission.kind === 'execute' ? admission.entry.name : admission.toolName;
-        const deferral = admission.kind === 'defer' ? admission : (outcome as Extract<CallOutcome, { kind: 'defer' }>);
-        const policy = deferral.approval ? currentPolicyDigest(state, toolName) : undefined;
-        const deferred = {
-          callId: admission.call.id,
-          toolName,
-          arguments: admission.call.arguments,
-          reason: deferral.reason,
-          digest: approvalDigest(
-            { runId: state.runId, callId: admission.call.id, toolName, arguments: admission.call.arguments, policy },
-            state.approvalSecret,
-          ),
-          ...(policy === undefined ? {} : { policy }),
-        };
-        (deferral.approval ? approvals : calls).push(deferred);
-        // The state records a JSON copy taken now: the tool may keep and edit its metadata object.
-        if (deferral.metadata !== undefined) metadata[admission.call.id] = recordedValue(deferral.metadata);
-        if (sink.active)
-          sink.emit({ type: 'tool_deferred', callId: admission.call.id, toolName, reason: deferral.reason });
-        unreported = index + 1;
-        continue;
-      }
-      const isAnswer = admission.kind === 'answer';
-      const toolName = isAnswer
-        ? admission.toolName
-        : (admission as Extract<Admission, { kind: 'execute' }>).entry.name;
-      const tool = isAnswer ? undefined : (admission as Extract<Admission, { kind: 'execute' }>).entry.tool;
-      const done = isAnswer ? undefined : (outcome as Extract<CallOutcome, { kind: 'result' }>);
-      let produced = isAnswer ? admission.result : (done as Extract<CallOutcome, { kind: 'result' }>).result;
-      let artifacts: readonly ArtifactRef[] = [];
+      if (foldDeferral(state, fold, index, admission, outcome)) continue;
+      foldResult(state, fold, index, admission, outcome, producedResult(admission, outcome), NO_ARTIFACTS);
+    }
+  } catch (error) {
+    failUnreported(state, admissions, outcomes, fold.unreported, error);
+    throw error;
+  }
+  return folded(fold);
+}
+
+/** {@link foldBatch} when a call's result goes through the artifact store or `afterTool` hooks first. */
+async function foldAsync(
+  state: LoopState,
+  admissions: readonly Admission[],
+  outcomes: ReadonlyMap<number, CallOutcome>,
+  fold: Fold,
+): Promise<FoldedBatch> {
+  try {
+    for (let index = 0; index < admissions.length; index += 1) {
+      const admission = admissions[index] as Admission;
+      const outcome = outcomes.get(index);
+      if (foldDeferral(state, fold, index, admission, outcome)) continue;
+      const toolName = toolNameOf(admission);
+      let produced = producedResult(admission, outcome);
+      let artifacts: readonly ArtifactRef[] = NO_ARTIFACTS;
       if (state.artifactStore !== undefined) {
+        const tool = admission.kind === 'execute' ? admission.entry.tool : undefined;
         const owner = tool ?? state.offered.get(toolName)?.tool ?? state.registry.get(toolName)?.tool;
         const source = { runId: state.runId, callId: admission.call.id, toolName };
         const max = owner?.policy.runtime.maxResultBytes;
         ({ result: produced, refs: artifacts } = await persistArtifacts(state.artifactStore, source, produced, max));
         state.artifacts.push(...artifacts);
       }
-      let result =
+      const result =
         state.middleware.length === 0
           ? produced
           : await runAfterTool(state, { ...admission.call, toolName }, produced, middlewareContext(state, state.turn));
-      const startedAt = done?.startedAt ?? Date.now();
-      // What the run records of the result's metadata and state update (event, `toolMetadata`,
-      // `stateUpdates`): one frozen copy each, taken now, so the tool or a hook editing its objects later changes nothing recorded.
-      const recordedMetadata = result.metadata === undefined ? undefined : recordedValue(result.metadata);
-      let content: string;
-      try {
-        content = modelText(state, result, tool?.supportsMarkdown ?? false, tool?.maxResultSizeChars, done?.secrets);
-      } catch (error) {
-        // An `afterTool` hook replaced the result with one that cannot be serialised.
-        result = unserializableResult(
-          toolName,
-          error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error),
-        );
-        content = result.output();
-      }
-      if (sink.active) {
-        const capture = state.policy.captureToolIo;
-        const owner = tool ?? state.offered.get(toolName)?.tool ?? state.deferredTools.get(toolName)?.tool;
-        const secrets =
-          result.isError || capture
-            ? owner === undefined && isAnswer
-              ? [
-                  ...eventSecrets(admission.call.arguments, undefined, capture),
-                  ...unknownSecrets(state, admission.call.arguments),
-                ]
-              : eventSecrets(admission.call.arguments, redactionOf(owner), capture)
-            : [];
-        const callId = admission.call.id;
-        if (isAnswer) sink.emit({ type: 'tool_started', callId, toolName, ...callFormatFields(state, callId) });
-        const written = state.callFormats.get(callId);
-        const durationMs = done?.durationMs ?? 0;
-        const outputBytes = Buffer.byteLength(content);
-        // Written out field by field, the call's format and grammar after its tool name (no object spread per call).
-        const completed =
-          written === undefined
-            ? ({ type: 'tool_completed', callId, toolName, startedAtMs: startedAt, durationMs, outputBytes } as const)
-            : ({
-                type: 'tool_completed',
-                callId,
-                toolName,
-                format: written.format,
-                grammar: written.grammar,
-                startedAtMs: startedAt,
-                durationMs,
-                outputBytes,
-              } as const);
-        const plain = !capture && !result.isError && recordedMetadata === undefined && artifacts.length === 0;
-        sink.emit(
-          plain
-            ? completed
-            : {
-                ...completed,
-                ...(capture ? { output: scrubText(content, secrets) } : {}),
-                ...(result.isError ? { error: scrubText(content, secrets) } : {}),
-                ...(recordedMetadata === undefined ? {} : { metadata: recordedMetadata }),
-                ...(artifacts.length === 0 ? {} : { artifacts }),
-              },
-        );
-      }
-      unreported = index + 1;
-      // The model reads that the host edited the call; a return-direct answer and events keep the tool's own text.
-      const edited = !isAnswer && state.hostEdited.size > 0 && state.hostEdited.has(admission.call.id);
-      const said = edited ? `${hostEditNote(state.hostEdited.get(admission.call.id), tool)}\n${content}` : content;
-      const message: ToolMessage = result.isError
-        ? { role: 'tool', toolCallId: admission.call.id, toolName, content: said, isError: true }
-        : { role: 'tool', toolCallId: admission.call.id, toolName, content: said };
-      appendBuilt(state.history, message);
-      if (!isAnswer) state.executedTools.push(toolName);
-      if (recordedMetadata !== undefined) {
-        state.toolMetadata.push({ callId: admission.call.id, toolName, metadata: recordedMetadata });
-      }
-      if (result.followUp.length > 0) followUps.push(followUpMessage(result.followUp));
-      const control = result.control;
-      if (control?.stateUpdate !== undefined) state.stateUpdates.push(recordedValue(control.stateUpdate) ?? null);
-      if (stop === undefined && !isAnswer) {
-        if (control?.terminate === true) stop = { outcome: 'terminated', text: content };
-        else if (resolveReturnDirect(control, tool?.returnDirect ?? false))
-          stop = { outcome: 'return_direct', text: content };
-        else if (control?.goto === 'end') stop = { outcome: 'stopped', text: content };
-      }
+      foldResult(state, fold, index, admission, outcome, result, artifacts);
     }
   } catch (error) {
-    failUnreported(state, admissions, outcomes, unreported, error);
+    failUnreported(state, admissions, outcomes, fold.unreported, error);
     throw error;
   }
-  const deferred = calls.length + approvals.length > 0 ? { calls, approvals, metadata } : undefined;
-  return { deferred, followUps, stop };
+  return folded(fold);
+}
+
+/** A batch being folded: what it decided so far, and the first call whose outcome event is not emitted yet. */
+interface Fold {
+  readonly followUps: Message[];
+  readonly calls: DeferredCall[];
+  readonly approvals: DeferredCall[];
+  readonly metadata: Record<string, unknown>;
+  stop: FoldedBatch['stop'];
+  /**
+   * The first call whose outcome event is not emitted yet: if folding throws (an `afterTool` hook,
+   * the artifact store), the executed calls from there on are reported failed before it propagates.
+   */
+  unreported: number;
+}
+
+const NO_ARTIFACTS: readonly ArtifactRef[] = Object.freeze([]);
+
+function folded(fold: Fold): FoldedBatch {
+  const { calls, approvals } = fold;
+  const deferred = calls.length + approvals.length > 0 ? { calls, approvals, metadata: fold.metadata } : undefined;
+  return { deferred, followUps: fold.followUps, stop: fold.stop };
+}
+
+function toolNameOf(admission: Admission): string {
+  return admission.kind === 'execute' ? admission.entry.name : admission.toolName;
+}
+
+/** The result a call produced: an answer's own, or an executed call's. */
+function producedResult(admission: Admission, outcome: CallOutcome | undefined): ToolResult {
+  return admission.kind === 'answer' ? admission.result : (outcome as Extract<CallOutcome, { kind: 'result' }>).result;
+}
+
+/** A fatal outcome stops the run: the first one in call order is thrown, after `tool_failed` events (see {@link foldBatch}). */
+function throwFatal(
+  state: LoopState,
+  admissions: readonly Admission[],
+  outcomes: ReadonlyMap<number, CallOutcome>,
+): void {
+  const { sink } = state;
+  let fatalIndex = -1;
+  for (let index = 0; index < admissions.length && fatalIndex < 0; index += 1)
+    if (outcomes.get(index)?.kind === 'fatal') fatalIndex = index;
+  if (fatalIndex < 0) return;
+  const fatal = outcomes.get(fatalIndex) as Extract<CallOutcome, { kind: 'fatal' }>;
+  const failing = admissions[fatalIndex] as Extract<Admission, { kind: 'execute' }>;
+  const error = isRunStop(fatal.error)
+    ? fatal.error
+    : new ToolExecutionError({ toolName: failing.entry.name, callId: failing.call.id, cause: fatal.error });
+  // The message reaches the host, `run_failed` and spans: no sensitive argument value in it.
+  const redaction = redactionOf(failing.entry.tool);
+  const secrets = sensitiveValues(failing.input, redaction);
+  if (secrets.length > 0) error.message = scrubText(error.message, secrets);
+  const eventText = scrubText(error.message, eventSecrets(failing.input, redaction, state.policy.captureToolIo));
+  if (sink.active) {
+    for (const [index, outcome] of outcomes) {
+      const admission = admissions[index] as Extract<Admission, { kind: 'execute' }>;
+      sink.emit({
+        type: 'tool_failed',
+        callId: admission.call.id,
+        toolName: admission.entry.name,
+        startedAtMs: outcome.startedAt,
+        durationMs: outcome.durationMs,
+        error: index === fatalIndex ? eventText : 'discarded: another call in the batch failed',
+      });
+    }
+  }
+  throw error;
+}
+
+/** A call deferred at admission or by its tool: recorded for the host (true), or not a deferral (false). */
+function foldDeferral(
+  state: LoopState,
+  fold: Fold,
+  index: number,
+  admission: Admission,
+  outcome: CallOutcome | undefined,
+): boolean {
+  if (!(admission.kind === 'defer' || (admission.kind === 'execute' && outcome?.kind === 'defer'))) return false;
+  const toolName = toolNameOf(admission);
+  const deferral = admission.kind === 'defer' ? admission : (outcome as Extract<CallOutcome, { kind: 'defer' }>);
+  const policy = deferral.approval ? currentPolicyDigest(state, toolName) : undefined;
+  const deferred = {
+    callId: admission.call.id,
+    toolName,
+    arguments: admission.call.arguments,
+    reason: deferral.reason,
+    digest: approvalDigest(
+      { runId: state.runId, callId: admission.call.id, toolName, arguments: admission.call.arguments, policy },
+      state.approvalSecret,
+    ),
+    ...(policy === undefined ? {} : { policy }),
+  };
+  (deferral.approval ? fold.approvals : fold.calls).push(deferred);
+  // The state records a JSON copy taken now: the tool may keep and edit its metadata object.
+  if (deferral.metadata !== undefined) fold.metadata[admission.call.id] = recordedValue(deferral.metadata);
+  if (state.sink.active)
+    state.sink.emit({ type: 'tool_deferred', callId: admission.call.id, toolName, reason: deferral.reason });
+  fold.unreported = index + 1;
+  return true;
+}
+
+/**
+ * Folds an answered or executed call's result (after the artifact store and `afterTool` hooks, if
+ * any): its outcome event, its tool message, metadata, state update, follow-up and control.
+ */
+function foldResult(
+  state: LoopState,
+  fold: Fold,
+  index: number,
+  admission: Admission,
+  outcome: CallOutcome | undefined,
+  hooked: ToolResult,
+  artifacts: readonly ArtifactRef[],
+): void {
+  const { sink } = state;
+  let result = hooked;
+  const isAnswer = admission.kind === 'answer';
+  const toolName = toolNameOf(admission);
+  const tool = isAnswer ? undefined : (admission as Extract<Admission, { kind: 'execute' }>).entry.tool;
+  const done = isAnswer ? undefined : (outcome as Extract<CallOutcome, { kind: 'result' }>);
+  const startedAt = done?.startedAt ?? Date.now();
+  // What the run records of the result's metadata and state update (event, `toolMetadata`,
+  // `stateUpdates`): one frozen copy each, taken now, so the tool or a hook editing its objects later changes nothing recorded.
+  const recordedMetadata = result.metadata === undefined ? undefined : recordedValue(result.metadata);
+  let content: string;
+  try {
+    content = modelText(state, result, tool?.supportsMarkdown ?? false, tool?.maxResultSizeChars, done?.secrets);
+  } catch (error) {
+    // An `afterTool` hook replaced the result with one that cannot be serialised.
+    result = unserializableResult(
+      toolName,
+      error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error),
+    );
+    content = result.output();
+  }
+  if (sink.active) {
+    const capture = state.policy.captureToolIo;
+    const owner = tool ?? state.offered.get(toolName)?.tool ?? state.deferredTools.get(toolName)?.tool;
+    const secrets =
+      result.isError || capture
+        ? owner === undefined && isAnswer
+          ? [
+              ...eventSecrets(admission.call.arguments, undefined, capture),
+              ...unknownSecrets(state, admission.call.arguments),
+            ]
+          : eventSecrets(admission.call.arguments, redactionOf(owner), capture)
+        : [];
+    const callId = admission.call.id;
+    if (isAnswer) sink.emit({ type: 'tool_started', callId, toolName, ...callFormatFields(state, callId) });
+    const written = state.callFormats.get(callId);
+    const durationMs = done?.durationMs ?? 0;
+    const outputBytes = Buffer.byteLength(content);
+    // Written out field by field, the call's format and grammar after its tool name (no object spread per call).
+    const completed =
+      written === undefined
+        ? ({ type: 'tool_completed', callId, toolName, startedAtMs: startedAt, durationMs, outputBytes } as const)
+        : ({
+            type: 'tool_completed',
+            callId,
+            toolName,
+            format: written.format,
+            grammar: written.grammar,
+            startedAtMs: startedAt,
+            durationMs,
+            outputBytes,
+          } as const);
+    const plain = !capture && !result.isError && recordedMetadata === undefined && artifacts.length === 0;
+    sink.emit(
+      plain
+        ? completed
+        : {
+            ...completed,
+            ...(capture ? { output: scrubText(content, secrets) } : {}),
+            ...(result.isError ? { error: scrubText(content, secrets) } : {}),
+            ...(recordedMetadata === undefined ? {} : { metadata: recordedMetadata }),
+            ...(artifacts.length === 0 ? {} : { artifacts }),
+          },
+    );
+  }
+  fold.unreported = index + 1;
+  // The model reads that the host edited the call; a return-direct answer and events keep the tool's own text.
+  const edited = !isAnswer && state.hostEdited.size > 0 && state.hostEdited.has(admission.call.id);
+  const said = edited ? `${hostEditNote(state.hostEdited.get(admission.call.id), tool)}\n${content}` : content;
+  const message: ToolMessage = result.isError
+    ? { role: 'tool', toolCallId: admission.call.id, toolName, content: said, isError: true }
+    : { role: 'tool', toolCallId: admission.call.id, toolName, content: said };
+  appendBuilt(state.history, message);
+  if (!isAnswer) state.executedTools.push(toolName);
+  if (recordedMetadata !== undefined) {
+    state.toolMetadata.push({ callId: admission.call.id, toolName, metadata: recordedMetadata });
+  }
+  if (result.followUp.length > 0) fold.followUps.push(followUpMessage(result.followUp));
+  const control = result.control;
+  if (control?.stateUpdate !== undefined) state.stateUpdates.push(recordedValue(control.stateUpdate) ?? null);
+  if (fold.stop === undefined && !isAnswer) {
+    if (control?.terminate === true) fold.stop = { outcome: 'terminated', text: content };
+    else if (resolveReturnDirect(control, tool?.returnDirect ?? false))
+      fold.stop = { outcome: 'return_direct', text: content };
+    else if (control?.goto === 'end') fold.stop = { outcome: 'stopped', text: content };
+  }
 }
 
 /**
