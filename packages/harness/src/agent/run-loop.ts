@@ -288,15 +288,19 @@ function settleCallIds<T extends { readonly id?: string | undefined }>(
   calls: readonly T[],
   modelCallId: string,
 ): (T & { readonly id: string })[] {
-  return calls.map((call, n) => {
+  // A loop, not `map` with a closure made per turn (recompiled after each full collection).
+  const settled: (T & { readonly id: string })[] = [];
+  for (let n = 0; n < calls.length; n += 1) {
+    const call = calls[n] as T;
     let id =
       call.id !== undefined && call.id !== '' && !call.id.includes('/') && !state.seenCallIds.has(call.id)
         ? call.id
         : `${modelCallId}-tool-${n}`;
     while (state.seenCallIds.has(id)) id = `${id}'`;
     state.seenCallIds.add(id);
-    return id === call.id ? (call as T & { readonly id: string }) : { ...call, id };
-  });
+    settled.push(id === call.id ? (call as T & { readonly id: string }) : { ...call, id });
+  }
+  return settled;
 }
 
 function finish(
@@ -368,6 +372,8 @@ function applyControl(state: LoopState, applied: AppliedControl, lastText: strin
   }
 }
 
+const callIdOf = (admission: Admission): string => admission.call.id;
+
 /**
  * Executes and folds a batch, resolves deferrals inline when a handler is set, then applies
  * `afterTools` controls. Returns the finished run, `'model'`, or undefined to continue.
@@ -382,7 +388,8 @@ async function completeBatch(
 ): Promise<AgentRun | 'model' | undefined> {
   const executed = executeBatch(state, admissions, nested);
   const outcomes = executed instanceof Promise ? await executed : executed;
-  const folded = await foldBatch(state, admissions, outcomes);
+  const folding = foldBatch(state, admissions, outcomes);
+  const folded = folding instanceof Promise ? await folding : folding;
   const followUps = heldFollowUps.length === 0 ? folded.followUps : [...heldFollowUps, ...folded.followUps];
   if (state.sink.active) {
     const deferredCount = folded.deferred ? folded.deferred.calls.length + folded.deferred.approvals.length : 0;
@@ -390,7 +397,7 @@ async function completeBatch(
       type: 'turn_completed',
       turn: state.turn,
       toolResultCount: admissions.length - deferredCount,
-      toolCallIds: admissions.map((admission) => admission.call.id),
+      toolCallIds: admissions.map(callIdOf),
     });
   }
   if (folded.deferred) {
