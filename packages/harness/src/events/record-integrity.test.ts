@@ -99,7 +99,7 @@ describe('what callers hand the harness', () => {
       },
       toolName: 'x',
     };
-    const explanations = [{ name: 'gone', kind: 'filtered_out' as const, by: 'filter' }];
+    const explanations = [{ name: 'gone', kind: 'filtered_out' as const, by: 'filter', extra: 'noise' }];
     let emitted = false;
     const toolSet = {
       label: 'set',
@@ -121,6 +121,8 @@ describe('what callers hand the harness', () => {
       explanations: [{ name: 'gone' }],
     });
     expect(JSON.stringify(run.events)).not.toContain('edited');
+    // Only the fields an explanation declares.
+    expect(JSON.stringify(run.events)).not.toContain('noise');
   });
 
   it('a progress report, a toolset event and a model profile are recorded with their declared fields only', async () => {

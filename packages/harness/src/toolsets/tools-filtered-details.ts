@@ -25,7 +25,7 @@ export function toolsFilteredDetails(listing: ToolSetListing): ToolsFilteredDeta
   const groups = new Map<string, ToolExposureExplanation[]>();
   // The run's own frozen copies: the toolset keeping and editing its explanations changes no event.
   const copies = recordedValue(listing.explanations);
-  const recorded = Array.isArray(copies) ? (copies as unknown as readonly ToolExposureExplanation[]) : [];
+  const recorded = Array.isArray(copies) ? copies.map(declaredExplanation) : [];
   for (const explanation of recorded) {
     const group = groups.get(explanation.by);
     if (group) group.push(explanation);
@@ -38,6 +38,14 @@ export function toolsFilteredDetails(listing: ToolSetListing): ToolsFilteredDeta
     reasons: Object.fromEntries(explanations.map((item) => [item.to ?? item.name, describe(item)])),
     explanations,
   }));
+}
+
+/** The fields an explanation declares, and nothing else the toolset put in it. */
+function declaredExplanation(copy: unknown): ToolExposureExplanation {
+  const { name, kind, by, from, to } = (
+    typeof copy === 'object' && copy !== null ? copy : {}
+  ) as ToolExposureExplanation;
+  return { name, kind, by, ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
 }
 
 function describe(explanation: ToolExposureExplanation): string {
