@@ -1,6 +1,9 @@
 import { MiddlewareError } from '../errors/middleware-error.js';
 import type { MiddlewareControl } from './agent-middleware.js';
 
+/** The control of one type. */
+type Of<T extends MiddlewareControl['type']> = Extract<MiddlewareControl, { type: T }>;
+
 const JUMP_TARGETS: ReadonlySet<unknown> = new Set(['model', 'tools', 'end']);
 
 function kindOf(value: unknown): string {
@@ -21,15 +24,15 @@ function copyControl(control: MiddlewareControl): MiddlewareControl {
     case 'continue':
       return { type };
     case 'update_state':
-      return { type, update: (control as Extract<MiddlewareControl, { type: 'update_state' }>).update };
+      return { type, update: (control as Of<'update_state'>).update };
     case 'stop_with_final':
-      return { type, text: text('text', (control as Extract<MiddlewareControl, { type: typeof type }>).text) };
+      return { type, text: text('text', (control as Of<'stop_with_final'>).text) };
     case 'interrupt': {
-      const { node, message } = control as Extract<MiddlewareControl, { type: typeof type }>;
+      const { node, message } = control as Of<'interrupt'>;
       return { type, node: text('node', node), message: text('message', message) };
     }
     case 'jump_to': {
-      const { target, messages } = control as Extract<MiddlewareControl, { type: typeof type }>;
+      const { target, messages } = control as Of<'jump_to'>;
       if (!JUMP_TARGETS.has(target))
         throw new TypeError(`\`target\` must be 'model', 'tools' or 'end', got ${JSON.stringify(String(target))}`);
       if (messages === undefined) return { type, target };
