@@ -270,6 +270,37 @@ describe('the run history is immutable', () => {
     expect(JSON.stringify(model.requests.map((request) => request.messages))).not.toContain(INJECTED);
   });
 
+  it('a context kept by a hook and read turns later holds the transcript of its own turn', async () => {
+    const kept: { turn: number; messages: () => readonly Message[] }[] = [];
+    const keeper: AgentMiddleware = {
+      name: 'keeper',
+      // Keeps every context without reading its transcript; all are read after the run.
+      beforeModel: (_input, context) => {
+        kept.push({ turn: context.turn, messages: () => context.messages });
+        return undefined;
+      },
+    };
+    const model = new ScriptedModel({
+      steps: [
+        { toolCalls: [scriptedToolCall('echo', { a: 1 }, 'c1')] },
+        { toolCalls: [scriptedToolCall('echo', { a: 2 }, 'c2')] },
+        { content: 'done' },
+      ],
+    });
+    const run = await new AgentHarness({ model, tools: [echo], middleware: [keeper] }).invoke('hello');
+    expect(kept.map(({ turn, messages }) => [turn, messages().length])).toEqual([
+      [1, 1],
+      [2, 3],
+      [3, 5],
+    ]);
+    const second = kept[1]?.messages() as readonly Message[];
+    expect(second).toEqual(run.messages.slice(0, 3));
+    expect(Object.isFrozen(second)).toBe(true);
+    // One array per context, whenever it is read (another context's read in between).
+    expect(kept[0]?.messages()).toHaveLength(1);
+    expect(kept[1]?.messages()).toBe(second);
+  });
+
   it('a middleware jump_to message enters the history as a frozen copy', async () => {
     const retry: Message = { role: 'user', content: 'try again' };
     let jumped = false;

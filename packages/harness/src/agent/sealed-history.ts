@@ -70,14 +70,15 @@ export function appendBuilt(history: readonly Message[], message: Message): void
 const views = new WeakMap<readonly Message[], readonly Message[]>();
 
 /**
- * The history as a frozen array (what middleware reads): taken again only when the history has
- * grown since the last view, so hooks of one turn share one; its messages are the sealed ones.
+ * The history's first `length` messages as a frozen array (what middleware reads): a history only
+ * grows, so a view of a length is the same whenever it is taken; taken again only for another
+ * length, so hooks of one turn share one. Its messages are the sealed ones.
  * @internal
  */
-export function historyView(history: readonly Message[]): readonly Message[] {
+export function historyView(history: readonly Message[], length = history.length): readonly Message[] {
   const last = views.get(history);
-  if (last !== undefined && last.length === history.length) return last;
-  const view = Object.freeze(history.slice());
+  if (last !== undefined && last.length === length) return last;
+  const view = Object.freeze(history.slice(0, length));
   views.set(history, view);
   return view;
 }

@@ -1,3 +1,4 @@
+import type { Message } from '@tiny/llm';
 import { ApprovalRequiredError, CallDeferredError, type ToolResult } from '@tiny/tools';
 import type { LoopState } from '../agent/loop-state.js';
 import { historyView } from '../agent/sealed-history.js';
@@ -46,13 +47,20 @@ export interface AppliedControl {
 
 /** The hook context for the current turn. @internal */
 export function middlewareContext(state: LoopState, turn: number): MiddlewareContext {
+  const length = state.history.length;
+  let view: readonly Message[] | undefined;
   return {
     runId: state.runId,
     turn,
     run: state.context,
-    // The transcript as it is now, a frozen array of sealed messages (taken again only when the
-    // history grew). Without middleware no hook reads it: the history itself, no copy.
-    messages: state.middleware.length === 0 ? state.history : historyView(state.history),
+    // The transcript as it is now, a frozen array of sealed messages, made when a hook first reads
+    // it (the history only grows, so it is the same then) and shared by the hooks of a turn, not
+    // copied per turn for hooks that never read it. Without middleware no hook reads it: the history.
+    get messages() {
+      if (state.middleware.length === 0) return state.history;
+      view ??= historyView(state.history, length);
+      return view;
+    },
     isCallApproved: (callId) => state.approvedCalls.has(callId),
     emit: (event) => {
       // Checked and copied whether or not the run still records events: a forged kind always throws.
