@@ -278,14 +278,14 @@ describe('what a middleware may emit', () => {
     expect(InvalidInputError.isInstance((failure as MiddlewareError).cause)).toBe(true);
   });
 
-  it('custom and tool_denied events are recorded', async () => {
+  it('custom and tool_denied events are recorded, with their declared fields only', async () => {
     const tool = defineTool({ name: 't', description: 't', parameters: open, execute: () => 'ok' });
     const payload: JsonValue = { note: 'seen' };
     const middleware: AgentMiddleware = {
       name: 'mw',
       beforeTool: (call, context) => {
-        context.emit({ type: 'custom', payload });
-        context.emit({ type: 'tool_denied', callId: call.id, toolName: call.name, message: 'no' });
+        context.emit({ type: 'custom', payload, extra: 'noise' } as never);
+        context.emit({ type: 'tool_denied', callId: call.id, toolName: call.name, message: 'no', runId: 'x' } as never);
         return undefined;
       },
     };

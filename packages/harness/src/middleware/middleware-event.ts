@@ -1,5 +1,6 @@
 import { InvalidInputError } from '@tiny/tools';
 import type { AgentEventOf } from '../events/agent-event.js';
+import { declaredFields } from '../events/declared-fields.js';
 import { recordedValue } from '../events/recorded-value.js';
 
 /**
@@ -16,8 +17,8 @@ const allowed: ReadonlySet<unknown> = new Set(MIDDLEWARE_EVENT_TYPES);
 
 /**
  * What the run records of an event a middleware emitted: a frozen plain-JSON copy taken now (see
- * `recordedValue`), so editing the object later changes nothing recorded, and its kind is read from
- * that copy.
+ * `recordedValue`) of the fields its kind declares, so editing the object later changes nothing
+ * recorded, and its kind is read from that copy.
  * @throws {InvalidInputError} when the event is not one of {@link MIDDLEWARE_EVENT_TYPES}.
  * @internal
  */
@@ -30,5 +31,7 @@ export function middlewareEvent(event: unknown): MiddlewareEvent {
       reason: `a middleware may emit only ${MIDDLEWARE_EVENT_TYPES.map((kind) => `\`${kind}\``).join(', ')} events, not ${typeof type === 'string' ? `\`${type}\`` : 'an event without a type'}`,
     });
   }
-  return copy as unknown as MiddlewareEvent;
+  // Only the fields its kind declares: nothing else the middleware put in the object is recorded.
+  const kind = type as MiddlewareEvent['type'];
+  return { ...declaredFields(kind, copy), type: kind } as MiddlewareEvent;
 }
