@@ -1,15 +1,9 @@
 import type { ToolSchema } from '../spec/tool-schema.js';
-import { feedFence, initialFenceState } from './fence-tracker.js';
-import { finalizeCalls } from './finalize-calls.js';
-import { createGrammars, streamHoldWithoutScan } from './grammars/create-grammars.js';
-import { createNarrativeEmitter } from './narrative-emitter.js';
+import { BlockScrubber } from './block-scrubber.js';
+import { streamPlainCodes } from './grammars/create-grammars.js';
 import type { CallSource, ParsedText } from './parse-types.js';
-import { findProtectedRegions } from './protected-regions.js';
-import { reasoningCallTokens } from './reasoning-tracker.js';
-import { createScanContext, createToolKnowledge } from './scan-context.js';
-import { scanText } from './scan-text.js';
-import { containsAny } from './text-scanning.js';
-import { createWholeResponseGuard } from './whole-response-guard.js';
+import { createToolKnowledge } from './scan-context.js';
+import { createWholeResponseGuard, type WholeResponseGuard } from './whole-response-guard.js';
 
 /** Options for {@link createStreamScrubber}. */
 export interface StreamScrubberOptions {
@@ -38,45 +32,6 @@ export interface StreamScrubber {
    */
   flush(): ParsedText;
 }
-
-const EAGER_LIMIT = 4096;
-/** A word held without a scan (see `streamHoldWithoutScan`) longer than this is left to the scan. */
-const WORD_LIMIT = 64;
-/** Text released without a scan is read for fences and reasoning regions in pieces of about this size. */
-const FENCE_BATCH = 256;
-/** Without a decisive character, a held tail is rescanned after this many new characters at least. */
-const MIN_GROWTH = 8;
-/**
- * As {@link MIN_GROWTH}, for a tail held from a block that has begun (an opener, a call still
- * arriving): only a character of {@link CLOSING} can close it, so it is rescanned on one, and after this
- * many other characters only as a bound on how late a block that turns out to be prose (`add(`
- * followed by words) is released.
- */
-const BLOCK_GROWTH = 64;
-/**
- * Characters that can complete an opener or a block or start a new one: the last character of
- * every closer and opener of every grammar (`>` of tags and sentinel tokens, a backtick of fences,
- * `}` and `]` of JSON bodies, `)` of p-type calls, a newline) and the openers' first characters
- * `<` and `[`. A fragment without them leaves an opened block open.
- */
-const DECISIVE = '<>[]}`)\n';
-/** Of {@link DECISIVE}, the characters that can end a closer: all a block that has begun waits for. */
-const CLOSING = '>]}`)\n';
-/**
- * What every reasoning token has (see `reasoning-tracker.ts`): each ends in `>` or `]` and holds
- * `hink` (`</think>`, `[THINK]`), a pipe (`<|tool_call_begin|>`), `<start_f` or `]<]` (MiniMax), in
- * any case (Unicode folding, as the tracker's: a Kelvin sign is a `k`). Text without such a match
- * holds no token that could decide a held start.
- */
-const REASONING_TOKEN_PART = /hink|\||<start_f|\]<\]/iu;
-/** How much text before a fragment a reasoning token split across fragments may have begun in. */
-const TOKEN_TAIL = 32;
-/**
- * A tail held only because it may be the start of an opener (`<tool_ca`, a `]` of MiniMax's
- * `]<]minimax[>[`) at most this long is rescanned on every fragment: the next character either
- * extends the opener or shows the tail is prose, and the rescan reads no more than the tail.
- */
-const OPENER_TAIL = 32;
 
 /**
  * Creates a scrubber for streamed visible text (L12). It reads the same scan grammars as
@@ -115,241 +70,73 @@ const OPENER_TAIL = 32;
  * split.
  */
 export function createStreamScrubber(options: StreamScrubberOptions = {}): StreamScrubber {
-  const knowledge = createToolKnowledge(options.tools, options);
-  const holdWithoutScan = streamHoldWithoutScan(knowledge);
-  const narrative = createNarrativeEmitter();
-  const guard = createWholeResponseGuard(knowledge);
-  let fence = initialFenceState(knowledge.leadingReasoning, reasoningCallTokens(knowledge.allows));
-  let buffer = '';
-  let previousCode = -1;
-  /** The closing mark of a quotation in prose open before `buffer` (`ScanResult.quoteAt`), or -1. */
-  let quote = -1;
-  let heldAfterLastScan = 0;
-  /** Whether the last scan held `buffer` from a block that has begun (see {@link BLOCK_GROWTH}). */
-  let heldBlock = false;
-  /** While `heldBlock`: the characters that can decide the held block (`ScanResult.pendingDecidedBy`). */
-  let heldDecidedBy = CLOSING;
-  /** Whether it held `buffer` until a reasoning token decides the start (`ScanResult.pendingReasoning`). */
-  let heldForReasoning = false;
-  /** While `heldForReasoning`: the last characters fed, where a token a fragment completes may have begun. */
-  let tokenTail = '';
-  /** Whether the last scan held `buffer` only as the start of an opener (see {@link OPENER_TAIL}). */
-  let heldOpener = false;
-  /** Whether `buffer` is a word held without a scan (see `streamHoldWithoutScan`). */
-  let wordHeld = false;
-  /** Text released without a scan that the fence state has not read yet (it is read before a scan). */
-  let unfenced = '';
-  /** The absolute span of the last call block released (a region opened inside it is content). */
-  let lastCallSpan: readonly [number, number] | undefined;
-  /**
-   * The absolute spans of released call blocks a region began inside (its opener is content, so a
-   * region still open from it protects nothing), the last {@link REGION_CALL_SPANS} of them.
-   */
-  let regionCallSpans: Array<readonly [number, number]> = [];
-
-  function readUnfenced(): void {
-    if (unfenced === '') return;
-    feedFence(fence, unfenced, () => {});
-    unfenced = '';
-  }
-
-  function step(final: boolean): ParsedText {
-    readUnfenced();
-    wordHeld = false;
-    const context = createScanContext(buffer, final ? 'batch' : 'stream', knowledge, previousCode);
-    const grammars = createGrammars(context);
-    const regions = findProtectedRegions(buffer, fence, final, true, context.lower);
-    const offset = fence.offset;
-    const prior = priorCallSpans(regionCallSpans, lastCallSpan, offset);
-    const scan = scanText(buffer, grammars, regions, final, previousCode, prior, quote);
-    // A region's opener may be decided only by text after the call it began in (a fence line's
-    // language after a closing run, a token completed later): the call released last is remembered
-    // as one a region began inside once a scan sees such a region, before a later call replaces it.
-    if (lastCallSpan !== undefined && regionCallSpans[regionCallSpans.length - 1]?.[0] !== lastCallSpan[0]) {
-      if (regions.opensWithin(lastCallSpan[0] - offset, lastCallSpan[1] - offset)) regionCallSpans.push(lastCallSpan);
-    }
-    if (scan.lastCallSpan !== undefined) {
-      lastCallSpan = [scan.lastCallSpan[0] + offset, scan.lastCallSpan[1] + offset];
-    }
-    // A region that began inside a call block released now may still be open at the next scan.
-    const taken = scan.callSpans ?? [];
-    for (let index = prior.length; index < taken.length; index++) {
-      const span = taken[index];
-      if (span !== undefined && regions.opensWithin(span[0], span[1])) {
-        regionCallSpans.push([span[0] + offset, span[1] + offset]);
-      }
-    }
-    if (regionCallSpans.length > REGION_CALL_SPANS) regionCallSpans = regionCallSpans.slice(-REGION_CALL_SPANS);
-    const { parts } = scan;
-    for (let index = 0; index < parts.length - 1; index++) {
-      const part = parts[index];
-      if (part !== undefined) narrative.append(buffer.slice(part[0], part[1]));
-      narrative.endPart();
-    }
-    const last = parts[parts.length - 1] ?? [0, buffer.length];
-    let releaseEnd = last[1];
-    // A hold can only shorten what the last part releases (none when it releases nothing).
-    if (!final && releaseEnd > last[0]) {
-      for (const grammar of grammars) {
-        const hold = safeHold(() => grammar.holdFrom(last[0]));
-        if (hold >= last[0] && hold < releaseEnd) releaseEnd = hold;
-      }
-    }
-    // Held from the block itself (not from an earlier partial opener, nor for a quotation).
-    heldBlock = scan.pending >= 0 && releaseEnd === scan.pending && scan.pendingQuote !== true;
-    heldOpener = scan.pending < 0 && releaseEnd < last[1];
-    heldForReasoning = heldBlock && scan.pendingReasoning === true;
-    heldDecidedBy = (heldBlock ? scan.pendingDecidedBy : undefined) ?? CLOSING;
-    narrative.append(buffer.slice(last[0], releaseEnd));
-    const consumed = final ? buffer.length : releaseEnd;
-    const finished = finalizeCalls(scan.calls, knowledge);
-    const released: ParsedText = {
-      text: narrative.take(),
-      calls: finished.calls,
-      diagnostics: [...scan.diagnostics, ...finished.diagnostics],
-    };
-    if (final) {
-      narrative.reset();
-      fence = initialFenceState(knowledge.leadingReasoning, reasoningCallTokens(knowledge.allows));
-      buffer = '';
-      previousCode = -1;
-      quote = -1;
-      heldAfterLastScan = 0;
-      heldBlock = false;
-      heldOpener = false;
-      heldDecidedBy = CLOSING;
-      heldForReasoning = false;
-      tokenTail = '';
-      wordHeld = false;
-      unfenced = '';
-      lastCallSpan = undefined;
-      regionCallSpans = [];
-      return released;
-    }
-    if (consumed > 0) {
-      feedFence(fence, buffer.slice(0, consumed), () => {});
-      quote = scan.quoteAt(consumed);
-      previousCode = buffer.charCodeAt(consumed - 1);
-      buffer = buffer.slice(consumed);
-    }
-    heldAfterLastScan = buffer.length;
-    tokenTail = buffer.slice(-TOKEN_TAIL);
-    return released;
-  }
-
-  /**
-   * Whether the held tail plus `fragment` (now `grown` characters past the last scan) must be
-   * scanned again: when the fragment brings something that can decide it, else once it has grown
-   * enough that a hold something else ended is released only boundedly late.
-   */
-  function rescanDue(fragment: string, grown: number): boolean {
-    if (heldOpener && heldAfterLastScan <= OPENER_TAIL) return true;
-    if (heldForReasoning) {
-      // The tail is trimmed only once it is twice as long as needed: one concatenation per feed.
-      tokenTail += fragment;
-      if (tokenTail.length > 2 * TOKEN_TAIL + fragment.length) {
-        tokenTail = tokenTail.slice(-(TOKEN_TAIL + fragment.length));
-      }
-      // Only a reasoning token can release a block held for one: rescanned when one may have ended.
-      const ends = fragment.indexOf('>') >= 0 || fragment.indexOf(']') >= 0;
-      return (ends && REASONING_TOKEN_PART.test(tokenTail)) || grown >= Math.max(BLOCK_GROWTH, heldAfterLastScan / 8);
-    }
-    // A block is rescanned on what can decide it: its grammar's closing characters, else `CLOSING`.
-    if (heldBlock)
-      return grown >= Math.max(BLOCK_GROWTH, heldAfterLastScan / 8) || containsAny(fragment, heldDecidedBy);
-    return grown >= Math.max(MIN_GROWTH, heldAfterLastScan / 8) || containsAny(fragment, DECISIVE);
-  }
-
-  const blocks = {
-    feed(fragment: string): ParsedText {
-      if (fragment !== '' && (buffer === '' || (wordHeld && buffer.length < WORD_LIMIT))) {
-        // What a scan would do with text in which no block can start, without one: release it up
-        // to a word that may still become an opener (held, and extended or released by the next feed).
-        const text = buffer + fragment;
-        // A closing mark of an open quotation (`”`, not a scan character) may undo its blocks: scanned.
-        const closes = quote >= 0 && text.includes(String.fromCharCode(quote));
-        const hold = closes ? undefined : holdWithoutScan(text, previousCode);
-        if (hold !== undefined) {
-          try {
-            if (hold > 0) {
-              const released = text.slice(0, hold);
-              narrative.append(released);
-              unfenced += released;
-              if (unfenced.length >= FENCE_BATCH) readUnfenced();
-              // Text without its closing mark changes an open quotation only by ending its line.
-              if (quote >= 0 && released.includes('\n')) quote = -1;
-              previousCode = text.charCodeAt(hold - 1);
-            }
-            buffer = hold < text.length ? text.slice(hold) : '';
-            wordHeld = buffer !== '';
-            heldAfterLastScan = 0;
-            return { text: narrative.take(), calls: [], diagnostics: [] };
-          } catch {
-            return { text: '', calls: [], diagnostics: [] };
-          }
-        }
-      }
-      wordHeld = false;
-      buffer += fragment;
-      const grown = buffer.length - heldAfterLastScan;
-      const due = heldAfterLastScan === 0 || rescanDue(fragment, grown);
-      if (buffer.length > EAGER_LIMIT && grown < heldAfterLastScan / 8) return { text: '', calls: [], diagnostics: [] };
-      if (!due) return { text: '', calls: [], diagnostics: [] };
-      try {
-        return step(false);
-      } catch {
-        return { text: '', calls: [], diagnostics: [] };
-      }
-    },
-    flush(): ParsedText {
-      try {
-        return step(true);
-      } catch {
-        const text = buffer;
-        buffer = '';
-        wordHeld = false;
-        unfenced = '';
-        return { text, calls: [], diagnostics: [] };
-      }
-    },
-  };
-  if (guard === undefined) return blocks;
-  // Text a whole-response reading (bare JSON, `<|python_tag|>`, JSON calls in prose) could still read is held.
-  return {
-    feed(fragment) {
-      // The guard holds text and calls a whole-response reading could still replace.
-      return guard.feed(fragment, blocks.feed(fragment));
-    },
-    flush() {
-      return guard.flush(blocks.flush());
-    },
-  };
+  return new GuardedScrubber(createToolKnowledge(options.tools, options));
 }
 
-/** How many released call blocks a region began inside are remembered (regions nest about this deep). */
-const REGION_CALL_SPANS = 8;
+/** Characters the guard reads (`{`, `[`, `<`, a marker's `>` or `A`) and those that end or hold a line's layout. */
+const GUARD_CHARACTERS = '{[<>A\n\r\t';
 
 /**
- * The spans, relative to a buffer starting at `offset` and in text order, of the released call
- * blocks a region still open may have begun in: those a region began inside, and the last one.
+ * The block scrubber and the whole-response guard over it. A fragment of plain characters fed
+ * while neither holds anything (the common case in prose) is released by {@link feedPlain}: the
+ * same steps both take for it, with constant work per fragment beyond the copies of the stream the two keep.
  */
-function priorCallSpans(
-  regionSpans: ReadonlyArray<readonly [number, number]>,
-  last: readonly [number, number] | undefined,
-  offset: number,
-): Array<readonly [number, number]> {
-  const spans: Array<readonly [number, number]> = regionSpans.map(([start, end]) => [start - offset, end - offset]);
-  const final = spans[spans.length - 1];
-  if (last !== undefined && (final === undefined || last[0] > final[0] + offset)) {
-    spans.push([last[0] - offset, last[1] - offset]);
-  }
-  return spans;
-}
+class GuardedScrubber implements StreamScrubber {
+  private readonly blocks: BlockScrubber;
+  private readonly guard: WholeResponseGuard | undefined;
+  /**
+   * The ASCII characters (by code) a fragment may be made of for {@link feedPlain}: none that a
+   * scan, a held word or the guard reads, and no line break (spaces are the narrative's to hold).
+   * `undefined` when there is no such path (p-type tools).
+   */
+  private readonly plainCodes: Uint8Array | undefined;
 
-function safeHold(run: () => number): number {
-  try {
-    return run();
-  } catch {
-    return -1;
+  constructor(knowledge: ReturnType<typeof createToolKnowledge>) {
+    this.guard = createWholeResponseGuard(knowledge);
+    this.blocks = new BlockScrubber(knowledge, this.guard !== undefined);
+    const plain = streamPlainCodes(knowledge);
+    if (plain !== undefined) for (const character of GUARD_CHARACTERS) plain[character.charCodeAt(0)] = 0;
+    this.plainCodes = plain;
+  }
+
+  feed(fragment: string): ParsedText {
+    if (this.isPlain(fragment)) return this.feedPlain(fragment);
+    const scrubbed = this.blocks.feed(fragment);
+    // The guard holds text and calls a whole-response reading could still replace.
+    return this.guard === undefined ? scrubbed : this.guard.feed(fragment, this.blocks.fed, scrubbed);
+  }
+
+  flush(): ParsedText {
+    const fed = this.blocks.fed;
+    const scrubbed = this.blocks.flush();
+    return this.guard === undefined ? scrubbed : this.guard.flush(fed, scrubbed);
+  }
+
+  /** Whether `fragment` may take {@link feedPlain}: nothing is held or part-way, and it has only plain characters. */
+  private isPlain(fragment: string): boolean {
+    const plain = this.plainCodes;
+    const blocks = this.blocks;
+    if (plain === undefined || fragment === '' || blocks.buffer !== '' || blocks.quote >= 0) return false;
+    if (this.guard !== undefined && !this.guard.isQuiet()) return false;
+    for (let index = 0; index < fragment.length; index++) {
+      const code = fragment.charCodeAt(index);
+      if (code >= 128 || plain[code] === 0) return false;
+    }
+    return true;
+  }
+
+  /**
+   * What {@link feed} does with a plain fragment: the block scrubber releases it whole without a
+   * scan (`streamHoldWithoutScan` holds nothing of it), and the quiet guard only moves its positions.
+   */
+  private feedPlain(fragment: string): ParsedText {
+    const blocks = this.blocks;
+    if (blocks.keepsFed) blocks.fed += fragment;
+    blocks.narrative.append(fragment);
+    blocks.addUnfenced(fragment);
+    blocks.previousCode = fragment.charCodeAt(fragment.length - 1);
+    const text = blocks.narrative.take();
+    this.guard?.passPlain(fragment, text);
+    return { text, calls: [], diagnostics: [] };
   }
 }

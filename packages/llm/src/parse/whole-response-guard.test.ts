@@ -335,7 +335,11 @@ describe('work', () => {
       const guard = createWholeResponseGuard(createToolKnowledge([get]));
       if (guard === undefined) throw new Error('the guard is on with bare JSON allowed');
       const text = make(n);
-      for (const char of text) guard.feed(char, { text: char, calls: [], diagnostics: [] });
+      let fed = '';
+      for (const char of text) {
+        fed += char;
+        guard.feed(char, fed, { text: char, calls: [], diagnostics: [] });
+      }
       return guard.examined;
     };
     const small = examined(20_000);
@@ -365,7 +369,11 @@ describe('work reading the start', () => {
       const guard = createWholeResponseGuard(createToolKnowledge(undefined, { leadingReasoning: true }));
       if (guard === undefined) throw new Error('the guard is on with bare JSON allowed');
       const text = make(n);
-      for (const char of text) guard.feed(char, { text: char, calls: [], diagnostics: [] });
+      let fed = '';
+      for (const char of text) {
+        fed += char;
+        guard.feed(char, fed, { text: char, calls: [], diagnostics: [] });
+      }
       return guard.examined;
     };
     const small = examined(20_000);

@@ -65,36 +65,72 @@ function ptypeMatters(text: string, previousCode: number, needles: readonly stri
  */
 const SCAN_CHARACTERS = `${ALL_TRIGGERS.replace('f', '')}~"'\u201c\u2018\u00ab\u300c`;
 
-/**
- * @internal A check, built once per stream, of what a scan would hold of a stream text (after
- * `previousCode`) without scanning it: for a text with none of {@link SCAN_CHARACTERS}, no block
- * can complete or be taken, and the only grammars that could hold its end are FireFunction's
- * (a last `functools`, or a last word part-way through it) and the p-type grammar (a last word
- * part-way through an offered `name(`): it returns the index from which they hold it (the text's
- * length when nothing is held; holding a word a narrowed format list would not read is only later,
- * never earlier). For any other text it returns undefined: only a scan can tell.
- */
-export function streamHoldWithoutScan(
-  knowledge: ToolKnowledge,
-): (text: string, previousCode: number) => number | undefined {
+/** @internal What {@link streamHoldWithoutScan} needs of the offered tools, built once per stream. */
+export interface StreamHoldPlan {
+  /** The offered p-type tools' `name(`. */
+  readonly needles: readonly string[];
+  /** {@link SCAN_CHARACTERS}, with `(` when there are p-type tools. */
+  readonly scanCharacters: string;
+  /** Whether each ASCII code is one of `scanCharacters` (a code at or past 128 is looked up in them). */
+  readonly scanCodes: Uint8Array;
+}
+
+/** @internal The {@link StreamHoldPlan} for the offered tools. */
+export function streamHoldPlan(knowledge: ToolKnowledge): StreamHoldPlan {
   const needles = ptypeNeedles(knowledge);
   const scanCharacters = needles.length > 0 ? `${SCAN_CHARACTERS}(` : SCAN_CHARACTERS;
-  const scanCodes = new Set([...scanCharacters].map((character) => character.charCodeAt(0)));
+  const scanCodes = new Uint8Array(128);
+  for (const character of scanCharacters) {
+    const code = character.charCodeAt(0);
+    if (code < 128) scanCodes[code] = 1;
+  }
+  return { needles, scanCharacters, scanCodes };
+}
+
+/** Whether `text` has one of the plan's scan characters. */
+function needsScan(plan: StreamHoldPlan, text: string): boolean {
   // A short text (a token-sized fragment) is walked once; a long one is searched for each character.
-  const needsScan = (text: string): boolean => {
-    if (text.length > scanCharacters.length) return containsAny(text, scanCharacters);
-    for (let index = 0; index < text.length; index++) if (scanCodes.has(text.charCodeAt(index))) return true;
-    return false;
-  };
-  return (text, previousCode) => {
-    if (needsScan(text)) return undefined;
-    let hold = text.includes('f') ? functoolsHoldStart(text) : -1;
-    if (needles.length > 0) {
-      const word = ptypeHoldStart(text, 0, previousCode, needles);
-      if (word >= 0 && (hold < 0 || word < hold)) hold = word;
-    }
-    return hold < 0 ? text.length : hold;
-  };
+  if (text.length > plan.scanCharacters.length) return containsAny(text, plan.scanCharacters);
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 128 ? plan.scanCodes[code] === 1 : plan.scanCharacters.includes(text.charAt(index))) return true;
+  }
+  return false;
+}
+
+/**
+ * @internal What a scan would hold of a stream text (after `previousCode`) without scanning it:
+ * for a text with none of {@link SCAN_CHARACTERS}, no block can complete or be taken, and the only
+ * grammars that could hold its end are FireFunction's (a last `functools`, or a last word part-way
+ * through it) and the p-type grammar (a last word part-way through an offered `name(`): it returns
+ * the index from which they hold it (the text's length when nothing is held; holding a word a
+ * narrowed format list would not read is only later, never earlier). For any other text it returns
+ * undefined: only a scan can tell.
+ */
+export function streamHoldWithoutScan(plan: StreamHoldPlan, text: string, previousCode: number): number | undefined {
+  if (needsScan(plan, text)) return undefined;
+  let hold = text.includes('f') ? functoolsHoldStart(text) : -1;
+  if (plan.needles.length > 0) {
+    const word = ptypeHoldStart(text, 0, previousCode, plan.needles);
+    if (word >= 0 && (hold < 0 || word < hold)) hold = word;
+  }
+  return hold < 0 ? text.length : hold;
+}
+
+/**
+ * @internal The ASCII characters (a table by code, 1 for each) that a stream text may be made of
+ * for {@link streamHoldWithoutScan} to release it whole, whatever came before: none of
+ * {@link SCAN_CHARACTERS} and no `f` (FireFunction's partial `functools`). `undefined` with p-type
+ * tools, whose held `name(` prefixes are words of any letters.
+ */
+export function streamPlainCodes(knowledge: ToolKnowledge): Uint8Array | undefined {
+  if (ptypeNeedles(knowledge).length > 0) return undefined;
+  const plain = new Uint8Array(128).fill(1);
+  for (const character of `${SCAN_CHARACTERS}f`) {
+    const code = character.charCodeAt(0);
+    if (code < 128) plain[code] = 0;
+  }
+  return plain;
 }
 
 /**
