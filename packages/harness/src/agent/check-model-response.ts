@@ -16,8 +16,9 @@ function brokenField(response: LanguageModelV1Response): string | undefined {
   if (typeof content !== 'string') return `\`content\` must be a string, got ${kindOf(content)}`;
   if (refusal !== undefined && typeof refusal !== 'string')
     return `\`refusal\` must be a string when set, got ${kindOf(refusal)}`;
-  // A missing one (or null) is read as a broken turn (`finishReason` is an allow-list), not refused here.
-  if (finishReason != null && typeof finishReason !== 'string')
+  // An odd primitive (missing, null, a number) is read as a broken turn (`finishReason` is an
+  // allow-list), not refused here; an object would be recorded as the provider's live value.
+  if ((typeof finishReason === 'object' && finishReason !== null) || typeof finishReason === 'function')
     return `\`finishReason\` must be a string, got ${kindOf(finishReason)}`;
   if (!Array.isArray(toolCalls)) return `\`toolCalls\` must be an array, got ${kindOf(toolCalls)}`;
   if (!Array.isArray(warnings)) return `\`warnings\` must be an array, got ${kindOf(warnings)}`;

@@ -78,6 +78,7 @@ describe('a middleware control whose fields break its type', () => {
 describe('a model response whose fields break the provider contract', () => {
   const cases: [string, Record<string, unknown>, string][] = [
     ['a refusal that is an object', { refusal: { text: 'no' } }, '`refusal` must be a string'],
+    ['a finishReason that is an object', { finishReason: { reason: 'stop' } }, '`finishReason` must be a string'],
     [
       'usage.inputTokens that is an array',
       { usage: { inputTokens: [1, 2], outputTokens: 1 } },
