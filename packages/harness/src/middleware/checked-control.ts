@@ -1,4 +1,5 @@
 import { MiddlewareError } from '../errors/middleware-error.js';
+import { assertMessages } from '../run/assert-messages.js';
 import type { MiddlewareControl } from './agent-middleware.js';
 
 /** The control of one type. */
@@ -37,7 +38,10 @@ function copyControl(control: MiddlewareControl): MiddlewareControl {
         throw new TypeError(`\`target\` must be 'model', 'tools' or 'end', got ${JSON.stringify(String(target))}`);
       if (messages === undefined) return { type, target };
       if (!Array.isArray(messages)) throw new TypeError(`\`messages\` must be an array, got ${kindOf(messages)}`);
-      return { type, target, messages: [...messages] };
+      const copy: unknown[] = [...messages];
+      // The same checks as the caller's messages: they enter the history and are sent to the model.
+      assertMessages('jump_to', copy);
+      return { type, target, messages: copy };
     }
     default:
       throw new TypeError(`unknown control type ${JSON.stringify(String(type))}`);
