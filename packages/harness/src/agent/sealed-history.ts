@@ -4,12 +4,37 @@ import { InvalidInputError } from '@tiny/tools';
 /** Deeper than any message a JSON transcript holds: past it the value is taken for a cycle. */
 const MAX_DEPTH = 64;
 
+/** What `JSON.stringify` writes for an object with a `toJSON` method: its result, asked for once. */
+function jsonOf(value: object, key: string, entryPoint: string): unknown {
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON !== 'function') return value;
+  try {
+    return toJSON.call(value, key);
+  } catch (error) {
+    throw new InvalidInputError({
+      entryPoint,
+      reason: "a message value's toJSON threw; messages are JSON",
+      cause: error,
+    });
+  }
+}
+
 /**
- * A deep copy of a JSON-shaped value, frozen at every depth: arrays stay arrays, any other object
- * becomes a plain object of its own enumerable properties (an accessor is read once, here).
+ * A JSON copy of a value, frozen at every depth: what `JSON.stringify` would write, read once. A
+ * `toJSON` method is called once and its result copied; a function, a symbol or `undefined` is
+ * dropped from an object (`undefined` is returned for it, so the caller drops it) and is `null` in
+ * an array; arrays stay arrays, any other object becomes a plain object of its own enumerable
+ * properties (an accessor is read once, here).
+ * @throws {InvalidInputError} for a BigInt, a `toJSON` that throws, or a value nested past any real message.
  */
-function frozenCopy(value: unknown, depth: number, entryPoint: string): unknown {
-  if (typeof value !== 'object' || value === null) return value;
+function frozenCopy(value: unknown, key: string, depth: number, entryPoint: string): unknown {
+  if (typeof value === 'object' && value !== null) value = jsonOf(value, key, entryPoint);
+  if (typeof value !== 'object' || value === null) {
+    if (typeof value === 'function' || typeof value === 'symbol') return undefined;
+    if (typeof value === 'bigint')
+      throw new InvalidInputError({ entryPoint, reason: 'a message holds a BigInt; messages are JSON' });
+    return value;
+  }
   if (depth > MAX_DEPTH)
     throw new InvalidInputError({
       entryPoint,
@@ -17,14 +42,17 @@ function frozenCopy(value: unknown, depth: number, entryPoint: string): unknown 
     });
   if (Array.isArray(value)) {
     const copy = new Array<unknown>(value.length);
-    for (let index = 0; index < value.length; index += 1) copy[index] = frozenCopy(value[index], depth + 1, entryPoint);
+    for (let index = 0; index < value.length; index += 1)
+      copy[index] = frozenCopy(value[index], String(index), depth + 1, entryPoint) ?? null;
     return Object.freeze(copy);
   }
   const copy: Record<string, unknown> = {};
   // `for…in` reads V8's enum cache without allocating a key array; inherited keys are skipped.
-  for (const key in value)
-    if (Object.hasOwn(value, key))
-      copy[key] = frozenCopy((value as Record<string, unknown>)[key], depth + 1, entryPoint);
+  for (const name in value)
+    if (Object.hasOwn(value, name)) {
+      const item = frozenCopy((value as Record<string, unknown>)[name], name, depth + 1, entryPoint);
+      if (item !== undefined) copy[name] = item;
+    }
   return Object.freeze(copy);
 }
 
@@ -37,7 +65,7 @@ function frozenCopy(value: unknown, depth: number, entryPoint: string): unknown 
  * @internal
  */
 export function sealMessage(message: Message, entryPoint = 'AgentHarness'): Message {
-  return frozenCopy(message, 0, entryPoint) as Message;
+  return frozenCopy(message, '', 0, entryPoint) as Message;
 }
 
 /**
@@ -60,8 +88,11 @@ export function appendBuilt(history: readonly Message[], message: Message): void
   const fields = message as unknown as Record<string, unknown>;
   for (const key in fields) {
     const value = fields[key];
-    if (typeof value === 'object' && value !== null && Object.hasOwn(fields, key))
-      fields[key] = frozenCopy(value, 1, 'AgentHarness');
+    if (typeof value !== 'object' && typeof value !== 'function' && typeof value !== 'symbol') continue;
+    if (value === null || !Object.hasOwn(fields, key)) continue;
+    const copy = frozenCopy(value, key, 1, 'AgentHarness');
+    if (copy === undefined) delete fields[key];
+    else fields[key] = copy;
   }
   (history as Message[]).push(Object.freeze(message));
 }

@@ -70,6 +70,19 @@ function checkMessage(method: string, message: unknown): void {
     });
 }
 
+/** The host's edited arguments as a frozen JSON copy (a `toJSON` read once); a `toJSON` that throws is refused. */
+function sealedArguments(args: unknown): unknown {
+  try {
+    return sealArguments(args);
+  } catch (error) {
+    throw new InvalidInputError({
+      entryPoint: 'DeferredToolResults.approveWithArgs',
+      reason: '`args` must be JSON: a toJSON in it threw',
+      cause: error,
+    });
+  }
+}
+
 /** Drops an undefined `digest` key so decisions compare and serialise as before. */
 function stripDigest(decision: DeferredDecision): DeferredDecision {
   const { digest: _digest, ...rest } = decision;
@@ -104,7 +117,8 @@ export class DeferredToolResults {
    * Typed two ways: name the tool (`approveWithArgs<typeof pay>(call, { to: 'ada', cents: 250 })`),
    * or pass a typed call from `run.deferred.approvalsFor(pay)` and the arguments are checked
    * against its type. With a bare id or an untyped call, `args` is `unknown` (checked at run time).
-   * `args` is copied (plain JSON, frozen) when given: later edits of the object change nothing.
+   * `args` is copied when given, as `JSON.stringify` would write it (a `toJSON` called once, own
+   * enumerable keys only, functions dropped), and frozen: later edits of the object change nothing.
    */
   approveWithArgs<TTool extends AnyTool>(call: DeferredCallRef, args: ToolArguments<TTool>): this;
   approveWithArgs<TArgs = unknown>(call: TypedDeferredCallRef<TArgs>, args: NoInfer<TArgs>): this;
@@ -112,7 +126,7 @@ export class DeferredToolResults {
     const { callId, digest } = reference('approveWithArgs', call);
     // A frozen copy taken now: what is validated, run, noted to the model and recorded
     // (`tool_approved.arguments`) is what the host gave, whatever it does with its object later.
-    return this.set(callId, { kind: 'approve_with_args', arguments: sealArguments(args), digest });
+    return this.set(callId, { kind: 'approve_with_args', arguments: sealedArguments(args), digest });
   }
 
   /** Do not run the call; the model reads `message` as a tool error. */

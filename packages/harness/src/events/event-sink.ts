@@ -54,6 +54,9 @@ export class EventSink {
       if (this.open !== undefined && this.open.size > 0) this.closeOpen();
       this.ended = true;
     }
+    // Frozen before anyone sees it, so no listener can rewrite what the record says (its nested
+    // values are already frozen copies made where the event was built).
+    Object.freeze(event);
     this.recorded?.push(event);
     const listeners = this.listeners;
     for (let index = 0; index < listeners.length; index += 1) {

@@ -5,7 +5,7 @@ const roles = new Set(['system', 'user', 'assistant', 'tool']);
 
 /**
  * Checks that `messages` is a message list before a run starts: an array of objects with a known
- * role, string or array content, tool messages with a call id, assistant tool calls with ids and
+ * role, string content or parts with a string type (text and reasoning parts with string text), tool messages with a call id, assistant tool calls with ids and
  * string arguments. Deeper content is the provider's to judge.
  * @throws {InvalidInputError} naming the first bad message.
  * @internal
@@ -20,6 +20,14 @@ export function assertMessages(entryPoint: string, messages: unknown): asserts m
     const { role, content } = message as Record<string, unknown>;
     if (typeof role !== 'string' || !roles.has(role)) fail(`message ${index} has an unknown role`);
     if (typeof content !== 'string' && !Array.isArray(content)) fail(`message ${index} needs string or array content`);
+    if (Array.isArray(content))
+      for (const part of content as unknown[]) {
+        const { type, text } = (part ?? {}) as Record<string, unknown>;
+        if (typeof part !== 'object' || part === null || typeof type !== 'string')
+          fail(`message ${index} has a content part that is not an object with a string type`);
+        if ((type === 'text' || type === 'reasoning') && typeof text !== 'string')
+          fail(`message ${index} has a ${type} part without string text`);
+      }
     if (role === 'tool' && typeof (message as { toolCallId?: unknown }).toolCallId !== 'string') {
       fail(`tool message ${index} needs a string toolCallId`);
     }
