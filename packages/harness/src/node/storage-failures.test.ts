@@ -4,9 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunState } from '../deferral/run-state.js';
-import { StorageError } from '../errors/storage-error.js';
-import { createFileArtifactStore } from './file-artifact-store.js';
-import { createFileCheckpointStore } from './file-checkpoint-store.js';
 
 /**
  * ENOSPC and EROFS need a full or read-only file system, which an unprivileged test cannot mount:
@@ -36,6 +33,13 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     }) as typeof real.open,
   };
 });
+
+// The suite runs without per-file isolation (vitest.config.ts): another file may have loaded the stores
+// with the real `node:fs/promises` in this worker already, so they are loaded afresh, after the mock.
+vi.resetModules();
+const { StorageError } = await import('../errors/storage-error.js');
+const { createFileArtifactStore } = await import('./file-artifact-store.js');
+const { createFileCheckpointStore } = await import('./file-checkpoint-store.js');
 
 const root = mkdtempSync(join(tmpdir(), 'tiny-storage-failures-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
