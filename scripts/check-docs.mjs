@@ -5,8 +5,9 @@
 // Every fenced block whose info string is `ts` or `typescript` in README.md, CONTRIBUTING.md,
 // docs/**/*.md, packages/*/README.md and examples/*/README.md becomes one module of a scratch project
 // (in a temporary directory) whose node_modules links the workspace packages (their built `dist/`,
-// so run `pnpm build` first) and the third-party packages the blocks import. `tsc --noEmit` checks
-// them all at once, strict, and errors are reported at the Markdown file and line.
+// so run `pnpm build` first) and the third-party packages the blocks import. `tsgo` (the TypeScript 7
+// native preview the packages' `typecheck` scripts use) checks them all at once, strict, and errors
+// are reported at the Markdown file and line.
 //
 // Info string flags:
 //   ts continue       appended to the block before it in the same file (a guide that builds one
@@ -330,8 +331,8 @@ function main() {
       ),
     );
     if (problems.length === 0) {
-      const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-      const result = spawnSync(process.execPath, [tsc, '-p', scratch, '--pretty', 'false'], { encoding: 'utf8' });
+      const tsgo = join(root, 'node_modules', '@typescript', 'native-preview', 'bin', 'tsgo');
+      const result = spawnSync(process.execPath, [tsgo, '-p', scratch, '--pretty', 'false'], { encoding: 'utf8' });
       const output = `${result.stdout}${result.stderr}`;
       for (const line of output.split('\n')) {
         const at = /^(.+?\.ts)\((\d+),(\d+)\): (.*)$/.exec(line);

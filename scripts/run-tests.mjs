@@ -13,8 +13,8 @@
 // from the TAP summary of node's test runner.
 //
 // Vitest's own typecheck (the `typecheck` block of the packages' configs, which runs `tsc --noEmit`
-// over the whole package when it has `*.test-d.ts` files) is off here: `pnpm typecheck` runs that same
-// tsc over the same `src` before this in `pnpm test:all`, and type errors do not depend on the Node
+// over the whole package when it has `*.test-d.ts` files) is off here: `pnpm typecheck` checks the same
+// `src`, tests and type tests included (with tsgo), before this in `pnpm test:all`, and type errors do not depend on the Node
 // version of the Node 24 lane. `npx vitest run` in a package still checks its type tests.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
