@@ -9,6 +9,7 @@ import { persistArtifacts } from '../artifacts/persist-artifacts.js';
 import { approvalDigest } from '../deferral/approval-digest.js';
 import type { DeferredBatchData, DeferredCall } from '../deferral/deferred-call.js';
 import { currentPolicyDigest } from '../deferral/resolve-deferred.js';
+import { MiddlewareError } from '../errors/middleware-error.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { recordedValue } from '../events/recorded-value.js';
 import { middlewareContext, runAfterTool } from '../middleware/middleware-runner.js';
@@ -204,9 +205,11 @@ function throwFatal(
   if (fatalIndex < 0) return;
   const fatal = outcomes.get(fatalIndex) as Extract<CallOutcome, { kind: 'fatal' }>;
   const failing = admissions[fatalIndex] as Extract<Admission, { kind: 'execute' }>;
-  const error = isRunStop(fatal.error)
-    ? fatal.error
-    : new ToolExecutionError({ toolName: failing.entry.name, callId: failing.call.id, cause: fatal.error });
+  // A run stop, or a middleware's wrapTool that broke its contract, is not the tool's failure.
+  const error =
+    isRunStop(fatal.error) || MiddlewareError.isInstance(fatal.error)
+      ? fatal.error
+      : new ToolExecutionError({ toolName: failing.entry.name, callId: failing.call.id, cause: fatal.error });
   // The message reaches the host, `run_failed` and spans: no sensitive argument value in it.
   const redaction = redactionOf(failing.entry.tool);
   const secrets = sensitiveValues(failing.input, redaction);

@@ -125,7 +125,7 @@ export type NextModel = (request: LanguageModelV1Request) => Promise<LanguageMod
  */
 export interface AgentMiddleware {
   readonly name: string;
-  /** Chooses which offered tools the model sees this turn (exposure). Return the tools to keep. */
+  /** Chooses which offered tools the model sees this turn (exposure). Return the tools to keep, of those given. */
   filterTools?(
     tools: readonly RegisteredTool[],
     context: MiddlewareContext,

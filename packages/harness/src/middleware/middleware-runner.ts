@@ -1,5 +1,5 @@
 import type { Message } from '@tiny/llm';
-import { ApprovalRequiredError, CallDeferredError, type ToolResult } from '@tiny/tools';
+import { ApprovalRequiredError, CallDeferredError, ToolResult } from '@tiny/tools';
 import type { LoopState } from '../agent/loop-state.js';
 import { historyView } from '../agent/sealed-history.js';
 import { MiddlewareError } from '../errors/middleware-error.js';
@@ -36,6 +36,42 @@ async function guarded<T>(middleware: AgentMiddleware, hook: string, run: () => 
   }
 }
 
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value;
+}
+
+/** A `MiddlewareError` for a hook that returned a value its type does not allow; the hook, not the tool, is blamed. */
+function wrongReturn(middleware: AgentMiddleware, hook: string, reason: string): MiddlewareError {
+  return new MiddlewareError({ middleware: middleware.name, hook, cause: new TypeError(reason) });
+}
+
+/** `value` when it is a `ToolResult` (made with its builders), else a {@link wrongReturn}. */
+function checkedResult(value: unknown, middleware: AgentMiddleware, hook: string, field: string): ToolResult {
+  if (ToolResult.isInstance(value)) return value;
+  throw wrongReturn(middleware, hook, `${field} must be a ToolResult, got ${kindOf(value)}`);
+}
+
+/** The harness's own copy of a call `beforeTool` returned, each field read once and checked. */
+function checkedCall(value: Record<string, unknown>, middleware: AgentMiddleware): PendingCall {
+  const { id, name, arguments: args, invalid, refused } = value;
+  const fail = (field: string, type: string, got: unknown): never => {
+    throw wrongReturn(middleware, 'beforeTool', `the call's \`${field}\` must be ${type}, got ${kindOf(got)}`);
+  };
+  if (typeof id !== 'string') fail('id', 'a string', id);
+  if (typeof name !== 'string') fail('name', 'a string', name);
+  if (invalid !== undefined && typeof invalid !== 'string') fail('invalid', 'a string when set', invalid);
+  if (refused !== undefined && refused !== true) fail('refused', 'true when set', refused);
+  return {
+    id: id as string,
+    name: name as string,
+    arguments: args,
+    ...(invalid !== undefined && { invalid: invalid as string }),
+    ...(refused !== undefined && { refused: true as const }),
+  };
+}
+
 const isControl = (value: unknown): value is MiddlewareControl =>
   typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 
@@ -47,20 +83,13 @@ export interface AppliedControl {
 
 /** The hook context for the current turn. @internal */
 export function middlewareContext(state: LoopState, turn: number): MiddlewareContext {
-  const length = state.history.length;
-  let view: readonly Message[] | undefined;
-  return {
+  const context: MiddlewareContext = {
     runId: state.runId,
     turn,
     run: state.context,
-    // The transcript as it is now, a frozen array of sealed messages, made when a hook first reads
-    // it (the history only grows, so it is the same then) and shared by the hooks of a turn, not
-    // copied per turn for hooks that never read it. Without middleware no hook reads it: the history.
-    get messages() {
-      if (state.middleware.length === 0) return state.history;
-      view ??= historyView(state.history, length);
-      return view;
-    },
+    // Without middleware no hook reads the transcript: the history itself, as a plain field (an
+    // accessor defined on each context, several per call, cost a fresh harness a third of its CPU).
+    messages: state.history,
     isCallApproved: (callId) => state.approvedCalls.has(callId),
     emit: (event) => {
       // Checked and copied whether or not the run still records events: a forged kind always throws.
@@ -70,6 +99,16 @@ export function middlewareContext(state: LoopState, turn: number): MiddlewareCon
     // What the harness offers under `name` (toolsets included), so name-based policy sees toolset tools.
     lookupTool: (name) => state.offered.get(name) ?? state.deferredTools.get(name) ?? state.registry.get(name),
   };
+  if (state.middleware.length === 0) return context;
+  // The transcript as it is now, a frozen array of sealed messages, made when a hook first reads it
+  // (the history only grows, so it is the same then) and shared by the hooks of a turn, not copied
+  // per turn for hooks that never read it.
+  const length = state.history.length;
+  let view: readonly Message[] | undefined;
+  return Object.defineProperty(context, 'messages', {
+    enumerable: true,
+    get: () => (view ??= historyView(state.history, length)),
+  });
 }
 
 /** `filterTools` of every middleware, in order; each withholding emits `tools_filtered`. @internal */
@@ -82,7 +121,19 @@ export async function filterOfferedTools(
   for (const middleware of state.middleware) {
     if (!middleware.filterTools) continue;
     const before = current;
-    const kept = await guarded(middleware, 'filterTools', () => middleware.filterTools?.(before, context) ?? before);
+    const returned: unknown = await guarded(
+      middleware,
+      'filterTools',
+      () => middleware.filterTools?.(before, context) ?? before,
+    );
+    // The tools to keep are tools it was given: anything else would be offered unvetted.
+    if (!Array.isArray(returned))
+      throw wrongReturn(middleware, 'filterTools', `it must return an array, got ${kindOf(returned)}`);
+    const given = new Set<unknown>(before);
+    const kept = [...returned] as RegisteredTool[];
+    for (const tool of kept)
+      if (!given.has(tool))
+        throw wrongReturn(middleware, 'filterTools', `it must return tools it was given, got ${kindOf(tool)}`);
     if (kept.length !== before.length) {
       const names = new Set(kept.map((tool) => tool.name));
       // A withheld tool is refused to nested and code-mode calls of the run as well.
@@ -172,8 +223,11 @@ export async function runBeforeTool(
       middleware.beforeTool?.(pending, context),
     );
     if (result === undefined) continue;
-    if ('respond' in result) return { respond: result.respond, by: middleware.name };
-    current = result;
+    if (typeof result !== 'object' || result === null || Array.isArray(result))
+      throw wrongReturn(middleware, 'beforeTool', `it must return a call, a respond or nothing, got ${kindOf(result)}`);
+    if ('respond' in result)
+      return { respond: checkedResult(result.respond, middleware, 'beforeTool', '`respond`'), by: middleware.name };
+    current = checkedCall(result as unknown as Record<string, unknown>, middleware);
   }
   return current;
 }
@@ -190,7 +244,8 @@ export async function runAfterTool(
     const middleware = state.middleware[index] as AgentMiddleware;
     if (!middleware.afterTool) continue;
     const seen = current;
-    current = (await guarded(middleware, 'afterTool', () => middleware.afterTool?.(call, seen, context))) ?? seen;
+    const returned = await guarded(middleware, 'afterTool', () => middleware.afterTool?.(call, seen, context));
+    current = returned === undefined ? seen : checkedResult(returned, middleware, 'afterTool', 'its return');
   }
   return current;
 }
@@ -229,7 +284,8 @@ export function wrapToolOnion(
     next = async (call) => {
       try {
         checkAlive?.();
-        return await wrap.call(middleware, call, inner, context);
+        const result = await wrap.call(middleware, call, inner, context);
+        return checkedResult(result, middleware, 'wrapTool', 'its return');
       } catch (error) {
         if (isToolError(error) || isRunStop(error) || MiddlewareError.isInstance(error)) throw error;
         throw new MiddlewareError({ middleware: middleware.name, hook: 'wrapTool', cause: error });
