@@ -51,6 +51,7 @@ import { recordCallFormats } from './call-format.js';
 import { callModelThroughMiddleware } from './call-model.js';
 import type { LoopState, PendingCall } from './loop-state.js';
 import { catalogueCurrent, resolveCatalogue } from './resolve-catalogue.js';
+import { lazyRequestMessages } from './lazy-request-messages.js';
 import { appendBuilt, appendMessage } from './sealed-history.js';
 
 /** The user turn sent when the model stopped for tool calls but none could be read. */
@@ -196,7 +197,8 @@ function snapshot(
     messages: [...state.history],
     ...(pending === undefined ? {} : { pending }),
     budgets: { modelCalls: state.modelCalls, toolCalls: state.toolCalls },
-    usage: state.usage,
+    // A frozen copy: the host's checkpoint never aliases the run's own counters.
+    usage: Object.freeze({ ...state.usage }),
     ...(refusedTurn === undefined ? {} : { refusedTurn }),
     prefix: state.prefix.state(state.discovery?.promoted() ?? []),
   };
@@ -556,23 +558,10 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     // A snapshot: the request holds what was sent, whatever the history gains after (a middleware
     // or model that keeps the request sees this request's messages, not later turns'), in an array
     // of its own for the model to change. The history is copied when first read, not per turn: it
-    // only grows, so its first `sentLength` messages are the history as sent whenever they are read.
-    let sent = messages;
-    let copied = messages !== state.history;
-    const sentLength = state.history.length;
+    // only grows, so its first messages are the history as sent whenever they are read.
     const request: LanguageModelV1Request = {
       ...settings.request,
-      get messages() {
-        if (!copied) {
-          sent = state.history.slice(0, sentLength);
-          copied = true;
-        }
-        return sent;
-      },
-      set messages(value) {
-        sent = value;
-        copied = true;
-      },
+      messages,
       abortSignal: state.signal,
       ...(responseFormat === undefined ? {} : { responseFormat }),
       ...(envelopeFormat === undefined ? {} : { responseFormat: envelopeFormat }),
@@ -580,6 +569,7 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
         ? { tools: wireTools, ...(wireChoice === undefined ? {} : { toolChoice: wireChoice }) }
         : {}),
     };
+    if (messages === state.history) lazyRequestMessages(request, state.history, state.history.length);
     const prefixFingerprint = observePrefix(state, tools, unplaced, modelCallId, {
       toolChoice: wireTools.length > 0 ? wireChoice : undefined,
       responseFormat: request.responseFormat,

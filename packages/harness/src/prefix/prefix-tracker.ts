@@ -91,6 +91,11 @@ const sameElements = <T>(a: readonly T[], b: readonly T[]): boolean => {
   return true;
 };
 
+/** A frozen array of frozen copies of `parts` (each part is flat: a copy of its fields is a full copy). */
+function frozenParts<T extends PrefixPart>(parts: readonly T[]): readonly T[] {
+  return Object.freeze(parts.map((part) => Object.freeze({ ...part })));
+}
+
 /** Creates a run's tracker, continuing from a resumed state's prefix when there is one. @internal */
 export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
   const rank = new Map<string, number>();
@@ -391,17 +396,18 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
         ...(previous === undefined
           ? {}
           : {
+              // Frozen copies: a saved state (a checkpoint the host may edit) never aliases the tracker's parts.
               fingerprint: {
                 digest: previous.digest,
-                tools: previous.tools,
-                system: previous.system,
+                tools: frozenParts(previous.tools),
+                system: Object.freeze({ ...previous.system }),
                 ...(previous.systems !== undefined
-                  ? { systems: previous.systems }
+                  ? { systems: frozenParts(previous.systems) }
                   : lastHoisted
                     ? { systemsHoisted: true as const }
                     : {}),
-                ...(previous.settings === undefined ? {} : { settings: previous.settings }),
-                history: [...parts],
+                ...(previous.settings === undefined ? {} : { settings: Object.freeze({ ...previous.settings }) }),
+                history: frozenParts(parts),
               },
             }),
       };
