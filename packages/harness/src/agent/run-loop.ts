@@ -49,9 +49,9 @@ import type { RunContext } from '../run/run-context.js';
 import { normalizeToolChoice } from '../run/validate-run-options.js';
 import { recordCallFormats } from './call-format.js';
 import { callModelThroughMiddleware } from './call-model.js';
+import { lazyRequestMessages } from './lazy-request-messages.js';
 import type { LoopState, PendingCall } from './loop-state.js';
 import { catalogueCurrent, resolveCatalogue } from './resolve-catalogue.js';
-import { lazyRequestMessages } from './lazy-request-messages.js';
 import { appendBuilt, appendMessage } from './sealed-history.js';
 
 /** The user turn sent when the model stopped for tool calls but none could be read. */
