@@ -100,6 +100,42 @@ describe('a Functionary `>>>` boundary or a Command R+ `Action:` line after pros
   });
 });
 
+describe('a reply opening on `>>>` or `Action:` that cannot be a call, streamed', () => {
+  const call = '{"name":"search","arguments":{"query":"x"}}';
+
+  it.each([
+    ['Action: none needed.\n', 'Second line.\n', 'Third line.\n'],
+    ['>>> quoted text\n', 'second line\n', 'third line\n'],
+    ['>>>', ' quoted text\n', 'second line\n'],
+  ])('releases %j line by line once its first line opens no call', (...lines) => {
+    const scrubber = createStreamScrubber({ tools });
+    let shown = '';
+    let fed = '';
+    for (const line of lines) {
+      fed += line;
+      shown += scrubber.feed(line).text;
+      // After a whole line, only its newline may wait (it may end the narrative); `>>>` alone may still open.
+      if (line.endsWith('\n')) expect(fed.length - shown.length).toBeLessThanOrEqual(1);
+    }
+    expect(shown + scrubber.flush().text).toBe(parseToolCalls(fed, { tools }).text);
+  });
+
+  it.each(['>>> quoted text\nmore ', '>>>quoted text\nmore ', 'Action: none.\nmore '])(
+    'reads the call JSON in prose after %j, in batch and stream alike',
+    (prose) => {
+      const reply = prose + call;
+      const batch = parseToolCalls(reply, { tools });
+      expect(batch.calls.map((parsed) => parsed.name)).toEqual(['search']);
+      expect(batch.text).not.toContain('"arguments"');
+      for (const fragments of [[reply], [...reply]]) {
+        const streamed = feedAll(fragments, { tools });
+        expect(streamed.text).toBe(batch.text);
+        expect(streamed.calls).toEqual(batch.calls);
+      }
+    },
+  );
+});
+
 describe('readProseMarker', () => {
   const knowledge = createToolKnowledge(tools);
   it.each([
@@ -115,6 +151,7 @@ describe('readProseMarker', () => {
     ['Action: ```jso', 'undecided'],
     ['Action:\n```json \n', 'opened'],
     ['Action: taken', 'closed'],
+    ['>>> quoted text', 'closed'],
     ['Active', 'closed'],
   ] as const)('reads %j as %s', (marker, state) => {
     expect(readProseMarker(marker, knowledge)).toBe(state);

@@ -15,20 +15,17 @@ const WHOLE_REPLY_OPENERS: ReadonlyArray<(start: string, knowledge: ToolKnowledg
     if (/^\[\s*[A-Za-z_][\w.]*\s*\(/.test(start)) return 'opened';
     return /^\[\s*(?:[A-Za-z_][\w.]*\s*)?$/.test(start) ? 'undecided' : 'closed';
   },
-  // `readFunctionaryRecipients`: `>>>`, or a first line naming `all` or an offered tool (Functionary v3.2).
+  // `readFunctionaryRecipients` / `readCommandActionFence` from their markers, read as after prose: a
+  // `>>>` naming `all` or an offered tool on its line, an `Action:` line opening a fence (Functionary
+  // v3 / Command R+). A `>>> quote` or an `Action: none` opens neither.
+  (start, knowledge) => readProseMarker(start, knowledge),
+  // `readFunctionaryRecipients`: a first line naming `all` or an offered tool (Functionary v3.2).
   (start, knowledge) => {
-    if (start.startsWith('>>>')) return 'opened';
-    if (start === '>' || start === '>>') return 'undecided';
     const lineEnd = start.indexOf('\n');
     const line = (lineEnd < 0 ? start : start.slice(0, lineEnd)).trim();
     if (lineEnd >= 0) return line === 'all' || knowledge.isKnown(line) ? 'opened' : 'closed';
     if (/\s\S/.test(start.trim())) return 'closed';
     return ['all', ...knowledge.names].some((name) => name.startsWith(line)) ? 'undecided' : 'closed';
-  },
-  // `readCommandActionFence`: `Action:` at the start (Command R+).
-  (start) => {
-    if (start.startsWith('Action:')) return 'opened';
-    return 'Action:'.startsWith(start) ? 'undecided' : 'closed';
   },
   // The fence around Hermes `<tool_call>` blocks read from its inside (` ```xml ` / ` ```json ` / ` ``` `).
   (start) => {

@@ -34,7 +34,7 @@ const NO_REGIONS: WholeResponseRegions = { endAt: () => -1, startAt: () => -1 };
  * newline; other `>>>` (a REPL prompt, an unknown name) stay content. Text before the first
  * boundary is content, less a leading `all\n`, unless its first line is an offered tool and the
  * rest is a JSON object (the first call, its `>>>` consumed by the prompt). `undefined` when no
- * call was read, except for a response that starts with `>>>` (`>>>all` alone is plain content).
+ * call was read, except for a response that starts with a boundary (`>>>all` alone is plain content).
  */
 export function readFunctionaryRecipients(
   text: string,
@@ -85,7 +85,9 @@ export function readFunctionaryRecipients(
       bodies.push([lead + boundary.bodyStart, lead + boundary.bodyStart + content.length]);
     }
   });
-  if (calls.length === 0 && !body.startsWith('>>>')) return undefined;
+  // Without a call, the reading applies only when the reply opens on a recipient (`>>>all`): a
+  // `>>> quote` is prose, where other readings (a call's JSON in prose) still apply.
+  if (calls.length === 0 && boundaries[0]?.at !== 0) return undefined;
   const unterminated = calls.some((call) => call.invalid?.reason === CUT_OFF || call.invalid?.reason === FENCE_CUT_OFF);
   const read = { text: joinNarrative(narrative), calls, bodies };
   return unterminated ? { ...read, unterminated } : read;
