@@ -58,8 +58,3 @@ export class NarrativeEmitter {
     this.held = '';
   }
 }
-
-/** @internal Creates a {@link NarrativeEmitter}. */
-export function createNarrativeEmitter(): NarrativeEmitter {
-  return new NarrativeEmitter();
-}

@@ -1,7 +1,7 @@
 import { JSON_COMPLETE, JSON_GOING, readJsonChar, startJsonPrefix } from './json-prefix-reader.js';
 import { looksLikeCall } from './looks-like-call.js';
+import type { ProseReadingState } from './prose-reading-state.js';
 import { isWhitespace } from './text-scanning.js';
-import type { WholeResponseGuard } from './whole-response-guard.js';
 
 /**
  * @internal Reads scrubbed `text` (whose first character stands at absolute `offset`) from index
@@ -11,7 +11,7 @@ import type { WholeResponseGuard } from './whole-response-guard.js';
  * follows the break is read again from the held text (as `extractJsonValues` resumes there), at
  * most once per break.
  */
-export function readProseJson(guard: WholeResponseGuard, text: string, offset: number, from: number): void {
+export function readProseJson(guard: ProseReadingState, text: string, offset: number, from: number): void {
   let source = text;
   let sourceOffset = offset;
   for (let index = from; index < source.length && guard.holdFrom === undefined; index++) {

@@ -1,6 +1,6 @@
+import type { ProseReadingState } from './prose-reading-state.js';
 import { isWhitespace } from './text-scanning.js';
 import { readProseMarker } from './whole-reply-openers.js';
-import type { WholeResponseGuard } from './whole-response-guard.js';
 
 /**
  * @internal Reads scrubbed `text` (whose first character stands at absolute `offset`) for a
@@ -9,7 +9,7 @@ import type { WholeResponseGuard } from './whole-response-guard.js';
  * and one that opens holds the rest of the stream. A marker that cannot be one is read again from
  * its second character (markers are short: a recipient no longer than an offered name, an action line).
  */
-export function readProseMarkers(guard: WholeResponseGuard, text: string, offset: number): void {
+export function readProseMarkers(guard: ProseReadingState, text: string, offset: number): void {
   for (let index = 0; index < text.length && !guard.markerOpened; index++) {
     const character = text.charAt(index);
     const marker = guard.marker;

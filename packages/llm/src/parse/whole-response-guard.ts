@@ -1,6 +1,7 @@
 import type { JsonPrefixReader } from './json-prefix-reader.js';
 import { parseCompleteText, reasoningEndsAt } from './parse-complete-text.js';
 import type { ParsedCall, ParsedText } from './parse-types.js';
+import type { ProseReadingState } from './prose-reading-state.js';
 import { readProseJson } from './read-prose-json.js';
 import { mayOpenMarker, readProseMarkers } from './read-prose-markers.js';
 import {
@@ -53,7 +54,7 @@ const OPENER_LIMIT = 256;
  *   prose (`readProseMarker`): from a `>` or a line-start `A` while it may still become one, released
  *   as soon as it cannot.
  */
-export class WholeResponseGuard {
+export class WholeResponseGuard implements ProseReadingState {
   /** @internal */
   readonly knowledge: ToolKnowledge;
   /** A JSON call inside prose is read only with offered tools (`stripEmbeddedJsonCalls`). */
