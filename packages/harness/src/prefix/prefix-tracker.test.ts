@@ -36,6 +36,17 @@ describe('createPrefixTracker', () => {
     expect(tracker.state([]).fingerprint?.history).toEqual(fingerprintPrefix(tools, copy).history);
   });
 
+  it('saves the parts of what was observed, not of messages their owner edited afterwards', () => {
+    const tracker = createPrefixTracker();
+    const tools = [schema('a')];
+    // A text dialect's rendering: plain objects a provider may edit after the request was sent.
+    const sent: Message[] = [user('1'), { role: 'assistant', content: 'calling' }, user('result: 42')];
+    const asSent = fingerprintPrefix(tools, structuredClone(sent)).history;
+    tracker.observe(tools, sent);
+    (sent[2] as { content: string }).content = 'result: forged';
+    expect(tracker.state([]).fingerprint?.history).toEqual(asSent);
+  });
+
   it('continues from a saved state: the same prefix after a resume is no change, a different one is', () => {
     const tracker = createPrefixTracker();
     const tools = [schema('a')];

@@ -108,8 +108,9 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
   // read in full). Only element identity is compared, never an array's.
   const refs: (Message | undefined)[] = [];
   const fold = new HistoryFold();
-  // The parts of the first `parts.length` messages: a restored state's, the others computed only
-  // when a break must be counted or a state is saved (messages are immutable: once each at most).
+  // The parts of the first `parts.length` messages: a restored state's, the others computed when a
+  // break must be counted or a state is saved (the run's sealed history), or when observed (any other
+  // array, whose messages may be edited later): once each at most.
   const parts: PrefixPart[] = [];
   const fingerprint = restored?.fingerprint;
   for (const part of fingerprint?.history ?? []) {
@@ -338,6 +339,10 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
         if (foldTail !== undefined) fold.restore(foldTail);
         throw error;
       }
+      // The run's own history is sealed (frozen), so its parts can wait until a break or a save needs
+      // them; any other array (a text dialect's rendering, a middleware's) holds objects its owner may
+      // still edit after the request: their parts are taken now, from what this request sent.
+      if (!growing) partsUpTo(newLength);
       if (appendsOnly) {
         for (let index = known.length; index < messages.length; index += 1) known.push(messages[index] as Message);
         seen = known;
