@@ -559,17 +559,18 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     // or model that keeps the request sees this request's messages, not later turns'), in an array
     // of its own for the model to change. The history is copied when first read, not per turn: it
     // only grows, so its first messages are the history as sent whenever they are read.
-    const request: LanguageModelV1Request = {
-      ...settings.request,
-      messages,
-      abortSignal: state.signal,
-      ...(responseFormat === undefined ? {} : { responseFormat }),
-      ...(envelopeFormat === undefined ? {} : { responseFormat: envelopeFormat }),
-      ...(wireTools.length > 0
-        ? { tools: wireTools, ...(wireChoice === undefined ? {} : { toolChoice: wireChoice }) }
-        : {}),
-    };
+    // Built field by field: `messages` is added as the accessor, not redefined as one after the
+    // fact (a data property turned accessor puts the object in dictionary mode: every read slow).
+    const request = { ...settings.request } as { -readonly [K in keyof LanguageModelV1Request]: LanguageModelV1Request[K] };
     if (messages === state.history) lazyRequestMessages(request, state.history, state.history.length);
+    else request.messages = messages;
+    request.abortSignal = state.signal;
+    if (envelopeFormat !== undefined) request.responseFormat = envelopeFormat;
+    else if (responseFormat !== undefined) request.responseFormat = responseFormat;
+    if (wireTools.length > 0) {
+      request.tools = wireTools;
+      if (wireChoice !== undefined) request.toolChoice = wireChoice;
+    }
     const prefixFingerprint = observePrefix(state, tools, unplaced, modelCallId, {
       toolChoice: wireTools.length > 0 ? wireChoice : undefined,
       responseFormat: request.responseFormat,

@@ -2,6 +2,7 @@ import * as vm from 'node:vm';
 import type { Message } from '@tiny/llm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { sealMessage } from '../agent/sealed-history.js';
 import { FIXED_TAGS, HistoryFold, headerState } from './history-fold.js';
 
 const BASE = '0123456789abcdef';
@@ -46,6 +47,27 @@ describe('HistoryFold', () => {
         expect(digestOf(left) === digestOf(right)).toBe(JSON.stringify(left) === JSON.stringify(right));
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('reads a sealed message (a frozen JSON copy) to the same state as any other value', () => {
+    // No wrapper objects: a sealed copy keeps a `new Number(1)` as `{}` (a known gap of the copies).
+    const anything = fc.anything({ withDate: true, withNullPrototype: true, withSparseArray: true });
+    const message = fc.record({ role: fc.constantFrom('user', 'assistant', 'tool'), content: anything, extra: anything });
+    fc.assert(
+      fc.property(fc.array(message, { maxLength: 3 }), (messages) => {
+        const sealed = messages.map((each) => sealMessage(each as unknown as Message));
+        const plain = new HistoryFold();
+        const fast = new HistoryFold();
+        for (const each of sealed) {
+          plain.add(each);
+          fast.add(each, true);
+        }
+        expect(fast.digest(BASE)).toBe(plain.digest(BASE));
+        // And as JSON writes the caller's message: the copy hashes as the original does.
+        expect(fast.digest(BASE)).toBe(digestOf(...messages));
+      }),
+      { numRuns: 1000 },
     );
   });
 

@@ -211,15 +211,69 @@ function member(input: unknown, key: string | number): boolean {
   return true;
 }
 
-/** Sets the lanes to the state after `message` fed from (`a`, `b`); throws where `JSON.stringify` throws. */
-function foldMessage(message: Message, a: number, b: number): void {
+/**
+ * {@link member} for a value of a sealed message (`sealMessage`, `appendBuilt`): a frozen JSON copy,
+ * so no `toJSON`, wrapper, raw JSON text or cycle below its top level; the same words, without the
+ * checks (a native call per object for wrappers, a prototype walk for `toJSON`).
+ */
+function sealedMember(value: unknown, key: string | number): boolean {
+  if (typeof value !== 'object') return member(value, key);
+  if (value === null) {
+    word(TAG_NULL);
+    return true;
+  }
+  if (Array.isArray(value)) {
+    const items = value as readonly unknown[];
+    const length = items.length;
+    header(TAG_ARRAY, TAG_LONG_ARRAY, length);
+    for (let index = 0; index < length; index += 1) {
+      const element: unknown = items[index];
+      if (typeof element === 'string') text(element);
+      else if (element === null || !sealedMember(element, index)) word(TAG_NULL);
+    }
+    return true;
+  }
+  word(TAG_OPEN);
+  const record = value as Record<string, unknown>;
+  // `for…in` reads V8's enum cache without a key array (own keys, in `Object.keys` order).
+  for (const name in record) {
+    if (!Object.hasOwn(record, name)) continue;
+    const element = record[name];
+    text(name);
+    if (typeof element === 'string') text(element);
+    else if (typeof element === 'object') sealedMember(element, name);
+    else {
+      const a = laneA;
+      const b = laneB;
+      // A member JSON drops (undefined in a built message's own fields) leaves no trace.
+      if (!member(element, name)) {
+        laneA = a;
+        laneB = b;
+      }
+    }
+  }
+  word(TAG_CLOSE);
+  return true;
+}
+
+/** Whether a `toJSON` inherited by every object or array would make JSON call it on sealed values too. */
+const inheritedToJson = (): boolean =>
+  (Object.prototype as { toJSON?: unknown }).toJSON !== undefined ||
+  (Array.prototype as { toJSON?: unknown }).toJSON !== undefined;
+
+/**
+ * Sets the lanes to the state after `message` fed from (`a`, `b`); throws where `JSON.stringify`
+ * throws. A `sealed` message (the run's own history) is read without JSON's per-object checks.
+ */
+function foldMessage(message: Message, a: number, b: number, sealed: boolean): void {
   laneA = a;
   laneB = b;
   depth = 0;
   word(TAG_MESSAGE);
   // A message JSON writes nothing for (not an object, or a `toJSON` giving undefined) still takes a
   // place, apart from one written as `null`.
-  if (!member(message, '')) word(TAG_NOTHING);
+  const written = sealed && !inheritedToJson() ? sealedMember(message, '') : member(message, '');
+  if (!written) word(TAG_NOTHING);
 }
 
 /** Each byte's two hex digits: a digest written by table (`toString(16)` is several times slower). */
@@ -267,10 +321,18 @@ export class HistoryFold {
     for (const value of tail.b) this.b.push(value);
   }
 
-  /** Appends `message`; throws (nothing changed) where `JSON.stringify` throws (a cycle, a bigint). */
-  add(message: Message): void {
+  /**
+   * Appends `message`; throws (nothing changed) where `JSON.stringify` throws (a cycle, a bigint).
+   * `sealed`: the message is a sealed one (a run's history holds only those), read faster.
+   */
+  add(message: Message, sealed = false): void {
     const last = this.a.length - 1;
-    foldMessage(message, last < 0 ? START_A : (this.a[last] as number), last < 0 ? START_B : (this.b[last] as number));
+    foldMessage(
+      message,
+      last < 0 ? START_A : (this.a[last] as number),
+      last < 0 ? START_B : (this.b[last] as number),
+      sealed,
+    );
     this.a.push(laneA);
     this.b.push(laneB);
   }
@@ -281,6 +343,7 @@ export class HistoryFold {
       message,
       index === 0 ? START_A : (this.a[index - 1] as number),
       index === 0 ? START_B : (this.b[index - 1] as number),
+      false,
     );
     return laneA === this.a[index] && laneB === this.b[index];
   }

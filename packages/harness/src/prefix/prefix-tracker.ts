@@ -328,7 +328,8 @@ export function createPrefixTracker(restored?: PrefixState): PrefixTracker {
       if (fold.length > at) fold.truncate(at);
       const foldBefore = foldTail === undefined ? fold.length : at + foldTail.a.length;
       try {
-        for (let index = fold.length; index < newLength; index += 1) fold.add(refs[index] as Message);
+        // The run's own history holds only sealed messages (frozen JSON copies).
+        for (let index = fold.length; index < newLength; index += 1) fold.add(refs[index] as Message, growing);
       } catch (error) {
         refs.length = same;
         if (refsTail !== undefined) for (const message of refsTail) refs.push(message);
