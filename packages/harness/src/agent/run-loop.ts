@@ -561,7 +561,9 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     // only grows, so its first messages are the history as sent whenever they are read.
     // Built field by field: `messages` is added as the accessor, not redefined as one after the
     // fact (a data property turned accessor puts the object in dictionary mode: every read slow).
-    const request = { ...settings.request } as { -readonly [K in keyof LanguageModelV1Request]: LanguageModelV1Request[K] };
+    const request = { ...settings.request } as {
+      -readonly [K in keyof LanguageModelV1Request]: LanguageModelV1Request[K];
+    };
     if (messages === state.history) lazyRequestMessages(request, state.history, state.history.length);
     else request.messages = messages;
     request.abortSignal = state.signal;

@@ -53,7 +53,11 @@ describe('HistoryFold', () => {
   it('reads a sealed message (a frozen JSON copy) to the same state as any other value', () => {
     // No wrapper objects: a sealed copy keeps a `new Number(1)` as `{}` (a known gap of the copies).
     const anything = fc.anything({ withDate: true, withNullPrototype: true, withSparseArray: true });
-    const message = fc.record({ role: fc.constantFrom('user', 'assistant', 'tool'), content: anything, extra: anything });
+    const message = fc.record({
+      role: fc.constantFrom('user', 'assistant', 'tool'),
+      content: anything,
+      extra: anything,
+    });
     fc.assert(
       fc.property(fc.array(message, { maxLength: 3 }), (messages) => {
         const sealed = messages.map((each) => sealMessage(each as unknown as Message));
