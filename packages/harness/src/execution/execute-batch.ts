@@ -1,7 +1,14 @@
 import type { Admission } from '../admission/admission.js';
 import { callFormatFields } from '../agent/call-format.js';
 import type { LoopState } from '../agent/loop-state.js';
-import { type CallOutcome, executeCall, type NestedCallRunner } from './execute-call.js';
+import {
+  type CallOutcome,
+  executeCall,
+  HEARD,
+  hearNextCall,
+  type NestedCallRunner,
+  type OutcomeHearer,
+} from './execute-call.js';
 import { redactionOf, redactValue } from './redaction.js';
 
 type Executable = Extract<Admission, { kind: 'execute' }>;
@@ -162,7 +169,14 @@ function fillSlot(batch: Batch): boolean {
   while (batch.next < batch.indexes.length) {
     const index = batch.indexes[batch.next] as number;
     batch.next += 1;
+    // A call that waits for its output tells the slot its outcome directly (no promise per call).
+    hearNextCall(slotHeard as OutcomeHearer, batch.state, batch, index);
     const pending = runAt(batch, index);
+    hearNextCall(undefined, undefined, undefined, 0);
+    if (pending === HEARD) {
+      batch.running += 1;
+      return true;
+    }
     if (pending instanceof Promise) {
       batch.running += 1;
       // Bound functions rather than closures: nothing per call to compile again after a full collection.
@@ -172,6 +186,10 @@ function fillSlot(batch: Batch): boolean {
     batch.outcomes.set(index, pending);
   }
   return false;
+}
+
+function slotHeard(batch: Batch, index: number, outcome: CallOutcome | undefined, error: unknown): void {
+  slotSettled(batch, index, outcome ?? unexpected(error));
 }
 
 function slotFailed(batch: Batch, index: number, error: unknown): void {

@@ -79,6 +79,10 @@ interface OutputWait {
   readonly scrub: boolean;
   /** Whether the wait is over: the output, the deadline, the run's abort or the calling call's end came first. */
   ended: boolean;
+  /** A call's own wait that a concurrent batch hears the outcome of directly (see {@link hearNextCall}); its promise is never made. */
+  hearer: OutcomeHearer | undefined;
+  hearTarget: unknown;
+  hearIndex: number;
   /** Settles the wait's promise: with the call's outcome (a call's own wait) or the output (an `execute` run). */
   resolve: (value: never) => void;
   reject: (error: unknown) => void;
@@ -93,6 +97,47 @@ function takeResolvers(resolve: (value: never) => void, reject: (error: unknown)
   const wait = opening as OutputWait;
   wait.resolve = resolve;
   wait.reject = reject;
+}
+
+/**
+ * Told a call's outcome by the call's wait: `outcome`, or `undefined` and the `error` that ended the
+ * call outside the tool-error policy (what a rejection of the call's promise would have carried).
+ * @internal
+ */
+export type OutcomeHearer = (target: never, index: number, outcome: CallOutcome | undefined, error: unknown) => void;
+
+/** The hearer for the next top-level call that starts waiting (see {@link hearNextCall}). */
+let nextHearer: OutcomeHearer | undefined;
+let nextHearState: LoopState | undefined;
+let nextHearTarget: unknown;
+let nextHearIndex = 0;
+
+/**
+ * What {@link executeCall} returns instead of a promise when the call's wait took the hearer set by
+ * {@link hearNextCall}: the hearer is told the outcome, and no promise is made for it. Never settles.
+ * @internal
+ */
+export const HEARD: Promise<CallOutcome> = new Promise<CallOutcome>(() => undefined);
+
+/**
+ * Has the next top-level call of `state`'s run (depth 0, no ledger, not wrapped) that waits for an asynchronous
+ * output tell `hearer` its outcome, with `target` and `index`, instead of settling a promise:
+ * `executeCall` then returns {@link HEARD}. Set right before `executeCall` and cleared right after
+ * it returns (`hearNextCall(undefined, …)`): a call that does not wait (synchronous, refused,
+ * aborted at the start, under a ledger or a wrap) leaves it untaken. A concurrent batch's slots use
+ * it: a promise, its resolvers, a reaction and two bound functions fewer per call.
+ * @internal
+ */
+export function hearNextCall(
+  hearer: OutcomeHearer | undefined,
+  state: LoopState | undefined,
+  target: unknown,
+  index: number,
+): void {
+  nextHearer = hearer;
+  nextHearState = state;
+  nextHearTarget = target;
+  nextHearIndex = index;
 }
 
 /** The wait is over: the deadline and the run's abort no longer concern it (both may run twice). */
@@ -185,12 +230,18 @@ function outputThrew(this: OutputWait, error: unknown): void {
 function endWaitedCall(wait: OutputWait, outcome: CallOutcome): void {
   const context = wait.context as ToolExecutionContext;
   endCall(context);
-  const settle = wait.resolve as (outcome: CallOutcome) => void;
+  let passed: CallOutcome;
   try {
-    settle(wait.scrub ? scrubOutcome(wait.state, wait.callId, wait.entry, wait.args, context.depth, outcome) : outcome);
+    passed = wait.scrub
+      ? scrubOutcome(wait.state, wait.callId, wait.entry, wait.args, context.depth, outcome)
+      : outcome;
   } catch (error) {
-    wait.reject(error);
+    if (wait.hearer === undefined) wait.reject(error);
+    else wait.hearer(wait.hearTarget as never, wait.hearIndex, undefined, error);
+    return;
   }
+  if (wait.hearer === undefined) (wait.resolve as (outcome: CallOutcome) => void)(passed);
+  else wait.hearer(wait.hearTarget as never, wait.hearIndex, passed, undefined);
 }
 
 /**
@@ -228,20 +279,35 @@ function openWait(
     ended: false,
     resolve: ignore,
     reject: ignore,
+    hearer: undefined,
+    hearTarget: undefined,
+    hearIndex: 0,
   };
-  opening = wait;
-  const settled = new Promise<never>(takeResolvers);
-  opening = undefined;
-  // The tool may have triggered the abort itself before handing back its promise.
-  if (runSignal.aborted) {
+  // The tool may have triggered the abort itself before handing back its promise: ended now, by its promise.
+  if (runSignal.aborted || signal.aborted) {
+    opening = wait;
+    const settled = new Promise<never>(takeResolvers);
+    opening = undefined;
     Promise.resolve(pending).catch(ignore);
-    runAborted(wait);
+    if (runSignal.aborted) runAborted(wait);
+    else callAborted(wait);
     return settled;
   }
-  if (signal.aborted) {
-    Promise.resolve(pending).catch(ignore);
-    callAborted(wait);
-    return settled;
+  // A top-level call's own wait takes the hearer set for it, if any (a nested call starts inside the
+  // tool's `execute`, before this: its depth keeps it from taking its calling call's hearer).
+  let settled: Promise<never>;
+  if (nextHearer !== undefined && nextHearState === state && context !== undefined && context.depth === 0) {
+    wait.hearer = nextHearer;
+    wait.hearTarget = nextHearTarget;
+    wait.hearIndex = nextHearIndex;
+    nextHearer = undefined;
+    nextHearState = undefined;
+    nextHearTarget = undefined;
+    settled = HEARD as Promise<never>;
+  } else {
+    opening = wait;
+    settled = new Promise<never>(takeResolvers);
+    opening = undefined;
   }
   if (wait.watching) watchRunAbort(runSignal, wait, runAborted);
   // A nested call is also waited for under its calling call: it never outlives it.

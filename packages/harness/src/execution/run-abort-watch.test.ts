@@ -68,3 +68,52 @@ describe('a run cancelled while several async tools wait', () => {
     expect(aborted.sort()).toEqual(['call 0', 'call 1', 'call 2']);
   });
 });
+
+describe('a run cancelled from inside a starting call while earlier calls of its batch wait', () => {
+  it('ends every started call once, starts no call past the limit, and rejects the run', async () => {
+    const controller = new AbortController();
+    const ran: number[] = [];
+    let running = 0;
+    let most = 0;
+    const step = defineTool({
+      name: 'step',
+      description: 'Waits for its signal; the third call stops the run before it returns its promise.',
+      parameters: Type.Object({ n: Type.Integer() }),
+      isConcurrencySafe: () => true,
+      execute: ({ n }, context) => {
+        ran.push(n);
+        running += 1;
+        most = Math.max(most, running);
+        // Synchronously, inside `execute`: the waits of calls 0 and 1 end while the batch is still starting calls.
+        if (n === 2) controller.abort(new Error('host stop'));
+        return new Promise<string>((resolve) => {
+          const end = () => {
+            running -= 1;
+            resolve(`ended ${n}`);
+          };
+          if (context.signal.aborted) end();
+          else context.signal.addEventListener('abort', end, { once: true });
+        });
+      },
+    });
+    const model = new ScriptedModel({
+      steps: [
+        { toolCalls: [0, 1, 2, 3, 4, 5].map((n) => scriptedToolCall('step', { n }, `c${n}`)) },
+        { content: 'done' },
+      ],
+    });
+    const harness = new AgentHarness({ model, tools: [step], policy: { maxConcurrency: 3 } });
+    const ended: string[] = [];
+    const onEvent = (event: { type: string; callId?: string }) => {
+      if (event.type === 'tool_completed' || event.type === 'tool_failed') ended.push(event.callId ?? '');
+    };
+    await expect(
+      harness.invoke({ signal: controller.signal }, [{ role: 'user', content: 'go' }], { onEvent }),
+    ).rejects.toThrow(RunCancelledError);
+    // Calls after the abort never run their tool; none ran beyond the concurrency limit.
+    expect(ran).toEqual([0, 1, 2]);
+    expect(most).toBeLessThanOrEqual(3);
+    // Each call's outcome is reported at most once.
+    expect(new Set(ended).size).toBe(ended.length);
+  });
+});
