@@ -60,18 +60,20 @@ const NOTHING = (): void => {};
 /**
  * @internal The block reading of `createStreamScrubber`: the scan grammars over a held tail (see
  * its TSDoc for when a tail is rescanned). One class over its state, so one optimised `feed`
- * serves every stream. With {@link keepsFed} it keeps the one copy of the whole stream fed
- * ({@link fed}), which the whole-response guard reads.
+ * serves every stream. With {@link keepsFed} it keeps the whole stream fed ({@link fed}), which
+ * the whole-response guard reads, without a copy of its own: its end is {@link unfenced} and
+ * {@link buffer}, so a character fed is appended to one string, not two.
  */
 export class BlockScrubber {
-  /** @internal The text fed since the stream began, when {@link keepsFed}. */
-  fed = '';
-  /** @internal Whether the whole stream is kept in {@link fed} (for the whole-response guard). */
+  /** The text fed since the stream began up to {@link unfenced}, when {@link keepsFed}. */
+  private fedHead = '';
+  /** @internal Whether the whole stream is kept (see {@link fed}, for the whole-response guard). */
   readonly keepsFed: boolean;
   /**
    * @internal Text released without a scan that the fence state has not read yet (it is read
-   * before a scan, and in pieces of {@link FENCE_BATCH}). A copy of its own, not a slice of
-   * {@link fed}: slicing a string still growing by `+=` flattens all of it, on every read.
+   * before a scan, and in pieces of {@link FENCE_BATCH}). It is the part of {@link fed} after
+   * {@link fedHead} and before {@link buffer}: a string of its own, as slicing a string still growing by
+   * `+=` flattens all of it, on every read.
    */
   unfenced = '';
   /** @internal */
@@ -114,10 +116,16 @@ export class BlockScrubber {
     this.fence = initialFenceState(knowledge.leadingReasoning, reasoningCallTokens(knowledge.allows));
   }
 
+  /** @internal The text fed since the stream began, when {@link keepsFed} (joined on each call: read it rarely). */
+  fed(): string {
+    return this.fedHead + this.unfenced + this.buffer;
+  }
+
   /** @internal Has the fence state read {@link unfenced}. */
   readUnfenced(): void {
     if (this.unfenced === '') return;
     feedFence(this.fence, this.unfenced, NOTHING);
+    if (this.keepsFed) this.fedHead += this.unfenced;
     this.unfenced = '';
   }
 
@@ -129,7 +137,6 @@ export class BlockScrubber {
 
   /** Adds the next fragment; returns what is now safe to show. */
   feed(fragment: string): ParsedText {
-    if (this.keepsFed) this.fed += fragment;
     if (fragment !== '' && (this.buffer === '' || (this.wordHeld && this.buffer.length < WORD_LIMIT))) {
       // What a scan would do with text in which no block can start, without one: release it up
       // to a word that may still become an opener (held, and extended or released by the next feed).
@@ -139,6 +146,8 @@ export class BlockScrubber {
       const hold = closes ? undefined : streamHoldWithoutScan(this.holdPlan, text, this.previousCode);
       if (hold !== undefined) {
         try {
+          // Set first: the stream fed stays `unfenced` then `buffer` whatever happens next.
+          this.buffer = hold < text.length ? text.slice(hold) : '';
           if (hold > 0) {
             const released = text.slice(0, hold);
             this.narrative.append(released);
@@ -147,7 +156,6 @@ export class BlockScrubber {
             if (this.quote >= 0 && released.includes('\n')) this.quote = -1;
             this.previousCode = text.charCodeAt(hold - 1);
           }
-          this.buffer = hold < text.length ? text.slice(hold) : '';
           this.wordHeld = this.buffer !== '';
           this.heldAfterLastScan = 0;
           return { text: this.narrative.take(), calls: [], diagnostics: [] };
@@ -247,7 +255,9 @@ export class BlockScrubber {
       return released;
     }
     if (consumed > 0) {
-      feedFence(fence, buffer.slice(0, consumed), NOTHING);
+      const read = buffer.slice(0, consumed);
+      feedFence(fence, read, NOTHING);
+      if (this.keepsFed) this.fedHead += read;
       this.quote = scan.quoteAt(consumed);
       this.previousCode = buffer.charCodeAt(consumed - 1);
       this.buffer = buffer.slice(consumed);
@@ -289,7 +299,7 @@ export class BlockScrubber {
     const knowledge = this.knowledge;
     this.narrative.reset();
     this.fence = initialFenceState(knowledge.leadingReasoning, reasoningCallTokens(knowledge.allows));
-    this.fed = '';
+    this.fedHead = '';
     this.unfenced = '';
     this.buffer = '';
     this.previousCode = -1;

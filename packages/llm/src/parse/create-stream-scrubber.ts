@@ -90,6 +90,8 @@ class GuardedScrubber implements StreamScrubber {
    * `undefined` when there is no such path (p-type tools).
    */
   private readonly plainCodes: Uint8Array | undefined;
+  /** The whole stream fed so far, for the guard (which reads it rarely). */
+  private readonly fed = (): string => this.blocks.fed();
 
   constructor(knowledge: ReturnType<typeof createToolKnowledge>) {
     this.guard = createWholeResponseGuard(knowledge);
@@ -103,11 +105,11 @@ class GuardedScrubber implements StreamScrubber {
     if (this.isPlain(fragment)) return this.feedPlain(fragment);
     const scrubbed = this.blocks.feed(fragment);
     // The guard holds text and calls a whole-response reading could still replace.
-    return this.guard === undefined ? scrubbed : this.guard.feed(fragment, this.blocks.fed, scrubbed);
+    return this.guard === undefined ? scrubbed : this.guard.feed(fragment, this.fed, scrubbed);
   }
 
   flush(): ParsedText {
-    const fed = this.blocks.fed;
+    const fed = this.blocks.fed();
     const scrubbed = this.blocks.flush();
     return this.guard === undefined ? scrubbed : this.guard.flush(fed, scrubbed);
   }
@@ -131,7 +133,6 @@ class GuardedScrubber implements StreamScrubber {
    */
   private feedPlain(fragment: string): ParsedText {
     const blocks = this.blocks;
-    if (blocks.keepsFed) blocks.fed += fragment;
     blocks.narrative.append(fragment);
     blocks.addUnfenced(fragment);
     blocks.previousCode = fragment.charCodeAt(fragment.length - 1);

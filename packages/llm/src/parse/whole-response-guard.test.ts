@@ -338,7 +338,7 @@ describe('work', () => {
       let fed = '';
       for (const char of text) {
         fed += char;
-        guard.feed(char, fed, { text: char, calls: [], diagnostics: [] });
+        guard.feed(char, () => fed, { text: char, calls: [], diagnostics: [] });
       }
       return guard.examined;
     };
@@ -372,7 +372,7 @@ describe('work reading the start', () => {
       let fed = '';
       for (const char of text) {
         fed += char;
-        guard.feed(char, fed, { text: char, calls: [], diagnostics: [] });
+        guard.feed(char, () => fed, { text: char, calls: [], diagnostics: [] });
       }
       return guard.examined;
     };

@@ -111,11 +111,11 @@ export class WholeResponseGuard implements ProseReadingState {
   }
 
   /**
-   * `raw` is the fragment fed, `fed` the whole stream fed so far (ending with `raw`), `scrubbed` what
+   * `raw` is the fragment fed, `fed()` the whole stream fed so far (ending with `raw`), `scrubbed` what
    * the block scrubber released for it. Returns what may be shown: the text, and the calls unless a
    * whole-response reading could still replace them.
    */
-  feed(raw: string, fed: string, scrubbed: ParsedText): ParsedText {
+  feed(raw: string, fed: () => string, scrubbed: ParsedText): ParsedText {
     if (!this.sawMarkerCharacter && (raw.indexOf('>') >= 0 || raw.indexOf('A') >= 0)) this.sawMarkerCharacter = true;
     if (
       scrubbed.calls.length === 0 &&
@@ -185,7 +185,7 @@ export class WholeResponseGuard implements ProseReadingState {
   }
 
   /** {@link feed} when a reading may hold: every reading reads the fragment, and what lies before the first hold is shown. */
-  private feedHeld(raw: string, fed: string, scrubbed: ParsedText): ParsedText {
+  private feedHeld(raw: string, fed: () => string, scrubbed: ParsedText): ParsedText {
     const knowledge = this.knowledge;
     if (!this.sawBracket && (raw.indexOf('{') >= 0 || raw.indexOf('[') >= 0)) this.sawBracket = true;
     if (this.sawPythonTag(raw)) this.holdAllFrom(this.base);
@@ -194,7 +194,7 @@ export class WholeResponseGuard implements ProseReadingState {
     // The batch parse reads the answer only when the reasoning tracker ends the region at that
     // closer too (a call token before it decides the start, and the closer is content): decided
     // by the text up to the closer, so it is checked once, now.
-    if (ended !== undefined && this.holdFrom === undefined && reasoningEndsAt(fed, ended.end, knowledge)) {
+    if (ended !== undefined && this.holdFrom === undefined && reasoningEndsAt(fed(), ended.end, knowledge)) {
       this.answer = { reader: newStartReader(), closer: ended.closer, at: undefined };
       this.examined += readStart(this.answer.reader, ended.after);
     } else if (this.answer !== undefined && this.answer.reader.json === undefined) {
