@@ -22,6 +22,15 @@ function recordedArguments(call: DialectCall): string {
   }
 }
 
+/** A call as the assistant message records it: its id, name and argument text, then what applies. */
+function recordedCall(call: DialectCall & { readonly id: string }): AssistantToolCall {
+  const recorded: AssistantToolCall = { id: call.id, name: call.name, arguments: recordedArguments(call) };
+  const text = call.source === 'native' ? recorded : { ...recorded, grammar: call.source };
+  // A cut-off call says so on the record itself (see `AssistantToolCall.partial`).
+  const written = call.partial === true ? { ...text, partial: true as const } : text;
+  return call.extraContent === undefined ? written : { ...written, extraContent: call.extraContent };
+}
+
 /**
  * The assistant message to record for a response, so the next request replays what the model
  * actually wrote: `parsed.replayText` as the content (for text dialects the raw text with its call
@@ -35,15 +44,17 @@ export function recordAssistantTurn(
   parsed: Pick<DialectParse, 'replayText'>,
   calls: readonly (DialectCall & { readonly id: string })[],
 ): AssistantMessage {
-  const toolCalls: AssistantToolCall[] = calls.map((call) => {
-    const recorded: AssistantToolCall = { id: call.id, name: call.name, arguments: recordedArguments(call) };
-    const text = call.source === 'native' ? recorded : { ...recorded, grammar: call.source };
-    // A cut-off call says so on the record itself (see `AssistantToolCall.partial`).
-    const written = call.partial === true ? { ...text, partial: true as const } : text;
-    return call.extraContent === undefined ? written : { ...written, extraContent: call.extraContent };
-  });
-  const withCalls = toolCalls.length === 0 ? {} : { toolCalls };
-  if (response.reasoning === undefined) return { role: 'assistant', content: parsed.replayText, ...withCalls };
+  // Literals field by field (an object spread into a literal is copied by a generic builtin, per turn).
+  const toolCalls: AssistantToolCall[] | undefined = calls.length === 0 ? undefined : new Array(calls.length);
+  for (let index = 0; index < calls.length; index += 1) {
+    (toolCalls as AssistantToolCall[])[index] = recordedCall(calls[index] as DialectCall & { readonly id: string });
+  }
+  if (response.reasoning === undefined) {
+    return toolCalls === undefined
+      ? { role: 'assistant', content: parsed.replayText }
+      : { role: 'assistant', content: parsed.replayText, toolCalls };
+  }
+  const withCalls = toolCalls === undefined ? {} : { toolCalls };
   if (response.reasoningSignature === undefined) {
     return { role: 'assistant', content: parsed.replayText, reasoningContent: response.reasoning, ...withCalls };
   }
