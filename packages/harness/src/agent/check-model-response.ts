@@ -58,29 +58,37 @@ function copyJson(field: string, value: unknown, depth: number): JsonValue {
   throw new BrokenField(`\`${field}\` must be JSON data, got ${kindOf(value)}`);
 }
 
+/** `field` of tool call `index` as a string: the path is written only when it breaks the contract. */
+function callText(index: number, field: string, value: unknown): string {
+  if (typeof value === 'string') return value;
+  return text(`toolCalls[${index}].${field}`, value);
+}
+
 /** A copy of one tool-call entry, each field read once and checked. */
 function copyToolCall(entry: unknown, index: number): LanguageModelV1ToolCall {
-  const at = `toolCalls[${index}]`;
-  if (!isRecord(entry)) throw new BrokenField(`\`${at}\` must be an object, got ${kindOf(entry)}`);
-  const id = text(`${at}.id`, entry.id);
-  const name = text(`${at}.name`, entry.name);
+  if (!isRecord(entry)) throw new BrokenField(`\`toolCalls[${index}]\` must be an object, got ${kindOf(entry)}`);
+  const id = callText(index, 'id', entry.id);
+  const name = callText(index, 'name', entry.name);
   const args = entry.arguments;
-  const invalid = optionalText(`${at}.invalid`, entry.invalid);
+  const invalid = entry.invalid === undefined ? undefined : callText(index, 'invalid', entry.invalid);
   const refused = entry.refused;
   if (refused !== undefined && refused !== true)
-    throw new BrokenField(`\`${at}.refused\` must be true when set, got ${kindOf(refused)}`);
-  const rawArguments = optionalText(`${at}.rawArguments`, entry.rawArguments);
+    throw new BrokenField(`\`toolCalls[${index}].refused\` must be true when set, got ${kindOf(refused)}`);
+  const raw = entry.rawArguments;
+  const rawArguments = raw === undefined ? undefined : callText(index, 'rawArguments', raw);
   const extra = entry.extraContent;
-  const extraContent = extra === undefined ? undefined : copyJson(`${at}.extraContent`, extra, 0);
-  return {
+  const extraContent = extra === undefined ? undefined : copyJson(`toolCalls[${index}].extraContent`, extra, 0);
+  // Field by field in the contract's order (no object spread per call).
+  const copy: { -readonly [K in keyof LanguageModelV1ToolCall]: LanguageModelV1ToolCall[K] } = {
     id,
     name,
     arguments: args,
-    ...(invalid !== undefined && { invalid }),
-    ...(refused !== undefined && { refused }),
-    ...(rawArguments !== undefined && { rawArguments }),
-    ...(extraContent !== undefined && { extraContent }),
   };
+  if (invalid !== undefined) copy.invalid = invalid;
+  if (refused !== undefined) copy.refused = refused;
+  if (rawArguments !== undefined) copy.rawArguments = rawArguments;
+  if (extraContent !== undefined) copy.extraContent = extraContent;
+  return copy;
 }
 
 function copyUsage(value: unknown): LanguageModelV1Usage {
