@@ -2,6 +2,8 @@
 const REASONING_TOKEN = /<(\/?)think(?:ing)?>|\[(\/?)think\]/i;
 /** @internal Characters kept from one fragment to the next where a token split across them may have begun. */
 export const TOKEN_TAIL = 16;
+/** What {@link REASONING_TOKEN} matches, in lower case. */
+const REASONING_TOKENS = ['<think>', '</think>', '<thinking>', '</thinking>', '[think]', '[/think]'];
 
 /**
  * @internal Finds, in fragments as they arrive, where a leading reasoning region ends as `parseCompleteText`
@@ -49,7 +51,9 @@ export function findReasoningEnd(
     state.tail = '';
     return undefined;
   }
-  state.tail = window.slice(-TOKEN_TAIL);
+  // While looking for the first token, only a tail that may still become one is kept: the guard
+  // reads fragments without a scan while there is none (a `<tool_call>` is past it at `<to`).
+  state.tail = state.phase === 0 ? tokenPrefixTail(window.slice(-TOKEN_TAIL)) : window.slice(-TOKEN_TAIL);
   // Every token ends in `>` or `]`: a fragment without either completes none (the tail held none).
   if (raw.indexOf('>') < 0 && raw.indexOf(']') < 0) return undefined;
   if (state.phase === 0) {
@@ -79,6 +83,21 @@ export function findReasoningEnd(
 /** @internal Whether `text` has a `<` or a `[`, with which every reasoning token starts. */
 export function hasTokenStart(text: string): boolean {
   return text.indexOf('<') >= 0 || text.indexOf('[') >= 0;
+}
+
+/**
+ * The end of `tail` from its first character that may still begin a reasoning token (what is
+ * before it can be part of none), or `''`. The tokens match ASCII letters in any case only
+ * (`REASONING_TOKEN` has no `u` flag), so lower-casing decides.
+ */
+function tokenPrefixTail(tail: string): string {
+  for (let index = 0; index < tail.length; index++) {
+    const code = tail.charCodeAt(index);
+    if (code !== 60 && code !== 91) continue;
+    const rest = tail.slice(index).toLowerCase();
+    for (const token of REASONING_TOKENS) if (token.startsWith(rest)) return tail.slice(index);
+  }
+  return '';
 }
 
 function findCloser(state: ReasoningEnd, window: string): FoundReasoningEnd | undefined {

@@ -355,7 +355,9 @@ export class WholeResponseGuard implements ProseReadingState {
     const stop = Math.max(0, window.length - (PYTHON_TAG.length - 1));
     let last = window.length - 1;
     while (last >= stop && window.charCodeAt(last) !== 60) last--;
-    this.tagTail = last >= stop ? window.slice(last) : '';
+    // Kept only while it may still become the tag (a `<tool_call>` is past it at `<t`).
+    const tail = last >= stop ? window.slice(last) : '';
+    this.tagTail = PYTHON_TAG.startsWith(tail) ? tail : '';
     // The tag ends in its only `>`: a fragment without one completes no tag (the tail held none).
     return raw.indexOf('>') >= 0 && window.includes(PYTHON_TAG);
   }
