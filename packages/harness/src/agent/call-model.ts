@@ -142,6 +142,8 @@ async function* tapTextDeltas(
   if (scrubber) emit(scrubber.flush().text);
 }
 
+const wrapsModel = (middleware: AgentMiddleware): boolean => middleware.wrapModel !== undefined;
+
 /**
  * {@link callModel} inside the `wrapModel` onion of the run's middleware (first registered is
  * outermost). Without wrapping middleware it is a plain call. The response the run gets is checked
@@ -154,8 +156,11 @@ export async function callModelThroughMiddleware(
   modelCallId: string,
   streaming: boolean,
   tools: readonly ToolSchema[],
-  context: MiddlewareContext,
+  context: MiddlewareContext | undefined,
 ): Promise<LanguageModelV1Response> {
+  // No `wrapModel` layer: the model call itself (it races the run's stop), with no closure per turn.
+  if (context === undefined || !state.middleware.some(wrapsModel))
+    return checkModelResponse(await callModel(state, request, modelCallId, streaming, tools), state.model.provider);
   let next: NextModel = (current) => callModel(state, current, modelCallId, streaming, tools);
   for (let index = state.middleware.length - 1; index >= 0; index -= 1) {
     const middleware = state.middleware[index] as AgentMiddleware;

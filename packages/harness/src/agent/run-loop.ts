@@ -485,9 +485,10 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     const turn = state.turn;
     if (sink.active) sink.emit({ type: 'turn_started', turn });
     if ((turn > 1 || settings.resume) && !catalogueCurrent(state)) await resolveCatalogue(state);
-    const context = middlewareContext(state, turn);
+    // A hook context only for middleware to read (none made per turn without middleware).
+    const context = state.middleware.length === 0 ? undefined : middlewareContext(state, turn);
     const before =
-      state.middleware.length === 0
+      context === undefined
         ? NO_PATCH
         : await runBeforeModel(
             state,
