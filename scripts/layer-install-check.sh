@@ -1,21 +1,32 @@
 #!/usr/bin/env bash
-# Packs every publishable package with scripts/pack-all.mjs (the README's "Use it before it is on
-# npm" way: tarballs with workspace ranges resolved), installs them layer by layer into fresh npm
-# projects outside the workspace and runs a small program in each (a tool, a parsed call, an agent
-# on the testkit's scripted model, ...). Proves that the tarballs install with npm alone and that
-# "install only the layers you need" holds. Extend the list as layers gain content.
+# Installs the packed packages (scripts/pack-all.mjs: the README's "Use it before it is on npm" way,
+# tarballs with workspace ranges resolved) layer by layer into fresh npm projects outside the
+# workspace and runs a small program in each (a tool, a parsed call, an agent on the testkit's
+# scripted model, ...). Proves that the tarballs install with npm alone and that "install only the
+# layers you need" holds. Extend the list as layers gain content: a `layer_<name>` function below
+# and its name in `layers`.
+#
+#   bash scripts/layer-install-check.sh                # packs the packages itself
+#   bash scripts/layer-install-check.sh <tarball-dir>  # installs tarballs pack-all.mjs already made (CI)
+#
+# The layers are independent npm projects: they run side by side (LAYER_INSTALL_JOBS at a time,
+# default 6), each one's output printed whole in the order of `layers`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-node "$root/scripts/pack-all.mjs" --out "$work/tarballs" >/dev/null
-ls "$work/tarballs"
+tarballs=${1:-}
+if [ -z "$tarballs" ]; then
+  tarballs="$work/tarballs"
+  node "$root/scripts/pack-all.mjs" --out "$tarballs" >/dev/null
+fi
+tarballs=$(cd "$tarballs" && pwd)
+ls "$tarballs"
 
-mkdir "$work/tools-only" && cd "$work/tools-only"
-npm init -y >/dev/null
-npm pkg set type=module >/dev/null
-npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz >/dev/null
-cat > check.mjs <<'JS'
+# @tiny/tools alone: a tool runs and bad arguments are refused, no other layer installed.
+layer_tools_only() {
+  npm install --no-audit --no-fund "$tarballs"/tiny-tools-*.tgz >/dev/null
+  cat > check.mjs <<'JS'
 import { defineTool, executeTool, ToolInputError } from '@tiny/tools';
 const add = defineTool({
   name: 'add',
@@ -29,30 +40,28 @@ const refused = await executeTool(add, { a: 'two', b: 40 }).catch((error) => err
 if (!ToolInputError.isInstance(refused)) throw new Error('bad arguments were not refused');
 console.log(`@tiny/tools alone: add(2, 40) = ${sum.output()}; bad input -> ${refused.message}`);
 JS
-node check.mjs
-test ! -e node_modules/@tiny/llm || { echo "@tiny/llm was installed but not asked for"; exit 1; }
+  node check.mjs
+  test ! -e node_modules/@tiny/llm || { echo "@tiny/llm was installed but not asked for"; exit 1; }
+}
 
 # @tiny/llm on top of @tiny/tools: parse a call out of model text.
-mkdir "$work/llm" && cd "$work/llm"
-npm init -y >/dev/null
-npm pkg set type=module >/dev/null
-npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz >/dev/null
-cat > check.mjs <<'JS'
+layer_llm() {
+  npm install --no-audit --no-fund "$tarballs"/tiny-tools-*.tgz "$tarballs"/tiny-llm-*.tgz >/dev/null
+  cat > check.mjs <<'JS'
 import { parseToolCalls } from '@tiny/llm';
 const tools = [{ name: 'weather', description: 'Weather.', parameters: { type: 'object', properties: { city: { type: 'string' } } } }];
 const parsed = parseToolCalls('Sure. <tool_call>{"name": "weather", "arguments": {"city": "Oslo"}}</tool_call>', { tools });
 if (parsed.calls.length !== 1 || parsed.calls[0].arguments.city !== 'Oslo') throw new Error(JSON.stringify(parsed));
 console.log(`@tiny/llm: parsed ${parsed.calls[0].name}(${JSON.stringify(parsed.calls[0].arguments)}) from text`);
 JS
-node check.mjs
-test ! -e node_modules/@tiny/harness || { echo "@tiny/harness was installed but not asked for"; exit 1; }
+  node check.mjs
+  test ! -e node_modules/@tiny/harness || { echo "@tiny/harness was installed but not asked for"; exit 1; }
+}
 
 # @tiny/harness with its layers: run an agent on the testkit's scripted model.
-mkdir "$work/harness" && cd "$work/harness"
-npm init -y >/dev/null
-npm pkg set type=module >/dev/null
-npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-harness-*.tgz >/dev/null
-cat > check.mjs <<'JS'
+layer_harness() {
+  npm install --no-audit --no-fund "$tarballs"/tiny-tools-*.tgz "$tarballs"/tiny-llm-*.tgz "$tarballs"/tiny-harness-*.tgz >/dev/null
+  cat > check.mjs <<'JS'
 import { AgentHarness } from '@tiny/harness';
 import { ScriptedModel, scriptedToolCall } from '@tiny/harness/testkit';
 import { defineTool } from '@tiny/tools';
@@ -68,15 +77,14 @@ const result = run.messages.find((message) => message.role === 'tool');
 if (result?.content !== '42' || run.text !== 'It is 42.') throw new Error(JSON.stringify(run.messages));
 console.log(`@tiny/harness: agent ran add -> ${result.content}; final: ${run.text}`);
 JS
-node check.mjs
+  node check.mjs
+}
 
 # Zod alone as the schema library: @tiny/tools, @tiny/harness and zod (no typebox), a typed tool
 # whose Zod refinement and transform run through the library path after the JSON Schema gate.
-mkdir "$work/zod" && cd "$work/zod"
-npm init -y >/dev/null
-npm pkg set type=module >/dev/null
-npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-harness-*.tgz zod@4.6.7 >/dev/null
-cat > check.mjs <<'JS'
+layer_zod() {
+  npm install --no-audit --no-fund "$tarballs"/tiny-tools-*.tgz "$tarballs"/tiny-llm-*.tgz "$tarballs"/tiny-harness-*.tgz zod@4.6.7 >/dev/null
+  cat > check.mjs <<'JS'
 import { AgentHarness } from '@tiny/harness';
 import { ScriptedModel, scriptedToolCall } from '@tiny/harness/testkit';
 import { defineTool } from '@tiny/tools';
@@ -99,15 +107,14 @@ if (!String(ran).includes('"text": "hello Ada"')) throw new Error(`transform not
 if (model.requests[0].tools[0].parameters.properties.name.minLength !== 1) throw new Error('no JSON Schema sent');
 console.log(`zod only: refused -> ${refused.slice(0, 60)}...; ran -> ${String(ran).replace(/\s+/g, ' ')}`);
 JS
-node check.mjs
-test ! -e node_modules/typebox || { echo "typebox was installed but not asked for"; exit 1; }
+  node check.mjs
+  test ! -e node_modules/typebox || { echo "typebox was installed but not asked for"; exit 1; }
+}
 
 # @tiny/provider-openai on @tiny/llm: no harness installed; a lenient call over a stub fetch.
-mkdir "$work/provider" && cd "$work/provider"
-npm init -y >/dev/null
-npm pkg set type=module >/dev/null
-npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-provider-utils-*.tgz "$work"/tarballs/tiny-provider-openai-*.tgz >/dev/null
-cat > check.mjs <<'JS'
+layer_provider() {
+  npm install --no-audit --no-fund "$tarballs"/tiny-tools-*.tgz "$tarballs"/tiny-llm-*.tgz "$tarballs"/tiny-provider-utils-*.tgz "$tarballs"/tiny-provider-openai-*.tgz >/dev/null
+  cat > check.mjs <<'JS'
 import { createOpenAICompatible } from '@tiny/provider-openai';
 const fetch = async () => Response.json({ choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{city: "Oslo",}' } }] } }] });
 const model = createOpenAICompatible({ baseURL: 'http://127.0.0.1:1/v1', fetch })('m');
@@ -116,16 +123,15 @@ const response = await model.doGenerate({ messages: [{ role: 'user', content: 'O
 if (response.toolCalls[0]?.arguments.city !== 'Oslo') throw new Error(JSON.stringify(response));
 console.log(`@tiny/provider-openai: repaired ${response.toolCalls[0].rawArguments} -> ${JSON.stringify(response.toolCalls[0].arguments)}`);
 JS
-node check.mjs
-test ! -e node_modules/@tiny/harness || { echo "@tiny/harness was installed but not asked for"; exit 1; }
+  node check.mjs
+  test ! -e node_modules/@tiny/harness || { echo "@tiny/harness was installed but not asked for"; exit 1; }
+}
 
 # @tiny/provider-anthropic on @tiny/llm: no harness installed; a streamed Messages API reply from a
 # local server on 127.0.0.1, its input_json_delta pieces assembled and repaired.
-mkdir "$work/provider-anthropic" && cd "$work/provider-anthropic"
-npm init -y >/dev/null
-npm pkg set type=module >/dev/null
-npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-provider-utils-*.tgz "$work"/tarballs/tiny-provider-anthropic-*.tgz >/dev/null
-cat > check.mjs <<'JS'
+layer_provider_anthropic() {
+  npm install --no-audit --no-fund "$tarballs"/tiny-tools-*.tgz "$tarballs"/tiny-llm-*.tgz "$tarballs"/tiny-provider-utils-*.tgz "$tarballs"/tiny-provider-anthropic-*.tgz >/dev/null
+  cat > check.mjs <<'JS'
 import { createServer } from 'node:http';
 import { collectStream } from '@tiny/llm';
 import { AnthropicCallError, localMessages } from '@tiny/provider-anthropic';
@@ -160,17 +166,16 @@ server.close();
 if (!AnthropicCallError.isInstance(overloaded) || overloaded.kind !== 'overloaded' || !overloaded.isRetryable) throw new Error(String(overloaded));
 console.log(`@tiny/provider-anthropic: streamed ${response.toolCalls[0].rawArguments} -> ${JSON.stringify(response.toolCalls[0].arguments)}; 529 -> ${overloaded.kind}, retryable`);
 JS
-node check.mjs
-test ! -e node_modules/@tiny/harness || { echo "@tiny/harness was installed but not asked for"; exit 1; }
+  node check.mjs
+  test ! -e node_modules/@tiny/harness || { echo "@tiny/harness was installed but not asked for"; exit 1; }
+}
 
 # @tiny/provider-openai-responses on @tiny/llm: no harness installed; a streamed Responses API reply
 # from a local server on 127.0.0.1: a function call by call_id, its reasoning item kept for replay,
 # and an incomplete turn whose call never runs.
-mkdir "$work/provider-openai-responses" && cd "$work/provider-openai-responses"
-npm init -y >/dev/null
-npm pkg set type=module >/dev/null
-npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-provider-utils-*.tgz "$work"/tarballs/tiny-provider-openai-responses-*.tgz >/dev/null
-cat > check.mjs <<'JS'
+layer_provider_openai_responses() {
+  npm install --no-audit --no-fund "$tarballs"/tiny-tools-*.tgz "$tarballs"/tiny-llm-*.tgz "$tarballs"/tiny-provider-utils-*.tgz "$tarballs"/tiny-provider-openai-responses-*.tgz >/dev/null
+  cat > check.mjs <<'JS'
 import { createServer } from 'node:http';
 import { collectStream } from '@tiny/llm';
 import { localResponses } from '@tiny/provider-openai-responses';
@@ -206,16 +211,15 @@ if (done.toolCalls[0]?.arguments.city !== 'Oslo' || done.finishReason !== 'tool_
 if (cut.finishReason !== 'length' || cut.toolCalls[0]?.invalid === undefined) throw new Error(JSON.stringify(cut));
 console.log(`@tiny/provider-openai-responses: call ${done.toolCalls[0].id} -> ${JSON.stringify(done.toolCalls[0].arguments)}, reasoning kept for replay; incomplete -> ${cut.finishReason}, call refused`);
 JS
-node check.mjs
-test ! -e node_modules/@tiny/harness || { echo "@tiny/harness was installed but not asked for"; exit 1; }
+  node check.mjs
+  test ! -e node_modules/@tiny/harness || { echo "@tiny/harness was installed but not asked for"; exit 1; }
+}
 
 # @tiny/provider-google on @tiny/llm: no harness installed; a streamed Gemini reply from a local
 # server on 127.0.0.1, the call's thought signature kept, then a 429 whose RetryInfo sets the wait.
-mkdir "$work/provider-google" && cd "$work/provider-google"
-npm init -y >/dev/null
-npm pkg set type=module >/dev/null
-npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-provider-utils-*.tgz "$work"/tarballs/tiny-provider-google-*.tgz >/dev/null
-cat > check.mjs <<'JS'
+layer_provider_google() {
+  npm install --no-audit --no-fund "$tarballs"/tiny-tools-*.tgz "$tarballs"/tiny-llm-*.tgz "$tarballs"/tiny-provider-utils-*.tgz "$tarballs"/tiny-provider-google-*.tgz >/dev/null
+  cat > check.mjs <<'JS'
 import { createServer } from 'node:http';
 import { collectStream } from '@tiny/llm';
 import { createGoogle, GoogleCallError } from '@tiny/provider-google';
@@ -247,16 +251,15 @@ server.close();
 if (!GoogleCallError.isInstance(limited) || limited.kind !== 'rate_limit' || limited.retryAfterMs !== 7000) throw new Error(String(limited));
 console.log(`@tiny/provider-google: streamed ${JSON.stringify(call.arguments)} with its signature; 429 -> ${limited.kind}, retry in ${limited.retryAfterMs} ms`);
 JS
-node check.mjs
-test ! -e node_modules/@tiny/harness || { echo "@tiny/harness was installed but not asked for"; exit 1; }
+  node check.mjs
+  test ! -e node_modules/@tiny/harness || { echo "@tiny/harness was installed but not asked for"; exit 1; }
+}
 
 # @tiny/provider-ai-sdk on @tiny/llm: a real AI SDK provider from npm (@ai-sdk/openai-compatible, spec
 # V3, the major that runs on Node 20) against a local server on 127.0.0.1; no harness, no `ai`.
-mkdir "$work/provider-ai-sdk" && cd "$work/provider-ai-sdk"
-npm init -y >/dev/null
-npm pkg set type=module >/dev/null
-npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-provider-utils-*.tgz "$work"/tarballs/tiny-provider-ai-sdk-*.tgz @ai-sdk/openai-compatible@2.0.92 zod@4.6.7 >/dev/null
-cat > check.mjs <<'JS'
+layer_provider_ai_sdk() {
+  npm install --no-audit --no-fund "$tarballs"/tiny-tools-*.tgz "$tarballs"/tiny-llm-*.tgz "$tarballs"/tiny-provider-utils-*.tgz "$tarballs"/tiny-provider-ai-sdk-*.tgz @ai-sdk/openai-compatible@2.0.92 zod@4.6.7 >/dev/null
+  cat > check.mjs <<'JS'
 import { createServer } from 'node:http';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { fromAiSdk } from '@tiny/provider-ai-sdk';
@@ -277,16 +280,15 @@ server.close();
 if (response.toolCalls[0]?.arguments.city !== 'Oslo' || response.usage.totalTokens !== 21) throw new Error(JSON.stringify(response));
 console.log(`@tiny/provider-ai-sdk: ${model.provider}/${model.modelId} repaired ${response.toolCalls[0].rawArguments} -> ${JSON.stringify(response.toolCalls[0].arguments)}`);
 JS
-node check.mjs
-test ! -e node_modules/@tiny/harness || { echo "@tiny/harness was installed but not asked for"; exit 1; }
-test ! -e node_modules/ai || { echo "the ai package was installed but never needed"; exit 1; }
+  node check.mjs
+  test ! -e node_modules/@tiny/harness || { echo "@tiny/harness was installed but not asked for"; exit 1; }
+  test ! -e node_modules/ai || { echo "the ai package was installed but never needed"; exit 1; }
+}
 
 # @tiny/structured with its layers: a typed answer from the scripted model.
-mkdir "$work/structured" && cd "$work/structured"
-npm init -y >/dev/null
-npm pkg set type=module >/dev/null
-npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-harness-*.tgz "$work"/tarballs/tiny-structured-*.tgz >/dev/null
-cat > check.mjs <<'JS'
+layer_structured() {
+  npm install --no-audit --no-fund "$tarballs"/tiny-tools-*.tgz "$tarballs"/tiny-llm-*.tgz "$tarballs"/tiny-harness-*.tgz "$tarballs"/tiny-structured-*.tgz >/dev/null
+  cat > check.mjs <<'JS'
 import { AgentHarness } from '@tiny/harness';
 import { ScriptedModel } from '@tiny/harness/testkit';
 import { ResponseFormat, invokeStructured } from '@tiny/structured';
@@ -296,14 +298,15 @@ const result = await invokeStructured(new AgentHarness({ model }), {}, [{ role: 
 if (result.parsed.city !== 'Oslo') throw new Error(JSON.stringify(result));
 console.log(`@tiny/structured: ${JSON.stringify(result.parsed)} via ${result.validation.strategy} (${result.validation.repair})`);
 JS
-node check.mjs
+  node check.mjs
+}
 
 # @tiny/ledger-sqlite with its peers: record a run's tool effects in a SQLite file.
-mkdir "$work/ledger-sqlite" && cd "$work/ledger-sqlite"
-npm init -y >/dev/null
-npm pkg set type=module >/dev/null
-npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-harness-*.tgz "$work"/tarballs/tiny-ledger-sqlite-*.tgz >/dev/null 2>&1
-cat > check.mjs <<'JS'
+layer_ledger_sqlite() {
+  # $sqlite_prebuilds: see offer_sqlite_prebuild below (empty: download or compile).
+  npm_config_better_sqlite3_local_prebuilds=$sqlite_prebuilds \
+    npm install --no-audit --no-fund "$tarballs"/tiny-tools-*.tgz "$tarballs"/tiny-llm-*.tgz "$tarballs"/tiny-harness-*.tgz "$tarballs"/tiny-ledger-sqlite-*.tgz >/dev/null 2>&1
+  cat > check.mjs <<'JS'
 import { AgentHarness } from '@tiny/harness';
 import { ScriptedModel, scriptedToolCall } from '@tiny/harness/testkit';
 import { LedgerClosedError, SqliteToolEffectLedger } from '@tiny/ledger-sqlite';
@@ -324,14 +327,13 @@ const closed = await ledger.unresolved(run.runId).catch((error) => error);
 if (!LedgerClosedError.isInstance(closed)) throw new Error('no LedgerClosedError after close');
 console.log(`@tiny/ledger-sqlite: ${run.text} ledger row ${rows[0].tool}: ${rows[0].status}`);
 JS
-node check.mjs
+  node check.mjs
+}
 
 # @tiny/mcp on the harness: an MCP server's tools as a toolset, against a real server from npm.
-mkdir "$work/mcp" && cd "$work/mcp"
-npm init -y >/dev/null
-npm pkg set type=module >/dev/null
-npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-harness-*.tgz "$work"/tarballs/tiny-mcp-[0-9]*.tgz @modelcontextprotocol/server-everything@2026.8.31 >/dev/null
-cat > check.mjs <<'JS'
+layer_mcp() {
+  npm install --no-audit --no-fund "$tarballs"/tiny-tools-*.tgz "$tarballs"/tiny-llm-*.tgz "$tarballs"/tiny-harness-*.tgz "$tarballs"/tiny-mcp-[0-9]*.tgz @modelcontextprotocol/server-everything@2026.8.31 >/dev/null
+  cat > check.mjs <<'JS'
 import { createMcpToolSet, McpConnectionError } from '@tiny/mcp';
 import { createRequire } from 'node:module';
 const server = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
@@ -344,16 +346,15 @@ const closed = await toolSet.call('ev_echo', { message: 'x' }, { runId: 'check',
 if (!McpConnectionError.isInstance(closed)) throw new Error('a closed toolset did not refuse');
 console.log(`@tiny/mcp: ${tools.length} tools from ${toolSet.serverName}; ev_echo -> ${echo.output()}`);
 JS
-node check.mjs
+  node check.mjs
+}
 
 # @tiny/otel and @tiny/trace on top of the harness: trace a run with the OTel SDK, then render it.
-mkdir "$work/observe" && cd "$work/observe"
-npm init -y >/dev/null
-npm pkg set type=module >/dev/null
-npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz \
-  "$work"/tarballs/tiny-harness-*.tgz "$work"/tarballs/tiny-otel-*.tgz "$work"/tarballs/tiny-trace-*.tgz \
-  @opentelemetry/api@1.9.1 @opentelemetry/sdk-trace-base@2.12.1 >/dev/null
-cat > check.mjs <<'JS'
+layer_observe() {
+  npm install --no-audit --no-fund "$tarballs"/tiny-tools-*.tgz "$tarballs"/tiny-llm-*.tgz \
+    "$tarballs"/tiny-harness-*.tgz "$tarballs"/tiny-otel-*.tgz "$tarballs"/tiny-trace-*.tgz \
+    @opentelemetry/api@1.9.1 @opentelemetry/sdk-trace-base@2.12.1 >/dev/null
+  cat > check.mjs <<'JS'
 import { writeFileSync } from 'node:fs';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { AgentHarness } from '@tiny/harness';
@@ -378,19 +379,18 @@ if (names.join() !== 'chat scripted-model,chat scripted-model,execute_tool add,i
 writeFileSync('run.json', JSON.stringify(recorder.recording));
 console.log(`@tiny/otel: ${names.length} spans (${names.join(', ')})`);
 JS
-node check.mjs
-npx --no-install tiny-trace run.json -o trace.html
-grep -q '<section class="turn" data-turn="2">' trace.html || { echo "tiny-trace did not render two turns"; exit 1; }
-echo "@tiny/trace: tiny-trace wrote trace.html ($(wc -c < trace.html) bytes)"
+  node check.mjs
+  npx --no-install tiny-trace run.json -o trace.html
+  grep -q '<section class="turn" data-turn="2">' trace.html || { echo "tiny-trace did not render two turns"; exit 1; }
+  echo "@tiny/trace: tiny-trace wrote trace.html ($(wc -c < trace.html) bytes)"
+}
 
 # @tiny/ui-stream on top of the harness: a run as the AI SDK UI message stream and as AG-UI events,
 # with neither `ai` nor `@ag-ui/*` installed (the stream shapes are the package's own).
-mkdir "$work/ui-stream" && cd "$work/ui-stream"
-npm init -y >/dev/null
-npm pkg set type=module >/dev/null
-npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz \
-  "$work"/tarballs/tiny-harness-*.tgz "$work"/tarballs/tiny-ui-stream-*.tgz >/dev/null
-cat > check.mjs <<'JS'
+layer_ui_stream() {
+  npm install --no-audit --no-fund "$tarballs"/tiny-tools-*.tgz "$tarballs"/tiny-llm-*.tgz \
+    "$tarballs"/tiny-harness-*.tgz "$tarballs"/tiny-ui-stream-*.tgz >/dev/null
+  cat > check.mjs <<'JS'
 import { AgentHarness } from '@tiny/harness';
 import { ScriptedModel } from '@tiny/harness/testkit';
 import { handleChatRequest, toAgUiResponse } from '@tiny/ui-stream';
@@ -402,17 +402,16 @@ const agUi = await toAgUiResponse(harness().stream('hi')).text();
 if (!agUi.includes('"type":"RUN_FINISHED"')) throw new Error(agUi);
 console.log(`@tiny/ui-stream: ${chat.split('\n\n').length - 1} UI message stream events, ${agUi.split('\n\n').length - 1} AG-UI events`);
 JS
-node check.mjs
-test ! -e node_modules/ai || { echo "ai was installed but not asked for"; exit 1; }
+  node check.mjs
+  test ! -e node_modules/ai || { echo "ai was installed but not asked for"; exit 1; }
+}
 
 # @tiny/code-mode on @tiny/harness: a program run in the QuickJS wasm sandbox (shipped in the npm
 # package, nothing downloaded) makes three admitted nested calls; a refused one rejects inside it.
-mkdir "$work/code-mode" && cd "$work/code-mode"
-npm init -y >/dev/null
-npm pkg set type=module >/dev/null
-npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz \
-  "$work"/tarballs/tiny-harness-*.tgz "$work"/tarballs/tiny-code-mode-*.tgz >/dev/null
-cat > check.mjs <<'JS'
+layer_code_mode() {
+  npm install --no-audit --no-fund "$tarballs"/tiny-tools-*.tgz "$tarballs"/tiny-llm-*.tgz \
+    "$tarballs"/tiny-harness-*.tgz "$tarballs"/tiny-code-mode-*.tgz >/dev/null
+  cat > check.mjs <<'JS'
 import { codeModeTool } from '@tiny/code-mode';
 import { AgentHarness } from '@tiny/harness';
 import { ScriptedModel, scriptedToolCall } from '@tiny/harness/testkit';
@@ -435,15 +434,14 @@ const nested = run.events.filter((event) => event.type === 'tool_completed' && e
 if (nested.join() !== 'c1/1,c1/2,c1/3') throw new Error(nested.join());
 console.log(`@tiny/code-mode: program made ${nested.length} admitted nested calls (${nested.join(', ')}), result ${JSON.stringify(result)}`);
 JS
-node check.mjs
+  node check.mjs
+}
 
 # @tiny/restate on @tiny/harness: a real restate-server (npm binary package) on 127.0.0.1, the agent
 # served from this process, an approval decided through the ingress.
-mkdir "$work/restate" && cd "$work/restate"
-npm init -y >/dev/null
-npm pkg set type=module >/dev/null
-SCARF_ANALYTICS=false npm install --no-audit --no-fund "$work"/tarballs/tiny-tools-*.tgz "$work"/tarballs/tiny-llm-*.tgz "$work"/tarballs/tiny-harness-*.tgz "$work"/tarballs/tiny-restate-*.tgz @restatedev/restate-sdk@1.14.5 @restatedev/restate-server@1.7.12 >/dev/null
-cat > check.mjs <<'JS'
+layer_restate() {
+  SCARF_ANALYTICS=false npm install --no-audit --no-fund "$tarballs"/tiny-tools-*.tgz "$tarballs"/tiny-llm-*.tgz "$tarballs"/tiny-harness-*.tgz "$tarballs"/tiny-restate-*.tgz @restatedev/restate-sdk@1.14.5 @restatedev/restate-server@1.7.12 >/dev/null
+  cat > check.mjs <<'JS'
 import { createServer } from 'node:http2';
 import { createEndpointHandler } from '@restatedev/restate-sdk';
 import { AgentHarness } from '@tiny/harness';
@@ -475,4 +473,80 @@ try {
   worker.close();
 }
 JS
-RESTATE_LOGGING=WARN node check.mjs
+  RESTATE_LOGGING=WARN node check.mjs
+}
+# ---- running the layers ---------------------------------------------------------------------
+
+# better-sqlite3 (under @tiny/ledger-sqlite) fetches a prebuilt binary from GitHub, else compiles from
+# source (~85 s of CPU where GitHub is out of reach, the stage's longest step). When the workspace
+# holds the version the tarball pins, built for this Node by `pnpm install`, it is offered as a local
+# prebuild named as prebuild-install's download would be (for layer_ledger_sqlite's install only);
+# prebuild-install unpacks it and loads it before accepting it. Any other version, Node or libc finds
+# no match and compiles as before.
+sqlite_prebuilds=
+offer_sqlite_prebuild() {
+  local version built
+  version=$(tar -xOzf "$tarballs"/tiny-ledger-sqlite-*.tgz package/package.json |
+    node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).dependencies["better-sqlite3"] ?? ""))')
+  built="$root/node_modules/.pnpm/better-sqlite3@$version/node_modules/better-sqlite3/build/Release/better_sqlite3.node"
+  if [ -z "$version" ] || [ ! -f "$built" ]; then return 0; fi
+  mkdir -p "$work/prebuilds/unpacked/build/Release"
+  cp "$built" "$work/prebuilds/unpacked/build/Release/"
+  tar -czf "$work/prebuilds/better-sqlite3-v$version-node-v$(node -p 'process.versions.modules')-$(node -p 'process.platform')-$(node -p 'process.arch').tar.gz" \
+    -C "$work/prebuilds/unpacked" build
+  sqlite_prebuilds="$work/prebuilds"
+  echo "layer-install-check: better-sqlite3 $version from the workspace's build"
+}
+offer_sqlite_prebuild
+
+# In the order printed; `first` starts the slowest installs (a native module, the restate-server
+# binary, an MCP server) before the rest.
+layers=(tools-only llm harness zod provider provider-anthropic provider-openai-responses provider-google
+  provider-ai-sdk structured ledger-sqlite mcp observe ui-stream code-mode restate)
+first=(ledger-sqlite restate mcp observe provider-ai-sdk)
+defined=$(declare -F | grep -c ' layer_')
+if [ "$defined" -ne "${#layers[@]}" ]; then
+  echo "layer-install-check: $defined layer_ functions but ${#layers[@]} names in layers" >&2
+  exit 1
+fi
+
+# One layer: a fresh npm project in $work/<name> (what `npm init -y` and `npm pkg set type=module`
+# write), its install and program, then the project removed.
+run_layer() {
+  local name=$1
+  mkdir "$work/$name"
+  cd "$work/$name"
+  printf '{\n  "name": "%s",\n  "version": "1.0.0",\n  "type": "module"\n}\n' "$name" >package.json
+  "layer_${name//-/_}"
+  cd "$work"
+  rm -rf "${work:?}/$name"
+}
+
+logs="$work/logs"
+mkdir "$logs"
+order=("${first[@]}")
+for name in "${layers[@]}"; do
+  [[ " ${first[*]} " == *" $name "* ]] || order+=("$name")
+done
+for name in "${order[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "${LAYER_INSTALL_JOBS:-6}" ]; do wait -n || true; done
+  # errexit holds inside the layer (not a condition there); its status is written down outside.
+  (
+    set +e
+    (
+      set -euo pipefail
+      run_layer "$name"
+    ) >"$logs/$name.log" 2>&1
+    echo $? >"$logs/$name.status"
+  ) &
+done
+wait
+failed=()
+for name in "${layers[@]}"; do
+  cat "$logs/$name.log"
+  [ "$(cat "$logs/$name.status" 2>/dev/null)" = 0 ] || failed+=("$name")
+done
+if [ "${#failed[@]}" -gt 0 ]; then
+  echo "layer-install-check: failed: ${failed[*]}" >&2
+  exit 1
+fi
