@@ -7,17 +7,45 @@ interface HeldMessages {
   readonly length: number;
 }
 
-const held = new WeakMap<object, HeldMessages>();
+/** Returns the object it is given, so a subclass's private field is stamped on that object. */
+class Passthrough {
+  constructor(target: object) {
+    // biome-ignore lint/correctness/noConstructorReturn: the object given is the one the subclass stamps
+    return target;
+  }
+}
+
+/**
+ * Holds a request's messages in a private field stamped on the request itself: invisible to
+ * `Object.keys`, `Reflect.ownKeys`, spread, JSON and equality checks, and read by an inline-cached
+ * load (a `WeakMap` entry per request cost several times more to set, and more again to collect).
+ */
+class Held extends Passthrough {
+  #messages: HeldMessages;
+
+  private constructor(request: object, messages: HeldMessages) {
+    super(request);
+    this.#messages = messages;
+  }
+
+  static stamp(request: object, messages: HeldMessages): void {
+    new Held(request, messages);
+  }
+
+  static of(request: object): HeldMessages | undefined {
+    return #messages in request ? (request as Held).#messages : undefined;
+  }
+}
 
 function readMessages(this: object): readonly Message[] | undefined {
-  const messages = held.get(this);
+  const messages = Held.of(this);
   if (messages === undefined) return undefined;
   messages.sent ??= messages.history.slice(0, messages.length);
   return messages.sent;
 }
 
 function writeMessages(this: object, value: readonly Message[]): void {
-  const messages = held.get(this);
+  const messages = Held.of(this);
   if (messages !== undefined) messages.sent = value;
 }
 
@@ -31,6 +59,6 @@ const accessor: PropertyDescriptor = { enumerable: true, configurable: true, get
  * whenever they are read). Assigned messages replace them, as with a plain property. @internal
  */
 export function lazyRequestMessages<T extends object>(request: T, history: readonly Message[], length: number): T {
-  held.set(request, { sent: undefined, history, length });
+  Held.stamp(request, { sent: undefined, history, length });
   return Object.defineProperty(request, 'messages', accessor);
 }
