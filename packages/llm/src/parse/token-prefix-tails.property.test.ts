@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ToolSchema } from '../spec/tool-schema.js';
 import { compareStream, cutAt, feedAll as run } from './__fixtures__/stream-check.js';
+import { createToolKnowledge } from './scan-context.js';
+import { createWholeResponseGuard } from './whole-response-guard.js';
 
 /**
  * The whole-response guard keeps the end of the stream where a reasoning token or `<|python_tag|>`
@@ -72,7 +74,7 @@ describe('the tails kept where a reasoning token or the python tag may have begu
           }
         },
       ),
-      { numRuns: 400 },
+      { numRuns: 200 },
     );
   });
 
@@ -86,5 +88,32 @@ describe('the tails kept where a reasoning token or the python tag may have begu
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('the whole-response guard fed a character at a time', () => {
+  // The guard alone, as if the block scrubber released every character: what it shows of each text.
+  const shown = (text: string): string => {
+    const guard = createWholeResponseGuard(createToolKnowledge([add]));
+    if (guard === undefined) throw new Error('the guard is on with bare JSON allowed');
+    let fed = '';
+    let released = '';
+    for (const character of text) {
+      fed += character;
+      released += guard.feed(character, () => fed, { text: character, calls: [], diagnostics: [] }).text;
+    }
+    return released;
+  };
+
+  it.each([
+    'Hi <to <|python_tag|>{"name": "add"}',
+    'Hi <|<|python_tag|> then',
+    'Hi <|python <tool_call> <|python_tag|> then',
+  ])('holds %j from its python tag on', (text) => {
+    expect(shown(text)).toBe(text.slice(0, text.lastIndexOf('<|python_tag|>')));
+  });
+
+  it('shows text after a tag start that cannot become the tag', () => {
+    expect(shown('Hi <|python_tab|> then more')).toBe('Hi <|python_tab|> then more');
   });
 });
