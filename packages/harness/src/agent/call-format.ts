@@ -16,6 +16,16 @@ export function recordCallFormats(
   }[],
 ): void {
   for (const call of calls) {
+    if (call.partial !== true && call.refused !== true) {
+      // A call with no flag: one frozen record per grammar, shared by every such call.
+      let shared = plainFormats.get(call.source);
+      if (shared === undefined) {
+        shared = Object.freeze({ format: formatOfGrammar(call.source), grammar: call.source });
+        if (plainFormats.size < 64) plainFormats.set(call.source, shared);
+      }
+      state.callFormats.set(call.id, shared);
+      continue;
+    }
     // One shape for every call (flags added only when set): no object spread per call.
     const written: Mutable<CallFormat> = { format: formatOfGrammar(call.source), grammar: call.source };
     if (call.partial === true) written.partial = true;
@@ -23,6 +33,9 @@ export function recordCallFormats(
     state.callFormats.set(call.id, written);
   }
 }
+
+/** The record of a call without flags, per grammar (a closed set of names; capped all the same). */
+const plainFormats = new Map<CallSource, CallFormat>();
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
