@@ -67,6 +67,9 @@ function checkToolFormat(toolName: string, format: ToolFormat, parameters: unkno
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
+/** The declaration of each tool registered without a format, per completed tool. */
+const plainSchemas = new WeakMap<object, ToolSchema>();
+
 /**
  * The tools a harness can run, by canonical name. Names follow the provider-safe rules of
  * `checkToolName` and must be unique: both are checked at registration, never silently replaced.
@@ -105,13 +108,19 @@ export class ToolRegistry {
     const complete = completeTool(tool);
     const parameters = modelFacingParameters(tool);
     if (options.format !== undefined) checkToolFormat(tool.name, options.format, parameters);
-    const schema: ToolSchema = {
-      name: tool.name,
-      description: tool.description,
-      parameters,
-      ...(options.format === undefined ? {} : { format: options.format }),
-      ...(complete.outputSchema === undefined ? {} : { outputSchema: complete.outputSchema }),
-    };
+    // One declaration per tool (as its completion and model-facing schema are): every harness built
+    // with the tool shares it, and with it the prefix tracker's canonical form and hash of it.
+    let schema = options.format === undefined ? plainSchemas.get(complete) : undefined;
+    if (schema === undefined) {
+      schema = {
+        name: tool.name,
+        description: tool.description,
+        parameters,
+        ...(options.format === undefined ? {} : { format: options.format }),
+        ...(complete.outputSchema === undefined ? {} : { outputSchema: complete.outputSchema }),
+      };
+      if (options.format === undefined) plainSchemas.set(complete, schema);
+    }
     this.entries.set(tool.name, { name: tool.name, tool: complete, external: false, schema });
     this.sorted = undefined;
     return this;
