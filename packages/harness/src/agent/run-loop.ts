@@ -250,6 +250,24 @@ function modelCompleted(modelCallId: string, response: LanguageModelV1Response, 
   return event;
 }
 
+/** Each declaration's JSON size in bytes (declarations are shared by every harness of a tool). */
+const declarationBytes = new WeakMap<ToolSchema, number>();
+
+/** The UTF-8 size of `JSON.stringify(schemas)`, each declaration serialised once per process. */
+function schemasBytes(schemas: readonly ToolSchema[]): number {
+  // `[` and `]`, and a comma between two declarations.
+  let bytes = schemas.length === 0 ? 2 : schemas.length + 1;
+  for (const schema of schemas) {
+    let size = declarationBytes.get(schema);
+    if (size === undefined) {
+      size = Buffer.byteLength(JSON.stringify(schema) ?? 'null');
+      declarationBytes.set(schema, size);
+    }
+    bytes += size;
+  }
+  return bytes;
+}
+
 /** A deep copy of `value`, frozen at every depth (what `afterModel` hooks are given to read). */
 function frozenCopy<T>(value: T): T {
   const copy = structuredClone(value);
@@ -439,7 +457,7 @@ export async function runLoop(state: LoopState, settings: LoopSettings): Promise
     sink.emit({
       type: 'tools_advertised',
       direct: [...state.offered.keys()].filter((name) => !state.discovery?.bridgeNames.includes(name)),
-      schemaBytes: Buffer.byteLength(JSON.stringify(state.offeredSchemas)),
+      schemaBytes: schemasBytes(state.offeredSchemas),
       deferred: state.discovery?.catalogue.size ?? 0,
       dialect: dialect.kind,
     });
