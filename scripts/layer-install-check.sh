@@ -492,7 +492,7 @@ offer_sqlite_prebuild() {
   if [ -z "$version" ] || [ ! -f "$built" ]; then return 0; fi
   mkdir -p "$work/prebuilds/unpacked/build/Release"
   cp "$built" "$work/prebuilds/unpacked/build/Release/"
-  tar -czf "$work/prebuilds/better-sqlite3-v$version-node-v$(node -p 'process.versions.modules')-$(node -p 'process.platform')-$(node -p 'process.arch').tar.gz" \
+  tar -czf "$work/prebuilds/better-sqlite3-v$version-$(node -p '`node-v${process.versions.modules}-${process.platform}-${process.arch}`').tar.gz" \
     -C "$work/prebuilds/unpacked" build
   sqlite_prebuilds="$work/prebuilds"
   echo "layer-install-check: better-sqlite3 $version from the workspace's build"
@@ -524,6 +524,9 @@ run_layer() {
 
 logs="$work/logs"
 mkdir "$logs"
+for name in "${first[@]}"; do
+  [[ " ${layers[*]} " == *" $name "* ]] || { echo "layer-install-check: $name is in first, not in layers" >&2; exit 1; }
+done
 order=("${first[@]}")
 for name in "${layers[@]}"; do
   [[ " ${first[*]} " == *" $name "* ]] || order+=("$name")
