@@ -3,9 +3,13 @@
 // scrubs the same input `repeats` times after a warm-up; the difference of two runs of different
 // `repeats`, divided by the extra bytes, is the cost per byte without start-up and compilation.
 //
-//   node src/parsing/scrubber-instructions.mjs <clean|call-heavy> <size> <repeats> [module]
+//   valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+//     node --predictable --predictable-gc-schedule --expose-gc \
+//     src/parsing/scrubber-instructions.mjs <clean|call-heavy> <size> <repeats> [module]
 //
-// `module` is the path of a build of @tiny/llm to measure (default: the package as installed).
+// `module` is the path of a build of @tiny/llm to measure (default: the package as installed). The
+// collector runs at both ends of the measured rounds; even so, a difference over 8 rounds varied by
+// up to 2x between identical runs here: take it over 30 rounds or more (e.g. 10 and 42).
 import { addToolSchema, toolCallText } from './parsing-inputs.mjs';
 
 const [input = 'clean', size = '1', repeats = '10', modulePath] = process.argv.slice(2);
@@ -32,5 +36,7 @@ function scrub() {
 
 let calls = 0;
 for (let round = 0; round < 20; round++) calls += scrub();
+globalThis.gc?.();
 for (let round = 0; round < Number(repeats); round++) calls += scrub();
+globalThis.gc?.();
 console.log(JSON.stringify({ input, size: Number(size), repeats: Number(repeats), bytes: text.length, calls }));
