@@ -1,4 +1,5 @@
 import { isMarked, TinyError } from '@tiny/tools';
+import { describeSafely } from '../execution/plain-data.js';
 
 const marker = Symbol.for('tiny.error.ToolExecutionError');
 
@@ -15,7 +16,9 @@ export class ToolExecutionError extends TinyError {
   readonly callId: string;
 
   constructor(options: { toolName: string; callId: string; cause: unknown }) {
-    const detail = options.cause instanceof Error ? options.cause.message : String(options.cause);
+    // Whatever was thrown (a null-prototype object, a throwing `toString` or `message` getter, a
+    // revoked proxy): described without throwing.
+    const detail = describeSafely(options.cause);
     super(
       'ToolExecutionError',
       `tool \`${options.toolName}\` (call ${options.callId}) threw: ${detail}. ` +

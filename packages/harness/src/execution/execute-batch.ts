@@ -28,9 +28,22 @@ export function runsConcurrently(
   if (indexes.length < 2 || state.policy.maxConcurrency <= 1 || state.wrapsTools) return false;
   for (let at = 0; at < indexes.length; at += 1) {
     const admission = admissions[indexes[at] as number] as Executable;
-    if (!admission.entry.tool.isConcurrencySafe(admission.args as never)) return false;
+    if (!concurrencySafe(admission)) return false;
   }
   return true;
+}
+
+/**
+ * The tool's `isConcurrencySafe` for the call; a throw counts as not safe (the batch runs one call at
+ * a time). What it threw is dropped, never reported: the hook reads the call's arguments, host
+ * values and sensitive fields included, so its error may quote them.
+ */
+function concurrencySafe(admission: Executable): boolean {
+  try {
+    return admission.entry.tool.isConcurrencySafe(admission.args as never) === true;
+  } catch {
+    return false;
+  }
 }
 
 function emitStarted(state: LoopState, admission: Executable, parentCallId?: string): void {
@@ -62,7 +75,8 @@ function emitStarted(state: LoopState, admission: Executable, parentCallId?: str
  * Executes the admitted calls of a batch and returns their outcomes by admission index.
  * `tool_started` is emitted only now, after the whole batch was admitted: all at once before a
  * concurrent batch, or just before each call of a serial one. A serial batch stops at the first
- * fatal outcome (later calls never start); a concurrent one lets running siblings finish.
+ * fatal outcome (later calls never start); a concurrent one lets running siblings finish and starts
+ * no other call (each one not started gets the fatal outcome, reported as discarded).
  * Calls start in call order; a synchronous tool settles as it starts, so a batch of them comes back
  * without a promise, and at most `maxConcurrency` asynchronous calls are in flight at once.
  * @internal
@@ -75,7 +89,16 @@ export function executeBatch(
   const indexes: number[] = [];
   for (let index = 0; index < admissions.length; index += 1)
     if (admissions[index]?.kind === 'execute') indexes.push(index);
-  const batch: Batch = { state, admissions, indexes, callTool, outcomes: new Map(), next: 0, running: 0, done: ignore };
+  const batch: Batch = {
+    state,
+    admissions,
+    indexes,
+    callTool,
+    outcomes: new Map(),
+    next: 0,
+    running: 0,
+    done: ignore,
+  };
   if (!runsConcurrently(state, admissions, indexes)) return runSerial(batch, 0);
 
   for (let at = 0; at < indexes.length; at += 1) emitStarted(state, admissions[indexes[at] as number] as Executable);
@@ -184,8 +207,26 @@ function fillSlot(batch: Batch): boolean {
       return true;
     }
     batch.outcomes.set(index, pending);
+    if (pending.kind === 'fatal') halt(batch, pending);
   }
   return false;
+}
+
+/**
+ * A call ended fatally: the run fails with the batch, so no other call starts (its side effects
+ * would be for a run already lost). Each call not started gets `fatal` (after the failing call in
+ * call order, it is reported as discarded: its `tool_started` was emitted with the batch's).
+ */
+function halt(batch: Batch, fatal: Extract<CallOutcome, { kind: 'fatal' }>): void {
+  const now = Date.now();
+  for (let at = batch.next; at < batch.indexes.length; at += 1)
+    batch.outcomes.set(batch.indexes[at] as number, {
+      kind: 'fatal',
+      error: fatal.error,
+      startedAt: now,
+      durationMs: 0,
+    });
+  batch.next = batch.indexes.length;
 }
 
 function slotHeard(batch: Batch, index: number, outcome: CallOutcome | undefined, error: unknown): void {
@@ -199,6 +240,7 @@ function slotFailed(batch: Batch, index: number, error: unknown): void {
 function slotSettled(batch: Batch, index: number, outcome: CallOutcome): void {
   batch.outcomes.set(index, outcome);
   batch.running -= 1;
+  if (outcome.kind === 'fatal') halt(batch, outcome);
   fillSlot(batch);
   if (batch.running === 0) batch.done(batch.outcomes);
 }

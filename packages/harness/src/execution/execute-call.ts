@@ -718,6 +718,16 @@ function returned(entry: RegisteredTool, result: ToolResult, startedAt: number):
 
 /** Classifies what a call threw (see {@link executeCall}). */
 function thrown(state: LoopState, error: unknown, startedAt: number): CallOutcome {
+  try {
+    return classifyThrown(state, error, startedAt);
+  } catch {
+    // Reading what was thrown threw (a proxy's trap, a getter): it ends the call as an unreadable
+    // throw the tool-error policy does not get to read, never as an exception out of the call's wait.
+    return { kind: 'fatal', error, startedAt, durationMs: Date.now() - startedAt };
+  }
+}
+
+function classifyThrown(state: LoopState, error: unknown, startedAt: number): CallOutcome {
   const durationMs = Date.now() - startedAt;
   if (MiddlewareError.isInstance(error) || abandoned.has(error as object))
     return { kind: 'fatal', error, startedAt, durationMs };

@@ -7,7 +7,13 @@ const marker = Symbol.for('tiny.error');
  * @internal
  */
 export function isMarked(value: unknown, marker: symbol): boolean {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true;
+  if (typeof value !== 'object' || value === null) return false;
+  try {
+    return (value as Record<symbol, unknown>)[marker] === true;
+  } catch {
+    // A proxy whose `get` trap throws, or a revoked one: not one of ours (an `isInstance` never throws).
+    return false;
+  }
 }
 
 /**

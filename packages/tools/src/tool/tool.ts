@@ -76,7 +76,7 @@ export interface Tool<TArgs = Record<string, unknown>> {
   readonly nestedTools?: readonly Tool<never>[];
   /** How much this call may do (`none` to `dangerous`), for host permission checks. Default `read_only`. */
   permissionLevel?(args: TArgs): PermissionLevel;
-  /** Whether this call may run alongside others in the same batch. Default false. */
+  /** Whether this call may run alongside others in the same batch. Default false; a throw counts as false. */
   isConcurrencySafe?(args: TArgs): boolean;
   /** Whether this call has an effect outside the process. Default false (fails open). */
   externalEffect?(args: TArgs): boolean;
