@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import type { Message } from '@tiny/llm';
 import { InvalidInputError } from '@tiny/tools';
 
@@ -20,6 +21,26 @@ function jsonOf(value: object, key: string, entryPoint: string): unknown {
 }
 
 /**
+ * A wrapper object (`new Number(1)`, `new String('a')`, `new Boolean(false)`) as the primitive JSON
+ * writes for it, known by its internal slot as JSON knows it; any other value as it is. Only an object
+ * whose prototype is not `Object.prototype`, `Array.prototype` or null is asked (one native call for
+ * those alone): a wrapper given one of those prototypes by hand is copied as a plain object.
+ */
+function unboxed(value: unknown, entryPoint: string): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype === Object.prototype || prototype === Array.prototype || prototype === null) return value;
+  if (!types.isBoxedPrimitive(value)) return value;
+  if (types.isNumberObject(value)) return Number(value);
+  if (types.isStringObject(value)) return String(value);
+  if (types.isBooleanObject(value)) return Boolean.prototype.valueOf.call(value);
+  if (types.isBigIntObject(value))
+    throw new InvalidInputError({ entryPoint, reason: 'a message holds a BigInt; messages are JSON' });
+  // A Symbol wrapper is an ordinary object to JSON.
+  return value;
+}
+
+/**
  * A JSON copy of a value, frozen at every depth: what `JSON.stringify` would write, read once. A
  * `toJSON` method is called once and its result copied; a function, a symbol or `undefined` is
  * dropped from an object (`undefined` is returned for it, so the caller drops it) and is `null` in
@@ -28,7 +49,7 @@ function jsonOf(value: object, key: string, entryPoint: string): unknown {
  * @throws {InvalidInputError} for a BigInt, a `toJSON` that throws, or a value nested past any real message.
  */
 function frozenCopy(value: unknown, key: string, depth: number, entryPoint: string): unknown {
-  if (typeof value === 'object' && value !== null) value = jsonOf(value, key, entryPoint);
+  if (typeof value === 'object' && value !== null) value = unboxed(jsonOf(value, key, entryPoint), entryPoint);
   if (typeof value !== 'object' || value === null) {
     if (typeof value === 'function' || typeof value === 'symbol') return undefined;
     if (typeof value === 'bigint')

@@ -51,8 +51,12 @@ describe('HistoryFold', () => {
   });
 
   it('reads a sealed message (a frozen JSON copy) to the same state as any other value', () => {
-    // No wrapper objects: a sealed copy keeps a `new Number(1)` as `{}` (a known gap of the copies).
-    const anything = fc.anything({ withDate: true, withNullPrototype: true, withSparseArray: true });
+    const anything = fc.anything({
+      withBoxedValues: true,
+      withDate: true,
+      withNullPrototype: true,
+      withSparseArray: true,
+    });
     const message = fc.record({
       role: fc.constantFrom('user', 'assistant', 'tool'),
       content: anything,
