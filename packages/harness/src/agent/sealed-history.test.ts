@@ -369,3 +369,33 @@ describe('the run history is immutable', () => {
     expect(model.calls).toBe(0);
   });
 });
+
+describe('the sealed copy of a message is its JSON', () => {
+  it("keeps an own `__proto__` key as a key (JSON.parse makes one), never as the copy's prototype", async () => {
+    const parsed = JSON.parse(
+      '{"role":"user","content":[{"type":"text","text":"hi","__proto__":{"isError":true,"polluted":1}}]}',
+    ) as Message;
+    const model = new ScriptedModel({ steps: [{ content: 'done' }] });
+    const run = await new AgentHarness({ model }).invoke([parsed]);
+    const part = (run.messages[0] as { content: readonly Record<string, unknown>[] }).content[0] as Record<
+      string,
+      unknown
+    >;
+    expect(Object.getPrototypeOf(part)).toBe(Object.prototype);
+    expect(part.polluted).toBeUndefined();
+    expect(Object.hasOwn(part, '__proto__')).toBe(true);
+    expect(JSON.stringify(run.messages[0])).toBe(JSON.stringify(parsed));
+  });
+
+  it('writes a wrapper object as the primitive JSON writes for it', async () => {
+    const message = {
+      role: 'user',
+      content: [{ type: 'text', text: new String('hi') }],
+      extra: { n: new Number(3), b: new Boolean(false) },
+    } as unknown as Message;
+    const model = new ScriptedModel({ steps: [{ content: 'done' }] });
+    const run = await new AgentHarness({ model }).invoke([message]);
+    expect(JSON.stringify(run.messages[0])).toBe(JSON.stringify(message));
+    expect((run.messages[0] as unknown as { extra: { n: unknown } }).extra.n).toBe(3);
+  });
+});

@@ -72,7 +72,11 @@ function frozenCopy(value: unknown, key: string, depth: number, entryPoint: stri
   for (const name in value)
     if (Object.hasOwn(value, name)) {
       const item = frozenCopy((value as Record<string, unknown>)[name], name, depth + 1, entryPoint);
-      if (item !== undefined) copy[name] = item;
+      if (item === undefined) continue;
+      // An own `__proto__` key (JSON.parse makes one) stays a key: assigned, it would set the copy's prototype.
+      if (name === '__proto__')
+        Object.defineProperty(copy, name, { value: item, enumerable: true, writable: true, configurable: true });
+      else copy[name] = item;
     }
   return Object.freeze(copy);
 }
