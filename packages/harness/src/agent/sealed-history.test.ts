@@ -377,7 +377,7 @@ describe('the sealed copy of a message is its JSON', () => {
     ) as Message;
     const model = new ScriptedModel({ steps: [{ content: 'done' }] });
     const run = await new AgentHarness({ model }).invoke([parsed]);
-    const part = (run.messages[0] as { content: readonly Record<string, unknown>[] }).content[0] as Record<
+    const part = (run.messages[0] as unknown as { content: readonly Record<string, unknown>[] }).content[0] as Record<
       string,
       unknown
     >;
