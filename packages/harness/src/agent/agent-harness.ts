@@ -261,7 +261,7 @@ function describeThrown(value: unknown): string {
 }
 
 function shortId(): string {
-  // The first 12 hex digits of a random UUID (`xxxxxxxx-xxxx-…`: the dash at 8 skipped), without a regex.
+  // The first 12 hex digits of a random UUID: its first group of 8, then 4 after the dash (no regex).
   const uuid = globalThis.crypto.randomUUID();
   return uuid.slice(0, 8) + uuid.slice(9, 13);
 }

@@ -1,6 +1,6 @@
-import { types } from 'node:util';
 import type { Message } from '@tiny/llm';
 import { InvalidInputError } from '@tiny/tools';
+import { unboxedForJson } from './unboxed-for-json.js';
 
 /** Deeper than any message a JSON transcript holds: past it the value is taken for a cycle. */
 const MAX_DEPTH = 64;
@@ -21,23 +21,16 @@ function jsonOf(value: object, key: string, entryPoint: string): unknown {
 }
 
 /**
- * A wrapper object (`new Number(1)`, `new String('a')`, `new Boolean(false)`) as the primitive JSON
- * writes for it, known by its internal slot as JSON knows it; any other value as it is. Only an object
- * whose prototype is not `Object.prototype`, `Array.prototype` or null is asked (one native call for
- * those alone): a wrapper given one of those prototypes by hand is copied as a plain object.
+ * A wrapper object as the primitive JSON writes for it (see {@link unboxedForJson}); any other value as
+ * it is. Only an object whose prototype is not `Object.prototype`, `Array.prototype` or null is asked
+ * (one native call for those alone): a wrapper given one of those prototypes by hand is copied as a
+ * plain object.
  */
-function unboxed(value: unknown, entryPoint: string): unknown {
+function unboxed(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const prototype = Object.getPrototypeOf(value);
   if (prototype === Object.prototype || prototype === Array.prototype || prototype === null) return value;
-  if (!types.isBoxedPrimitive(value)) return value;
-  if (types.isNumberObject(value)) return Number(value);
-  if (types.isStringObject(value)) return String(value);
-  if (types.isBooleanObject(value)) return Boolean.prototype.valueOf.call(value);
-  if (types.isBigIntObject(value))
-    throw new InvalidInputError({ entryPoint, reason: 'a message holds a BigInt; messages are JSON' });
-  // A Symbol wrapper is an ordinary object to JSON.
-  return value;
+  return unboxedForJson(value);
 }
 
 /**
@@ -49,7 +42,7 @@ function unboxed(value: unknown, entryPoint: string): unknown {
  * @throws {InvalidInputError} for a BigInt, a `toJSON` that throws, or a value nested past any real message.
  */
 function frozenCopy(value: unknown, key: string, depth: number, entryPoint: string): unknown {
-  if (typeof value === 'object' && value !== null) value = unboxed(jsonOf(value, key, entryPoint), entryPoint);
+  if (typeof value === 'object' && value !== null) value = unboxed(jsonOf(value, key, entryPoint));
   if (typeof value !== 'object' || value === null) {
     if (typeof value === 'function' || typeof value === 'symbol') return undefined;
     if (typeof value === 'bigint')

@@ -1,5 +1,5 @@
-import { types } from 'node:util';
 import type { Message } from '@tiny/llm';
+import { unboxedForJson } from '../agent/unboxed-for-json.js';
 
 // A 64-bit hash of what `JSON.stringify` writes of a value, read from the value itself: the JSON
 // text is never built. The walk follows JSON's own algorithm (`toJSON` with its key, wrapper
@@ -146,25 +146,9 @@ function member(input: unknown, key: string | number): boolean {
   const array = Array.isArray(value);
   if (!array) {
     // A wrapper is known by its internal slot, as JSON knows it (SerializeJSONProperty step 4), not
-    // by its prototype or realm (one native test per object that is not an array: a wrapper may have
-    // any prototype, `Object.prototype` too): a Number by ToNumber, a String by ToString (either may
-    // call its own `valueOf`/`toString`), a Boolean by its slot, a BigInt rejected.
-    if (types.isBoxedPrimitive(value)) {
-      if (types.isNumberObject(value)) {
-        number(+(value as unknown as number));
-        return true;
-      }
-      if (types.isStringObject(value)) {
-        text(`${value as unknown as string}`);
-        return true;
-      }
-      if (types.isBooleanObject(value)) {
-        word(Boolean.prototype.valueOf.call(value) ? TAG_TRUE : TAG_FALSE);
-        return true;
-      }
-      if (types.isBigIntObject(value)) throw new TypeError('Do not know how to serialize a BigInt');
-      // A Symbol wrapper is an ordinary object to JSON.
-    }
+    // by its prototype or realm: fed as the primitive it holds (a BigInt's is rejected there).
+    const primitive = unboxedForJson(value);
+    if (primitive !== value) return member(primitive, key);
     // A raw JSON text (Node 21+, a frozen object without prototype) is written as it is: a
     // primitive's text, read back to hash alike.
     if (isRawJSON !== undefined && Object.getPrototypeOf(value) === null && isRawJSON(value))
